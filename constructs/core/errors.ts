@@ -1,0 +1,61 @@
+/**
+ * Problems found while validating or planning. Every problem names where it is (a config path such as
+ * `quotas[1].limits.memory` or a construct path) and says how to fix it.
+ */
+export interface PlanIssue {
+  /** Where: a config path (`nodePools[0].count`) or a construct path (`provider/fra1/team-a`). */
+  readonly path: string;
+  /** What is wrong, the offending value, and the fix. */
+  readonly message: string;
+}
+
+/** Thrown for invalid input; carries every problem found, not only the first. */
+export class MetalsliceError extends Error {
+  constructor(readonly issues: readonly PlanIssue[]) {
+    super(issues.map((i) => `${i.path}: ${i.message}`).join('\n'));
+    this.name = 'MetalsliceError';
+  }
+}
+
+/** Collects problems so that a run reports all of them at once. */
+export class IssueCollector {
+  private readonly list: PlanIssue[] = [];
+
+  add(path: string, message: string): void {
+    this.list.push({ path, message });
+  }
+
+  get issues(): readonly PlanIssue[] {
+    return this.list;
+  }
+
+  get ok(): boolean {
+    return this.list.length === 0;
+  }
+
+  /** Runs `fn`, turning a thrown MetalsliceError into collected issues; returns undefined on failure. */
+  capture<T>(fn: () => T): T | undefined {
+    try {
+      return fn();
+    } catch (e) {
+      if (e instanceof MetalsliceError) {
+        this.list.push(...e.issues);
+        return undefined;
+      }
+      throw e;
+    }
+  }
+
+  throwIfAny(): void {
+    if (this.list.length > 0) throw new MetalsliceError(this.list);
+  }
+}
+
+/** Joins a base path and a key the way config paths are written: `a.b`, `a[2]`, `a["nvidia.com/gpu"]`. */
+export function childPath(base: string, key: string | number): string {
+  if (typeof key === 'number') return `${base}[${key}]`;
+  const plain = /^[A-Za-z_][A-Za-z0-9_-]*$/.test(key);
+  const part = plain ? key : `["${key}"]`;
+  if (base === '') return plain ? key : part;
+  return plain ? `${base}.${key}` : `${base}${part}`;
+}

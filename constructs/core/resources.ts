@@ -1,0 +1,125 @@
+/**
+ * Resource vectors: CPU, memory, disk and extended resources (`nvidia.com/gpu`) as exact quantities.
+ */
+import { childPath, MetalsliceError, PlanIssue } from './errors';
+import { Quantity, QuantityError } from './quantity';
+
+/** The resources metalslice accounts for by name; anything else must be a qualified extended resource. */
+export const STANDARD_RESOURCES = ['cpu', 'memory', 'disk'] as const;
+export type StandardResource = (typeof STANDARD_RESOURCES)[number];
+
+/** A resource name mapped to its amount. Missing means zero. */
+export type ResourceVector = Readonly<Record<string, Quantity>>;
+
+/** Resources as written in config or props: quantities as strings or numbers. */
+export type ResourceInput = Readonly<Record<string, string | number>>;
+
+// A qualified name as Kubernetes requires for extended resources: an optional DNS prefix and a name.
+const EXTENDED_RESOURCE = /^([a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*)\/[A-Za-z0-9]([-A-Za-z0-9_.]*[A-Za-z0-9])?$/;
+
+export function isExtendedResource(name: string): boolean {
+  return !(STANDARD_RESOURCES as readonly string[]).includes(name);
+}
+
+/** Parses a resource map, collecting one issue per bad entry (unknown name, bad or negative quantity). */
+export function parseResources(input: ResourceInput, path: string): ResourceVector {
+  const issues: PlanIssue[] = [];
+  const out: Record<string, Quantity> = {};
+  for (const name of Object.keys(input).sort()) {
+    const at = childPath(path, name);
+    if (isExtendedResource(name) && !EXTENDED_RESOURCE.test(name)) {
+      issues.push({
+        path: at,
+        message: `unknown resource "${name}": use cpu, memory, disk or a qualified extended resource such as nvidia.com/gpu`,
+      });
+      continue;
+    }
+    try {
+      const q = Quantity.parse(input[name]);
+      if (q.isNegative()) {
+        issues.push({ path: at, message: `${name} must not be negative (got ${String(input[name])})` });
+        continue;
+      }
+      if (isExtendedResource(name) && q.nano % 1_000_000_000n !== 0n) {
+        issues.push({ path: at, message: `extended resource ${name} must be a whole number (got ${String(input[name])})` });
+        continue;
+      }
+      out[name] = q;
+    } catch (e) {
+      if (!(e instanceof QuantityError)) throw e;
+      issues.push({ path: at, message: e.message });
+    }
+  }
+  if (issues.length > 0) throw new MetalsliceError(issues);
+  return out;
+}
+
+export function get(vector: ResourceVector, name: string): Quantity {
+  return vector[name] ?? Quantity.ZERO;
+}
+
+/** Every resource name used by any of the vectors, sorted: cpu, memory, disk first, then extended. */
+export function resourceNames(...vectors: ResourceVector[]): string[] {
+  const names = new Set<string>();
+  for (const v of vectors) for (const k of Object.keys(v)) names.add(k);
+  return [...names].sort(compareResourceNames);
+}
+
+function compareResourceNames(a: string, b: string): number {
+  const ia = (STANDARD_RESOURCES as readonly string[]).indexOf(a);
+  const ib = (STANDARD_RESOURCES as readonly string[]).indexOf(b);
+  if (ia >= 0 || ib >= 0) return (ia < 0 ? 99 : ia) - (ib < 0 ? 99 : ib);
+  return a < b ? -1 : a > b ? 1 : 0;
+}
+
+function combine(a: ResourceVector, b: ResourceVector, op: (x: Quantity, y: Quantity) => Quantity): ResourceVector {
+  const out: Record<string, Quantity> = {};
+  for (const name of resourceNames(a, b)) out[name] = op(get(a, name), get(b, name));
+  return out;
+}
+
+export function addResources(a: ResourceVector, b: ResourceVector): ResourceVector {
+  return combine(a, b, (x, y) => x.add(y));
+}
+
+export function subtractResources(a: ResourceVector, b: ResourceVector): ResourceVector {
+  return combine(a, b, (x, y) => x.sub(y));
+}
+
+export function scaleResources(v: ResourceVector, factor: number | bigint): ResourceVector {
+  const out: Record<string, Quantity> = {};
+  for (const name of resourceNames(v)) out[name] = v[name].times(factor);
+  return out;
+}
+
+export function sumResources(vectors: Iterable<ResourceVector>): ResourceVector {
+  let total: ResourceVector = {};
+  for (const v of vectors) total = addResources(total, v);
+  return total;
+}
+
+/** The resources of `demand` that exceed `capacity`, in resource order; empty when it fits. */
+export function exceededResources(demand: ResourceVector, capacity: ResourceVector): string[] {
+  return resourceNames(demand).filter((name) => !get(demand, name).lte(get(capacity, name)));
+}
+
+export function fitsWithin(demand: ResourceVector, capacity: ResourceVector): boolean {
+  return exceededResources(demand, capacity).length === 0;
+}
+
+/** Quantities as canonical strings, for reports and manifests. Zero entries are dropped. */
+export function formatResources(v: ResourceVector): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const name of resourceNames(v)) if (!v[name].isZero()) out[name] = v[name].toString();
+  return out;
+}
+
+/** Memory-like resources are held in bytes so they format with binary suffixes. */
+export function normalizeResources(v: ResourceVector): ResourceVector {
+  const out: Record<string, Quantity> = {};
+  for (const name of resourceNames(v)) {
+    const q = v[name];
+    out[name] = name === 'memory' || name === 'disk' ? Quantity.fromNano(q.nano, 'BinarySI') : q;
+  }
+  return out;
+}

@@ -1,0 +1,9 @@
+// Unit, property and synth tests run in-process; e2e tests need the toolchain and a kube-apiserver
+// (scripts/test-e2e.sh brings them up) and run serially.
+const transform = { '^.+\\.ts$': ['@swc/jest', { jsc: { target: 'es2022', parser: { syntax: 'typescript' } }, module: { type: 'commonjs' } }] };
+module.exports = {
+  projects: [
+    { displayName: 'unit', testEnvironment: 'node', transform, roots: ['<rootDir>/test'], testMatch: ['<rootDir>/test/{unit,property,synth}/**/*.test.ts'] },
+    { displayName: 'e2e', testEnvironment: 'node', transform, roots: ['<rootDir>/test'], testMatch: ['<rootDir>/test/e2e/**/*.test.ts'] },
+  ],
+};
