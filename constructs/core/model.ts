@@ -1,0 +1,210 @@
+/**
+ * The metalslice model as written by people: the YAML/JSON config and the construct props share these
+ * shapes. Quantities are strings or numbers here; `core/plan.ts` parses and checks them.
+ */
+import { ResourceInput } from './resources';
+
+/** Label key/value pairs. */
+export type Labels = Readonly<Record<string, string>>;
+
+/** One bare-metal host (a Kubernetes Node of the provider cluster, or a Metal3 BareMetalHost). */
+export interface HostSpec {
+  readonly name: string;
+  readonly labels?: Labels;
+  /** What the host offers: cpu, memory, disk, extended resources (`nvidia.com/gpu`). */
+  readonly capacity: ResourceInput;
+  /** BareMetalHost provisioning state (`available`, `provisioned`, `error`, ...). @default - not a Metal3 host */
+  readonly state?: string;
+  /** The cluster (or claim) that holds the host, if any. @default - free */
+  readonly consumer?: string;
+  /** A BareMetalHost's error, as reported in status.errorMessage. @default - none */
+  readonly errorMessage?: string;
+}
+
+export interface FleetSpec {
+  readonly name: string;
+  /** Kept back on every host for the host OS, kubelet and KubeVirt's own pods. @default - nothing reserved */
+  readonly reservedPerHost?: ResourceInput;
+  readonly hosts?: readonly HostSpec[];
+  /** An inventory file written by `metalslice inventory`, relative to the config file. */
+  readonly hostsFile?: string;
+  /** vCPUs per physical CPU; 1 means no overcommit. @default 1 */
+  readonly cpuAllocationRatio?: number;
+  /** Namespace of the KubeVirt CR. @default "kubevirt" */
+  readonly namespace?: string;
+  /** Only hosts with these labels run VMs (KubeVirt workloads node placement). @default - every host */
+  readonly hostSelector?: Labels;
+}
+
+export interface QuotaSpec {
+  readonly name: string;
+  readonly fleet: string;
+  readonly organization: string;
+  /** cpu, memory, disk (as requests.storage) and extended resources. */
+  readonly limits: ResourceInput;
+  /** Most VMs in the quota (count/virtualmachines.kubevirt.io). @default - no count limit */
+  readonly maxVirtualMachines?: number;
+  /** The namespace the quota's VMs live in. @default - `<organization>-<name>` */
+  readonly namespace?: string;
+  /** Users or groups (`group:NAME`) who may manage VMs in the namespace. @default - `<organization>` group */
+  readonly consumers?: readonly string[];
+}
+
+export interface ClusterSpec {
+  readonly name: string;
+  /** The tenant API server that new nodes join: `https://host:port`. */
+  readonly endpoint: string;
+  /** The tenant cluster's CA certificate (PEM). Public: it is hashed into the kubeadm join discovery. */
+  readonly caCertificate: string;
+  /** Kubernetes minor version installed on the nodes (`1.33`). @default "1.33" */
+  readonly kubernetesVersion?: string;
+  /** kubeconfig path for the tenant provider alias (bootstrap tokens are written there). @default - ~/.kube/config */
+  readonly kubeconfigPath?: string;
+  /** kubeconfig context for the tenant provider alias. @default - the current context */
+  readonly kubeconfigContext?: string;
+}
+
+export interface Taint {
+  readonly key: string;
+  readonly value?: string;
+  readonly effect: 'NoSchedule' | 'PreferNoSchedule' | 'NoExecute';
+}
+
+export interface NodePoolSpec {
+  readonly name: string;
+  readonly quota: string;
+  readonly cluster: string;
+  /** One node's guest resources: cpu (whole vCPUs), memory, disk (root disk size). */
+  readonly shape: ResourceInput;
+  readonly count: number;
+  /** `spread`: kube-scheduler spreads the pool over hosts; `planned`: each VM is pinned to the planner's host. @default "spread" */
+  readonly placement?: 'spread' | 'planned';
+  /** Root disk image. @default - an Ubuntu 24.04 container disk */
+  readonly image?: string;
+  /** `containerDisk` (ephemeral) or `dataVolume` (a PVC of the shape's disk, counted as requests.storage). @default "dataVolume" */
+  readonly rootDisk?: 'containerDisk' | 'dataVolume';
+  readonly labels?: Labels;
+  readonly taints?: readonly Taint[];
+  /** Node type label value. @default - the pool name */
+  readonly nodeType?: string;
+}
+
+export type RequirementOperator = 'In' | 'NotIn' | 'Exists' | 'NotExists' | 'Gt' | 'Lt';
+
+export interface Requirement {
+  readonly property: string;
+  /** @default "In" */
+  readonly operator?: RequirementOperator;
+  readonly value?: string;
+  readonly values?: readonly string[];
+}
+
+export interface LabelSelector {
+  readonly matchLabels?: Labels;
+  readonly matchExpressions?: readonly { key: string; operator: 'In' | 'NotIn' | 'Exists' | 'DoesNotExist'; values?: readonly string[] }[];
+}
+
+export interface NodeTypeSpec {
+  readonly name: string;
+  /** cpu, memory, disk and extended resources of one node; metal3 types discover them from their hosts. */
+  readonly resources?: ResourceInput;
+  /** Property values: one value, a comma list, or `*`. */
+  readonly properties?: Labels;
+  /** @default "global" */
+  readonly zone?: string;
+  /** @default - 10 per CPU + 2 per GiB of memory + 10000 per unit of any other resource */
+  readonly cost?: number;
+  /** Most nodes of this type across all claims. @default - unlimited (kubevirt: what the fleet holds) */
+  readonly maxCapacity?: number;
+  /** metal3 only: which BareMetalHosts make this type. */
+  readonly hostSelector?: LabelSelector;
+}
+
+export interface NodeProviderSpec {
+  readonly name: string;
+  readonly kind: 'kubevirt' | 'metal3' | 'terraform';
+  /** kubevirt: the Elastic Fleet whose hosts run the VMs. */
+  readonly fleet?: string;
+  /** metal3: the BareMetalHosts of the pool. */
+  readonly hosts?: readonly HostSpec[];
+  readonly hostsFile?: string;
+  /** metal3: namespace of the BareMetalHosts. @default "metal3" */
+  readonly hostNamespace?: string;
+  /** Properties every type of this provider has (a type's own win). */
+  readonly properties?: Labels;
+  readonly nodeTypes: readonly NodeTypeSpec[];
+}
+
+export interface StaticPoolSpec {
+  readonly name: string;
+  readonly quantity: number;
+  readonly requirements?: readonly Requirement[];
+  /** vcluster.yaml's spelling of requirements. */
+  readonly nodeTypeSelector?: readonly Requirement[];
+  /** Smallest acceptable node. @default - any size */
+  readonly resources?: ResourceInput;
+  readonly taints?: readonly Taint[];
+  readonly nodeLabels?: Labels;
+}
+
+export interface DisruptionBudget {
+  readonly nodes: string;
+  readonly schedule?: string;
+  readonly duration?: string;
+  readonly reasons?: readonly ('Underutilized' | 'Empty' | 'Drifted')[];
+}
+
+export interface DynamicPoolSpec {
+  readonly name: string;
+  readonly requirements?: readonly Requirement[];
+  readonly nodeTypeSelector?: readonly Requirement[];
+  /** Karpenter limits: cpu, memory, ..., and `nodes`. */
+  readonly limits?: ResourceInput;
+  readonly taints?: readonly Taint[];
+  readonly nodeLabels?: Labels;
+  readonly disruption?: {
+    readonly consolidationPolicy?: 'WhenEmpty' | 'WhenEmptyOrUnderutilized';
+    readonly consolidateAfter?: string;
+    readonly budgets?: readonly DisruptionBudget[];
+  };
+  readonly expireAfter?: string;
+  readonly terminationGracePeriod?: string;
+  readonly weight?: number;
+  /** `karpenter` NodePool, or a Cluster API MachineDeployment scaled by cluster-autoscaler. @default "karpenter" */
+  readonly autoscaler?: 'karpenter' | 'cluster-api';
+  /** cluster-api only. @default 0 */
+  readonly minNodes?: number;
+}
+
+export interface AutoNodesSpec {
+  readonly cluster: string;
+  readonly provider: string;
+  /** Required for kubevirt providers; metal3 hosts are whole and need no quota. */
+  readonly quota?: string;
+  readonly static?: readonly StaticPoolSpec[];
+  readonly dynamic?: readonly DynamicPoolSpec[];
+}
+
+export interface PrivateNodePoolSpec {
+  readonly name: string;
+  readonly cluster: string;
+  /** A metal3 NodeProvider. */
+  readonly provider: string;
+  readonly nodeType: string;
+  readonly count: number;
+  /** OS image written to the host. */
+  readonly image: { readonly url: string; readonly checksum: string; readonly checksumType?: 'md5' | 'sha256' | 'sha512'; readonly format?: 'raw' | 'qcow2' | 'vdi' | 'vmdk' | 'live-iso' };
+  readonly labels?: Labels;
+  readonly taints?: readonly Taint[];
+}
+
+/** The whole model: what the config file holds, and what the constructs add up to. */
+export interface MetalsliceConfig {
+  readonly fleets?: readonly FleetSpec[];
+  readonly quotas?: readonly QuotaSpec[];
+  readonly clusters?: readonly ClusterSpec[];
+  readonly nodePools?: readonly NodePoolSpec[];
+  readonly nodeProviders?: readonly NodeProviderSpec[];
+  readonly autoNodes?: readonly AutoNodesSpec[];
+  readonly privateNodePools?: readonly PrivateNodePoolSpec[];
+}
