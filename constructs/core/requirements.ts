@@ -1,0 +1,265 @@
+/**
+ * Node type requirements, vCluster-style: a claim (a static or dynamic pool) says which node type
+ * properties it needs; a node type offers property values. Requirements are held as value sets with a
+ * complement flag, as Karpenter holds them, so matching is set intersection and every mismatch can be
+ * explained.
+ */
+import { childPath, MetalsliceError, PlanIssue } from './errors';
+import { Requirement as RequirementSpec, RequirementOperator } from './model';
+
+export const REQUIREMENT_OPERATORS: readonly RequirementOperator[] = ['In', 'NotIn', 'Exists', 'NotExists', 'Gt', 'Lt'];
+
+// Label syntax as Kubernetes validates it (apimachinery validation.IsQualifiedName / IsValidLabelValue).
+const LABEL_NAME = /^([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]$/;
+const DNS_SUBDOMAIN = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$/;
+const DNS_LABEL = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/;
+const NON_NEGATIVE_INTEGER = /^(0|[1-9][0-9]*)$/;
+
+/** Why `key` is not a valid label key (`prefix/name`), or undefined when it is. */
+export function labelKeyProblem(key: string): string | undefined {
+  if (key === '') return 'it is empty';
+  const slash = key.lastIndexOf('/');
+  const prefix = slash >= 0 ? key.slice(0, slash) : undefined;
+  const name = slash >= 0 ? key.slice(slash + 1) : key;
+  if (prefix !== undefined && (prefix.length > 253 || !DNS_SUBDOMAIN.test(prefix))) {
+    return `the prefix "${prefix}" is not a DNS subdomain (lower-case letters, digits, '-' and '.')`;
+  }
+  if (name.length > 63) return `the name part is ${name.length} characters long, at most 63 are allowed`;
+  if (!LABEL_NAME.test(name)) return `the name part "${name}" must start and end with a letter or digit and hold only letters, digits, '-', '_' and '.'`;
+  return undefined;
+}
+
+/** Why `value` is not a valid label value, or undefined when it is. The empty value is valid. */
+export function labelValueProblem(value: string): string | undefined {
+  if (value.length > 63) return `it is ${value.length} characters long, at most 63 are allowed`;
+  if (value !== '' && !LABEL_NAME.test(value)) return "it must start and end with a letter or digit and hold only letters, digits, '-', '_' and '.'";
+  return undefined;
+}
+
+/** True for a DNS-1123 label: what metalslice requires of every name. */
+export function isDnsLabel(name: string): boolean {
+  return name.length <= 63 && DNS_LABEL.test(name);
+}
+
+/**
+ * One parsed requirement: the set of values it accepts. `In` is the set itself, `NotIn` its complement,
+ * `Exists` the complement of nothing (every value), `NotExists` nothing; `Gt`/`Lt` every integer beyond a bound.
+ */
+export class Requirement {
+  /** Sorted, unique. */
+  readonly values: readonly string[];
+  private readonly set: ReadonlySet<string>;
+
+  constructor(
+    readonly key: string,
+    readonly operator: RequirementOperator,
+    values: readonly string[] = [],
+  ) {
+    this.values = [...new Set(values)].sort();
+    this.set = new Set(this.values);
+  }
+
+  /** True when the set is everything but `values` (NotIn, Exists, Gt, Lt). */
+  get complement(): boolean {
+    return this.operator === 'NotIn' || this.operator === 'Exists' || this.operator === 'Gt' || this.operator === 'Lt';
+  }
+
+  /** The integer bound of Gt/Lt. */
+  get bound(): number | undefined {
+    return this.operator === 'Gt' || this.operator === 'Lt' ? Number(this.values[0]) : undefined;
+  }
+
+  /** Whether a node without the property satisfies the requirement (Kubernetes: NotIn and DoesNotExist do). */
+  get allowsAbsent(): boolean {
+    return this.operator === 'NotIn' || this.operator === 'NotExists';
+  }
+
+  /** Whether one property value is in the set. */
+  has(value: string): boolean {
+    switch (this.operator) {
+      case 'In':
+        return this.set.has(value);
+      case 'NotIn':
+        return !this.set.has(value);
+      case 'Exists':
+        return true;
+      case 'NotExists':
+        return false;
+      case 'Gt':
+      case 'Lt': {
+        if (!NON_NEGATIVE_INTEGER.test(value)) return false;
+        const n = Number(value);
+        return this.operator === 'Gt' ? n > this.bound! : n < this.bound!;
+      }
+    }
+  }
+
+  /** Whether the set holds any value at all (NotExists and an empty In hold none). */
+  get isEmpty(): boolean {
+    return !this.complement && (this.operator === 'NotExists' || this.set.size === 0);
+  }
+
+  /** Whether a type offering `offer` (undefined: no such property) satisfies the requirement. */
+  matches(offer: PropertyOffer | undefined): boolean {
+    if (offer === undefined) return this.allowsAbsent;
+    // `*` offers every value: the sets intersect unless this one is empty.
+    if (offer.any) return !this.isEmpty;
+    return offer.values.some((v) => this.has(v));
+  }
+
+  /** `tier In [a, b]`, `gpu Exists`, `cpu-count Gt 4`. */
+  toString(): string {
+    if (this.operator === 'Exists' || this.operator === 'NotExists') return `${this.key} ${this.operator}`;
+    if (this.operator === 'Gt' || this.operator === 'Lt') return `${this.key} ${this.operator} ${this.values[0]}`;
+    return `${this.key} ${this.operator} [${this.values.join(', ')}]`;
+  }
+}
+
+/** What a node type offers for one property: a list of values, or `*` (any value). */
+export interface PropertyOffer {
+  readonly any: boolean;
+  /** Sorted, unique; empty when `any`. */
+  readonly values: readonly string[];
+}
+
+export function offerToString(offer: PropertyOffer | undefined): string {
+  if (offer === undefined) return '(not set)';
+  return offer.any ? '*' : offer.values.join(',');
+}
+
+/** Splits a comma list into trimmed values (`"a, b"` -> a, b). */
+function splitList(raw: string): string[] {
+  return raw.split(',').map((v) => v.trim());
+}
+
+/**
+ * Parses a node type's property value: one value, a comma list (`"a,b"`: the type offers both), or `*`.
+ * Throws a MetalsliceError naming `path` when a value is not a valid label value.
+ */
+export function parsePropertyOffer(raw: string, path: string): PropertyOffer {
+  if (typeof raw !== 'string') {
+    throw new MetalsliceError([{ path, message: `a property value must be a string (got ${JSON.stringify(raw)}): quote it, e.g. "4"` }]);
+  }
+  if (raw.trim() === '*') return { any: true, values: [] };
+  const values = splitList(raw);
+  const issues: PlanIssue[] = [];
+  for (const value of values) {
+    if (value === '') {
+      issues.push({ path, message: `"${raw}" holds an empty value: write one value, a comma list like "a,b", or * for any value` });
+      continue;
+    }
+    const problem = labelValueProblem(value);
+    if (problem) issues.push({ path, message: `"${value}" is not a valid label value: ${problem}` });
+  }
+  if (issues.length > 0) throw new MetalsliceError(issues);
+  return { any: false, values: [...new Set(values)].sort() };
+}
+
+/**
+ * Parses one requirement as written in config. Rules: In (the default) and NotIn take exactly one of
+ * `value` (which may be a comma list) or `values`; Exists and NotExists take neither; Gt and Lt take one
+ * non-negative integer. Keys must be label keys and values label values. Throws with every issue found.
+ */
+export function parseRequirement(input: RequirementSpec, path: string): Requirement {
+  const issues: PlanIssue[] = [];
+  if (typeof input !== 'object' || input === null) {
+    throw new MetalsliceError([{ path, message: 'a requirement must be an object like {property: tier, operator: In, value: a}' }]);
+  }
+  const operator = input.operator ?? 'In';
+  if (!REQUIREMENT_OPERATORS.includes(operator)) {
+    issues.push({ path: childPath(path, 'operator'), message: `unknown operator "${String(operator)}": use one of ${REQUIREMENT_OPERATORS.join(', ')}` });
+  }
+  const key = input.property;
+  if (typeof key !== 'string') {
+    issues.push({ path: childPath(path, 'property'), message: 'property is required: the name of the node type property to match, e.g. topology.kubernetes.io/zone' });
+  } else {
+    const problem = labelKeyProblem(key);
+    if (problem) issues.push({ path: childPath(path, 'property'), message: `"${key}" is not a valid property name: ${problem}` });
+  }
+  const hasValue = input.value !== undefined;
+  const hasValues = input.values !== undefined;
+  let values: { text: string; path: string }[] = [];
+  if (hasValue) {
+    const valuePath = childPath(path, 'value');
+    if (typeof input.value !== 'string') {
+      issues.push({ path: valuePath, message: `value must be a string (got ${JSON.stringify(input.value)}): quote it` });
+    } else {
+      values = splitList(input.value).map((text) => ({ text, path: valuePath }));
+    }
+  }
+  if (hasValues) {
+    const valuesPath = childPath(path, 'values');
+    if (!Array.isArray(input.values)) {
+      issues.push({ path: valuesPath, message: 'values must be a list of strings' });
+    } else {
+      input.values.forEach((v, i) => {
+        if (typeof v !== 'string') issues.push({ path: childPath(valuesPath, i), message: `values must be strings (got ${JSON.stringify(v)}): quote it` });
+        else values.push({ text: v, path: childPath(valuesPath, i) });
+      });
+    }
+  }
+  switch (operator) {
+    case 'In':
+    case 'NotIn':
+      if (hasValue && hasValues) {
+        issues.push({ path, message: `${operator} takes either value or values, not both: keep one` });
+      } else if (!hasValue && !hasValues) {
+        issues.push({ path, message: `${operator} needs value (one value or a comma list) or values: add the values to match, or use Exists` });
+      } else if (hasValues && values.length === 0 && issues.length === 0) {
+        issues.push({ path: childPath(path, 'values'), message: `${operator} needs at least one value: add one, or use ${operator === 'In' ? 'Exists' : 'NotExists'}` });
+      }
+      for (const v of values) {
+        if (v.text === '') {
+          issues.push({ path: v.path, message: 'empty value: remove it (a requirement matches property values, not their absence; use NotExists for that)' });
+          continue;
+        }
+        const problem = labelValueProblem(v.text);
+        if (problem) issues.push({ path: v.path, message: `"${v.text}" is not a valid label value: ${problem}` });
+      }
+      break;
+    case 'Exists':
+    case 'NotExists':
+      if (hasValue || hasValues) issues.push({ path, message: `${operator} takes no value: remove ${hasValue ? 'value' : 'values'}, or use In` });
+      break;
+    case 'Gt':
+    case 'Lt':
+      if (hasValue && hasValues) {
+        issues.push({ path, message: `${operator} takes one integer as value, not both value and values: keep one` });
+      } else if (values.length !== 1) {
+        issues.push({ path: hasValues ? childPath(path, 'values') : path, message: `${operator} needs exactly one integer, e.g. value: "4" (got ${values.length} values)` });
+      } else if (!NON_NEGATIVE_INTEGER.test(values[0].text)) {
+        issues.push({ path: values[0].path, message: `${operator} compares integers: "${values[0].text}" is not a non-negative integer; write e.g. "4"` });
+      }
+      break;
+  }
+  if (issues.length > 0) throw new MetalsliceError(issues);
+  return new Requirement(key, operator, values.map((v) => v.text));
+}
+
+/** Parses a list of requirements, collecting the issues of all of them. */
+export function parseRequirements(inputs: readonly RequirementSpec[] | undefined, path: string): Requirement[] {
+  if (inputs === undefined) return [];
+  if (!Array.isArray(inputs)) throw new MetalsliceError([{ path, message: 'requirements must be a list of {property, operator, value(s)}' }]);
+  const issues: PlanIssue[] = [];
+  const out: Requirement[] = [];
+  inputs.forEach((input, i) => {
+    try {
+      out.push(parseRequirement(input, childPath(path, i)));
+    } catch (e) {
+      if (!(e instanceof MetalsliceError)) throw e;
+      issues.push(...e.issues);
+    }
+  });
+  if (issues.length > 0) throw new MetalsliceError(issues);
+  return out;
+}
+
+/** The first requirement a set of offered properties fails, or undefined when all match. */
+export function firstUnmet(requirements: readonly Requirement[], properties: ReadonlyMap<string, PropertyOffer>): Requirement | undefined {
+  return requirements.find((r) => !r.matches(properties.get(r.key)));
+}
+
+/** Whether every requirement matches (vCluster: all requirements must be met). */
+export function matchesAll(requirements: readonly Requirement[], properties: ReadonlyMap<string, PropertyOffer>): boolean {
+  return firstUnmet(requirements, properties) === undefined;
+}
