@@ -1,0 +1,389 @@
+/**
+ * Node providers and their node types: the catalogue that claims (static and dynamic auto-node pools) are
+ * matched against, after vCluster Platform's rules. Every type gets built-in properties, a cost (explicit or
+ * the default formula) and, for metal3 providers, resources and capacity discovered from the BareMetalHosts
+ * its host selector picks.
+ */
+import { childPath, MetalsliceError, PlanIssue } from './errors';
+import { HostSpec, LabelSelector, Labels, NodeProviderSpec, NodeTypeSpec } from './model';
+import { Quantity } from './quantity';
+import { isExtendedResource, parseResources, resourceNames, ResourceVector } from './resources';
+import { isDnsLabel, labelKeyProblem, parsePropertyOffer, PropertyOffer } from './requirements';
+
+export const NODE_TYPE_LABEL = 'vcluster.com/node-type';
+export const INSTANCE_TYPE_LABEL = 'node.kubernetes.io/instance-type';
+export const OS_LABEL = 'kubernetes.io/os';
+export const ZONE_LABEL = 'topology.kubernetes.io/zone';
+export const CAPACITY_TYPE_LABEL = 'karpenter.sh/capacity-type';
+export const DEFAULT_ZONE = 'global';
+
+/** Properties that name the type itself: neither a provider nor a type may set them to something else. */
+const IDENTITY_PROPERTIES = [NODE_TYPE_LABEL, INSTANCE_TYPE_LABEL];
+
+/** BareMetalHost states in which a host can be handed out. */
+export const USABLE_HOST_STATES: readonly string[] = ['available', 'ready'];
+
+export type ProviderKind = NodeProviderSpec['kind'];
+
+export interface NodeType {
+  /** `provider.type`: how rejections and plans name the type. */
+  readonly id: string;
+  readonly name: string;
+  readonly provider: string;
+  readonly providerKind: ProviderKind;
+  /** Config path of the type (`nodeProviders[0].nodeTypes[1]`). */
+  readonly path: string;
+  /** One node's resources (metal3: the smallest usable matching host's, so the promise holds on every host). */
+  readonly resources: ResourceVector;
+  /**
+   * Every property the type offers: provider properties, overridden by the type's own, plus the built-ins
+   * and, for each extended resource, the resource name with its count (so `nvidia.com/gpu Gt 0` works).
+   */
+  readonly properties: ReadonlyMap<string, PropertyOffer>;
+  readonly zone: string;
+  readonly cost: number;
+  /** Most nodes of this type across all claims; undefined = unlimited. metal3: also bounded by its usable hosts. */
+  readonly maxCapacity?: number;
+  /** metal3: names of the matching hosts that can be handed out, sorted. */
+  readonly hosts?: readonly string[];
+  /** Extended resources (e.g. `nvidia.com/gpu`) the type offers: a claim must ask for them to get this type. */
+  readonly extendedResources: readonly string[];
+}
+
+export interface NodeProvider {
+  readonly name: string;
+  readonly kind: ProviderKind;
+  readonly path: string;
+  readonly fleet?: string;
+  readonly hostNamespace: string;
+  readonly types: readonly NodeType[];
+}
+
+export interface NodeCatalogue {
+  readonly providers: readonly NodeProvider[];
+  readonly issues: readonly PlanIssue[];
+  readonly warnings: readonly PlanIssue[];
+}
+
+/** vCluster Platform's default cost: 10 per CPU + 2 per GiB of memory + 10000 per unit of any other resource (disk is free). */
+export function defaultNodeTypeCost(resources: ResourceVector): number {
+  let cost = 0;
+  for (const name of resourceNames(resources)) {
+    const q = resources[name];
+    if (name === 'cpu') cost += 10 * q.toNumber();
+    else if (name === 'memory') cost += 2 * q.toGiB();
+    else if (name !== 'disk' && isExtendedResource(name)) cost += 10000 * q.toNumber();
+  }
+  // Floats only for display-level arithmetic: keep three decimals so 0.1 + 0.2 style noise cannot reorder types.
+  return Math.round(cost * 1000) / 1000;
+}
+
+/** Kubernetes label selector semantics (matchLabels AND every matchExpression). */
+export function matchesLabelSelector(labels: Labels, selector: LabelSelector): boolean {
+  for (const [k, v] of Object.entries(selector.matchLabels ?? {})) if (labels[k] !== v) return false;
+  for (const e of selector.matchExpressions ?? []) {
+    const has = Object.prototype.hasOwnProperty.call(labels, e.key);
+    const values = e.values ?? [];
+    switch (e.operator) {
+      case 'In':
+        if (!has || !values.includes(labels[e.key])) return false;
+        break;
+      case 'NotIn':
+        if (has && values.includes(labels[e.key])) return false;
+        break;
+      case 'Exists':
+        if (!has) return false;
+        break;
+      case 'DoesNotExist':
+        if (has) return false;
+        break;
+      default:
+        return false;
+    }
+  }
+  return true;
+}
+
+/** Why a host cannot be handed out, or undefined when it can. */
+export function hostUnavailableReason(host: HostSpec): string | undefined {
+  if (host.errorMessage || host.state === 'error') return `in error${host.errorMessage ? `: ${host.errorMessage}` : ''}`;
+  if (host.consumer) return `held by ${host.consumer}`;
+  const state = host.state ?? 'available';
+  if (!USABLE_HOST_STATES.includes(state)) return `state ${state} (only ${USABLE_HOST_STATES.join(' or ')} hosts are handed out)`;
+  return undefined;
+}
+
+/** Element-wise minimum; a resource missing from any vector is missing from the result. */
+function smallestCommon(vectors: readonly ResourceVector[]): ResourceVector {
+  if (vectors.length === 0) return {};
+  const out: Record<string, Quantity> = {};
+  for (const name of Object.keys(vectors[0])) {
+    if (!vectors.every((v) => v[name] !== undefined)) continue;
+    out[name] = vectors.map((v) => v[name]).reduce((a, b) => (a.cmp(b) <= 0 ? a : b));
+  }
+  return out;
+}
+
+function captureInto<T>(issues: PlanIssue[], fn: () => T): T | undefined {
+  try {
+    return fn();
+  } catch (e) {
+    if (!(e instanceof MetalsliceError)) throw e;
+    issues.push(...e.issues);
+    return undefined;
+  }
+}
+
+function parseOffers(props: Labels | undefined, path: string, issues: PlanIssue[]): Map<string, PropertyOffer> {
+  const out = new Map<string, PropertyOffer>();
+  if (props === undefined) return out;
+  if (typeof props !== 'object' || props === null || Array.isArray(props)) {
+    issues.push({ path, message: 'properties must be a map of property name to value (one value, a comma list, or *)' });
+    return out;
+  }
+  for (const key of Object.keys(props).sort()) {
+    const at = childPath(path, key);
+    const keyProblem = labelKeyProblem(key);
+    if (keyProblem) {
+      issues.push({ path: at, message: `"${key}" is not a valid property name: ${keyProblem}` });
+      continue;
+    }
+    const offer = captureInto(issues, () => parsePropertyOffer(props[key], at));
+    if (offer) out.set(key, offer);
+  }
+  return out;
+}
+
+const single = (value: string): PropertyOffer => ({ any: false, values: [value] });
+
+function checkCount(value: number | undefined, path: string, what: string, issues: PlanIssue[]): boolean {
+  if (value === undefined) return true;
+  if (typeof value !== 'number' || !Number.isInteger(value) || value < 0) {
+    issues.push({ path, message: `${what} must be a whole number of 0 or more (got ${JSON.stringify(value)})` });
+    return false;
+  }
+  return true;
+}
+
+/**
+ * Parses and checks the node provider catalogue. Problems are collected (never thrown) with config paths
+ * under `basePath`; a type with problems is left out of its provider so planning can go on and report more.
+ */
+export function parseNodeProviders(specs: readonly NodeProviderSpec[], basePath = 'nodeProviders'): NodeCatalogue {
+  const issues: PlanIssue[] = [];
+  const warnings: PlanIssue[] = [];
+  const providers: NodeProvider[] = [];
+  const seen = new Map<string, number>();
+  specs.forEach((spec, i) => {
+    const path = childPath(basePath, i);
+    if (typeof spec.name !== 'string' || !isDnsLabel(spec.name)) {
+      issues.push({ path: childPath(path, 'name'), message: `provider name ${JSON.stringify(spec.name)} is not a DNS-1123 label: use lower-case letters, digits and '-', at most 63 characters` });
+      return;
+    }
+    if (seen.has(spec.name)) {
+      issues.push({ path: childPath(path, 'name'), message: `provider "${spec.name}" is already defined at ${childPath(basePath, seen.get(spec.name)!)}: provider names must be unique` });
+      return;
+    }
+    seen.set(spec.name, i);
+    if (!['kubevirt', 'metal3', 'terraform'].includes(spec.kind)) {
+      issues.push({ path: childPath(path, 'kind'), message: `unknown provider kind ${JSON.stringify(spec.kind)}: use kubevirt, metal3 or terraform` });
+      return;
+    }
+    if (spec.kind === 'kubevirt' && !spec.fleet) {
+      issues.push({ path: childPath(path, 'fleet'), message: 'a kubevirt provider needs fleet: the Elastic Fleet whose hosts run its VMs' });
+    }
+    if (spec.kind === 'metal3' && spec.hosts === undefined) {
+      issues.push({
+        path: childPath(path, 'hosts'),
+        message: spec.hostsFile
+          ? `hostsFile ${spec.hostsFile} was not loaded into hosts: load the inventory before planning`
+          : 'a metal3 provider needs hosts (its BareMetalHosts) or hostsFile (written by `metalslice inventory`)',
+      });
+    }
+    const hosts = spec.kind === 'metal3' ? spec.hosts ?? [] : [];
+    if (spec.kind === 'metal3') {
+      hosts.forEach((h, k) => {
+        if (h.errorMessage || h.state === 'error') {
+          warnings.push({ path: childPath(childPath(path, 'hosts'), k), message: `host ${h.name} is in error${h.errorMessage ? ` (${h.errorMessage})` : ''}: it is not handed out until the error is cleared` });
+        }
+      });
+    }
+    const hostCapacity = new Map<string, ResourceVector>();
+    hosts.forEach((h, k) => {
+      const cap = captureInto(issues, () => parseResources(h.capacity ?? {}, childPath(childPath(childPath(path, 'hosts'), k), 'capacity')));
+      if (cap) hostCapacity.set(h.name, cap);
+    });
+    const providerOffers = parseOffers(spec.properties, childPath(path, 'properties'), issues);
+    for (const key of IDENTITY_PROPERTIES) {
+      if (providerOffers.has(key)) {
+        issues.push({ path: childPath(childPath(path, 'properties'), key), message: `${key} is built in (it is each type's name): remove it` });
+      }
+    }
+    const types: NodeType[] = [];
+    const typeNames = new Map<string, number>();
+    if (!Array.isArray(spec.nodeTypes)) {
+      issues.push({ path: childPath(path, 'nodeTypes'), message: 'nodeTypes must be a list of node types' });
+    }
+    (Array.isArray(spec.nodeTypes) ? spec.nodeTypes : []).forEach((t, j) => {
+      const typePath = childPath(childPath(path, 'nodeTypes'), j);
+      if (typeof t.name !== 'string' || !isDnsLabel(t.name)) {
+        issues.push({ path: childPath(typePath, 'name'), message: `node type name ${JSON.stringify(t.name)} is not a DNS-1123 label: use lower-case letters, digits and '-', at most 63 characters` });
+        return;
+      }
+      if (typeNames.has(t.name)) {
+        issues.push({ path: childPath(typePath, 'name'), message: `node type "${t.name}" is already defined in provider ${spec.name} at nodeTypes[${typeNames.get(t.name)}]: names must be unique per provider` });
+        return;
+      }
+      typeNames.set(t.name, j);
+      const parsed = parseNodeType(spec, t, typePath, providerOffers, hosts, hostCapacity, issues);
+      if (parsed) types.push(parsed);
+    });
+    providers.push({ name: spec.name, kind: spec.kind, path, fleet: spec.fleet, hostNamespace: spec.hostNamespace ?? 'metal3', types });
+  });
+  return { providers, issues, warnings };
+}
+
+function parseNodeType(
+  provider: NodeProviderSpec,
+  spec: NodeTypeSpec,
+  path: string,
+  providerOffers: ReadonlyMap<string, PropertyOffer>,
+  hosts: readonly HostSpec[],
+  hostCapacity: ReadonlyMap<string, ResourceVector>,
+  issues: PlanIssue[],
+): NodeType | undefined {
+  const before = issues.length;
+  const typeOffers = parseOffers(spec.properties, childPath(path, 'properties'), issues);
+  for (const key of IDENTITY_PROPERTIES) {
+    const offer = typeOffers.get(key);
+    if (offer && (offer.any || offer.values.length !== 1 || offer.values[0] !== spec.name)) {
+      issues.push({ path: childPath(childPath(path, 'properties'), key), message: `${key} is built in and always the type's name (${spec.name}): remove it` });
+    }
+  }
+  if (spec.cost !== undefined && (typeof spec.cost !== 'number' || !Number.isFinite(spec.cost) || spec.cost < 0)) {
+    issues.push({ path: childPath(path, 'cost'), message: `cost must be a number of 0 or more (got ${JSON.stringify(spec.cost)})` });
+  }
+  checkCount(spec.maxCapacity, childPath(path, 'maxCapacity'), 'maxCapacity', issues);
+
+  // Zone: the `zone` field, else a zone property, else `global`.
+  const zoneProperty = typeOffers.get(ZONE_LABEL) ?? providerOffers.get(ZONE_LABEL);
+  let zone = DEFAULT_ZONE;
+  if (spec.zone !== undefined) {
+    const problem = typeof spec.zone === 'string' && spec.zone !== '' ? undefined : 'it must be a non-empty string';
+    if (problem) issues.push({ path: childPath(path, 'zone'), message: `zone ${JSON.stringify(spec.zone)} is not valid: ${problem}` });
+    else {
+      captureInto(issues, () => parsePropertyOffer(spec.zone!, childPath(path, 'zone')));
+      zone = spec.zone;
+    }
+    if (typeOffers.has(ZONE_LABEL) && (typeOffers.get(ZONE_LABEL)!.values.join(',') !== spec.zone)) {
+      issues.push({ path: childPath(childPath(path, 'properties'), ZONE_LABEL), message: `conflicts with zone: ${spec.zone}: set the zone once, with zone` });
+    }
+  } else if (zoneProperty && !zoneProperty.any && zoneProperty.values.length === 1) {
+    zone = zoneProperty.values[0];
+  }
+
+  let resources: ResourceVector | undefined;
+  let matchingHosts: string[] | undefined;
+  if (spec.resources !== undefined) {
+    resources = captureInto(issues, () => parseResources(spec.resources!, childPath(path, 'resources')));
+  }
+  if (provider.kind === 'metal3') {
+    if (!spec.hostSelector) {
+      issues.push({ path: childPath(path, 'hostSelector'), message: 'a metal3 node type needs hostSelector (matchLabels / matchExpressions) to pick its BareMetalHosts' });
+    } else {
+      const matching = hosts.filter((h) => matchesLabelSelector(h.labels ?? {}, spec.hostSelector!));
+      if (matching.length === 0) {
+        issues.push({ path: childPath(path, 'hostSelector'), message: `matches none of the ${hosts.length} hosts of provider ${provider.name}: fix the selector or the host labels` });
+      } else {
+        const usable = matching.filter((h) => hostUnavailableReason(h) === undefined);
+        // The type promises what every host can give: the smallest usable host (or, with none usable, the smallest matching one).
+        const basis = (usable.length > 0 ? usable : matching).map((h) => hostCapacity.get(h.name)).filter((c): c is ResourceVector => c !== undefined);
+        const discovered = smallestCommon(basis);
+        if (resources !== undefined) {
+          const tooBig = resourceNames(resources).filter((n) => !resources![n].lte(discovered[n] ?? Quantity.ZERO));
+          if (tooBig.length > 0) {
+            issues.push({ path: childPath(path, 'resources'), message: `promises more ${tooBig.join(', ')} than the smallest matching host has: lower the resources or narrow hostSelector` });
+          }
+        } else {
+          resources = discovered;
+        }
+        matchingHosts = usable.map((h) => h.name).sort();
+      }
+    }
+  } else {
+    if (spec.hostSelector) issues.push({ path: childPath(path, 'hostSelector'), message: `hostSelector is for metal3 providers; ${provider.kind} types declare resources` });
+    if (spec.resources === undefined) issues.push({ path: childPath(path, 'resources'), message: 'a node type needs resources (cpu and memory of one node), e.g. {cpu: 4, memory: 16Gi}' });
+  }
+  if (resources !== undefined && provider.kind !== 'metal3' && spec.resources !== undefined) {
+    for (const required of ['cpu', 'memory']) {
+      if (!resources[required] || resources[required].isZero()) {
+        issues.push({ path: childPath(childPath(path, 'resources'), required), message: `a node needs ${required}: set resources.${required}` });
+      }
+    }
+  }
+  if (issues.length > before || resources === undefined) return undefined;
+
+  const properties = new Map<string, PropertyOffer>();
+  // Built-in defaults first, then provider properties, then the type's own; identity properties last.
+  properties.set(OS_LABEL, single('linux'));
+  properties.set(CAPACITY_TYPE_LABEL, single('on-demand'));
+  const extendedResources = resourceNames(resources).filter((n) => n !== 'disk' && isExtendedResource(n) && !resources![n].isZero());
+  for (const name of extendedResources) {
+    if (labelKeyProblem(name) === undefined) properties.set(name, single(resources[name].ceilUnits().toString()));
+  }
+  for (const [k, v] of providerOffers) properties.set(k, v);
+  for (const [k, v] of typeOffers) properties.set(k, v);
+  properties.set(ZONE_LABEL, spec.zone !== undefined ? single(zone) : properties.get(ZONE_LABEL) ?? single(DEFAULT_ZONE));
+  properties.set(NODE_TYPE_LABEL, single(spec.name));
+  properties.set(INSTANCE_TYPE_LABEL, single(spec.name));
+
+  let maxCapacity = spec.maxCapacity;
+  if (matchingHosts !== undefined) maxCapacity = Math.min(maxCapacity ?? Infinity, matchingHosts.length);
+  return {
+    id: `${provider.name}.${spec.name}`,
+    name: spec.name,
+    provider: provider.name,
+    providerKind: provider.kind,
+    path,
+    resources,
+    properties,
+    zone,
+    cost: spec.cost ?? defaultNodeTypeCost(resources),
+    maxCapacity,
+    hosts: matchingHosts,
+    extendedResources,
+  };
+}
+
+/**
+ * The labels a node of `type` carries. Precedence, highest first: the claim, the type, the provider.
+ * A claim's requirements only filter which types qualify; what a claim supplies as nodeLabels overrides
+ * the type's properties on the node. A property offered as a comma list or `*` becomes a label only when
+ * the claim's `In` requirements narrow it (to the first allowed value in sort order); resource-derived
+ * properties are not labels.
+ */
+export function nodeLabelsFor(
+  type: NodeType,
+  narrowing: ReadonlyMap<string, readonly string[]>,
+  claimLabels: Labels = {},
+): Record<string, string> {
+  const labels: Record<string, string> = {};
+  for (const key of [...type.properties.keys()].sort()) {
+    if (type.extendedResources.includes(key)) continue;
+    const offer = type.properties.get(key)!;
+    const wanted = narrowing.get(key);
+    if (!offer.any && offer.values.length === 1) labels[key] = offer.values[0];
+    else if (wanted && wanted.length > 0) {
+      const allowed = offer.any ? [...wanted].sort() : offer.values.filter((v) => wanted.includes(v));
+      if (allowed.length > 0) labels[key] = allowed[0];
+    }
+  }
+  for (const key of Object.keys(claimLabels).sort()) labels[key] = claimLabels[key];
+  return sortKeys(labels);
+}
+
+function sortKeys<T>(record: Record<string, T>): Record<string, T> {
+  const out: Record<string, T> = {};
+  for (const key of Object.keys(record).sort()) out[key] = record[key];
+  return out;
+}
