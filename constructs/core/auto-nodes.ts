@@ -1,0 +1,831 @@
+/**
+ * Auto nodes: vCluster-style static and dynamic pools matched against the node type catalogue at synth time.
+ *
+ * Selection, for every claim in config order: the types whose properties meet all requirements, that do
+ * not carry an extended resource (GPU) the claim did not ask for, and that are big enough; of those, the
+ * cheapest (ties by name) that still has capacity (`maxCapacity`, counted across all claims of all
+ * clusters) and, for kubevirt, fits the claim's quota. Every type that loses keeps its reason.
+ *
+ * Static pools never split: a pool of N nodes takes N nodes of ONE type. When the cheapest type has room
+ * for only part of the pool, the whole pool moves to the next cheapest type with room for all N; if no
+ * type has room for all N, that is an error. One type per pool keeps the pool homogeneous (one node shape,
+ * one set of labels) and keeps scaling stable: adding a node never re-types the existing ones.
+ */
+import { childPath, MetalsliceError, PlanIssue } from './errors';
+import { AutoNodesSpec, DisruptionBudget, DynamicPoolSpec, Labels, NodeProviderSpec, Requirement as RequirementSpec, StaticPoolSpec, Taint } from './model';
+import { NodeType, nodeLabelsFor, INSTANCE_TYPE_LABEL, NODE_TYPE_LABEL, parseNodeProviders, ProviderKind, NodeProvider } from './node-types';
+import { vmFootprint } from './overhead';
+import {
+  addResources,
+  exceededResources,
+  fitsWithin,
+  formatResources,
+  get,
+  isExtendedResource,
+  parseResources,
+  resourceNames,
+  ResourceVector,
+  scaleResources,
+  subtractResources,
+} from './resources';
+import { isDnsLabel, labelKeyProblem, labelValueProblem, parseRequirements, Requirement } from './requirements';
+
+export interface AutoNodesInput {
+  readonly providers: readonly NodeProviderSpec[];
+  readonly autoNodes: readonly AutoNodesSpec[];
+  /** Quota headroom left after the Elastic Node Pools. */
+  readonly quotas: ReadonlyMap<string, { readonly remaining: ResourceVector; readonly fleet: string }>;
+  readonly fleets: ReadonlyMap<string, { readonly cpuAllocationRatio: number }>;
+  readonly clusters: ReadonlySet<string>;
+  /** Where the entries were written, for error paths. @default - `nodeProviders[i]` */
+  readonly providersPath?: string;
+  /** Where each `autoNodes` entry and its pools were written. @default - `autoNodes[i]`, `autoNodes[i].static[j]`, ... */
+  readonly sourcePaths?: readonly AutoNodesSourcePath[];
+}
+
+export interface AutoNodesSourcePath {
+  readonly entry: string;
+  readonly static?: readonly string[];
+  readonly dynamic?: readonly string[];
+}
+
+export interface PlannedAutoNode {
+  /** `<cluster>-<pool>-<index>`: stable, so changing the quantity changes only the difference. */
+  readonly name: string;
+  /** `provider.type`. */
+  readonly nodeType: string;
+  /** metal3: the BareMetalHost the node is made from. */
+  readonly host?: string;
+  /** The type's resources: what the node offers. */
+  readonly resources: ResourceVector;
+  /** What the node costs its quota and host (kubevirt: the VM footprint incl. virt-launcher overhead). */
+  readonly footprint: ResourceVector;
+  readonly labels: Readonly<Record<string, string>>;
+}
+
+export interface CandidateType {
+  /** `provider.type`. */
+  readonly nodeType: string;
+  /** The bare type name (the node's instance-type label). */
+  readonly name: string;
+  readonly cost: number;
+  readonly resources: ResourceVector;
+  readonly footprint: ResourceVector;
+}
+
+export interface RejectedType {
+  readonly nodeType: string;
+  readonly reason: string;
+}
+
+export interface DynamicPoolPlan {
+  readonly autoscaler: 'karpenter' | 'cluster-api';
+  /** Karpenter limits without `nodes`. */
+  readonly limits: ResourceVector;
+  readonly nodesLimit?: number;
+  /** cluster-api: min / max size of the MachineDeployment. */
+  readonly minNodes: number;
+  readonly maxNodes?: number;
+  /** Most the pool can cost its quota with limits reached, and the type that drives it. */
+  readonly worstCase?: { readonly nodeType: string; readonly nodes: number; readonly footprint: ResourceVector };
+  readonly disruption?: {
+    readonly consolidationPolicy?: 'WhenEmpty' | 'WhenEmptyOrUnderutilized';
+    readonly consolidateAfter?: string;
+    readonly budgets?: readonly DisruptionBudget[];
+  };
+  readonly expireAfter?: string;
+  readonly terminationGracePeriod?: string;
+  readonly weight?: number;
+}
+
+export interface PlannedAutoPool {
+  /** Config path of the pool (`autoNodes[0].static[1]`). */
+  readonly path: string;
+  readonly cluster: string;
+  readonly provider: string;
+  readonly providerKind: ProviderKind;
+  readonly quota?: string;
+  readonly name: string;
+  readonly mode: 'static' | 'dynamic';
+  /** The chosen type (`provider.type`): static pools, and cluster-api dynamic pools (one machine template). */
+  readonly nodeType?: string;
+  readonly quantity: number;
+  readonly nodes: readonly PlannedAutoNode[];
+  /** Types that match (requirements, GPU rule, size), cheapest first, ties by name. */
+  readonly candidates: readonly CandidateType[];
+  readonly rejected: readonly RejectedType[];
+  readonly requirements: readonly Requirement[];
+  readonly taints: readonly Taint[];
+  readonly nodeLabels: Readonly<Record<string, string>>;
+  readonly dynamic?: DynamicPoolPlan;
+}
+
+export interface QuotaUsage {
+  readonly name: string;
+  /** Taken by static auto-node pools. */
+  readonly consumed: ResourceVector;
+  /** Left after them. */
+  readonly remaining: ResourceVector;
+}
+
+export interface NodeEnvironmentRef {
+  readonly cluster: string;
+  readonly provider: string;
+}
+
+export interface AutoNodesPlan {
+  readonly ok: boolean;
+  readonly pools: readonly PlannedAutoPool[];
+  readonly quotas: readonly QuotaUsage[];
+  /** One per (tenant cluster x provider) pair with pools, sorted by cluster then provider. */
+  readonly environments: readonly NodeEnvironmentRef[];
+  readonly issues: readonly PlanIssue[];
+  readonly warnings: readonly PlanIssue[];
+}
+
+// Karpenter's duration grammar (karpenter.sh/v1 NodePool CRD).
+const KARPENTER_DURATION = /^(([0-9]+(s|m|h))+|Never)$/;
+const GRACE_PERIOD = /^([0-9]+(s|m|h))+$/;
+const BUDGET_NODES = /^((100|[0-9]{1,2})%|[0-9]+)$/;
+const BUDGET_DURATION = /^((([0-9]+(h|m))|([0-9]+h[0-9]+m))(0s)?)$/;
+const BUDGET_REASONS = ['Underutilized', 'Empty', 'Drifted'];
+const TAINT_EFFECTS = ['NoSchedule', 'PreferNoSchedule', 'NoExecute'];
+
+/** Resources a quota always limits, listed or not; others are checked only when the quota lists them. */
+function quotaChecks(name: string, remaining: ResourceVector): boolean {
+  return name === 'cpu' || name === 'memory' || isExtendedResource(name) && name !== 'disk' || remaining[name] !== undefined;
+}
+
+function overQuota(demand: ResourceVector, remaining: ResourceVector): string[] {
+  return exceededResources(demand, remaining).filter((n) => quotaChecks(n, remaining));
+}
+
+function show(v: ResourceVector): string {
+  const f = formatResources(v);
+  const parts = Object.entries(f).map(([k, q]) => `${k} ${q}`);
+  return parts.length > 0 ? parts.join(', ') : 'nothing';
+}
+
+function showSome(v: ResourceVector, names: readonly string[]): string {
+  return names.map((n) => `${n} ${get(v, n).toString()}`).join(', ');
+}
+
+function captureInto<T>(issues: PlanIssue[], fn: () => T): T | undefined {
+  try {
+    return fn();
+  } catch (e) {
+    if (!(e instanceof MetalsliceError)) throw e;
+    issues.push(...e.issues);
+    return undefined;
+  }
+}
+
+function sortKeys<T>(record: Readonly<Record<string, T>>): Record<string, T> {
+  const out: Record<string, T> = {};
+  for (const key of Object.keys(record).sort()) out[key] = record[key];
+  return out;
+}
+
+/** The cheapest first, ties broken by name: the documented, stable order. */
+export function compareByCost(a: NodeType, b: NodeType): number {
+  if (a.cost !== b.cost) return a.cost - b.cost;
+  return a.id < b.id ? -1 : a.id > b.id ? 1 : 0;
+}
+
+interface PoolContext {
+  readonly path: string;
+  readonly cluster: string;
+  readonly provider: NodeProvider;
+  readonly quota?: string;
+  readonly cpuAllocationRatio: number;
+}
+
+interface ParsedPoolCommon {
+  readonly requirements: Requirement[];
+  readonly taints: readonly Taint[];
+  readonly nodeLabels: Record<string, string>;
+}
+
+/** Tracks what earlier claims took: nodes per type (maxCapacity), metal3 hosts, quota. */
+class Ledger {
+  private readonly usedByType = new Map<string, number>();
+  private readonly usedHosts = new Set<string>();
+  readonly remaining = new Map<string, ResourceVector>();
+  readonly consumed = new Map<string, ResourceVector>();
+
+  constructor(quotas: AutoNodesInput['quotas']) {
+    for (const [name, q] of quotas) this.remaining.set(name, q.remaining);
+  }
+
+  used(type: NodeType): number {
+    return this.usedByType.get(type.id) ?? 0;
+  }
+
+  freeHosts(type: NodeType): string[] {
+    return (type.hosts ?? []).filter((h) => !this.usedHosts.has(`${type.provider}/${h}`));
+  }
+
+  /** How many more nodes of the type may exist; Infinity when unlimited. */
+  left(type: NodeType): number {
+    let left = type.maxCapacity === undefined ? Infinity : type.maxCapacity - this.used(type);
+    if (type.hosts !== undefined) left = Math.min(left, this.freeHosts(type).length);
+    return Math.max(0, left);
+  }
+
+  take(type: NodeType, count: number): string[] {
+    this.usedByType.set(type.id, this.used(type) + count);
+    if (type.hosts === undefined) return [];
+    const hosts = this.freeHosts(type).slice(0, count);
+    for (const h of hosts) this.usedHosts.add(`${type.provider}/${h}`);
+    return hosts;
+  }
+
+  charge(quota: string, demand: ResourceVector): void {
+    this.remaining.set(quota, subtractResources(this.remaining.get(quota) ?? {}, demand));
+    this.consumed.set(quota, addResources(this.consumed.get(quota) ?? {}, demand));
+  }
+}
+
+function footprintOf(type: NodeType, ctx: PoolContext): ResourceVector {
+  return type.providerKind === 'kubevirt' ? vmFootprint(type.resources, { cpuAllocationRatio: ctx.cpuAllocationRatio }) : type.resources;
+}
+
+function candidateOf(type: NodeType, ctx: PoolContext): CandidateType {
+  return { nodeType: type.id, name: type.name, cost: type.cost, resources: type.resources, footprint: footprintOf(type, ctx) };
+}
+
+/** Extended resources a claim asks for: named by a requirement (other than NotExists) or by its resources/limits. */
+function requestedExtended(requirements: readonly Requirement[], resources: ResourceVector): Set<string> {
+  const out = new Set<string>();
+  for (const r of requirements) if (r.operator !== 'NotExists') out.add(r.key);
+  for (const name of Object.keys(resources)) if (isExtendedResource(name) && !resources[name].isZero()) out.add(name);
+  return out;
+}
+
+/** Why a type does not match a claim (requirements, GPU rule, size), or undefined when it does. */
+function mismatch(type: NodeType, requirements: readonly Requirement[], requested: ReadonlySet<string>, minimum: ResourceVector | undefined): string | undefined {
+  for (const r of requirements) {
+    const offer = type.properties.get(r.key);
+    if (!r.matches(offer)) {
+      const offered = offer === undefined ? 'the type does not have the property' : `the type offers ${r.key}=${offer.any ? '*' : offer.values.join(',')}`;
+      return `requirement ${r.toString()} not met: ${offered}`;
+    }
+  }
+  const unrequested = type.extendedResources.filter((n) => !requested.has(n));
+  if (unrequested.length > 0) {
+    return `offers ${unrequested.join(', ')}, which the pool does not request (types with extended resources are only chosen when asked for: add a requirement on ${unrequested[0]})`;
+  }
+  if (minimum !== undefined && !fitsWithin(minimum, type.resources)) {
+    const short = exceededResources(minimum, type.resources);
+    return `too small: offers ${showSome(type.resources, short)}, the pool needs ${showSome(minimum, short)}`;
+  }
+  return undefined;
+}
+
+function checkTaints(taints: readonly Taint[] | undefined, path: string, issues: PlanIssue[]): Taint[] {
+  if (taints === undefined) return [];
+  if (!Array.isArray(taints)) {
+    issues.push({ path, message: 'taints must be a list of {key, value, effect}' });
+    return [];
+  }
+  const out: Taint[] = [];
+  taints.forEach((t, i) => {
+    const at = childPath(path, i);
+    const before = issues.length;
+    const keyProblem = typeof t.key === 'string' ? labelKeyProblem(t.key) : 'it is missing';
+    if (keyProblem) issues.push({ path: childPath(at, 'key'), message: `taint key ${JSON.stringify(t.key)} is not valid: ${keyProblem}` });
+    if (t.value !== undefined) {
+      const valueProblem = typeof t.value === 'string' ? labelValueProblem(t.value) : 'it must be a string';
+      if (valueProblem) issues.push({ path: childPath(at, 'value'), message: `taint value ${JSON.stringify(t.value)} is not valid: ${valueProblem}` });
+    }
+    if (!TAINT_EFFECTS.includes(t.effect)) issues.push({ path: childPath(at, 'effect'), message: `taint effect ${JSON.stringify(t.effect)} is not valid: use ${TAINT_EFFECTS.join(', ')}` });
+    if (issues.length === before) out.push(t.value === undefined || t.value === '' ? { key: t.key, effect: t.effect } : { key: t.key, value: t.value, effect: t.effect });
+  });
+  return out;
+}
+
+function checkNodeLabels(labels: Labels | undefined, path: string, issues: PlanIssue[]): Record<string, string> {
+  if (labels === undefined) return {};
+  if (typeof labels !== 'object' || labels === null || Array.isArray(labels)) {
+    issues.push({ path, message: 'nodeLabels must be a map of label key to value' });
+    return {};
+  }
+  const out: Record<string, string> = {};
+  for (const key of Object.keys(labels).sort()) {
+    const at = childPath(path, key);
+    const keyProblem = labelKeyProblem(key);
+    if (keyProblem) {
+      issues.push({ path: at, message: `"${key}" is not a valid label key: ${keyProblem}` });
+      continue;
+    }
+    if (key === NODE_TYPE_LABEL || key === INSTANCE_TYPE_LABEL) {
+      issues.push({ path: at, message: `${key} is set by metalslice to the chosen node type: remove it (select a type with a requirement instead)` });
+      continue;
+    }
+    const value = labels[key];
+    const valueProblem = typeof value === 'string' ? labelValueProblem(value) : 'it must be a string';
+    if (valueProblem) {
+      issues.push({ path: at, message: `label value ${JSON.stringify(value)} is not valid: ${valueProblem}` });
+      continue;
+    }
+    out[key] = value;
+  }
+  return out;
+}
+
+function parseCommon(spec: StaticPoolSpec | DynamicPoolSpec, path: string, issues: PlanIssue[]): ParsedPoolCommon {
+  let requirementSpecs: readonly RequirementSpec[] | undefined = spec.requirements;
+  let requirementsPath = childPath(path, 'requirements');
+  if (spec.requirements !== undefined && spec.nodeTypeSelector !== undefined) {
+    issues.push({ path, message: 'both requirements and nodeTypeSelector are set: they mean the same, keep one' });
+  } else if (spec.nodeTypeSelector !== undefined) {
+    requirementSpecs = spec.nodeTypeSelector;
+    requirementsPath = childPath(path, 'nodeTypeSelector');
+  }
+  const requirements = captureInto(issues, () => parseRequirements(requirementSpecs, requirementsPath)) ?? [];
+  const taints = checkTaints(spec.taints, childPath(path, 'taints'), issues);
+  const nodeLabels = checkNodeLabels(spec.nodeLabels, childPath(path, 'nodeLabels'), issues);
+  return { requirements, taints, nodeLabels };
+}
+
+/** `In` requirements narrow comma-list / `*` properties to concrete label values. */
+function narrowing(requirements: readonly Requirement[]): Map<string, string[]> {
+  const out = new Map<string, string[]>();
+  for (const r of requirements) if (r.operator === 'In') out.set(r.key, [...r.values]);
+  return out;
+}
+
+function nodeName(cluster: string, pool: string, index: number): string {
+  return `${cluster}-${pool}-${index}`;
+}
+
+/** Plans every auto-node pool of every cluster. Never throws for bad input: problems are in `issues`. */
+export function planAutoNodes(input: AutoNodesInput): AutoNodesPlan {
+  const issues: PlanIssue[] = [];
+  const warnings: PlanIssue[] = [];
+  const catalogue = parseNodeProviders(input.providers, input.providersPath ?? 'nodeProviders');
+  issues.push(...catalogue.issues);
+  warnings.push(...catalogue.warnings);
+  const providers = new Map(catalogue.providers.map((p) => [p.name, p]));
+  const ledger = new Ledger(input.quotas);
+
+  // Fleets of kubevirt providers must exist: their CPU allocation ratio sizes every VM.
+  for (const p of catalogue.providers) {
+    if (p.kind === 'kubevirt' && p.fleet && !input.fleets.has(p.fleet)) {
+      issues.push({ path: childPath(p.path, 'fleet'), message: `unknown fleet "${p.fleet}": use one of ${[...input.fleets.keys()].sort().join(', ') || '(no fleets defined)'}` });
+    }
+  }
+
+  interface StaticWork { ctx: PoolContext; spec: StaticPoolSpec; path: string; order: number }
+  interface DynamicWork { ctx: PoolContext; spec: DynamicPoolSpec; path: string; order: number }
+  const statics: StaticWork[] = [];
+  const dynamics: DynamicWork[] = [];
+  const poolNames = new Map<string, string>(); // `${cluster}/${name}` -> path
+  const envs = new Map<string, NodeEnvironmentRef>();
+  let order = 0;
+
+  input.autoNodes.forEach((entry, i) => {
+    const source = input.sourcePaths?.[i];
+    const entryPath = source?.entry ?? childPath('autoNodes', i);
+    const before = issues.length;
+    if (!input.clusters.has(entry.cluster)) {
+      issues.push({ path: childPath(entryPath, 'cluster'), message: `unknown cluster ${JSON.stringify(entry.cluster)}: use one of ${[...input.clusters].sort().join(', ') || '(no clusters defined)'}, or add it to clusters` });
+    }
+    const provider = providers.get(entry.provider);
+    const providerDeclared = input.providers.some((p) => p.name === entry.provider);
+    if (!provider) {
+      if (!providerDeclared) {
+        issues.push({ path: childPath(entryPath, 'provider'), message: `unknown node provider ${JSON.stringify(entry.provider)}: use one of ${input.providers.map((p) => p.name).sort().join(', ') || '(no nodeProviders defined)'}` });
+      }
+      return;
+    }
+    let cpuAllocationRatio = 1;
+    if (provider.kind === 'kubevirt') {
+      cpuAllocationRatio = (provider.fleet && input.fleets.get(provider.fleet)?.cpuAllocationRatio) || 1;
+      if (entry.quota === undefined) {
+        issues.push({ path: childPath(entryPath, 'quota'), message: `provider ${provider.name} makes KubeVirt VMs, which are carved from a quota: set quota to one of ${[...input.quotas.keys()].sort().join(', ') || '(no quotas defined)'}` });
+      }
+    }
+    if (entry.quota !== undefined) {
+      const quota = input.quotas.get(entry.quota);
+      if (!quota) {
+        issues.push({ path: childPath(entryPath, 'quota'), message: `unknown quota ${JSON.stringify(entry.quota)}: use one of ${[...input.quotas.keys()].sort().join(', ') || '(no quotas defined)'}` });
+      } else if (provider.kind !== 'kubevirt') {
+        warnings.push({ path: childPath(entryPath, 'quota'), message: `provider ${provider.name} is ${provider.kind}: its nodes are whole machines outside any quota, so quota ${entry.quota} is not charged; remove it` });
+      } else if (provider.fleet && quota.fleet !== provider.fleet) {
+        issues.push({ path: childPath(entryPath, 'quota'), message: `quota ${entry.quota} slices fleet ${quota.fleet}, but provider ${provider.name} runs its VMs on fleet ${provider.fleet}: use a quota of fleet ${provider.fleet}` });
+      }
+    }
+    if (issues.length > before) return;
+    const ctx: PoolContext = { path: entryPath, cluster: entry.cluster, provider, quota: provider.kind === 'kubevirt' ? entry.quota : undefined, cpuAllocationRatio };
+    const claimName = (name: unknown, path: string): boolean => {
+      if (typeof name !== 'string' || !isDnsLabel(name)) {
+        issues.push({ path: childPath(path, 'name'), message: `pool name ${JSON.stringify(name)} is not a DNS-1123 label: use lower-case letters, digits and '-'` });
+        return false;
+      }
+      const key = `${entry.cluster}/${name}`;
+      const other = poolNames.get(key);
+      if (other) {
+        issues.push({ path: childPath(path, 'name'), message: `pool "${name}" is already defined for cluster ${entry.cluster} at ${other}: pool names must be unique per cluster` });
+        return false;
+      }
+      poolNames.set(key, path);
+      return true;
+    };
+    (entry.static ?? []).forEach((spec, j) => {
+      const path = source?.static?.[j] ?? childPath(childPath(entryPath, 'static'), j);
+      if (claimName(spec.name, path)) statics.push({ ctx, spec, path, order: order++ });
+    });
+    (entry.dynamic ?? []).forEach((spec, j) => {
+      const path = source?.dynamic?.[j] ?? childPath(childPath(entryPath, 'dynamic'), j);
+      if (claimName(spec.name, path)) dynamics.push({ ctx, spec, path, order: order++ });
+    });
+    if ((entry.static?.length ?? 0) + (entry.dynamic?.length ?? 0) > 0) {
+      envs.set(`${entry.cluster}\u0000${provider.name}`, { cluster: entry.cluster, provider: provider.name });
+    }
+  });
+
+  const planned: { order: number; pool: PlannedAutoPool }[] = [];
+  // Static pools first, in config order: they take nodes now; dynamic pools are checked against what is left.
+  for (const work of statics) {
+    const pool = planStatic(work.ctx, work.spec, work.path, ledger, issues);
+    if (pool) planned.push({ order: work.order, pool });
+  }
+  const worstByQuota = new Map<string, { total: ResourceVector; pools: string[] }>();
+  for (const work of dynamics) {
+    const pool = planDynamic(work.ctx, work.spec, work.path, ledger, issues, warnings);
+    if (!pool) continue;
+    planned.push({ order: work.order, pool });
+    if (pool.quota && pool.dynamic?.worstCase) {
+      const acc = worstByQuota.get(pool.quota) ?? { total: {}, pools: [] };
+      const worst = scaleResources(pool.dynamic.worstCase.footprint, pool.dynamic.worstCase.nodes);
+      worstByQuota.set(pool.quota, { total: addResources(acc.total, worst), pools: [...acc.pools, pool.path] });
+    }
+  }
+  for (const [quota, acc] of [...worstByQuota].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) {
+    const remaining = ledger.remaining.get(quota) ?? {};
+    const over = overQuota(acc.total, remaining);
+    if (acc.pools.length > 1 && over.length > 0) {
+      warnings.push({
+        path: acc.pools[0],
+        message: `dynamic pools ${acc.pools.join(', ')} together can reach ${showSome(acc.total, over)} at their limits, more than quota ${quota} has left (${showSome(remaining, over)}): the quota will stop some scale-ups; lower their limits to share the quota`,
+      });
+    }
+  }
+
+  const quotaNames = new Set<string>();
+  for (const { pool } of planned) if (pool.quota) quotaNames.add(pool.quota);
+  const quotas: QuotaUsage[] = [...quotaNames].sort().map((name) => ({
+    name,
+    consumed: ledger.consumed.get(name) ?? {},
+    remaining: ledger.remaining.get(name) ?? {},
+  }));
+  const environments = [...envs.values()].sort((a, b) => (a.cluster !== b.cluster ? (a.cluster < b.cluster ? -1 : 1) : a.provider < b.provider ? -1 : a.provider > b.provider ? 1 : 0));
+  return {
+    ok: issues.length === 0,
+    pools: planned.sort((a, b) => a.order - b.order).map((p) => p.pool),
+    quotas,
+    environments,
+    issues,
+    warnings,
+  };
+}
+
+function planStatic(ctx: PoolContext, spec: StaticPoolSpec, path: string, ledger: Ledger, issues: PlanIssue[]): PlannedAutoPool | undefined {
+  const before = issues.length;
+  const common = parseCommon(spec, path, issues);
+  const quantity = spec.quantity;
+  if (typeof quantity !== 'number' || !Number.isInteger(quantity) || quantity < 0) {
+    issues.push({ path: childPath(path, 'quantity'), message: `quantity must be a whole number of 0 or more (got ${JSON.stringify(quantity)})` });
+  } else if (quantity > 0 && nodeName(ctx.cluster, spec.name, quantity - 1).length > 63) {
+    issues.push({ path: childPath(path, 'name'), message: `node names ${nodeName(ctx.cluster, spec.name, quantity - 1)} would be longer than 63 characters: shorten the pool or cluster name` });
+  }
+  const minimum = spec.resources !== undefined ? captureInto(issues, () => parseResources(spec.resources!, childPath(path, 'resources'))) : undefined;
+  if (issues.length > before) return undefined;
+
+  const requested = requestedExtended(common.requirements, minimum ?? {});
+  const rejected: RejectedType[] = [];
+  const matching: NodeType[] = [];
+  const gpuOnly: NodeType[] = [];
+  for (const type of [...ctx.provider.types].sort(compareByCost)) {
+    const reason = mismatch(type, common.requirements, requested, minimum);
+    if (reason === undefined) matching.push(type);
+    else {
+      rejected.push({ nodeType: type.id, reason });
+      if (mismatch(type, common.requirements, new Set([...requested, ...type.extendedResources]), minimum) === undefined) gpuOnly.push(type);
+    }
+  }
+  const base = {
+    path,
+    cluster: ctx.cluster,
+    provider: ctx.provider.name,
+    providerKind: ctx.provider.kind,
+    quota: ctx.quota,
+    name: spec.name,
+    mode: 'static' as const,
+    quantity,
+    candidates: matching.map((t) => candidateOf(t, ctx)),
+    requirements: common.requirements,
+    taints: common.taints,
+    nodeLabels: sortKeys(common.nodeLabels),
+  };
+  if (matching.length === 0) {
+    issues.push({ path, message: noMatchMessage(ctx, spec.name, rejected, gpuOnly) });
+    return { ...base, nodes: [], rejected };
+  }
+
+  const remaining = ctx.quota !== undefined ? ledger.remaining.get(ctx.quota) ?? {} : undefined;
+  let chosen: NodeType | undefined;
+  let firstQuotaMiss: { type: NodeType; demand: ResourceVector; over: string[] } | undefined;
+  for (const type of matching) {
+    const left = ledger.left(type);
+    if (left < quantity) {
+      const used = ledger.used(type);
+      const why = type.hosts !== undefined && left === ledger.freeHosts(type).length && (type.maxCapacity === undefined || type.maxCapacity - used > left)
+        ? `capacity exhausted: ${left} matching host(s) free, the pool needs ${quantity}`
+        : `capacity exhausted: maxCapacity ${type.maxCapacity} with ${used} taken by earlier claims, ${left} left, the pool needs ${quantity}`;
+      rejected.push({ nodeType: type.id, reason: why });
+      continue;
+    }
+    if (remaining !== undefined && quantity > 0) {
+      const demand = scaleResources(footprintOf(type, ctx), quantity);
+      const over = overQuota(demand, remaining);
+      if (over.length > 0) {
+        rejected.push({ nodeType: type.id, reason: `over quota ${ctx.quota}: ${quantity} nodes need ${showSome(demand, over)}, ${showSome(remaining, over)} left` });
+        firstQuotaMiss ??= { type, demand, over };
+        continue;
+      }
+    }
+    chosen = type;
+    break;
+  }
+  if (!chosen) {
+    if (firstQuotaMiss && ctx.quota !== undefined) {
+      const { type, demand, over } = firstQuotaMiss;
+      const perNode = footprintOf(type, ctx);
+      const fits = maxNodesWithin(perNode, remaining ?? {});
+      issues.push({
+        path: childPath(path, 'quantity'),
+        message: `quota ${ctx.quota} is exceeded: ${quantity} x ${type.id} need ${showSome(demand, over)} (VM footprint incl. overhead ${showSome(perNode, over)} each), but only ${showSome(remaining ?? {}, over)} is left; lower quantity to ${fits}, select a smaller type, or raise the limits of quota ${ctx.quota}`,
+      });
+    } else {
+      issues.push({
+        path: childPath(path, 'quantity'),
+        message: `no matching node type of provider ${ctx.provider.name} has room for ${quantity} nodes (a static pool takes all its nodes from one type): ${rejected.filter((r) => r.reason.startsWith('capacity')).map((r) => `${r.nodeType}: ${r.reason}`).join('; ')}; lower quantity, raise maxCapacity, or add a node type`,
+      });
+    }
+    return { ...base, nodes: [], rejected };
+  }
+
+  const footprint = footprintOf(chosen, ctx);
+  const hosts = ledger.take(chosen, quantity);
+  if (ctx.quota !== undefined && quantity > 0) ledger.charge(ctx.quota, scaleResources(footprint, quantity));
+  const labels = nodeLabelsFor(chosen, narrowing(common.requirements), common.nodeLabels);
+  const nodes: PlannedAutoNode[] = [];
+  for (let index = 0; index < quantity; index++) {
+    nodes.push({
+      name: nodeName(ctx.cluster, spec.name, index),
+      nodeType: chosen.id,
+      ...(hosts[index] !== undefined ? { host: hosts[index] } : {}),
+      resources: chosen.resources,
+      footprint,
+      labels,
+    });
+  }
+  return { ...base, nodeType: chosen.id, nodes, rejected };
+}
+
+/** Most whole nodes of `footprint` that fit in `remaining` (over the resources a quota checks). */
+function maxNodesWithin(footprint: ResourceVector, remaining: ResourceVector): number {
+  let n = Infinity;
+  for (const name of resourceNames(footprint)) {
+    const need = footprint[name];
+    if (need.isZero() || !quotaChecks(name, remaining)) continue;
+    const have = get(remaining, name);
+    n = Math.min(n, have.isNegative() ? 0 : Number(have.nano / need.nano));
+  }
+  return n === Infinity ? 0 : n;
+}
+
+function noMatchMessage(ctx: PoolContext, pool: string, rejected: readonly RejectedType[], gpuOnly: readonly NodeType[]): string {
+  if (gpuOnly.length > 0) {
+    const resources = [...new Set(gpuOnly.flatMap((t) => t.extendedResources))].sort();
+    return `no node type of provider ${ctx.provider.name} fits pool ${pool} without ${resources.join(', ')}: the only matching types (${gpuOnly.map((t) => t.id).join(', ')}) carry ${resources.join(', ')}, and such types are only chosen when the pool asks for them; add a requirement {property: ${resources[0]}, operator: Exists} if the pool should get them, or add a node type without ${resources.join(', ')}`;
+  }
+  return `no node type of provider ${ctx.provider.name} matches pool ${pool}: ${rejected.map((r) => `${r.nodeType}: ${r.reason}`).join('; ') || 'the provider has no node types'}; relax the requirements or add a matching node type`;
+}
+
+function planDynamic(ctx: PoolContext, spec: DynamicPoolSpec, path: string, ledger: Ledger, issues: PlanIssue[], warnings: PlanIssue[]): PlannedAutoPool | undefined {
+  const before = issues.length;
+  const common = parseCommon(spec, path, issues);
+  const autoscaler = spec.autoscaler ?? 'karpenter';
+  if (autoscaler !== 'karpenter' && autoscaler !== 'cluster-api') {
+    issues.push({ path: childPath(path, 'autoscaler'), message: `unknown autoscaler ${JSON.stringify(autoscaler)}: use karpenter or cluster-api` });
+  }
+  if (autoscaler === 'cluster-api' && ctx.provider.kind !== 'kubevirt') {
+    issues.push({ path: childPath(path, 'autoscaler'), message: `cluster-api pools are rendered as KubevirtMachineTemplates, but provider ${ctx.provider.name} is ${ctx.provider.kind}: use autoscaler: karpenter` });
+  }
+  // limits: Karpenter's map, resources plus `nodes`.
+  let limits: ResourceVector = {};
+  let nodesLimit: number | undefined;
+  if (spec.limits !== undefined) {
+    const { nodes, ...rest } = spec.limits;
+    if (nodes !== undefined) {
+      const n = typeof nodes === 'string' && /^[0-9]+$/.test(nodes) ? Number(nodes) : nodes;
+      if (typeof n !== 'number' || !Number.isInteger(n) || n < 0) issues.push({ path: childPath(childPath(path, 'limits'), 'nodes'), message: `limits.nodes must be a whole number of 0 or more (got ${JSON.stringify(nodes)})` });
+      else nodesLimit = n;
+    }
+    limits = captureInto(issues, () => parseResources(rest, childPath(path, 'limits'))) ?? {};
+  }
+  const minNodes = spec.minNodes ?? 0;
+  if (typeof minNodes !== 'number' || !Number.isInteger(minNodes) || minNodes < 0) {
+    issues.push({ path: childPath(path, 'minNodes'), message: `minNodes must be a whole number of 0 or more (got ${JSON.stringify(spec.minNodes)})` });
+  } else if (spec.minNodes !== undefined && autoscaler === 'karpenter') {
+    issues.push({ path: childPath(path, 'minNodes'), message: 'minNodes is for autoscaler: cluster-api (Karpenter pools start empty): remove it, or use a static pool for nodes that must always exist' });
+  }
+  checkDisruption(spec, path, issues);
+  if (issues.length > before) return undefined;
+
+  const requested = requestedExtended(common.requirements, limits);
+  const rejected: RejectedType[] = [];
+  const matching: NodeType[] = [];
+  const gpuOnly: NodeType[] = [];
+  for (const type of [...ctx.provider.types].sort(compareByCost)) {
+    const reason = mismatch(type, common.requirements, requested, undefined);
+    if (reason !== undefined) {
+      rejected.push({ nodeType: type.id, reason });
+      if (mismatch(type, common.requirements, new Set([...requested, ...type.extendedResources]), undefined) === undefined) gpuOnly.push(type);
+    } else if (ledger.left(type) === 0) {
+      rejected.push({ nodeType: type.id, reason: `capacity exhausted: all ${type.maxCapacity} nodes taken by static pools` });
+    } else {
+      matching.push(type);
+    }
+  }
+  const base = {
+    path,
+    cluster: ctx.cluster,
+    provider: ctx.provider.name,
+    providerKind: ctx.provider.kind,
+    quota: ctx.quota,
+    name: spec.name,
+    mode: 'dynamic' as const,
+    quantity: 0,
+    nodes: [],
+    candidates: matching.map((t) => candidateOf(t, ctx)),
+    rejected,
+    requirements: common.requirements,
+    taints: common.taints,
+    nodeLabels: sortKeys(common.nodeLabels),
+  };
+  const dynamicBase = {
+    autoscaler,
+    limits,
+    nodesLimit,
+    minNodes,
+    disruption: spec.disruption,
+    expireAfter: spec.expireAfter,
+    terminationGracePeriod: spec.terminationGracePeriod,
+    weight: spec.weight,
+  };
+  if (matching.length === 0) {
+    const all = rejected.every((r) => r.reason.startsWith('capacity'));
+    issues.push({
+      path,
+      message: all && rejected.length > 0
+        ? `every matching node type of provider ${ctx.provider.name} is used up by static pools (${rejected.map((r) => r.nodeType).join(', ')}): raise maxCapacity or add a node type`
+        : noMatchMessage(ctx, spec.name, rejected, gpuOnly),
+    });
+    return { ...base, dynamic: dynamicBase };
+  }
+
+  // cluster-api: one MachineDeployment, one machine template, so one type: the cheapest that matches.
+  const types = autoscaler === 'cluster-api' ? [matching[0]] : matching;
+  if (nodesLimit === 0) {
+    warnings.push({ path: childPath(childPath(path, 'limits'), 'nodes'), message: 'limits.nodes is 0: the pool can never launch a node' });
+  } else {
+    const launchable = types.filter((t) => resourceNames(limits).every((n) => t.resources[n] === undefined || t.resources[n].lte(limits[n])));
+    if (launchable.length === 0 && Object.keys(limits).length > 0) {
+      const smallest = types[0];
+      const short = resourceNames(limits).filter((n) => smallest.resources[n] !== undefined && !smallest.resources[n].lte(limits[n]));
+      warnings.push({
+        path: childPath(path, 'limits'),
+        message: `limits (${showSome(limits, short)}) are below every matching node type (the cheapest, ${smallest.id}, has ${showSome(smallest.resources, short)}): the pool may never launch a node; raise the limits`,
+      });
+    }
+  }
+
+  // Worst case: each type at the limits; CPU/memory limits are reached with a node that may overshoot, so round up.
+  let worst: { type: NodeType; nodes: number; total: ResourceVector } | undefined;
+  let unbounded = false;
+  const worstCases: { type: NodeType; nodes: number; total: ResourceVector }[] = [];
+  for (const type of types) {
+    let n = nodesLimit ?? Infinity;
+    for (const name of resourceNames(limits)) {
+      const per = type.resources[name];
+      if (per === undefined || per.isZero()) continue;
+      n = Math.min(n, Number((limits[name].nano + per.nano - 1n) / per.nano));
+    }
+    if (autoscaler === 'cluster-api') n = Math.min(n, cappedMax(type, limits, nodesLimit));
+    if (n === Infinity) {
+      unbounded = true;
+      continue;
+    }
+    const total = scaleResources(footprintOf(type, ctx), n);
+    worstCases.push({ type, nodes: n, total });
+  }
+  let maxNodes: number | undefined;
+  if (autoscaler === 'cluster-api') {
+    const m = cappedMax(types[0], limits, nodesLimit);
+    if (m === Infinity) {
+      issues.push({ path: childPath(path, 'limits'), message: 'a cluster-api pool needs a size bound for cluster-autoscaler\'s max-size: set limits.nodes (or cpu / memory limits)' });
+    } else {
+      maxNodes = m;
+      if (minNodes > m) issues.push({ path: childPath(path, 'minNodes'), message: `minNodes ${minNodes} is above the pool's maximum of ${m} nodes (from its limits): lower minNodes or raise the limits` });
+    }
+  }
+  if (ctx.quota !== undefined) {
+    const remaining = ledger.remaining.get(ctx.quota) ?? {};
+    if (unbounded) {
+      issues.push({ path: childPath(path, 'limits'), message: `the pool has no limits and could grow past quota ${ctx.quota} (${show(remaining)} left): set limits.nodes, or cpu / memory limits` });
+    }
+    for (const w of worstCases) {
+      const over = overQuota(w.total, remaining);
+      if (over.length > 0) {
+        const perNode = footprintOf(w.type, ctx);
+        const fit = Math.min(...types.map((t) => maxNodesWithin(footprintOf(t, ctx), remaining)));
+        issues.push({
+          path: childPath(path, 'limits'),
+          message: `at its limits the pool can reach ${w.nodes} x ${w.type.id} = ${showSome(w.total, over)} (footprint ${showSome(perNode, over)} each), more than quota ${ctx.quota} has left (${showSome(remaining, over)}): lower limits.nodes to ${fit} or lower the cpu / memory limits, narrow the requirements to smaller types, or raise the limits of quota ${ctx.quota}`,
+        });
+        break;
+      }
+    }
+  }
+  // The type that costs most at the limits (memory first: it is what overhead inflates), for reports and renderers.
+  for (const w of worstCases) {
+    const byMemory = worst ? get(w.total, 'memory').cmp(get(worst.total, 'memory')) : 1;
+    if (!worst || byMemory > 0 || (byMemory === 0 && get(w.total, 'cpu').cmp(get(worst.total, 'cpu')) > 0)) worst = w;
+  }
+  const nodeType = autoscaler === 'cluster-api' ? types[0].id : undefined;
+  return {
+    ...base,
+    ...(nodeType ? { nodeType } : {}),
+    dynamic: {
+      ...dynamicBase,
+      ...(maxNodes !== undefined ? { maxNodes } : {}),
+      ...(worst ? { worstCase: { nodeType: worst.type.id, nodes: worst.nodes, footprint: footprintOf(worst.type, ctx) } } : {}),
+    },
+  };
+}
+
+/** The most nodes of `type` within the limits (whole nodes: cluster-autoscaler counts nodes, not resources). */
+function cappedMax(type: NodeType, limits: ResourceVector, nodesLimit: number | undefined): number {
+  let n = nodesLimit ?? Infinity;
+  for (const name of resourceNames(limits)) {
+    const per = type.resources[name];
+    if (per === undefined || per.isZero()) continue;
+    n = Math.min(n, Number(limits[name].nano / per.nano));
+  }
+  return n;
+}
+
+function checkDisruption(spec: DynamicPoolSpec, path: string, issues: PlanIssue[]): void {
+  const d = spec.disruption;
+  const dPath = childPath(path, 'disruption');
+  if (d !== undefined) {
+    if (d.consolidationPolicy !== undefined && d.consolidationPolicy !== 'WhenEmpty' && d.consolidationPolicy !== 'WhenEmptyOrUnderutilized') {
+      issues.push({ path: childPath(dPath, 'consolidationPolicy'), message: `unknown consolidationPolicy ${JSON.stringify(d.consolidationPolicy)}: use WhenEmpty or WhenEmptyOrUnderutilized` });
+    }
+    if (d.consolidateAfter !== undefined && (typeof d.consolidateAfter !== 'string' || !KARPENTER_DURATION.test(d.consolidateAfter))) {
+      issues.push({ path: childPath(dPath, 'consolidateAfter'), message: `consolidateAfter ${JSON.stringify(d.consolidateAfter)} is not a duration: write e.g. 30s, 5m, 1h30m or Never` });
+    }
+    (d.budgets ?? []).forEach((b, k) => {
+      const bPath = childPath(childPath(dPath, 'budgets'), k);
+      if (typeof b.nodes !== 'string' || !BUDGET_NODES.test(b.nodes)) {
+        issues.push({ path: childPath(bPath, 'nodes'), message: `budget nodes ${JSON.stringify(b.nodes)} is not valid: write a count like "2" or a percentage like "10%"` });
+      }
+      if ((b.schedule === undefined) !== (b.duration === undefined)) {
+        issues.push({ path: bPath, message: 'schedule and duration go together: set both (e.g. schedule "0 9 * * mon-fri", duration 8h) or neither' });
+      }
+      if (b.schedule !== undefined && (typeof b.schedule !== 'string' || !/^(@(annually|yearly|monthly|weekly|daily|midnight|hourly))|((.+)\s(.+)\s(.+)\s(.+)\s(.+))$/.test(b.schedule))) {
+        issues.push({ path: childPath(bPath, 'schedule'), message: `schedule ${JSON.stringify(b.schedule)} is not a cron expression: five fields, or @daily style` });
+      }
+      if (b.duration !== undefined && (typeof b.duration !== 'string' || !BUDGET_DURATION.test(b.duration))) {
+        issues.push({ path: childPath(bPath, 'duration'), message: `duration ${JSON.stringify(b.duration)} is not valid: whole minutes or hours, e.g. 30m, 8h, 1h30m` });
+      }
+      (b.reasons ?? []).forEach((r, m) => {
+        if (!BUDGET_REASONS.includes(r)) issues.push({ path: childPath(childPath(bPath, 'reasons'), m), message: `unknown reason ${JSON.stringify(r)}: use ${BUDGET_REASONS.join(', ')}` });
+      });
+    });
+  }
+  if (spec.expireAfter !== undefined && (typeof spec.expireAfter !== 'string' || !KARPENTER_DURATION.test(spec.expireAfter))) {
+    issues.push({ path: childPath(path, 'expireAfter'), message: `expireAfter ${JSON.stringify(spec.expireAfter)} is not a duration: write e.g. 720h or Never` });
+  }
+  if (spec.terminationGracePeriod !== undefined && (typeof spec.terminationGracePeriod !== 'string' || !GRACE_PERIOD.test(spec.terminationGracePeriod))) {
+    issues.push({ path: childPath(path, 'terminationGracePeriod'), message: `terminationGracePeriod ${JSON.stringify(spec.terminationGracePeriod)} is not a duration: write e.g. 30s, 10m or 1h` });
+  }
+  if (spec.weight !== undefined && (typeof spec.weight !== 'number' || !Number.isInteger(spec.weight) || spec.weight < 1 || spec.weight > 100)) {
+    issues.push({ path: childPath(path, 'weight'), message: `weight must be a whole number from 1 to 100 (got ${JSON.stringify(spec.weight)})` });
+  }
+}
+
