@@ -541,8 +541,8 @@ function planStatic(ctx: PoolContext, spec: StaticPoolSpec, path: string, ledger
     const left = ledger.left(type);
     if (left < quantity) {
       const used = ledger.used(type);
-      const why = type.hosts !== undefined && left === ledger.freeHosts(type).length && (type.maxCapacity === undefined || type.maxCapacity - used > left)
-        ? `capacity exhausted: ${left} matching host(s) free, the pool needs ${quantity}`
+      const why = type.hosts !== undefined
+        ? `capacity exhausted: ${left} matching host(s) free (maxCapacity ${type.maxCapacity}, ${used} taken by earlier claims), the pool needs ${quantity}`
         : `capacity exhausted: maxCapacity ${type.maxCapacity} with ${used} taken by earlier claims, ${left} left, the pool needs ${quantity}`;
       rejected.push({ nodeType: type.id, reason: why });
       continue;
@@ -571,7 +571,7 @@ function planStatic(ctx: PoolContext, spec: StaticPoolSpec, path: string, ledger
     } else {
       issues.push({
         path: childPath(path, 'quantity'),
-        message: `no matching node type of provider ${ctx.provider.name} has room for ${quantity} nodes (a static pool takes all its nodes from one type): ${rejected.filter((r) => r.reason.startsWith('capacity')).map((r) => `${r.nodeType}: ${r.reason}`).join('; ')}; lower quantity, raise maxCapacity, or add a node type`,
+        message: `no matching node type of provider ${ctx.provider.name} has room for ${quantity} nodes (a static pool takes all its nodes from one type): ${rejected.filter((r) => r.reason.startsWith('capacity')).map((r) => `${r.nodeType}: ${r.reason}`).join('; ')}; lower quantity, raise maxCapacity (metal3: add matching hosts), or add a node type`,
       });
     }
     return { ...base, nodes: [], rejected };
