@@ -1,0 +1,109 @@
+/**
+ * CapacityPlan: runs the planner at synth time over every metalslice construct in its scope. Errors fail
+ * synth (with the construct path and the fix) before anything is written; the plan is written as
+ * metalslice-plan.json and metalslice-plan.md beside cdk.tf.json, for review in pull requests.
+ */
+import * as fs from 'fs';
+import * as path from 'path';
+import { Annotations, TerraformStack } from 'cdktf';
+import { addCustomSynthesis } from 'cdktf/lib/synthesize/synthesizer';
+import { Construct, IConstruct } from 'constructs';
+import { MetalsliceConfig } from './core/model';
+import { ModelPaths, Plan, planModel } from './core/plan';
+import { renderPlanMarkdown, stableJson } from './core/report';
+
+/** A construct that adds part of the model the plan checks (a fleet, a quota, a pool, ...). */
+export interface IPlanContributor extends IConstruct {
+  /** Adds this construct's spec to the model under construction. */
+  contributeToPlan(model: ModelBuilder): void;
+}
+
+function isContributor(c: IConstruct): c is IPlanContributor {
+  return typeof (c as Partial<IPlanContributor>).contributeToPlan === 'function';
+}
+
+type ModelKey = keyof MetalsliceConfig;
+type Entry<K extends ModelKey> = NonNullable<MetalsliceConfig[K]>[number];
+
+/** Collects specs and the construct path each came from. */
+export class ModelBuilder {
+  private readonly entries = new Map<ModelKey, unknown[]>();
+  private readonly paths = new Map<ModelKey, string[]>();
+
+  add<K extends ModelKey>(kind: K, spec: Entry<K>, at: IConstruct): void {
+    if (!this.entries.has(kind)) {
+      this.entries.set(kind, []);
+      this.paths.set(kind, []);
+    }
+    this.entries.get(kind)!.push(spec);
+    this.paths.get(kind)!.push(at.node.path);
+  }
+
+  build(): { model: MetalsliceConfig; paths: ModelPaths } {
+    return { model: Object.fromEntries(this.entries) as MetalsliceConfig, paths: Object.fromEntries(this.paths) as ModelPaths };
+  }
+}
+
+export interface CapacityPlanProps {
+  /**
+   * Write metalslice-plan.json and metalslice-plan.md beside cdk.tf.json.
+   * @default true
+   */
+  readonly writeReport?: boolean;
+}
+
+export class CapacityPlan extends Construct {
+  /** The plan that covers `scope`: the nearest CapacityPlan among the children of it or its ancestors. */
+  static of(scope: IConstruct): CapacityPlan | undefined {
+    for (let s: IConstruct | undefined = scope; s; s = s.node.scope) {
+      const found = s.node.children.find((c): c is CapacityPlan => c instanceof CapacityPlan);
+      if (found) return found;
+    }
+    return undefined;
+  }
+
+  /** Like `of`, but throws a clear error when nothing covers the scope. */
+  static require(scope: IConstruct): CapacityPlan {
+    const plan = CapacityPlan.of(scope);
+    if (!plan) throw new Error(`[${scope.node.path}] no CapacityPlan covers this construct: add \`new CapacityPlan(stack, 'plan')\` to its stack`);
+    return plan;
+  }
+
+  private cached?: Plan;
+
+  constructor(scope: Construct, id: string, props: CapacityPlanProps = {}) {
+    super(scope, id);
+    this.node.addValidation({
+      validate: () => {
+        const plan = this.plan();
+        for (const w of plan.warnings) Annotations.of(this).addWarning(`${w.path}: ${w.message}`);
+        return plan.errors.map((e) => `${e.path}: ${e.message}`);
+      },
+    });
+    if (props.writeReport ?? true) {
+      addCustomSynthesis(this, {
+        onSynthesize: (session) => {
+          const stack = TerraformStack.of(this);
+          const stackFile = path.join(session.outdir, session.manifest.forStack(stack).synthesizedStackPath);
+          const dir = path.dirname(stackFile);
+          fs.mkdirSync(dir, { recursive: true });
+          const report = this.plan().report;
+          fs.writeFileSync(path.join(dir, 'metalslice-plan.json'), stableJson(report));
+          fs.writeFileSync(path.join(dir, 'metalslice-plan.md'), renderPlanMarkdown(report));
+        },
+      });
+    }
+  }
+
+  /** The plan of everything in scope; computed once, at synth, when all constructs exist. */
+  plan(): Plan {
+    if (!this.cached) {
+      const builder = new ModelBuilder();
+      const scope = this.node.scope ?? this;
+      for (const c of scope.node.findAll()) if (isContributor(c)) c.contributeToPlan(builder);
+      const { model, paths } = builder.build();
+      this.cached = planModel(model, { paths });
+    }
+    return this.cached;
+  }
+}

@@ -1,0 +1,103 @@
+/**
+ * The `metalslice` command. Exit codes: 0 valid and everything fits; 1 invalid input or it does not fit
+ * (every problem listed); 2 usage error.
+ */
+import * as fs from 'fs';
+import { Command, CommanderError, Option } from 'commander';
+import { loadConfigFile } from '../core/config';
+import { MetalsliceError } from '../core/errors';
+import { planModel, PlanReport } from '../core/plan';
+import { diffPlans, renderPlanMarkdown, stableJson } from '../core/report';
+import { runPack } from './pack';
+
+export interface Io {
+  stdout(text: string): void;
+  stderr(text: string): void;
+}
+
+const processIo: Io = {
+  stdout: (t) => process.stdout.write(t),
+  stderr: (t) => process.stderr.write(t),
+};
+
+function readPreviousReport(file: string): PlanReport {
+  try {
+    return JSON.parse(fs.readFileSync(file, 'utf8')) as PlanReport;
+  } catch (e) {
+    throw new MetalsliceError([{ path: file, message: `cannot read the previous plan (${(e as Error).message.split('\n')[0]}): pass a metalslice-plan.json or \`metalslice plan --json\` output` }]);
+  }
+}
+
+async function runPlan(file: string, opts: { json?: boolean; markdown?: boolean; previous?: string }, io: Io): Promise<number> {
+  let report: PlanReport;
+  try {
+    const config = loadConfigFile(file);
+    report = planModel(config).report;
+  } catch (e) {
+    if (!(e instanceof MetalsliceError)) throw e;
+    report = { ok: false, errors: e.issues, warnings: [], fleets: [], quotas: [], pools: [] };
+  }
+  let changes;
+  if (opts.previous) {
+    try {
+      changes = diffPlans(readPreviousReport(opts.previous), report);
+    } catch (e) {
+      if (!(e instanceof MetalsliceError)) throw e;
+      report = { ...report, ok: false, errors: [...report.errors, ...e.issues] };
+    }
+  }
+  if (opts.json) {
+    io.stdout(stableJson(changes ? { ...report, changes } : report));
+  } else if (opts.markdown) {
+    io.stdout(renderPlanMarkdown(report, changes));
+  } else {
+    io.stdout(renderPlanMarkdown(report, changes));
+    if (!report.ok) io.stderr(`metalslice: ${report.errors.length} problem(s) in ${file}\n`);
+  }
+  return report.ok ? 0 : 1;
+}
+
+/** Runs the CLI; returns the exit code instead of exiting, so tests can call it. */
+export async function main(argv: readonly string[], io: Io = processIo): Promise<number> {
+  let exitCode = 0;
+  const program = new Command('metalslice')
+    .description('Slice bare-metal capacity into KubeVirt VMs, quotas and node pools for tenant clusters, and prove it fits.')
+    .exitOverride()
+    .configureOutput({ writeOut: (s) => io.stdout(s), writeErr: (s) => io.stderr(s) })
+    .showHelpAfterError('(run metalslice --help for usage)');
+
+  program
+    .command('plan')
+    .description('validate and plan a config (YAML or JSON): every quota and pool must fit, down to the host of each VM')
+    .argument('<config>', 'the config file')
+    .addOption(new Option('--json', 'print the plan as one JSON object').conflicts('markdown'))
+    .addOption(new Option('--markdown', 'print the plan as Markdown (for pull requests)').conflicts('json'))
+    .option('--previous <plan.json>', 'show what changed since a previous plan (metalslice-plan.json or --json output)')
+    .action(async (config: string, opts: { json?: boolean; markdown?: boolean; previous?: string }) => {
+      exitCode = await runPlan(config, opts, io);
+    });
+
+  program
+    .command('pack')
+    .description('vector bin packing of a VPSolver .vbp instance with the planner\'s placement engine')
+    .argument('<file>', 'the .vbp file')
+    .option('--time-limit-ms <n>', 'time budget in milliseconds', (v) => {
+      if (!/^\d+$/.test(v) || Number(v) <= 0) throw new CommanderError(2, 'metalslice.usage', `--time-limit-ms must be a positive whole number of milliseconds (got "${v}")`);
+      return Number(v);
+    })
+    .action(async (file: string, opts: { timeLimitMs?: number }) => {
+      exitCode = await runPack(file, { timeLimitMs: opts.timeLimitMs }, io);
+    });
+
+  try {
+    await program.parseAsync(argv as string[], { from: 'user' });
+  } catch (e) {
+    if (e instanceof CommanderError) {
+      if (e.code === 'commander.helpDisplayed' || e.code === 'commander.version' || e.exitCode === 0) return 0;
+      if (e.code === 'metalslice.usage') io.stderr(`error: ${e.message}\n`);
+      return 2;
+    }
+    throw e;
+  }
+  return exitCode;
+}

@@ -1,0 +1,405 @@
+/**
+ * Reading the metalslice config (YAML or JSON): structure is checked by a JSON Schema, so every typo is
+ * reported with its path (`quotas[1].limits.memory`) before the planner looks at meaning.
+ */
+import * as fs from 'fs';
+import * as path from 'path';
+import Ajv, { ErrorObject } from 'ajv';
+import { parseDocument } from 'yaml';
+import { MetalsliceError, PlanIssue } from './errors';
+import { HostSpec, MetalsliceConfig } from './model';
+
+const quantity = { type: ['string', 'number'] } as const;
+const resources = { type: 'object', additionalProperties: quantity } as const;
+const labels = { type: 'object', additionalProperties: { type: 'string' } } as const;
+const name = { type: 'string' } as const;
+const taint = {
+  type: 'object',
+  required: ['key', 'effect'],
+  additionalProperties: false,
+  properties: { key: name, value: { type: 'string' }, effect: { enum: ['NoSchedule', 'PreferNoSchedule', 'NoExecute'] } },
+} as const;
+const requirement = {
+  type: 'object',
+  required: ['property'],
+  additionalProperties: false,
+  properties: {
+    property: name,
+    operator: { enum: ['In', 'NotIn', 'Exists', 'NotExists', 'Gt', 'Lt'] },
+    value: { type: 'string' },
+    values: { type: 'array', items: { type: 'string' } },
+  },
+} as const;
+const host = {
+  type: 'object',
+  required: ['name', 'capacity'],
+  additionalProperties: false,
+  properties: {
+    name,
+    labels,
+    capacity: resources,
+    state: { type: 'string' },
+    consumer: { type: 'string' },
+    errorMessage: { type: 'string' },
+  },
+} as const;
+const count = { type: 'integer', minimum: 0 } as const;
+const selector = {
+  type: 'object',
+  additionalProperties: false,
+  properties: {
+    matchLabels: labels,
+    matchExpressions: {
+      type: 'array',
+      items: {
+        type: 'object',
+        required: ['key', 'operator'],
+        additionalProperties: false,
+        properties: { key: name, operator: { enum: ['In', 'NotIn', 'Exists', 'DoesNotExist'] }, values: { type: 'array', items: { type: 'string' } } },
+      },
+    },
+  },
+} as const;
+
+/** The JSON Schema of the config; exported so editors and other tools can use it. */
+export const CONFIG_SCHEMA = {
+  type: 'object',
+  additionalProperties: false,
+  properties: {
+    fleets: {
+      type: 'array',
+      items: {
+        type: 'object',
+        required: ['name'],
+        additionalProperties: false,
+        properties: {
+          name,
+          reservedPerHost: resources,
+          hosts: { type: 'array', items: host },
+          hostsFile: { type: 'string' },
+          cpuAllocationRatio: { type: 'number', exclusiveMinimum: 0, maximum: 16 },
+          namespace: name,
+          hostSelector: labels,
+        },
+      },
+    },
+    quotas: {
+      type: 'array',
+      items: {
+        type: 'object',
+        required: ['name', 'fleet', 'organization', 'limits'],
+        additionalProperties: false,
+        properties: {
+          name,
+          fleet: name,
+          organization: name,
+          limits: resources,
+          maxVirtualMachines: count,
+          namespace: name,
+          consumers: { type: 'array', items: { type: 'string' } },
+        },
+      },
+    },
+    clusters: {
+      type: 'array',
+      items: {
+        type: 'object',
+        required: ['name', 'endpoint', 'caCertificate'],
+        additionalProperties: false,
+        properties: {
+          name,
+          endpoint: { type: 'string' },
+          caCertificate: { type: 'string' },
+          kubernetesVersion: { type: 'string', pattern: '^1\\.[0-9]+$' },
+          kubeconfigPath: { type: 'string' },
+          kubeconfigContext: { type: 'string' },
+        },
+      },
+    },
+    nodePools: {
+      type: 'array',
+      items: {
+        type: 'object',
+        required: ['name', 'quota', 'cluster', 'shape', 'count'],
+        additionalProperties: false,
+        properties: {
+          name,
+          quota: name,
+          cluster: name,
+          shape: resources,
+          count,
+          placement: { enum: ['spread', 'planned'] },
+          image: { type: 'string' },
+          rootDisk: { enum: ['containerDisk', 'dataVolume'] },
+          labels,
+          taints: { type: 'array', items: taint },
+          nodeType: name,
+        },
+      },
+    },
+    nodeProviders: {
+      type: 'array',
+      items: {
+        type: 'object',
+        required: ['name', 'kind', 'nodeTypes'],
+        additionalProperties: false,
+        properties: {
+          name,
+          kind: { enum: ['kubevirt', 'metal3', 'terraform'] },
+          fleet: name,
+          hosts: { type: 'array', items: host },
+          hostsFile: { type: 'string' },
+          hostNamespace: name,
+          properties: labels,
+          nodeTypes: {
+            type: 'array',
+            items: {
+              type: 'object',
+              required: ['name'],
+              additionalProperties: false,
+              properties: {
+                name,
+                resources,
+                properties: labels,
+                zone: { type: 'string' },
+                cost: { type: 'number', minimum: 0 },
+                maxCapacity: count,
+                hostSelector: selector,
+              },
+            },
+          },
+        },
+      },
+    },
+    autoNodes: {
+      type: 'array',
+      items: {
+        type: 'object',
+        required: ['cluster', 'provider'],
+        additionalProperties: false,
+        properties: {
+          cluster: name,
+          provider: name,
+          quota: name,
+          static: {
+            type: 'array',
+            items: {
+              type: 'object',
+              required: ['name', 'quantity'],
+              additionalProperties: false,
+              properties: {
+                name,
+                quantity: count,
+                requirements: { type: 'array', items: requirement },
+                nodeTypeSelector: { type: 'array', items: requirement },
+                resources,
+                taints: { type: 'array', items: taint },
+                nodeLabels: labels,
+              },
+            },
+          },
+          dynamic: {
+            type: 'array',
+            items: {
+              type: 'object',
+              required: ['name'],
+              additionalProperties: false,
+              properties: {
+                name,
+                requirements: { type: 'array', items: requirement },
+                nodeTypeSelector: { type: 'array', items: requirement },
+                limits: resources,
+                taints: { type: 'array', items: taint },
+                nodeLabels: labels,
+                disruption: {
+                  type: 'object',
+                  additionalProperties: false,
+                  properties: {
+                    consolidationPolicy: { enum: ['WhenEmpty', 'WhenEmptyOrUnderutilized'] },
+                    consolidateAfter: { type: 'string' },
+                    budgets: {
+                      type: 'array',
+                      items: {
+                        type: 'object',
+                        required: ['nodes'],
+                        additionalProperties: false,
+                        properties: {
+                          nodes: { type: 'string' },
+                          schedule: { type: 'string' },
+                          duration: { type: 'string' },
+                          reasons: { type: 'array', items: { enum: ['Underutilized', 'Empty', 'Drifted'] } },
+                        },
+                      },
+                    },
+                  },
+                },
+                expireAfter: { type: 'string' },
+                terminationGracePeriod: { type: 'string' },
+                weight: { type: 'integer', minimum: 1, maximum: 100 },
+                autoscaler: { enum: ['karpenter', 'cluster-api'] },
+                minNodes: count,
+              },
+            },
+          },
+        },
+      },
+    },
+    privateNodePools: {
+      type: 'array',
+      items: {
+        type: 'object',
+        required: ['name', 'cluster', 'provider', 'nodeType', 'count', 'image'],
+        additionalProperties: false,
+        properties: {
+          name,
+          cluster: name,
+          provider: name,
+          nodeType: name,
+          count,
+          image: {
+            type: 'object',
+            required: ['url', 'checksum'],
+            additionalProperties: false,
+            properties: {
+              url: { type: 'string' },
+              checksum: { type: 'string' },
+              checksumType: { enum: ['md5', 'sha256', 'sha512'] },
+              format: { enum: ['raw', 'qcow2', 'vdi', 'vmdk', 'live-iso'] },
+            },
+          },
+          labels,
+          taints: { type: 'array', items: taint },
+        },
+      },
+    },
+  },
+} as const;
+
+let compiled: ReturnType<Ajv['compile']> | undefined;
+
+function validator(): ReturnType<Ajv['compile']> {
+  compiled ??= new Ajv({ allErrors: true, strict: true, allowUnionTypes: true }).compile(CONFIG_SCHEMA);
+  return compiled;
+}
+
+/** `/quotas/1/limits/memory` -> `quotas[1].limits.memory` (keys with dots or slashes are quoted). */
+export function pointerToPath(pointer: string): string {
+  if (pointer === '') return '(config)';
+  return pointer
+    .split('/')
+    .slice(1)
+    .map((raw) => raw.replace(/~1/g, '/').replace(/~0/g, '~'))
+    .reduce((acc, part) => {
+      if (/^\d+$/.test(part)) return `${acc}[${part}]`;
+      if (/^[A-Za-z_][A-Za-z0-9_-]*$/.test(part)) return acc === '' ? part : `${acc}.${part}`;
+      return `${acc}["${part}"]`;
+    }, '');
+}
+
+function describe(error: ErrorObject): PlanIssue {
+  const at = pointerToPath(error.instancePath);
+  const join = (key: string) => (at === '(config)' ? key : /^[A-Za-z_][A-Za-z0-9_-]*$/.test(key) ? `${at}.${key}` : `${at}["${key}"]`);
+  switch (error.keyword) {
+    case 'additionalProperties': {
+      const key = String((error.params as { additionalProperty: string }).additionalProperty);
+      return { path: join(key), message: `unknown field "${key}": remove it or check its spelling` };
+    }
+    case 'required': {
+      const key = String((error.params as { missingProperty: string }).missingProperty);
+      return { path: join(key), message: `missing required field "${key}"` };
+    }
+    case 'enum': {
+      const allowed = (error.params as { allowedValues: unknown[] }).allowedValues.map((v) => JSON.stringify(v)).join(', ');
+      return { path: at, message: `must be one of ${allowed}` };
+    }
+    case 'type':
+      return { path: at, message: `must be ${(error.params as { type: string | string[] }).type.toString().replace(',', ' or ')}` };
+    default:
+      return { path: at, message: error.message ?? 'is invalid' };
+  }
+}
+
+/** Checks the structure of a parsed config; throws MetalsliceError listing every problem. */
+export function validateConfigShape(data: unknown): MetalsliceConfig {
+  const validate = validator();
+  if (data === null || data === undefined) return {};
+  if (!validate(data)) {
+    const seen = new Set<string>();
+    const issues = (validate.errors ?? []).map(describe).filter((i) => {
+      const key = `${i.path}\u0000${i.message}`;
+      if (seen.has(key)) return false;
+      seen.add(key);
+      return true;
+    });
+    throw new MetalsliceError(issues);
+  }
+  return data as MetalsliceConfig;
+}
+
+/** Parses YAML or JSON text (JSON is YAML); syntax errors name the line. */
+export function parseConfigText(text: string, source: string): MetalsliceConfig {
+  const doc = parseDocument(text, { prettyErrors: true, uniqueKeys: true });
+  if (doc.errors.length > 0) {
+    throw new MetalsliceError(
+      doc.errors.map((e) => ({ path: `${source}:${e.linePos?.[0].line ?? '?'}`, message: `${e.code}: ${e.message.split('\n')[0]}; fix the YAML/JSON syntax` })),
+    );
+  }
+  return validateConfigShape(doc.toJS());
+}
+
+/** Reads a config file and inlines every `hostsFile` (relative to the config file) as `hosts`. */
+export function loadConfigFile(file: string): MetalsliceConfig {
+  let text: string;
+  try {
+    text = fs.readFileSync(file, 'utf8');
+  } catch (e) {
+    throw new MetalsliceError([{ path: file, message: `cannot read the config file (${(e as NodeJS.ErrnoException).code ?? 'error'}): check the path` }]);
+  }
+  const config = parseConfigText(text, file);
+  return resolveHostsFiles(config, path.dirname(path.resolve(file)));
+}
+
+/** The inventory file written by `metalslice inventory`. */
+export interface InventoryFile {
+  readonly hosts: readonly HostSpec[];
+}
+
+export function readInventoryFile(file: string, at: string): readonly HostSpec[] {
+  let parsed: unknown;
+  try {
+    parsed = parseDocument(fs.readFileSync(file, 'utf8')).toJS();
+  } catch (e) {
+    throw new MetalsliceError([{ path: at, message: `cannot read hosts file ${file} (${(e as NodeJS.ErrnoException).code ?? (e as Error).message}): check the path, or run \`metalslice inventory --out ${file}\`` }]);
+  }
+  const wrapped = validateConfigShape({ fleets: [{ name: 'inventory', hosts: (parsed as InventoryFile | null)?.hosts ?? [] }] });
+  if (!Array.isArray((parsed as InventoryFile | null)?.hosts)) {
+    throw new MetalsliceError([{ path: at, message: `hosts file ${file} has no "hosts" list: write it with \`metalslice inventory\`` }]);
+  }
+  return wrapped.fleets![0].hosts!;
+}
+
+export function resolveHostsFiles(config: MetalsliceConfig, baseDir: string): MetalsliceConfig {
+  const issues: PlanIssue[] = [];
+  const load = <T extends { hosts?: readonly HostSpec[]; hostsFile?: string }>(item: T, at: string): T => {
+    if (item.hostsFile === undefined) return item;
+    if (item.hosts !== undefined) {
+      issues.push({ path: `${at}.hostsFile`, message: 'give either hosts or hostsFile, not both' });
+      return item;
+    }
+    try {
+      const hosts = readInventoryFile(path.resolve(baseDir, item.hostsFile), `${at}.hostsFile`);
+      return { ...item, hosts };
+    } catch (e) {
+      if (e instanceof MetalsliceError) issues.push(...e.issues);
+      else throw e;
+      return item;
+    }
+  };
+  const out: MetalsliceConfig = {
+    ...config,
+    fleets: config.fleets?.map((f, i) => load(f, `fleets[${i}]`)),
+    nodeProviders: config.nodeProviders?.map((p, i) => load(p, `nodeProviders[${i}]`)),
+  };
+  if (issues.length > 0) throw new MetalsliceError(issues);
+  return out;
+}

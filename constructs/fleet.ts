@@ -1,0 +1,89 @@
+/**
+ * ElasticFleet: the bare-metal hosts of one machine pool, turned into KubeVirt virtualization capacity.
+ * Capacity = sum over hosts of (capacity - reservedPerHost); quotas are carved from it.
+ */
+import { Lazy } from 'cdktf';
+import { Manifest } from '@cdktf/provider-kubernetes/lib/manifest';
+import { Construct, IConstruct } from 'constructs';
+import { CapacityPlan, IPlanContributor, ModelBuilder } from './capacity-plan';
+import { FleetSpec, HostSpec, Labels } from './core/model';
+import { ResourceInput } from './core/resources';
+import { renderKubeVirt } from './render/kubevirt';
+
+/** A fleet, declared here or imported from an inventory. */
+export interface IElasticFleet extends IConstruct {
+  readonly fleetName: string;
+}
+
+export interface ElasticFleetProps {
+  /** The hosts of the machine pool (see `metalslice inventory` to read them from a cluster). */
+  readonly hosts: readonly HostSpec[];
+  /** @default - the construct id */
+  readonly name?: string;
+  /** Kept back on every host for the OS, kubelet and KubeVirt's own pods. @default - nothing */
+  readonly reservedPerHost?: ResourceInput;
+  /** vCPUs per physical CPU; 1 means no CPU overcommit. @default 1 */
+  readonly cpuAllocationRatio?: number;
+  /** Namespace of the KubeVirt CR. @default "kubevirt" */
+  readonly namespace?: string;
+  /** Only hosts with these labels run VMs. @default - every host */
+  readonly hostSelector?: Labels;
+}
+
+export class ElasticFleet extends Construct implements IElasticFleet, IPlanContributor {
+  /**
+   * A fleet managed elsewhere (by the provider team's stack): planned against, synthesizes nothing.
+   * Consumer stacks use it so their pools are placed on the real hosts.
+   */
+  static fromInventory(scope: Construct, id: string, props: ElasticFleetProps): IElasticFleet {
+    return new ImportedFleet(scope, id, props);
+  }
+
+  readonly fleetName: string;
+  private readonly spec: FleetSpec;
+
+  constructor(scope: Construct, id: string, props: ElasticFleetProps) {
+    super(scope, id);
+    this.fleetName = props.name ?? id;
+    this.spec = toSpec(this.fleetName, props);
+    new Manifest(this, 'Resource', {
+      manifest: Lazy.anyValue({
+        produce: () => {
+          const fleet = CapacityPlan.require(this).plan().fleets.find((f) => f.name === this.fleetName);
+          if (!fleet) throw new Error(`[${this.node.path}] fleet "${this.fleetName}" is not in the plan`);
+          return renderKubeVirt(fleet);
+        },
+      }),
+    });
+  }
+
+  contributeToPlan(model: ModelBuilder): void {
+    model.add('fleets', this.spec, this);
+  }
+}
+
+function toSpec(name: string, props: ElasticFleetProps): FleetSpec {
+  return {
+    name,
+    hosts: props.hosts,
+    reservedPerHost: props.reservedPerHost,
+    cpuAllocationRatio: props.cpuAllocationRatio,
+    namespace: props.namespace,
+    hostSelector: props.hostSelector,
+  };
+}
+
+class ImportedFleet extends Construct implements IElasticFleet, IPlanContributor {
+  readonly fleetName: string;
+  private readonly spec: FleetSpec;
+
+  constructor(scope: Construct, id: string, props: ElasticFleetProps) {
+    super(scope, id);
+    this.fleetName = props.name ?? id;
+    this.spec = toSpec(this.fleetName, props);
+  }
+
+  contributeToPlan(model: ModelBuilder): void {
+    model.add('fleets', this.spec, this);
+  }
+}

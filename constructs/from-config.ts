@@ -1,0 +1,43 @@
+/**
+ * The same model from a YAML/JSON config: one construct per entry, ids from names (never positions,
+ * which shift), so a config and a hand-written app synthesize the same resources.
+ */
+import { Construct } from 'constructs';
+import { MetalsliceConfig } from './core/model';
+import { ElasticFleet, IElasticFleet } from './fleet';
+import { ElasticNodePool } from './node-pool';
+import { ElasticQuota, IElasticQuota } from './quota';
+import { TenantCluster } from './tenant-cluster';
+
+export interface FromConfigOptions {
+  /** Fleets and quotas are managed by another stack: plan against them, synthesize nothing for them. @default false */
+  readonly importFleetsAndQuotas?: boolean;
+}
+
+/** Declares every fleet, quota, cluster and node pool of `config` under `scope`. */
+export function addConfig(scope: Construct, config: MetalsliceConfig, options: FromConfigOptions = {}): void {
+  const fleets = new Map<string, IElasticFleet>();
+  for (const f of config.fleets ?? []) {
+    const props = { name: f.name, hosts: f.hosts ?? [], reservedPerHost: f.reservedPerHost, cpuAllocationRatio: f.cpuAllocationRatio, namespace: f.namespace, hostSelector: f.hostSelector };
+    fleets.set(f.name, options.importFleetsAndQuotas ? ElasticFleet.fromInventory(scope, f.name, props) : new ElasticFleet(scope, f.name, props));
+  }
+  const quotas = new Map<string, IElasticQuota>();
+  for (const q of config.quotas ?? []) {
+    const fleet = fleets.get(q.fleet) ?? ElasticFleet.fromInventory(scope, `missing-fleet-${q.fleet}`, { name: q.fleet, hosts: [] });
+    fleets.set(q.fleet, fleet);
+    const props = { name: q.name, fleet, organization: q.organization, limits: q.limits, maxVirtualMachines: q.maxVirtualMachines, namespace: q.namespace, consumers: q.consumers };
+    quotas.set(q.name, options.importFleetsAndQuotas ? ElasticQuota.fromQuotaAttributes(scope, q.name, props) : new ElasticQuota(scope, q.name, props));
+  }
+  const clusters = new Map<string, TenantCluster>();
+  for (const c of config.clusters ?? []) {
+    clusters.set(c.name, new TenantCluster(scope, c.name, { ...c }));
+  }
+  for (const p of config.nodePools ?? []) {
+    const quota = quotas.get(p.quota);
+    const cluster = clusters.get(p.cluster);
+    if (!quota || !cluster) {
+      throw new Error(`nodePools "${p.name}": ${!quota ? `no quota named "${p.quota}"` : `no cluster named "${p.cluster}"`}; run \`metalslice plan\` on the config for every problem`);
+    }
+    new ElasticNodePool(scope, p.name, { ...p, quota, cluster });
+  }
+}

@@ -1,0 +1,12 @@
+export * from './capacity-plan';
+export * from './fleet';
+export * from './quota';
+export * from './tenant-cluster';
+export * from './node-pool';
+export * from './from-config';
+export * from './synth';
+export * from './core/model';
+export { Quantity } from './core/quantity';
+export { planModel, Plan, PlanReport } from './core/plan';
+export { MetalsliceError, PlanIssue } from './core/errors';
+export { loadConfigFile, parseConfigText, CONFIG_SCHEMA } from './core/config';

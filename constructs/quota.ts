@@ -1,0 +1,120 @@
+/**
+ * ElasticQuota: a CPU / memory / disk (and GPU) slice of a fleet for one organisation, enforced by a
+ * ResourceQuota in the quota's own namespace, with RBAC for its consumers.
+ */
+import { Lazy, Token } from 'cdktf';
+import { NamespaceV1 } from '@cdktf/provider-kubernetes/lib/namespace-v1';
+import { ResourceQuotaV1 } from '@cdktf/provider-kubernetes/lib/resource-quota-v1';
+import { RoleBindingV1 } from '@cdktf/provider-kubernetes/lib/role-binding-v1';
+import { RoleV1 } from '@cdktf/provider-kubernetes/lib/role-v1';
+import { Construct, IConstruct } from 'constructs';
+import { CapacityPlan, IPlanContributor, ModelBuilder } from './capacity-plan';
+import { QuotaSpec } from './core/model';
+import { PlannedQuota } from './core/plan';
+import { ResourceInput } from './core/resources';
+import { IElasticFleet } from './fleet';
+import { consumerSubjects, renderConsumerRole, renderQuotaNamespace, resourceQuotaHard } from './render/quota';
+
+export interface IElasticQuota extends IConstruct {
+  readonly quotaName: string;
+  /** The namespace the quota's VMs live in. */
+  readonly namespace: string;
+  readonly fleet: IElasticFleet;
+}
+
+export interface ElasticQuotaProps {
+  readonly fleet: IElasticFleet;
+  readonly organization: string;
+  /** cpu, memory (required), disk (as requests.storage), extended resources such as nvidia.com/gpu. */
+  readonly limits: ResourceInput;
+  /** @default - the construct id */
+  readonly name?: string;
+  /** Most VMs in the quota (count/virtualmachines.kubevirt.io). @default - no count limit */
+  readonly maxVirtualMachines?: number;
+  /** @default - `<organization>-<name>` */
+  readonly namespace?: string;
+  /** Users, or groups as `group:NAME`, who may manage VMs in the namespace. @default - the organisation's group */
+  readonly consumers?: readonly string[];
+}
+
+function toSpec(name: string, props: ElasticQuotaProps): QuotaSpec {
+  return {
+    name,
+    fleet: props.fleet.fleetName,
+    organization: props.organization,
+    limits: props.limits,
+    maxVirtualMachines: props.maxVirtualMachines,
+    namespace: props.namespace,
+    consumers: props.consumers,
+  };
+}
+
+export class ElasticQuota extends Construct implements IElasticQuota, IPlanContributor {
+  /** A quota the provider team declared in its own stack: planned against, synthesizes nothing. */
+  static fromQuotaAttributes(scope: Construct, id: string, props: ElasticQuotaProps): IElasticQuota {
+    return new ImportedQuota(scope, id, props);
+  }
+
+  readonly quotaName: string;
+  readonly namespace: string;
+  readonly fleet: IElasticFleet;
+  private readonly spec: QuotaSpec;
+
+  constructor(scope: Construct, id: string, props: ElasticQuotaProps) {
+    super(scope, id);
+    this.quotaName = props.name ?? id;
+    this.fleet = props.fleet;
+    this.spec = toSpec(this.quotaName, props);
+    this.namespace = props.namespace ?? `${props.organization}-${this.quotaName}`;
+    const planned = (): PlannedQuota => {
+      const quota = CapacityPlan.require(this).plan().quotas.find((q) => q.name === this.quotaName);
+      if (!quota) throw new Error(`[${this.node.path}] quota "${this.quotaName}" is not in the plan`);
+      return quota;
+    };
+    const labels = Token.asStringMap(Lazy.anyValue({ produce: () => renderQuotaNamespace(planned()).metadata.labels }));
+    const ns = new NamespaceV1(this, 'Namespace', { metadata: { name: this.namespace, labels } });
+    new ResourceQuotaV1(this, 'Resource', {
+      metadata: { name: 'metalslice', namespace: ns.metadata.name, labels },
+      spec: { hard: Token.asStringMap(Lazy.anyValue({ produce: () => resourceQuotaHard(planned()) })) },
+    });
+    const role = new RoleV1(this, 'ConsumerRole', {
+      metadata: { name: 'metalslice-consumer', namespace: ns.metadata.name, labels },
+      rule: Lazy.anyValue({
+        produce: () =>
+          (renderConsumerRole(planned()).rules as { apiGroups: string[]; resources: string[]; verbs: string[] }[]).map((r) => ({
+            apiGroups: r.apiGroups,
+            resources: r.resources,
+            verbs: r.verbs,
+          })),
+      }),
+    });
+    new RoleBindingV1(this, 'ConsumerRoleBinding', {
+      metadata: { name: 'metalslice-consumer', namespace: ns.metadata.name, labels },
+      roleRef: { apiGroup: 'rbac.authorization.k8s.io', kind: 'Role', name: role.metadata.name },
+      subject: Lazy.anyValue({ produce: () => consumerSubjects(planned()).map((s) => ({ kind: s.kind, name: s.name, apiGroup: s.apiGroup })) }),
+    });
+  }
+
+  contributeToPlan(model: ModelBuilder): void {
+    model.add('quotas', this.spec, this);
+  }
+}
+
+class ImportedQuota extends Construct implements IElasticQuota, IPlanContributor {
+  readonly quotaName: string;
+  readonly namespace: string;
+  readonly fleet: IElasticFleet;
+  private readonly spec: QuotaSpec;
+
+  constructor(scope: Construct, id: string, props: ElasticQuotaProps) {
+    super(scope, id);
+    this.quotaName = props.name ?? id;
+    this.fleet = props.fleet;
+    this.spec = toSpec(this.quotaName, props);
+    this.namespace = props.namespace ?? `${props.organization}-${this.quotaName}`;
+  }
+
+  contributeToPlan(model: ModelBuilder): void {
+    model.add('quotas', this.spec, this);
+  }
+}

@@ -1,0 +1,111 @@
+/**
+ * The cloud-init document that turns a fresh VM or bare-metal host into a node of a tenant cluster:
+ * kernel modules and sysctls, containerd, kubelet and kubeadm from pkgs.k8s.io, then `kubeadm join`
+ * with bootstrap-token discovery pinned to the cluster CA's public key hash.
+ */
+import { createHash, X509Certificate } from 'crypto';
+import { stringify } from 'yaml';
+import { Taint } from '../core/model';
+
+export interface JoinDocumentOptions {
+  /** The node's name in the tenant cluster (also its hostname). */
+  readonly nodeName: string;
+  /** The tenant API server, `https://host:port`. */
+  readonly endpoint: string;
+  /** The tenant cluster CA (PEM); only its public key hash goes into the document. */
+  readonly caCertificate: string;
+  /** The bootstrap token `<id>.<secret>`; from Terraform, never a literal in synth output. */
+  readonly token: string;
+  /** Kubernetes minor version of the packages, e.g. `1.33`. */
+  readonly kubernetesVersion: string;
+  readonly labels: Readonly<Record<string, string>>;
+  readonly taints?: readonly Taint[];
+}
+
+/** `sha256:<hex>` of the CA's SubjectPublicKeyInfo, as kubeadm's discovery.bootstrapToken.caCertHashes wants. */
+export function caCertHash(pem: string): string {
+  const spki = new X509Certificate(pem).publicKey.export({ type: 'spki', format: 'der' });
+  return `sha256:${createHash('sha256').update(spki).digest('hex')}`;
+}
+
+/** `https://10.0.0.10:6443/` -> `10.0.0.10:6443` (kubeadm wants host:port). */
+export function apiServerEndpoint(endpoint: string): string {
+  const url = new URL(endpoint);
+  return `${url.hostname.includes(':') ? `[${url.hostname}]` : url.hostname}:${url.port || '443'}`;
+}
+
+/** Labels a kubelet may set on its own Node (NodeRestriction rejects node-role.kubernetes.io and most of kubernetes.io). */
+export function selfSettableLabels(labels: Readonly<Record<string, string>>): Record<string, string> {
+  const allowedKubernetesIo = new Set(['kubernetes.io/hostname', 'kubernetes.io/arch', 'kubernetes.io/os', 'node.kubernetes.io/instance-type', 'topology.kubernetes.io/zone', 'topology.kubernetes.io/region']);
+  const out: Record<string, string> = {};
+  for (const key of Object.keys(labels).sort()) {
+    const prefix = key.includes('/') ? key.slice(0, key.indexOf('/')) : '';
+    const restricted = prefix === 'kubernetes.io' || prefix === 'k8s.io' || prefix.endsWith('.kubernetes.io') || prefix.endsWith('.k8s.io');
+    const allowed = !restricted || allowedKubernetesIo.has(key) || prefix === 'kubelet.kubernetes.io' || prefix === 'node.kubernetes.io';
+    if (allowed && !key.startsWith('node-role.kubernetes.io/')) out[key] = labels[key];
+  }
+  return out;
+}
+
+/** The kubeadm JoinConfiguration (v1beta4) the node joins with. */
+export function renderJoinConfiguration(options: JoinDocumentOptions): Record<string, unknown> {
+  const labels = selfSettableLabels(options.labels);
+  const nodeLabels = Object.entries(labels)
+    .map(([k, v]) => `${k}=${v}`)
+    .join(',');
+  return {
+    apiVersion: 'kubeadm.k8s.io/v1beta4',
+    kind: 'JoinConfiguration',
+    discovery: {
+      bootstrapToken: {
+        apiServerEndpoint: apiServerEndpoint(options.endpoint),
+        token: options.token,
+        caCertHashes: [caCertHash(options.caCertificate)],
+      },
+    },
+    nodeRegistration: {
+      name: options.nodeName,
+      criSocket: 'unix:///run/containerd/containerd.sock',
+      kubeletExtraArgs: nodeLabels === '' ? [] : [{ name: 'node-labels', value: nodeLabels }],
+      taints: (options.taints ?? []).map((t) => ({ key: t.key, ...(t.value !== undefined ? { value: t.value } : {}), effect: t.effect })),
+    },
+  };
+}
+
+/** The whole `#cloud-config` document. */
+export function renderJoinCloudConfig(options: JoinDocumentOptions): string {
+  const minor = options.kubernetesVersion;
+  const repo = `https://pkgs.k8s.io/core:/stable:/v${minor}/deb/`;
+  const keyring = '/etc/apt/keyrings/kubernetes-apt-keyring.gpg';
+  const config = {
+    hostname: options.nodeName,
+    fqdn: options.nodeName,
+    write_files: [
+      { path: '/etc/modules-load.d/kubernetes.conf', permissions: '0644', content: 'overlay\nbr_netfilter\n' },
+      {
+        path: '/etc/sysctl.d/99-kubernetes.conf',
+        permissions: '0644',
+        content: 'net.bridge.bridge-nf-call-iptables = 1\nnet.bridge.bridge-nf-call-ip6tables = 1\nnet.ipv4.ip_forward = 1\n',
+      },
+      { path: '/etc/kubernetes/kubeadm-join.yaml', permissions: '0600', owner: 'root:root', content: stringify(renderJoinConfiguration(options), { lineWidth: 0 }) },
+    ],
+    package_update: true,
+    packages: ['apt-transport-https', 'ca-certificates', 'curl', 'gpg', 'containerd'],
+    runcmd: [
+      ['modprobe', 'overlay'],
+      ['modprobe', 'br_netfilter'],
+      ['sysctl', '--system'],
+      ['mkdir', '-p', '-m', '0755', '/etc/apt/keyrings'],
+      ['sh', '-c', `curl -fsSL ${repo}Release.key | gpg --dearmor --yes -o ${keyring}`],
+      ['sh', '-c', `echo "deb [signed-by=${keyring}] ${repo} /" > /etc/apt/sources.list.d/kubernetes.list`],
+      ['apt-get', 'update'],
+      ['apt-get', 'install', '-y', 'kubelet', 'kubeadm'],
+      ['apt-mark', 'hold', 'kubelet', 'kubeadm'],
+      ['sh', '-c', 'mkdir -p /etc/containerd && containerd config default | sed "s/SystemdCgroup = false/SystemdCgroup = true/" > /etc/containerd/config.toml'],
+      ['systemctl', 'restart', 'containerd'],
+      ['systemctl', 'enable', '--now', 'kubelet'],
+      ['kubeadm', 'join', '--config', '/etc/kubernetes/kubeadm-join.yaml'],
+    ],
+  };
+  return `#cloud-config\n${stringify(config, { lineWidth: 0 })}`;
+}

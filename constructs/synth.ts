@@ -1,0 +1,20 @@
+/**
+ * Synth for app entry points: a failed plan prints its problems (construct path and fix) and exits 1,
+ * without a stack trace and without writing a half-finished cdktf.out.
+ */
+import * as fs from 'fs';
+import * as path from 'path';
+import { App } from 'cdktf';
+
+export function synthOrExit(app: App): void {
+  try {
+    app.synth();
+  } catch (e) {
+    const message = e instanceof Error ? e.message : String(e);
+    // Remove what cdktf may have written for stacks synthesized before the failing one.
+    const outdir = app.outdir;
+    if (outdir && fs.existsSync(path.join(outdir, 'stacks'))) fs.rmSync(path.join(outdir, 'stacks'), { recursive: true, force: true });
+    process.stderr.write(`metalslice: synth failed, nothing was written:\n${message.replace(/^Error: /, '')}\n`);
+    process.exit(1);
+  }
+}
