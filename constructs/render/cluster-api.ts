@@ -1,0 +1,144 @@
+/**
+ * A dynamic auto-node pool as Cluster API objects scaled by cluster-autoscaler: a MachineDeployment
+ * (cluster.x-k8s.io/v1beta2, the version the CRD stores) with node-group min/max annotations and
+ * scale-from-zero capacity annotations, a KubevirtMachineTemplate
+ * (infrastructure.cluster.x-k8s.io/v1alpha1) sized exactly as the planner counted, and a
+ * KubeadmConfigTemplate (bootstrap.cluster.x-k8s.io/v1beta2) that registers the node's labels and taints.
+ */
+import { PlannedAutoPool } from '../core/auto-nodes';
+import { vcpusOf } from '../core/overhead';
+import { get, isExtendedResource, resourceNames } from '../core/resources';
+import { CLUSTER_LABEL, KubernetesObject, MANAGED_BY_LABELS, PROVIDER_LABEL } from './node-environment';
+
+export const AUTOSCALER_MIN_SIZE = 'cluster.x-k8s.io/cluster-api-autoscaler-node-group-min-size';
+export const AUTOSCALER_MAX_SIZE = 'cluster.x-k8s.io/cluster-api-autoscaler-node-group-max-size';
+const CAPACITY = 'capacity.cluster-autoscaler.kubernetes.io';
+
+export interface ClusterApiRenderOptions {
+  /** Namespace of the Cluster API objects and of the VMs (the quota's namespace). */
+  readonly namespace: string;
+  /** The Cluster API Cluster the machines join. @default - the pool's tenant cluster name */
+  readonly clusterName?: string;
+  /** Kubernetes version of the machines. @default "v1.33.0" */
+  readonly kubernetesVersion?: string;
+  /** Root disk container image of the VMs. @default "quay.io/capk/ubuntu-2404-container-disk:v1.33.0" */
+  readonly image?: string;
+  /** Pods per node, for the scale-from-zero template node. @default 110 */
+  readonly maxPods?: number;
+  /** Labels put on the node by kubelet (the plan's node labels, if the caller has them). @default - the pool's nodeLabels */
+  readonly nodeLabels?: Readonly<Record<string, string>>;
+}
+
+export interface ClusterApiPoolObjects {
+  readonly machineDeployment: KubernetesObject;
+  readonly machineTemplate: KubernetesObject;
+  readonly bootstrapTemplate: KubernetesObject;
+}
+
+/** `a=b,c=d` in key order: kubelet's --node-labels and cluster-autoscaler's labels annotation. */
+function labelList(labels: Readonly<Record<string, string>>): string {
+  return Object.keys(labels).sort().map((k) => `${k}=${labels[k]}`).join(',');
+}
+
+function isGpu(resource: string): boolean {
+  return /gpu/i.test(resource);
+}
+
+export function renderClusterApiPool(pool: PlannedAutoPool, options: ClusterApiRenderOptions): ClusterApiPoolObjects {
+  const dynamic = pool.dynamic;
+  if (pool.mode !== 'dynamic' || !dynamic || dynamic.autoscaler !== 'cluster-api') throw new Error(`pool ${pool.path} is not a cluster-api dynamic pool`);
+  const candidate = pool.candidates.find((c) => c.nodeType === pool.nodeType);
+  if (!candidate || dynamic.maxNodes === undefined) throw new Error(`pool ${pool.path} has no planned node type or size: render only a plan without errors`);
+  const clusterName = options.clusterName ?? pool.cluster;
+  const name = `${pool.cluster}-${pool.name}`;
+  const version = options.kubernetesVersion ?? 'v1.33.0';
+  const labels = { ...MANAGED_BY_LABELS, [CLUSTER_LABEL]: pool.cluster, [PROVIDER_LABEL]: pool.provider };
+  const selectorLabels = { 'cluster.x-k8s.io/cluster-name': clusterName, 'cluster.x-k8s.io/deployment-name': name };
+  const nodeLabels = { 'node.kubernetes.io/instance-type': candidate.name, 'vcluster.com/node-type': candidate.name, ...(options.nodeLabels ?? pool.nodeLabels) };
+  const resources = candidate.resources;
+
+  // cluster-autoscaler builds a template node from these when the group is at zero.
+  const annotations: Record<string, string> = {
+    [AUTOSCALER_MIN_SIZE]: String(dynamic.minNodes),
+    [AUTOSCALER_MAX_SIZE]: String(dynamic.maxNodes),
+    [`${CAPACITY}/cpu`]: get(resources, 'cpu').toString(),
+    [`${CAPACITY}/memory`]: get(resources, 'memory').toString(),
+  };
+  if (resources.disk && !resources.disk.isZero()) annotations[`${CAPACITY}/ephemeral-disk`] = resources.disk.toString();
+  annotations[`${CAPACITY}/maxPods`] = String(options.maxPods ?? 110);
+  const gpus = resourceNames(resources).filter((r) => isExtendedResource(r) && r !== 'disk' && isGpu(r) && !resources[r].isZero());
+  if (gpus.length > 0) {
+    annotations[`${CAPACITY}/gpu-type`] = gpus[0];
+    annotations[`${CAPACITY}/gpu-count`] = resources[gpus[0]].ceilUnits().toString();
+  }
+  annotations[`${CAPACITY}/labels`] = labelList(nodeLabels);
+  if (pool.taints.length > 0) annotations[`${CAPACITY}/taints`] = pool.taints.map((t) => `${t.key}=${t.value ?? ''}:${t.effect}`).join(',');
+
+  const machineDeployment: KubernetesObject = {
+    apiVersion: 'cluster.x-k8s.io/v1beta2',
+    kind: 'MachineDeployment',
+    metadata: { name, namespace: options.namespace, labels: { ...labels, 'cluster.x-k8s.io/cluster-name': clusterName }, annotations },
+    // No replicas: cluster-autoscaler owns the size, starting from the min-size annotation.
+    spec: {
+      clusterName,
+      selector: { matchLabels: selectorLabels },
+      template: {
+        metadata: { labels: selectorLabels },
+        spec: {
+          clusterName,
+          version,
+          bootstrap: { configRef: { apiGroup: 'bootstrap.cluster.x-k8s.io', kind: 'KubeadmConfigTemplate', name } },
+          infrastructureRef: { apiGroup: 'infrastructure.cluster.x-k8s.io', kind: 'KubevirtMachineTemplate', name },
+        },
+      },
+    },
+  };
+
+  const devices: Record<string, unknown> = { disks: [{ name: 'rootdisk', disk: { bus: 'virtio' } }] };
+  const passthrough = resourceNames(resources).filter((r) => isExtendedResource(r) && r !== 'disk' && !resources[r].isZero());
+  const gpuDevices = passthrough.filter(isGpu).flatMap((r) => Array.from({ length: Number(resources[r].ceilUnits()) }, (_, i) => ({ name: `gpu${i}`, deviceName: r })));
+  const hostDevices = passthrough.filter((r) => !isGpu(r)).flatMap((r, k) => Array.from({ length: Number(resources[r].ceilUnits()) }, (_, i) => ({ name: `dev${k}-${i}`, deviceName: r })));
+  if (gpuDevices.length > 0) devices.gpus = gpuDevices;
+  if (hostDevices.length > 0) devices.hostDevices = hostDevices;
+  const machineTemplate: KubernetesObject = {
+    apiVersion: 'infrastructure.cluster.x-k8s.io/v1alpha1',
+    kind: 'KubevirtMachineTemplate',
+    metadata: { name, namespace: options.namespace, labels },
+    spec: {
+      template: {
+        spec: {
+          virtualMachineTemplate: {
+            metadata: { namespace: options.namespace },
+            spec: {
+              runStrategy: 'Always',
+              template: {
+                spec: {
+                  domain: {
+                    cpu: { cores: vcpusOf(get(resources, 'cpu')) },
+                    memory: { guest: get(resources, 'memory').toString() },
+                    // Exactly what the planner counted: the CPU request after the fleet's allocation ratio, the guest memory
+                    // (KubeVirt adds the virt-launcher overhead to the pod itself, as the footprint does).
+                    resources: { requests: { cpu: get(candidate.footprint, 'cpu').toString(), memory: get(resources, 'memory').toString() } },
+                    devices,
+                  },
+                  evictionStrategy: 'External',
+                  volumes: [{ name: 'rootdisk', containerDisk: { image: options.image ?? 'quay.io/capk/ubuntu-2404-container-disk:v1.33.0' } }],
+                },
+              },
+            },
+          },
+        },
+      },
+    },
+  };
+
+  const nodeRegistration: Record<string, unknown> = { kubeletExtraArgs: [{ name: 'node-labels', value: labelList(nodeLabels) }] };
+  if (pool.taints.length > 0) nodeRegistration.taints = pool.taints.map((t) => (t.value !== undefined ? { key: t.key, value: t.value, effect: t.effect } : { key: t.key, effect: t.effect }));
+  const bootstrapTemplate: KubernetesObject = {
+    apiVersion: 'bootstrap.cluster.x-k8s.io/v1beta2',
+    kind: 'KubeadmConfigTemplate',
+    metadata: { name, namespace: options.namespace, labels },
+    spec: { template: { spec: { joinConfiguration: { nodeRegistration } } } },
+  };
+  return { machineDeployment, machineTemplate, bootstrapTemplate };
+}

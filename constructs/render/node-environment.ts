@@ -1,0 +1,63 @@
+/**
+ * The node environment of one (tenant cluster x node provider) pair: a namespace on the provider cluster
+ * that holds the pair's node objects (VMs, HostClaims, their Secrets), closed by a default-deny
+ * NetworkPolicy so one tenant's nodes cannot reach another's. Plain Kubernetes objects, created once per
+ * pair however many pools use it.
+ */
+import { createHash } from 'crypto';
+
+/** A Kubernetes object as plain data; keys are written in a fixed order so output is byte-stable. */
+export interface KubernetesObject {
+  readonly apiVersion: string;
+  readonly kind: string;
+  readonly metadata: {
+    readonly name: string;
+    readonly namespace?: string;
+    readonly labels?: Readonly<Record<string, string>>;
+    readonly annotations?: Readonly<Record<string, string>>;
+  };
+  readonly [field: string]: unknown;
+}
+
+export const MANAGED_BY_LABELS: Readonly<Record<string, string>> = { 'app.kubernetes.io/managed-by': 'metalslice' };
+export const CLUSTER_LABEL = 'metalslice.dev/cluster';
+export const PROVIDER_LABEL = 'metalslice.dev/provider';
+
+export interface NodeEnvironmentRef {
+  readonly cluster: string;
+  readonly provider: string;
+}
+
+/**
+ * `<cluster>-<provider>`, or when that is longer than a DNS label allows, a shortened form with a stable
+ * hash suffix so two long pairs never share a namespace.
+ */
+export function nodeEnvironmentNamespace(env: NodeEnvironmentRef): string {
+  const plain = `${env.cluster}-${env.provider}`;
+  if (plain.length <= 63) return plain;
+  const hash = createHash('sha256').update(`${env.cluster}\u0000${env.provider}`).digest('hex').slice(0, 8);
+  return `${plain.slice(0, 54).replace(/-+$/, '')}-${hash}`;
+}
+
+export function renderNodeEnvironment(env: NodeEnvironmentRef): [KubernetesObject, KubernetesObject] {
+  const name = nodeEnvironmentNamespace(env);
+  const labels = { ...MANAGED_BY_LABELS, [CLUSTER_LABEL]: env.cluster, [PROVIDER_LABEL]: env.provider };
+  const namespace: KubernetesObject = {
+    apiVersion: 'v1',
+    kind: 'Namespace',
+    metadata: { name, labels },
+  };
+  // An empty pod selector with both policy types and no rules denies all ingress and egress in the namespace.
+  const networkPolicy: KubernetesObject = {
+    apiVersion: 'networking.k8s.io/v1',
+    kind: 'NetworkPolicy',
+    metadata: { name: 'default-deny', namespace: name, labels },
+    spec: { podSelector: {}, policyTypes: ['Ingress', 'Egress'] },
+  };
+  return [namespace, networkPolicy];
+}
+
+/** Every environment of a plan, in the plan's (sorted) order. */
+export function renderNodeEnvironments(envs: readonly NodeEnvironmentRef[]): KubernetesObject[] {
+  return envs.flatMap((env) => renderNodeEnvironment(env));
+}
