@@ -255,6 +255,50 @@ function largestGuest(free: readonly ResourceVector[]): ResourceVector | undefin
   return best;
 }
 
+/**
+ * Places VMs so that pinned nodes (placement: planned) keep their host when pools scale: they go first,
+ * one by one in (pool, index) order, each to the host with the fewest nodes of its pool that has room,
+ * so a node's host depends only on the nodes before it. The other VMs are then packed around them by the
+ * placement engine. Only if that leaves VMs without a host is everything re-packed together.
+ */
+function placeStably(hostCaps: number[][], items: readonly { size: number[]; group: number; pinned: boolean }[]): { hostOf: number[]; unplaced: number[] } {
+  const free = hostCaps.map((c) => [...c]);
+  const hostOf = items.map(() => -1);
+  const perGroup = new Map<string, number>();
+  items.forEach((item, k) => {
+    if (!item.pinned) return;
+    let best = -1;
+    let bestCount = Infinity;
+    free.forEach((f, h) => {
+      if (!item.size.every((v, d) => v <= f[d])) return;
+      const count = perGroup.get(`${item.group}/${h}`) ?? 0;
+      if (count < bestCount) {
+        best = h;
+        bestCount = count;
+      }
+    });
+    if (best < 0) return;
+    hostOf[k] = best;
+    item.size.forEach((v, d) => (free[best][d] -= v));
+    perGroup.set(`${item.group}/${best}`, bestCount + 1);
+  });
+  const rest = items.map((item, k) => ({ item, k })).filter(({ k }) => hostOf[k] < 0);
+  const packed = placeOnHosts(
+    free.map((capacity) => ({ capacity })),
+    rest.map(({ item }) => ({ size: item.size, group: item.group })),
+    { spreadGroups: true },
+  );
+  packed.hostOf.forEach((h, i) => (hostOf[rest[i].k] = h));
+  const unplaced = hostOf.flatMap((h, k) => (h < 0 ? [k] : []));
+  if (unplaced.length === 0) return { hostOf, unplaced };
+  const together = placeOnHosts(
+    hostCaps.map((capacity) => ({ capacity })),
+    items.map((item) => ({ size: item.size, group: item.group })),
+    { spreadGroups: true },
+  );
+  return together.unplaced.length < unplaced.length ? together : { hostOf, unplaced };
+}
+
 /** Plans the whole model; never throws for bad input: problems are in `errors`. */
 export function planModel(model: MetalsliceConfig, options: PlanOptions = {}): Plan {
   const paths = options.paths;
@@ -299,7 +343,7 @@ export function planModel(model: MetalsliceConfig, options: PlanOptions = {}): P
     }
     const namespace = spec.namespace ?? `${spec.organization}-${spec.name}`;
     const nsProblem = dns1123LabelProblem(namespace);
-    if (nsProblem) issues.add(`${at}.namespace`, `namespace "${namespace}" ${nsProblem}; set namespace explicitly`);
+    if (nsProblem && (spec.namespace !== undefined || (!orgProblem && !dns1123LabelProblem(spec.name)))) issues.add(`${at}.namespace`, `namespace "${namespace}" ${nsProblem}; set namespace explicitly`);
     const owner = namespaces.get(namespace);
     if (owner !== undefined) issues.add(`${at}.namespace`, `namespace "${namespace}" is already used by quota "${owner}": give this quota its own namespace`);
     namespaces.set(namespace, spec.name);
@@ -310,7 +354,7 @@ export function planModel(model: MetalsliceConfig, options: PlanOptions = {}): P
     let running: ResourceVector = {};
     for (const quota of quotas.values()) {
       if (quota.fleet !== fleet.name) continue;
-      running = addResources(running, quota.limits);
+      running = normalizeResources(addResources(running, quota.limits));
       for (const r of exceededResources(running, fleet.capacity)) {
         if (!(r in quota.spec.limits)) continue;
         const others = subtractResources(running, quota.limits);
@@ -418,17 +462,17 @@ export function planModel(model: MetalsliceConfig, options: PlanOptions = {}): P
     const fleetPools = pools.filter((p) => p.fleet === fleet.name && !overQuota.has(p));
     if (fleet.hosts.length === 0) continue;
     const dims = resourceNames(...fleet.hosts.map((h) => h.allocatable), ...fleetPools.map((p) => p.footprint));
-    const hostCaps = fleet.hosts.map((h) => ({ capacity: toDimensions(h.allocatable, dims, false) }));
-    const items: { size: number[]; group: number }[] = [];
+    const hostCaps = fleet.hosts.map((h) => toDimensions(h.allocatable, dims, false));
+    const items: { size: number[]; group: number; pinned: boolean }[] = [];
     const owners: { pool: PlannedPool; node: PlannedNode }[] = [];
     fleetPools.forEach((pool, g) => {
       const size = toDimensions(pool.footprint, dims, true);
       for (const node of pool.nodes) {
-        items.push({ size, group: g });
+        items.push({ size, group: g, pinned: pool.spec.placement === 'planned' });
         owners.push({ pool, node });
       }
     });
-    const result = placeOnHosts(hostCaps, items, { spreadGroups: true });
+    const result = placeStably(hostCaps, items);
     const used = fleet.hosts.map(() => ({}) as ResourceVector);
     result.hostOf.forEach((h, k) => {
       if (h < 0) return;

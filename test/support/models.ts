@@ -1,0 +1,31 @@
+/** Small models for planner tests, built from readable parts. */
+import * as fs from 'fs';
+import * as path from 'path';
+import { ClusterSpec, FleetSpec, HostSpec, MetalsliceConfig, NodePoolSpec, QuotaSpec } from '../../constructs/core/model';
+
+export const REPO_ROOT = path.resolve(__dirname, '../..');
+export const EXAMPLE_CA = fs.readFileSync(path.join(REPO_ROOT, 'examples', 'team-a-prod-ca.crt'), 'utf8');
+
+export function hosts(n: number, capacity: HostSpec['capacity'], prefix = 'bm'): HostSpec[] {
+  return Array.from({ length: n }, (_, i) => ({ name: `${prefix}-${String(i + 1).padStart(2, '0')}`, capacity }));
+}
+
+export function fleet(name: string, hostList: HostSpec[], extra: Partial<FleetSpec> = {}): FleetSpec {
+  return { name, hosts: hostList, ...extra };
+}
+
+export function quota(name: string, fleetName: string, limits: QuotaSpec['limits'], extra: Partial<QuotaSpec> = {}): QuotaSpec {
+  return { name, fleet: fleetName, organization: 'acme', limits, ...extra };
+}
+
+export function cluster(name = 'prod', extra: Partial<ClusterSpec> = {}): ClusterSpec {
+  return { name, endpoint: 'https://10.0.0.10:6443', caCertificate: EXAMPLE_CA, ...extra };
+}
+
+export function pool(name: string, quotaName: string, shape: NodePoolSpec['shape'], count: number, extra: Partial<NodePoolSpec> = {}): NodePoolSpec {
+  return { name, quota: quotaName, cluster: 'prod', shape, count, ...extra };
+}
+
+export function model(parts: MetalsliceConfig): MetalsliceConfig {
+  return { clusters: [cluster()], ...parts };
+}

@@ -1,0 +1,159 @@
+import * as path from 'path';
+import { loadConfigFile } from '../../constructs/core/config';
+import { planModel } from '../../constructs/core/plan';
+import { Quantity } from '../../constructs/core/quantity';
+import { vmFootprint, virtLauncherMemoryOverhead } from '../../constructs/core/overhead';
+import { cluster, fleet, hosts, model, pool, quota, REPO_ROOT } from '../support/models';
+
+const big = { cpu: 64, memory: '256Gi', disk: '2Ti' };
+
+function errorsOf(m: Parameters<typeof planModel>[0]) {
+  return planModel(m).errors;
+}
+
+describe('planModel', () => {
+  it('plans a model that fits and places every VM on a host', () => {
+    const plan = planModel(
+      model({
+        fleets: [fleet('f', hosts(3, big), { reservedPerHost: { cpu: 2, memory: '8Gi' } })],
+        quotas: [quota('q', 'f', { cpu: 64, memory: '256Gi', disk: '1Ti' })],
+        nodePools: [pool('workers', 'q', { cpu: 8, memory: '32Gi', disk: '50Gi' }, 6)],
+      }),
+    );
+    expect(plan.errors).toEqual([]);
+    expect(plan.ok).toBe(true);
+    const nodes = plan.report.pools[0].nodes;
+    expect(nodes.map((n) => n.name)).toEqual(['workers-0', 'workers-1', 'workers-2', 'workers-3', 'workers-4', 'workers-5']);
+    expect(nodes.every((n) => n.host !== null)).toBe(true);
+    // Spread: six VMs over three hosts, two each.
+    const perHost = new Map<string, number>();
+    for (const n of nodes) perHost.set(n.host!, (perHost.get(n.host!) ?? 0) + 1);
+    expect([...perHost.values()].sort()).toEqual([2, 2, 2]);
+  });
+
+  it('computes fleet capacity as host capacity minus reservedPerHost', () => {
+    const plan = planModel(model({ fleets: [fleet('f', hosts(4, { cpu: 64, memory: '512Gi' }), { reservedPerHost: { cpu: 2, memory: '8Gi' } })] }));
+    expect(plan.report.fleets[0].capacity).toEqual({ cpu: '248', memory: '2016Gi' });
+  });
+
+  it('rejects quotas that add up to more than the fleet, naming the quota and the room left', () => {
+    const errors = errorsOf(
+      model({
+        fleets: [fleet('f', hosts(2, { cpu: 16, memory: '64Gi' }))],
+        quotas: [quota('a', 'f', { cpu: 20, memory: '100Gi' }), quota('b', 'f', { cpu: 20, memory: '64Gi' })],
+      }),
+    );
+    expect(errors).toEqual([
+      {
+        path: 'quotas[1].limits.cpu',
+        message: expect.stringMatching(/add up to 40 of cpu .* fleet has 32 allocatable .* lower this quota to at most 12/),
+      },
+      { path: 'quotas[1].limits.memory', message: expect.stringMatching(/add up to 164Gi of memory .* lower this quota to at most 28Gi/) },
+    ]);
+  });
+
+  it('rejects a pool that exceeds its quota by one node, and says how many fit', () => {
+    const footprint = vmFootprint({ cpu: Quantity.parse('2'), memory: Quantity.parse('8Gi') });
+    const perVm = footprint.memory;
+    // Room for exactly three VMs with their overhead.
+    const limit = Quantity.fromBytes(perVm.times(3).ceilUnits());
+    const m = model({
+      fleets: [fleet('f', hosts(2, big))],
+      quotas: [quota('q', 'f', { cpu: 64, memory: limit.toString() })],
+      nodePools: [pool('p', 'q', { cpu: 2, memory: '8Gi' }, 3, { rootDisk: 'containerDisk' })],
+    });
+    expect(errorsOf(m)).toEqual([]);
+    const over = { ...m, nodePools: [pool('p', 'q', { cpu: 2, memory: '8Gi' }, 4, { rootDisk: 'containerDisk' })] };
+    expect(errorsOf(over)).toEqual([{ path: 'nodePools[0].count', message: expect.stringMatching(/does not fit quota "q" .*memory: needs .*lower count to 3/) }]);
+  });
+
+  it('counts KubeVirt overhead: a pool that fits by guest memory alone is refused', () => {
+    // 4 VMs x 16Gi = 64Gi of guest memory exactly; with overhead they need more.
+    const errors = errorsOf(
+      model({
+        fleets: [fleet('f', hosts(2, big))],
+        quotas: [quota('q', 'f', { cpu: 64, memory: '64Gi' })],
+        nodePools: [pool('p', 'q', { cpu: 2, memory: '16Gi' }, 4, { rootDisk: 'containerDisk' })],
+      }),
+    );
+    expect(errors).toHaveLength(1);
+    expect(errors[0].message).toMatch(/incl\. VM overhead/);
+  });
+
+  it('uses KubeVirt\'s overhead formula', () => {
+    const mi = (n: number) => BigInt(n) * 1024n * 1024n;
+    // 8Gi / 512 = 16Mi page tables, 240Mi static, 4 x 8Mi per vCPU, 32Mi video.
+    expect(virtLauncherMemoryOverhead(Quantity.parse('8Gi'), { vcpus: 4 }).ceilUnits()).toBe(mi(16 + 240 + 32 + 32));
+    expect(virtLauncherMemoryOverhead(Quantity.parse('8Gi'), { vcpus: 4, graphicsDevice: false, ioThread: true }).ceilUnits()).toBe(mi(16 + 240 + 32 + 8));
+    expect(virtLauncherMemoryOverhead(Quantity.parse('8Gi'), { vcpus: 4, passthrough: true, dedicatedCpus: true }).ceilUnits()).toBe(mi(16 + 240 + 32 + 32 + 1024 + 100));
+  });
+
+  it('finds fragmentation: the quota fits by sums but the VMs cannot all be placed', () => {
+    const errors = errorsOf(
+      model({
+        fleets: [fleet('f', hosts(3, { cpu: 16, memory: '64Gi', disk: '1Ti' }))],
+        quotas: [quota('q', 'f', { cpu: 48, memory: '192Gi' })],
+        nodePools: [pool('wide', 'q', { cpu: 10, memory: '40Gi', disk: '10Gi' }, 4)],
+      }),
+    );
+    expect(errors).toEqual([
+      {
+        path: 'nodePools[0].count',
+        message: expect.stringMatching(/^1 of 4 nodes of pool "wide" .* cannot be placed on fleet "f": the quotas fit by sums.*largest node that still fits on one host is cpu: 6, memory: 23\d\d\dMi/),
+      },
+    ]);
+  });
+
+  it('rejects bad names with the rule and an example', () => {
+    const errors = errorsOf(model({ fleets: [fleet('Fleet_1', hosts(1, big))] }));
+    expect(errors).toEqual([{ path: 'fleets[0].name', message: expect.stringMatching(/"Fleet_1" must consist of lower-case letters.*"team-a"/) }]);
+  });
+
+  it('rejects bad quantities, naming the exact path', () => {
+    const errors = errorsOf(model({ fleets: [fleet('f', hosts(1, big))], quotas: [quota('q', 'f', { cpu: 4, memory: '12 GB' })] }));
+    expect(errors).toEqual([{ path: 'quotas[0].limits.memory', message: expect.stringMatching(/"12 GB" is not a Kubernetes quantity.*32Gi/) }]);
+  });
+
+  it('rejects fractional vCPUs for a VM', () => {
+    const errors = errorsOf(model({ fleets: [fleet('f', hosts(1, big))], quotas: [quota('q', 'f', { cpu: 4, memory: '16Gi' })], nodePools: [pool('p', 'q', { cpu: '1500m', memory: '2Gi', disk: '10Gi' }, 1)] }));
+    expect(errors).toEqual([{ path: 'nodePools[0].shape.cpu', message: 'a VM gets whole vCPUs: got 1500m; use 2' }]);
+  });
+
+  it('rejects unknown references, listing what exists', () => {
+    const errors = errorsOf(
+      model({
+        fleets: [fleet('f', hosts(1, big))],
+        quotas: [quota('q', 'nope', { cpu: 4, memory: '16Gi' })],
+        nodePools: [pool('p', 'missing', { cpu: 2, memory: '2Gi', disk: '10Gi' }, 1, { cluster: 'other' })],
+      }),
+    );
+    expect(errors).toEqual([
+      { path: 'quotas[0].fleet', message: 'no fleet named "nope"; known: f' },
+      { path: 'nodePools[0].quota', message: 'no quota named "missing"; known: q' },
+      { path: 'nodePools[0].cluster', message: 'no cluster named "other"; known: prod' },
+    ]);
+  });
+
+  it('rejects a cluster whose CA is not a certificate', () => {
+    const errors = errorsOf({ clusters: [cluster('prod', { caCertificate: 'nope', endpoint: 'http://x' })] });
+    expect(errors.map((e) => e.path)).toEqual(['clusters[0].endpoint', 'clusters[0].caCertificate']);
+  });
+
+  it('uses construct paths when it is given them', () => {
+    const plan = planModel({ fleets: [fleet('BAD', hosts(1, big))] }, { paths: { fleets: ['provider/BAD'] } });
+    expect(plan.errors[0].path).toBe('provider/BAD.name');
+  });
+
+  it('plans the example config: it fits', () => {
+    const plan = planModel(loadConfigFile(path.join(REPO_ROOT, 'examples', 'metalslice.yaml')));
+    expect(plan.errors).toEqual([]);
+    expect(plan.report.fleets[0].hosts).toBe(14);
+    expect(plan.report.quotas.map((q) => q.name)).toEqual(['team-a', 'team-b', 'research']);
+    expect(plan.report.pools.flatMap((p) => p.nodes).every((n) => n.host !== null)).toBe(true);
+  });
+
+  it('is deterministic: the same model gives the same report', () => {
+    const m = loadConfigFile(path.join(REPO_ROOT, 'examples', 'metalslice.yaml'));
+    expect(JSON.stringify(planModel(m).report)).toBe(JSON.stringify(planModel(m).report));
+  });
+});
