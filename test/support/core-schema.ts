@@ -18,7 +18,7 @@ const MODELS: Record<string, new (data: any) => Model> = {
 };
 
 /** Error strings for a core object (empty = valid); unknown kinds are an error, never a silent pass. */
-export function validateCoreObject(obj: { apiVersion: string; kind: string }): string[] {
+export function validateCoreObject(obj: { apiVersion: string; kind: string; [key: string]: unknown }): string[] {
   const Ctor = MODELS[`${obj.apiVersion}/${obj.kind}`];
   if (!Ctor) return [`no core model for ${obj.apiVersion}/${obj.kind}`];
   try {

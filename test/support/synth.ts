@@ -1,0 +1,42 @@
+/** Runs the example app the way `cdktf synth` does (a child process), into a fresh output directory. */
+import { execFileSync } from 'child_process';
+import * as fs from 'fs';
+import * as os from 'os';
+import * as path from 'path';
+import { REPO_ROOT } from './models';
+
+export function synthExample(env: Record<string, string> = {}): string {
+  const outdir = fs.mkdtempSync(path.join(os.tmpdir(), 'metalslice-synth-'));
+  execFileSync(process.execPath, [path.join(REPO_ROOT, 'node_modules', 'tsx', 'dist', 'cli.mjs'), path.join(REPO_ROOT, 'examples', 'app.ts')], {
+    cwd: REPO_ROOT,
+    env: { ...process.env, CHECKPOINT_DISABLE: '1', CDKTF_OUTDIR: outdir, ...env },
+    stdio: 'pipe',
+  });
+  return outdir;
+}
+
+/** Every file under `dir`, relative path -> content. */
+export function readTree(dir: string): Map<string, string> {
+  const out = new Map<string, string>();
+  const walk = (d: string) => {
+    for (const entry of fs.readdirSync(d, { withFileTypes: true }).sort((a, b) => (a.name < b.name ? -1 : 1))) {
+      const full = path.join(d, entry.name);
+      if (entry.isDirectory()) walk(full);
+      else out.set(path.relative(dir, full), fs.readFileSync(full, 'utf8'));
+    }
+  };
+  walk(dir);
+  return out;
+}
+
+type Resources = Record<string, Record<string, { '//'?: { metadata: { path: string } } }>>;
+
+/** `type.name` -> resource JSON, from a cdk.tf.json. */
+export function resourcesOf(stackJson: string): Map<string, { path: string; body: string }> {
+  const resources = (JSON.parse(stackJson) as { resource: Resources }).resource;
+  const out = new Map<string, { path: string; body: string }>();
+  for (const [type, byName] of Object.entries(resources)) {
+    for (const [name, body] of Object.entries(byName)) out.set(`${type}.${name}`, { path: body['//']!.metadata.path, body: JSON.stringify(body) });
+  }
+  return out;
+}

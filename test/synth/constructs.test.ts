@@ -1,0 +1,63 @@
+import * as fs from 'fs';
+import * as os from 'os';
+import * as path from 'path';
+import { App, TerraformStack, Testing } from 'cdktf';
+import { KubernetesProvider } from '@cdktf/provider-kubernetes/lib/provider';
+import { RandomProvider } from '@cdktf/provider-random/lib/provider';
+import { CapacityPlan, ElasticFleet, ElasticNodePool, ElasticQuota, TenantCluster } from '../../constructs';
+import { EXAMPLE_CA, hosts } from '../support/models';
+
+interface Options {
+  count?: number;
+  withPlan?: boolean;
+  quotaMemory?: string;
+}
+
+function build(app: App, options: Options = {}): TerraformStack {
+  const stack = new TerraformStack(app, 'tenant');
+  new KubernetesProvider(stack, 'kubernetes', { configPath: '/etc/metalslice/provider.kubeconfig' });
+  new RandomProvider(stack, 'random');
+  if (options.withPlan ?? true) new CapacityPlan(stack, 'plan');
+  const fleet = new ElasticFleet(stack, 'fleet', { hosts: hosts(2, { cpu: 32, memory: '128Gi', disk: '1Ti' }), reservedPerHost: { cpu: 2, memory: '4Gi' } });
+  const quota = new ElasticQuota(stack, 'team', { fleet, organization: 'acme', limits: { cpu: 16, memory: options.quotaMemory ?? '64Gi', disk: '500Gi' }, maxVirtualMachines: 4 });
+  const cluster = new TenantCluster(stack, 'prod', { endpoint: 'https://10.0.0.10:6443', caCertificate: EXAMPLE_CA, kubeconfigPath: '/etc/metalslice/tenant.kubeconfig' });
+  new ElasticNodePool(stack, 'workers', { quota, cluster, shape: { cpu: 4, memory: '16Gi', disk: '40Gi' }, count: options.count ?? 1 });
+  return stack;
+}
+
+describe('constructs synth', () => {
+  it('synthesizes one pool node as a VM, its cloud-init Secret and a bootstrap token (snapshot)', () => {
+    const stack = build(Testing.app());
+    const json = Testing.synth(stack);
+    expect(JSON.parse(json)).toMatchSnapshot();
+  });
+
+  it('fails synth with the construct path and the fix, and writes nothing', () => {
+    const outdir = fs.mkdtempSync(path.join(os.tmpdir(), 'metalslice-fail-'));
+    const app = new App({ outdir });
+    build(app, { count: 4, quotaMemory: '32Gi' });
+    expect(() => app.synth()).toThrow(/\[tenant\/plan\] tenant\/workers\.count: pool "workers" does not fit quota "team" .*lower count to 1 or raise tenant\/team\.limits/);
+    expect(fs.existsSync(path.join(outdir, 'stacks', 'tenant', 'cdk.tf.json'))).toBe(false);
+    expect(fs.existsSync(path.join(outdir, 'stacks', 'tenant', 'metalslice-plan.json'))).toBe(false);
+    fs.rmSync(outdir, { recursive: true, force: true });
+  });
+
+  it('asks for a CapacityPlan when none covers the pool', () => {
+    const stack = build(Testing.app(), { withPlan: false });
+    expect(() => Testing.synth(stack)).toThrow(/no CapacityPlan covers this construct: add `new CapacityPlan\(stack, 'plan'\)`/);
+  });
+
+  it('rejects a negative count in the constructor', () => {
+    const app = Testing.app();
+    const stack = build(app);
+    expect(() => new ElasticNodePool(stack, 'bad', { quota: ElasticQuota.fromQuotaAttributes(stack, 'q2', { fleet: ElasticFleet.fromInventory(stack, 'f2', { hosts: [] }), organization: 'o', limits: {} }), cluster: new TenantCluster(stack, 'c2', { endpoint: 'https://x:6443', caCertificate: EXAMPLE_CA }), shape: {}, count: -1 })).toThrow(
+      /tenant\/bad\] count must be a whole number of nodes, 0 or more \(got -1\)/,
+    );
+  });
+
+  it('writes the ResourceQuota the plan proved, VM count included', () => {
+    const json = JSON.parse(Testing.synth(build(Testing.app()))) as { resource: { kubernetes_resource_quota_v1: Record<string, { spec: { hard: Record<string, string> } }> } };
+    const [rq] = Object.values(json.resource.kubernetes_resource_quota_v1);
+    expect(rq.spec.hard).toEqual({ 'count/virtualmachines.kubevirt.io': '4', 'requests.cpu': '16', 'requests.memory': '64Gi', 'requests.storage': '500Gi' });
+  });
+});

@@ -1,0 +1,52 @@
+import * as fs from 'fs';
+import { readTree, resourcesOf, synthExample } from '../support/synth';
+
+// Bootstrap tokens are `[a-z0-9]{6}.[a-z0-9]{16}`; none may ever be a literal in what synth writes.
+const TOKEN_LITERAL = /\b[a-z0-9]{6}\.[a-z0-9]{16}\b/;
+
+describe('example app synth', () => {
+  const first = synthExample();
+  const second = synthExample();
+  const scaled = synthExample({ METALSLICE_EXAMPLE_WORKERS: '7' });
+  afterAll(() => [first, second, scaled].forEach((d) => fs.rmSync(d, { recursive: true, force: true })));
+
+  it('writes cdk.tf.json and the plan report beside it, for both stacks', () => {
+    const files = [...readTree(first).keys()];
+    for (const stack of ['provider', 'consumer']) {
+      expect(files).toEqual(expect.arrayContaining([`stacks/${stack}/cdk.tf.json`, `stacks/${stack}/metalslice-plan.json`, `stacks/${stack}/metalslice-plan.md`]));
+    }
+  });
+
+  it('is byte-identical when synthesized twice', () => {
+    const a = readTree(first);
+    const b = readTree(second);
+    expect([...b.keys()]).toEqual([...a.keys()]);
+    for (const [file, content] of a) expect(b.get(file)).toBe(content);
+  });
+
+  it('has no token-like literal and no private key in any file it writes', () => {
+    for (const [file, content] of readTree(first)) {
+      expect({ file, token: TOKEN_LITERAL.exec(content)?.[0] }).toEqual({ file, token: undefined });
+      expect(content).not.toMatch(/PRIVATE KEY/);
+    }
+  });
+
+  it('makes bootstrap tokens with the random provider', () => {
+    const consumer = readTree(first).get('stacks/consumer/cdk.tf.json')!;
+    expect(consumer).toContain('"token-secret": "${random_password.');
+    expect(consumer).toContain('"token-id": "${random_string.');
+  });
+
+  it('one more node in a pool adds exactly that node\'s VM, Secrets and token, and changes nothing else', () => {
+    const before = resourcesOf(readTree(first).get('stacks/consumer/cdk.tf.json')!);
+    const after = resourcesOf(readTree(scaled).get('stacks/consumer/cdk.tf.json')!);
+    const added = [...after.keys()].filter((k) => !before.has(k));
+    expect(added.map((k) => after.get(k)!.path).sort()).toEqual(
+      ['BootstrapToken', 'Resource', 'TokenId', 'TokenSecret', 'UserData'].map((r) => `consumer/team-a-workers/team-a-workers-6/${r}`),
+    );
+    expect(added.filter((k) => k.startsWith('kubernetes_manifest.'))).toHaveLength(1);
+    for (const [key, value] of before) expect({ key, body: after.get(key)?.body }).toEqual({ key, body: value.body });
+    // The provider stack does not change at all.
+    expect(readTree(scaled).get('stacks/provider/cdk.tf.json')).toBe(readTree(first).get('stacks/provider/cdk.tf.json'));
+  });
+});
