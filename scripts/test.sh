@@ -1,0 +1,33 @@
+#!/usr/bin/env bash
+# `npm test`: everything, on a fresh machine too. Type-checks and builds, brings up the real toolchain
+# (OpenTofu, providers, etcd, kube-apiserver, cloud-init; cached after the first run), runs the unit,
+# property and synth tests, then the e2e tests serially against a real kube-apiserver.
+# Ends with one line `tests: N passed, N failed`.
+set -uo pipefail
+cd "$(dirname "$0")/.."
+export CHECKPOINT_DISABLE=1
+
+results=$(mktemp -d)
+trap 'rm -rf "$results"' EXIT
+
+npx tsc -p tsconfig.json || { echo "tests: 0 passed, 1 failed (type check)"; exit 1; }
+
+env_file=$(bash scripts/toolchain.sh | tail -n 1) || { echo "tests: 0 passed, 1 failed (toolchain)"; exit 1; }
+# shellcheck source=/dev/null
+source "$env_file"
+
+status=0
+npx jest --selectProjects unit --json --outputFile="$results/unit.json" "$@" || status=1
+npx jest --selectProjects e2e --runInBand --json --outputFile="$results/e2e.json" "$@" || status=1
+
+node -e '
+  const fs = require("fs");
+  let passed = 0, failed = 0;
+  for (const f of process.argv.slice(1)) {
+    if (!fs.existsSync(f)) { failed += 1; continue; }
+    const r = JSON.parse(fs.readFileSync(f, "utf8"));
+    passed += r.numPassedTests; failed += r.numFailedTests + r.numRuntimeErrorTestSuites;
+  }
+  console.log(`tests: ${passed} passed, ${failed} failed`);
+' "$results/unit.json" "$results/e2e.json"
+exit $status

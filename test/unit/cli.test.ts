@@ -1,0 +1,89 @@
+import { spawnSync } from 'child_process';
+import * as fs from 'fs';
+import * as os from 'os';
+import * as path from 'path';
+import { main } from '../../constructs/cli/main';
+import { REPO_ROOT } from '../support/models';
+
+async function run(args: string[]) {
+  let stdout = '';
+  let stderr = '';
+  const code = await main(args, { stdout: (s) => (stdout += s), stderr: (s) => (stderr += s) });
+  return { code, stdout, stderr };
+}
+
+const example = path.join(REPO_ROOT, 'examples', 'metalslice.yaml');
+const broken = path.join(REPO_ROOT, 'examples', 'does-not-fit.yaml');
+
+describe('metalslice plan', () => {
+  it('exits 0 on the example and prints the contract fields', async () => {
+    const { code, stdout } = await run(['plan', example, '--json']);
+    expect(code).toBe(0);
+    const report = JSON.parse(stdout);
+    expect(report).toMatchObject({ ok: true, errors: [], warnings: expect.any(Array) });
+    expect(report.fleets[0]).toEqual(expect.objectContaining({ name: 'fra1', capacity: expect.any(Object), allocated: expect.any(Object) }));
+    expect(report.quotas[0]).toEqual(expect.objectContaining({ name: 'team-a', fleet: 'fra1', limits: expect.any(Object), allocated: expect.any(Object) }));
+    expect(report.pools[0]).toEqual(expect.objectContaining({ name: 'team-a-workers', nodeType: 'team-a-workers' }));
+    expect(report.pools[0].nodes[0]).toEqual(expect.objectContaining({ name: 'team-a-workers-0', host: expect.any(String) }));
+  });
+
+  it('exits 1 on the config that does not fit, listing every problem with its path', async () => {
+    const { code, stdout } = await run(['plan', broken, '--json']);
+    expect(code).toBe(1);
+    const report = JSON.parse(stdout);
+    expect(report.ok).toBe(false);
+    expect(report.errors.map((e: { path: string }) => e.path).sort()).toEqual(
+      [
+        'clusters[0].caCertificate',
+        'nodePools[0].count',
+        'nodePools[1].count',
+        'nodePools[2].quota',
+        'quotas[1].limits.cpu',
+        'quotas[1].limits.memory',
+        'quotas[2].limits.memory',
+        'quotas[2].name',
+      ].sort(),
+    );
+  });
+
+  it('prints Markdown for pull requests', async () => {
+    const { code, stdout } = await run(['plan', example, '--markdown']);
+    expect(code).toBe(0);
+    expect(stdout).toMatch(/^# metalslice capacity plan\n\nEverything fits\./);
+    expect(stdout).toContain('| team-a-workers-0 | team-a-workers |');
+  });
+
+  it('shows what changed since a previous plan', async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'metalslice-cli-'));
+    const previous = JSON.parse((await run(['plan', example, '--json'])).stdout);
+    previous.pools[0].nodes.pop();
+    fs.writeFileSync(path.join(dir, 'prev.json'), JSON.stringify(previous));
+    const { code, stdout } = await run(['plan', example, '--json', '--previous', path.join(dir, 'prev.json')]);
+    expect(code).toBe(0);
+    expect(JSON.parse(stdout).changes).toEqual({ added: ['team-a-workers/team-a-workers-5'], removed: [], moved: [] });
+    fs.rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('exits 1 naming the file when it cannot be read', async () => {
+    const { code, stdout } = await run(['plan', '/nonexistent/metalslice.yaml', '--json']);
+    expect(code).toBe(1);
+    expect(JSON.parse(stdout).errors).toEqual([{ path: '/nonexistent/metalslice.yaml', message: 'cannot read the config file (ENOENT): check the path' }]);
+  });
+
+  it.each([[['plan']], [['plan', example, '--json', '--markdown']], [['frobnicate']], [['pack', 'x.vbp', '--time-limit-ms', 'soon']]])('exits 2 on a usage error: %j', async (args) => {
+    const { code, stderr } = await run(args);
+    expect(code).toBe(2);
+    expect(stderr).not.toBe('');
+  });
+
+  it('runs as the installed bin with the documented exit codes', () => {
+    const bin = path.join(REPO_ROOT, 'bin', 'metalslice');
+    const ok = spawnSync(process.execPath, [bin, 'plan', example, '--json'], { encoding: 'utf8' });
+    expect(ok.stderr).toBe('');
+    expect(ok.status).toBe(0);
+    const bad = spawnSync(process.execPath, [bin, 'plan', broken], { encoding: 'utf8' });
+    expect(bad.status).toBe(1);
+    expect(bad.stderr).toMatch(/problem\(s\) in .*does-not-fit\.yaml/);
+    expect(bad.stderr).not.toMatch(/\n\s+at /); // no stack trace
+  });
+});
