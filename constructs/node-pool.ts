@@ -4,22 +4,16 @@
  * bootstrap token Secret in the tenant's kube-system. The token is made by Terraform (random provider),
  * so no secret is ever a literal in the synth output.
  */
-import { Fn, Lazy, Token } from 'cdktf';
-import { Manifest } from '@cdktf/provider-kubernetes/lib/manifest';
-import { SecretV1 } from '@cdktf/provider-kubernetes/lib/secret-v1';
-import { Password } from '@cdktf/provider-random/lib/password';
-import { StringResource } from '@cdktf/provider-random/lib/string-resource';
 import { Construct } from 'constructs';
 import { CapacityPlan, IPlanContributor, ModelBuilder } from './capacity-plan';
 import { Labels, NodePoolSpec, Taint } from './core/model';
 import { PlannedPool } from './core/plan';
 import { ResourceInput } from './core/resources';
 import { IElasticQuota } from './quota';
-import { renderJoinCloudConfig } from './render/cloud-init';
 import { renderVirtualMachine } from './render/kubevirt';
 import { CLUSTER_LABEL, NODE_TYPE_LABEL, POOL_LABEL, QUOTA_LABEL } from './render/labels';
-import { renderBootstrapTokenSecret } from './render/secrets';
 import { ITenantCluster } from './tenant-cluster';
+import { VmNode } from './vm-node';
 
 export interface ElasticNodePoolProps {
   readonly quota: IElasticQuota;
@@ -75,7 +69,39 @@ export class ElasticNodePool extends Construct implements IPlanContributor {
     };
     // Ids are node names (`<pool>-<index>`), so scaling by one adds or removes exactly one node's resources.
     for (let index = 0; index < props.count; index++) {
-      new ElasticNode(this, `${this.poolName}-${index}`, { props, poolName: this.poolName, pool: planned, index });
+      const nodeName = `${this.poolName}-${index}`;
+      new VmNode(this, nodeName, {
+        cluster: props.cluster,
+        namespace: props.quota.namespace,
+        poolName: this.poolName,
+        tokenTtl: props.bootstrapTokenTtl,
+        join: () => {
+          const p = planned();
+          return {
+            labels: {
+              ...(p.spec.labels ?? {}),
+              [POOL_LABEL]: p.name,
+              [QUOTA_LABEL]: p.quota,
+              [CLUSTER_LABEL]: p.cluster,
+              [NODE_TYPE_LABEL]: p.nodeType,
+              'node.kubernetes.io/instance-type': p.nodeType,
+            },
+            taints: p.spec.taints,
+          };
+        },
+        vm: (userDataSecret) => {
+          const p = planned();
+          const fleet = CapacityPlan.require(this).plan().fleets.find((f) => f.name === p.fleet);
+          return renderVirtualMachine({
+            pool: p,
+            nodeName,
+            host: p.spec.placement === 'planned' ? p.nodes[index]?.host : undefined,
+            cpuAllocationRatio: fleet?.cpuAllocationRatio ?? 1,
+            userDataSecret,
+            hostSelector: fleet?.spec.hostSelector,
+          });
+        },
+      });
     }
   }
 
@@ -84,84 +110,3 @@ export class ElasticNodePool extends Construct implements IPlanContributor {
   }
 }
 
-interface ElasticNodeProps {
-  readonly props: ElasticNodePoolProps;
-  readonly poolName: string;
-  readonly pool: () => PlannedPool;
-  readonly index: number;
-}
-
-class ElasticNode extends Construct {
-  constructor(scope: Construct, nodeName: string, { props, poolName, pool, index }: ElasticNodeProps) {
-    super(scope, nodeName);
-    const cluster = props.cluster;
-    const tokenChars = { length: 6, upper: false, special: false, lower: true, numeric: true };
-    const tokenId = new StringResource(this, 'TokenId', tokenChars);
-    const tokenSecret = new Password(this, 'TokenSecret', { ...tokenChars, length: 16 });
-    const token = `${tokenId.result}.${tokenSecret.result}`;
-
-    const bootstrap = renderBootstrapTokenSecret({
-      tokenId: tokenId.result,
-      tokenSecret: tokenSecret.result,
-      expiration: Fn.timeadd(Fn.timestamp(), props.bootstrapTokenTtl ?? '24h'),
-      description: `metalslice node ${nodeName}`,
-    });
-    new SecretV1(this, 'BootstrapToken', {
-      provider: cluster.provider,
-      metadata: { name: bootstrap.metadata.name, namespace: bootstrap.metadata.namespace, labels: bootstrap.metadata.labels },
-      type: bootstrap.type as string,
-      data: bootstrap.stringData as Record<string, string>,
-      // The expiration is stamped once, at creation; later plans must not move it (or show a change).
-      lifecycle: { ignoreChanges: ['data'] },
-    });
-
-    const userDataName = `${nodeName}-cloudinit`;
-    new SecretV1(this, 'UserData', {
-      metadata: { name: userDataName, namespace: props.quota.namespace, labels: { [POOL_LABEL]: poolName } },
-      type: 'Opaque',
-      data: {
-        userdata: Token.asString(
-          Lazy.stringValue({
-            produce: () => {
-              const p = pool();
-              return renderJoinCloudConfig({
-                nodeName,
-                endpoint: cluster.endpoint,
-                caCertificate: cluster.caCertificate,
-                token,
-                kubernetesVersion: cluster.kubernetesVersion ?? '1.33',
-                labels: {
-                  ...(p.spec.labels ?? {}),
-                  [POOL_LABEL]: p.name,
-                  [QUOTA_LABEL]: p.quota,
-                  [CLUSTER_LABEL]: p.cluster,
-                  [NODE_TYPE_LABEL]: p.nodeType,
-                  'node.kubernetes.io/instance-type': p.nodeType,
-                },
-                taints: p.spec.taints,
-              });
-            },
-          }),
-        ),
-      },
-    });
-
-    new Manifest(this, 'Resource', {
-      manifest: Lazy.anyValue({
-        produce: () => {
-          const p = pool();
-          const plan = CapacityPlan.require(this).plan();
-          const fleet = plan.fleets.find((f) => f.name === p.fleet);
-          return renderVirtualMachine({
-            pool: p,
-            nodeName,
-            host: p.spec.placement === 'planned' ? p.nodes[index]?.host : undefined,
-            cpuAllocationRatio: fleet?.cpuAllocationRatio ?? 1,
-            userDataSecret: userDataName,
-            hostSelector: fleet?.spec.hostSelector,
-          });
-        },
-      }),
-    });
-  }
-}

@@ -8,8 +8,10 @@
  * sums but not by placement is caught.
  */
 import { X509Certificate } from 'crypto';
+import { AutoNodesSourcePath, NodeEnvironmentRef, planAutoNodes, PlannedAutoPool } from './auto-nodes';
 import { childPath, IssueCollector, MetalsliceError, PlanIssue } from './errors';
-import { ClusterSpec, FleetSpec, HostSpec, MetalsliceConfig, NodePoolSpec, QuotaSpec } from './model';
+import { AutoNodesSpec, ClusterSpec, FleetSpec, HostSpec, MetalsliceConfig, NodePoolSpec, PrivateNodePoolSpec, QuotaSpec } from './model';
+import { NodeProvider, parseNodeProviders } from './node-types';
 import { dns1123LabelProblem, labelKeyProblem, labelValueProblem } from './names';
 import { vcpusOf, virtLauncherMemoryOverhead, vmFootprint } from './overhead';
 import { placeOnHosts } from './packing';
@@ -121,10 +123,17 @@ export interface PlanReport {
     quota?: string;
     fleet?: string;
     nodeType: string;
+    provider?: string;
     shape: Record<string, string>;
     footprint: Record<string, string>;
     nodes: { name: string; host: string | null; nodeType: string }[];
+    /** Auto-node pools: the matching types, cheapest first (the Karpenter instance types). */
+    candidates?: { nodeType: string; cost: number }[];
+    /** Auto-node pools: every type that lost, and why. */
+    rejected?: { nodeType: string; reason: string }[];
   }[];
+  /** Node environments: one per (tenant cluster x provider) pair in use. */
+  readonly environments?: readonly { cluster: string; provider: string }[];
 }
 
 export interface Plan {
@@ -135,6 +144,12 @@ export interface Plan {
   readonly quotas: readonly PlannedQuota[];
   readonly clusters: readonly PlannedCluster[];
   readonly pools: readonly PlannedPool[];
+  /** Static and dynamic auto-node pools, and private (metal3) node pools, as planned. */
+  readonly autoPools: readonly PlannedAutoPool[];
+  /** Private node pools, each with the auto pool that plans it. */
+  readonly privatePools: readonly { readonly spec: PrivateNodePoolSpec; readonly path: string; readonly pool: PlannedAutoPool }[];
+  readonly nodeProviders: readonly NodeProvider[];
+  readonly environments: readonly NodeEnvironmentRef[];
   readonly report: PlanReport;
 }
 
@@ -454,8 +469,61 @@ export function planModel(model: MetalsliceConfig, options: PlanOptions = {}): P
     if (vms > max) issues.add(`${quota.path}.maxVirtualMachines`, `quota "${quota.name}" allows ${max} VMs but its pools ask for ${vms}: raise maxVirtualMachines or lower the pools' counts`);
   }
 
+  // Auto nodes (vCluster-style static/dynamic pools) and private node pools draw on what the elastic
+  // pools left of each quota. A private pool is a static pool of one metal3 node type.
+  const privateSpecs = model.privateNodePools ?? [];
+  checkNames(privateSpecs, 'privateNodePools', paths, issues, 50);
+  const autoSpecs: AutoNodesSpec[] = [...(model.autoNodes ?? [])];
+  const sourcePaths: AutoNodesSourcePath[] = autoSpecs.map((entry, i) => {
+    const at = pathOf(paths, 'autoNodes', i);
+    return { entry: at, static: (entry.static ?? []).map((_, j) => `${at}.static[${j}]`), dynamic: (entry.dynamic ?? []).map((_, j) => `${at}.dynamic[${j}]`) };
+  });
+  const providerSpecs = model.nodeProviders ?? [];
+  privateSpecs.forEach((spec, i) => {
+    const at = pathOf(paths, 'privateNodePools', i);
+    const provider = providerSpecs.find((p) => p.name === spec.provider);
+    if (provider && provider.kind !== 'metal3') {
+      issues.add(`${at}.provider`, `provider "${spec.provider}" is of kind ${provider.kind}; private node pools claim whole bare-metal hosts from a metal3 provider`);
+      return;
+    }
+    autoSpecs.push({
+      cluster: spec.cluster,
+      provider: spec.provider,
+      static: [{ name: spec.name, quantity: spec.count, requirements: [{ property: 'vcluster.com/node-type', value: spec.nodeType }], taints: spec.taints, nodeLabels: spec.labels }],
+    });
+    sourcePaths.push({ entry: at, static: [at] });
+  });
+  const quotaRemaining = new Map([...quotas.values()].map((q) => [q.name, { remaining: normalizeResources(subtractResources(q.limits, quotaUse.get(q.name) ?? {})), fleet: q.fleet }]));
+  const auto = planAutoNodes({
+    providers: providerSpecs,
+    autoNodes: autoSpecs,
+    quotas: quotaRemaining,
+    fleets: new Map([...fleets.values()].map((f) => [f.name, { cpuAllocationRatio: f.cpuAllocationRatio }])),
+    clusters: new Set(clusterSpecs.map((c) => c.name)),
+    providersPath: paths?.nodeProviders ? undefined : 'nodeProviders',
+    sourcePaths,
+  });
+  for (const issue of auto.issues) issues.add(issue.path, issue.message);
+  warnings.push(...auto.warnings);
+  const catalogue = parseNodeProviders(providerSpecs);
+  for (const provider of providerSpecs) {
+    if (provider.kind === 'kubevirt' && provider.fleet !== undefined && !fleets.has(provider.fleet) && !fleetSpecs.some((f) => f.name === provider.fleet)) {
+      issues.add(`${pathOf(paths, 'nodeProviders', providerSpecs.indexOf(provider))}.fleet`, unknownReference('fleet', provider.fleet, fleets.keys()));
+    }
+  }
+  const privateNames = new Set(privateSpecs.map((p) => p.name));
+  const autoPools = auto.pools;
+  const privatePools = privateSpecs.flatMap((spec, i) => {
+    const pool = autoPools.find((p) => p.name === spec.name && p.cluster === spec.cluster && p.provider === spec.provider && p.mode === 'static');
+    return pool ? [{ spec, path: pathOf(paths, 'privateNodePools', i), pool }] : [];
+  });
+  // Static kubevirt auto nodes are VMs on the provider's fleet: placed with the elastic pools below.
+  const kubevirtFleetOf = new Map(providerSpecs.filter((p) => p.kind === 'kubevirt' && p.fleet).map((p) => [p.name, p.fleet!]));
+  const autoVms = autoPools.filter((p) => p.mode === 'static' && p.providerKind === 'kubevirt' && kubevirtFleetOf.has(p.provider));
+
   // Placement: every VM of every pool on a host of its fleet, all at once.
   const placed = new Map<string, string>();
+  const autoPlaced = new Map<string, string>();
   const hostFree = new Map<string, ResourceVector[]>();
   for (const fleet of fleets.values()) {
     // Pools already over their quota would only add noise here: they are reported above.
@@ -472,17 +540,52 @@ export function planModel(model: MetalsliceConfig, options: PlanOptions = {}): P
         owners.push({ pool, node });
       }
     });
+    const fleetAutoPools = autoVms.filter((p) => kubevirtFleetOf.get(p.provider) === fleet.name);
+    const autoDims = resourceNames(...fleetAutoPools.flatMap((p) => p.nodes.map((n) => n.footprint)));
+    if (autoDims.some((d) => !dims.includes(d))) dims.push(...autoDims.filter((d) => !dims.includes(d)));
+    const autoOwners: { pool: PlannedAutoPool; node: string; footprint: ResourceVector }[] = [];
+    fleetAutoPools.forEach((pool, g) => {
+      for (const node of pool.nodes) {
+        items.push({ size: toDimensions(node.footprint, dims, true), group: fleetPools.length + g, pinned: false });
+        autoOwners.push({ pool, node: node.name, footprint: node.footprint });
+      }
+    });
+    // Dimensions may have grown with the auto pools' resources: size everything in the final dimensions.
+    const finalCaps = fleet.hosts.map((h) => toDimensions(h.allocatable, dims, false));
+    items.forEach((item, k) => (item.size = toDimensions(k < owners.length ? owners[k].pool.footprint : autoOwners[k - owners.length].footprint, dims, true)));
+    hostCaps.splice(0, hostCaps.length, ...finalCaps);
     const result = placeStably(hostCaps, items);
     const used = fleet.hosts.map(() => ({}) as ResourceVector);
     result.hostOf.forEach((h, k) => {
       if (h < 0) return;
+      if (k >= owners.length) {
+        const auto = autoOwners[k - owners.length];
+        autoPlaced.set(`${auto.pool.path}/${auto.node}`, fleet.hosts[h].name);
+        used[h] = addResources(used[h], auto.footprint);
+        return;
+      }
       placed.set(`${owners[k].pool.name}/${owners[k].node.name}`, fleet.hosts[h].name);
       used[h] = addResources(used[h], owners[k].pool.footprint);
     });
     const free = fleet.hosts.map((host, h) => normalizeResources(subtractResources(host.allocatable, used[h])));
     hostFree.set(fleet.name, free);
     const unplacedByPool = new Map<PlannedPool, number>();
-    for (const k of result.unplaced) unplacedByPool.set(owners[k].pool, (unplacedByPool.get(owners[k].pool) ?? 0) + 1);
+    const unplacedAuto = new Map<PlannedAutoPool, number>();
+    for (const k of result.unplaced) {
+      if (k >= owners.length) {
+        const auto = autoOwners[k - owners.length];
+        unplacedAuto.set(auto.pool, (unplacedAuto.get(auto.pool) ?? 0) + 1);
+      } else unplacedByPool.set(owners[k].pool, (unplacedByPool.get(owners[k].pool) ?? 0) + 1);
+    }
+    for (const [pool, n] of unplacedAuto) {
+      const largest = largestGuest(free);
+      issues.add(
+        `${pool.path}.quantity`,
+        `${n} of ${pool.nodes.length} nodes of pool "${pool.name}" (type ${pool.nodeType}) cannot be placed on fleet "${fleet.name}": the free capacity is split across hosts. ` +
+          (largest ? `The largest node that still fits on one host is ${describeShape(largest)}; ` : 'No host has room for any node; ') +
+          'choose a smaller type, fewer nodes, or add hosts',
+      );
+    }
     for (const [pool, n] of unplacedByPool) {
       const largest = largestGuest(free);
       issues.add(
@@ -524,7 +627,7 @@ export function planModel(model: MetalsliceConfig, options: PlanOptions = {}): P
       allocated: formatResources(normalizeResources(quotaUse.get(quota.name) ?? {})),
       virtualMachines: pools.filter((p) => p.quota === quota.name).reduce((n, p) => n + p.nodes.length, 0),
     })),
-    pools: finalPools.map((pool) => ({
+    pools: finalPools.map((pool): PlanReport['pools'][number] => ({
       name: pool.name,
       kind: pool.kind,
       cluster: pool.cluster,
@@ -534,7 +637,23 @@ export function planModel(model: MetalsliceConfig, options: PlanOptions = {}): P
       shape: formatResources(pool.shape),
       footprint: formatResources(pool.footprint),
       nodes: pool.nodes.map((n) => ({ name: n.name, host: n.host ?? null, nodeType: pool.nodeType })),
-    })),
+    })).concat(
+      autoPools.map((pool): PlanReport['pools'][number] => ({
+        name: pool.name,
+        kind: privateNames.has(pool.name) && pool.providerKind === 'metal3' && privatePools.some((p) => p.pool === pool) ? 'private' : pool.mode,
+        cluster: pool.cluster,
+        quota: pool.quota,
+        fleet: kubevirtFleetOf.get(pool.provider),
+        provider: pool.provider,
+        nodeType: pool.nodeType ?? (pool.candidates.length > 0 ? pool.candidates[0].nodeType : ''),
+        shape: formatResources(pool.nodes[0]?.resources ?? pool.candidates[0]?.resources ?? {}),
+        footprint: formatResources(pool.nodes[0]?.footprint ?? pool.candidates[0]?.footprint ?? {}),
+        nodes: pool.nodes.map((n) => ({ name: n.name, host: n.host ?? autoPlaced.get(`${pool.path}/${n.name}`) ?? null, nodeType: n.nodeType })),
+        candidates: pool.candidates.map((c) => ({ nodeType: c.nodeType, cost: c.cost })),
+        rejected: pool.rejected.map((r) => ({ nodeType: r.nodeType, reason: r.reason })),
+      })),
+    ),
+    environments: auto.environments.map((e) => ({ cluster: e.cluster, provider: e.provider })),
   };
 
   return {
@@ -545,6 +664,12 @@ export function planModel(model: MetalsliceConfig, options: PlanOptions = {}): P
     quotas: [...quotas.values()],
     clusters: [...clusters.values()],
     pools: finalPools,
+    autoPools: autoPools.map((pool) =>
+      pool.providerKind === 'kubevirt' ? { ...pool, nodes: pool.nodes.map((n) => ({ ...n, host: autoPlaced.get(`${pool.path}/${n.name}`) })) } : pool,
+    ),
+    privatePools,
+    nodeProviders: catalogue.providers,
+    environments: auto.environments,
     report,
   };
 }

@@ -42,7 +42,7 @@ describe('example app synth', () => {
     const after = resourcesOf(readTree(scaled).get('stacks/consumer/cdk.tf.json')!);
     const added = [...after.keys()].filter((k) => !before.has(k));
     expect(added.map((k) => after.get(k)!.path).sort()).toEqual(
-      ['BootstrapToken', 'Resource', 'TokenId', 'TokenSecret', 'UserData'].map((r) => `consumer/team-a-workers/team-a-workers-6/${r}`),
+      ['Join/BootstrapToken', 'Join/TokenId', 'Join/TokenSecret', 'Resource', 'UserData'].map((r) => `consumer/team-a-workers/team-a-workers-6/${r}`),
     );
     expect(added.filter((k) => k.startsWith('kubernetes_manifest.'))).toHaveLength(1);
     for (const [key, value] of before) expect({ key, body: after.get(key)?.body }).toEqual({ key, body: value.body });

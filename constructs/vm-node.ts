@@ -1,0 +1,95 @@
+/**
+ * One virtual worker node: its KubeVirt VirtualMachine, its cloud-init Secret (kubeadm join) beside it,
+ * and a bootstrap token Secret in the tenant cluster's kube-system. The token is made by Terraform
+ * (random provider), so it is never a literal in the synth output. Shared by elastic node pools and
+ * static auto-node pools; plan-dependent parts are produced lazily, at synth.
+ */
+import { Fn, Lazy, Token } from 'cdktf';
+import { Manifest } from '@cdktf/provider-kubernetes/lib/manifest';
+import { SecretV1 } from '@cdktf/provider-kubernetes/lib/secret-v1';
+import { Password } from '@cdktf/provider-random/lib/password';
+import { StringResource } from '@cdktf/provider-random/lib/string-resource';
+import { Construct } from 'constructs';
+import { Taint } from './core/model';
+import { renderJoinCloudConfig } from './render/cloud-init';
+import { KubeObject, POOL_LABEL } from './render/labels';
+import { renderBootstrapTokenSecret } from './render/secrets';
+import { ITenantCluster } from './tenant-cluster';
+
+export interface JoinTokenProps {
+  readonly cluster: ITenantCluster;
+  readonly nodeName: string;
+  /** @default "24h" */
+  readonly ttl?: string;
+}
+
+/** A bootstrap token made by Terraform and registered in the tenant cluster. */
+export class JoinToken extends Construct {
+  /** `<id>.<secret>` as a Terraform expression. */
+  readonly token: string;
+
+  constructor(scope: Construct, id: string, props: JoinTokenProps) {
+    super(scope, id);
+    const chars = { length: 6, upper: false, special: false, lower: true, numeric: true };
+    const tokenId = new StringResource(this, 'TokenId', chars);
+    const tokenSecret = new Password(this, 'TokenSecret', { ...chars, length: 16 });
+    this.token = `${tokenId.result}.${tokenSecret.result}`;
+    const secret = renderBootstrapTokenSecret({
+      tokenId: tokenId.result,
+      tokenSecret: tokenSecret.result,
+      expiration: Fn.timeadd(Fn.timestamp(), props.ttl ?? '24h'),
+      description: `metalslice node ${props.nodeName}`,
+    });
+    new SecretV1(this, 'BootstrapToken', {
+      provider: props.cluster.provider,
+      metadata: { name: secret.metadata.name, namespace: secret.metadata.namespace, labels: secret.metadata.labels },
+      type: secret.type as string,
+      data: secret.stringData as Record<string, string>,
+      // The expiration is stamped once, at creation; later plans must not move it (or show a change).
+      lifecycle: { ignoreChanges: ['data'] },
+    });
+  }
+}
+
+export interface VmNodeProps {
+  readonly cluster: ITenantCluster;
+  readonly namespace: string;
+  readonly poolName: string;
+  readonly tokenTtl?: string;
+  /** Node labels and taints set at join (resolved at synth). */
+  readonly join: () => { labels: Record<string, string>; taints?: readonly Taint[] };
+  /** The VirtualMachine, given the name of its user-data Secret (resolved at synth). */
+  readonly vm: (userDataSecret: string) => KubeObject;
+}
+
+export class VmNode extends Construct {
+  constructor(scope: Construct, nodeName: string, props: VmNodeProps) {
+    super(scope, nodeName);
+    const { cluster } = props;
+    const token = new JoinToken(this, 'Join', { cluster, nodeName, ttl: props.tokenTtl }).token;
+    const userDataName = `${nodeName}-cloudinit`;
+    new SecretV1(this, 'UserData', {
+      metadata: { name: userDataName, namespace: props.namespace, labels: { [POOL_LABEL]: props.poolName } },
+      type: 'Opaque',
+      data: {
+        userdata: Token.asString(
+          Lazy.stringValue({
+            produce: () => {
+              const join = props.join();
+              return renderJoinCloudConfig({
+                nodeName,
+                endpoint: cluster.endpoint,
+                caCertificate: cluster.caCertificate,
+                token,
+                kubernetesVersion: cluster.kubernetesVersion ?? '1.33',
+                labels: join.labels,
+                taints: join.taints,
+              });
+            },
+          }),
+        ),
+      },
+    });
+    new Manifest(this, 'Resource', { manifest: Lazy.anyValue({ produce: () => props.vm(userDataName) }) });
+  }
+}
