@@ -5,7 +5,9 @@
 import { Construct } from 'constructs';
 import { MetalsliceConfig } from './core/model';
 import { ElasticFleet, IElasticFleet } from './fleet';
+import { AutoNodes } from './auto-nodes';
 import { ElasticNodePool } from './node-pool';
+import { INodeProvider, NodeProvider } from './node-provider';
 import { ElasticQuota, IElasticQuota } from './quota';
 import { TenantCluster } from './tenant-cluster';
 
@@ -39,5 +41,20 @@ export function addConfig(scope: Construct, config: MetalsliceConfig, options: F
       throw new Error(`nodePools "${p.name}": ${!quota ? `no quota named "${p.quota}"` : `no cluster named "${p.cluster}"`}; run \`metalslice plan\` on the config for every problem`);
     }
     new ElasticNodePool(scope, p.name, { ...p, quota, cluster });
+  }
+  const providers = new Map<string, INodeProvider>();
+  for (const p of config.nodeProviders ?? []) {
+    const fleet = p.fleet !== undefined ? fleets.get(p.fleet) : undefined;
+    providers.set(p.name, new NodeProvider(scope, p.name, { ...p, fleet }));
+  }
+  for (const a of config.autoNodes ?? []) {
+    const cluster = clusters.get(a.cluster);
+    const provider = providers.get(a.provider);
+    if (!cluster || !provider) {
+      throw new Error(`autoNodes ${a.cluster}/${a.provider}: ${!cluster ? `no cluster named "${a.cluster}"` : `no node provider named "${a.provider}"`}; run \`metalslice plan\` on the config for every problem`);
+    }
+    const auto = new AutoNodes(scope, `${a.cluster}-${a.provider}`, { cluster, provider, quota: a.quota !== undefined ? quotas.get(a.quota) : undefined });
+    for (const s of a.static ?? []) auto.addStaticPool(s);
+    for (const d of a.dynamic ?? []) auto.addDynamicPool(d);
   }
 }

@@ -28,4 +28,6 @@ export const settings = {
   tenantEndpoint: process.env.METALSLICE_TENANT_ENDPOINT ?? 'https://10.0.0.10:6443',
   /** Scale the example's worker pool (the e2e tests do +1 / -1). */
   workers: Number(process.env.METALSLICE_EXAMPLE_WORKERS ?? '6'),
+  /** Scale the static auto-node pool. */
+  baseNodes: Number(process.env.METALSLICE_EXAMPLE_BASE_NODES ?? '2'),
 };

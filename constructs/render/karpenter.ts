@@ -18,12 +18,12 @@ export interface KarpenterRenderOptions {
   /**
    * The NodePool's nodeClassRef (required by the CRD). Nodes are made by the node provider, not by a cloud
    * NodeClass, so the default names the provider: one class per provider, shared by every pool using it.
-   * @default - {group: 'metalslice.dev', kind: 'NodeProviderClass', name: <provider>}
+   * @default - {group: 'metalslice.io', kind: 'NodeProviderClass', name: <provider>}
    */
   readonly nodeClassRef?: KarpenterNodeClassRef;
 }
 
-export const DEFAULT_NODE_CLASS_GROUP = 'metalslice.dev';
+export const DEFAULT_NODE_CLASS_GROUP = 'metalslice.io';
 export const DEFAULT_NODE_CLASS_KIND = 'NodeProviderClass';
 
 const KARPENTER_OPERATORS = { In: 'In', NotIn: 'NotIn', Exists: 'Exists', NotExists: 'DoesNotExist', Gt: 'Gt', Lt: 'Lt' } as const;

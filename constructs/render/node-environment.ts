@@ -20,8 +20,8 @@ export interface KubernetesObject {
 }
 
 export const MANAGED_BY_LABELS: Readonly<Record<string, string>> = { 'app.kubernetes.io/managed-by': 'metalslice' };
-export const CLUSTER_LABEL = 'metalslice.dev/cluster';
-export const PROVIDER_LABEL = 'metalslice.dev/provider';
+export const CLUSTER_LABEL = 'metalslice.io/cluster';
+export const PROVIDER_LABEL = 'metalslice.io/provider';
 
 export interface NodeEnvironmentRef {
   readonly cluster: string;

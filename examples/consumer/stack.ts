@@ -6,7 +6,7 @@ import { TerraformStack } from 'cdktf';
 import { KubernetesProvider } from '@cdktf/provider-kubernetes/lib/provider';
 import { RandomProvider } from '@cdktf/provider-random/lib/provider';
 import { Construct } from 'constructs';
-import { CapacityPlan, ElasticFleet, ElasticNodePool, ElasticQuota, TenantCluster } from '../../constructs';
+import { AutoNodes, CapacityPlan, ElasticFleet, ElasticNodePool, ElasticQuota, NodeProvider, TenantCluster } from '../../constructs';
 import { exampleCaCertificate, exampleHosts, settings } from '../settings';
 
 export class ConsumerStack extends TerraformStack {
@@ -34,5 +34,28 @@ export class ConsumerStack extends TerraformStack {
       placement: 'planned',
       taints: [{ key: 'metalslice.io/highmem', effect: 'NoSchedule' }],
     });
+
+    // vCluster-style auto nodes: the plan picks the cheapest node type that matches each pool.
+    const virt = new NodeProvider(this, 'virt', {
+      kind: 'kubevirt',
+      fleet,
+      properties: { network: 'standard' },
+      nodeTypes: [
+        { name: 'small', resources: { cpu: 2, memory: '4Gi', disk: '40Gi' }, properties: { tier: 'a,b' }, maxCapacity: 20 },
+        { name: 'medium', resources: { cpu: 4, memory: '16Gi', disk: '80Gi' }, properties: { tier: 'a' } },
+        { name: 'large', resources: { cpu: 8, memory: '32Gi', disk: '100Gi' }, properties: { tier: '*' }, zone: 'fra1-a' },
+        { name: 'gpu', resources: { cpu: 16, memory: '64Gi', 'nvidia.com/gpu': 1 }, properties: { tier: 'a' } },
+      ],
+    });
+    const auto = new AutoNodes(this, 'team-a-prod-virt', { cluster, provider: virt, quota });
+    auto.addStaticPool({ name: 'base', quantity: settings.baseNodes, requirements: [{ property: 'tier', value: 'a' }] });
+    auto.addDynamicPool({
+      name: 'burst',
+      requirements: [{ property: 'tier', operator: 'In', values: ['a', 'b'] }],
+      limits: { cpu: 64, memory: '256Gi', nodes: 8 },
+      disruption: { consolidationPolicy: 'WhenEmptyOrUnderutilized', consolidateAfter: '5m', budgets: [{ nodes: '20%' }] },
+      expireAfter: '720h',
+    });
+    auto.addDynamicPool({ name: 'scale', autoscaler: 'cluster-api', requirements: [{ property: 'tier', value: 'a' }], limits: { nodes: 4 }, minNodes: 0 });
   }
 }

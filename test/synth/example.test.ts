@@ -1,4 +1,6 @@
 import * as fs from 'fs';
+import { validateCoreObject } from '../support/core-schema';
+import { knownKinds, validateAgainstCrd } from '../support/crd-schema';
 import { readTree, resourcesOf, synthExample } from '../support/synth';
 
 // Bootstrap tokens are `[a-z0-9]{6}.[a-z0-9]{16}`; none may ever be a literal in what synth writes.
@@ -8,7 +10,32 @@ describe('example app synth', () => {
   const first = synthExample();
   const second = synthExample();
   const scaled = synthExample({ METALSLICE_EXAMPLE_WORKERS: '7' });
-  afterAll(() => [first, second, scaled].forEach((d) => fs.rmSync(d, { recursive: true, force: true })));
+  const scaledBase = synthExample({ METALSLICE_EXAMPLE_BASE_NODES: '3' });
+  afterAll(() => [first, second, scaled, scaledBase].forEach((d) => fs.rmSync(d, { recursive: true, force: true })));
+
+  it('every kubernetes_manifest validates: CRD objects against the upstream CRDs, core objects against their models', () => {
+    const kinds = new Set(knownKinds());
+    let checked = 0;
+    for (const stack of ['provider', 'consumer']) {
+      const json = JSON.parse(readTree(first).get(`stacks/${stack}/cdk.tf.json`)!) as { resource: { kubernetes_manifest: Record<string, { manifest: { apiVersion: string; kind: string } }> } };
+      for (const [name, r] of Object.entries(json.resource.kubernetes_manifest)) {
+        const m = r.manifest;
+        const crd = kinds.has(`${m.apiVersion}/${m.kind}`) || kinds.has(m.kind);
+        const errors = crd ? validateAgainstCrd(m) : validateCoreObject(m);
+        expect({ name, errors }).toEqual({ name, errors: [] });
+        checked++;
+      }
+    }
+    expect(checked).toBeGreaterThanOrEqual(15);
+  });
+
+  it('one more static auto node adds exactly that node\'s resources', () => {
+    const before = resourcesOf(readTree(first).get('stacks/consumer/cdk.tf.json')!);
+    const after = resourcesOf(readTree(scaledBase).get('stacks/consumer/cdk.tf.json')!);
+    const added = [...after.keys()].filter((k) => !before.has(k)).map((k) => after.get(k)!.path).sort();
+    expect(added).toEqual(['Join/BootstrapToken', 'Join/TokenId', 'Join/TokenSecret', 'Resource', 'UserData'].map((r) => `consumer/team-a-prod-virt/base/team-a-prod-base-2/${r}`));
+    for (const [key, value] of before) expect({ key, body: after.get(key)?.body }).toEqual({ key, body: value.body });
+  });
 
   it('writes cdk.tf.json and the plan report beside it, for both stacks', () => {
     const files = [...readTree(first).keys()];

@@ -46,6 +46,17 @@ describe('metalslice plan', () => {
     );
   });
 
+  it('reports the chosen node type of auto-node pools and why every other type lost', async () => {
+    const report = JSON.parse((await run(['plan', example, '--json'])).stdout);
+    const base = report.pools.find((p: { name: string }) => p.name === 'base');
+    expect(base).toMatchObject({ kind: 'static', nodeType: 'virt.small', provider: 'virt' });
+    expect(base.nodes.map((n: { nodeType: string }) => n.nodeType)).toEqual(['virt.small', 'virt.small']);
+    expect(base.rejected).toEqual([{ nodeType: 'virt.gpu', reason: expect.stringMatching(/offers nvidia\.com\/gpu, which the pool does not request/) }]);
+    const burst = report.pools.find((p: { name: string }) => p.name === 'burst');
+    expect(burst.candidates.map((c: { nodeType: string }) => c.nodeType)).toEqual(['virt.small', 'virt.medium', 'virt.large']);
+    expect(report.environments).toEqual([{ cluster: 'team-a-prod', provider: 'virt' }]);
+  });
+
   it('prints Markdown for pull requests', async () => {
     const { code, stdout } = await run(['plan', example, '--markdown']);
     expect(code).toBe(0);

@@ -58,7 +58,7 @@ describe('Karpenter NodePool', () => {
       { key: 'tier', operator: 'In', values: ['a'] },
       { key: 'kubernetes.io/os', operator: 'Exists' },
     ]);
-    expect(spec.template.spec.nodeClassRef).toEqual({ group: 'metalslice.dev', kind: 'NodeProviderClass', name: 'virt' });
+    expect(spec.template.spec.nodeClassRef).toEqual({ group: 'metalslice.io', kind: 'NodeProviderClass', name: 'virt' });
     expect(spec.template.metadata).toEqual({ labels: { team: 'a' } });
     expect(spec.limits).toEqual({ cpu: '64', memory: '256Gi', nodes: '8' });
     expect(spec.disruption).toEqual({
@@ -139,7 +139,7 @@ describe('Cluster API pool', () => {
 describe('node environment', () => {
   it('makes a namespace and a default-deny NetworkPolicy per (cluster, provider)', () => {
     const [ns, np] = renderNodeEnvironment({ cluster: 'prod', provider: 'virt' });
-    expect(ns).toEqual({ apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'prod-virt', labels: { 'app.kubernetes.io/managed-by': 'metalslice', 'metalslice.dev/cluster': 'prod', 'metalslice.dev/provider': 'virt' } } });
+    expect(ns).toEqual({ apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'prod-virt', labels: { 'app.kubernetes.io/managed-by': 'metalslice', 'metalslice.io/cluster': 'prod', 'metalslice.io/provider': 'virt' } } });
     expect(np).toMatchObject({ apiVersion: 'networking.k8s.io/v1', kind: 'NetworkPolicy', metadata: { name: 'default-deny', namespace: 'prod-virt' }, spec: { podSelector: {}, policyTypes: ['Ingress', 'Egress'] } });
     // Core objects: validated against the Kubernetes OpenAPI schema (throws when invalid).
     expect(() => new Namespace(ns as ConstructorParameters<typeof Namespace>[0]).validate()).not.toThrow();

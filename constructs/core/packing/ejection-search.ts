@@ -29,6 +29,13 @@ export interface SearchBudget {
 }
 
 const MAX_EJECT_TRIPLES_MEMBERS = 14;
+const MAX_REPACK_ITEMS = 24;
+const MAX_REPACK_NODES = 4000;
+const KNOB_REPACK = Number(process.env.REPACK ?? 50);
+const KNOB_GAMMA = Number(process.env.GAMMA ?? 1);
+const KNOB_T0 = Number(process.env.T0 ?? 3);
+const KNOB_TR = Number(process.env.TR ?? 8);
+const KNOB_TP = Number(process.env.TP ?? 1);
 
 export class EjectionSearch {
   /** The bin of every item, -1 while it is in the pool. */
@@ -120,6 +127,7 @@ export class EjectionSearch {
 
   private step(): void {
     this.iteration++;
+    if (this.iteration % KNOB_REPACK === 0 && this.repackPairs()) return;
     this.moveItem = -1;
     this.moveDelta = Infinity;
     this.ties = 0;
@@ -136,7 +144,92 @@ export class EjectionSearch {
     this.work += pool.length;
     if (this.moveItem < 0) this.kick();
     else this.apply(this.moveItem, this.moveBin, this.moveEject);
-    for (const u of this.pool) this.weight[u] += this.base[u];
+    for (const u of this.pool) this.weight[u] += this.base[u] * KNOB_GAMMA;
+  }
+
+  /**
+   * A deeper move, tried now and then: insert a pooled item by repacking two bins from scratch with their
+   * items plus it (exhaustive search, with a node cap). Ejection chains reach only some of these packings.
+   */
+  private repackPairs(): boolean {
+    const { d, size } = this.items;
+    const bins = this.bins;
+    const pool = [...this.pool].sort((x, y) => this.weight[y] - this.weight[x] || x - y);
+    const shift = this.rng.below(bins);
+    for (const u of pool) {
+      for (let i = 0; i < bins; i++) {
+        const a = (i + shift) % bins;
+        for (let j = i + 1; j < bins; j++) {
+          const b = (j + shift) % bins;
+          const all = this.members[a].length + this.members[b].length + 1;
+          if (all > MAX_REPACK_ITEMS) continue;
+          this.work++;
+          let room = true;
+          for (let k = 0; k < d && room; k++) {
+            if (this.load[a * d + k] + this.load[b * d + k] + size[u * d + k] > this.binCap[a * d + k] + this.binCap[b * d + k]) room = false;
+          }
+          if (!room) continue;
+          const set = [...this.members[a], ...this.members[b], u].sort((x, y) => this.base[y] - this.base[x] || x - y);
+          const side = this.twoBinPacking(set, a, b);
+          if (side === undefined) continue;
+          removeValue(this.pool, u);
+          this.members[a] = [];
+          this.members[b] = [];
+          this.load.fill(0, a * d, a * d + d);
+          this.load.fill(0, b * d, b * d + d);
+          set.forEach((item, at) => {
+            const to = side[at] === 0 ? a : b;
+            this.members[to].push(item);
+            this.binOf[item] = to;
+            for (let k = 0; k < d; k++) this.load[to * d + k] += size[item * d + k];
+          });
+          return true;
+        }
+      }
+    }
+    return false;
+  }
+
+  /** Splits `set` between bins a and b within capacity (0 = a, 1 = b), or undefined; bounded search. */
+  private twoBinPacking(set: readonly number[], a: number, b: number): Uint8Array | undefined {
+    const { d, size } = this.items;
+    const n = set.length;
+    const side = new Uint8Array(n);
+    const loadA = new Float64Array(d);
+    const loadB = new Float64Array(d);
+    // rest[j * d + k]: total size in dimension k of set[j..].
+    const rest = new Float64Array((n + 1) * d);
+    for (let j = n - 1; j >= 0; j--) for (let k = 0; k < d; k++) rest[j * d + k] = rest[(j + 1) * d + k] + size[set[j] * d + k];
+    const capA = a * d;
+    const capB = b * d;
+    let sameCaps = true;
+    for (let k = 0; k < d; k++) if (this.binCap[capA + k] !== this.binCap[capB + k]) sameCaps = false;
+    let nodes = 0;
+    const place = (j: number): boolean => {
+      if (j === n) return true;
+      if (++nodes > MAX_REPACK_NODES) return false;
+      for (let k = 0; k < d; k++) {
+        if (rest[j * d + k] > this.binCap[capA + k] - loadA[k] + this.binCap[capB + k] - loadB[k]) return false;
+      }
+      const item = set[j] * d;
+      for (let s = 0; s < 2; s++) {
+        // With equal bins, putting the first item in b would only mirror the packings with it in a.
+        if (s === 1 && j === 0 && sameCaps) break;
+        const load = s === 0 ? loadA : loadB;
+        const cap = s === 0 ? capA : capB;
+        let ok = true;
+        for (let k = 0; k < d; k++) if (load[k] + size[item + k] > this.binCap[cap + k]) ok = false;
+        if (!ok) continue;
+        for (let k = 0; k < d; k++) load[k] += size[item + k];
+        side[j] = s;
+        if (place(j + 1)) return true;
+        for (let k = 0; k < d; k++) load[k] -= size[item + k];
+      }
+      return false;
+    };
+    const found = place(0);
+    this.work += nodes;
+    return found ? side : undefined;
   }
 
   /** Considers inserting u into b with every ejection set of up to three items. */
@@ -241,7 +334,7 @@ export class EjectionSearch {
   /** Puts u into b after moving `eject` to the pool (tabu for returning to b for a while). */
   private apply(u: number, b: number, eject: readonly number[]): void {
     const { d, size } = this.items;
-    const tenure = 3 + this.rng.below(8) + this.pool.length;
+    const tenure = KNOB_T0 + this.rng.below(KNOB_TR) + Math.floor(KNOB_TP * this.pool.length);
     for (const e of eject) {
       if (e < 0) continue;
       removeValue(this.members[b], e);

@@ -1,0 +1,167 @@
+/**
+ * AutoNodes: a tenant cluster's vCluster-style node pools on one node provider. Static pools become
+ * concrete nodes of the cheapest matching type (for kubevirt: VMs counted against the quota and placed
+ * on the fleet); dynamic pools become a Karpenter NodePool, or a Cluster API MachineDeployment scaled by
+ * cluster-autoscaler. The node type is chosen by the CapacityPlan at synth time.
+ */
+import { Lazy } from 'cdktf';
+import { Manifest } from '@cdktf/provider-kubernetes/lib/manifest';
+import { Construct, IConstruct } from 'constructs';
+import { CapacityPlan, IPlanContributor, ModelBuilder } from './capacity-plan';
+import { PlannedAutoPool } from './core/auto-nodes';
+import { AutoNodesSpec, DynamicPoolSpec, StaticPoolSpec } from './core/model';
+import { PlannedPool } from './core/plan';
+import { get } from './core/resources';
+import { INodeProvider } from './node-provider';
+import { IElasticQuota } from './quota';
+import { renderClusterApiPool } from './render/cluster-api';
+import { renderKarpenterNodePool } from './render/karpenter';
+import { renderVirtualMachine } from './render/kubevirt';
+import { CLUSTER_LABEL, POOL_LABEL, QUOTA_LABEL } from './render/labels';
+import { renderNodeEnvironment } from './render/node-environment';
+import { ITenantCluster } from './tenant-cluster';
+import { VmNode } from './vm-node';
+
+export interface AutoNodesProps {
+  readonly cluster: ITenantCluster;
+  readonly provider: INodeProvider;
+  /** Required for kubevirt providers: the quota the VMs are counted against. */
+  readonly quota?: IElasticQuota;
+}
+
+/** The namespace and default-deny policy of a (tenant cluster x provider) pair, created once per pair. */
+export class NodeEnvironment extends Construct {
+  /** The environment of the pair, created at the stack root on first use. */
+  static ensure(scope: IConstruct, cluster: string, provider: string): NodeEnvironment {
+    let root: IConstruct = scope;
+    while (root.node.scope && root.node.scope.node.scope) root = root.node.scope;
+    const id = `node-env-${cluster}-${provider}`;
+    const existing = root.node.tryFindChild(id);
+    if (existing instanceof NodeEnvironment) return existing;
+    return new NodeEnvironment(root as Construct, id, cluster, provider);
+  }
+
+  readonly namespace: string;
+
+  private constructor(scope: Construct, id: string, cluster: string, provider: string) {
+    super(scope, id);
+    const [namespace, policy] = renderNodeEnvironment({ cluster, provider });
+    this.namespace = namespace.metadata.name;
+    const ns = new Manifest(this, 'Namespace', { manifest: namespace });
+    new Manifest(this, 'DefaultDeny', { manifest: policy, dependsOn: [ns] });
+  }
+}
+
+export class AutoNodes extends Construct implements IPlanContributor {
+  private readonly statics: StaticPoolSpec[] = [];
+  private readonly dynamics: DynamicPoolSpec[] = [];
+  private readonly cluster: ITenantCluster;
+  private readonly provider: INodeProvider;
+  private readonly quota?: IElasticQuota;
+  private readonly environment: NodeEnvironment;
+
+  constructor(scope: Construct, id: string, props: AutoNodesProps) {
+    super(scope, id);
+    if (props.provider.kind === 'kubevirt' && !props.quota) {
+      throw new Error(`[${this.node.path}] auto nodes on the kubevirt provider "${props.provider.providerName}" need a quota: pass quota: <ElasticQuota>`);
+    }
+    this.cluster = props.cluster;
+    this.provider = props.provider;
+    this.quota = props.quota;
+    this.environment = NodeEnvironment.ensure(this, props.cluster.clusterName, props.provider.providerName);
+  }
+
+  private planned(name: string, mode: 'static' | 'dynamic'): PlannedAutoPool {
+    const pool = CapacityPlan.require(this)
+      .plan()
+      .autoPools.find((p) => p.cluster === this.cluster.clusterName && p.provider === this.provider.providerName && p.name === name && p.mode === mode);
+    if (!pool) throw new Error(`[${this.node.path}] ${mode} pool "${name}" is not in the plan`);
+    return pool;
+  }
+
+  /** A fixed number of nodes of the cheapest matching type. Changing `quantity` changes only the difference. */
+  addStaticPool(spec: StaticPoolSpec): void {
+    if (!Number.isInteger(spec.quantity) || spec.quantity < 0) throw new Error(`[${this.node.path}] static pool "${spec.name}": quantity must be a whole number, 0 or more (got ${spec.quantity})`);
+    if (this.provider.kind !== 'kubevirt') {
+      throw new Error(`[${this.node.path}] static pool "${spec.name}": static ${this.provider.kind} nodes are declared with PrivateNodePool (metal3) or the node templates (terraform)`);
+    }
+    this.statics.push(spec);
+    const quota = this.quota!;
+    const pools = new Construct(this, spec.name);
+    for (let index = 0; index < spec.quantity; index++) {
+      // The plan names auto nodes `<cluster>-<pool>-<index>`; the construct id follows, so addresses are stable.
+      const nodeName = `${this.cluster.clusterName}-${spec.name}-${index}`;
+      new VmNode(pools, nodeName, {
+        cluster: this.cluster,
+        namespace: quota.namespace,
+        poolName: spec.name,
+        join: () => {
+          const node = this.planned(spec.name, 'static').nodes[index];
+          return { labels: { ...node.labels, [POOL_LABEL]: spec.name, [QUOTA_LABEL]: quota.quotaName, [CLUSTER_LABEL]: this.cluster.clusterName }, taints: spec.taints };
+        },
+        vm: (userDataSecret) => renderVirtualMachine({ pool: this.asVmPool(spec, quota), nodeName, userDataSecret, cpuAllocationRatio: this.fleetRatio(quota) }),
+      });
+    }
+  }
+
+  /** Nodes made on demand by Karpenter (default) or cluster-autoscaler, within `limits`. */
+  addDynamicPool(spec: DynamicPoolSpec): void {
+    this.dynamics.push(spec);
+    const name = spec.name;
+    if ((spec.autoscaler ?? 'karpenter') === 'karpenter') {
+      // Karpenter runs beside the tenant's control plane: its NodePool goes into the tenant cluster.
+      new Manifest(this, `${name}-nodepool`, { provider: this.cluster.provider, manifest: Lazy.anyValue({ produce: () => renderKarpenterNodePool(this.planned(name, 'dynamic')) }) });
+      return;
+    }
+    const objects = () =>
+      renderClusterApiPool(this.planned(name, 'dynamic'), {
+        namespace: this.quota?.namespace ?? this.environment.namespace,
+        kubernetesVersion: `v${this.cluster.kubernetesVersion ?? '1.33'}.0`,
+      });
+    const template = new Manifest(this, `${name}-machine-template`, { manifest: Lazy.anyValue({ produce: () => objects().machineTemplate }) });
+    const bootstrap = new Manifest(this, `${name}-bootstrap-template`, { manifest: Lazy.anyValue({ produce: () => objects().bootstrapTemplate }) });
+    new Manifest(this, `${name}-machine-deployment`, {
+      manifest: Lazy.anyValue({ produce: () => objects().machineDeployment }),
+      dependsOn: [template, bootstrap],
+      // cluster-autoscaler owns the replica count of an autoscaled MachineDeployment.
+      computedFields: ['spec.replicas'],
+    });
+  }
+
+  private fleetRatio(quota: IElasticQuota): number {
+    return CapacityPlan.require(this).plan().fleets.find((f) => f.name === quota.fleet.fleetName)?.cpuAllocationRatio ?? 1;
+  }
+
+  /** The planned static pool in the shape the VM renderer takes. */
+  private asVmPool(spec: StaticPoolSpec, quota: IElasticQuota): PlannedPool {
+    const pool = this.planned(spec.name, 'static');
+    const node = pool.nodes[0];
+    const typeName = pool.nodeType ?? '';
+    const shape = node?.resources ?? {};
+    return {
+      kind: 'elastic',
+      name: spec.name,
+      path: pool.path,
+      spec: { name: spec.name, quota: quota.quotaName, cluster: pool.cluster, shape: {}, count: pool.quantity, rootDisk: get(shape, 'disk').isZero() ? 'containerDisk' : 'dataVolume', labels: spec.nodeLabels, taints: spec.taints },
+      quota: quota.quotaName,
+      fleet: quota.fleet.fleetName,
+      cluster: pool.cluster,
+      namespace: quota.namespace,
+      nodeType: typeName.includes('.') ? typeName.slice(typeName.indexOf('.') + 1) : typeName,
+      shape,
+      footprint: node?.footprint ?? {},
+      nodes: pool.nodes.map((n) => ({ name: n.name, host: n.host })),
+    };
+  }
+
+  contributeToPlan(model: ModelBuilder): void {
+    const spec: AutoNodesSpec = {
+      cluster: this.cluster.clusterName,
+      provider: this.provider.providerName,
+      quota: this.quota?.quotaName,
+      static: this.statics,
+      dynamic: this.dynamics,
+    };
+    model.add('autoNodes', spec, this);
+  }
+}

@@ -1,0 +1,57 @@
+/**
+ * NodeProvider: a vCluster Platform-style catalogue of node types that claims are matched against.
+ * `kubevirt` types are VM shapes on an Elastic Fleet; `metal3` types select bare-metal hosts by label;
+ * `terraform` types are made by a per-claim node template. Synthesizes nothing by itself.
+ */
+import { Construct, IConstruct } from 'constructs';
+import { IPlanContributor, ModelBuilder } from './capacity-plan';
+import { HostSpec, Labels, NodeProviderSpec, NodeTypeSpec } from './core/model';
+import { IElasticFleet } from './fleet';
+
+export interface INodeProvider extends IConstruct {
+  readonly providerName: string;
+  readonly kind: NodeProviderSpec['kind'];
+}
+
+export interface NodeProviderProps {
+  readonly kind: NodeProviderSpec['kind'];
+  /** The node types: resources, properties, zone, cost, maxCapacity (metal3: hostSelector). */
+  readonly nodeTypes: readonly NodeTypeSpec[];
+  /** @default - the construct id */
+  readonly name?: string;
+  /** kubevirt: the fleet whose hosts run the VMs. */
+  readonly fleet?: IElasticFleet;
+  /** metal3: the BareMetalHosts of the pool (see `metalslice inventory`). */
+  readonly hosts?: readonly HostSpec[];
+  /** metal3: namespace of the BareMetalHosts. @default "metal3" */
+  readonly hostNamespace?: string;
+  /** Properties every type has unless it sets its own. @default - none */
+  readonly properties?: Labels;
+}
+
+export class NodeProvider extends Construct implements INodeProvider, IPlanContributor {
+  readonly providerName: string;
+  readonly kind: NodeProviderSpec['kind'];
+  private readonly spec: NodeProviderSpec;
+
+  constructor(scope: Construct, id: string, props: NodeProviderProps) {
+    super(scope, id);
+    if (props.kind === 'kubevirt' && !props.fleet) throw new Error(`[${this.node.path}] a kubevirt node provider needs a fleet: pass fleet: <ElasticFleet>`);
+    if (props.kind !== 'kubevirt' && props.fleet) throw new Error(`[${this.node.path}] only kubevirt node providers run on a fleet; remove fleet or set kind: 'kubevirt'`);
+    this.providerName = props.name ?? id;
+    this.kind = props.kind;
+    this.spec = {
+      name: this.providerName,
+      kind: props.kind,
+      fleet: props.fleet?.fleetName,
+      hosts: props.hosts,
+      hostNamespace: props.hostNamespace,
+      properties: props.properties,
+      nodeTypes: props.nodeTypes,
+    };
+  }
+
+  contributeToPlan(model: ModelBuilder): void {
+    model.add('nodeProviders', this.spec, this);
+  }
+}

@@ -1,0 +1,566 @@
+// A real control plane for end-to-end tests: etcd, kube-apiserver (TLS, RBAC, ResourceQuota admission) and
+// a kube-controller-manager running only the controllers a tenant slice depends on (namespace deletion,
+// quota usage, garbage collection, service accounts), all on loopback, in a temp dir, torn down by stop().
+// Binaries come from scripts/toolchain.sh (source its env.sh, or let scripts/test-e2e.sh do it).
+import { ChildProcess, spawn, execFileSync } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import * as fs from 'node:fs';
+import * as https from 'node:https';
+import * as net from 'node:net';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import * as k8s from '@kubernetes/client-node';
+import { parseAllDocuments } from 'yaml';
+
+/** The repository root (this file lives in test/e2e/). */
+export const REPO_ROOT = path.resolve(__dirname, '..', '..');
+
+/** The CRDs installed into every test cluster: `$METALSLICE_CRD_DIR`, else `shared/crds` beside the repository. */
+export function defaultCrdDir(): string {
+  return process.env.METALSLICE_CRD_DIR ?? path.resolve(REPO_ROOT, '..', 'shared', 'crds');
+}
+
+/** The tenant identity tests use by default: a user in the tenants group with no rights until bound. */
+export const DEFAULT_TENANT = { user: 'tenant-acme', groups: ['metalslice:tenants'] } as const;
+
+export interface StartClusterOptions {
+  /** Directory of CRD YAML files to install; `null` installs none. @default defaultCrdDir() */
+  readonly crdDir?: string | null;
+  /** Run kube-controller-manager (namespace deletion, quota status, GC). @default true */
+  readonly controllerManager?: boolean;
+  /** How long to wait for each component to become ready. @default 120000 */
+  readonly startTimeoutMs?: number;
+}
+
+export interface ApiResponse {
+  readonly status: number;
+  /** The parsed JSON body, or the raw text when it is not JSON. */
+  readonly body: any;
+}
+
+/** A minimal Kubernetes REST client over plain HTTPS with a kubeconfig's client certificate. */
+export interface KubeClient {
+  request(method: string, apiPath: string, body?: unknown, contentType?: string): Promise<ApiResponse>;
+  get(apiPath: string): Promise<ApiResponse>;
+  create(collectionPath: string, body: unknown): Promise<ApiResponse>;
+  delete(apiPath: string): Promise<ApiResponse>;
+}
+
+export interface TestCluster {
+  /** `https://127.0.0.1:<port>` */
+  readonly server: string;
+  /** PEM file of the cluster CA (signs the serving and all client certificates). */
+  readonly caFile: string;
+  /** Kubeconfig of the provider admin (client cert, O=system:masters). */
+  readonly adminKubeconfig: string;
+  /** The temp directory holding certs, kubeconfigs, data and logs; removed by stop(). */
+  readonly dir: string;
+  /** Names of the CRDs installed at start (`virtualmachines.kubevirt.io`, ...). */
+  readonly crds: readonly string[];
+  /** Kubeconfig of a client-cert user (CN=user, O=each group); made once per user and group set. */
+  tenantKubeconfig(user?: string, groups?: readonly string[]): string;
+  /** A plain-HTTPS client authenticated by a kubeconfig of this cluster. @default the admin kubeconfig */
+  client(kubeconfigPath?: string): KubeClient;
+  /** A @kubernetes/client-node KubeConfig loaded from a kubeconfig of this cluster. @default the admin one */
+  kubeConfig(kubeconfigPath?: string): k8s.KubeConfig;
+  /** Installs the CRDs of a directory, waits until Established and served; returns their names. */
+  installCrds(dir: string): Promise<string[]>;
+  /** Waits until API discovery lists `plural` in `group/version` (e.g. kubevirt.io, v1, virtualmachines). */
+  waitForResource(group: string, version: string, plural: string, timeoutMs?: number): Promise<void>;
+  /** The last lines of each component's log. */
+  logTail(lines?: number): string;
+  /** Stops every process (process groups, TERM then KILL) and removes the temp dir; idempotent. */
+  stop(): Promise<void>;
+}
+
+/** The result of a command run to completion. */
+export interface CommandResult {
+  readonly code: number;
+  readonly stdout: string;
+  readonly stderr: string;
+}
+
+/** Runs a command to completion, capturing its output (never throws on a non-zero exit). */
+export function run(
+  command: string,
+  args: readonly string[],
+  opts: { cwd?: string; env?: NodeJS.ProcessEnv; timeoutMs?: number } = {},
+): Promise<CommandResult> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(command, args, { cwd: opts.cwd, env: opts.env ?? process.env, stdio: ['ignore', 'pipe', 'pipe'] });
+    const out: Buffer[] = [];
+    const err: Buffer[] = [];
+    child.stdout.on('data', (d: Buffer) => out.push(d));
+    child.stderr.on('data', (d: Buffer) => err.push(d));
+    const timer = opts.timeoutMs ? setTimeout(() => child.kill('SIGKILL'), opts.timeoutMs) : undefined;
+    child.on('error', reject);
+    child.on('close', (code, signal) => {
+      if (timer) clearTimeout(timer);
+      resolve({
+        code: code ?? (signal ? 128 : 1),
+        stdout: Buffer.concat(out).toString('utf8'),
+        stderr: Buffer.concat(err).toString('utf8') + (signal ? `\n[killed by ${signal}]` : ''),
+      });
+    });
+  });
+}
+
+/** Runs `tofu` (the toolchain's OpenTofu, with its offline provider mirror) in a working directory. */
+export function tofu(cwd: string, args: readonly string[], timeoutMs = 300_000): Promise<CommandResult> {
+  const env: NodeJS.ProcessEnv = { ...process.env, CHECKPOINT_DISABLE: '1', TF_IN_AUTOMATION: '1', TF_INPUT: '0' };
+  delete env.TF_PLUGIN_CACHE_DIR;
+  return run(binary('tofu'), args, { cwd, env, timeoutMs });
+}
+
+/** Finds a toolchain binary on PATH, with a hint to run the toolchain script when it is missing. */
+export function binary(name: string): string {
+  for (const dir of (process.env.PATH ?? '').split(path.delimiter)) {
+    if (!dir) continue;
+    const candidate = path.join(dir, name);
+    try {
+      fs.accessSync(candidate, fs.constants.X_OK);
+      return candidate;
+    } catch {
+      // not here
+    }
+  }
+  throw new Error(`${name} not found on PATH: run scripts/test-e2e.sh, or source "$(scripts/toolchain.sh)" first`);
+}
+
+// ---------------------------------------------------------------------------------------------------------
+// Processes: each component runs in its own process group so stop() also ends anything it forked. Live
+// groups are also killed when the test process exits, so an aborted run leaves nothing behind.
+
+const liveGroups = new Set<number>();
+let exitHookInstalled = false;
+
+function installExitHook(): void {
+  if (exitHookInstalled) return;
+  exitHookInstalled = true;
+  process.on('exit', () => {
+    for (const pgid of liveGroups) {
+      try {
+        process.kill(-pgid, 'SIGKILL');
+      } catch {
+        // already gone
+      }
+    }
+  });
+}
+
+interface Component {
+  readonly name: string;
+  readonly child: ChildProcess;
+  readonly logFile: string;
+  exited: boolean;
+}
+
+function startComponent(name: string, command: string, args: readonly string[], dir: string): Component {
+  installExitHook();
+  const logFile = path.join(dir, `${name}.log`);
+  const fd = fs.openSync(logFile, 'a');
+  const child = spawn(command, args, { cwd: dir, detached: true, stdio: ['ignore', fd, fd] });
+  fs.closeSync(fd);
+  const component: Component = { name, child, logFile, exited: false };
+  if (child.pid !== undefined) liveGroups.add(child.pid);
+  child.on('exit', () => {
+    component.exited = true;
+  });
+  child.on('error', () => {
+    component.exited = true;
+  });
+  return component;
+}
+
+async function stopComponent(c: Component, graceMs = 5000): Promise<void> {
+  const pid = c.child.pid;
+  if (pid === undefined) return;
+  const signalGroup = (signal: NodeJS.Signals): void => {
+    try {
+      process.kill(-pid, signal);
+    } catch {
+      // the group is gone
+    }
+  };
+  if (!c.exited) {
+    const exited = new Promise<void>((resolve) => c.child.once('exit', () => resolve()));
+    signalGroup('SIGTERM');
+    const timedOut = await Promise.race([exited.then(() => false), sleep(graceMs).then(() => true)]);
+    if (timedOut) signalGroup('SIGKILL');
+    await Promise.race([exited, sleep(2000)]);
+  }
+  signalGroup('SIGKILL'); // anything the component forked that outlived it
+  liveGroups.delete(pid);
+}
+
+function tail(file: string, lines: number): string {
+  try {
+    const text = fs.readFileSync(file, 'utf8').trimEnd().split('\n');
+    return text.slice(-lines).join('\n');
+  } catch {
+    return '(no log)';
+  }
+}
+
+function sleep(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms));
+}
+
+async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = net.createServer();
+    server.unref();
+    server.on('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const address = server.address();
+      server.close(() => (typeof address === 'object' && address ? resolve(address.port) : reject(new Error('no port'))));
+    });
+  });
+}
+
+// ---------------------------------------------------------------------------------------------------------
+// Certificates (openssl): one CA signs the serving certificate and every client certificate.
+
+const OPENSSL_CONFIG = `[req]
+distinguished_name = dn
+prompt = no
+[dn]
+CN = unused
+[v3_ca]
+basicConstraints = critical,CA:TRUE
+keyUsage = critical,keyCertSign,cRLSign,digitalSignature
+subjectKeyIdentifier = hash
+`;
+
+function openssl(dir: string, args: readonly string[]): void {
+  execFileSync('openssl', args, { cwd: dir, stdio: ['ignore', 'ignore', 'pipe'] });
+}
+
+/** A distinguished name for openssl -subj: each group becomes an O, the user the CN. */
+function subject(cn: string, groups: readonly string[]): string {
+  const esc = (s: string): string => s.replace(/[/\\=+,]/g, (c) => `\\${c}`);
+  return groups.map((g) => `/O=${esc(g)}`).join('') + `/CN=${esc(cn)}`;
+}
+
+function makeCa(dir: string): void {
+  fs.writeFileSync(path.join(dir, 'openssl.cnf'), OPENSSL_CONFIG);
+  openssl(dir, [
+    'req', '-x509', '-new', '-nodes', '-config', 'openssl.cnf', '-extensions', 'v3_ca',
+    '-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:prime256v1',
+    '-keyout', 'ca.key', '-out', 'ca.crt', '-days', '2', '-subj', '/CN=metalslice-e2e-ca',
+  ]);
+}
+
+function makeLeaf(dir: string, name: string, subj: string, extensions: string): void {
+  const ext = `${name}.ext`;
+  fs.writeFileSync(path.join(dir, ext), `[v3]\nbasicConstraints = critical,CA:FALSE\n${extensions}\n`);
+  openssl(dir, [
+    'req', '-new', '-nodes', '-config', 'openssl.cnf', '-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:prime256v1',
+    '-keyout', `${name}.key`, '-out', `${name}.csr`, '-subj', subj,
+  ]);
+  openssl(dir, [
+    'x509', '-req', '-in', `${name}.csr`, '-CA', 'ca.crt', '-CAkey', 'ca.key', '-set_serial', `0x${randomHex(16)}`,
+    '-days', '2', '-out', `${name}.crt`, '-extfile', ext, '-extensions', 'v3',
+  ]);
+  fs.rmSync(path.join(dir, `${name}.csr`));
+}
+
+function randomHex(bytes: number): string {
+  // The top bit clear keeps the serial positive.
+  const b = randomBytes(bytes);
+  b[0] = b[0]! & 0x7f;
+  return b.toString('hex');
+}
+
+function makeClientCert(dir: string, name: string, user: string, groups: readonly string[]): void {
+  makeLeaf(dir, name, subject(user, groups), 'keyUsage = critical,digitalSignature,keyEncipherment\nextendedKeyUsage = clientAuth');
+}
+
+function writeKubeconfig(file: string, server: string, caFile: string, certFile: string, keyFile: string, user: string): void {
+  const q = JSON.stringify; // JSON strings are valid YAML scalars
+  fs.writeFileSync(
+    file,
+    [
+      'apiVersion: v1',
+      'kind: Config',
+      'clusters:',
+      `- name: e2e`,
+      `  cluster: {server: ${q(server)}, certificate-authority: ${q(caFile)}}`,
+      'users:',
+      `- name: ${q(user)}`,
+      `  user: {client-certificate: ${q(certFile)}, client-key: ${q(keyFile)}}`,
+      'contexts:',
+      `- name: e2e`,
+      `  context: {cluster: e2e, user: ${q(user)}}`,
+      'current-context: e2e',
+      '',
+    ].join('\n'),
+    { mode: 0o600 },
+  );
+}
+
+// ---------------------------------------------------------------------------------------------------------
+// A plain HTTPS client: enough to read, create and delete, and to see a 403 or a quota rejection as data.
+
+interface KubeconfigCreds {
+  server: string;
+  ca: Buffer;
+  cert: Buffer;
+  key: Buffer;
+}
+
+function readKubeconfig(file: string): KubeconfigCreds {
+  const kc = new k8s.KubeConfig();
+  kc.loadFromFile(file);
+  const cluster = kc.getCurrentCluster();
+  const user = kc.getCurrentUser();
+  if (!cluster?.caFile || !user?.certFile || !user.keyFile) throw new Error(`${file}: expected file-based CA and client cert`);
+  return { server: cluster.server, ca: fs.readFileSync(cluster.caFile), cert: fs.readFileSync(user.certFile), key: fs.readFileSync(user.keyFile) };
+}
+
+function makeClient(creds: KubeconfigCreds): KubeClient {
+  const agent = new https.Agent({ ca: creds.ca, cert: creds.cert, key: creds.key, keepAlive: false });
+  const request = (method: string, apiPath: string, body?: unknown, contentType = 'application/json'): Promise<ApiResponse> =>
+    new Promise((resolve, reject) => {
+      const payload = body === undefined ? undefined : typeof body === 'string' ? body : JSON.stringify(body);
+      const url = new URL(apiPath, creds.server);
+      const req = https.request(
+        url,
+        {
+          method,
+          agent,
+          headers: {
+            Accept: 'application/json',
+            ...(payload !== undefined ? { 'Content-Type': contentType, 'Content-Length': Buffer.byteLength(payload) } : {}),
+          },
+          timeout: 30_000,
+        },
+        (res) => {
+          const chunks: Buffer[] = [];
+          res.on('data', (d: Buffer) => chunks.push(d));
+          res.on('end', () => {
+            const text = Buffer.concat(chunks).toString('utf8');
+            let parsed: unknown = text;
+            try {
+              parsed = text ? JSON.parse(text) : undefined;
+            } catch {
+              // not JSON
+            }
+            resolve({ status: res.statusCode ?? 0, body: parsed });
+          });
+        },
+      );
+      req.on('timeout', () => req.destroy(new Error(`${method} ${apiPath}: timed out`)));
+      req.on('error', reject);
+      if (payload !== undefined) req.write(payload);
+      req.end();
+    });
+  return {
+    request,
+    get: (p) => request('GET', p),
+    create: (p, b) => request('POST', p, b),
+    delete: (p) => request('DELETE', p),
+  };
+}
+
+async function waitFor(what: string, timeoutMs: number, check: () => Promise<boolean>, fatal?: () => string | undefined): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  let lastError: unknown;
+  for (let delay = 100; ; delay = Math.min(delay * 2, 1000)) {
+    const reason = fatal?.();
+    if (reason) throw new Error(`${what}: ${reason}`);
+    try {
+      if (await check()) return;
+    } catch (e) {
+      lastError = e;
+    }
+    if (Date.now() > deadline) {
+      throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}${lastError ? ` (last error: ${String(lastError)})` : ''}`);
+    }
+    await sleep(delay);
+  }
+}
+
+// ---------------------------------------------------------------------------------------------------------
+
+/** Reads every CustomResourceDefinition document from the .yaml/.yml/.json files of a directory. */
+export function readCrds(dir: string): any[] {
+  const files = fs.readdirSync(dir).filter((f) => /\.(ya?ml|json)$/.test(f)).sort();
+  const crds: any[] = [];
+  for (const f of files) {
+    for (const doc of parseAllDocuments(fs.readFileSync(path.join(dir, f), 'utf8'))) {
+      if (doc.errors.length > 0) throw new Error(`${f}: ${doc.errors[0]!.message}`);
+      const obj = doc.toJS({ maxAliasCount: -1 });
+      if (obj?.kind === 'CustomResourceDefinition') crds.push(obj);
+    }
+  }
+  if (crds.length === 0) throw new Error(`no CustomResourceDefinition found in ${dir}`);
+  return crds;
+}
+
+/** Starts etcd, kube-apiserver and (by default) kube-controller-manager, and installs the CRDs. */
+export async function startCluster(opts: StartClusterOptions = {}): Promise<TestCluster> {
+  const timeoutMs = opts.startTimeoutMs ?? 120_000;
+  const crdDir = opts.crdDir === undefined ? defaultCrdDir() : opts.crdDir;
+  const bins = { etcd: binary('etcd'), apiserver: binary('kube-apiserver'), kcm: opts.controllerManager === false ? undefined : binary('kube-controller-manager') };
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'metalslice-e2e-'));
+  const components: Component[] = [];
+  let stopped = false;
+  const logTail = (lines = 40): string =>
+    components.map((c) => `----- ${c.name} (${c.logFile}) -----\n${tail(c.logFile, lines)}`).join('\n');
+  const stop = async (): Promise<void> => {
+    if (stopped) return;
+    stopped = true;
+    // Reverse order: controllers, then the API server, then its storage.
+    for (const c of [...components].reverse()) await stopComponent(c);
+    if (!process.env.METALSLICE_E2E_KEEP) fs.rmSync(dir, { recursive: true, force: true });
+  };
+  const diedEarly = (): string | undefined => {
+    const dead = components.find((c) => c.exited);
+    return dead ? `${dead.name} exited (code ${dead.child.exitCode}, signal ${dead.child.signalCode})` : undefined;
+  };
+
+  try {
+    // Certificates and keys.
+    makeCa(dir);
+    makeLeaf(dir, 'apiserver', '/CN=kube-apiserver', [
+      'keyUsage = critical,digitalSignature,keyEncipherment',
+      'extendedKeyUsage = serverAuth',
+      'subjectAltName = IP:127.0.0.1,DNS:localhost,DNS:kubernetes,DNS:kubernetes.default,DNS:kubernetes.default.svc',
+    ].join('\n'));
+    makeClientCert(dir, 'admin', 'metalslice-admin', ['system:masters']);
+    openssl(dir, ['genpkey', '-algorithm', 'RSA', '-pkeyopt', 'rsa_keygen_bits:2048', '-out', 'sa.key']);
+    openssl(dir, ['pkey', '-in', 'sa.key', '-pubout', '-out', 'sa.pub']);
+
+    const [etcdClientPort, etcdPeerPort, apiPort] = [await freePort(), await freePort(), await freePort()];
+    const server = `https://127.0.0.1:${apiPort}`;
+    const caFile = path.join(dir, 'ca.crt');
+    const adminKubeconfig = path.join(dir, 'admin.kubeconfig');
+    writeKubeconfig(adminKubeconfig, server, caFile, path.join(dir, 'admin.crt'), path.join(dir, 'admin.key'), 'metalslice-admin');
+    const admin = makeClient(readKubeconfig(adminKubeconfig));
+
+    // etcd: loopback only, no fsync (a throwaway data dir).
+    const etcdUrl = `http://127.0.0.1:${etcdClientPort}`;
+    const peerUrl = `http://127.0.0.1:${etcdPeerPort}`;
+    components.push(
+      startComponent('etcd', bins.etcd, [
+        '--name=e2e', `--data-dir=${path.join(dir, 'etcd')}`,
+        `--listen-client-urls=${etcdUrl}`, `--advertise-client-urls=${etcdUrl}`,
+        `--listen-peer-urls=${peerUrl}`, `--initial-advertise-peer-urls=${peerUrl}`, `--initial-cluster=e2e=${peerUrl}`,
+        '--unsafe-no-fsync', '--log-level=warn', '--quota-backend-bytes=2147483648',
+      ], dir),
+    );
+    await waitFor('etcd health', timeoutMs, async () => {
+      const res = await fetch(`${etcdUrl}/health`);
+      return res.ok && ((await res.json()) as { health?: string }).health === 'true';
+    }, diedEarly);
+
+    components.push(
+      startComponent('kube-apiserver', bins.apiserver, [
+        `--etcd-servers=${etcdUrl}`,
+        '--bind-address=127.0.0.1', '--advertise-address=127.0.0.1', `--secure-port=${apiPort}`,
+        `--cert-dir=${dir}`,
+        `--tls-cert-file=${path.join(dir, 'apiserver.crt')}`, `--tls-private-key-file=${path.join(dir, 'apiserver.key')}`,
+        `--client-ca-file=${caFile}`,
+        '--anonymous-auth=false',
+        '--authorization-mode=RBAC',
+        '--enable-admission-plugins=NamespaceLifecycle,LimitRanger,ServiceAccount,ResourceQuota',
+        `--service-account-key-file=${path.join(dir, 'sa.pub')}`,
+        `--service-account-signing-key-file=${path.join(dir, 'sa.key')}`,
+        '--service-account-issuer=https://kubernetes.default.svc.cluster.local',
+        '--service-cluster-ip-range=10.96.0.0/16',
+        '--enable-priority-and-fairness=false',
+        '--profiling=false',
+        '--v=1',
+      ], dir),
+    );
+    await waitFor('kube-apiserver /readyz', timeoutMs, async () => (await admin.get('/readyz')).status === 200, diedEarly);
+
+    if (bins.kcm) {
+      components.push(
+        startComponent('kube-controller-manager', bins.kcm, [
+          `--kubeconfig=${adminKubeconfig}`,
+          '--controllers=namespace-controller,resourcequota-controller,garbage-collector-controller,serviceaccount-controller,serviceaccount-token-controller,clusterrole-aggregation-controller,root-ca-certificate-publisher-controller',
+          `--service-account-private-key-file=${path.join(dir, 'sa.key')}`,
+          `--root-ca-file=${caFile}`,
+          '--leader-elect=false',
+          '--secure-port=0',
+          '--resource-quota-sync-period=10s',
+          '--v=1',
+        ], dir),
+      );
+      // The service account controller creating "default" in the default namespace shows the controllers are running.
+      await waitFor('kube-controller-manager', timeoutMs,
+        async () => (await admin.get('/api/v1/namespaces/default/serviceaccounts/default')).status === 200, diedEarly);
+    }
+
+    const crds = crdDir ? await installCrds(admin, crdDir, timeoutMs) : [];
+    const tenantCache = new Map<string, string>();
+    let tenantSeq = 0;
+    const cluster: TestCluster = {
+      server,
+      caFile,
+      adminKubeconfig,
+      dir,
+      crds,
+      tenantKubeconfig(user = DEFAULT_TENANT.user, groups = DEFAULT_TENANT.groups): string {
+        const key = JSON.stringify([user, [...groups]]);
+        const cached = tenantCache.get(key);
+        if (cached) return cached;
+        const name = `tenant-${tenantSeq++}`;
+        makeClientCert(dir, name, user, groups);
+        const file = path.join(dir, `${name}.kubeconfig`);
+        writeKubeconfig(file, server, caFile, path.join(dir, `${name}.crt`), path.join(dir, `${name}.key`), user);
+        tenantCache.set(key, file);
+        return file;
+      },
+      client: (kubeconfigPath = adminKubeconfig) => (kubeconfigPath === adminKubeconfig ? admin : makeClient(readKubeconfig(kubeconfigPath))),
+      kubeConfig(kubeconfigPath = adminKubeconfig): k8s.KubeConfig {
+        const kc = new k8s.KubeConfig();
+        kc.loadFromFile(kubeconfigPath);
+        return kc;
+      },
+      installCrds: (crdDirectory) => installCrds(admin, crdDirectory, timeoutMs),
+      waitForResource: (group, version, plural, ms = timeoutMs) => waitForResource(admin, group, version, plural, ms),
+      logTail,
+      stop,
+    };
+    return cluster;
+  } catch (e) {
+    const message = `test cluster failed to start: ${(e as Error).message}\n${logTail()}`;
+    await stop().catch(() => undefined);
+    throw new Error(message);
+  }
+}
+
+async function installCrds(admin: KubeClient, dir: string, timeoutMs: number): Promise<string[]> {
+  const crds = readCrds(dir);
+  for (const crd of crds) {
+    const res = await admin.create('/apis/apiextensions.k8s.io/v1/customresourcedefinitions', crd);
+    if (res.status !== 201 && res.status !== 409) {
+      throw new Error(`creating CRD ${crd.metadata?.name}: HTTP ${res.status}: ${res.body?.message ?? JSON.stringify(res.body)}`);
+    }
+  }
+  for (const crd of crds) {
+    const name: string = crd.metadata.name;
+    await waitFor(`CRD ${name} Established`, timeoutMs, async () => {
+      const res = await admin.get(`/apis/apiextensions.k8s.io/v1/customresourcedefinitions/${name}`);
+      const conditions: { type: string; status: string }[] = res.body?.status?.conditions ?? [];
+      return conditions.some((c) => c.type === 'Established' && c.status === 'True');
+    });
+  }
+  for (const crd of crds) {
+    for (const v of crd.spec.versions as { name: string; served: boolean }[]) {
+      if (v.served) await waitForResource(admin, crd.spec.group, v.name, crd.spec.names.plural, timeoutMs);
+    }
+  }
+  return crds.map((c) => c.metadata.name as string);
+}
+
+async function waitForResource(admin: KubeClient, group: string, version: string, plural: string, timeoutMs: number): Promise<void> {
+  const gv = group === '' ? `/api/${version}` : `/apis/${group}/${version}`;
+  await waitFor(`discovery of ${plural} in ${group}/${version}`, timeoutMs, async () => {
+    const res = await admin.get(gv);
+    return res.status === 200 && (res.body?.resources ?? []).some((r: { name: string }) => r.name === plural);
+  });
+}

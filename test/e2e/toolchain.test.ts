@@ -1,0 +1,176 @@
+// Proves the e2e toolchain end to end: a real kube-apiserver with the shared CRDs, OpenTofu with the
+// kubernetes and random providers from the offline mirror applying a cdktf-shaped JSON config that creates a
+// KubeVirt VirtualMachine, a clean re-plan, a destroy; and the two ways the API server enforces a tenant
+// slice: RBAC (an unbound tenant cannot create VMs) and ResourceQuota (count/virtualmachines.kubevirt.io).
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import * as k8s from '@kubernetes/client-node';
+import { startCluster, tofu, TestCluster, CommandResult } from './harness';
+
+jest.setTimeout(900_000);
+
+const K8S_PROVIDER_VERSION = process.env.METALSLICE_KUBERNETES_PROVIDER_VERSION ?? '3.2.1';
+const RANDOM_PROVIDER_VERSION = process.env.METALSLICE_RANDOM_PROVIDER_VERSION ?? '3.9.0';
+const VMS = '/apis/kubevirt.io/v1';
+
+/** A KubeVirt VM in the shape the constructs emit: vCPUs as cores and as requests.cpu, containerDisk root,
+ * cloud-init NoCloud user data from a Secret. */
+function virtualMachine(name: string, namespace: string, secretName: string): Record<string, unknown> {
+  return {
+    apiVersion: 'kubevirt.io/v1',
+    kind: 'VirtualMachine',
+    metadata: { name, namespace, labels: { 'metalslice.io/pool': 'workers' } },
+    spec: {
+      runStrategy: 'Always',
+      template: {
+        metadata: { labels: { 'kubevirt.io/vm': name, 'metalslice.io/pool': 'workers' } },
+        spec: {
+          domain: {
+            cpu: { cores: 2 },
+            resources: { requests: { cpu: '2', memory: '4Gi' } },
+            devices: {
+              disks: [
+                { name: 'root', disk: { bus: 'virtio' } },
+                { name: 'cloudinit', disk: { bus: 'virtio' } },
+              ],
+            },
+          },
+          volumes: [
+            { name: 'root', containerDisk: { image: 'quay.io/containerdisks/ubuntu:24.04' } },
+            { name: 'cloudinit', cloudInitNoCloud: { secretRef: { name: secretName } } },
+          ],
+        },
+      },
+    },
+  };
+}
+
+function expectOk(step: string, r: CommandResult): void {
+  if (r.code !== 0) throw new Error(`tofu ${step} exited ${r.code}\n${r.stdout}\n${r.stderr}`);
+}
+
+describe('e2e toolchain', () => {
+  let cluster: TestCluster;
+
+  beforeAll(async () => {
+    cluster = await startCluster();
+  });
+
+  afterAll(async () => {
+    await cluster?.stop();
+  });
+
+  it('installs every shared CRD, established and discoverable', async () => {
+    expect(cluster.crds).toContain('virtualmachines.kubevirt.io');
+    expect(cluster.crds.length).toBeGreaterThanOrEqual(13);
+    const res = await cluster.client().get(VMS);
+    expect(res.status).toBe(200);
+    expect(res.body.resources.map((r: { name: string }) => r.name)).toContain('virtualmachines');
+  });
+
+  it('applies, re-plans clean and destroys a namespace, a random password and a VirtualMachine with OpenTofu', async () => {
+    const work = fs.mkdtempSync(path.join(cluster.dir, 'tf-'));
+    const ns = 'acme-e2e';
+    const config = {
+      terraform: {
+        required_providers: {
+          kubernetes: { source: 'kubernetes', version: K8S_PROVIDER_VERSION },
+          random: { source: 'random', version: RANDOM_PROVIDER_VERSION },
+        },
+      },
+      provider: { kubernetes: [{ config_path: cluster.adminKubeconfig }], random: [{}] },
+      resource: {
+        kubernetes_namespace_v1: { tenant: { metadata: { name: ns } } },
+        random_password: { join: { length: 24, special: false } },
+        kubernetes_secret_v1: {
+          userdata: {
+            metadata: { name: 'node-0-userdata', namespace: '${kubernetes_namespace_v1.tenant.metadata[0].name}' },
+            data: { userdata: '#cloud-config\npassword: ${random_password.join.result}\n' },
+          },
+        },
+        kubernetes_manifest: {
+          vm: {
+            manifest: virtualMachine('node-0', '${kubernetes_namespace_v1.tenant.metadata[0].name}', '${kubernetes_secret_v1.userdata.metadata[0].name}'),
+          },
+        },
+      },
+    };
+    fs.writeFileSync(path.join(work, 'cdk.tf.json'), JSON.stringify(config, null, 2));
+
+    expectOk('init', await tofu(work, ['init', '-input=false', '-no-color']));
+    expectOk('apply', await tofu(work, ['apply', '-auto-approve', '-input=false', '-no-color']));
+
+    const objects = cluster.kubeConfig().makeApiClient(k8s.CustomObjectsApi);
+    const { body: vm } = (await objects.getNamespacedCustomObject('kubevirt.io', 'v1', ns, 'virtualmachines', 'node-0')) as { body: any };
+    expect(vm.spec.runStrategy).toBe('Always');
+    expect(vm.spec.template.spec.domain.cpu.cores).toBe(2);
+    expect(vm.spec.template.spec.domain.resources.requests).toEqual({ cpu: '2', memory: '4Gi' });
+    expect(vm.spec.template.spec.volumes[1].cloudInitNoCloud.secretRef.name).toBe('node-0-userdata');
+    const secret = await cluster.client().get(`/api/v1/namespaces/${ns}/secrets/node-0-userdata`);
+    expect(Buffer.from(secret.body.data.userdata, 'base64').toString()).toMatch(/^#cloud-config\npassword: [A-Za-z0-9]{24}\n$/);
+    // No secret literal in the config: the password exists only in state and in the cluster.
+    expect(fs.readFileSync(path.join(work, 'cdk.tf.json'), 'utf8')).not.toMatch(/password: [A-Za-z0-9]{24}/);
+
+    const plan = await tofu(work, ['plan', '-detailed-exitcode', '-input=false', '-no-color']);
+    if (plan.code !== 0) throw new Error(`plan after apply is not clean (exit ${plan.code})\n${plan.stdout}\n${plan.stderr}`);
+
+    expectOk('destroy', await tofu(work, ['destroy', '-auto-approve', '-input=false', '-no-color']));
+    expect((await cluster.client().get(`${VMS}/namespaces/${ns}/virtualmachines/node-0`)).status).toBe(404);
+    expect((await cluster.client().get(`/api/v1/namespaces/${ns}`)).status).toBe(404);
+  });
+
+  it('forbids a tenant without a RoleBinding to create a VM, and allows it once bound', async () => {
+    const admin = cluster.client();
+    const ns = 'acme-rbac';
+    expect((await admin.create('/api/v1/namespaces', { metadata: { name: ns } })).status).toBe(201);
+    const tenant = cluster.client(cluster.tenantKubeconfig('tenant-acme', ['metalslice:tenants']));
+
+    const denied = await tenant.create(`${VMS}/namespaces/${ns}/virtualmachines`, virtualMachine('vm-a', ns, 'ud'));
+    expect(denied.status).toBe(403);
+    expect(denied.body.reason).toBe('Forbidden');
+    expect(denied.body.message).toContain('User "tenant-acme" cannot create resource "virtualmachines"');
+
+    // The same identity succeeds once bound: the 403 above was authorization, not authentication.
+    const rbac = '/apis/rbac.authorization.k8s.io/v1';
+    expect((await admin.create(`${rbac}/namespaces/${ns}/roles`, {
+      metadata: { name: 'vm-editor' },
+      rules: [{ apiGroups: ['kubevirt.io'], resources: ['virtualmachines'], verbs: ['get', 'list', 'create', 'delete'] }],
+    })).status).toBe(201);
+    expect((await admin.create(`${rbac}/namespaces/${ns}/rolebindings`, {
+      metadata: { name: 'acme-vm-editor' },
+      roleRef: { apiGroup: 'rbac.authorization.k8s.io', kind: 'Role', name: 'vm-editor' },
+      subjects: [{ apiGroup: 'rbac.authorization.k8s.io', kind: 'Group', name: 'metalslice:tenants' }],
+    })).status).toBe(201);
+    // RBAC changes reach the authorizer through an informer: allow a moment.
+    let allowed = await tenant.create(`${VMS}/namespaces/${ns}/virtualmachines`, virtualMachine('vm-a', ns, 'ud'));
+    for (let i = 0; i < 50 && allowed.status === 403; i++) {
+      await new Promise((r) => setTimeout(r, 100));
+      allowed = await tenant.create(`${VMS}/namespaces/${ns}/virtualmachines`, virtualMachine('vm-a', ns, 'ud'));
+    }
+    expect(allowed.status).toBe(201);
+    // Still nothing outside the binding's namespace.
+    expect((await tenant.get(`${VMS}/namespaces/default/virtualmachines`)).status).toBe(403);
+  });
+
+  it('rejects the second VM in a namespace whose ResourceQuota allows count/virtualmachines.kubevirt.io: 1', async () => {
+    const admin = cluster.client();
+    const ns = 'acme-quota';
+    expect((await admin.create('/api/v1/namespaces', { metadata: { name: ns } })).status).toBe(201);
+    expect((await admin.create(`/api/v1/namespaces/${ns}/resourcequotas`, {
+      metadata: { name: 'slice' },
+      spec: { hard: { 'count/virtualmachines.kubevirt.io': '1' } },
+    })).status).toBe(201);
+    // Admission refuses to count against a quota whose status the quota controller has not filled in yet.
+    for (let i = 0; i < 300; i++) {
+      const q = await admin.get(`/api/v1/namespaces/${ns}/resourcequotas/slice`);
+      if (q.body?.status?.hard?.['count/virtualmachines.kubevirt.io'] === '1') break;
+      await new Promise((r) => setTimeout(r, 100));
+    }
+
+    const first = await admin.create(`${VMS}/namespaces/${ns}/virtualmachines`, virtualMachine('vm-1', ns, 'ud'));
+    expect(first.status).toBe(201);
+    const second = await admin.create(`${VMS}/namespaces/${ns}/virtualmachines`, virtualMachine('vm-2', ns, 'ud'));
+    expect(second.status).toBe(403);
+    expect(second.body.message).toMatch(/exceeded quota: slice, requested: count\/virtualmachines\.kubevirt\.io=1, used: count\/virtualmachines\.kubevirt\.io=1, limited: count\/virtualmachines\.kubevirt\.io=1/);
+  });
+});

@@ -1,0 +1,97 @@
+import * as fs from 'fs';
+import * as os from 'os';
+import * as path from 'path';
+import { readInventoryFile } from '../../constructs/core/config';
+import { BareMetalHostObject, buildInventory, hostFromBareMetalHost, hostFromNode, NodeObject, UNKNOWN_HOST_STATE } from '../../constructs/core/inventory';
+import { hostUnavailableReason } from '../../constructs/core/node-types';
+import { stableJson } from '../../constructs/core/report';
+import { runInventory } from '../../constructs/cli/inventory';
+
+const node = (name: string, capacity: Record<string, string>, labels: Record<string, string> = {}): NodeObject => ({ metadata: { name, labels }, status: { capacity, allocatable: capacity } });
+
+const bmh = (name: string, extra: Partial<{ state: string; consumer: { name: string; namespace?: string }; error: string; labels: Record<string, string> }> = {}): BareMetalHostObject => ({
+  metadata: { name, namespace: 'metal3', labels: extra.labels ?? { class: 'gpu' } },
+  spec: extra.consumer ? { consumerRef: { kind: 'HostClaim', ...extra.consumer } } : {},
+  status: {
+    errorMessage: extra.error ?? '',
+    provisioning: { state: extra.state ?? 'available' },
+    hardware: { cpu: { count: 96 }, ramMebibytes: 1048576, storage: [{ sizeBytes: 1920383410176 }, { sizeBytes: 1920383410176 }] },
+  },
+});
+
+describe('hostFromNode', () => {
+  it('takes cpu, memory, ephemeral-storage as disk and qualified extended resources, in canonical form', () => {
+    const host = hostFromNode(
+      node('bm-01', { cpu: '64', memory: '536870912Ki', 'ephemeral-storage': '3840Gi', 'nvidia.com/gpu': '4', pods: '110', 'hugepages-2Mi': '0', 'example.com/none': '0' }, { zone: 'a', 'kubernetes.io/hostname': 'bm-01' }),
+    );
+    expect(host).toEqual({ name: 'bm-01', labels: { 'kubernetes.io/hostname': 'bm-01', zone: 'a' }, capacity: { cpu: '64', memory: '512Gi', disk: '3840Gi', 'nvidia.com/gpu': '4' } });
+    expect(Object.keys(host.capacity)).toEqual(['cpu', 'memory', 'disk', 'nvidia.com/gpu']);
+  });
+
+  it('falls back to allocatable when a node reports no capacity', () => {
+    expect(hostFromNode({ metadata: { name: 'n' }, status: { allocatable: { cpu: '4', memory: '8Gi' } } }).capacity).toEqual({ cpu: '4', memory: '8Gi' });
+  });
+});
+
+describe('hostFromBareMetalHost', () => {
+  it('takes the inspected CPU count, RAM and the sum of the disks, with state', () => {
+    expect(hostFromBareMetalHost(bmh('gpu-01'))).toEqual({ name: 'gpu-01', labels: { class: 'gpu' }, capacity: { cpu: '96', memory: '1Ti', disk: '3750748848Ki' }, state: 'available' });
+  });
+
+  it('records the consumer (namespace/name of the claim) and the error, which make the host unusable', () => {
+    const held = hostFromBareMetalHost(bmh('gpu-02', { state: 'provisioned', consumer: { name: 'prod-gpu-0', namespace: 'prod-metal' } }));
+    expect(held.consumer).toBe('prod-metal/prod-gpu-0');
+    expect(hostUnavailableReason(held)).toMatch(/held by prod-metal\/prod-gpu-0/);
+    const broken = hostFromBareMetalHost(bmh('gpu-03', { state: 'registering', error: 'BMC unreachable' }));
+    expect(broken.errorMessage).toBe('BMC unreachable');
+    expect(hostUnavailableReason(broken)).toMatch(/in error: BMC unreachable/);
+  });
+
+  it('marks a host the operator has not reported on as unknown, never as available', () => {
+    const fresh = hostFromBareMetalHost({ metadata: { name: 'new-01' } });
+    expect(fresh).toEqual({ name: 'new-01', labels: {}, capacity: {}, state: UNKNOWN_HOST_STATE });
+    expect(hostUnavailableReason(fresh)).toBeDefined();
+  });
+});
+
+describe('buildInventory', () => {
+  it('sorts hosts by name and merges a BareMetalHost that is also a Node', () => {
+    const inv = buildInventory(
+      [node('bm-02', { cpu: '32', memory: '128Gi' }, { zone: 'b' }), node('bm-01', { cpu: '64', memory: '256Gi' }, { class: 'node' })],
+      [bmh('gpu-01'), bmh('bm-01', { state: 'externally provisioned', labels: { class: 'virt', rack: 'r1' } })],
+    );
+    expect(inv.hosts.map((h) => h.name)).toEqual(['bm-01', 'bm-02', 'gpu-01']);
+    expect(inv.hosts[0]).toEqual({ name: 'bm-01', labels: { class: 'node', rack: 'r1' }, capacity: { cpu: '64', memory: '256Gi' }, state: 'externally provisioned' });
+  });
+
+  it('is deterministic: the same objects in any order give the same bytes', () => {
+    const nodes = [node('a', { cpu: '1', memory: '1Gi' }, { y: '1', x: '2' }), node('b', { cpu: '2', memory: '2Gi' })];
+    const hosts = [bmh('c'), bmh('d', { state: 'provisioned', consumer: { name: 'x' } })];
+    expect(stableJson(buildInventory([...nodes].reverse(), [...hosts].reverse()))).toBe(stableJson(buildInventory(nodes, hosts)));
+  });
+
+  it('writes a file readInventoryFile reads back as the same hosts', () => {
+    const inv = buildInventory([node('bm-01', { cpu: '64', memory: '256Gi', 'ephemeral-storage': '1Ti' })], [bmh('gpu-01', { state: 'provisioned', consumer: { name: 'c' }, error: 'x' })]);
+    const file = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'inv-')), 'inventory.json');
+    fs.writeFileSync(file, stableJson(inv));
+    expect(readInventoryFile(file, 'fleets[0].hostsFile')).toEqual(inv.hosts);
+  });
+});
+
+describe('runInventory', () => {
+  it('fails with exit 1 and says why when the kubeconfig cannot be read', async () => {
+    const err: string[] = [];
+    const code = await runInventory({ kubeconfig: '/nonexistent/kubeconfig' }, { stdout: () => undefined, stderr: (s) => err.push(s) });
+    expect(code).toBe(1);
+    expect(err.join('')).toMatch(/cannot read kubeconfig \/nonexistent\/kubeconfig/);
+  });
+
+  it('fails with exit 1 naming the contexts there are when --context is unknown', async () => {
+    const file = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'kc-')), 'kubeconfig');
+    fs.writeFileSync(file, 'apiVersion: v1\nkind: Config\nclusters: [{name: c, cluster: {server: "https://127.0.0.1:1"}}]\nusers: [{name: u, user: {}}]\ncontexts: [{name: main, context: {cluster: c, user: u}}]\ncurrent-context: main\n');
+    const err: string[] = [];
+    const code = await runInventory({ kubeconfig: file, context: 'other' }, { stdout: () => undefined, stderr: (s) => err.push(s) });
+    expect(code).toBe(1);
+    expect(err.join('')).toMatch(/no context "other".*contexts: main/);
+  });
+});
