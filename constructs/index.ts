@@ -8,6 +8,7 @@ export * from './auto-nodes';
 export * from './vm-node';
 export * from './from-config';
 export * from './synth';
+export * from './provider-versions';
 export * from './core/model';
 export { Quantity } from './core/quantity';
 export { planModel, Plan, PlanReport } from './core/plan';

@@ -6,7 +6,7 @@ import { TerraformStack } from 'cdktf';
 import { KubernetesProvider } from '@cdktf/provider-kubernetes/lib/provider';
 import { RandomProvider } from '@cdktf/provider-random/lib/provider';
 import { Construct } from 'constructs';
-import { AutoNodes, CapacityPlan, ElasticFleet, ElasticNodePool, ElasticQuota, NodeProvider, TenantCluster } from '../../constructs';
+import { AutoNodes, CapacityPlan, ElasticFleet, ElasticNodePool, ElasticQuota, NodeProvider, TenantCluster, acceptNewerProviders } from '../../constructs';
 import { exampleCaCertificate, exampleHosts, settings } from '../settings';
 
 export class ConsumerStack extends TerraformStack {
@@ -15,6 +15,7 @@ export class ConsumerStack extends TerraformStack {
     new KubernetesProvider(this, 'kubernetes', { configPath: settings.providerKubeconfig });
     new RandomProvider(this, 'random');
     new CapacityPlan(this, 'plan');
+    acceptNewerProviders(this);
 
     const fleet = ElasticFleet.fromInventory(this, 'fra1', { hosts: exampleHosts(), reservedPerHost: { cpu: 2, memory: '8Gi', disk: '100Gi' } });
     const quota = ElasticQuota.fromQuotaAttributes(this, 'team-a', { fleet, organization: 'acme', limits: { cpu: 256, memory: '1Ti', disk: '8Ti' }, maxVirtualMachines: 40 });

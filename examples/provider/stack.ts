@@ -5,7 +5,7 @@
 import { TerraformStack } from 'cdktf';
 import { KubernetesProvider } from '@cdktf/provider-kubernetes/lib/provider';
 import { Construct } from 'constructs';
-import { CapacityPlan, ElasticFleet, ElasticQuota } from '../../constructs';
+import { CapacityPlan, ElasticFleet, ElasticQuota, acceptNewerProviders } from '../../constructs';
 import { exampleHosts, settings } from '../settings';
 
 export class ProviderStack extends TerraformStack {
@@ -13,6 +13,7 @@ export class ProviderStack extends TerraformStack {
     super(scope, id);
     new KubernetesProvider(this, 'kubernetes', { configPath: settings.providerKubeconfig });
     new CapacityPlan(this, 'plan');
+    acceptNewerProviders(this, ['kubernetes']);
 
     const fleet = new ElasticFleet(this, 'fra1', {
       hosts: exampleHosts(),
