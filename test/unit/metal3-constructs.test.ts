@@ -1,0 +1,120 @@
+import { App, TerraformStack, Testing } from 'cdktf';
+import { KubernetesProvider } from '@cdktf/provider-kubernetes/lib/provider';
+import { RandomProvider } from '@cdktf/provider-random/lib/provider';
+import { CapacityPlan, TenantCluster } from '../../constructs';
+import { HostSpec } from '../../constructs/core/model';
+import { NodeProvider } from '../../constructs/node-provider';
+import { PrivateNodePool, PrivateNodePoolProps } from '../../constructs/private-node-pool';
+import { validateAgainstCrd } from '../support/crd-schema';
+import { EXAMPLE_CA } from '../support/models';
+
+const image = { url: 'https://images.example.com/ubuntu-24.04.raw', checksum: 'b'.repeat(64), checksumType: 'sha256', format: 'raw' } as const;
+const metalHost = (name: string, labels: Record<string, string> = {}): HostSpec => ({ name, labels: { class: 'gpu', ...labels }, state: 'available', capacity: { cpu: 64, memory: '512Gi', disk: '3840Gi' } });
+
+interface Options {
+  count?: number;
+  secondCluster?: boolean;
+  hosts?: HostSpec[];
+}
+
+function build(app: App, options: Options = {}): TerraformStack {
+  const stack = new TerraformStack(app, 'tenant');
+  new KubernetesProvider(stack, 'kubernetes', { configPath: '/etc/metalslice/provider.kubeconfig' });
+  new RandomProvider(stack, 'random');
+  new CapacityPlan(stack, 'plan', { writeReport: false });
+  const metal = new NodeProvider(stack, 'metal', {
+    kind: 'metal3',
+    hosts: options.hosts ?? [metalHost('gpu-01', { 'infrastructure.cluster.x-k8s.io/failure-domain': 'rack-1' }), metalHost('gpu-02'), metalHost('gpu-03'), metalHost('gpu-04')],
+    hostNamespace: 'bm-pool',
+    nodeTypes: [{ name: 'big', hostSelector: { matchLabels: { class: 'gpu' } } }],
+  });
+  const prod = new TenantCluster(stack, 'prod', { endpoint: 'https://10.0.0.10:6443', caCertificate: EXAMPLE_CA, kubeconfigPath: '/etc/metalslice/tenant.kubeconfig' });
+  new PrivateNodePool(stack, 'metal-workers', { cluster: prod, provider: metal, nodeType: 'big', count: options.count ?? 2, image, labels: { tier: 'metal' } });
+  if (options.secondCluster) {
+    const dev = new TenantCluster(stack, 'dev', { endpoint: 'https://10.0.0.20:6443', caCertificate: EXAMPLE_CA });
+    new PrivateNodePool(stack, 'dev-metal', { cluster: dev, provider: metal, nodeType: 'big', count: 1, image });
+  }
+  return stack;
+}
+
+type Synth = { resource: Record<string, Record<string, Record<string, unknown>>> };
+const synth = (options: Options = {}): Synth => JSON.parse(Testing.synth(build(Testing.app(), options))) as Synth;
+const manifests = (json: Synth, kind: string) =>
+  Object.values(json.resource.kubernetes_manifest ?? {})
+    .map((r) => r.manifest as { kind: string; metadata: { name: string; namespace: string }; spec: Record<string, unknown> })
+    .filter((m) => m.kind === kind);
+
+describe('PrivateNodePool synth', () => {
+  it('claims one host per node, in the tenant node environment namespace, with its userData Secret and token', () => {
+    const json = synth();
+    const claims = manifests(json, 'HostClaim');
+    expect(claims.map((c) => c.metadata.name)).toEqual(['prod-metal-workers-0', 'prod-metal-workers-1']);
+    for (const c of claims) expect(validateAgainstCrd(c)).toEqual([]);
+    expect(claims[0].metadata.namespace).toBe('prod-metal');
+    expect(claims[0].spec).toMatchObject({ hostSelector: { inNamespace: 'bm-pool', matchLabels: { class: 'gpu' } }, userData: { name: 'prod-metal-workers-0-userdata', namespace: 'prod-metal' }, poweredOn: true });
+    // The planned host's failure domain becomes the claim's preference; a host without one adds none.
+    expect(claims[0].spec.failureDomain).toBe('rack-1');
+    expect(claims[1].spec.failureDomain).toBeUndefined();
+    const secrets = Object.values(json.resource.kubernetes_secret_v1) as { metadata: { name: string; namespace: string }; data: Record<string, string> }[];
+    const userData = secrets.find((s) => s.metadata.name === 'prod-metal-workers-0-userdata')!;
+    expect(userData.metadata.namespace).toBe('prod-metal');
+    expect(userData.data.userData).toMatch(/^#cloud-config\n/);
+    expect(userData.data.userData).toContain('tier=metal');
+    // The token is a Terraform reference, never a literal.
+    expect(userData.data.userData).toMatch(/\$\{random_string\.[^}]+\.result\}\.\$\{random_password\.[^}]+\.result\}/);
+    expect(secrets.filter((s) => s.metadata.namespace === 'kube-system')).toHaveLength(2);
+  });
+
+  it('writes one HostDeployPolicy per host namespace admitting exactly the tenant namespaces that claim there', () => {
+    const json = synth({ secondCluster: true });
+    const policies = manifests(json, 'HostDeployPolicy');
+    expect(policies).toHaveLength(1);
+    expect(policies[0].metadata.namespace).toBe('bm-pool');
+    expect(policies[0].spec).toEqual({ hostClaimNamespaces: { names: ['dev-metal', 'prod-metal'] } });
+    expect(validateAgainstCrd(policies[0])).toEqual([]);
+  });
+
+  it('adds exactly one node when the count grows by one and changes nothing else', () => {
+    const before = synth({ count: 2 });
+    const after = synth({ count: 3 });
+    const flat = (j: Synth) => new Map(Object.entries(j.resource).flatMap(([type, byName]) => Object.entries(byName).map(([name, body]) => [`${type}.${name}`, JSON.stringify(body)] as const)));
+    const a = flat(before);
+    const b = flat(after);
+    for (const [k, v] of a) expect(b.get(k)).toBe(v);
+    const added = [...b.keys()].filter((k) => !a.has(k));
+    expect(added.every((k) => /prod-metal-workers-2/.test(k))).toBe(true);
+    expect(added.map((k) => k.split('.')[0]).sort()).toEqual(['kubernetes_manifest', 'kubernetes_secret_v1', 'kubernetes_secret_v1', 'random_password', 'random_string']);
+  });
+
+  it('fails synth naming the free hosts when the pool claims more than there are', () => {
+    const app = Testing.app();
+    build(app, { count: 3, hosts: [metalHost('gpu-01'), metalHost('gpu-02')] });
+    expect(() => app.synth()).toThrow(/tenant\/metal-workers[\s\S]*2[^\n]*free/);
+  });
+});
+
+describe('PrivateNodePool props', () => {
+  const base = (stack: TerraformStack): PrivateNodePoolProps => ({
+    cluster: new TenantCluster(stack, 'c', { endpoint: 'https://10.0.0.10:6443', caCertificate: EXAMPLE_CA }),
+    provider: new NodeProvider(stack, 'metal', { kind: 'metal3', hosts: [metalHost('gpu-01')], nodeTypes: [{ name: 'big', hostSelector: { matchLabels: { class: 'gpu' } } }, { name: 'loose' }] }),
+    nodeType: 'big',
+    count: 1,
+    image,
+  });
+  const stack = () => new TerraformStack(Testing.app(), 's');
+
+  it('rejects an unknown node type, listing the provider types', () => {
+    const s = stack();
+    expect(() => new PrivateNodePool(s, 'p', { ...base(s), nodeType: 'huge' })).toThrow(/\[s\/p\] provider "metal" has no node type "huge"; its types: big, loose/);
+  });
+
+  it('rejects a node type without a host selector, a non-metal3 provider, a bad count and an image without checksum', () => {
+    const s = stack();
+    const props = base(s);
+    expect(() => new PrivateNodePool(s, 'a', { ...props, nodeType: 'loose' })).toThrow(/has no hostSelector/);
+    const virt = { providerName: 'virt', kind: 'kubevirt' as const, node: props.provider.node };
+    expect(() => new PrivateNodePool(s, 'b', { ...props, provider: virt })).toThrow(/kind kubevirt; private node pools claim whole bare-metal hosts/);
+    expect(() => new PrivateNodePool(s, 'c2', { ...props, count: 1.5 })).toThrow(/count must be a whole number of hosts/);
+    expect(() => new PrivateNodePool(s, 'd', { ...props, image: { url: 'https://x/os.qcow2', checksum: '' } })).toThrow(/image.checksum is required/);
+  });
+});
