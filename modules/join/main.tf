@@ -1,0 +1,113 @@
+# Join material for one node: a kubeadm bootstrap token made here (random_*), registered in the tenant
+# cluster's kube-system, and the #cloud-config that installs containerd, kubelet and kubeadm and joins
+# with that token. The same document constructs/render/cloud-init.ts renders.
+
+resource "random_string" "token_id" {
+  length  = 6
+  upper   = false
+  special = false
+  lower   = true
+  numeric = true
+}
+
+resource "random_password" "token_secret" {
+  length  = 16
+  upper   = false
+  special = false
+  lower   = true
+  numeric = true
+}
+
+resource "kubernetes_secret_v1" "bootstrap_token" {
+  metadata {
+    name      = "bootstrap-token-${random_string.token_id.result}"
+    namespace = "kube-system"
+    labels    = { "app.kubernetes.io/managed-by" = "metalslice" }
+  }
+
+  type = "bootstrap.kubernetes.io/token"
+
+  data = {
+    description                      = "metalslice node ${var.node_name}"
+    "token-id"                       = random_string.token_id.result
+    "token-secret"                   = random_password.token_secret.result
+    expiration                       = timeadd(timestamp(), var.token_ttl)
+    "usage-bootstrap-authentication" = "true"
+    "usage-bootstrap-signing"        = "true"
+    "auth-extra-groups"              = "system:bootstrappers:kubeadm:default-node-token"
+  }
+
+  lifecycle {
+    # The expiration is stamped once, at creation; later plans must not move it.
+    ignore_changes = [data]
+  }
+}
+
+locals {
+  token = "${random_string.token_id.result}.${random_password.token_secret.result}"
+
+  endpoint_parts      = regex("^https://([^/:]+)(?::([0-9]+))?/?$", var.cluster_endpoint)
+  api_server_endpoint = "${local.endpoint_parts[0]}:${coalesce(local.endpoint_parts[1], "443")}"
+
+  # What NodeRestriction lets a kubelet set on its own Node.
+  allowed_kubernetes_io = ["kubernetes.io/hostname", "kubernetes.io/arch", "kubernetes.io/os", "node.kubernetes.io/instance-type", "topology.kubernetes.io/zone", "topology.kubernetes.io/region"]
+  label_prefix          = { for k, v in var.node_labels : k => (strcontains(k, "/") ? split("/", k)[0] : "") }
+  self_settable_labels = {
+    for k, v in var.node_labels : k => v
+    if !startswith(k, "node-role.kubernetes.io/") && (
+      !(local.label_prefix[k] == "kubernetes.io" || local.label_prefix[k] == "k8s.io" || endswith(local.label_prefix[k], ".kubernetes.io") || endswith(local.label_prefix[k], ".k8s.io"))
+      || contains(local.allowed_kubernetes_io, k)
+      || local.label_prefix[k] == "kubelet.kubernetes.io"
+      || local.label_prefix[k] == "node.kubernetes.io"
+    )
+  }
+  node_labels_arg = join(",", [for k, v in local.self_settable_labels : "${k}=${v}"])
+
+  join_configuration = {
+    apiVersion = "kubeadm.k8s.io/v1beta4"
+    kind       = "JoinConfiguration"
+    discovery = {
+      bootstrapToken = {
+        apiServerEndpoint = local.api_server_endpoint
+        token             = local.token
+        caCertHashes      = [var.cluster_ca_cert_hash]
+      }
+    }
+    nodeRegistration = {
+      name             = var.node_name
+      criSocket        = "unix:///run/containerd/containerd.sock"
+      kubeletExtraArgs = local.node_labels_arg == "" ? [] : [{ name = "node-labels", value = local.node_labels_arg }]
+      taints           = [for t in var.node_taints : merge({ key = t.key, effect = t.effect }, t.value == null ? {} : { value = t.value })]
+    }
+  }
+
+  repo    = "https://pkgs.k8s.io/core:/stable:/v${var.kubernetes_version}/deb/"
+  keyring = "/etc/apt/keyrings/kubernetes-apt-keyring.gpg"
+
+  cloud_config = {
+    hostname = var.node_name
+    fqdn     = var.node_name
+    write_files = [
+      { path = "/etc/modules-load.d/kubernetes.conf", permissions = "0644", content = "overlay\nbr_netfilter\n" },
+      { path = "/etc/sysctl.d/99-kubernetes.conf", permissions = "0644", content = "net.bridge.bridge-nf-call-iptables = 1\nnet.bridge.bridge-nf-call-ip6tables = 1\nnet.ipv4.ip_forward = 1\n" },
+      { path = "/etc/kubernetes/kubeadm-join.yaml", permissions = "0600", owner = "root:root", content = yamlencode(local.join_configuration) },
+    ]
+    package_update = true
+    packages       = ["apt-transport-https", "ca-certificates", "curl", "gpg", "containerd"]
+    runcmd = [
+      ["modprobe", "overlay"],
+      ["modprobe", "br_netfilter"],
+      ["sysctl", "--system"],
+      ["mkdir", "-p", "-m", "0755", "/etc/apt/keyrings"],
+      ["sh", "-c", "curl -fsSL ${local.repo}Release.key | gpg --dearmor --yes -o ${local.keyring}"],
+      ["sh", "-c", "echo \"deb [signed-by=${local.keyring}] ${local.repo} /\" > /etc/apt/sources.list.d/kubernetes.list"],
+      ["apt-get", "update"],
+      ["apt-get", "install", "-y", "kubelet", "kubeadm"],
+      ["apt-mark", "hold", "kubelet", "kubeadm"],
+      ["sh", "-c", "mkdir -p /etc/containerd && containerd config default | sed \"s/SystemdCgroup = false/SystemdCgroup = true/\" > /etc/containerd/config.toml"],
+      ["systemctl", "restart", "containerd"],
+      ["systemctl", "enable", "--now", "kubelet"],
+      ["kubeadm", "join", "--config", "/etc/kubernetes/kubeadm-join.yaml"],
+    ]
+  }
+}

@@ -1,0 +1,14 @@
+output "name" {
+  description = "Name of the VirtualMachine (and of the node it becomes)."
+  value       = kubernetes_manifest.virtual_machine.manifest.metadata.name
+}
+
+output "namespace" {
+  description = "Namespace of the VirtualMachine."
+  value       = var.namespace
+}
+
+output "user_data_secret_name" {
+  description = "Name of the cloud-init Secret the VM boots with."
+  value       = kubernetes_secret_v1.user_data.metadata[0].name
+}

@@ -1,0 +1,69 @@
+# One private bare-metal node: a Metal3 HostClaim for any free BareMetalHost the node type's selector
+# matches, provisioned with the image and this node's cloud-init. The same spec constructs/render/metal3.ts
+# renders.
+#
+# Destroying the claim releases its host: the baremetal-operator deprovisions it and, with the
+# BareMetalHost's automatedCleaningMode "metadata" (the default), cleans its disks before anyone else can
+# claim it. "disabled" skips cleaning; never use it on hosts that move between tenants.
+
+locals {
+  user_data_secret = coalesce(var.user_data_secret_name, "${var.name}-userdata")
+
+  has_checksum = coalesce(var.image.checksum, "") != ""
+  image = merge(
+    { url = var.image.url },
+    [{}, { checksum = var.image.checksum, checksumType = coalesce(var.image.checksum_type, "auto") }][local.has_checksum ? 1 : 0],
+    [{}, { format = var.image.format }][var.image.format != null ? 1 : 0],
+  )
+
+  # The CRD requires values on every expression, also for Exists / DoesNotExist (then empty).
+  host_selector = merge(
+    [{}, { inNamespace = var.host_namespace }][var.host_namespace != null ? 1 : 0],
+    [{}, { matchLabels = var.host_selector.match_labels }][length(var.host_selector.match_labels) > 0 ? 1 : 0],
+    [{}, { matchExpressions = [for e in var.host_selector.match_expressions : { key = e.key, operator = e.operator, values = e.values }] }][length(var.host_selector.match_expressions) > 0 ? 1 : 0],
+  )
+}
+
+resource "kubernetes_secret_v1" "user_data" {
+  metadata {
+    name      = local.user_data_secret
+    namespace = var.namespace
+    labels = {
+      "app.kubernetes.io/managed-by" = "metalslice"
+      "metalslice.io/pool"           = var.pool
+    }
+  }
+
+  type = "Opaque"
+  # The baremetal-operator reads the user data from the userData key.
+  data = { userData = var.user_data }
+}
+
+resource "kubernetes_manifest" "host_claim" {
+  manifest = {
+    apiVersion = "metal3.io/v1alpha1"
+    kind       = "HostClaim"
+    metadata = {
+      name      = var.name
+      namespace = var.namespace
+      labels = {
+        "app.kubernetes.io/managed-by" = "metalslice"
+        "metalslice.io/pool"           = var.pool
+        "metalslice.io/cluster"        = var.cluster
+        "metalslice.io/node-type"      = var.node_type
+      }
+    }
+    spec = merge(
+      {
+        hostSelector = local.host_selector
+        image        = local.image
+        userData     = { name = local.user_data_secret, namespace = var.namespace }
+        poweredOn    = var.powered_on
+      },
+      [{}, { failureDomain = var.failure_domain }][var.failure_domain != null ? 1 : 0],
+    )
+  }
+
+  # The Secret first: the operator reads it as soon as it binds a host to the claim.
+  depends_on = [kubernetes_secret_v1.user_data]
+}

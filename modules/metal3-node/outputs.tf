@@ -1,0 +1,14 @@
+output "name" {
+  description = "Name of the HostClaim (and of the node it becomes)."
+  value       = kubernetes_manifest.host_claim.manifest.metadata.name
+}
+
+output "namespace" {
+  description = "Namespace of the HostClaim."
+  value       = var.namespace
+}
+
+output "user_data_secret_name" {
+  description = "Name of the userData Secret the host is provisioned with."
+  value       = kubernetes_secret_v1.user_data.metadata[0].name
+}

@@ -1,0 +1,22 @@
+variable "vcluster" {
+  type        = any
+  sensitive   = true
+  description = "The node claim as vCluster Platform passes it to a terraform node template: name, namespace, userData, requirements, properties, nodeClaim, nodeType, nodeProvider, instance."
+
+  validation {
+    condition     = can(var.vcluster.userData) && can(var.vcluster.nodeType.spec.resources.cpu) && can(var.vcluster.nodeType.spec.resources.memory)
+    error_message = "vcluster must carry userData and a nodeType with spec.resources.cpu and memory (the platform passes them for every claim)."
+  }
+}
+
+variable "kubeconfig_path" {
+  type        = string
+  description = "kubeconfig of the provider cluster. Null: KUBE_CONFIG_PATH, or the in-cluster service account."
+  default     = null
+}
+
+variable "kubeconfig_context" {
+  type        = string
+  description = "Context in kubeconfig_path. Null: KUBE_CTX, or the current context."
+  default     = null
+}
