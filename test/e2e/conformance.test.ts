@@ -1,0 +1,225 @@
+// Conformance: for the same claim (node type, pool, cluster), the per-claim node template applied with
+// OpenTofu and the constructs' synth (its kubernetes_manifest, applied with OpenTofu too) create the same
+// VirtualMachine / HostClaim on a real kube-apiserver, field by field, names and namespaces aside; and the
+// join module writes the same cloud-config document as the constructs.
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { Testing, TerraformStack } from 'cdktf';
+import { KubernetesProvider } from '@cdktf/provider-kubernetes/lib/provider';
+import { RandomProvider } from '@cdktf/provider-random/lib/provider';
+import { parse } from 'yaml';
+import { CapacityPlan, ElasticFleet, ElasticNodePool, ElasticQuota, TenantCluster } from '../../constructs';
+import { NodeProvider } from '../../constructs/node-provider';
+import { PrivateNodePool } from '../../constructs/private-node-pool';
+import { caCertHash, renderJoinCloudConfig } from '../../constructs/render/cloud-init';
+import { EXAMPLE_CA } from '../support/models';
+import { CommandResult, REPO_ROOT, startCluster, TestCluster, tofu } from './harness';
+
+jest.setTimeout(900_000);
+
+const K8S_PROVIDER_VERSION = process.env.METALSLICE_KUBERNETES_PROVIDER_VERSION ?? '3.2.1';
+const TEMPLATE_NS = 'conform-template';
+
+function expectOk(step: string, r: CommandResult): void {
+  if (r.code !== 0) throw new Error(`tofu ${step} exited ${r.code}\n${r.stdout}\n${r.stderr}`);
+}
+
+function copyTerraformTree(dest: string): string {
+  for (const dir of ['modules', 'node-templates']) {
+    fs.cpSync(path.join(REPO_ROOT, dir), path.join(dest, dir), { recursive: true, filter: (src) => !/\.terraform(\.lock\.hcl)?$/.test(src) && !src.endsWith('.tfstate') });
+  }
+  return dest;
+}
+
+type Manifest = { apiVersion: string; kind: string; metadata: { name: string; namespace: string; labels: Record<string, string> }; spec: Record<string, unknown> };
+
+/** The kubernetes_manifest objects of a synthesized stack, by kind. */
+function synthesizedManifests(stack: TerraformStack, kind: string): Manifest[] {
+  const json = JSON.parse(Testing.synth(stack)) as { resource: { kubernetes_manifest?: Record<string, { manifest: Manifest }> } };
+  return Object.values(json.resource.kubernetes_manifest ?? {})
+    .map((r) => r.manifest)
+    .filter((m) => m.kind === kind);
+}
+
+/** Applies manifests the way the constructs do: kubernetes_manifest resources in a Terraform JSON config. */
+async function applyManifests(dir: string, kubeconfig: string, manifests: readonly Manifest[]): Promise<void> {
+  fs.mkdirSync(dir, { recursive: true });
+  const config = {
+    terraform: { required_providers: { kubernetes: { source: 'kubernetes', version: K8S_PROVIDER_VERSION } } },
+    provider: { kubernetes: [{ config_path: kubeconfig }] },
+    resource: { kubernetes_manifest: Object.fromEntries(manifests.map((m, i) => [`m${i}`, { manifest: m }])) },
+  };
+  fs.writeFileSync(path.join(dir, 'main.tf.json'), JSON.stringify(config, null, 2));
+  expectOk('init', await tofu(dir, ['init', '-input=false', '-no-color']));
+  expectOk('apply', await tofu(dir, ['apply', '-auto-approve', '-input=false', '-no-color']));
+}
+
+async function applyTemplate(dir: string, kubeconfig: string, vcluster: Record<string, unknown>): Promise<void> {
+  fs.writeFileSync(path.join(dir, 'claim.tfvars.json'), JSON.stringify({ vcluster }));
+  expectOk('init', await tofu(dir, ['init', '-input=false', '-no-color']));
+  expectOk('apply', await tofu(dir, ['apply', '-auto-approve', '-var-file=claim.tfvars.json', `-var=kubeconfig_path=${kubeconfig}`, '-input=false', '-no-color']));
+}
+
+/** The object with what may differ between the two (namespace, server-set metadata) taken out. */
+function comparable(obj: { metadata: { labels?: Record<string, string> }; spec: unknown }, namespace: string): unknown {
+  const text = JSON.stringify(obj.spec).split(`"namespace":"${namespace}"`).join('"namespace":"<ns>"');
+  return { labels: obj.metadata.labels, spec: JSON.parse(text) };
+}
+
+function newStack(kubeconfig: string): TerraformStack {
+  const stack = new TerraformStack(Testing.app(), 'conformance');
+  new KubernetesProvider(stack, 'kubernetes', { configPath: kubeconfig });
+  new RandomProvider(stack, 'random');
+  new CapacityPlan(stack, 'plan', { writeReport: false });
+  return stack;
+}
+
+describe('node templates conform to the constructs', () => {
+  let cluster: TestCluster;
+  let work: string;
+
+  beforeAll(async () => {
+    cluster = await startCluster();
+    work = copyTerraformTree(fs.mkdtempSync(path.join(cluster.dir, 'conform-')));
+    for (const ns of ['acme-team-a', 'prod-metal', TEMPLATE_NS]) expect((await cluster.client().create('/api/v1/namespaces', { metadata: { name: ns } })).status).toBe(201);
+  });
+
+  afterAll(async () => {
+    await cluster?.stop();
+  });
+
+  it('creates the same VirtualMachine from the kubevirt template as from an ElasticNodePool', async () => {
+    const stack = newStack(cluster.adminKubeconfig);
+    const fleet = new ElasticFleet(stack, 'fra1', { hosts: [{ name: 'bm-01', labels: { pool: 'virt' }, capacity: { cpu: 64, memory: '256Gi', disk: '2Ti' } }], hostSelector: { pool: 'virt' } });
+    const quota = new ElasticQuota(stack, 'team-a', { fleet, organization: 'acme', limits: { cpu: 16, memory: '64Gi', disk: '500Gi' } });
+    const prod = new TenantCluster(stack, 'prod', { endpoint: 'https://10.0.0.10:6443', caCertificate: EXAMPLE_CA });
+    new ElasticNodePool(stack, 'small', { quota, cluster: prod, shape: { cpu: 2, memory: '4Gi', disk: '20Gi' }, count: 1 });
+    const [fromConstructs] = synthesizedManifests(stack, 'VirtualMachine');
+    expect(fromConstructs.metadata.namespace).toBe('acme-team-a');
+    const nodeName = fromConstructs.metadata.name;
+    await applyManifests(path.join(work, 'constructs-vm'), cluster.adminKubeconfig, [fromConstructs]);
+
+    await applyTemplate(path.join(work, 'node-templates', 'kubevirt'), cluster.adminKubeconfig, {
+      name: nodeName,
+      namespace: 'vcluster-prod',
+      userData: '#cloud-config\n',
+      nodeClaim: { metadata: { name: nodeName } },
+      nodeType: {
+        metadata: { name: 'small' },
+        spec: {
+          resources: { cpu: '2', memory: '4Gi', disk: '20Gi' },
+          properties: { 'metalslice.io/namespace': TEMPLATE_NS, 'metalslice.io/quota': 'team-a', 'metalslice.io/pool': 'small', 'metalslice.io/host-selector': 'pool=virt' },
+        },
+      },
+      instance: { metadata: { name: 'prod' } },
+    });
+
+    const vms = '/apis/kubevirt.io/v1/namespaces';
+    const a = await cluster.client().get(`${vms}/acme-team-a/virtualmachines/${nodeName}`);
+    const b = await cluster.client().get(`${vms}/${TEMPLATE_NS}/virtualmachines/${nodeName}`);
+    expect([a.status, b.status]).toEqual([200, 200]);
+    expect(comparable(b.body, TEMPLATE_NS)).toEqual(comparable(a.body, 'acme-team-a'));
+    // The comparison covers the fields that matter: the data volume, the requests and the user data Secret.
+    expect(a.body.spec.dataVolumeTemplates[0].spec.storage.resources.requests.storage).toBe('20Gi');
+    expect(a.body.spec.template.spec.volumes[1].cloudInitNoCloud.secretRef.name).toBe(`${nodeName}-cloudinit`);
+  });
+
+  it('creates the same HostClaim from the metal3 template as from a PrivateNodePool', async () => {
+    const stack = newStack(cluster.adminKubeconfig);
+    const metal = new NodeProvider(stack, 'metal', {
+      kind: 'metal3',
+      hostNamespace: 'metal3',
+      hosts: [{ name: 'gpu-01', labels: { class: 'gpu' }, state: 'available', capacity: { cpu: 96, memory: '1Ti', disk: '3840Gi' } }],
+      nodeTypes: [{ name: 'gpu-node', hostSelector: { matchLabels: { class: 'gpu' } } }],
+    });
+    const prod = new TenantCluster(stack, 'prod', { endpoint: 'https://10.0.0.10:6443', caCertificate: EXAMPLE_CA });
+    const image = { url: 'https://images.example.com/ubuntu-24.04.raw', checksum: 'd'.repeat(64), checksumType: 'sha256', format: 'raw' } as const;
+    new PrivateNodePool(stack, 'gpu', { cluster: prod, provider: metal, nodeType: 'gpu-node', count: 1, image });
+    const [fromConstructs] = synthesizedManifests(stack, 'HostClaim');
+    expect(fromConstructs.metadata.namespace).toBe('prod-metal');
+    const nodeName = fromConstructs.metadata.name;
+    await applyManifests(path.join(work, 'constructs-hc'), cluster.adminKubeconfig, [fromConstructs]);
+
+    await applyTemplate(path.join(work, 'node-templates', 'metal3'), cluster.adminKubeconfig, {
+      name: nodeName,
+      namespace: 'vcluster-prod',
+      userData: '#cloud-config\n',
+      nodeClaim: { metadata: { name: nodeName } },
+      nodeType: {
+        metadata: { name: 'gpu-node' },
+        spec: {
+          properties: {
+            'metalslice.io/namespace': TEMPLATE_NS,
+            'metalslice.io/pool': 'gpu',
+            'metalslice.io/host-selector': 'class=gpu',
+            'metalslice.io/host-namespace': 'metal3',
+            'metalslice.io/image-url': image.url,
+            'metalslice.io/image-checksum': image.checksum,
+            'metalslice.io/image-checksum-type': image.checksumType,
+            'metalslice.io/image-format': image.format,
+          },
+        },
+      },
+      instance: { metadata: { name: 'prod' } },
+    });
+
+    const claims = '/apis/metal3.io/v1alpha1/namespaces';
+    const a = await cluster.client().get(`${claims}/prod-metal/hostclaims/${nodeName}`);
+    const b = await cluster.client().get(`${claims}/${TEMPLATE_NS}/hostclaims/${nodeName}`);
+    expect([a.status, b.status]).toEqual([200, 200]);
+    expect(comparable(b.body, TEMPLATE_NS)).toEqual(comparable(a.body, 'prod-metal'));
+    expect(a.body.spec.userData).toEqual({ name: `${nodeName}-userdata`, namespace: 'prod-metal' });
+  });
+
+  it('writes the same join cloud-config from the join module as the constructs render, and registers its token', async () => {
+    const dir = path.join(work, 'join-root');
+    fs.mkdirSync(dir);
+    const labels = { 'metalslice.io/pool': 'small', 'node.kubernetes.io/instance-type': 'small', 'node-role.kubernetes.io/worker': '', tier: 'a' };
+    const taints = [{ key: 'dedicated', value: 'gpu', effect: 'NoSchedule' as const }, { key: 'spot', effect: 'PreferNoSchedule' as const }];
+    const config = {
+      terraform: { required_providers: { kubernetes: { source: 'kubernetes', version: K8S_PROVIDER_VERSION } } },
+      provider: { kubernetes: [{ config_path: cluster.adminKubeconfig }] },
+      module: {
+        join: {
+          source: '../modules/join',
+          node_name: 'prod-small-0',
+          cluster_endpoint: 'https://10.0.0.10:6443',
+          cluster_ca_cert_hash: caCertHash(EXAMPLE_CA),
+          kubernetes_version: '1.33',
+          node_labels: labels,
+          node_taints: taints,
+        },
+      },
+      output: {
+        cloud_config: { value: '${module.join.cloud_config}', sensitive: true },
+        token: { value: '${module.join.token}', sensitive: true },
+        token_secret_name: { value: '${module.join.token_secret_name}' },
+      },
+    };
+    fs.writeFileSync(path.join(dir, 'main.tf.json'), JSON.stringify(config, null, 2));
+    expectOk('init', await tofu(dir, ['init', '-input=false', '-no-color']));
+    expectOk('apply', await tofu(dir, ['apply', '-auto-approve', '-input=false', '-no-color']));
+    const out = await tofu(dir, ['output', '-json']);
+    expectOk('output', out);
+    const outputs = JSON.parse(out.stdout) as Record<string, { value: string }>;
+    const token = outputs.token.value;
+    expect(token).toMatch(/^[a-z0-9]{6}\.[a-z0-9]{16}$/);
+
+    const expected = renderJoinCloudConfig({ nodeName: 'prod-small-0', endpoint: 'https://10.0.0.10:6443', caCertificate: EXAMPLE_CA, token, kubernetesVersion: '1.33', labels, taints });
+    const fromModule = outputs.cloud_config.value;
+    expect(fromModule.startsWith('#cloud-config\n')).toBe(true);
+    // The same document: equal as YAML, the kubeadm JoinConfiguration inside it included.
+    const deep = (doc: string) => {
+      const parsed = parse(doc) as { write_files: { path: string; content: string }[] };
+      return { ...parsed, write_files: parsed.write_files.map((f) => (f.path.endsWith('.yaml') ? { ...f, content: parse(f.content) } : f)) };
+    };
+    expect(deep(fromModule)).toEqual(deep(expected));
+
+    const secret = await cluster.client().get(`/api/v1/namespaces/kube-system/secrets/${outputs.token_secret_name.value}`);
+    expect(secret.status).toBe(200);
+    expect(secret.body.type).toBe('bootstrap.kubernetes.io/token');
+    const data = Object.fromEntries(Object.entries(secret.body.data as Record<string, string>).map(([k, v]) => [k, Buffer.from(v, 'base64').toString()]));
+    expect(`${data['token-id']}.${data['token-secret']}`).toBe(token);
+    expect(data['auth-extra-groups']).toBe('system:bootstrappers:kubeadm:default-node-token');
+  });
+});
