@@ -1,0 +1,125 @@
+// `metalslice inventory` against a real kube-apiserver: BareMetalHosts (status written through the status
+// subresource, as the baremetal-operator does) and a Node, read into the inventory file, which then plans.
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { runInventory } from '../../constructs/cli/inventory';
+import { loadConfigFile } from '../../constructs/core/config';
+import { planModel } from '../../constructs/core/plan';
+import { EXAMPLE_CA } from '../support/models';
+import { startCluster, TestCluster } from './harness';
+
+jest.setTimeout(600_000);
+
+const BMH = '/apis/metal3.io/v1alpha1/namespaces/metal3/baremetalhosts';
+
+interface HostStatus {
+  state: string;
+  error?: string;
+  cpus: number;
+  ramMiB: number;
+  disks: number[];
+}
+
+async function createHost(cluster: TestCluster, name: string, labels: Record<string, string>, status: HostStatus, consumer?: { kind: string; name: string; namespace: string }): Promise<void> {
+  const admin = cluster.client();
+  const created = await admin.create(BMH, {
+    apiVersion: 'metal3.io/v1alpha1',
+    kind: 'BareMetalHost',
+    metadata: { name, labels },
+    spec: {
+      online: true,
+      bootMACAddress: '52:54:00:00:00:01',
+      bmc: { address: `redfish://10.0.0.1/redfish/v1/Systems/${name}`, credentialsName: `${name}-bmc-secret` },
+      ...(consumer ? { consumerRef: { apiVersion: 'metal3.io/v1alpha1', ...consumer } } : {}),
+    },
+  });
+  expect(created.status).toBe(201);
+  const withStatus = {
+    ...created.body,
+    status: {
+      errorCount: status.error ? 1 : 0,
+      errorMessage: status.error ?? '',
+      ...(status.error ? { errorType: 'registration error' } : {}),
+      operationalStatus: status.error ? 'error' : 'OK',
+      poweredOn: true,
+      provisioningFailCount: 0,
+      provisioning: { ID: `ironic-${name}`, state: status.state },
+      hardware: { cpu: { count: status.cpus, arch: 'x86_64' }, ramMebibytes: status.ramMiB, storage: status.disks.map((sizeBytes, i) => ({ name: `/dev/sd${'abc'[i]}`, sizeBytes })) },
+    },
+  };
+  const updated = await admin.request('PUT', `${BMH}/${name}/status`, withStatus);
+  expect(updated.status).toBe(200);
+}
+
+describe('metalslice inventory', () => {
+  let cluster: TestCluster;
+
+  beforeAll(async () => {
+    cluster = await startCluster({ controllerManager: false });
+    const admin = cluster.client();
+    expect((await admin.create('/api/v1/namespaces', { metadata: { name: 'metal3' } })).status).toBe(201);
+    await createHost(cluster, 'gpu-02', { class: 'gpu' }, { state: 'available', cpus: 96, ramMiB: 1048576, disks: [1920383410176, 1920383410176] });
+    await createHost(cluster, 'gpu-01', { class: 'gpu' }, { state: 'available', cpus: 96, ramMiB: 1048576, disks: [3840766820352] });
+    await createHost(cluster, 'gpu-03', { class: 'gpu' }, { state: 'provisioned', cpus: 96, ramMiB: 1048576, disks: [3840766820352] }, { kind: 'HostClaim', name: 'other-gpu-0', namespace: 'other-metal' });
+    await createHost(cluster, 'gpu-04', { class: 'gpu' }, { state: 'registering', error: 'Failed to get power state for node: BMC unreachable', cpus: 96, ramMiB: 1048576, disks: [] });
+    const node = await admin.create('/api/v1/nodes', { metadata: { name: 'bm-01', labels: { 'kubernetes.io/hostname': 'bm-01', zone: 'a' } } });
+    expect(node.status).toBe(201);
+    const status = await admin.request('PATCH', '/api/v1/nodes/bm-01/status', { status: { capacity: { cpu: '64', memory: '263921780Ki', 'ephemeral-storage': '3840Gi', pods: '110', 'nvidia.com/gpu': '2' }, allocatable: { cpu: '63', memory: '250Gi', 'ephemeral-storage': '3800Gi', pods: '110', 'nvidia.com/gpu': '2' } } }, 'application/merge-patch+json');
+    expect(status.status).toBe(200);
+  });
+
+  afterAll(async () => {
+    await cluster?.stop();
+  });
+
+  it('writes every Node and BareMetalHost, sorted, with capacity, state, consumer and error, and nothing from the BMC', async () => {
+    const dir = fs.mkdtempSync(path.join(cluster.dir, 'inv-'));
+    const out = path.join(dir, 'inventory.json');
+    const stderr: string[] = [];
+    const code = await runInventory({ kubeconfig: cluster.adminKubeconfig, context: 'e2e', out }, { stdout: () => undefined, stderr: (s) => stderr.push(s) });
+    expect({ code, stderr: stderr.join('') }).toEqual({ code: 0, stderr: `metalslice inventory: wrote ${out}\n` });
+    const text = fs.readFileSync(out, 'utf8');
+    expect(JSON.parse(text)).toEqual({
+      hosts: [
+        { name: 'bm-01', labels: { 'kubernetes.io/hostname': 'bm-01', zone: 'a' }, capacity: { cpu: '64', memory: '263921780Ki', disk: '3840Gi', 'nvidia.com/gpu': '2' } },
+        { name: 'gpu-01', labels: { class: 'gpu' }, capacity: { cpu: '96', memory: '1Ti', disk: '3750748848Ki' }, state: 'available' },
+        { name: 'gpu-02', labels: { class: 'gpu' }, capacity: { cpu: '96', memory: '1Ti', disk: '3750748848Ki' }, state: 'available' },
+        { name: 'gpu-03', labels: { class: 'gpu' }, capacity: { cpu: '96', memory: '1Ti', disk: '3750748848Ki' }, state: 'provisioned', consumer: 'other-metal/other-gpu-0' },
+        { name: 'gpu-04', labels: { class: 'gpu' }, capacity: { cpu: '96', memory: '1Ti' }, state: 'registering', errorMessage: 'Failed to get power state for node: BMC unreachable' },
+      ],
+    });
+    expect(text).not.toMatch(/redfish|bmc-secret|52:54:00/);
+
+    // Deterministic: a second run writes the same bytes.
+    const again: string[] = [];
+    expect(await runInventory({ kubeconfig: cluster.adminKubeconfig }, { stdout: (s) => again.push(s), stderr: () => undefined })).toBe(0);
+    expect(again.join('')).toBe(text);
+  });
+
+  it('round-trips: a config whose fleet and metal3 provider point hostsFile at the file plans with those hosts', async () => {
+    const dir = fs.mkdtempSync(path.join(cluster.dir, 'plan-'));
+    expect(await runInventory({ kubeconfig: cluster.adminKubeconfig, out: path.join(dir, 'hosts.json') }, { stdout: () => undefined, stderr: () => undefined })).toBe(0);
+    const config = {
+      fleets: [{ name: 'fra1', hostsFile: 'hosts.json', hostSelector: { zone: 'a' }, reservedPerHost: { cpu: 2, memory: '8Gi' } }],
+      clusters: [{ name: 'prod', endpoint: 'https://10.0.0.10:6443', caCertificate: EXAMPLE_CA }],
+      nodeProviders: [{ name: 'metal', kind: 'metal3', hostsFile: 'hosts.json', nodeTypes: [{ name: 'gpu-node', hostSelector: { matchLabels: { class: 'gpu' } } }] }],
+      privateNodePools: [{ name: 'gpu', cluster: 'prod', provider: 'metal', nodeType: 'gpu-node', count: 2, image: { url: 'https://images.example.com/os.raw', checksum: 'f'.repeat(64) } }],
+    };
+    fs.writeFileSync(path.join(dir, 'metalslice.json'), JSON.stringify(config));
+    const plan = planModel(loadConfigFile(path.join(dir, 'metalslice.json')));
+    expect(plan.errors).toEqual([]);
+    // The fleet: the one Node in zone a, its capacity less the reservation.
+    expect(plan.report.fleets[0]).toMatchObject({ name: 'fra1', hosts: 1, capacity: { cpu: '62', memory: '255533172Ki' } });
+    // The metal3 type: only the free hosts (not the consumed one, not the one in error), smallest first.
+    const gpuType = plan.nodeProviders.find((p) => p.name === 'metal')!.types[0];
+    expect(gpuType.hosts).toEqual(['gpu-01', 'gpu-02']);
+    expect(gpuType.resources.cpu.toString()).toBe('96');
+    expect(plan.autoPools.find((p) => p.name === 'gpu')!.nodes.map((n) => n.host)).toEqual(['gpu-01', 'gpu-02']);
+
+    // One more node than there are free hosts is refused at plan time, naming how many are free.
+    fs.writeFileSync(path.join(dir, 'metalslice.json'), JSON.stringify({ ...config, privateNodePools: [{ ...config.privateNodePools[0], count: 3 }] }));
+    const over = planModel(loadConfigFile(path.join(dir, 'metalslice.json')));
+    expect(over.ok).toBe(false);
+    expect(over.errors.map((e) => e.message).join('\n')).toMatch(/2 [^\n]*free/);
+  });
+});
