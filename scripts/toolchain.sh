@@ -43,13 +43,15 @@ MIRROR="$CACHE/providers-mirror"
 TOFURC="$CACHE/tofurc"
 
 TOFU_DIR="$CACHE/tofu/$TOFU_VERSION"
-KUBE_DIR="$CACHE/kube-apiserver/$KUBE_VERSION"
+KUBE_DIR="$CACHE/kubernetes/$KUBE_VERSION"
 ETCD_DIR="$CACHE/etcd/$ETCD_VERSION"
 K8S_PROVIDER_DIR="$CACHE/provider-kubernetes/$K8S_PROVIDER_VERSION-$K8S_PROVIDER_REF"
 RANDOM_PROVIDER_DIR="$CACHE/provider-random/$RANDOM_PROVIDER_VERSION-$RANDOM_PROVIDER_REF"
 
 # Everything that must exist for the toolchain to be complete; a change here rewrites env.sh and tofurc.
 STAMP_KEY="tofu=$TOFU_VERSION kube=$KUBE_VERSION etcd=$ETCD_VERSION kubernetes=$K8S_PROVIDER_VERSION@$K8S_PROVIDER_REF random=$RANDOM_PROVIDER_VERSION@$RANDOM_PROVIDER_REF"
+# Bump when the layout or the contents of env.sh/tofurc change, so a warm cache rewrites them.
+STAMP_KEY="layout=2 $STAMP_KEY"
 
 log() { printf 'toolchain: %s\n' "$*" >&2; }
 die() { log "error: $*"; exit 1; }

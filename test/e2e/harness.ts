@@ -63,8 +63,12 @@ export interface TestCluster {
   client(kubeconfigPath?: string): KubeClient;
   /** A @kubernetes/client-node KubeConfig loaded from a kubeconfig of this cluster. @default the admin one */
   kubeConfig(kubeconfigPath?: string): k8s.KubeConfig;
-  /** Installs the CRDs of a directory, waits until Established and served; returns their names. */
+  /** Installs the CRDs of a directory, waits until Established and served; returns their names. Quota
+   * counting and garbage collection of CRDs installed after start begin within about 30 s. */
   installCrds(dir: string): Promise<string[]>;
+  /** Waits until the quota controller has filled in `status.used` for every resource in `spec.hard`: until
+   * then ResourceQuota admission rejects creates with "status unknown for quota". */
+  waitForQuotaStatus(namespace: string, name: string, timeoutMs?: number): Promise<void>;
   /** Waits until API discovery lists `plural` in `group/version` (e.g. kubevirt.io, v1, virtualmachines). */
   waitForResource(group: string, version: string, plural: string, timeoutMs?: number): Promise<void>;
   /** The last lines of each component's log. */
@@ -185,9 +189,8 @@ async function stopComponent(c: Component, graceMs = 5000): Promise<void> {
   if (!c.exited) {
     const exited = new Promise<void>((resolve) => c.child.once('exit', () => resolve()));
     signalGroup('SIGTERM');
-    const timedOut = await Promise.race([exited.then(() => false), sleep(graceMs).then(() => true)]);
-    if (timedOut) signalGroup('SIGKILL');
-    await Promise.race([exited, sleep(2000)]);
+    if (!(await within(exited, graceMs))) signalGroup('SIGKILL');
+    await within(exited, 2000);
   }
   signalGroup('SIGKILL'); // anything the component forked that outlived it
   liveGroups.delete(pid);
@@ -204,6 +207,19 @@ function tail(file: string, lines: number): string {
 
 function sleep(ms: number): Promise<void> {
   return new Promise((resolve) => setTimeout(resolve, ms));
+}
+
+/** Whether `p` settles within `ms`; the timer is cleared either way, so nothing keeps the test process alive. */
+async function within(p: Promise<unknown>, ms: number): Promise<boolean> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<false>((resolve) => {
+    timer = setTimeout(() => resolve(false), ms);
+  });
+  try {
+    return await Promise.race([p.then(() => true as const), timeout]);
+  } finally {
+    clearTimeout(timer);
+  }
 }
 
 async function freePort(): Promise<number> {
@@ -476,6 +492,10 @@ export async function startCluster(opts: StartClusterOptions = {}): Promise<Test
     );
     await waitFor('kube-apiserver /readyz', timeoutMs, async () => (await admin.get('/readyz')).status === 200, diedEarly);
 
+    // CRDs before the controller manager: its quota and garbage collector monitors start from discovery
+    // and only pick up resources added later at their next 30 s resync.
+    const crds = crdDir ? await installCrds(admin, crdDir, timeoutMs) : [];
+
     if (bins.kcm) {
       components.push(
         startComponent('kube-controller-manager', bins.kcm, [
@@ -494,7 +514,6 @@ export async function startCluster(opts: StartClusterOptions = {}): Promise<Test
         async () => (await admin.get('/api/v1/namespaces/default/serviceaccounts/default')).status === 200, diedEarly);
     }
 
-    const crds = crdDir ? await installCrds(admin, crdDir, timeoutMs) : [];
     const tenantCache = new Map<string, string>();
     let tenantSeq = 0;
     const cluster: TestCluster = {
@@ -522,6 +541,12 @@ export async function startCluster(opts: StartClusterOptions = {}): Promise<Test
       },
       installCrds: (crdDirectory) => installCrds(admin, crdDirectory, timeoutMs),
       waitForResource: (group, version, plural, ms = timeoutMs) => waitForResource(admin, group, version, plural, ms),
+      waitForQuotaStatus: (namespace, name, ms = 60_000) =>
+        waitFor(`ResourceQuota ${namespace}/${name} status`, ms, async () => {
+          const q = (await admin.get(`/api/v1/namespaces/${namespace}/resourcequotas/${name}`)).body;
+          const used = q?.status?.used ?? {};
+          return q?.spec?.hard !== undefined && Object.keys(q.spec.hard).every((k) => k in used);
+        }),
       logTail,
       stop,
     };

@@ -1,0 +1,11 @@
+#!/usr/bin/env bash
+# End-to-end tests against real OpenTofu, providers, etcd and kube-apiserver: builds (or finds cached) the
+# toolchain, puts it on PATH, then runs jest's e2e project serially. Extra arguments go to jest
+# (e.g. scripts/test-e2e.sh -t 'ResourceQuota').
+set -euo pipefail
+cd "$(dirname "$0")/.."
+export CHECKPOINT_DISABLE=1
+env_file=$(bash scripts/toolchain.sh | tail -n 1)
+# shellcheck source=/dev/null
+source "$env_file"
+exec npx jest --selectProjects e2e --runInBand "$@"
