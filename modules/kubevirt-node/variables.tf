@@ -137,12 +137,22 @@ variable "host_selector" {
   type        = map(string)
   description = "Node labels of the fleet's hosts: the VM only runs there."
   default     = {}
+
+  validation {
+    condition     = alltrue([for k, v in var.host_selector : can(regex("^([a-z0-9]([-a-z0-9.]*[a-z0-9])?/)?[A-Za-z0-9]([-A-Za-z0-9_.]*[A-Za-z0-9])?$", k)) && can(regex("^([A-Za-z0-9]([-A-Za-z0-9_.]*[A-Za-z0-9])?)?$", v))])
+    error_message = "host_selector must map label keys to label values."
+  }
 }
 
 variable "host" {
   type        = string
   description = "Pin the VM to this host (kubernetes.io/hostname), as the planner placed it; null spreads the pool over hosts."
   default     = null
+
+  validation {
+    condition     = var.host == null || can(regex("^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$", var.host))
+    error_message = "host must be a node name (a DNS-1123 subdomain) or null."
+  }
 }
 
 variable "user_data" {
@@ -160,4 +170,9 @@ variable "user_data_secret_name" {
   type        = string
   description = "Name of the cloud-init Secret beside the VM. Null means <name>-cloudinit."
   default     = null
+
+  validation {
+    condition     = var.user_data_secret_name == null || can(regex("^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$", var.user_data_secret_name))
+    error_message = "user_data_secret_name must be a DNS-1123 subdomain or null."
+  }
 }

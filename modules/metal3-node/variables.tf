@@ -74,6 +74,11 @@ variable "host_namespace" {
   type        = string
   description = "Namespace of the BareMetalHosts (hostSelector.inNamespace). Null lets Metal3 look in every namespace whose HostDeployPolicy admits the claim."
   default     = null
+
+  validation {
+    condition     = var.host_namespace == null || can(regex("^[a-z0-9]([-a-z0-9]*[a-z0-9])?$", var.host_namespace))
+    error_message = "host_namespace must be a namespace name (DNS-1123 label) or null."
+  }
 }
 
 variable "image" {
@@ -110,12 +115,22 @@ variable "failure_domain" {
   type        = string
   description = "Preferred failure domain: hosts labelled infrastructure.cluster.x-k8s.io/failure-domain=<this> are bound first."
   default     = null
+
+  validation {
+    condition     = var.failure_domain == null || can(regex("^([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]$", var.failure_domain))
+    error_message = "failure_domain must be a label value (the hosts' infrastructure.cluster.x-k8s.io/failure-domain) or null."
+  }
 }
 
 variable "powered_on" {
   type        = bool
   description = "Keep the claimed host powered on."
   default     = true
+
+  validation {
+    condition     = var.powered_on != null
+    error_message = "powered_on must be true or false."
+  }
 }
 
 variable "user_data" {
@@ -133,4 +148,9 @@ variable "user_data_secret_name" {
   type        = string
   description = "Name of the userData Secret beside the claim. Null means <name>-userdata."
   default     = null
+
+  validation {
+    condition     = var.user_data_secret_name == null || can(regex("^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$", var.user_data_secret_name))
+    error_message = "user_data_secret_name must be a DNS-1123 subdomain or null."
+  }
 }

@@ -13,10 +13,20 @@ variable "kubeconfig_path" {
   type        = string
   description = "kubeconfig of the provider cluster. Null: KUBE_CONFIG_PATH, or the in-cluster service account."
   default     = null
+
+  validation {
+    condition     = var.kubeconfig_path == null || length(trimspace(coalesce(var.kubeconfig_path, " "))) > 0
+    error_message = "kubeconfig_path must be a file path or null."
+  }
 }
 
 variable "kubeconfig_context" {
   type        = string
   description = "Context in kubeconfig_path. Null: KUBE_CTX, or the current context."
   default     = null
+
+  validation {
+    condition     = var.kubeconfig_context == null || length(trimspace(coalesce(var.kubeconfig_context, " "))) > 0
+    error_message = "kubeconfig_context must be a context name or null."
+  }
 }
