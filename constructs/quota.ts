@@ -77,12 +77,13 @@ export class ElasticQuota extends Construct implements IElasticQuota, IPlanContr
       metadata: { name: 'metalslice', namespace: ns.metadata.name, labels },
       spec: { hard: Token.asStringMap(Lazy.anyValue({ produce: () => resourceQuotaHard(planned()) })) },
     });
+    // Lazy values reach Terraform as produced, so they are written in the provider's snake_case.
     const role = new RoleV1(this, 'ConsumerRole', {
       metadata: { name: 'metalslice-consumer', namespace: ns.metadata.name, labels },
       rule: Lazy.anyValue({
         produce: () =>
           (renderConsumerRole(planned()).rules as { apiGroups: string[]; resources: string[]; verbs: string[] }[]).map((r) => ({
-            apiGroups: r.apiGroups,
+            api_groups: r.apiGroups,
             resources: r.resources,
             verbs: r.verbs,
           })),
@@ -91,7 +92,7 @@ export class ElasticQuota extends Construct implements IElasticQuota, IPlanContr
     new RoleBindingV1(this, 'ConsumerRoleBinding', {
       metadata: { name: 'metalslice-consumer', namespace: ns.metadata.name, labels },
       roleRef: { apiGroup: 'rbac.authorization.k8s.io', kind: 'Role', name: role.metadata.name },
-      subject: Lazy.anyValue({ produce: () => consumerSubjects(planned()).map((s) => ({ kind: s.kind, name: s.name, apiGroup: s.apiGroup })) }),
+      subject: Lazy.anyValue({ produce: () => consumerSubjects(planned()).map((s) => ({ kind: s.kind, name: s.name, api_group: s.apiGroup })) }),
     });
   }
 

@@ -26,7 +26,7 @@ export class ProviderStack extends TerraformStack {
       maxVirtualMachines: 40,
       consumers: ['tenant-acme', 'group:acme'],
     });
-    new ElasticQuota(this, 'team-b', { fleet, organization: 'acme', limits: { cpu: 128, memory: '512Gi', disk: '4Ti' } });
+    new ElasticQuota(this, 'team-b', { fleet, organization: 'acme', limits: { cpu: 128, memory: '512Gi', disk: '4Ti' }, maxVirtualMachines: 2 });
     new ElasticQuota(this, 'research', { fleet, organization: 'globex', limits: { cpu: 384, memory: '2Ti', disk: '16Ti' } });
   }
 }

@@ -1,0 +1,199 @@
+// The deploy, proven on a real kube-apiserver with OpenTofu and the real providers: the example app is
+// synthesized, applied stack by stack, read back, re-planned (no changes), scaled by +1 and -1 (exactly one
+// node's resources), checked for tenant isolation and quota enforcement, and destroyed without leftovers.
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { CommandResult, REPO_ROOT, run, startCluster, TestCluster, tofu } from './harness';
+
+jest.setTimeout(1_800_000);
+
+const STACKS = ['provider', 'consumer'] as const;
+const VMS = '/apis/kubevirt.io/v1';
+
+interface ResourceChange {
+  address: string;
+  change: { actions: string[] };
+}
+
+function expectOk(step: string, r: CommandResult): void {
+  if (r.code !== 0) throw new Error(`${step} exited ${r.code}\n${r.stdout.slice(-4000)}\n${r.stderr.slice(-4000)}`);
+}
+
+describe('e2e: the example app on a real kube-apiserver', () => {
+  let cluster: TestCluster;
+  let work: string;
+  let env: NodeJS.ProcessEnv;
+
+  const stackDir = (stack: string) => path.join(work, 'cdktf.out', 'stacks', stack);
+
+  async function synth(extra: Record<string, string> = {}): Promise<void> {
+    const r = await run(process.execPath, [path.join(REPO_ROOT, 'node_modules', 'tsx', 'dist', 'cli.mjs'), path.join(REPO_ROOT, 'examples', 'app.ts')], {
+      cwd: work,
+      env: { ...env, ...extra },
+      timeoutMs: 120_000,
+    });
+    expectOk('synth', r);
+  }
+
+  async function planChanges(stack: string): Promise<ResourceChange[]> {
+    expectOk('plan', await tofu(stackDir(stack), ['plan', '-input=false', '-no-color', '-out=tfplan']));
+    const show = await tofu(stackDir(stack), ['show', '-json', 'tfplan']);
+    expectOk('show', show);
+    return ((JSON.parse(show.stdout).resource_changes ?? []) as ResourceChange[]).filter((c) => !c.change.actions.includes('no-op') && !c.change.actions.includes('read'));
+  }
+
+  async function waitForQuotaStatus(namespaces: readonly string[]): Promise<void> {
+    const deadline = Date.now() + 90_000;
+    for (const ns of namespaces) {
+      for (;;) {
+        const rq = (await cluster.client().get(`/api/v1/namespaces/${ns}/resourcequotas/metalslice`)).body;
+        // `used` needs every resource, CRD counts too: the controller learns those from discovery, within ~30s.
+        if (rq.status?.used && Object.keys(rq.spec.hard).every((k) => k in rq.status.used)) break;
+        if (Date.now() > deadline) throw new Error(`ResourceQuota in ${ns} has no status after 90s:\n${cluster.logTail(40)}`);
+        await new Promise((r) => setTimeout(r, 500));
+      }
+    }
+  }
+
+  beforeAll(async () => {
+    cluster = await startCluster();
+    // What installing the KubeVirt operator leaves behind: its namespace, where the fleet's KubeVirt CR goes.
+    expect((await cluster.client().create('/api/v1/namespaces', { metadata: { name: 'kubevirt' } })).status).toBe(201);
+    work = fs.mkdtempSync(path.join(os.tmpdir(), 'metalslice-e2e-'));
+    env = {
+      ...process.env,
+      CHECKPOINT_DISABLE: '1',
+      CDKTF_OUTDIR: path.join(work, 'cdktf.out'),
+      METALSLICE_PROVIDER_KUBECONFIG: cluster.adminKubeconfig,
+      // The tenant cluster is the same API server here; bootstrap tokens land in its kube-system.
+      METALSLICE_TENANT_KUBECONFIG: cluster.adminKubeconfig,
+      METALSLICE_TENANT_ENDPOINT: cluster.server,
+      METALSLICE_TENANT_CA_FILE: cluster.caFile,
+    };
+  });
+
+  afterAll(async () => {
+    if (work && cluster) {
+      for (const stack of [...STACKS].reverse()) {
+        if (fs.existsSync(path.join(stackDir(stack), 'terraform.tfstate')) || fs.existsSync(path.join(work, `terraform.${stack}.tfstate`))) {
+          await tofu(stackDir(stack), ['destroy', '-auto-approve', '-input=false', '-no-color']);
+        }
+      }
+    }
+    await cluster?.stop();
+    if (work) fs.rmSync(work, { recursive: true, force: true });
+  });
+
+  it('applies both stacks and the objects read back as planned', async () => {
+    await synth();
+    for (const stack of STACKS) {
+      expectOk(`init ${stack}`, await tofu(stackDir(stack), ['init', '-input=false', '-no-color']));
+      expectOk(`apply ${stack}`, await tofu(stackDir(stack), ['apply', '-auto-approve', '-input=false', '-no-color']));
+      // The API server refuses objects a new quota counts until the quota controller has accounted it.
+      if (stack === 'provider') await waitForQuotaStatus(['acme-team-a', 'acme-team-b', 'globex-research']);
+    }
+    const api = cluster.client();
+    for (const ns of ['acme-team-a', 'acme-team-b', 'globex-research', 'team-a-prod-virt']) {
+      expect({ ns, status: (await api.get(`/api/v1/namespaces/${ns}`)).status }).toEqual({ ns, status: 200 });
+    }
+    const rq = (await api.get('/api/v1/namespaces/acme-team-a/resourcequotas/metalslice')).body;
+    expect(rq.spec.hard).toEqual({ 'count/virtualmachines.kubevirt.io': '40', 'requests.cpu': '256', 'requests.memory': '1Ti', 'requests.storage': '8Ti' });
+
+    const vms = (await api.get(`${VMS}/namespaces/acme-team-a/virtualmachines`)).body.items as {
+      metadata: { name: string };
+      spec: { template: { spec: { domain: { cpu: { cores: number }; resources: { requests: Record<string, string> } }; volumes: { name: string; cloudInitNoCloud?: { secretRef: { name: string } } }[] } } };
+    }[];
+    const plan = JSON.parse(fs.readFileSync(path.join(stackDir('consumer'), 'metalslice-plan.json'), 'utf8'));
+    const planned = plan.pools.filter((p: { kind: string }) => p.kind !== 'dynamic').flatMap((p: { nodes: { name: string }[]; shape: Record<string, string> }) => p.nodes.map((n) => ({ name: n.name, shape: p.shape })));
+    expect(vms.map((v) => v.metadata.name).sort()).toEqual(planned.map((n: { name: string }) => n.name).sort());
+    for (const vm of vms) {
+      const shape = planned.find((n: { name: string }) => n.name === vm.metadata.name).shape;
+      const domain = vm.spec.template.spec.domain;
+      // int-or-string: the provider may store a whole CPU count as a number.
+      const requests = { cpu: String(domain.resources.requests.cpu), memory: String(domain.resources.requests.memory) };
+      expect({ vm: vm.metadata.name, cores: domain.cpu.cores, requests }).toEqual({ vm: vm.metadata.name, cores: Number(shape.cpu), requests: { cpu: shape.cpu, memory: shape.memory } });
+      const secretName = vm.spec.template.spec.volumes.find((v) => v.cloudInitNoCloud)!.cloudInitNoCloud!.secretRef.name;
+      const secret = (await api.get(`/api/v1/namespaces/acme-team-a/secrets/${secretName}`)).body;
+      expect(Buffer.from(secret.data.userdata, 'base64').toString()).toMatch(/^#cloud-config\n/);
+    }
+    // One bootstrap token per node, in the tenant's kube-system, with a real expiration.
+    const tokens = ((await api.get('/api/v1/namespaces/kube-system/secrets?labelSelector=app.kubernetes.io/managed-by%3Dmetalslice')).body.items as { type: string; data: Record<string, string> }[]).filter((s) => s.type === 'bootstrap.kubernetes.io/token');
+    expect(tokens).toHaveLength(vms.length);
+    for (const t of tokens) expect(Date.parse(Buffer.from(t.data.expiration, 'base64').toString())).toBeGreaterThan(Date.now());
+    // Karpenter NodePool in the tenant cluster, Cluster API objects beside the VMs.
+    expect((await api.get('/apis/karpenter.sh/v1/nodepools/burst')).status).toBe(200);
+    expect((await api.get('/apis/cluster.x-k8s.io/v1beta2/namespaces/acme-team-a/machinedeployments')).body.items).toHaveLength(1);
+  });
+
+  it('a second plan has no changes', async () => {
+    for (const stack of STACKS) {
+      const r = await tofu(stackDir(stack), ['plan', '-detailed-exitcode', '-input=false', '-no-color']);
+      expect({ stack, code: r.code, out: r.code === 0 ? '' : r.stdout.slice(-3000) }).toEqual({ stack, code: 0, out: '' });
+    }
+  });
+
+  it('count + 1 adds exactly the new node\'s resources; count - 1 destroys only them', async () => {
+    await synth({ METALSLICE_EXAMPLE_WORKERS: '7' });
+    const up = await planChanges('consumer');
+    expect(up.every((c) => c.change.actions.join() === 'create')).toBe(true);
+    expect(up.map((c) => c.address).sort()).toHaveLength(5);
+    expect(up.every((c) => c.address.includes('team-a-workers-6'))).toBe(true);
+    expect((await planChanges('provider'))).toEqual([]);
+    expectOk('apply +1', await tofu(stackDir('consumer'), ['apply', '-auto-approve', '-input=false', '-no-color', 'tfplan']));
+    expect((await cluster.client().get(`${VMS}/namespaces/acme-team-a/virtualmachines/team-a-workers-6`)).status).toBe(200);
+
+    await synth();
+    const down = await planChanges('consumer');
+    expect(down.map((c) => c.change.actions.join())).toEqual(['delete', 'delete', 'delete', 'delete', 'delete']);
+    expect(down.map((c) => c.address).sort()).toEqual(up.map((c) => c.address).sort());
+    expectOk('apply -1', await tofu(stackDir('consumer'), ['apply', '-auto-approve', '-input=false', '-no-color', 'tfplan']));
+    expect((await cluster.client().get(`${VMS}/namespaces/acme-team-a/virtualmachines/team-a-workers-6`)).status).toBe(404);
+  });
+
+  it('a tenant manages VMs in its own quota namespace only', async () => {
+    const tenant = cluster.client(cluster.tenantKubeconfig('tenant-acme', ['metalslice:tenants']));
+    const vm = (ns: string, name: string) => ({
+      apiVersion: 'kubevirt.io/v1',
+      kind: 'VirtualMachine',
+      metadata: { name, namespace: ns },
+      spec: { runStrategy: 'Halted', template: { spec: { domain: { devices: {}, resources: { requests: { memory: '1Gi' } } } } } },
+    });
+    const own = await tenant.create(`${VMS}/namespaces/acme-team-a/virtualmachines`, vm('acme-team-a', 'tenant-made'));
+    expect(own.status).toBe(201);
+    for (const ns of ['acme-team-b', 'globex-research']) {
+      const denied = await tenant.create(`${VMS}/namespaces/${ns}/virtualmachines`, vm(ns, 'sneaky'));
+      expect({ ns, status: denied.status }).toEqual({ ns, status: 403 });
+    }
+    expect((await tenant.delete(`${VMS}/namespaces/acme-team-a/virtualmachines/tenant-made`)).status).toBe(200);
+  });
+
+  it('the API server rejects one VM over the quota\'s count limit', async () => {
+    const admin = cluster.client();
+    const vm = (name: string) => ({ apiVersion: 'kubevirt.io/v1', kind: 'VirtualMachine', metadata: { name }, spec: { runStrategy: 'Halted', template: { spec: { domain: { devices: {} } } } } });
+    // team-b allows 2 VMs (maxVirtualMachines: 2).
+    expect((await admin.create(`${VMS}/namespaces/acme-team-b/virtualmachines`, vm('one'))).status).toBe(201);
+    expect((await admin.create(`${VMS}/namespaces/acme-team-b/virtualmachines`, vm('two'))).status).toBe(201);
+    const third = await admin.create(`${VMS}/namespaces/acme-team-b/virtualmachines`, vm('three'));
+    expect(third.status).toBe(403);
+    expect(third.body.message).toMatch(/exceeded quota: metalslice.*count\/virtualmachines\.kubevirt\.io/);
+    for (const n of ['one', 'two']) await admin.delete(`${VMS}/namespaces/acme-team-b/virtualmachines/${n}`);
+  });
+
+  it('tofu destroy leaves nothing behind', async () => {
+    for (const stack of [...STACKS].reverse()) {
+      expectOk(`destroy ${stack}`, await tofu(stackDir(stack), ['destroy', '-auto-approve', '-input=false', '-no-color']));
+    }
+    const api = cluster.client();
+    const vms = await api.get(`${VMS}/virtualmachines`);
+    expect(vms.body.items).toEqual([]);
+    const tokens = (await api.get('/api/v1/namespaces/kube-system/secrets?labelSelector=app.kubernetes.io/managed-by%3Dmetalslice')).body.items;
+    expect(tokens).toEqual([]);
+    expect((await api.get('/apis/karpenter.sh/v1/nodepools')).body.items).toEqual([]);
+    // Namespaces are deleted (the namespace controller may still be finalizing them).
+    for (const ns of ['acme-team-a', 'acme-team-b', 'globex-research', 'team-a-prod-virt']) {
+      const res = await api.get(`/api/v1/namespaces/${ns}`);
+      expect({ ns, gone: res.status === 404 || res.body.status?.phase === 'Terminating' }).toEqual({ ns, gone: true });
+    }
+  });
+});
