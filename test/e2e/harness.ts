@@ -589,3 +589,95 @@ async function waitForResource(admin: KubeClient, group: string, version: string
     return res.status === 200 && (res.body?.resources ?? []).some((r: { name: string }) => r.name === plural);
   });
 }
+
+// ---------------------------------------------------------------------------------------------------------
+// KubeVirt's admission defaulting, emulated. On a real cluster virt-api's mutating webhook rewrites every
+// VirtualMachine's whole spec from its Go types on create and update: it defaults the machine type and the
+// architecture, and the Go encoding of ObjectMeta adds `creationTimestamp: null` under spec.template.metadata
+// and spec.dataVolumeTemplates[].metadata, schemaless (x-kubernetes-preserve-unknown-fields) objects. That is what
+// trips the kubernetes provider's kubernetes_manifest ("Provider produced inconsistent result"), so e2e tests
+// that check the manifest shape the constructs emit run with this emulation on.
+
+export interface KubevirtDefaulting {
+  /** Stops the webhook server and removes its MutatingWebhookConfiguration. */
+  stop(): Promise<void>;
+}
+
+/** The spec as virt-api's VM mutator returns it (the subset of its defaulting that changes the shape). */
+export function kubevirtDefaultedSpec(spec: any): any {
+  const out = JSON.parse(JSON.stringify(spec ?? {}));
+  out.template ??= {};
+  out.template.metadata = { ...(out.template.metadata ?? {}), creationTimestamp: null };
+  out.template.spec ??= {};
+  out.template.spec.domain ??= {};
+  out.template.spec.domain.devices ??= {};
+  out.template.spec.domain.resources ??= {};
+  out.template.spec.domain.machine ??= {};
+  out.template.spec.domain.machine.type ||= 'q35';
+  out.template.spec.architecture ||= 'amd64';
+  for (const dv of out.dataVolumeTemplates ?? []) dv.metadata = { ...(dv.metadata ?? {}), creationTimestamp: null };
+  return out;
+}
+
+/** Registers a mutating webhook (served on loopback) that applies kubevirtDefaultedSpec to VirtualMachines. */
+export async function startKubevirtDefaulting(cluster: TestCluster): Promise<KubevirtDefaulting> {
+  const port = await freePort();
+  const server = https.createServer(
+    { cert: fs.readFileSync(path.join(cluster.dir, 'apiserver.crt')), key: fs.readFileSync(path.join(cluster.dir, 'apiserver.key')) },
+    (req, res) => {
+      const chunks: Buffer[] = [];
+      req.on('data', (d: Buffer) => chunks.push(d));
+      req.on('end', () => {
+        const review = JSON.parse(Buffer.concat(chunks).toString('utf8'));
+        const object = review.request.object;
+        const patch = [{ op: 'replace', path: '/spec', value: kubevirtDefaultedSpec(object.spec) }];
+        res.setHeader('Content-Type', 'application/json');
+        res.end(JSON.stringify({
+          apiVersion: 'admission.k8s.io/v1',
+          kind: 'AdmissionReview',
+          response: { uid: review.request.uid, allowed: true, patchType: 'JSONPatch', patch: Buffer.from(JSON.stringify(patch)).toString('base64') },
+        }));
+      });
+    },
+  );
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(port, '127.0.0.1', () => resolve());
+  });
+  const admin = cluster.client();
+  const name = 'kubevirt-defaulting-emulation';
+  const configs = '/apis/admissionregistration.k8s.io/v1/mutatingwebhookconfigurations';
+  const created = await admin.create(configs, {
+    metadata: { name },
+    webhooks: [{
+      name: 'virtualmachines-mutator.kubevirt.io',
+      clientConfig: { url: `https://127.0.0.1:${port}/virtualmachines-mutate`, caBundle: fs.readFileSync(cluster.caFile).toString('base64') },
+      rules: [{ apiGroups: ['kubevirt.io'], apiVersions: ['v1'], resources: ['virtualmachines'], operations: ['CREATE', 'UPDATE'] }],
+      admissionReviewVersions: ['v1'],
+      sideEffects: 'None',
+      failurePolicy: 'Fail',
+      timeoutSeconds: 10,
+    }],
+  });
+  if (created.status !== 201) {
+    server.close();
+    throw new Error(`registering the KubeVirt defaulting webhook: HTTP ${created.status}: ${JSON.stringify(created.body)}`);
+  }
+  // The API server picks the webhook up through an informer: probe with a dry-run create until it applies.
+  await waitFor('the KubeVirt defaulting webhook', 30_000, async () => {
+    const res = await admin.create('/apis/kubevirt.io/v1/namespaces/default/virtualmachines?dryRun=All', {
+      apiVersion: 'kubevirt.io/v1', kind: 'VirtualMachine', metadata: { name: 'webhook-probe' }, spec: { template: { spec: { domain: { devices: {} } } } },
+    });
+    return res.status === 201 && res.body?.spec?.template?.spec?.architecture === 'amd64';
+  });
+  let stopped = false;
+  return {
+    async stop(): Promise<void> {
+      if (stopped) return;
+      stopped = true;
+      await admin.delete(`${configs}/${name}`);
+      server.closeAllConnections();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    },
+  };
+}

@@ -5,7 +5,7 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as k8s from '@kubernetes/client-node';
-import { startCluster, tofu, TestCluster, CommandResult } from './harness';
+import { startCluster, startKubevirtDefaulting, tofu, KubevirtDefaulting, TestCluster, CommandResult } from './harness';
 
 jest.setTimeout(900_000);
 
@@ -14,16 +14,17 @@ const RANDOM_PROVIDER_VERSION = process.env.METALSLICE_RANDOM_PROVIDER_VERSION ?
 const VMS = '/apis/kubevirt.io/v1';
 
 /** A KubeVirt VM in the shape the constructs emit: vCPUs as cores and as requests.cpu, containerDisk root,
- * cloud-init NoCloud user data from a Secret. */
-function virtualMachine(name: string, namespace: string, secretName: string): Record<string, unknown> {
-  return {
+ * cloud-init NoCloud user data from a Secret, and `creationTimestamp: null` in the template's metadata (what
+ * KubeVirt's defaulting adds there; without it kubernetes_manifest fails with "inconsistent result"). */
+function virtualMachine(name: string, namespace: string, secretName: string, templateMetadata?: object | null): Record<string, unknown> {
+  const vm: any = {
     apiVersion: 'kubevirt.io/v1',
     kind: 'VirtualMachine',
     metadata: { name, namespace, labels: { 'metalslice.io/pool': 'workers' } },
     spec: {
       runStrategy: 'Always',
       template: {
-        metadata: { labels: { 'kubevirt.io/vm': name, 'metalslice.io/pool': 'workers' } },
+        metadata: templateMetadata ?? { labels: { 'kubevirt.io/vm': name, 'metalslice.io/pool': 'workers' }, creationTimestamp: null },
         spec: {
           domain: {
             cpu: { cores: 2 },
@@ -43,6 +44,8 @@ function virtualMachine(name: string, namespace: string, secretName: string): Re
       },
     },
   };
+  if (templateMetadata === null) delete vm.spec.template.metadata;
+  return vm;
 }
 
 function expectOk(step: string, r: CommandResult): void {
@@ -51,12 +54,16 @@ function expectOk(step: string, r: CommandResult): void {
 
 describe('e2e toolchain', () => {
   let cluster: TestCluster;
+  let defaulting: KubevirtDefaulting;
 
   beforeAll(async () => {
     cluster = await startCluster();
+    // VMs get KubeVirt's admission defaulting, as on a real cluster, so manifests are tested against it.
+    defaulting = await startKubevirtDefaulting(cluster);
   });
 
   afterAll(async () => {
+    await defaulting?.stop();
     await cluster?.stop();
   });
 
@@ -108,6 +115,7 @@ describe('e2e toolchain', () => {
     // quantity is the same, and its state keeps the string, so plans stay clean.
     expect(vm.spec.template.spec.domain.resources.requests).toEqual({ cpu: 2, memory: '4Gi' });
     expect(vm.spec.template.spec.volumes[1].cloudInitNoCloud.secretRef.name).toBe('node-0-userdata');
+    expect(vm.spec.template.spec.architecture).toBe('amd64'); // defaulted by the (emulated) KubeVirt webhook
     const secret = await cluster.client().get(`/api/v1/namespaces/${ns}/secrets/node-0-userdata`);
     expect(Buffer.from(secret.body.data.userdata, 'base64').toString()).toMatch(/^#cloud-config\npassword: [A-Za-z0-9]{24}\n$/);
     // No secret literal in the config: the password exists only in state and in the cluster.
@@ -170,5 +178,59 @@ describe('e2e toolchain', () => {
     const second = await admin.create(`${VMS}/namespaces/${ns}/virtualmachines`, virtualMachine('vm-2', ns, 'ud'));
     expect(second.status).toBe(403);
     expect(second.body.message).toMatch(/exceeded quota: slice, requested: count\/virtualmachines\.kubevirt\.io=1, used: count\/virtualmachines\.kubevirt\.io=1, limited: count\/virtualmachines\.kubevirt\.io=1/);
+  });
+  describe('kubernetes_manifest shape for a VirtualMachine under KubeVirt defaulting', () => {
+    /** Applies one VM manifest with OpenTofu in a fresh namespace; returns apply, then (if it worked) plan. */
+    async function applyShape(ns: string, templateMetadata: object | null, extra: object = {}): Promise<{ apply: CommandResult; plan?: CommandResult; work: string }> {
+      expect((await cluster.client().create('/api/v1/namespaces', { metadata: { name: ns } })).status).toBe(201);
+      const work = fs.mkdtempSync(path.join(cluster.dir, 'tf-'));
+      const write = (vm: object): void =>
+        fs.writeFileSync(path.join(work, 'cdk.tf.json'), JSON.stringify({
+          terraform: { required_providers: { kubernetes: { source: 'kubernetes', version: K8S_PROVIDER_VERSION } } },
+          provider: { kubernetes: [{ config_path: cluster.adminKubeconfig }] },
+          resource: { kubernetes_manifest: { vm: { manifest: vm, ...extra } } },
+        }));
+      write(virtualMachine('vm', ns, 'ud', templateMetadata));
+      expectOk('init', await tofu(work, ['init', '-input=false', '-no-color']));
+      const apply = await tofu(work, ['apply', '-auto-approve', '-input=false', '-no-color']);
+      if (apply.code !== 0) return { apply, work };
+      return { apply, plan: await tofu(work, ['plan', '-detailed-exitcode', '-input=false', '-no-color']), work };
+    }
+
+    it('fails with "inconsistent result" when spec.template.metadata has labels but no creationTimestamp (provider bug; this test flags a fix)', async () => {
+      const { apply } = await applyShape('shape-labels-only', { labels: { 'kubevirt.io/vm': 'vm' } });
+      expect(apply.code).toBe(1);
+      expect(apply.stderr).toContain('Provider produced inconsistent result after apply');
+      expect(apply.stderr).toContain('wrong final value type');
+    });
+
+    it('is not fixed by computed_fields on spec.template.metadata', async () => {
+      const { apply } = await applyShape('shape-computed', { labels: { 'kubevirt.io/vm': 'vm' } }, {
+        computed_fields: ['metadata.labels', 'metadata.annotations', 'spec.template.metadata'],
+      });
+      expect(apply.code).toBe(1);
+      expect(apply.stderr).toContain('Provider produced inconsistent result after apply');
+    });
+
+    it('applies, plans clean and updates in place with creationTimestamp: null beside the template labels', async () => {
+      const { apply, plan, work } = await applyShape('shape-cts-null', { labels: { 'kubevirt.io/vm': 'vm' }, creationTimestamp: null });
+      expectOk('apply', apply);
+      expect(plan?.code).toBe(0);
+      // A label change is an in-place update that stays consistent too.
+      const config = JSON.parse(fs.readFileSync(path.join(work, 'cdk.tf.json'), 'utf8'));
+      config.resource.kubernetes_manifest.vm.manifest.spec.template.metadata.labels['metalslice.io/pool'] = 'burst';
+      fs.writeFileSync(path.join(work, 'cdk.tf.json'), JSON.stringify(config));
+      expectOk('apply (update)', await tofu(work, ['apply', '-auto-approve', '-input=false', '-no-color']));
+      expect((await tofu(work, ['plan', '-detailed-exitcode', '-input=false', '-no-color'])).code).toBe(0);
+      const vm = await cluster.client().get(`${VMS}/namespaces/shape-cts-null/virtualmachines/vm`);
+      expect(vm.body.spec.template.metadata.labels['metalslice.io/pool']).toBe('burst');
+      expectOk('destroy', await tofu(work, ['destroy', '-auto-approve', '-input=false', '-no-color']));
+    });
+
+    it('applies and plans clean with no spec.template.metadata at all', async () => {
+      const { apply, plan } = await applyShape('shape-no-metadata', null);
+      expectOk('apply', apply);
+      expect(plan?.code).toBe(0);
+    });
   });
 });
