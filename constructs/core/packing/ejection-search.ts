@@ -26,16 +26,15 @@ export interface SearchBudget {
   readonly stall: number;
   /** Returns true when the wall clock is up; consulted only every few hundred moves. */
   readonly timeUp: () => boolean;
+  /** Stop as soon as the pool is this small (known to be the best possible); default 0. */
+  readonly poolTarget?: number;
 }
 
 const MAX_EJECT_TRIPLES_MEMBERS = 14;
 const MAX_REPACK_ITEMS = 24;
 const MAX_REPACK_NODES = 4000;
-const KNOB_REPACK = Number(process.env.REPACK ?? 50);
-const KNOB_GAMMA = Number(process.env.GAMMA ?? 1);
-const KNOB_T0 = Number(process.env.T0 ?? 3);
-const KNOB_TR = Number(process.env.TR ?? 8);
-const KNOB_TP = Number(process.env.TP ?? 1);
+// Every this many moves, try the two-bin repack before an ordinary move.
+const REPACK_EVERY = 3;
 
 export class EjectionSearch {
   /** The bin of every item, -1 while it is in the pool. */
@@ -59,6 +58,11 @@ export class EjectionSearch {
   private ties = 0;
   private readonly needDim: Int32Array;
   private readonly needAmt: Float64Array;
+  // Scratch space of the two-bin repack.
+  private readonly repackSet = new Int32Array(MAX_REPACK_ITEMS);
+  private readonly repackSide = new Uint8Array(MAX_REPACK_ITEMS + 1);
+  private readonly repackRest: Float64Array;
+  private readonly repackRoom: Float64Array;
 
   constructor(
     private readonly items: SearchItems,
@@ -78,6 +82,8 @@ export class EjectionSearch {
     this.tabuUntil = new Int32Array(n * bins);
     this.needDim = new Int32Array(d);
     this.needAmt = new Float64Array(d);
+    this.repackRest = new Float64Array((MAX_REPACK_ITEMS + 1) * d);
+    this.repackRoom = new Float64Array(2 * d);
     for (let i = 0; i < n; i++) {
       const b = this.binOf[i];
       if (b < 0) {
@@ -95,11 +101,12 @@ export class EjectionSearch {
     return this.pool.length;
   }
 
-  /** Runs until the pool is empty (returns true) or the budget is spent (returns false). */
+  /** Runs until the pool is empty or at its target (returns true) or the budget is spent (returns false). */
   run(budget: SearchBudget): boolean {
     let bestPool = this.poolBase();
     let sinceBest = 0;
-    while (this.pool.length > 0) {
+    const target = budget.poolTarget ?? 0;
+    while (this.pool.length > target) {
       if (this.work >= budget.work || sinceBest >= budget.stall) return false;
       if ((this.iteration & 255) === 255 && budget.timeUp()) return false;
       this.step();
@@ -127,7 +134,7 @@ export class EjectionSearch {
 
   private step(): void {
     this.iteration++;
-    if (this.iteration % KNOB_REPACK === 0 && this.repackPairs()) return;
+    if (this.iteration % REPACK_EVERY === 0 && this.repackPairs()) return;
     this.moveItem = -1;
     this.moveDelta = Infinity;
     this.ties = 0;
@@ -144,45 +151,59 @@ export class EjectionSearch {
     this.work += pool.length;
     if (this.moveItem < 0) this.kick();
     else this.apply(this.moveItem, this.moveBin, this.moveEject);
-    for (const u of this.pool) this.weight[u] += this.base[u] * KNOB_GAMMA;
+    for (const u of this.pool) this.weight[u] += this.base[u];
   }
 
   /**
-   * A deeper move, tried now and then: insert a pooled item by repacking two bins from scratch with their
-   * items plus it (exhaustive search, with a node cap). Ejection chains reach only some of these packings.
+   * A deeper move, tried every few steps: insert a pooled item by repacking two bins from scratch with
+   * their items plus it (exhaustive search with a node cap). Ejection chains reach only some of these.
    */
   private repackPairs(): boolean {
     const { d, size } = this.items;
     const bins = this.bins;
     const pool = [...this.pool].sort((x, y) => this.weight[y] - this.weight[x] || x - y);
     const shift = this.rng.below(bins);
+    const set = this.repackSet;
     for (const u of pool) {
       for (let i = 0; i < bins; i++) {
         const a = (i + shift) % bins;
         for (let j = i + 1; j < bins; j++) {
           const b = (j + shift) % bins;
-          const all = this.members[a].length + this.members[b].length + 1;
-          if (all > MAX_REPACK_ITEMS) continue;
+          const ma = this.members[a];
+          const mb = this.members[b];
+          const count = ma.length + mb.length + 1;
+          if (count > MAX_REPACK_ITEMS) continue;
           this.work++;
           let room = true;
           for (let k = 0; k < d && room; k++) {
             if (this.load[a * d + k] + this.load[b * d + k] + size[u * d + k] > this.binCap[a * d + k] + this.binCap[b * d + k]) room = false;
           }
           if (!room) continue;
-          const set = [...this.members[a], ...this.members[b], u].sort((x, y) => this.base[y] - this.base[x] || x - y);
-          const side = this.twoBinPacking(set, a, b);
-          if (side === undefined) continue;
+          // The set, largest first (insertion sort: a dozen items at most).
+          let len = 0;
+          for (let from = 0; from < count; from++) {
+            const item = from < ma.length ? ma[from] : from < ma.length + mb.length ? mb[from - ma.length] : u;
+            let at = len++;
+            while (at > 0 && this.base[set[at - 1]] < this.base[item]) {
+              set[at] = set[at - 1];
+              at--;
+            }
+            set[at] = item;
+          }
+          this.work += count;
+          if (!this.twoBinPacking(count, a, b)) continue;
           removeValue(this.pool, u);
-          this.members[a] = [];
-          this.members[b] = [];
+          ma.length = 0;
+          mb.length = 0;
           this.load.fill(0, a * d, a * d + d);
           this.load.fill(0, b * d, b * d + d);
-          set.forEach((item, at) => {
-            const to = side[at] === 0 ? a : b;
+          for (let at = 0; at < count; at++) {
+            const item = set[at];
+            const to = this.repackSide[at] === 0 ? a : b;
             this.members[to].push(item);
             this.binOf[item] = to;
             for (let k = 0; k < d; k++) this.load[to * d + k] += size[item * d + k];
-          });
+          }
           return true;
         }
       }
@@ -190,46 +211,77 @@ export class EjectionSearch {
     return false;
   }
 
-  /** Splits `set` between bins a and b within capacity (0 = a, 1 = b), or undefined; bounded search. */
-  private twoBinPacking(set: readonly number[], a: number, b: number): Uint8Array | undefined {
+  /**
+   * Splits the first `n` items of `repackSet` between bins a and b within capacity, writing the sides
+   * (0 = a, 1 = b) to `repackSide`; false when there is no split or the node cap is hit.
+   */
+  private twoBinPacking(n: number, a: number, b: number): boolean {
     const { d, size } = this.items;
-    const n = set.length;
-    const side = new Uint8Array(n);
-    const loadA = new Float64Array(d);
-    const loadB = new Float64Array(d);
-    // rest[j * d + k]: total size in dimension k of set[j..].
-    const rest = new Float64Array((n + 1) * d);
+    const set = this.repackSet;
+    const side = this.repackSide;
+    const cap = this.binCap;
+    // room[s * d + k]: what bin s (0 = a, 1 = b) has left; rest[j * d + k]: total of set[j..] in k.
+    const room = this.repackRoom;
+    const rest = this.repackRest;
+    for (let k = 0; k < d; k++) {
+      room[k] = cap[a * d + k];
+      room[d + k] = cap[b * d + k];
+      rest[n * d + k] = 0;
+    }
     for (let j = n - 1; j >= 0; j--) for (let k = 0; k < d; k++) rest[j * d + k] = rest[(j + 1) * d + k] + size[set[j] * d + k];
-    const capA = a * d;
-    const capB = b * d;
     let sameCaps = true;
-    for (let k = 0; k < d; k++) if (this.binCap[capA + k] !== this.binCap[capB + k]) sameCaps = false;
+    for (let k = 0; k < d; k++) if (room[k] !== room[d + k]) sameCaps = false;
+    // Iterative depth-first search: side[j] is the side item j is on, or the one to try next when backtracking.
     let nodes = 0;
-    const place = (j: number): boolean => {
-      if (j === n) return true;
-      if (++nodes > MAX_REPACK_NODES) return false;
-      for (let k = 0; k < d; k++) {
-        if (rest[j * d + k] > this.binCap[capA + k] - loadA[k] + this.binCap[capB + k] - loadB[k]) return false;
+    let j = 0;
+    side[0] = 0;
+    for (;;) {
+      if (j === n) break;
+      if (++nodes > MAX_REPACK_NODES) {
+        this.work += nodes * d;
+        return false;
       }
-      const item = set[j] * d;
-      for (let s = 0; s < 2; s++) {
+      let placed = false;
+      // Prune when the rest cannot fit the room left in both bins together.
+      let hopeless = false;
+      for (let k = 0; k < d; k++) if (rest[j * d + k] > room[k] + room[d + k]) hopeless = true;
+      if (!hopeless) {
+        const item = set[j] * d;
         // With equal bins, putting the first item in b would only mirror the packings with it in a.
-        if (s === 1 && j === 0 && sameCaps) break;
-        const load = s === 0 ? loadA : loadB;
-        const cap = s === 0 ? capA : capB;
-        let ok = true;
-        for (let k = 0; k < d; k++) if (load[k] + size[item + k] > this.binCap[cap + k]) ok = false;
-        if (!ok) continue;
-        for (let k = 0; k < d; k++) load[k] += size[item + k];
-        side[j] = s;
-        if (place(j + 1)) return true;
-        for (let k = 0; k < d; k++) load[k] -= size[item + k];
+        const last = j === 0 && sameCaps ? 0 : 1;
+        for (let s = side[j]; s <= last; s++) {
+          let ok = true;
+          for (let k = 0; k < d; k++) if (size[item + k] > room[s * d + k]) ok = false;
+          if (!ok) continue;
+          for (let k = 0; k < d; k++) room[s * d + k] -= size[item + k];
+          side[j] = s;
+          placed = true;
+          break;
+        }
       }
-      return false;
-    };
-    const found = place(0);
-    this.work += nodes;
-    return found ? side : undefined;
+      if (placed) {
+        j++;
+        if (j < n) side[j] = 0;
+        continue;
+      }
+      // Backtrack to the latest item that can still switch sides.
+      for (;;) {
+        j--;
+        if (j < 0) {
+          this.work += nodes * d;
+          return false;
+        }
+        const item = set[j] * d;
+        const s = side[j];
+        for (let k = 0; k < d; k++) room[s * d + k] += size[item + k];
+        if (s === 0) {
+          side[j] = 1;
+          break;
+        }
+      }
+    }
+    this.work += nodes * d;
+    return true;
   }
 
   /** Considers inserting u into b with every ejection set of up to three items. */
@@ -334,7 +386,7 @@ export class EjectionSearch {
   /** Puts u into b after moving `eject` to the pool (tabu for returning to b for a while). */
   private apply(u: number, b: number, eject: readonly number[]): void {
     const { d, size } = this.items;
-    const tenure = KNOB_T0 + this.rng.below(KNOB_TR) + Math.floor(KNOB_TP * this.pool.length);
+    const tenure = 3 + this.rng.below(8) + this.pool.length;
     for (const e of eject) {
       if (e < 0) continue;
       removeValue(this.members[b], e);

@@ -6,6 +6,9 @@
  * one bin; every bin within capacity in every dimension. Bins are interchangeable, which makes a
  * branch-and-bound tree explode with copies of the same packing; the usual cure is to sort items by
  * decreasing size and let the j-th item use only bins 0..j, so each packing has one representation.
+ * One more family of constraints makes tight instances easy: with `target` bins, each of them must hold
+ * at least (total size - (target - 1) x capacity) in every dimension, because the other bins cannot
+ * take more than their capacity. When the items nearly fill the bins, this pins every bin almost full.
  */
 import highsLoader, { Highs } from 'highs';
 import { decreasingOrder, measure } from './constructive';
@@ -40,6 +43,12 @@ export function assignmentModel(p: Problem, target: number): { lp: string; varia
     }
     lines.push(` item${i}: ${terms.join(' + ')} = 1`);
   });
+  const minFill: number[] = [];
+  for (let k = 0; k < p.d; k++) {
+    let total = 0;
+    for (let i = 0; i < p.n; i++) total += p.size[i * p.d + k];
+    minFill.push(Math.max(0, total - (target - 1) * p.cap[k]));
+  }
   for (let b = 0; b < target; b++) {
     for (let k = 0; k < p.d; k++) {
       const terms: string[] = [];
@@ -47,7 +56,9 @@ export function assignmentModel(p: Problem, target: number): { lp: string; varia
         const s = p.size[i * p.d + k];
         if (position >= b && s > 0) terms.push(`${s} ${variable(i, b)}`);
       });
-      if (terms.length > 0) lines.push(` bin${b}_${k}: ${terms.join(' + ')} <= ${p.cap[k]}`);
+      if (terms.length === 0) continue;
+      lines.push(` bin${b}_${k}: ${terms.join(' + ')} <= ${p.cap[k]}`);
+      if (minFill[k] > 0) lines.push(` fill${b}_${k}: ${terms.join(' + ')} >= ${minFill[k]}`);
     }
   }
   lines.push('Binary');

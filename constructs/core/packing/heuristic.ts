@@ -25,7 +25,7 @@ const SEED = 0x6d65746c; // "metl"
 
 // Moves without progress after which a bin-elimination attempt restarts from the incumbent with
 // another bin dissolved.
-const STALL_MOVES = Number(process.env.STALL ?? 4000);
+const STALL_MOVES = 4000;
 
 /** Holds the incumbent packing and improves it in as many slices of budget as the caller grants. */
 export class BinEliminator {

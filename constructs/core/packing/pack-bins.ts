@@ -19,10 +19,10 @@ const WORK_PER_MS = 8000;
 // Share of the heuristic budget spent before the MILP gets its turn.
 const FIRST_PHASE_SHARE = 0.4;
 // Share of the time limit the MILP may use.
-const EXACT_TIME_SHARE = 0.4;
+const EXACT_TIME_SHARE = 0.35;
 // `exact: 'auto'` runs the MILP only on models up to this many binary variables (items x bins): beyond
 // that, HiGHS rarely finishes in a couple of seconds and the time is better spent searching.
-const EXACT_AUTO_MAX_VARIABLES = 2500;
+const EXACT_AUTO_MAX_VARIABLES = 3000;
 
 /** Heuristic-only packing, synchronous and deterministic (no clock): for callers that cannot await. */
 export function packBinsSync(instance: PackingInstance, options: SyncPackOptions = {}): PackResult {

@@ -13,7 +13,7 @@ import { HostCapacity, Placement, PlacementItem, PlaceOptions } from './types';
 // items it looks at per move on big fleets. Fixed numbers rather than a clock: synth must be repeatable.
 const REPAIR_WORK = 3_000_000;
 const REPAIR_POOL_SCAN = 8;
-const REPAIR_STALL = 20_000;
+const REPAIR_STALL = 3_000;
 const SEED = 0x686f7374; // "host"
 const MAX_REBALANCE_ROUNDS = 50;
 
@@ -36,10 +36,20 @@ export function placeOnHosts(
   items: readonly PlacementItem[],
   options: PlaceOptions = {},
 ): Placement {
+  return placeWithBudget(hosts, items, options, REPAIR_WORK);
+}
+
+/** `placeOnHosts` with the repair search's work budget as a parameter (callers that try many fleets). */
+export function placeWithBudget(
+  hosts: readonly HostCapacity[],
+  items: readonly PlacementItem[],
+  options: PlaceOptions,
+  repairWork: number,
+): Placement {
   const fleet = toFleet(hosts, items);
-  let hostOf = place(fleet, false);
+  let hostOf = place(fleet, false, repairWork);
   if (options.spreadGroups) {
-    const spread = place(fleet, true);
+    const spread = place(fleet, true, repairWork);
     // Spreading is a preference, never a reason to leave more items out.
     if (placedCount(spread) >= placedCount(hostOf)) hostOf = spread;
     rebalance(fleet, hostOf);
@@ -93,7 +103,7 @@ function placedCount(hostOf: Int32Array): number {
 }
 
 /** Greedy placement (largest items first, best fit, optionally fewest of the same group first), then repair. */
-function place(fleet: Fleet, spread: boolean): Int32Array {
+function place(fleet: Fleet, spread: boolean, repairWork: number): Int32Array {
   const { n, d, hosts, size, cap, norm, group } = fleet;
   const load = new Float64Array(hosts * d);
   const sameGroup = new Map<number, number>(); // key host * groups + group -> items
@@ -131,11 +141,11 @@ function place(fleet: Fleet, spread: boolean): Int32Array {
     sameGroup.set(key, (sameGroup.get(key) ?? 0) + 1);
   }
   if (placedCount(hostOf) === n || hosts === 0) return hostOf;
-  return repair(fleet, hostOf, weight);
+  return repairWork > 0 ? repair(fleet, hostOf, weight, repairWork) : hostOf;
 }
 
 /** Local search that makes room for the unplaced items by moving placed ones (see EjectionSearch). */
-function repair(fleet: Fleet, hostOf: Int32Array, weight: Float64Array): Int32Array {
+function repair(fleet: Fleet, hostOf: Int32Array, weight: Float64Array, repairWork: number): Int32Array {
   const { n, d, hosts, size, cap } = fleet;
   // Items that fit no empty host can never be placed; keeping them out of the pool keeps the search honest.
   const placeable: number[] = [];
@@ -149,16 +159,39 @@ function repair(fleet: Fleet, hostOf: Int32Array, weight: Float64Array): Int32Ar
       }
     }
   }
-  if (placeable.every((i) => hostOf[i] >= 0)) return hostOf;
+  const most = placeableBound(fleet, placeable);
+  if (placedCount(hostOf) >= most) return hostOf;
   const sub = new Float64Array(placeable.length * d);
   placeable.forEach((i, j) => sub.set(size.subarray(i * d, i * d + d), j * d));
   const initial = placeable.map((i) => hostOf[i]);
   const base = Float64Array.from(placeable, (i) => weight[i] + 1e-6);
   const search = new EjectionSearch({ n: placeable.length, d, size: sub }, cap, hosts, base, new Prng(SEED ^ n), initial, REPAIR_POOL_SCAN);
-  search.run({ work: REPAIR_WORK, stall: REPAIR_STALL, timeUp: () => false });
+  search.run({ work: repairWork, stall: REPAIR_STALL, timeUp: () => false, poolTarget: placeable.length - most });
   const out = Int32Array.from(hostOf);
   placeable.forEach((i, j) => (out[i] = search.bestBinOf[j]));
   return out;
+}
+
+/**
+ * How many of the placeable items could be placed at most: in each dimension, the smallest items first
+ * until the fleet's total capacity is used up. The repair stops once it places that many.
+ */
+function placeableBound(fleet: Fleet, placeable: readonly number[]): number {
+  const { d, hosts, size, cap } = fleet;
+  let most = placeable.length;
+  for (let k = 0; k < d; k++) {
+    let room = 0;
+    for (let h = 0; h < hosts; h++) room += cap[h * d + k];
+    const sizes = placeable.map((i) => size[i * d + k]).sort((a, b) => a - b);
+    let count = 0;
+    for (const s of sizes) {
+      if (s > room) break;
+      room -= s;
+      count++;
+    }
+    most = Math.min(most, count);
+  }
+  return most;
 }
 
 /**
