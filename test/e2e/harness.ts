@@ -28,6 +28,8 @@ export interface StartClusterOptions {
   readonly crdDir?: string | null;
   /** Run kube-controller-manager (namespace deletion, quota status, GC). @default true */
   readonly controllerManager?: boolean;
+  /** Emulate KubeVirt's VM defaulting webhook (see startKubevirtDefaulting), as on a real cluster. @default false */
+  readonly kubevirtDefaulting?: boolean;
   /** How long to wait for each component to become ready. @default 120000 */
   readonly startTimeoutMs?: number;
 }
@@ -421,12 +423,14 @@ export async function startCluster(opts: StartClusterOptions = {}): Promise<Test
   const bins = { etcd: binary('etcd'), apiserver: binary('kube-apiserver'), kcm: opts.controllerManager === false ? undefined : binary('kube-controller-manager') };
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'metalslice-e2e-'));
   const components: Component[] = [];
+  const beforeStop: (() => Promise<void>)[] = [];
   let stopped = false;
   const logTail = (lines = 40): string =>
     components.map((c) => `----- ${c.name} (${c.logFile}) -----\n${tail(c.logFile, lines)}`).join('\n');
   const stop = async (): Promise<void> => {
     if (stopped) return;
     stopped = true;
+    for (const f of beforeStop) await f().catch(() => undefined);
     // Reverse order: controllers, then the API server, then its storage.
     for (const c of [...components].reverse()) await stopComponent(c);
     if (!process.env.METALSLICE_E2E_KEEP) fs.rmSync(dir, { recursive: true, force: true });
@@ -550,6 +554,10 @@ export async function startCluster(opts: StartClusterOptions = {}): Promise<Test
       logTail,
       stop,
     };
+    if (opts.kubevirtDefaulting) {
+      const defaulting = await startKubevirtDefaulting(cluster);
+      beforeStop.push(() => defaulting.stop());
+    }
     return cluster;
   } catch (e) {
     const message = `test cluster failed to start: ${(e as Error).message}\n${logTail()}`;

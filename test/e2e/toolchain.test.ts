@@ -5,7 +5,7 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as k8s from '@kubernetes/client-node';
-import { startCluster, startKubevirtDefaulting, tofu, KubevirtDefaulting, TestCluster, CommandResult } from './harness';
+import { startCluster, tofu, TestCluster, CommandResult } from './harness';
 
 jest.setTimeout(900_000);
 
@@ -54,16 +54,13 @@ function expectOk(step: string, r: CommandResult): void {
 
 describe('e2e toolchain', () => {
   let cluster: TestCluster;
-  let defaulting: KubevirtDefaulting;
 
   beforeAll(async () => {
-    cluster = await startCluster();
     // VMs get KubeVirt's admission defaulting, as on a real cluster, so manifests are tested against it.
-    defaulting = await startKubevirtDefaulting(cluster);
+    cluster = await startCluster({ kubevirtDefaulting: true });
   });
 
   afterAll(async () => {
-    await defaulting?.stop();
     await cluster?.stop();
   });
 
