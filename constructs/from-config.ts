@@ -8,6 +8,7 @@ import { ElasticFleet, IElasticFleet } from './fleet';
 import { AutoNodes } from './auto-nodes';
 import { ElasticNodePool } from './node-pool';
 import { INodeProvider, NodeProvider } from './node-provider';
+import { PrivateNodePool } from './private-node-pool';
 import { ElasticQuota, IElasticQuota } from './quota';
 import { TenantCluster } from './tenant-cluster';
 
@@ -56,5 +57,13 @@ export function addConfig(scope: Construct, config: MetalsliceConfig, options: F
     const auto = new AutoNodes(scope, `${a.cluster}-${a.provider}`, { cluster, provider, quota: a.quota !== undefined ? quotas.get(a.quota) : undefined });
     for (const s of a.static ?? []) auto.addStaticPool(s);
     for (const d of a.dynamic ?? []) auto.addDynamicPool(d);
+  }
+  for (const p of config.privateNodePools ?? []) {
+    const cluster = clusters.get(p.cluster);
+    const provider = providers.get(p.provider);
+    if (!cluster || !provider) {
+      throw new Error(`privateNodePools "${p.name}": ${!cluster ? `no cluster named "${p.cluster}"` : `no node provider named "${p.provider}"`}; run \`metalslice plan\` on the config for every problem`);
+    }
+    new PrivateNodePool(scope, p.name, { ...p, cluster, provider });
   }
 }

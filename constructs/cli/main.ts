@@ -8,6 +8,7 @@ import { loadConfigFile } from '../core/config';
 import { MetalsliceError } from '../core/errors';
 import { planModel, PlanReport } from '../core/plan';
 import { diffPlans, renderPlanMarkdown, stableJson } from '../core/report';
+import { runInventory } from './inventory';
 import { runPack } from './pack';
 
 export interface Io {
@@ -87,6 +88,16 @@ export async function main(argv: readonly string[], io: Io = processIo): Promise
     })
     .action(async (file: string, opts: { timeLimitMs?: number }) => {
       exitCode = await runPack(file, { timeLimitMs: opts.timeLimitMs }, io);
+    });
+
+  program
+    .command('inventory')
+    .description('read Nodes and BareMetalHosts from a cluster and write the inventory file that fleets (hostsFile) and metal3 providers use')
+    .requiredOption('--kubeconfig <file>', 'kubeconfig of the provider cluster')
+    .option('--context <name>', 'kubeconfig context')
+    .option('--out <file>', 'write the inventory here instead of standard output')
+    .action(async (opts: { kubeconfig: string; context?: string; out?: string }) => {
+      exitCode = await runInventory(opts, io);
     });
 
   try {

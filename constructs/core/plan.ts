@@ -479,6 +479,7 @@ export function planModel(model: MetalsliceConfig, options: PlanOptions = {}): P
     return { entry: at, static: (entry.static ?? []).map((_, j) => `${at}.static[${j}]`), dynamic: (entry.dynamic ?? []).map((_, j) => `${at}.dynamic[${j}]`) };
   });
   const providerSpecs = model.nodeProviders ?? [];
+  const catalogue = parseNodeProviders(providerSpecs);
   privateSpecs.forEach((spec, i) => {
     const at = pathOf(paths, 'privateNodePools', i);
     const provider = providerSpecs.find((p) => p.name === spec.provider);
@@ -486,10 +487,13 @@ export function planModel(model: MetalsliceConfig, options: PlanOptions = {}): P
       issues.add(`${at}.provider`, `provider "${spec.provider}" is of kind ${provider.kind}; private node pools claim whole bare-metal hosts from a metal3 provider`);
       return;
     }
+    // A private pool names its type, so it asks for whatever devices (GPUs) that type's hosts carry.
+    const type = catalogue.providers.find((p) => p.name === spec.provider)?.types.find((t) => t.name === spec.nodeType);
+    const devices = (type?.extendedResources ?? []).map((r) => ({ property: r, operator: 'Exists' as const }));
     autoSpecs.push({
       cluster: spec.cluster,
       provider: spec.provider,
-      static: [{ name: spec.name, quantity: spec.count, requirements: [{ property: 'vcluster.com/node-type', value: spec.nodeType }], taints: spec.taints, nodeLabels: spec.labels }],
+      static: [{ name: spec.name, quantity: spec.count, requirements: [{ property: 'vcluster.com/node-type', value: spec.nodeType }, ...devices], taints: spec.taints, nodeLabels: spec.labels }],
     });
     sourcePaths.push({ entry: at, static: [at] });
   });
@@ -505,7 +509,6 @@ export function planModel(model: MetalsliceConfig, options: PlanOptions = {}): P
   });
   for (const issue of auto.issues) issues.add(issue.path, issue.message);
   warnings.push(...auto.warnings);
-  const catalogue = parseNodeProviders(providerSpecs);
   for (const provider of providerSpecs) {
     if (provider.kind === 'kubevirt' && provider.fleet !== undefined && !fleets.has(provider.fleet) && !fleetSpecs.some((f) => f.name === provider.fleet)) {
       issues.add(`${pathOf(paths, 'nodeProviders', providerSpecs.indexOf(provider))}.fleet`, unknownReference('fleet', provider.fleet, fleets.keys()));

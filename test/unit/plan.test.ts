@@ -139,6 +139,21 @@ describe('planModel', () => {
     expect(errors.map((e) => e.path)).toEqual(['clusters[0].endpoint', 'clusters[0].caCertificate']);
   });
 
+  it('claims GPU hosts for a private pool that names a GPU node type, one host per node', () => {
+    const gpuHost = (name: string, state = 'available') => ({ name, labels: { class: 'gpu' }, state, capacity: { cpu: 96, memory: '1Ti', 'nvidia.com/gpu': 8 } });
+    const m = model({
+      nodeProviders: [{ name: 'metal', kind: 'metal3', hosts: [gpuHost('gpu-01'), gpuHost('gpu-02'), gpuHost('gpu-03', 'provisioned')], nodeTypes: [{ name: 'gpu-node', hostSelector: { matchLabels: { class: 'gpu' } } }] }],
+      privateNodePools: [{ name: 'train', cluster: 'prod', provider: 'metal', nodeType: 'gpu-node', count: 2, image: { url: 'https://images.example/ubuntu.img', checksum: 'abc' } }],
+    });
+    const plan = planModel(m);
+    expect(plan.errors).toEqual([]);
+    const pool = plan.report.pools.find((p) => p.name === 'train')!;
+    expect(pool.kind).toBe('private');
+    expect(pool.nodes.map((n) => n.host)).toEqual(['gpu-01', 'gpu-02']);
+    const over = planModel({ ...m, privateNodePools: [{ ...m.privateNodePools![0], count: 3 }] });
+    expect(over.errors.map((e) => e.message).join('\n')).toMatch(/2 matching host\(s\) free/);
+  });
+
   it('uses construct paths when it is given them', () => {
     const plan = planModel({ fleets: [fleet('BAD', hosts(1, big))] }, { paths: { fleets: ['provider/BAD'] } });
     expect(plan.errors[0].path).toBe('provider/BAD.name');
