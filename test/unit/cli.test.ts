@@ -54,7 +54,10 @@ describe('metalslice plan', () => {
     expect(base.rejected).toEqual([{ nodeType: 'virt.gpu', reason: expect.stringMatching(/offers nvidia\.com\/gpu, which the pool does not request/) }]);
     const burst = report.pools.find((p: { name: string }) => p.name === 'burst');
     expect(burst.candidates.map((c: { nodeType: string }) => c.nodeType)).toEqual(['virt.small', 'virt.medium', 'virt.large']);
-    expect(report.environments).toEqual([{ cluster: 'team-a-prod', provider: 'virt' }]);
+    expect(report.environments).toEqual([
+      { cluster: 'team-a-prod', provider: 'metal' },
+      { cluster: 'team-a-prod', provider: 'virt' },
+    ]);
   });
 
   it('prints Markdown for pull requests', async () => {
