@@ -33,8 +33,13 @@ export function dualFeasibleBound(p: Problem): number {
     const c = p.cap[k];
     const sizes: number[] = [];
     for (let i = 0; i < p.n; i++) sizes.push(p.size[i * p.d + k]);
+    // Worth trying: each small size (it decides what counts as nothing) and, for each big size, the
+    // smallest threshold that makes it count as a whole bin.
     const thresholds = new Set<number>([0]);
-    for (const s of sizes) if (2 * s <= c) thresholds.add(s);
+    for (const s of sizes) {
+      if (2 * s <= c) thresholds.add(s);
+      else if (2 * (c - s + 1) <= c) thresholds.add(c - s + 1);
+    }
     for (const t of thresholds) {
       let whole = 0;
       let partial = 0;

@@ -17,7 +17,7 @@ export const DEFAULT_TIME_LIMIT_MS = 2000;
 // work this way makes results independent of machine load, and the clock stays a safety net.
 const WORK_PER_MS = 8000;
 // Share of the heuristic budget spent before the MILP gets its turn.
-const FIRST_PHASE_SHARE = 0.4;
+const FIRST_PHASE_SHARE = 0.1;
 // Share of the time limit the MILP may use.
 const EXACT_TIME_SHARE = 0.35;
 // `exact: 'auto'` runs the MILP only on models up to this many binary variables (items x bins): beyond
