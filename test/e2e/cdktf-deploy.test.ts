@@ -1,0 +1,74 @@
+// The workstation path itself: `cdktf deploy` and `cdktf destroy` of the example app with OpenTofu
+// (TERRAFORM_BINARY_NAME=tofu), against a real kube-apiserver.
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { CommandResult, REPO_ROOT, run, startCluster, TestCluster } from './harness';
+
+jest.setTimeout(1_200_000);
+
+const VMS = '/apis/kubevirt.io/v1';
+
+function expectOk(step: string, r: CommandResult): void {
+  if (r.code !== 0) throw new Error(`${step} exited ${r.code}\n${r.stdout.slice(-4000)}\n${r.stderr.slice(-4000)}`);
+}
+
+describe('e2e: cdktf deploy and destroy with OpenTofu', () => {
+  let cluster: TestCluster;
+  let work: string;
+  let env: NodeJS.ProcessEnv;
+
+  // `providers lock` asks the registry for every platform's checksums; offline, `tofu init` from the mirror
+  // has already written the lock file for this one.
+  const cdktf = (args: string[]) => run(path.join(REPO_ROOT, 'node_modules', '.bin', 'cdktf'), args, { cwd: work, env, timeoutMs: 600_000 });
+
+  beforeAll(async () => {
+    cluster = await startCluster();
+    expect((await cluster.client().create('/api/v1/namespaces', { metadata: { name: 'kubevirt' } })).status).toBe(201);
+    work = fs.mkdtempSync(path.join(os.tmpdir(), 'metalslice-cdktf-'));
+    // A project directory of its own, so state and cdktf.out stay out of the repository.
+    const tsx = path.join(REPO_ROOT, 'node_modules', 'tsx', 'dist', 'cli.mjs');
+    fs.writeFileSync(
+      path.join(work, 'cdktf.json'),
+      JSON.stringify({ language: 'typescript', app: `"${process.execPath}" "${tsx}" "${path.join(REPO_ROOT, 'examples', 'app.ts')}"`, sendCrashReports: 'false' }),
+    );
+    env = {
+      ...process.env,
+      CHECKPOINT_DISABLE: '1',
+      TERRAFORM_BINARY_NAME: 'tofu',
+      CI: 'true',
+      METALSLICE_PROVIDER_KUBECONFIG: cluster.adminKubeconfig,
+      METALSLICE_TENANT_KUBECONFIG: cluster.adminKubeconfig,
+      METALSLICE_TENANT_ENDPOINT: cluster.server,
+      METALSLICE_TENANT_CA_FILE: cluster.caFile,
+    };
+  });
+
+  afterAll(async () => {
+    await cluster?.stop();
+    if (work) fs.rmSync(work, { recursive: true, force: true });
+  });
+
+  it('deploys the provider and consumer stacks, then destroys them', async () => {
+    expectOk('cdktf deploy provider', await cdktf(['deploy', 'provider', '--auto-approve', '--skip-provider-lock']));
+    const api = cluster.client();
+    // The quota controller must account the new quotas before the API server admits the VMs they count.
+    const deadline = Date.now() + 90_000;
+    for (;;) {
+      const rq = (await api.get('/api/v1/namespaces/acme-team-a/resourcequotas/metalslice')).body;
+      if (rq.status?.used && Object.keys(rq.spec.hard).every((k: string) => k in rq.status.used)) break;
+      if (Date.now() > deadline) throw new Error('quota not accounted after 90s');
+      await new Promise((r) => setTimeout(r, 500));
+    }
+    expectOk('cdktf deploy consumer', await cdktf(['deploy', 'consumer', '--auto-approve', '--skip-provider-lock']));
+    const vms = (await api.get(`${VMS}/namespaces/acme-team-a/virtualmachines`)).body.items;
+    expect(vms.map((v: { metadata: { name: string } }) => v.metadata.name)).toEqual(expect.arrayContaining(['team-a-workers-0', 'team-a-highmem-1', 'team-a-prod-base-0']));
+    expect(fs.existsSync(path.join(work, 'cdktf.out', 'stacks', 'consumer', 'metalslice-plan.json'))).toBe(true);
+
+    expectOk('cdktf destroy consumer', await cdktf(['destroy', 'consumer', '--auto-approve', '--skip-provider-lock']));
+    expectOk('cdktf destroy provider', await cdktf(['destroy', 'provider', '--auto-approve', '--skip-provider-lock']));
+    expect((await api.get(`${VMS}/virtualmachines`)).body.items).toEqual([]);
+    const ns = await api.get('/api/v1/namespaces/acme-team-a');
+    expect(ns.status === 404 || ns.body.status?.phase === 'Terminating').toBe(true);
+  });
+});
