@@ -5,6 +5,7 @@
  */
 import { constructives } from './constructive';
 import { EjectionSearch } from './ejection-search';
+import { packByPartition } from './partition';
 import { Problem } from './problem';
 import { Prng } from './prng';
 
@@ -23,6 +24,10 @@ export interface WorkBudget {
 
 const SEED = 0x6d65746c; // "metl"
 
+// Share of a budget slice the exact cover of nearly full bins may use per target, and its minimum.
+const PARTITION_SHARE = 0.1;
+const PARTITION_MIN_WORK = 500_000;
+
 // Moves without progress after which a bin-elimination attempt restarts from the incumbent with
 // another bin dissolved.
 const STALL_MOVES = 4000;
@@ -32,6 +37,8 @@ export class BinEliminator {
   incumbent: Incumbent;
   /** Candidate move evaluations spent so far. */
   work = 0;
+  /** Set when a complete search proved that one bin fewer than the incumbent is impossible. */
+  provenOptimal = false;
   private readonly base: Float64Array;
   private readonly rng: Prng;
   private attempt = 0;
@@ -55,7 +62,7 @@ export class BinEliminator {
   }
 
   get done(): boolean {
-    return this.incumbent.bins <= this.lowerBound;
+    return this.provenOptimal || this.incumbent.bins <= this.lowerBound;
   }
 
   /** Replaces the incumbent with a better packing found elsewhere (the MILP). */
@@ -67,9 +74,21 @@ export class BinEliminator {
   improve(budget: WorkBudget): void {
     const { p } = this;
     const { n, d } = p;
+    const slice = budget.work - this.work;
+    let partitionTried = -1;
     while (!this.done && this.work < budget.work && !budget.timeUp()) {
       const best = this.incumbent;
       const target = best.bins - 1;
+      if (partitionTried !== target) {
+        // Tight targets first get the exact cover of nearly full bins: it settles them either way.
+        partitionTried = target;
+        const allowed = Math.min(budget.work - this.work, Math.max(PARTITION_SHARE * slice, PARTITION_MIN_WORK));
+        const outcome = packByPartition(p, target, allowed);
+        this.work += outcome.work;
+        if (outcome.status === 'infeasible') this.provenOptimal = true;
+        if (outcome.status === 'feasible') this.incumbent = { binOf: outcome.binOf, bins: target, method: 'exact-cover' };
+        if (outcome.status !== 'unknown') continue;
+      }
       const dissolved = this.binToDissolve();
       // Renumber the kept bins 0..target-1; the dissolved bin's items start in the pool.
       const initial = new Int32Array(n);
