@@ -11,7 +11,7 @@
  * type has room for all N, that is an error. One type per pool keeps the pool homogeneous (one node shape,
  * one set of labels) and keeps scaling stable: adding a node never re-types the existing ones.
  */
-import { childPath, MetalsliceError, PlanIssue } from './errors';
+import { captureInto, childPath, PlanIssue } from './errors';
 import { AutoNodesSpec, DisruptionBudget, DynamicPoolSpec, Labels, NodeProviderSpec, Requirement as RequirementSpec, StaticPoolSpec, Taint } from './model';
 import { NodeType, nodeLabelsFor, INSTANCE_TYPE_LABEL, NODE_TYPE_LABEL, parseNodeProviders, ProviderKind, NodeProvider } from './node-types';
 import { vmFootprint } from './overhead';
@@ -170,15 +170,6 @@ function showSome(v: ResourceVector, names: readonly string[]): string {
   return names.map((n) => `${n} ${get(v, n).toString()}`).join(', ');
 }
 
-function captureInto<T>(issues: PlanIssue[], fn: () => T): T | undefined {
-  try {
-    return fn();
-  } catch (e) {
-    if (!(e instanceof MetalsliceError)) throw e;
-    issues.push(...e.issues);
-    return undefined;
-  }
-}
 
 function sortKeys<T>(record: Readonly<Record<string, T>>): Record<string, T> {
   const out: Record<string, T> = {};

@@ -17,6 +17,17 @@ export class MetalsliceError extends Error {
   }
 }
 
+/** Runs `fn`; a thrown MetalsliceError's issues go into `issues` and the result is undefined. */
+export function captureInto<T>(issues: PlanIssue[], fn: () => T): T | undefined {
+  try {
+    return fn();
+  } catch (e) {
+    if (!(e instanceof MetalsliceError)) throw e;
+    issues.push(...e.issues);
+    return undefined;
+  }
+}
+
 /** Collects problems so that a run reports all of them at once. */
 export class IssueCollector {
   private readonly list: PlanIssue[] = [];
@@ -35,15 +46,7 @@ export class IssueCollector {
 
   /** Runs `fn`, turning a thrown MetalsliceError into collected issues; returns undefined on failure. */
   capture<T>(fn: () => T): T | undefined {
-    try {
-      return fn();
-    } catch (e) {
-      if (e instanceof MetalsliceError) {
-        this.list.push(...e.issues);
-        return undefined;
-      }
-      throw e;
-    }
+    return captureInto(this.list, fn);
   }
 
   throwIfAny(): void {

@@ -4,7 +4,7 @@
  * the default formula) and, for metal3 providers, resources and capacity discovered from the BareMetalHosts
  * its host selector picks.
  */
-import { childPath, MetalsliceError, PlanIssue } from './errors';
+import { captureInto, childPath, PlanIssue } from './errors';
 import { HostSpec, LabelSelector, Labels, NodeProviderSpec, NodeTypeSpec } from './model';
 import { Quantity } from './quantity';
 import { isExtendedResource, parseResources, resourceNames, ResourceVector } from './resources';
@@ -124,15 +124,6 @@ function smallestCommon(vectors: readonly ResourceVector[]): ResourceVector {
   return out;
 }
 
-function captureInto<T>(issues: PlanIssue[], fn: () => T): T | undefined {
-  try {
-    return fn();
-  } catch (e) {
-    if (!(e instanceof MetalsliceError)) throw e;
-    issues.push(...e.issues);
-    return undefined;
-  }
-}
 
 function parseOffers(props: Labels | undefined, path: string, issues: PlanIssue[]): Map<string, PropertyOffer> {
   const out = new Map<string, PropertyOffer>();

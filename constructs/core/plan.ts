@@ -178,7 +178,7 @@ function checkLabels(labels: Readonly<Record<string, string>> | undefined, at: s
     const keyProblem = labelKeyProblem(key);
     if (keyProblem) issues.add(childPath(at, key), `label key "${key}": ${keyProblem}`);
     const valueProblem = labelValueProblem(value);
-    if (valueProblem) issues.add(childPath(at, key), `label value "${value}" ${valueProblem}`);
+    if (valueProblem) issues.add(childPath(at, key), `label value "${value}": ${valueProblem}`);
   }
 }
 
@@ -279,23 +279,36 @@ function largestGuest(free: readonly ResourceVector[]): ResourceVector | undefin
 function placeStably(hostCaps: number[][], items: readonly { size: number[]; group: number; pinned: boolean }[]): { hostOf: number[]; unplaced: number[] } {
   const free = hostCaps.map((c) => [...c]);
   const hostOf = items.map(() => -1);
-  const perGroup = new Map<string, number>();
+  // Nodes of each group per host, indexed by host: pinned pools are placed one VM at a time over every host.
+  const perGroup = new Map<number, Int32Array>();
   items.forEach((item, k) => {
     if (!item.pinned) return;
+    let counts = perGroup.get(item.group);
+    if (!counts) {
+      counts = new Int32Array(free.length);
+      perGroup.set(item.group, counts);
+    }
     let best = -1;
     let bestCount = Infinity;
-    free.forEach((f, h) => {
-      if (!item.size.every((v, d) => v <= f[d])) return;
-      const count = perGroup.get(`${item.group}/${h}`) ?? 0;
-      if (count < bestCount) {
-        best = h;
-        bestCount = count;
+    for (let h = 0; h < free.length && bestCount > 0; h++) {
+      const f = free[h];
+      let fits = true;
+      for (let d = 0; d < item.size.length; d++) {
+        if (!(item.size[d] <= f[d])) {
+          fits = false;
+          break;
+        }
       }
-    });
+      // The first host with the fewest nodes of the group wins; none can beat an empty one.
+      if (fits && counts[h] < bestCount) {
+        best = h;
+        bestCount = counts[h];
+      }
+    }
     if (best < 0) return;
     hostOf[k] = best;
     item.size.forEach((v, d) => (free[best][d] -= v));
-    perGroup.set(`${item.group}/${best}`, bestCount + 1);
+    counts[best] = bestCount + 1;
   });
   const rest = items.map((item, k) => ({ item, k })).filter(({ k }) => hostOf[k] < 0);
   const packed = placeOnHosts(
@@ -393,7 +406,7 @@ export function planModel(model: MetalsliceConfig, options: PlanOptions = {}): P
     checkLabels(spec.labels, `${at}.labels`, issues);
     if (spec.nodeType !== undefined) {
       const problem = labelValueProblem(spec.nodeType);
-      if (problem) issues.add(`${at}.nodeType`, `"${spec.nodeType}" ${problem}`);
+      if (problem) issues.add(`${at}.nodeType`, `"${spec.nodeType}": ${problem}`);
     }
     const shape = issues.capture(() => normalizeResources(parseResources(spec.shape, `${at}.shape`)));
     if (!shape) return;

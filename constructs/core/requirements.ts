@@ -6,40 +6,13 @@
  */
 import { childPath, MetalsliceError, PlanIssue } from './errors';
 import { Requirement as RequirementSpec, RequirementOperator } from './model';
+import { isDnsLabel, labelKeyProblem, labelValueProblem } from './names';
+
+export { isDnsLabel, labelKeyProblem, labelValueProblem };
 
 export const REQUIREMENT_OPERATORS: readonly RequirementOperator[] = ['In', 'NotIn', 'Exists', 'NotExists', 'Gt', 'Lt'];
 
-// Label syntax as Kubernetes validates it (apimachinery validation.IsQualifiedName / IsValidLabelValue).
-const LABEL_NAME = /^([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]$/;
-const DNS_SUBDOMAIN = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$/;
-const DNS_LABEL = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/;
 const NON_NEGATIVE_INTEGER = /^(0|[1-9][0-9]*)$/;
-
-/** Why `key` is not a valid label key (`prefix/name`), or undefined when it is. */
-export function labelKeyProblem(key: string): string | undefined {
-  if (key === '') return 'it is empty';
-  const slash = key.lastIndexOf('/');
-  const prefix = slash >= 0 ? key.slice(0, slash) : undefined;
-  const name = slash >= 0 ? key.slice(slash + 1) : key;
-  if (prefix !== undefined && (prefix.length > 253 || !DNS_SUBDOMAIN.test(prefix))) {
-    return `the prefix "${prefix}" is not a DNS subdomain (lower-case letters, digits, '-' and '.')`;
-  }
-  if (name.length > 63) return `the name part is ${name.length} characters long, at most 63 are allowed`;
-  if (!LABEL_NAME.test(name)) return `the name part "${name}" must start and end with a letter or digit and hold only letters, digits, '-', '_' and '.'`;
-  return undefined;
-}
-
-/** Why `value` is not a valid label value, or undefined when it is. The empty value is valid. */
-export function labelValueProblem(value: string): string | undefined {
-  if (value.length > 63) return `it is ${value.length} characters long, at most 63 are allowed`;
-  if (value !== '' && !LABEL_NAME.test(value)) return "it must start and end with a letter or digit and hold only letters, digits, '-', '_' and '.'";
-  return undefined;
-}
-
-/** True for a DNS-1123 label: what metalslice requires of every name. */
-export function isDnsLabel(name: string): boolean {
-  return name.length <= 63 && DNS_LABEL.test(name);
-}
 
 /**
  * One parsed requirement: the set of values it accepts. `In` is the set itself, `NotIn` its complement,
