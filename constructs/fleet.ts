@@ -30,7 +30,30 @@ export interface ElasticFleetProps {
   readonly hostSelector?: Labels;
 }
 
-export class ElasticFleet extends Construct implements IElasticFleet, IPlanContributor {
+/** What a declared and an imported fleet share: identity and their part of the plan's model. */
+abstract class FleetBase extends Construct implements IElasticFleet, IPlanContributor {
+  readonly fleetName: string;
+  private readonly spec: FleetSpec;
+
+  constructor(scope: Construct, id: string, props: ElasticFleetProps) {
+    super(scope, id);
+    this.fleetName = props.name ?? id;
+    this.spec = {
+      name: this.fleetName,
+      hosts: props.hosts,
+      reservedPerHost: props.reservedPerHost,
+      cpuAllocationRatio: props.cpuAllocationRatio,
+      namespace: props.namespace,
+      hostSelector: props.hostSelector,
+    };
+  }
+
+  contributeToPlan(model: ModelBuilder): void {
+    model.add('fleets', this.spec, this);
+  }
+}
+
+export class ElasticFleet extends FleetBase {
   /**
    * A fleet managed elsewhere (by the provider team's stack): planned against, synthesizes nothing.
    * Consumer stacks use it so their pools are placed on the real hosts.
@@ -39,13 +62,8 @@ export class ElasticFleet extends Construct implements IElasticFleet, IPlanContr
     return new ImportedFleet(scope, id, props);
   }
 
-  readonly fleetName: string;
-  private readonly spec: FleetSpec;
-
   constructor(scope: Construct, id: string, props: ElasticFleetProps) {
-    super(scope, id);
-    this.fleetName = props.name ?? id;
-    this.spec = toSpec(this.fleetName, props);
+    super(scope, id, props);
     new Manifest(this, 'Resource', {
       manifest: Lazy.anyValue({
         produce: () => {
@@ -56,34 +74,6 @@ export class ElasticFleet extends Construct implements IElasticFleet, IPlanContr
       }),
     });
   }
-
-  contributeToPlan(model: ModelBuilder): void {
-    model.add('fleets', this.spec, this);
-  }
 }
 
-function toSpec(name: string, props: ElasticFleetProps): FleetSpec {
-  return {
-    name,
-    hosts: props.hosts,
-    reservedPerHost: props.reservedPerHost,
-    cpuAllocationRatio: props.cpuAllocationRatio,
-    namespace: props.namespace,
-    hostSelector: props.hostSelector,
-  };
-}
-
-class ImportedFleet extends Construct implements IElasticFleet, IPlanContributor {
-  readonly fleetName: string;
-  private readonly spec: FleetSpec;
-
-  constructor(scope: Construct, id: string, props: ElasticFleetProps) {
-    super(scope, id);
-    this.fleetName = props.name ?? id;
-    this.spec = toSpec(this.fleetName, props);
-  }
-
-  contributeToPlan(model: ModelBuilder): void {
-    model.add('fleets', this.spec, this);
-  }
-}
+class ImportedFleet extends FleetBase {}

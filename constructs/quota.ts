@@ -49,12 +49,8 @@ function toSpec(name: string, props: ElasticQuotaProps): QuotaSpec {
   };
 }
 
-export class ElasticQuota extends Construct implements IElasticQuota, IPlanContributor {
-  /** A quota the provider team declared in its own stack: planned against, synthesizes nothing. */
-  static fromQuotaAttributes(scope: Construct, id: string, props: ElasticQuotaProps): IElasticQuota {
-    return new ImportedQuota(scope, id, props);
-  }
-
+/** What a declared and an imported quota share: identity, namespace, and their part of the plan's model. */
+abstract class QuotaBase extends Construct implements IElasticQuota, IPlanContributor {
   readonly quotaName: string;
   readonly namespace: string;
   readonly fleet: IElasticFleet;
@@ -66,6 +62,21 @@ export class ElasticQuota extends Construct implements IElasticQuota, IPlanContr
     this.fleet = props.fleet;
     this.spec = toSpec(this.quotaName, props);
     this.namespace = props.namespace ?? `${props.organization}-${this.quotaName}`;
+  }
+
+  contributeToPlan(model: ModelBuilder): void {
+    model.add('quotas', this.spec, this);
+  }
+}
+
+export class ElasticQuota extends QuotaBase {
+  /** A quota the provider team declared in its own stack: planned against, synthesizes nothing. */
+  static fromQuotaAttributes(scope: Construct, id: string, props: ElasticQuotaProps): IElasticQuota {
+    return new ImportedQuota(scope, id, props);
+  }
+
+  constructor(scope: Construct, id: string, props: ElasticQuotaProps) {
+    super(scope, id, props);
     const planned = (): PlannedQuota => {
       const quota = CapacityPlan.require(this).plan().quotas.find((q) => q.name === this.quotaName);
       if (!quota) throw new Error(`[${this.node.path}] quota "${this.quotaName}" is not in the plan`);
@@ -96,26 +107,6 @@ export class ElasticQuota extends Construct implements IElasticQuota, IPlanContr
     });
   }
 
-  contributeToPlan(model: ModelBuilder): void {
-    model.add('quotas', this.spec, this);
-  }
 }
 
-class ImportedQuota extends Construct implements IElasticQuota, IPlanContributor {
-  readonly quotaName: string;
-  readonly namespace: string;
-  readonly fleet: IElasticFleet;
-  private readonly spec: QuotaSpec;
-
-  constructor(scope: Construct, id: string, props: ElasticQuotaProps) {
-    super(scope, id);
-    this.quotaName = props.name ?? id;
-    this.fleet = props.fleet;
-    this.spec = toSpec(this.quotaName, props);
-    this.namespace = props.namespace ?? `${props.organization}-${this.quotaName}`;
-  }
-
-  contributeToPlan(model: ModelBuilder): void {
-    model.add('quotas', this.spec, this);
-  }
-}
+class ImportedQuota extends QuotaBase {}
