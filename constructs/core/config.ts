@@ -298,7 +298,8 @@ export function pointerToPath(pointer: string): string {
 
 function describe(error: ErrorObject): PlanIssue {
   const at = pointerToPath(error.instancePath);
-  const join = (key: string) => (at === '(config)' ? key : /^[A-Za-z_][A-Za-z0-9_-]*$/.test(key) ? `${at}.${key}` : `${at}["${key}"]`);
+  const plain = (key: string) => /^[A-Za-z_][A-Za-z0-9_-]*$/.test(key);
+  const join = (key: string) => (at === '(config)' ? (plain(key) ? key : `["${key}"]`) : plain(key) ? `${at}.${key}` : `${at}["${key}"]`);
   switch (error.keyword) {
     case 'additionalProperties': {
       const key = String((error.params as { additionalProperty: string }).additionalProperty);
