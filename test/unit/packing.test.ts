@@ -49,6 +49,22 @@ describe('packBins and packBinsSync', () => {
     expect(packingViolations(instance, result.binOf)).toEqual([]);
   });
 
+  it('finds the packing of items built from exact triplets, where every bin must be exactly full', () => {
+    // Eight triplets, each summing to exactly (100, 100, 100), shuffled; greedy and local search rarely
+    // find such packings, the exact cover of full bins does at once.
+    const items: number[][] = [];
+    for (let t = 0; t < 8; t++) {
+      const a = [20 + 3 * t, 30 + t, 25 + 2 * t];
+      const b = [35 - t, 31 + 2 * t, 40 - t];
+      items.push(a, b, a.map((x, k) => 100 - x - b[k]));
+    }
+    const shuffled = items.map((item, i) => ({ item, key: (i * 37) % items.length })).sort((x, y) => x.key - y.key).map((x) => x.item);
+    const instance = { capacity: [100, 100, 100], items: shuffled };
+    const result = packBinsSync(instance);
+    expect(result).toMatchObject({ bins: 8, optimal: true });
+    expect(packingViolations(instance, result.binOf)).toEqual([]);
+  });
+
   it.each([
     [{ capacity: [10], items: [[11]] }, 'item 0 does not fit an empty bin: size[0] is 11 but the capacity is 10'],
     [{ capacity: [10, 10], items: [[1]] }, 'item 0 has 1 sizes but the capacity has 2 dimensions'],

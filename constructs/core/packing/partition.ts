@@ -19,7 +19,10 @@ export type PartitionOutcome =
   | { readonly status: 'unknown'; readonly work: number };
 
 // Beyond this many candidate bins the cover search is unlikely to finish; give up early instead.
-const MAX_CANDIDATES = 200_000;
+const MAX_CANDIDATES = 50_000;
+// Only targets that leave at most this much room to spare, in bins (summed over dimensions), are tried:
+// with more, nearly every set of items qualifies as a candidate.
+const MAX_SPARE_BINS = 0.5;
 
 /** Decides whether p fits in `target` bins by enumerating nearly full bins, within `budget` units of work. */
 export function packByPartition(p: Problem, target: number, budget: number): PartitionOutcome {
@@ -27,13 +30,16 @@ export function packByPartition(p: Problem, target: number, budget: number): Par
   if (n === 0) return { status: 'feasible', binOf: new Int32Array(0), work: 0 };
   if (target <= 0) return { status: 'infeasible', work: 0 };
   const minFill = new Float64Array(d);
+  let spareBins = 0;
   for (let k = 0; k < d; k++) {
     let total = 0;
     for (let i = 0; i < n; i++) total += size[i * d + k];
     const spare = target * cap[k] - total;
     if (spare < 0) return { status: 'infeasible', work: 0 };
     minFill[k] = Math.max(0, cap[k] - spare);
+    spareBins += spare / cap[k];
   }
+  if (spareBins > MAX_SPARE_BINS) return { status: 'unknown', work: 0 };
   let work = 0;
   const candidates = enumerateCandidates(p, minFill, budget);
   if (candidates === undefined) return { status: 'unknown', work: budget };
@@ -75,7 +81,7 @@ function enumerateCandidates(p: Problem, minFill: Float64Array, budget: number):
   let aborted = false;
   const visit = (from: number): void => {
     for (let j = from; j < n && !aborted; j++) {
-      if (++nodes * d > budget) {
+      if (++nodes * 2 * d > budget) {
         aborted = true;
         return;
       }
@@ -116,7 +122,7 @@ function enumerateCandidates(p: Problem, minFill: Float64Array, budget: number):
   };
   visit(0);
   if (aborted) return undefined;
-  return { items, bits, words, work: nodes * d };
+  return { items, bits, words, work: nodes * 2 * d };
 }
 
 /** Chooses at most `target` disjoint candidates covering all n items, or reports why it could not. */
@@ -150,7 +156,7 @@ function exactCover(
       if ((covered[i >>> 5] >>> (i & 31)) & 1) continue;
       let count = 0;
       for (const c of byItem[i]) if (disjoint(c)) count++;
-      work += byItem[i].length * words;
+      work += 2 * byItem[i].length * words;
       if (count < fewest) {
         fewest = count;
         pick = i;
