@@ -345,7 +345,14 @@ export function parseConfigText(text: string, source: string): MetalsliceConfig 
       doc.errors.map((e) => ({ path: `${source}:${e.linePos?.[0].line ?? '?'}`, message: `${e.code}: ${e.message.split('\n')[0]}; fix the YAML/JSON syntax` })),
     );
   }
-  return validateConfigShape(doc.toJS());
+  let data: unknown;
+  try {
+    data = doc.toJS();
+  } catch (e) {
+    // The parser accepts some documents it cannot turn into data, such as an alias to no anchor.
+    throw new MetalsliceError([{ path: source, message: `${(e as Error).message.split('\n')[0]}; fix the YAML/JSON syntax` }]);
+  }
+  return validateConfigShape(data);
 }
 
 /** Reads a config file and inlines every `hostsFile` (relative to the config file) as `hosts`. */

@@ -39,6 +39,10 @@ describe('config', () => {
     expect(issues[0].path).toMatch(/^config\.yaml:\d+$/);
   });
 
+  it('reports an alias to no anchor as a syntax problem, not a crash', () => {
+    expect(issuesOf('fleets: *nowhere\n')).toEqual([{ path: 'config.yaml', message: expect.stringMatching(/fix the YAML\/JSON syntax/) }]);
+  });
+
   it('reads JSON as well as YAML', () => {
     expect(parseConfigText('{"fleets": [{"name": "a", "hosts": []}]}', 'c.json').fleets![0].name).toBe('a');
   });
