@@ -7,7 +7,8 @@ import * as path from 'path';
 import Ajv, { ErrorObject } from 'ajv';
 import { parseDocument } from 'yaml';
 import { MetalsliceError, PlanIssue } from './errors';
-import { HostSpec, MetalsliceConfig } from './model';
+import { AutoNodesSpec, HostSpec, MetalsliceConfig } from './model';
+import { importVclusterAutoNodes } from './vcluster';
 
 const quantity = { type: ['string', 'number'] } as const;
 const resources = { type: 'object', additionalProperties: quantity } as const;
@@ -244,6 +245,15 @@ export const CONFIG_SCHEMA = {
         },
       },
     },
+    vclusters: {
+      type: 'array',
+      items: {
+        type: 'object',
+        required: ['cluster', 'file'],
+        additionalProperties: false,
+        properties: { cluster: name, file: { type: 'string' }, quota: name, quotaByProvider: labels },
+      },
+    },
     privateNodePools: {
       type: 'array',
       items: {
@@ -364,7 +374,30 @@ export function loadConfigFile(file: string): MetalsliceConfig {
     throw new MetalsliceError([{ path: file, message: `cannot read the config file (${(e as NodeJS.ErrnoException).code ?? 'error'}): check the path` }]);
   }
   const config = parseConfigText(text, file);
-  return resolveHostsFiles(config, path.dirname(path.resolve(file)));
+  const dir = path.dirname(path.resolve(file));
+  return resolveVclusterFiles(resolveHostsFiles(config, dir), dir);
+}
+
+/** Reads every `vclusters[].file` and appends its `privateNodes.autoNodes` to `autoNodes`, as vCluster would plan it. */
+export function resolveVclusterFiles(config: MetalsliceConfig, baseDir: string): MetalsliceConfig {
+  if (!config.vclusters || config.vclusters.length === 0) return config;
+  const issues: PlanIssue[] = [];
+  const imported: AutoNodesSpec[] = [];
+  config.vclusters.forEach((v, i) => {
+    const at = `vclusters[${i}]`;
+    let text: string;
+    try {
+      text = fs.readFileSync(path.resolve(baseDir, v.file), 'utf8');
+    } catch (e) {
+      issues.push({ path: `${at}.file`, message: `cannot read ${v.file} (${(e as NodeJS.ErrnoException).code ?? 'error'}): check the path (relative to the config file)` });
+      return;
+    }
+    const result = importVclusterAutoNodes(text, { cluster: v.cluster, quota: v.quota, quotaByProvider: v.quotaByProvider, pathPrefix: v.file });
+    issues.push(...result.issues);
+    result.autoNodes.forEach((entry, k) => imported.push({ ...entry, source: result.sourcePaths[k] }));
+  });
+  if (issues.length > 0) throw new MetalsliceError(issues);
+  return { ...config, autoNodes: [...(config.autoNodes ?? []), ...imported] };
 }
 
 /** The inventory file written by `metalslice inventory`. */

@@ -177,6 +177,8 @@ export interface DynamicPoolSpec {
 }
 
 export interface AutoNodesSpec {
+  /** Where the entry and its pools were written, when not in this config (a vcluster.yaml). @default - autoNodes[i] */
+  readonly source?: { readonly entry: string; readonly static?: readonly string[]; readonly dynamic?: readonly string[] };
   readonly cluster: string;
   readonly provider: string;
   /** Required for kubevirt providers; metal3 hosts are whole and need no quota. */
@@ -198,6 +200,18 @@ export interface PrivateNodePoolSpec {
   readonly taints?: readonly Taint[];
 }
 
+/** A tenant's vcluster.yaml whose `privateNodes.autoNodes` block is planned as it is. */
+export interface VclusterFileSpec {
+  /** The metalslice tenant cluster the vcluster.yaml belongs to. */
+  readonly cluster: string;
+  /** The vcluster.yaml, relative to the config file. */
+  readonly file: string;
+  /** The quota kubevirt pools are counted against. @default - none */
+  readonly quota?: string;
+  /** Per-provider quotas; win over `quota`. @default - none */
+  readonly quotaByProvider?: Readonly<Record<string, string>>;
+}
+
 /** The whole model: what the config file holds, and what the constructs add up to. */
 export interface MetalsliceConfig {
   readonly fleets?: readonly FleetSpec[];
@@ -207,4 +221,6 @@ export interface MetalsliceConfig {
   readonly nodeProviders?: readonly NodeProviderSpec[];
   readonly autoNodes?: readonly AutoNodesSpec[];
   readonly privateNodePools?: readonly PrivateNodePoolSpec[];
+  /** vcluster.yaml files whose auto nodes are planned with everything else (read into autoNodes). */
+  readonly vclusters?: readonly VclusterFileSpec[];
 }

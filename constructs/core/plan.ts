@@ -489,7 +489,7 @@ export function planModel(model: MetalsliceConfig, options: PlanOptions = {}): P
   const autoSpecs: AutoNodesSpec[] = [...(model.autoNodes ?? [])];
   const sourcePaths: AutoNodesSourcePath[] = autoSpecs.map((entry, i) => {
     const at = pathOf(paths, 'autoNodes', i);
-    return { entry: at, static: (entry.static ?? []).map((_, j) => `${at}.static[${j}]`), dynamic: (entry.dynamic ?? []).map((_, j) => `${at}.dynamic[${j}]`) };
+    return entry.source ?? { entry: at, static: (entry.static ?? []).map((_, j) => `${at}.static[${j}]`), dynamic: (entry.dynamic ?? []).map((_, j) => `${at}.dynamic[${j}]`) };
   });
   const providerSpecs = model.nodeProviders ?? [];
   const catalogue = parseNodeProviders(providerSpecs);

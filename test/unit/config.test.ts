@@ -3,6 +3,7 @@ import * as os from 'os';
 import * as path from 'path';
 import { loadConfigFile, parseConfigText, pointerToPath } from '../../constructs/core/config';
 import { MetalsliceError } from '../../constructs/core/errors';
+import { planModel } from '../../constructs/core/plan';
 
 function issuesOf(text: string) {
   try {
@@ -41,6 +42,26 @@ describe('config', () => {
 
   it('reports an alias to no anchor as a syntax problem, not a crash', () => {
     expect(issuesOf('fleets: *nowhere\n')).toEqual([{ path: 'config.yaml', message: expect.stringMatching(/fix the YAML\/JSON syntax/) }]);
+  });
+
+  it('plans a tenant\'s vcluster.yaml privateNodes.autoNodes block as it is', () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'metalslice-vcluster-'));
+    const example = fs.readFileSync(path.join(__dirname, '..', '..', 'examples', 'metalslice.yaml'), 'utf8').replace('hostsFile: inventory/fra1.json', `hostsFile: ${path.join(__dirname, '..', '..', 'examples', 'inventory', 'fra1.json')}`);
+    fs.writeFileSync(path.join(dir, 'c.yaml'), `${example}vclusters:\n  - {cluster: team-a-prod, file: team-a.vcluster.yaml, quota: team-b}\n`);
+    fs.writeFileSync(
+      path.join(dir, 'team-a.vcluster.yaml'),
+      'privateNodes:\n  enabled: true\n  autoNodes:\n    - provider: virt\n      static:\n        - name: gpu-less\n          quantity: 3\n          nodeTypeSelector: [{property: tier, operator: In, values: [b]}]\n',
+    );
+    const plan = planModel(loadConfigFile(path.join(dir, 'c.yaml')));
+    expect(plan.errors).toEqual([]);
+    const pool = plan.report.pools.find((p) => p.name === 'gpu-less')!;
+    expect(pool).toMatchObject({ kind: 'static', nodeType: 'virt.small', quota: 'team-b' });
+    expect(pool.nodes).toHaveLength(3);
+    // Errors point into the vcluster.yaml.
+    fs.writeFileSync(path.join(dir, 'team-a.vcluster.yaml'), 'privateNodes:\n  enabled: true\n  autoNodes:\n    - provider: virt\n      static:\n        - {name: huge, quantity: 500}\n');
+    const over = planModel(loadConfigFile(path.join(dir, 'c.yaml')));
+    expect(over.errors.map((e) => e.path)).toContain('team-a.vcluster.yaml.privateNodes.autoNodes[0].static[0].quantity');
+    fs.rmSync(dir, { recursive: true, force: true });
   });
 
   it('reads JSON as well as YAML', () => {
