@@ -9,7 +9,7 @@ import { Annotations, TerraformStack } from 'cdktf';
 import { addCustomSynthesis } from 'cdktf/lib/synthesize/synthesizer';
 import { Construct, IConstruct } from 'constructs';
 import { MetalsliceConfig } from './core/model';
-import { ModelPaths, Plan, planModel } from './core/plan';
+import { ModelPaths, Plan, PlannedFleet, PlannedPool, PlannedQuota, planModel } from './core/plan';
 import { renderPlanMarkdown, stableJson } from './core/report';
 
 /** A construct that adds part of the model the plan checks (a fleet, a quota, a pool, ...). */
@@ -70,6 +70,7 @@ export class CapacityPlan extends Construct {
   }
 
   private cached?: Plan;
+  private byName?: { pools: Map<string, PlannedPool>; quotas: Map<string, PlannedQuota>; fleets: Map<string, PlannedFleet> };
 
   constructor(scope: Construct, id: string, props: CapacityPlanProps = {}) {
     super(scope, id);
@@ -106,4 +107,34 @@ export class CapacityPlan extends Construct {
     }
     return this.cached;
   }
+
+  /** The planned elastic pool of that name (the first, like `plan().pools.find`); every node asks, so by map. */
+  plannedPool(name: string): PlannedPool | undefined {
+    return this.index().pools.get(name);
+  }
+
+  /** The planned quota of that name. */
+  plannedQuota(name: string): PlannedQuota | undefined {
+    return this.index().quotas.get(name);
+  }
+
+  /** The planned fleet of that name. */
+  plannedFleet(name: string): PlannedFleet | undefined {
+    return this.index().fleets.get(name);
+  }
+
+  private index(): NonNullable<CapacityPlan['byName']> {
+    if (!this.byName) {
+      const plan = this.plan();
+      this.byName = { pools: firstByName(plan.pools), quotas: firstByName(plan.quotas), fleets: firstByName(plan.fleets) };
+    }
+    return this.byName;
+  }
+}
+
+/** Name -> the first item with that name, as `Array.prototype.find` would pick it. */
+function firstByName<T extends { readonly name: string }>(items: readonly T[]): Map<string, T> {
+  const out = new Map<string, T>();
+  for (const item of items) if (!out.has(item.name)) out.set(item.name, item);
+  return out;
 }

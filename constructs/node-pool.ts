@@ -7,7 +7,7 @@
 import { Construct } from 'constructs';
 import { CapacityPlan, IPlanContributor, ModelBuilder } from './capacity-plan';
 import { Labels, NodePoolSpec, Taint } from './core/model';
-import { PlannedPool } from './core/plan';
+import { PlannedFleet, PlannedPool } from './core/plan';
 import { ResourceInput } from './core/resources';
 import { IElasticQuota } from './quota';
 import { renderVirtualMachine } from './render/kubevirt';
@@ -62,11 +62,18 @@ export class ElasticNodePool extends Construct implements IPlanContributor {
       taints: props.taints,
       nodeType: props.nodeType,
     };
-    const planned = (): PlannedPool => {
-      const pool = CapacityPlan.require(this).plan().pools.find((p) => p.name === this.poolName);
+    // Every node's producers ask for the pool, twice per synth (cdktf resolves each resource twice): look it
+    // and its fleet up once per pool, not once per node and value.
+    let found: { pool: PlannedPool; fleet?: PlannedFleet } | undefined;
+    const plannedWithFleet = (): { pool: PlannedPool; fleet?: PlannedFleet } => {
+      if (found) return found;
+      const plan = CapacityPlan.require(this);
+      const pool = plan.plannedPool(this.poolName);
       if (!pool) throw new Error(`[${this.node.path}] pool "${this.poolName}" is not in the plan`);
-      return pool;
+      found = { pool, fleet: plan.plannedFleet(pool.fleet) };
+      return found;
     };
+    const planned = (): PlannedPool => plannedWithFleet().pool;
     // Ids are node names (`<pool>-<index>`), so scaling by one adds or removes exactly one node's resources.
     for (let index = 0; index < props.count; index++) {
       const nodeName = `${this.poolName}-${index}`;
@@ -90,8 +97,7 @@ export class ElasticNodePool extends Construct implements IPlanContributor {
           };
         },
         vm: (userDataSecret) => {
-          const p = planned();
-          const fleet = CapacityPlan.require(this).plan().fleets.find((f) => f.name === p.fleet);
+          const { pool: p, fleet } = plannedWithFleet();
           return renderVirtualMachine({
             pool: p,
             nodeName,
