@@ -33,6 +33,9 @@ export interface SearchBudget {
 const MAX_EJECT_TRIPLES_MEMBERS = 14;
 const MAX_REPACK_ITEMS = 24;
 const MAX_REPACK_NODES = 4000;
+// Pooled items and pairs of bins one repack attempt considers at most.
+const MAX_REPACK_POOL = 4;
+const MAX_REPACK_PAIRS = 2000;
 // Every this many moves, try the two-bin repack before an ordinary move.
 const REPACK_EVERY = 3;
 
@@ -159,56 +162,65 @@ export class EjectionSearch {
    * their items plus it (exhaustive search with a node cap). Ejection chains reach only some of these.
    */
   private repackPairs(): boolean {
-    const { d, size } = this.items;
     const bins = this.bins;
-    const pool = [...this.pool].sort((x, y) => this.weight[y] - this.weight[x] || x - y);
+    if (bins < 2) return false;
+    // The heaviest few pooled items; all pairs of bins, or a sample of them on big fleets.
+    const pool = [...this.pool].sort((x, y) => this.weight[y] - this.weight[x] || x - y).slice(0, MAX_REPACK_POOL);
     const shift = this.rng.below(bins);
-    const set = this.repackSet;
+    const allPairs = (bins * (bins - 1)) / 2 <= MAX_REPACK_PAIRS;
     for (const u of pool) {
-      for (let i = 0; i < bins; i++) {
-        const a = (i + shift) % bins;
-        for (let j = i + 1; j < bins; j++) {
-          const b = (j + shift) % bins;
-          const ma = this.members[a];
-          const mb = this.members[b];
-          const count = ma.length + mb.length + 1;
-          if (count > MAX_REPACK_ITEMS) continue;
-          this.work++;
-          let room = true;
-          for (let k = 0; k < d && room; k++) {
-            if (this.load[a * d + k] + this.load[b * d + k] + size[u * d + k] > this.binCap[a * d + k] + this.binCap[b * d + k]) room = false;
-          }
-          if (!room) continue;
-          // The set, largest first (insertion sort: a dozen items at most).
-          let len = 0;
-          for (let from = 0; from < count; from++) {
-            const item = from < ma.length ? ma[from] : from < ma.length + mb.length ? mb[from - ma.length] : u;
-            let at = len++;
-            while (at > 0 && this.base[set[at - 1]] < this.base[item]) {
-              set[at] = set[at - 1];
-              at--;
-            }
-            set[at] = item;
-          }
-          this.work += count;
-          if (!this.twoBinPacking(count, a, b)) continue;
-          removeValue(this.pool, u);
-          ma.length = 0;
-          mb.length = 0;
-          this.load.fill(0, a * d, a * d + d);
-          this.load.fill(0, b * d, b * d + d);
-          for (let at = 0; at < count; at++) {
-            const item = set[at];
-            const to = this.repackSide[at] === 0 ? a : b;
-            this.members[to].push(item);
-            this.binOf[item] = to;
-            for (let k = 0; k < d; k++) this.load[to * d + k] += size[item * d + k];
-          }
-          return true;
+      if (allPairs) {
+        for (let i = 0; i < bins; i++) {
+          for (let j = i + 1; j < bins; j++) if (this.repackPair(u, (i + shift) % bins, (j + shift) % bins)) return true;
+        }
+      } else {
+        for (let s = 0; s < MAX_REPACK_PAIRS; s++) {
+          const a = this.rng.below(bins);
+          if (this.repackPair(u, a, (a + 1 + this.rng.below(bins - 1)) % bins)) return true;
         }
       }
     }
     return false;
+  }
+
+  /** Repacks bins a and b with their items plus pooled item u, if that is possible. */
+  private repackPair(u: number, a: number, b: number): boolean {
+    const { d, size } = this.items;
+    const set = this.repackSet;
+    const ma = this.members[a];
+    const mb = this.members[b];
+    const count = ma.length + mb.length + 1;
+    if (count > MAX_REPACK_ITEMS) return false;
+    this.work++;
+    for (let k = 0; k < d; k++) {
+      if (this.load[a * d + k] + this.load[b * d + k] + size[u * d + k] > this.binCap[a * d + k] + this.binCap[b * d + k]) return false;
+    }
+    // The set, largest first (insertion sort: a dozen items at most).
+    let len = 0;
+    for (let from = 0; from < count; from++) {
+      const item = from < ma.length ? ma[from] : from < ma.length + mb.length ? mb[from - ma.length] : u;
+      let at = len++;
+      while (at > 0 && this.base[set[at - 1]] < this.base[item]) {
+        set[at] = set[at - 1];
+        at--;
+      }
+      set[at] = item;
+    }
+    this.work += count;
+    if (!this.twoBinPacking(count, a, b)) return false;
+    removeValue(this.pool, u);
+    ma.length = 0;
+    mb.length = 0;
+    this.load.fill(0, a * d, a * d + d);
+    this.load.fill(0, b * d, b * d + d);
+    for (let at = 0; at < count; at++) {
+      const item = set[at];
+      const to = this.repackSide[at] === 0 ? a : b;
+      this.members[to].push(item);
+      this.binOf[item] = to;
+      for (let k = 0; k < d; k++) this.load[to * d + k] += size[item * d + k];
+    }
+    return true;
   }
 
   /**

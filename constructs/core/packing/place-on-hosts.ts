@@ -15,7 +15,7 @@ const REPAIR_WORK = 3_000_000;
 const REPAIR_POOL_SCAN = 8;
 const REPAIR_STALL = 3_000;
 const SEED = 0x686f7374; // "host"
-const MAX_REBALANCE_ROUNDS = 50;
+const MAX_REBALANCE_ROUNDS = 10;
 
 interface Fleet {
   readonly n: number;
@@ -216,6 +216,8 @@ function rebalance(fleet: Fleet, hostOf: Int32Array): void {
       const from = hostOf[i];
       if (from < 0) continue;
       const g = group[i];
+      // Moving helps only if some host has at least two fewer of the group than this one.
+      if (count[from * groups + g] < 2) continue;
       let target = -1;
       let targetCount = count[from * groups + g] - 1;
       for (let h = 0; h < hosts; h++) {
