@@ -68,6 +68,9 @@ export class VmNode extends Construct {
     const { cluster } = props;
     const token = new JoinToken(this, 'Join', { cluster, nodeName, ttl: props.tokenTtl }).token;
     const userDataName = `${nodeName}-cloudinit`;
+    // cdktf resolves every resource twice per synth (prepare, then write): render each document once.
+    let userData: string | undefined;
+    let vm: KubeObject | undefined;
     new SecretV1(this, 'UserData', {
       metadata: { name: userDataName, namespace: props.namespace, labels: { [POOL_LABEL]: props.poolName } },
       type: 'Opaque',
@@ -75,8 +78,9 @@ export class VmNode extends Construct {
         userdata: Token.asString(
           Lazy.stringValue({
             produce: () => {
+              if (userData !== undefined) return userData;
               const join = props.join();
-              return renderJoinCloudConfig({
+              userData = renderJoinCloudConfig({
                 nodeName,
                 endpoint: cluster.endpoint,
                 caCertificate: cluster.caCertificate,
@@ -85,11 +89,12 @@ export class VmNode extends Construct {
                 labels: join.labels,
                 taints: join.taints,
               });
+              return userData;
             },
           }),
         ),
       },
     });
-    new Manifest(this, 'Resource', { manifest: Lazy.anyValue({ produce: () => props.vm(userDataName) }) });
+    new Manifest(this, 'Resource', { manifest: Lazy.anyValue({ produce: () => (vm ??= props.vm(userDataName)) }) });
   }
 }
