@@ -6,8 +6,11 @@
  * room; it picks the move that lowers the pool's total penalty weight most. Two devices keep it from
  * cycling: an ejected item may not go back to the bin it left for a few moves (tabu), and every move
  * raises the penalty weight of the items still in the pool, so items that are hard to place are
- * eventually placed at the expense of easier ones. The search has succeeded when the pool is empty.
- * This is the scheme that works well for graph colouring with partial solutions, transposed to packing.
+ * eventually placed at the expense of easier ones. Every few moves a deeper move is tried first: put
+ * a pooled item into two bins by repacking them from scratch (exhaustively, with a node cap), which
+ * finds rearrangements that chains of single ejections miss on tightly filled bins. The search has
+ * succeeded when the pool is empty. This is the scheme that works well for graph colouring with
+ * partial solutions (tabu search with conflict weighting), transposed to packing.
  */
 import { Prng } from './prng';
 

@@ -4,7 +4,7 @@
 import { lowerBound } from './bounds';
 import { packIntoBins } from './exact';
 import { BinEliminator } from './heuristic';
-import { canonicalBins, toProblem } from './problem';
+import { canonicalBins, PackingInputError, toProblem } from './problem';
 import { PackingInstance, PackOptions, PackResult, SyncPackOptions } from './types';
 
 /** Default budget of `packBinsSync`, in candidate move evaluations (a few tens of milliseconds). */
@@ -26,16 +26,19 @@ const EXACT_AUTO_MAX_VARIABLES = 3000;
 
 /** Heuristic-only packing, synchronous and deterministic (no clock): for callers that cannot await. */
 export function packBinsSync(instance: PackingInstance, options: SyncPackOptions = {}): PackResult {
+  const iterations = options.iterations ?? DEFAULT_SYNC_ITERATIONS;
+  if (!(iterations >= 0)) throw new PackingInputError(`iterations must be a non-negative number, got ${iterations}`);
   const p = toProblem(instance);
   const lb = lowerBound(p);
   const solver = new BinEliminator(p, lb);
-  solver.improve({ work: options.iterations ?? DEFAULT_SYNC_ITERATIONS, timeUp: () => false });
+  solver.improve({ work: iterations, timeUp: () => false });
   return result(solver.incumbent, lb, solver.done);
 }
 
 /** Packs the items into as few bins as it can within the time limit. */
 export async function packBins(instance: PackingInstance, options: PackOptions = {}): Promise<PackResult> {
   const timeLimitMs = options.timeLimitMs ?? DEFAULT_TIME_LIMIT_MS;
+  if (!(timeLimitMs >= 0)) throw new PackingInputError(`timeLimitMs must be a non-negative number of milliseconds, got ${timeLimitMs}`);
   const deadline = Date.now() + timeLimitMs;
   const timeUp = (): boolean => Date.now() >= deadline;
   const p = toProblem(instance);

@@ -18,8 +18,8 @@ export interface PackOptions {
    */
   readonly timeLimitMs?: number;
   /**
-   * Whether to run the MILP solver (HiGHS): `auto` when the instance is small and the heuristics have not
-   * matched the lower bound, `always` whenever the heuristics have not matched it, `never` to skip it.
+   * Whether to run the MILP solver (HiGHS) when the heuristics have not matched the lower bound: `auto`
+   * when its assignment model is small (items x bins up to 3000), `always`, or `never`.
    * @default 'auto'
    */
   readonly exact?: 'auto' | 'never' | 'always';
@@ -27,9 +27,9 @@ export interface PackOptions {
 
 export interface SyncPackOptions {
   /**
-   * Work budget of the improvement phase, in moves of the local search. No clock is read, so the result
-   * depends only on the input and this number.
-   * @default 20000
+   * Work budget of the improvement phase, in candidate moves the local search evaluates (about 20 to 40
+   * per microsecond). No clock is read, so the result depends only on the input and this number.
+   * @default 1000000
    */
   readonly iterations?: number;
 }
