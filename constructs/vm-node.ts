@@ -4,7 +4,7 @@
  * (random provider), so it is never a literal in the synth output. Shared by elastic node pools and
  * static auto-node pools; plan-dependent parts are produced lazily, at synth.
  */
-import { Fn, Lazy, Token } from 'cdktf';
+import { Fn, IResolvable, Token } from 'cdktf';
 import { Manifest } from '@cdktf/provider-kubernetes/lib/manifest';
 import { SecretV1 } from '@cdktf/provider-kubernetes/lib/secret-v1';
 import { Password } from '@cdktf/provider-random/lib/password';
@@ -62,39 +62,52 @@ export interface VmNodeProps {
   readonly vm: (userDataSecret: string) => KubeObject;
 }
 
+/**
+ * A value made at synth, once: what `Lazy` does, without the stack trace every `Lazy` captures when it is
+ * created (two per node, thousands of nodes). Made once because cdktf resolves each resource twice.
+ */
+class MadeAtSynth<T> implements IResolvable {
+  readonly creationStack: string[] = [];
+  private made?: { readonly value: T };
+
+  constructor(private readonly make: () => T) {}
+
+  resolve(): T {
+    this.made ??= { value: this.make() };
+    return this.made.value;
+  }
+
+  toString(): string {
+    return Token.asString(this);
+  }
+}
+
 export class VmNode extends Construct {
   constructor(scope: Construct, nodeName: string, props: VmNodeProps) {
     super(scope, nodeName);
     const { cluster } = props;
     const token = new JoinToken(this, 'Join', { cluster, nodeName, ttl: props.tokenTtl }).token;
     const userDataName = `${nodeName}-cloudinit`;
-    // cdktf resolves every resource twice per synth (prepare, then write): render each document once.
-    let userData: string | undefined;
-    let vm: KubeObject | undefined;
     new SecretV1(this, 'UserData', {
       metadata: { name: userDataName, namespace: props.namespace, labels: { [POOL_LABEL]: props.poolName } },
       type: 'Opaque',
       data: {
         userdata: Token.asString(
-          Lazy.stringValue({
-            produce: () => {
-              if (userData !== undefined) return userData;
-              const join = props.join();
-              userData = renderJoinCloudConfig({
-                nodeName,
-                endpoint: cluster.endpoint,
-                caCertificate: cluster.caCertificate,
-                token,
-                kubernetesVersion: cluster.kubernetesVersion ?? '1.33',
-                labels: join.labels,
-                taints: join.taints,
-              });
-              return userData;
-            },
+          new MadeAtSynth(() => {
+            const join = props.join();
+            return renderJoinCloudConfig({
+              nodeName,
+              endpoint: cluster.endpoint,
+              caCertificate: cluster.caCertificate,
+              token,
+              kubernetesVersion: cluster.kubernetesVersion ?? '1.33',
+              labels: join.labels,
+              taints: join.taints,
+            });
           }),
         ),
       },
     });
-    new Manifest(this, 'Resource', { manifest: Lazy.anyValue({ produce: () => (vm ??= props.vm(userDataName)) }) });
+    new Manifest(this, 'Resource', { manifest: new MadeAtSynth(() => props.vm(userDataName)) });
   }
 }
