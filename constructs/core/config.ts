@@ -239,6 +239,18 @@ export const CONFIG_SCHEMA = {
                 weight: { type: 'integer', minimum: 1, maximum: 100 },
                 autoscaler: { enum: ['karpenter', 'cluster-api'] },
                 minNodes: count,
+                preview: {
+                  type: 'object',
+                  required: ['pods'],
+                  additionalProperties: false,
+                  properties: {
+                    pods: {
+                      type: 'array',
+                      items: { type: 'object', required: ['resources', 'count'], additionalProperties: false, properties: { resources, count: { type: 'integer', minimum: 1 } } },
+                    },
+                    nodeOverhead: resources,
+                  },
+                },
               },
             },
           },

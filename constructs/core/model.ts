@@ -174,6 +174,15 @@ export interface DynamicPoolSpec {
   readonly autoscaler?: 'karpenter' | 'cluster-api';
   /** cluster-api only. @default 0 */
   readonly minNodes?: number;
+  /**
+   * Pods to preview: the plan says which nodes, at least cost, this pool would create for them.
+   * @default - no preview
+   */
+  readonly preview?: {
+    readonly pods: readonly { readonly resources: ResourceInput; readonly count: number }[];
+    /** Kept back on every node (kubelet, system daemons). @default {cpu: 100m, memory: 256Mi} */
+    readonly nodeOverhead?: ResourceInput;
+  };
 }
 
 export interface AutoNodesSpec {

@@ -12,6 +12,7 @@ import { AutoNodesSourcePath, NodeEnvironmentRef, planAutoNodes, PlannedAutoPool
 import { childPath, IssueCollector, MetalsliceError, PlanIssue } from './errors';
 import { AutoNodesSpec, ClusterSpec, FleetSpec, HostSpec, MetalsliceConfig, NodePoolSpec, PrivateNodePoolSpec, QuotaSpec } from './model';
 import { NodeProvider, parseNodeProviders } from './node-types';
+import { PoolPreview, previewDynamicPool } from './preview';
 import { dns1123LabelProblem, labelKeyProblem, labelValueProblem } from './names';
 import { vcpusOf, virtLauncherMemoryOverhead, vmFootprint } from './overhead';
 import { placeOnHosts } from './packing';
@@ -131,6 +132,8 @@ export interface PlanReport {
     candidates?: { nodeType: string; cost: number }[];
     /** Auto-node pools: every type that lost, and why. */
     rejected?: { nodeType: string; reason: string }[];
+    /** Dynamic pools with `preview` pods: the nodes they would create, at least cost. */
+    preview?: PoolPreview;
   }[];
   /** Node environments: one per (tenant cluster x provider) pair in use. */
   readonly environments?: readonly { cluster: string; provider: string }[];
@@ -527,6 +530,17 @@ export function planModel(model: MetalsliceConfig, options: PlanOptions = {}): P
       issues.add(`${pathOf(paths, 'nodeProviders', providerSpecs.indexOf(provider))}.fleet`, unknownReference('fleet', provider.fleet, fleets.keys()));
     }
   }
+  // Dynamic pools with preview pods: the cheapest node mix for them, from the pool's matching types.
+  const previews = new Map<PlannedAutoPool, PoolPreview>();
+  for (const pool of auto.pools) {
+    if (pool.mode !== 'dynamic' || pool.candidates.length === 0) continue;
+    const spec = autoSpecs.find((a) => a.cluster === pool.cluster && a.provider === pool.provider)?.dynamic?.find((d) => d.name === pool.name);
+    if (!spec?.preview) continue;
+    const { preview, issues: previewIssues, warnings: previewWarnings } = previewDynamicPool(spec.preview, pool.candidates, pool.dynamic, pool.path);
+    for (const issue of previewIssues) issues.add(issue.path, issue.message);
+    warnings.push(...previewWarnings);
+    if (preview) previews.set(pool, preview);
+  }
   const privateNames = new Set(privateSpecs.map((p) => p.name));
   const autoPools = auto.pools;
   const privatePools = privateSpecs.flatMap((spec, i) => {
@@ -667,6 +681,7 @@ export function planModel(model: MetalsliceConfig, options: PlanOptions = {}): P
         nodes: pool.nodes.map((n) => ({ name: n.name, host: n.host ?? autoPlaced.get(`${pool.path}/${n.name}`) ?? null, nodeType: n.nodeType })),
         candidates: pool.candidates.map((c) => ({ nodeType: c.nodeType, cost: c.cost })),
         rejected: pool.rejected.map((r) => ({ nodeType: r.nodeType, reason: r.reason })),
+        ...(previews.has(pool) ? { preview: previews.get(pool) } : {}),
       })),
     ),
     environments: auto.environments.map((e) => ({ cluster: e.cluster, provider: e.provider })),

@@ -39,6 +39,7 @@ export function renderPlanMarkdown(report: PlanReport, changes?: PlanChanges): s
         report.pools.map((p) => [p.name, p.kind, p.cluster, p.nodeType, String(p.nodes.length), resources(p.shape), resources(p.footprint)]),
       ),
       '',
+      ...report.pools.flatMap((p) => (p.preview ? [`- preview of \`${p.name}\`: ${p.preview.summary}`, ''] : [])),
       '## Placement',
       '',
       table(

@@ -56,6 +56,8 @@ export class ConsumerStack extends TerraformStack {
       limits: { cpu: 64, memory: '256Gi', nodes: 8 },
       disruption: { consolidationPolicy: 'WhenEmptyOrUnderutilized', consolidateAfter: '5m', budgets: [{ nodes: '20%' }] },
       expireAfter: '720h',
+      // The plan shows which nodes these pods would make Karpenter create, at least cost.
+      preview: { pods: [{ resources: { cpu: 1, memory: '2Gi' }, count: 40 }, { resources: { cpu: 6, memory: '24Gi' }, count: 3 }] },
     });
     auto.addDynamicPool({ name: 'scale', autoscaler: 'cluster-api', requirements: [{ property: 'tier', value: 'a' }], limits: { nodes: 4 }, minNodes: 0 });
   }

@@ -54,6 +54,9 @@ describe('metalslice plan', () => {
     expect(base.rejected).toEqual([{ nodeType: 'virt.gpu', reason: expect.stringMatching(/offers nvidia\.com\/gpu, which the pool does not request/) }]);
     const burst = report.pools.find((p: { name: string }) => p.name === 'burst');
     expect(burst.candidates.map((c: { nodeType: string }) => c.nodeType)).toEqual(['virt.small', 'virt.medium', 'virt.large']);
+    expect(burst.preview.summary).toMatch(/^40 of cpu 1, memory 2Gi and 3 of cpu 6, memory 24Gi would create .*virt\.large/);
+    expect(burst.preview.cost).toBeGreaterThanOrEqual(burst.preview.lowerBound);
+    expect(report.warnings).toEqual([{ path: 'autoNodes[0].dynamic[0].preview', message: expect.stringMatching(/beyond the pool's limits on nodes \(\d+ > 8\)/) }]);
     expect(report.environments).toEqual([
       { cluster: 'team-a-prod', provider: 'metal' },
       { cluster: 'team-a-prod', provider: 'virt' },
