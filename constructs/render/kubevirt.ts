@@ -87,7 +87,7 @@ export function renderVirtualMachine(options: VirtualMachineOptions): KubeObject
         ? {
             dataVolumeTemplates: [
               {
-                metadata: { name: `${nodeName}-root` },
+                metadata: { name: `${nodeName}-root`, creationTimestamp: null },
                 spec: {
                   source: { registry: { url: image.includes('://') ? image : `docker://${image}` } },
                   storage: { resources: { requests: { storage: get(shape, 'disk').toString() } } },
@@ -97,7 +97,10 @@ export function renderVirtualMachine(options: VirtualMachineOptions): KubeObject
           }
         : {}),
       template: {
-        metadata: { labels: podLabels },
+        // KubeVirt's mutating webhook adds `creationTimestamp: null` to these schemaless metadata blocks;
+        // writing it ourselves keeps kubernetes_manifest's planned and applied objects the same shape
+        // (otherwise: "Provider produced inconsistent result", terraform-provider-kubernetes #2688/#2747).
+        metadata: { labels: podLabels, creationTimestamp: null },
         spec: {
           domain: {
             cpu: { cores: vcpus, sockets: 1, threads: 1 },

@@ -78,7 +78,7 @@ locals {
   data_volume_templates = [{}, {
     dataVolumeTemplates = [
       {
-        metadata = { name = "${var.name}-root" }
+        metadata = { name = "${var.name}-root", creationTimestamp = null }
         spec = {
           source  = { registry = { url = local.image_url } }
           storage = { resources = { requests = { storage = var.disk } } }
@@ -113,7 +113,7 @@ resource "kubernetes_manifest" "virtual_machine" {
       local.data_volume_templates,
       {
         template = {
-          metadata = { labels = local.pod_labels }
+          metadata = { labels = local.pod_labels, creationTimestamp = null }
           spec     = local.template_spec
         }
       },

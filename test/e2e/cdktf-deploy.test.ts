@@ -23,7 +23,8 @@ describe('e2e: cdktf deploy and destroy with OpenTofu', () => {
   const cdktf = (args: string[]) => run(path.join(REPO_ROOT, 'node_modules', '.bin', 'cdktf'), args, { cwd: work, env, timeoutMs: 600_000 });
 
   beforeAll(async () => {
-    cluster = await startCluster();
+    // With KubeVirt's defaulting imitated (it rewrites VM specs on admission), as a real cluster would.
+    cluster = await startCluster({ kubevirtDefaulting: true });
     expect((await cluster.client().create('/api/v1/namespaces', { metadata: { name: 'kubevirt' } })).status).toBe(201);
     work = fs.mkdtempSync(path.join(os.tmpdir(), 'metalslice-cdktf-'));
     // A project directory of its own, so state and cdktf.out stay out of the repository.

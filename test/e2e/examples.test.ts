@@ -57,7 +57,8 @@ describe('e2e: the example app on a real kube-apiserver', () => {
   }
 
   beforeAll(async () => {
-    cluster = await startCluster();
+    // With KubeVirt's defaulting imitated (it rewrites VM specs on admission), as a real cluster would.
+    cluster = await startCluster({ kubevirtDefaulting: true });
     // What installing the KubeVirt operator leaves behind: its namespace, where the fleet's KubeVirt CR goes.
     expect((await cluster.client().create('/api/v1/namespaces', { metadata: { name: 'kubevirt' } })).status).toBe(201);
     work = fs.mkdtempSync(path.join(os.tmpdir(), 'metalslice-e2e-'));
