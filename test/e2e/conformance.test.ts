@@ -79,7 +79,8 @@ describe('node templates conform to the constructs', () => {
   let work: string;
 
   beforeAll(async () => {
-    cluster = await startCluster();
+    // KubeVirt's admission defaulting imitated, as on a real cluster (the VM shape is made for it).
+    cluster = await startCluster({ kubevirtDefaulting: true });
     work = copyTerraformTree(fs.mkdtempSync(path.join(cluster.dir, 'conform-')));
     for (const ns of ['acme-team-a', 'prod-metal', TEMPLATE_NS]) expect((await cluster.client().create('/api/v1/namespaces', { metadata: { name: ns } })).status).toBe(201);
   });

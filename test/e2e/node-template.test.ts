@@ -43,7 +43,8 @@ describe('modules and node templates', () => {
   let work: string;
 
   beforeAll(async () => {
-    cluster = await startCluster();
+    // KubeVirt's admission defaulting imitated, as on a real cluster (the VM shape is made for it).
+    cluster = await startCluster({ kubevirtDefaulting: true });
     work = copyTerraformTree(fs.mkdtempSync(path.join(cluster.dir, 'hcl-')));
     for (const ns of ['acme-team-a', 'prod-metal']) expect((await cluster.client().create('/api/v1/namespaces', { metadata: { name: ns } })).status).toBe(201);
   });
