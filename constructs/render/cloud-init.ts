@@ -22,10 +22,18 @@ export interface JoinDocumentOptions {
   readonly taints?: readonly Taint[];
 }
 
+// Thousands of nodes share a handful of cluster CAs; parsing each certificate once keeps synth fast.
+const caHashes = new Map<string, string>();
+
 /** `sha256:<hex>` of the CA's SubjectPublicKeyInfo, as kubeadm's discovery.bootstrapToken.caCertHashes wants. */
 export function caCertHash(pem: string): string {
-  const spki = new X509Certificate(pem).publicKey.export({ type: 'spki', format: 'der' });
-  return `sha256:${createHash('sha256').update(spki).digest('hex')}`;
+  let hash = caHashes.get(pem);
+  if (hash === undefined) {
+    const spki = new X509Certificate(pem).publicKey.export({ type: 'spki', format: 'der' });
+    hash = `sha256:${createHash('sha256').update(spki).digest('hex')}`;
+    caHashes.set(pem, hash);
+  }
+  return hash;
 }
 
 /** `https://10.0.0.10:6443/` -> `10.0.0.10:6443` (kubeadm wants host:port). */
