@@ -12,7 +12,7 @@
  * one set of labels) and keeps scaling stable: adding a node never re-types the existing ones.
  */
 import { captureInto, childPath, PlanIssue } from './errors';
-import { AutoNodesSpec, DisruptionBudget, DynamicPoolSpec, Labels, NodeProviderSpec, Requirement as RequirementSpec, StaticPoolSpec, Taint } from './model';
+import { AutoNodesSpec, DynamicPoolSpec, Labels, NodeProviderSpec, Requirement as RequirementSpec, StaticPoolSpec, Taint } from './model';
 import { NodeType, nodeLabelsFor, INSTANCE_TYPE_LABEL, NODE_TYPE_LABEL, parseNodeProviders, ProviderKind, NodeProvider } from './node-types';
 import { vmFootprint } from './overhead';
 import {
@@ -88,11 +88,7 @@ export interface DynamicPoolPlan {
   readonly maxNodes?: number;
   /** Most the pool can cost its quota with limits reached, and the type that drives it. */
   readonly worstCase?: { readonly nodeType: string; readonly nodes: number; readonly footprint: ResourceVector };
-  readonly disruption?: {
-    readonly consolidationPolicy?: 'WhenEmpty' | 'WhenEmptyOrUnderutilized';
-    readonly consolidateAfter?: string;
-    readonly budgets?: readonly DisruptionBudget[];
-  };
+  readonly disruption?: DynamicPoolSpec['disruption'];
   readonly expireAfter?: string;
   readonly terminationGracePeriod?: string;
   readonly weight?: number;

@@ -5,6 +5,7 @@
  * pair however many pools use it.
  */
 import { createHash } from 'crypto';
+import { NodeEnvironmentRef } from '../core/auto-nodes';
 
 /** A Kubernetes object as plain data; keys are written in a fixed order so output is byte-stable. */
 export interface KubernetesObject {
@@ -23,10 +24,7 @@ export const MANAGED_BY_LABELS: Readonly<Record<string, string>> = { 'app.kubern
 export const CLUSTER_LABEL = 'metalslice.io/cluster';
 export const PROVIDER_LABEL = 'metalslice.io/provider';
 
-export interface NodeEnvironmentRef {
-  readonly cluster: string;
-  readonly provider: string;
-}
+export type { NodeEnvironmentRef };
 
 /**
  * `<cluster>-<provider>`, or when that is longer than a DNS label allows, a shortened form with a stable

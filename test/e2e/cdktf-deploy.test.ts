@@ -3,15 +3,12 @@
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { CommandResult, REPO_ROOT, run, startCluster, TestCluster } from './harness';
+import { expectOk, REPO_ROOT, run, startCluster, TestCluster } from './harness';
 
 jest.setTimeout(1_200_000);
 
 const VMS = '/apis/kubevirt.io/v1';
 
-function expectOk(step: string, r: CommandResult): void {
-  if (r.code !== 0) throw new Error(`${step} exited ${r.code}\n${r.stdout.slice(-4000)}\n${r.stderr.slice(-4000)}`);
-}
 
 describe('e2e: cdktf deploy and destroy with OpenTofu', () => {
   let cluster: TestCluster;

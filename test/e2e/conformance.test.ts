@@ -13,23 +13,14 @@ import { NodeProvider } from '../../constructs/node-provider';
 import { PrivateNodePool } from '../../constructs/private-node-pool';
 import { caCertHash, renderJoinCloudConfig } from '../../constructs/render/cloud-init';
 import { EXAMPLE_CA } from '../support/models';
-import { CommandResult, REPO_ROOT, startCluster, TestCluster, tofu } from './harness';
+import { copyTerraformTree, expectOk, startCluster, TestCluster, tofu } from './harness';
 
 jest.setTimeout(900_000);
 
 const K8S_PROVIDER_VERSION = process.env.METALSLICE_KUBERNETES_PROVIDER_VERSION ?? '3.2.1';
 const TEMPLATE_NS = 'conform-template';
 
-function expectOk(step: string, r: CommandResult): void {
-  if (r.code !== 0) throw new Error(`tofu ${step} exited ${r.code}\n${r.stdout}\n${r.stderr}`);
-}
 
-function copyTerraformTree(dest: string): string {
-  for (const dir of ['modules', 'node-templates']) {
-    fs.cpSync(path.join(REPO_ROOT, dir), path.join(dest, dir), { recursive: true, filter: (src) => !/\.terraform(\.lock\.hcl)?$/.test(src) && !src.endsWith('.tfstate') });
-  }
-  return dest;
-}
 
 type Manifest = { apiVersion: string; kind: string; metadata: { name: string; namespace: string; labels: Record<string, string> }; spec: Record<string, unknown> };
 

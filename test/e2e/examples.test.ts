@@ -4,7 +4,7 @@
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { CommandResult, REPO_ROOT, run, startCluster, TestCluster, tofu } from './harness';
+import { expectOk, REPO_ROOT, run, startCluster, TestCluster, tofu } from './harness';
 
 jest.setTimeout(1_800_000);
 
@@ -16,9 +16,6 @@ interface ResourceChange {
   change: { actions: string[] };
 }
 
-function expectOk(step: string, r: CommandResult): void {
-  if (r.code !== 0) throw new Error(`${step} exited ${r.code}\n${r.stdout.slice(-4000)}\n${r.stderr.slice(-4000)}`);
-}
 
 describe('e2e: the example app on a real kube-apiserver', () => {
   let cluster: TestCluster;

@@ -111,6 +111,19 @@ export function run(
   });
 }
 
+/** Fails the test with the step's output (its last 4000 characters) when a command did not exit 0. */
+export function expectOk(step: string, r: CommandResult): void {
+  if (r.code !== 0) throw new Error(`${step} exited ${r.code}\n${r.stdout.slice(-4000)}\n${r.stderr.slice(-4000)}`);
+}
+
+/** A copy of modules/ and node-templates/ (templates refer to ../../modules), so `tofu init` never writes into the repo. */
+export function copyTerraformTree(dest: string): string {
+  for (const dir of ['modules', 'node-templates']) {
+    fs.cpSync(path.join(REPO_ROOT, dir), path.join(dest, dir), { recursive: true, filter: (src) => !/\.terraform(\.lock\.hcl)?$/.test(src) && !src.endsWith('.tfstate') });
+  }
+  return dest;
+}
+
 /** Runs `tofu` (the toolchain's OpenTofu, with its offline provider mirror) in a working directory. */
 export function tofu(cwd: string, args: readonly string[], timeoutMs = 300_000): Promise<CommandResult> {
   const env: NodeJS.ProcessEnv = { ...process.env, CHECKPOINT_DISABLE: '1', TF_IN_AUTOMATION: '1', TF_INPUT: '0' };

@@ -3,23 +3,13 @@
 // when the claim goes away, leaving nothing behind.
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { CommandResult, REPO_ROOT, startCluster, TestCluster, tofu } from './harness';
+import { copyTerraformTree, expectOk, REPO_ROOT, startCluster, TestCluster, tofu } from './harness';
 
 jest.setTimeout(900_000);
 
 const ROOTS = ['modules/join', 'modules/kubevirt-node', 'modules/metal3-node', 'node-templates/kubevirt', 'node-templates/metal3'];
 
-function expectOk(step: string, r: CommandResult): void {
-  if (r.code !== 0) throw new Error(`tofu ${step} exited ${r.code}\n${r.stdout}\n${r.stderr}`);
-}
 
-/** A copy of modules/ and node-templates/ (templates refer to ../../modules), so `tofu init` never writes into the repo. */
-function copyTerraformTree(dest: string): string {
-  for (const dir of ['modules', 'node-templates']) {
-    fs.cpSync(path.join(REPO_ROOT, dir), path.join(dest, dir), { recursive: true, filter: (src) => !/\.terraform(\.lock\.hcl)?$/.test(src) && !src.endsWith('.tfstate') });
-  }
-  return dest;
-}
 
 /** A claim as the platform passes it: the node claim, its node type and provider, the tenant and the user data. */
 function claim(nodeName: string, nodeType: Record<string, unknown>, userData: string): Record<string, unknown> {

@@ -5,7 +5,7 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as k8s from '@kubernetes/client-node';
-import { startCluster, tofu, TestCluster, CommandResult } from './harness';
+import { CommandResult, expectOk, startCluster, TestCluster, tofu } from './harness';
 
 jest.setTimeout(900_000);
 
@@ -48,9 +48,6 @@ function virtualMachine(name: string, namespace: string, secretName: string, tem
   return vm;
 }
 
-function expectOk(step: string, r: CommandResult): void {
-  if (r.code !== 0) throw new Error(`tofu ${step} exited ${r.code}\n${r.stdout}\n${r.stderr}`);
-}
 
 describe('e2e toolchain', () => {
   let cluster: TestCluster;
