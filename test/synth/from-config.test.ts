@@ -1,0 +1,49 @@
+import * as path from 'path';
+import { TerraformStack, Testing } from 'cdktf';
+import { KubernetesProvider } from '@cdktf/provider-kubernetes/lib/provider';
+import { RandomProvider } from '@cdktf/provider-random/lib/provider';
+import { addConfig, CapacityPlan } from '../../constructs';
+import { loadConfigFile } from '../../constructs/core/config';
+import { planModel } from '../../constructs/core/plan';
+import { validateCoreObject } from '../support/core-schema';
+import { knownKinds, validateAgainstCrd } from '../support/crd-schema';
+import { REPO_ROOT } from '../support/models';
+
+type Synth = { resource: Record<string, Record<string, { manifest?: { apiVersion: string; kind: string; metadata: { name: string } } }>> };
+
+describe('a cdktf app from the YAML config', () => {
+  const config = loadConfigFile(path.join(REPO_ROOT, 'examples', 'metalslice.yaml'));
+  const stack = new TerraformStack(Testing.app(), 'from-config');
+  new KubernetesProvider(stack, 'kubernetes', {});
+  new RandomProvider(stack, 'random');
+  new CapacityPlan(stack, 'plan');
+  addConfig(stack, config);
+  const json = JSON.parse(Testing.synth(stack)) as Synth;
+  const manifests = Object.values(json.resource.kubernetes_manifest).map((r) => r.manifest!);
+
+  it('synthesizes every kind of node the config declares', () => {
+    const count = (kind: string) => manifests.filter((m) => m.kind === kind).length;
+    // 6 workers + 2 highmem (elastic) + 2 base (static auto nodes)
+    expect(count('VirtualMachine')).toBe(10);
+    expect(count('NodePool')).toBe(1);
+    expect(count('MachineDeployment')).toBe(1);
+    // 2 private GPU hosts, and the policy that lets the tenant claim them
+    expect(count('HostClaim')).toBe(2);
+    expect(count('HostDeployPolicy')).toBe(1);
+    expect(count('KubeVirt')).toBe(1);
+  });
+
+  it('validates every manifest against its CRD or core model', () => {
+    const kinds = new Set(knownKinds());
+    for (const m of manifests) {
+      const errors = kinds.has(`${m.apiVersion}/${m.kind}`) || kinds.has(m.kind) ? validateAgainstCrd(m) : validateCoreObject(m);
+      expect({ name: `${m.kind}/${m.metadata.name}`, errors }).toEqual({ name: `${m.kind}/${m.metadata.name}`, errors: [] });
+    }
+  });
+
+  it('plans the same pools as `metalslice plan` on the same file', () => {
+    const synthPlan = CapacityPlan.of(stack)!.plan().report;
+    const names = (r: typeof synthPlan) => r.pools.map((p) => `${p.kind}:${p.name}:${p.nodeType}:${p.nodes.map((n) => n.host).join(',')}`);
+    expect(names(synthPlan)).toEqual(names(planModel(config).report));
+  });
+});
