@@ -559,7 +559,12 @@ export function planModel(model: MetalsliceConfig, options: PlanOptions = {}): P
     // Pools already over their quota would only add noise here: they are reported above.
     const fleetPools = pools.filter((p) => p.fleet === fleet.name && !overQuota.has(p));
     if (fleet.hosts.length === 0) continue;
-    const dims = resourceNames(...fleet.hosts.map((h) => h.allocatable), ...fleetPools.map((p) => p.footprint));
+    const fleetAutoPools = autoVms.filter((p) => kubevirtFleetOf.get(p.provider) === fleet.name);
+    const dims = resourceNames(
+      ...fleet.hosts.map((h) => h.allocatable),
+      ...fleetPools.map((p) => p.footprint),
+      ...fleetAutoPools.flatMap((p) => p.nodes.map((n) => n.footprint)),
+    );
     const hostCaps = fleet.hosts.map((h) => toDimensions(h.allocatable, dims, false));
     const items: { size: number[]; group: number; pinned: boolean }[] = [];
     const owners: { pool: PlannedPool; node: PlannedNode }[] = [];
@@ -570,9 +575,7 @@ export function planModel(model: MetalsliceConfig, options: PlanOptions = {}): P
         owners.push({ pool, node });
       }
     });
-    const fleetAutoPools = autoVms.filter((p) => kubevirtFleetOf.get(p.provider) === fleet.name);
-    const autoDims = resourceNames(...fleetAutoPools.flatMap((p) => p.nodes.map((n) => n.footprint)));
-    if (autoDims.some((d) => !dims.includes(d))) dims.push(...autoDims.filter((d) => !dims.includes(d)));
+    // Static kubevirt auto nodes come after the elastic VMs, each pool a spread group of its own.
     const autoOwners: { pool: PlannedAutoPool; node: string; footprint: ResourceVector }[] = [];
     fleetAutoPools.forEach((pool, g) => {
       for (const node of pool.nodes) {
@@ -580,10 +583,6 @@ export function planModel(model: MetalsliceConfig, options: PlanOptions = {}): P
         autoOwners.push({ pool, node: node.name, footprint: node.footprint });
       }
     });
-    // Dimensions may have grown with the auto pools' resources: size everything in the final dimensions.
-    const finalCaps = fleet.hosts.map((h) => toDimensions(h.allocatable, dims, false));
-    items.forEach((item, k) => (item.size = toDimensions(k < owners.length ? owners[k].pool.footprint : autoOwners[k - owners.length].footprint, dims, true)));
-    hostCaps.splice(0, hostCaps.length, ...finalCaps);
     const result = placeStably(hostCaps, items);
     const used = fleet.hosts.map(() => ({}) as ResourceVector);
     result.hostOf.forEach((h, k) => {
