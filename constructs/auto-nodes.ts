@@ -73,7 +73,7 @@ export class AutoNodes extends Construct implements IPlanContributor {
 
   private planned(name: string, mode: 'static' | 'dynamic'): PlannedAutoPool {
     const pool = CapacityPlan.require(this)
-      .plan()
+      .provenPlan()
       .autoPools.find((p) => p.cluster === this.cluster.clusterName && p.provider === this.provider.providerName && p.name === name && p.mode === mode);
     if (!pool) throw new Error(`[${this.node.path}] ${mode} pool "${name}" is not in the plan`);
     return pool;
@@ -129,7 +129,7 @@ export class AutoNodes extends Construct implements IPlanContributor {
   }
 
   private fleetRatio(quota: IElasticQuota): number {
-    return CapacityPlan.require(this).plan().fleets.find((f) => f.name === quota.fleet.fleetName)?.cpuAllocationRatio ?? 1;
+    return CapacityPlan.require(this).provenPlan().fleets.find((f) => f.name === quota.fleet.fleetName)?.cpuAllocationRatio ?? 1;
   }
 
   /** The planned static pool in the shape the VM renderer takes. */

@@ -108,6 +108,19 @@ export class CapacityPlan extends Construct {
     return this.cached;
   }
 
+  /**
+   * The plan, for values made at synth. cdktf resolves every value (to find cross-stack references)
+   * before it runs validations, so a plan with errors must stop synth here, with the same message the
+   * validation would give, rather than let a value be made from a plan that does not hold.
+   */
+  provenPlan(): Plan {
+    const plan = this.plan();
+    if (!plan.ok) {
+      throw new Error(`Validation failed with the following errors:\n  ${plan.errors.map((e) => `[${this.node.path}] ${e.path}: ${e.message}`).join('\n  ')}`);
+    }
+    return plan;
+  }
+
   /** The planned elastic pool of that name (the first, like `plan().pools.find`); every node asks, so by map. */
   plannedPool(name: string): PlannedPool | undefined {
     return this.index().pools.get(name);
@@ -125,7 +138,7 @@ export class CapacityPlan extends Construct {
 
   private index(): NonNullable<CapacityPlan['byName']> {
     if (!this.byName) {
-      const plan = this.plan();
+      const plan = this.provenPlan();
       this.byName = { pools: firstByName(plan.pools), quotas: firstByName(plan.quotas), fleets: firstByName(plan.fleets) };
     }
     return this.byName;

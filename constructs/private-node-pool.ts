@@ -109,7 +109,7 @@ export class PrivateNodePool extends Construct implements IPlanContributor {
     HostDeployPolicy.ensure(this, hostNamespace);
 
     const planned = (): PlannedAutoPool => {
-      const plan = CapacityPlan.require(this).plan();
+      const plan = CapacityPlan.require(this).provenPlan();
       const pool = plan.autoPools.find((p) => p.name === this.poolName && p.cluster === cluster && p.provider === provider && p.mode === 'static');
       // Synth resolves values before it validates: a pool the plan could not place says why, not just that it is missing.
       if (!pool || pool.nodes.length < props.count) {
@@ -222,7 +222,7 @@ export class HostDeployPolicy extends Construct {
     new Manifest(this, 'Resource', {
       manifest: Lazy.anyValue({
         produce: () => {
-          const plan = CapacityPlan.require(this).plan();
+          const plan = CapacityPlan.require(this).provenPlan();
           const hostNamespaceOf = new Map(plan.nodeProviders.map((p) => [p.name, p.hostNamespace]));
           const tenantNamespaces = plan.autoPools
             .filter((p) => p.providerKind === 'metal3' && p.mode === 'static' && hostNamespaceOf.get(p.provider) === hostNamespace)

@@ -14,7 +14,7 @@ export function synthOrExit(app: App): void {
     // Remove what cdktf may have written for stacks synthesized before the failing one.
     const outdir = app.outdir;
     if (outdir && fs.existsSync(path.join(outdir, 'stacks'))) fs.rmSync(path.join(outdir, 'stacks'), { recursive: true, force: true });
-    process.stderr.write(`metalslice: synth failed, nothing was written:\n${message.replace(/^Error: /, '')}\n`);
+    process.stderr.write(`metalslice: synth failed, nothing was written:\n${message.replace(/^(Error: |Resolution error: )+/, '')}\n`);
     process.exit(1);
   }
 }

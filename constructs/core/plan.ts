@@ -475,7 +475,11 @@ export function planModel(model: MetalsliceConfig, options: PlanOptions = {}): P
         }),
       ),
     );
-    const detail = over.map((r) => `${r}: needs ${get(demand, r)} (${pool.nodes.length} x ${get(pool.footprint, r)} incl. VM overhead), ${get(quota.limits, r).sub(get(before, r))} left of ${get(quota.limits, r)}`).join('; ');
+    const left = (r: string) => {
+      const room = get(quota.limits, r).sub(get(before, r));
+      return room.isNegative() ? Quantity.ZERO : room;
+    };
+    const detail = over.map((r) => `${r}: needs ${get(demand, r)} (${pool.nodes.length} x ${get(pool.footprint, r)} incl. VM overhead), ${left(r)} left of ${get(quota.limits, r)}`).join('; ');
     issues.add(`${pool.path}.count`, `pool "${pool.name}" does not fit quota "${quota.name}" (${detail}): lower count to ${fitCount} or raise ${quota.path}.limits`);
   }
   for (const quota of quotas.values()) {

@@ -1,6 +1,10 @@
+import { spawnSync } from 'child_process';
 import * as fs from 'fs';
+import * as os from 'os';
+import * as path from 'path';
 import { validateCoreObject } from '../support/core-schema';
 import { knownKinds, validateAgainstCrd } from '../support/crd-schema';
+import { REPO_ROOT } from '../support/models';
 import { readTree, resourcesOf, synthExample } from '../support/synth';
 
 // Bootstrap tokens are `[a-z0-9]{6}.[a-z0-9]{16}`; none may ever be a literal in what synth writes.
@@ -35,6 +39,19 @@ describe('example app synth', () => {
     const added = [...after.keys()].filter((k) => !before.has(k)).map((k) => after.get(k)!.path).sort();
     expect(added).toEqual(['Join/BootstrapToken', 'Join/TokenId', 'Join/TokenSecret', 'Resource', 'UserData'].map((r) => `consumer/team-a-prod-virt/base/team-a-prod-base-2/${r}`));
     for (const [key, value] of before) expect({ key, body: after.get(key)?.body }).toEqual({ key, body: value.body });
+  });
+
+  it('a plan that does not fit stops the app with the construct path and the fix, and leaves no stack written', () => {
+    const outdir = fs.mkdtempSync(path.join(os.tmpdir(), 'metalslice-nofit-'));
+    const run = spawnSync(process.execPath, [path.join(REPO_ROOT, 'node_modules', 'tsx', 'dist', 'cli.mjs'), path.join(REPO_ROOT, 'examples', 'app.ts')], {
+      env: { ...process.env, CHECKPOINT_DISABLE: '1', CDKTF_OUTDIR: outdir, METALSLICE_EXAMPLE_WORKERS: '40' },
+      encoding: 'utf8',
+    });
+    expect(run.status).toBe(1);
+    expect(run.stderr).toMatch(/synth failed, nothing was written:[\s\S]*\[consumer\/plan\] consumer\/team-a-workers\.count: pool "team-a-workers" does not fit quota "team-a"/);
+    expect(run.stderr).not.toMatch(/\n\s+at /);
+    expect(fs.existsSync(path.join(outdir, 'stacks'))).toBe(false);
+    fs.rmSync(outdir, { recursive: true, force: true });
   });
 
   it('writes cdk.tf.json and the plan report beside it, for both stacks', () => {
