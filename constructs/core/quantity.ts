@@ -70,7 +70,8 @@ export class Quantity {
     if (binary) {
       numerator *= binary[1];
       format = 'BinarySI';
-    } else if (/^[eE]/.test(suffix)) {
+    } else if (/^[eE][+-]?\d+$/.test(suffix)) {
+      // An exponent; a lone `E` is the exa suffix.
       const exponent = Number(suffix.slice(1));
       if (Math.abs(exponent) > 60) throw new QuantityError(input, 'the exponent is out of range');
       if (exponent >= 0) numerator *= 10n ** BigInt(exponent);

@@ -11,6 +11,8 @@ describe('Quantity', () => {
     ['500u', 500_000n],
     ['.5', 500_000_000n],
     ['-2', -2_000_000_000n],
+    ['125E', 125n * 10n ** 18n * 1_000_000_000n],
+    ['2e2', 200n * 1_000_000_000n],
   ])('parses %s exactly', (text, nano) => {
     expect(Quantity.parse(text).nano).toBe(nano);
   });
@@ -35,6 +37,7 @@ describe('Quantity', () => {
     ['1500m', '1500m'],
     ['0.5Gi', '512Mi'],
     ['2000m', '2'],
+    ['125000000000G', '125E'],
   ])('formats %s canonically as %s', (text, canonical) => {
     expect(Quantity.parse(text).toString()).toBe(canonical);
   });
