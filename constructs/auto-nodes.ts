@@ -94,6 +94,7 @@ export class AutoNodes extends Construct implements IPlanContributor {
       new VmNode(pools, nodeName, {
         cluster: this.cluster,
         namespace: quota.namespace,
+        admission: quota.admission,
         poolName: spec.name,
         join: () => {
           const node = this.planned(spec.name, 'static').nodes[index];

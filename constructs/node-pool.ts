@@ -80,6 +80,7 @@ export class ElasticNodePool extends Construct implements IPlanContributor {
       new VmNode(this, nodeName, {
         cluster: props.cluster,
         namespace: props.quota.namespace,
+        admission: props.quota.admission,
         poolName: this.poolName,
         tokenTtl: props.bootstrapTokenTtl,
         join: () => {

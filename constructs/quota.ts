@@ -2,9 +2,9 @@
  * ElasticQuota: a CPU / memory / disk (and GPU) slice of a fleet for one organisation, enforced by a
  * ResourceQuota in the quota's own namespace, with RBAC for its consumers.
  */
-import { Lazy, Token } from 'cdktf';
+import { ITerraformDependable, Lazy, Token } from 'cdktf';
 import { NamespaceV1 } from '@cdktf/provider-kubernetes/lib/namespace-v1';
-import { ResourceQuotaV1 } from '@cdktf/provider-kubernetes/lib/resource-quota-v1';
+import { Manifest } from '@cdktf/provider-kubernetes/lib/manifest';
 import { RoleBindingV1 } from '@cdktf/provider-kubernetes/lib/role-binding-v1';
 import { RoleV1 } from '@cdktf/provider-kubernetes/lib/role-v1';
 import { Construct, IConstruct } from 'constructs';
@@ -13,10 +13,12 @@ import { QuotaSpec } from './core/model';
 import { PlannedQuota } from './core/plan';
 import { ResourceInput } from './core/resources';
 import { IElasticFleet } from './fleet';
-import { consumerSubjects, renderConsumerRole, renderQuotaNamespace, resourceQuotaHard } from './render/quota';
+import { consumerSubjects, renderConsumerRole, renderQuotaNamespace, renderResourceQuota, resourceQuotaHard } from './render/quota';
 
 export interface IElasticQuota extends IConstruct {
   readonly quotaName: string;
+  /** What objects the quota counts must wait for in the same apply (the accounted ResourceQuota); none when imported. */
+  readonly admission?: ITerraformDependable;
   /** The namespace the quota's VMs live in. */
   readonly namespace: string;
   readonly fleet: IElasticFleet;
@@ -70,6 +72,8 @@ abstract class QuotaBase extends Construct implements IElasticQuota, IPlanContri
 }
 
 export class ElasticQuota extends QuotaBase {
+  readonly admission: ITerraformDependable;
+
   /** A quota the provider team declared in its own stack: planned against, synthesizes nothing. */
   static fromQuotaAttributes(scope: Construct, id: string, props: ElasticQuotaProps): IElasticQuota {
     return new ImportedQuota(scope, id, props);
@@ -84,9 +88,15 @@ export class ElasticQuota extends QuotaBase {
     };
     const labels = Token.asStringMap(Lazy.anyValue({ produce: () => renderQuotaNamespace(planned()).metadata.labels }));
     const ns = new NamespaceV1(this, 'Namespace', { metadata: { name: this.namespace, labels } });
-    new ResourceQuotaV1(this, 'Resource', {
-      metadata: { name: 'metalslice', namespace: ns.metadata.name, labels },
-      spec: { hard: Token.asStringMap(Lazy.anyValue({ produce: () => resourceQuotaHard(planned()) })) },
+    // The API server refuses every object a quota counts until the quota controller has accounted the
+    // quota; waiting here for status.used of each counted resource lets VMs in the same apply follow.
+    this.admission = new Manifest(this, 'Resource', {
+      manifest: Lazy.anyValue({ produce: () => renderResourceQuota(planned()) }),
+      dependsOn: [ns],
+      wait: {
+        fields: Token.asStringMap(Lazy.anyValue({ produce: () => Object.fromEntries(Object.keys(resourceQuotaHard(planned())).map((k) => [`status.used["${k}"]`, '*'])) })),
+      },
+      timeouts: { create: '5m', update: '5m' },
     });
     // Lazy values reach Terraform as produced, so they are written in the provider's snake_case.
     const role = new RoleV1(this, 'ConsumerRole', {

@@ -4,7 +4,7 @@
  * (random provider), so it is never a literal in the synth output. Shared by elastic node pools and
  * static auto-node pools; plan-dependent parts are produced lazily, at synth.
  */
-import { Fn, IResolvable, Token } from 'cdktf';
+import { Fn, IResolvable, ITerraformDependable, Token } from 'cdktf';
 import { Manifest } from '@cdktf/provider-kubernetes/lib/manifest';
 import { SecretV1 } from '@cdktf/provider-kubernetes/lib/secret-v1';
 import { Password } from '@cdktf/provider-random/lib/password';
@@ -60,6 +60,8 @@ export interface VmNodeProps {
   readonly join: () => { labels: Record<string, string>; taints?: readonly Taint[] };
   /** The VirtualMachine, given the name of its user-data Secret (resolved at synth). */
   readonly vm: (userDataSecret: string) => KubeObject;
+  /** What the VM must wait for in the same apply (its quota's accounted ResourceQuota). @default - nothing */
+  readonly admission?: ITerraformDependable;
 }
 
 /**
@@ -108,6 +110,6 @@ export class VmNode extends Construct {
         ),
       },
     });
-    new Manifest(this, 'Resource', { manifest: new MadeAtSynth(() => props.vm(userDataName)) });
+    new Manifest(this, 'Resource', { manifest: new MadeAtSynth(() => props.vm(userDataName)), dependsOn: props.admission ? [props.admission] : undefined });
   }
 }

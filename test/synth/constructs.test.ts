@@ -55,9 +55,19 @@ describe('constructs synth', () => {
     );
   });
 
-  it('writes the ResourceQuota the plan proved, VM count included', () => {
-    const json = JSON.parse(Testing.synth(build(Testing.app()))) as { resource: { kubernetes_resource_quota_v1: Record<string, { spec: { hard: Record<string, string> } }> } };
-    const [rq] = Object.values(json.resource.kubernetes_resource_quota_v1);
-    expect(rq.spec.hard).toEqual({ 'count/virtualmachines.kubevirt.io': '4', 'requests.cpu': '16', 'requests.memory': '64Gi', 'requests.storage': '500Gi' });
+  it('writes the ResourceQuota the plan proved, and VMs wait until the quota controller has accounted it', () => {
+    type Manifests = Record<string, { manifest: { kind: string; spec: { hard: Record<string, string> } }; wait?: { fields: Record<string, string> }; depends_on?: string[] }>;
+    const json = JSON.parse(Testing.synth(build(Testing.app()))) as { resource: { kubernetes_manifest: Manifests } };
+    const entries = Object.entries(json.resource.kubernetes_manifest);
+    const [rqName, rq] = entries.find(([, r]) => r.manifest.kind === 'ResourceQuota')!;
+    expect(rq.manifest.spec.hard).toEqual({ 'count/virtualmachines.kubevirt.io': '4', 'requests.cpu': '16', 'requests.memory': '64Gi', 'requests.storage': '500Gi' });
+    expect(rq.wait!.fields).toEqual({
+      'status.used["count/virtualmachines.kubevirt.io"]': '*',
+      'status.used["requests.cpu"]': '*',
+      'status.used["requests.memory"]': '*',
+      'status.used["requests.storage"]': '*',
+    });
+    const [, vm] = entries.find(([, r]) => r.manifest.kind === 'VirtualMachine')!;
+    expect(vm.depends_on).toEqual([`kubernetes_manifest.${rqName}`]);
   });
 });
