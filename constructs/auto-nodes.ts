@@ -130,7 +130,7 @@ export class AutoNodes extends Construct implements IPlanContributor {
   }
 
   private fleetRatio(quota: IElasticQuota): number {
-    return CapacityPlan.require(this).provenPlan().fleets.find((f) => f.name === quota.fleet.fleetName)?.cpuAllocationRatio ?? 1;
+    return CapacityPlan.require(this).plannedFleet(quota.fleet.fleetName)?.cpuAllocationRatio ?? 1;
   }
 
   /** The planned static pool in the shape the VM renderer takes. */

@@ -67,7 +67,7 @@ export class ElasticFleet extends FleetBase {
     new Manifest(this, 'Resource', {
       manifest: Lazy.anyValue({
         produce: () => {
-          const fleet = CapacityPlan.require(this).provenPlan().fleets.find((f) => f.name === this.fleetName);
+          const fleet = CapacityPlan.require(this).plannedFleet(this.fleetName);
           if (!fleet) throw new Error(`[${this.node.path}] fleet "${this.fleetName}" is not in the plan`);
           return renderKubeVirt(fleet);
         },

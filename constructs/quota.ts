@@ -82,7 +82,7 @@ export class ElasticQuota extends QuotaBase {
   constructor(scope: Construct, id: string, props: ElasticQuotaProps) {
     super(scope, id, props);
     const planned = (): PlannedQuota => {
-      const quota = CapacityPlan.require(this).provenPlan().quotas.find((q) => q.name === this.quotaName);
+      const quota = CapacityPlan.require(this).plannedQuota(this.quotaName);
       if (!quota) throw new Error(`[${this.node.path}] quota "${this.quotaName}" is not in the plan`);
       return quota;
     };
