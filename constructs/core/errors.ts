@@ -48,10 +48,6 @@ export class IssueCollector {
   capture<T>(fn: () => T): T | undefined {
     return captureInto(this.list, fn);
   }
-
-  throwIfAny(): void {
-    if (this.list.length > 0) throw new MetalsliceError(this.list);
-  }
 }
 
 /** Joins a base path and a key the way config paths are written: `a.b`, `a[2]`, `a["nvidia.com/gpu"]`. */

@@ -9,7 +9,7 @@
  */
 import { X509Certificate } from 'crypto';
 import { AutoNodesSourcePath, NodeEnvironmentRef, planAutoNodes, PlannedAutoPool } from './auto-nodes';
-import { childPath, IssueCollector, MetalsliceError, PlanIssue } from './errors';
+import { childPath, IssueCollector, PlanIssue } from './errors';
 import { AutoNodesSpec, ClusterSpec, FleetSpec, HostSpec, MetalsliceConfig, NodePoolSpec, PrivateNodePoolSpec, QuotaSpec } from './model';
 import { NodeProvider, parseNodeProviders } from './node-types';
 import { PoolPreview, previewDynamicPool } from './preview';
@@ -558,7 +558,6 @@ export function planModel(model: MetalsliceConfig, options: PlanOptions = {}): P
   // Placement: every VM of every pool on a host of its fleet, all at once.
   const placed = new Map<string, string>();
   const autoPlaced = new Map<string, string>();
-  const hostFree = new Map<string, ResourceVector[]>();
   for (const fleet of fleets.values()) {
     // Pools already over their quota would only add noise here: they are reported above.
     const fleetPools = pools.filter((p) => p.fleet === fleet.name && !overQuota.has(p));
@@ -601,7 +600,8 @@ export function planModel(model: MetalsliceConfig, options: PlanOptions = {}): P
       used[h] = addResources(used[h], owners[k].pool.footprint);
     });
     const free = fleet.hosts.map((host, h) => normalizeResources(subtractResources(host.allocatable, used[h])));
-    hostFree.set(fleet.name, free);
+    // What still fits on one host: the same for every pool that could not be placed.
+    const largest = largestGuest(free);
     const unplacedByPool = new Map<PlannedPool, number>();
     const unplacedAuto = new Map<PlannedAutoPool, number>();
     for (const k of result.unplaced) {
@@ -611,7 +611,6 @@ export function planModel(model: MetalsliceConfig, options: PlanOptions = {}): P
       } else unplacedByPool.set(owners[k].pool, (unplacedByPool.get(owners[k].pool) ?? 0) + 1);
     }
     for (const [pool, n] of unplacedAuto) {
-      const largest = largestGuest(free);
       issues.add(
         `${pool.path}.quantity`,
         `${n} of ${pool.nodes.length} nodes of pool "${pool.name}" (type ${pool.nodeType}) cannot be placed on fleet "${fleet.name}": the free capacity is split across hosts. ` +
@@ -620,7 +619,6 @@ export function planModel(model: MetalsliceConfig, options: PlanOptions = {}): P
       );
     }
     for (const [pool, n] of unplacedByPool) {
-      const largest = largestGuest(free);
       issues.add(
         `${pool.path}.count`,
         `${n} of ${pool.nodes.length} nodes of pool "${pool.name}" (${describeShape(pool.shape)} each, ${get(pool.footprint, 'memory')} memory with VM overhead) cannot be placed on fleet "${fleet.name}": ` +
@@ -706,11 +704,4 @@ export function planModel(model: MetalsliceConfig, options: PlanOptions = {}): P
     environments: auto.environments,
     report,
   };
-}
-
-/** Plans and throws MetalsliceError when anything is wrong: for callers that must not go on. */
-export function planOrThrow(model: MetalsliceConfig, options: PlanOptions = {}): Plan {
-  const plan = planModel(model, options);
-  if (!plan.ok) throw new MetalsliceError(plan.errors);
-  return plan;
 }

@@ -89,15 +89,6 @@ export class Quantity {
     return new Quantity(sign === '-' ? -nano : nano, format);
   }
 
-  /** True when `input` parses; for validators that want a boolean. */
-  static isValid(input: string | number): boolean {
-    try {
-      Quantity.parse(input);
-      return true;
-    } catch {
-      return false;
-    }
-  }
 
   static fromNano(nano: bigint, format: QuantityFormat = 'DecimalSI'): Quantity {
     return new Quantity(nano, format);
@@ -209,24 +200,4 @@ function ceilDiv(a: bigint, b: bigint): bigint {
 function numberToPlainString(value: number): string {
   const text = String(value);
   return /e/i.test(text) ? text.replace('e+', 'e') : text;
-}
-
-export function sumQuantities(values: Iterable<Quantity>): Quantity {
-  let nano = 0n;
-  let format: QuantityFormat = 'DecimalSI';
-  let first = true;
-  for (const value of values) {
-    nano += value.nano;
-    if (first) format = value.format;
-    first = false;
-  }
-  return Quantity.fromNano(nano, format);
-}
-
-export function maxQuantity(a: Quantity, b: Quantity): Quantity {
-  return a.cmp(b) >= 0 ? a : b;
-}
-
-export function minQuantity(a: Quantity, b: Quantity): Quantity {
-  return a.cmp(b) <= 0 ? a : b;
 }
