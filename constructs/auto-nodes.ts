@@ -4,7 +4,7 @@
  * on the fleet); dynamic pools become a Karpenter NodePool, or a Cluster API MachineDeployment scaled by
  * cluster-autoscaler. The node type is chosen by the CapacityPlan at synth time.
  */
-import { Lazy } from 'cdktf';
+import { ITerraformDependable, Lazy } from 'cdktf';
 import { Manifest } from '@cdktf/provider-kubernetes/lib/manifest';
 import { Construct, IConstruct } from 'constructs';
 import { CapacityPlan, IPlanContributor, ModelBuilder } from './capacity-plan';
@@ -42,13 +42,15 @@ export class NodeEnvironment extends Construct {
   }
 
   readonly namespace: string;
+  /** The namespace object: what objects placed in it must be created after. */
+  readonly namespaceResource: ITerraformDependable;
 
   private constructor(scope: Construct, id: string, cluster: string, provider: string) {
     super(scope, id);
     const [namespace, policy] = renderNodeEnvironment({ cluster, provider });
     this.namespace = namespace.metadata.name;
-    const ns = new Manifest(this, 'Namespace', { manifest: namespace });
-    new Manifest(this, 'DefaultDeny', { manifest: policy, dependsOn: [ns] });
+    this.namespaceResource = new Manifest(this, 'Namespace', { manifest: namespace });
+    new Manifest(this, 'DefaultDeny', { manifest: policy, dependsOn: [this.namespaceResource] });
   }
 }
 
@@ -72,9 +74,7 @@ export class AutoNodes extends Construct implements IPlanContributor {
   }
 
   private planned(name: string, mode: 'static' | 'dynamic'): PlannedAutoPool {
-    const pool = CapacityPlan.require(this)
-      .provenPlan()
-      .autoPools.find((p) => p.cluster === this.cluster.clusterName && p.provider === this.provider.providerName && p.name === name && p.mode === mode);
+    const pool = CapacityPlan.require(this).plannedAutoPool(this.cluster.clusterName, this.provider.providerName, name, mode);
     if (!pool) throw new Error(`[${this.node.path}] ${mode} pool "${name}" is not in the plan`);
     return pool;
   }

@@ -8,6 +8,7 @@ import * as path from 'path';
 import { Annotations, TerraformStack } from 'cdktf';
 import { addCustomSynthesis } from 'cdktf/lib/synthesize/synthesizer';
 import { Construct, IConstruct } from 'constructs';
+import { PlannedAutoPool } from './core/auto-nodes';
 import { MetalsliceConfig } from './core/model';
 import { ModelPaths, Plan, PlannedFleet, PlannedPool, PlannedQuota, planModel } from './core/plan';
 import { renderPlanMarkdown, stableJson } from './core/report';
@@ -70,7 +71,12 @@ export class CapacityPlan extends Construct {
   }
 
   private cached?: Plan;
-  private byName?: { pools: Map<string, PlannedPool>; quotas: Map<string, PlannedQuota>; fleets: Map<string, PlannedFleet> };
+  private byName?: {
+    pools: Map<string, PlannedPool>;
+    quotas: Map<string, PlannedQuota>;
+    fleets: Map<string, PlannedFleet>;
+    autoPools: Map<string, PlannedAutoPool>;
+  };
 
   constructor(scope: Construct, id: string, props: CapacityPlanProps = {}) {
     super(scope, id);
@@ -136,13 +142,27 @@ export class CapacityPlan extends Construct {
     return this.index().fleets.get(name);
   }
 
+  /** The planned auto-node (or private) pool of a tenant cluster on a provider. */
+  plannedAutoPool(cluster: string, provider: string, name: string, mode: 'static' | 'dynamic'): PlannedAutoPool | undefined {
+    return this.index().autoPools.get(autoPoolKey(cluster, provider, name, mode));
+  }
+
   private index(): NonNullable<CapacityPlan['byName']> {
     if (!this.byName) {
       const plan = this.provenPlan();
-      this.byName = { pools: firstByName(plan.pools), quotas: firstByName(plan.quotas), fleets: firstByName(plan.fleets) };
+      const autoPools = new Map<string, PlannedAutoPool>();
+      for (const p of plan.autoPools) {
+        const key = autoPoolKey(p.cluster, p.provider, p.name, p.mode);
+        if (!autoPools.has(key)) autoPools.set(key, p);
+      }
+      this.byName = { pools: firstByName(plan.pools), quotas: firstByName(plan.quotas), fleets: firstByName(plan.fleets), autoPools };
     }
     return this.byName;
   }
+}
+
+function autoPoolKey(cluster: string, provider: string, name: string, mode: string): string {
+  return `${cluster}\u0000${provider}\u0000${name}\u0000${mode}`;
 }
 
 /** Name -> the first item with that name, as `Array.prototype.find` would pick it. */

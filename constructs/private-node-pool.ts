@@ -8,7 +8,7 @@
  * BareMetalHost's `automatedCleaningMode: metadata` (the default), cleans the disks before the host can be
  * claimed again.
  */
-import { Lazy, Token } from 'cdktf';
+import { ITerraformDependable, Lazy, Token } from 'cdktf';
 import { Manifest } from '@cdktf/provider-kubernetes/lib/manifest';
 import { SecretV1 } from '@cdktf/provider-kubernetes/lib/secret-v1';
 import { Construct, IConstruct } from 'constructs';
@@ -108,14 +108,10 @@ export class PrivateNodePool extends Construct implements IPlanContributor {
     const hostNamespace = providerSpec?.hostNamespace ?? DEFAULT_HOST_NAMESPACE;
     HostDeployPolicy.ensure(this, hostNamespace);
 
+    // A plan with errors stops synth in provenPlan (with every problem); a proven plan holds every node.
     const planned = (): PlannedAutoPool => {
-      const plan = CapacityPlan.require(this).provenPlan();
-      const pool = plan.autoPools.find((p) => p.name === this.poolName && p.cluster === cluster && p.provider === provider && p.mode === 'static');
-      // Synth resolves values before it validates: a pool the plan could not place says why, not just that it is missing.
-      if (!pool || pool.nodes.length < props.count) {
-        const why = plan.errors.map((e) => `${e.path}: ${e.message}`).join('\n');
-        throw new Error(`[${this.node.path}] private node pool "${this.poolName}" is not in the plan${why ? `:\n${why}` : ''}`);
-      }
+      const pool = CapacityPlan.require(this).plannedAutoPool(cluster, provider, this.poolName, 'static');
+      if (!pool || pool.nodes.length < props.count) throw new Error(`[${this.node.path}] private node pool "${this.poolName}" is not in the plan`);
       return pool;
     };
     const hostLabels = new Map((providerSpec?.hosts ?? []).map((h) => [h.name, h.labels ?? {}]));
@@ -129,7 +125,7 @@ export class PrivateNodePool extends Construct implements IPlanContributor {
         poolName: this.poolName,
         namespace: this.namespace,
         // The namespace first: the Secret and the HostClaim live in it.
-        dependsOn: environment.node.findChild('Namespace') as Manifest,
+        dependsOn: environment.namespaceResource,
         labels: () => ({ ...node().labels, [POOL_LABEL]: this.poolName, [CLUSTER_LABEL]: cluster, [NODE_TYPE_LABEL]: props.nodeType }),
         claim: (userDataSecret) => {
           const host = node().host;
@@ -161,7 +157,7 @@ interface HostNodeProps {
   readonly props: PrivateNodePoolProps;
   readonly poolName: string;
   readonly namespace: string;
-  readonly dependsOn: Manifest;
+  readonly dependsOn: ITerraformDependable;
   /** Node labels set at join (resolved at synth). */
   readonly labels: () => Record<string, string>;
   /** The HostClaim, given the name of its userData Secret (resolved at synth). */
