@@ -5,7 +5,7 @@
 import * as fs from 'fs';
 import * as path from 'path';
 import { ClusterSpec, HostSpec, MetalsliceConfig, NodePoolSpec, QuotaSpec } from '../constructs/core/model';
-import { vmFootprint } from '../constructs/core/overhead';
+import { buildVm, plainFleetKubevirt } from '../constructs/core/vms';
 import { addResources, exceededResources, get, normalizeResources, parseResources, ResourceInput, ResourceVector, scaleResources, subtractResources } from '../constructs/core/resources';
 
 export const RESERVED_PER_HOST: ResourceInput = { cpu: 2, memory: '8Gi', disk: '100Gi' };
@@ -42,8 +42,11 @@ export const HOST_KINDS: readonly HostKind[] = [
   { name: 'highmem', capacity: { cpu: 96, memory: '1536Gi', disk: '7680Gi' }, share: 0.2, recipe: { l: 1, mem: 3, hm: 3 } },
 ];
 
+/** What one VM of the guest shape takes from its host, as the planner counts it. */
 function footprintOf(guest: ResourceInput): ResourceVector {
-  return normalizeResources(vmFootprint(normalizeResources(parseResources(guest, 'shape'))));
+  const vm = buildVm(normalizeResources(parseResources(guest, 'shape')), {}, 'dataVolume', plainFleetKubevirt(), { options: 'vm', shape: 'shape' }, []);
+  if (!vm) throw new Error(`bench: shape ${JSON.stringify(guest)} is not a valid VM`);
+  return normalizeResources(vm.hostDemand);
 }
 
 /** `count` hosts split over the hardware kinds by share, in kind order, named `<kind>-<nnnn>`. */

@@ -10,8 +10,7 @@ import { Construct, IConstruct } from 'constructs';
 import { CapacityPlan, IPlanContributor, ModelBuilder } from './capacity-plan';
 import { PlannedAutoPool } from './core/auto-nodes';
 import { AutoNodesSpec, DynamicPoolSpec, StaticPoolSpec } from './core/model';
-import { PlannedPool } from './core/plan';
-import { get } from './core/resources';
+import { PlannedVm } from './core/vms';
 import { INodeProvider } from './node-provider';
 import { IElasticQuota } from './quota';
 import { renderClusterApiPool } from './render/cluster-api';
@@ -97,10 +96,10 @@ export class AutoNodes extends Construct implements IPlanContributor {
         admission: quota.admission,
         poolName: spec.name,
         join: () => {
-          const node = this.planned(spec.name, 'static').nodes[index];
-          return { labels: { ...node.labels, [POOL_LABEL]: spec.name, [QUOTA_LABEL]: quota.quotaName, [CLUSTER_LABEL]: this.cluster.clusterName }, taints: spec.taints };
+          const vm = this.plannedVm(quota, nodeName);
+          return { labels: { ...vm.labels, [POOL_LABEL]: vm.pool, [QUOTA_LABEL]: vm.quota, [CLUSTER_LABEL]: vm.cluster }, taints: vm.taints };
         },
-        vm: (userDataSecret) => renderVirtualMachine({ pool: this.asVmPool(spec, quota), nodeName, userDataSecret, cpuAllocationRatio: this.fleetRatio(quota) }),
+        vm: (userDataSecret) => renderVirtualMachine(this.plannedVm(quota, nodeName), { userDataSecret, hostSelector: this.hostSelector(quota) }),
       });
     }
   }
@@ -129,30 +128,16 @@ export class AutoNodes extends Construct implements IPlanContributor {
     });
   }
 
-  private fleetRatio(quota: IElasticQuota): number {
-    return CapacityPlan.require(this).plannedFleet(quota.fleet.fleetName)?.cpuAllocationRatio ?? 1;
+  /** A static pool's VM, as the plan counted and placed it. */
+  private plannedVm(quota: IElasticQuota, nodeName: string): PlannedVm {
+    const vm = CapacityPlan.require(this).plannedVm(quota.namespace, nodeName);
+    if (!vm) throw new Error(`[${this.node.path}] VM "${nodeName}" is not in the plan`);
+    return vm;
   }
 
-  /** The planned static pool in the shape the VM renderer takes. */
-  private asVmPool(spec: StaticPoolSpec, quota: IElasticQuota): PlannedPool {
-    const pool = this.planned(spec.name, 'static');
-    const node = pool.nodes[0];
-    const typeName = pool.nodeType ?? '';
-    const shape = node?.resources ?? {};
-    return {
-      kind: 'elastic',
-      name: spec.name,
-      path: pool.path,
-      spec: { name: spec.name, quota: quota.quotaName, cluster: pool.cluster, shape: {}, count: pool.quantity, rootDisk: get(shape, 'disk').isZero() ? 'containerDisk' : 'dataVolume', labels: spec.nodeLabels, taints: spec.taints },
-      quota: quota.quotaName,
-      fleet: quota.fleet.fleetName,
-      cluster: pool.cluster,
-      namespace: quota.namespace,
-      nodeType: typeName.includes('.') ? typeName.slice(typeName.indexOf('.') + 1) : typeName,
-      shape,
-      footprint: node?.footprint ?? {},
-      nodes: pool.nodes.map((n) => ({ name: n.name, host: n.host })),
-    };
+  /** The fleet's host selector, repeated on every VM so it lands only on fleet hosts. */
+  private hostSelector(quota: IElasticQuota): Readonly<Record<string, string>> | undefined {
+    return CapacityPlan.require(this).plannedFleet(quota.fleet.fleetName)?.spec.hostSelector;
   }
 
   contributeToPlan(model: ModelBuilder): void {

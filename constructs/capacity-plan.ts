@@ -12,6 +12,7 @@ import { PlannedAutoPool } from './core/auto-nodes';
 import { MetalsliceConfig } from './core/model';
 import { ModelPaths, Plan, PlannedFleet, PlannedPool, PlannedQuota, planModel } from './core/plan';
 import { renderPlanMarkdown, stableJson } from './core/report';
+import { PlannedVm } from './core/vms';
 
 /** A construct that adds part of the model the plan checks (a fleet, a quota, a pool, ...). */
 export interface IPlanContributor extends IConstruct {
@@ -76,6 +77,7 @@ export class CapacityPlan extends Construct {
     quotas: Map<string, PlannedQuota>;
     fleets: Map<string, PlannedFleet>;
     autoPools: Map<string, PlannedAutoPool>;
+    vms: Map<string, PlannedVm>;
   };
 
   constructor(scope: Construct, id: string, props: CapacityPlanProps = {}) {
@@ -142,6 +144,16 @@ export class CapacityPlan extends Construct {
     return this.index().fleets.get(name);
   }
 
+  /** The planned VM of that name in that namespace: what its VirtualMachine is rendered from. */
+  plannedVm(namespace: string, name: string): PlannedVm | undefined {
+    return this.index().vms.get(`${namespace}/${name}`);
+  }
+
+  /** Every VM of the plan (the one list every check read). */
+  plannedVms(): readonly PlannedVm[] {
+    return this.provenPlan().vms;
+  }
+
   /** The planned auto-node (or private) pool of a tenant cluster on a provider. */
   plannedAutoPool(cluster: string, provider: string, name: string, mode: 'static' | 'dynamic'): PlannedAutoPool | undefined {
     return this.index().autoPools.get(autoPoolKey(cluster, provider, name, mode));
@@ -155,7 +167,9 @@ export class CapacityPlan extends Construct {
         const key = autoPoolKey(p.cluster, p.provider, p.name, p.mode);
         if (!autoPools.has(key)) autoPools.set(key, p);
       }
-      this.byName = { pools: firstByName(plan.pools), quotas: firstByName(plan.quotas), fleets: firstByName(plan.fleets), autoPools };
+      const vms = new Map<string, PlannedVm>();
+      for (const vm of plan.vms) if (vm.concrete && !vms.has(`${vm.namespace}/${vm.name}`)) vms.set(`${vm.namespace}/${vm.name}`, vm);
+      this.byName = { pools: firstByName(plan.pools), quotas: firstByName(plan.quotas), fleets: firstByName(plan.fleets), autoPools, vms };
     }
     return this.byName;
   }

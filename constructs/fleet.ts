@@ -69,7 +69,7 @@ export class ElasticFleet extends FleetBase {
         produce: () => {
           const fleet = CapacityPlan.require(this).plannedFleet(this.fleetName);
           if (!fleet) throw new Error(`[${this.node.path}] fleet "${this.fleetName}" is not in the plan`);
-          return renderKubeVirt(fleet);
+          return renderKubeVirt(fleet, CapacityPlan.require(this).plannedVms());
         },
       }),
     });

@@ -6,9 +6,10 @@
  */
 import { Construct } from 'constructs';
 import { CapacityPlan, IPlanContributor, ModelBuilder } from './capacity-plan';
-import { Labels, NodePoolSpec, Taint } from './core/model';
+import { Labels, NodePoolSpec, Taint, VmOptions } from './core/model';
 import { PlannedFleet, PlannedPool } from './core/plan';
 import { ResourceInput } from './core/resources';
+import { PlannedVm } from './core/vms';
 import { IElasticQuota } from './quota';
 import { renderVirtualMachine } from './render/kubevirt';
 import { CLUSTER_LABEL, NODE_TYPE_LABEL, POOL_LABEL, QUOTA_LABEL } from './render/labels';
@@ -37,6 +38,8 @@ export interface ElasticNodePoolProps {
   readonly nodeType?: string;
   /** How long a node's bootstrap token stays valid (Terraform duration). @default "24h" */
   readonly bootstrapTokenTtl?: string;
+  /** How each VM is built: dedicated CPUs, hugepages, IO threads, serial console log, ... @default - a plain VM */
+  readonly vm?: VmOptions;
 }
 
 export class ElasticNodePool extends Construct implements IPlanContributor {
@@ -61,6 +64,7 @@ export class ElasticNodePool extends Construct implements IPlanContributor {
       labels: props.labels,
       taints: props.taints,
       nodeType: props.nodeType,
+      vm: props.vm,
     };
     // Every node's producers ask for the pool, twice per synth (cdktf resolves each resource twice): look it
     // and its fleet up once per pool, not once per node and value.
@@ -73,7 +77,11 @@ export class ElasticNodePool extends Construct implements IPlanContributor {
       found = { pool, fleet: plan.plannedFleet(pool.fleet) };
       return found;
     };
-    const planned = (): PlannedPool => plannedWithFleet().pool;
+    const plannedVm = (nodeName: string): PlannedVm => {
+      const vm = CapacityPlan.require(this).plannedVm(props.quota.namespace, nodeName);
+      if (!vm) throw new Error(`[${this.node.path}] VM "${nodeName}" is not in the plan`);
+      return vm;
+    };
     // Ids are node names (`<pool>-<index>`), so scaling by one adds or removes exactly one node's resources.
     for (let index = 0; index < props.count; index++) {
       const nodeName = `${this.poolName}-${index}`;
@@ -84,30 +92,20 @@ export class ElasticNodePool extends Construct implements IPlanContributor {
         poolName: this.poolName,
         tokenTtl: props.bootstrapTokenTtl,
         join: () => {
-          const p = planned();
+          const vm = plannedVm(nodeName);
           return {
             labels: {
-              ...(p.spec.labels ?? {}),
-              [POOL_LABEL]: p.name,
-              [QUOTA_LABEL]: p.quota,
-              [CLUSTER_LABEL]: p.cluster,
-              [NODE_TYPE_LABEL]: p.nodeType,
-              'node.kubernetes.io/instance-type': p.nodeType,
+              ...vm.labels,
+              [POOL_LABEL]: vm.pool,
+              [QUOTA_LABEL]: vm.quota,
+              [CLUSTER_LABEL]: vm.cluster,
+              [NODE_TYPE_LABEL]: vm.nodeType,
+              'node.kubernetes.io/instance-type': vm.nodeType,
             },
-            taints: p.spec.taints,
+            taints: vm.taints,
           };
         },
-        vm: (userDataSecret) => {
-          const { pool: p, fleet } = plannedWithFleet();
-          return renderVirtualMachine({
-            pool: p,
-            nodeName,
-            host: p.spec.placement === 'planned' ? p.nodes[index]?.host : undefined,
-            cpuAllocationRatio: fleet?.cpuAllocationRatio ?? 1,
-            userDataSecret,
-            hostSelector: fleet?.spec.hostSelector,
-          });
-        },
+        vm: (userDataSecret) => renderVirtualMachine(plannedVm(nodeName), { userDataSecret, hostSelector: plannedWithFleet().fleet?.spec.hostSelector }),
       });
     }
   }

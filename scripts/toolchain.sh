@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Builds and caches the real e2e toolchain at pinned versions, from source through the Go module proxy:
-#   OpenTofu, the hashicorp/kubernetes and hashicorp/random providers, kube-apiserver,
-#   kube-controller-manager and etcd;
+#   OpenTofu, the hashicorp/kubernetes and hashicorp/random providers, etcd, and from one module graph in
+#   one `go build`: kube-apiserver, kube-controller-manager, kube-scheduler, kubeadm, kubelet and KWOK;
 # installs cloud-init and openssl from Debian if missing; lays the providers out as a filesystem mirror
 # with a CLI config (tofurc) so `tofu init` needs no network; writes env.sh and prints its path last.
 #
@@ -25,6 +25,11 @@ TOFU_MODULE=github.com/opentofu/opentofu
 TOFU_VERSION=v1.10.10
 KUBE_MODULE=k8s.io/kubernetes
 KUBE_VERSION=v1.34.4
+# KWOK fakes the kubelets of the Nodes `metalslice verify` mirrors from the inventory. v0.7.0 is the newest
+# release built against Kubernetes 1.33 (v0.8.0 needs 1.36), so it compiles in the same module graph as
+# k8s.io/kubernetes with the staging modules at v0.34.x.
+KWOK_MODULE=sigs.k8s.io/kwok
+KWOK_VERSION=v0.7.0
 ETCD_MODULE=go.etcd.io/etcd/server/v3
 ETCD_VERSION=v3.6.5
 # hashicorp/kubernetes: main after 3.2.1 (commit 3a33fb6cc605, 2026-08-21); the module's go.mod path has no
@@ -44,22 +49,24 @@ MIRROR="$CACHE/providers-mirror"
 TOFURC="$CACHE/tofurc"
 
 TOFU_DIR="$CACHE/tofu/$TOFU_VERSION"
-KUBE_DIR="$CACHE/kubernetes/$KUBE_VERSION"
+KUBE_DIR="$CACHE/kubernetes/$KUBE_VERSION-kwok-$KWOK_VERSION"
+KUBE_BINARIES=(kube-apiserver kube-controller-manager kube-scheduler kubeadm kubelet kwok)
 ETCD_DIR="$CACHE/etcd/$ETCD_VERSION"
 K8S_PROVIDER_DIR="$CACHE/provider-kubernetes/$K8S_PROVIDER_VERSION-$K8S_PROVIDER_REF"
 RANDOM_PROVIDER_DIR="$CACHE/provider-random/$RANDOM_PROVIDER_VERSION-$RANDOM_PROVIDER_REF"
 
 # Everything that must exist for the toolchain to be complete; a change here rewrites env.sh and tofurc.
-STAMP_KEY="tofu=$TOFU_VERSION kube=$KUBE_VERSION etcd=$ETCD_VERSION kubernetes=$K8S_PROVIDER_VERSION@$K8S_PROVIDER_REF random=$RANDOM_PROVIDER_VERSION@$RANDOM_PROVIDER_REF"
+STAMP_KEY="tofu=$TOFU_VERSION kube=$KUBE_VERSION kwok=$KWOK_VERSION etcd=$ETCD_VERSION kubernetes=$K8S_PROVIDER_VERSION@$K8S_PROVIDER_REF random=$RANDOM_PROVIDER_VERSION@$RANDOM_PROVIDER_REF"
 # Bump when the layout or the contents of env.sh/tofurc change, so a warm cache rewrites them.
-STAMP_KEY="layout=2 $STAMP_KEY"
+STAMP_KEY="layout=3 $STAMP_KEY"
 
 log() { printf 'toolchain: %s\n' "$*" >&2; }
 die() { log "error: $*"; exit 1; }
 
 complete() {
-  [[ -x "$TOFU_DIR/bin/tofu" && -x "$KUBE_DIR/bin/kube-apiserver" && -x "$KUBE_DIR/bin/kube-controller-manager" \
-    && -x "$ETCD_DIR/bin/etcd" \
+  local b
+  for b in "${KUBE_BINARIES[@]}"; do [[ -x "$KUBE_DIR/bin/$b" ]] || return 1; done
+  [[ -x "$TOFU_DIR/bin/tofu" && -x "$ETCD_DIR/bin/etcd" \
     && -f "$K8S_PROVIDER_DIR/.done" && -f "$RANDOM_PROVIDER_DIR/.done" && -f "$CACHE/.complete" \
     && "$(cat "$CACHE/.complete")" == "$STAMP_KEY" && -f "$ENV_FILE" ]] \
     && command -v openssl >/dev/null && command -v cloud-init >/dev/null
@@ -144,37 +151,39 @@ replace_args() {
     });'
 }
 
-# build_from_tools_module NAME MODULE VERSION STAGING_VERSION LDFLAGS PACKAGE=OUT...
-# Builds each PACKAGE of MODULE@VERSION into OUT through a generated module (kept in the cache, never
-# committed) that requires MODULE and repeats its replace directives. One module, one build cache: the
-# second binary reuses the packages compiled for the first.
+# build_from_tools_module NAME MODULE VERSION STAGING_VERSION LDFLAGS OUTDIR PACKAGE...
+# Builds every PACKAGE (main packages of MODULE@VERSION, or of the modules in EXTRA_REQUIRES, "path@version"
+# words) into OUTDIR with ONE `go build` through a generated module (kept in the cache, never committed) that
+# requires them all and repeats MODULE's replace directives: one module graph, each shared package compiled
+# once. Binaries are named by go build (last path element, major-version suffixes skipped).
 build_from_tools_module() {
-  local name=$1 module=$2 version=$3 staging=$4 ldflags=$5
-  shift 5
-  local work="$CACHE/build/$name-$version" src gomod_args=() pair
+  local name=$1 module=$2 version=$3 staging=$4 ldflags=$5 outdir=$6
+  shift 6
+  local work="$CACHE/build/$name-$version" src gomod_args=() pkg req
   local t0=$SECONDS
-  log "building $name $version from $module (this takes a while on a cold cache)"
+  log "building $name $version from $module${EXTRA_REQUIRES:+ with $EXTRA_REQUIRES} (this takes a while on a cold cache)"
   src=$(mod_dir "$module" "$version")
   rm -rf "$work" && mkdir -p "$work"
   local gover
   gover=$(go mod edit -json "$src/go.mod" | node -e 'let s="";process.stdin.on("data",d=>s+=d).on("end",()=>console.log(JSON.parse(s).Go||"1.22"))')
-  printf 'module metalslice.local/toolchain/%s\n\ngo %s\n\nrequire %s %s\n' "$name" "$gover" "$module" "$version" >"$work/go.mod"
+  {
+    printf 'module metalslice.local/toolchain/%s\n\ngo %s\n\nrequire %s %s\n' "$name" "$gover" "$module" "$version"
+    for req in ${EXTRA_REQUIRES:-}; do printf 'require %s %s\n' "${req%@*}" "${req#*@}"; done
+  } >"$work/go.mod"
   {
     printf '//go:build tools\n\npackage tools\n\n'
-    for pair in "$@"; do printf 'import _ "%s"\n' "${pair%%=*}"; done
+    for pkg in "$@"; do printf 'import _ "%s"\n' "$pkg"; done
   } >"$work/tools.go"
   while IFS= read -r r; do [[ -n "$r" ]] && gomod_args+=("-replace=$r"); done < <(replace_args "$src/go.mod" "$staging")
   if [[ ${#gomod_args[@]} -gt 0 ]]; then
     (cd "$work" && go mod edit "${gomod_args[@]}")
   fi
   (cd "$work" && go mod tidy -e >"$work/tidy.log" 2>&1) || { tail -20 "$work/tidy.log" >&2; die "go mod tidy failed for $name"; }
-  for pair in "$@"; do
-    local pkg=${pair%%=*} out=${pair#*=}
-    mkdir -p "$(dirname "$out")"
-    (cd "$work" && go build -p 2 -ldflags "-s -w $ldflags" -o "$out.tmp" "$pkg" >>"$work/build.log" 2>&1) \
-      || { tail -30 "$work/build.log" >&2; die "go build failed for $pkg"; }
-    mv "$out.tmp" "$out"
-  done
+  rm -rf "$outdir.tmp" && mkdir -p "$outdir.tmp"
+  (cd "$work" && go build -p 2 -ldflags "-s -w $ldflags" -o "$outdir.tmp/" "$@" >>"$work/build.log" 2>&1) \
+    || { tail -30 "$work/build.log" >&2; die "go build failed for $name"; }
+  mkdir -p "$outdir"
+  mv "$outdir.tmp"/* "$outdir/" && rmdir "$outdir.tmp"
   log "built $name in $((SECONDS - t0))s"
 }
 
@@ -207,7 +216,9 @@ KUBE_LDFLAGS="-X k8s.io/component-base/version.gitVersion=$KUBE_VERSION -X k8s.i
 
 # --- Builds (sequential: they share 2 cores) ----------------------------------------------------------
 [[ -x "$ETCD_DIR/bin/etcd" ]] \
-  || build_from_tools_module etcd "$ETCD_MODULE" "$ETCD_VERSION" "" "" "$ETCD_MODULE=$ETCD_DIR/bin/etcd"
+  || build_from_tools_module etcd "$ETCD_MODULE" "$ETCD_VERSION" "" "" "$ETCD_DIR/bin" "$ETCD_MODULE"
+# go build names the etcd server package's binary "server" (its path is go.etcd.io/etcd/server/v3).
+[[ -x "$ETCD_DIR/bin/etcd" ]] || mv "$ETCD_DIR/bin/server" "$ETCD_DIR/bin/etcd"
 
 if [[ ! -f "$RANDOM_PROVIDER_DIR/.done" ]]; then
   build_from_source provider-random "$RANDOM_PROVIDER_MODULE" "$RANDOM_PROVIDER_REF" \
@@ -224,16 +235,20 @@ fi
 # OpenTofu calls itself "<version>-dev" unless told it is a release build.
 [[ -x "$TOFU_DIR/bin/tofu" ]] \
   || build_from_tools_module tofu "$TOFU_MODULE" "$TOFU_VERSION" "" "-X $TOFU_MODULE/version.dev=no" \
-    "$TOFU_MODULE/cmd/tofu=$TOFU_DIR/bin/tofu"
+    "$TOFU_DIR/bin" "$TOFU_MODULE/cmd/tofu"
 
-# kube-apiserver and kube-controller-manager (namespace deletion, quota usage, garbage collection: without
-# it a deleted namespace stays Terminating and ResourceQuota status is never filled in).
+# The Kubernetes binaries, all from one module graph in one `go build`:
+#   kube-apiserver; kube-controller-manager (namespace deletion, quota usage, garbage collection, and the
+#   bootstrap signer / token cleaner a joinable control plane needs); kube-scheduler (`metalslice verify`
+#   replays the plan through it); kubeadm and kubelet (the join test); KWOK (fake kubelets for verify).
 # k8s.io/kubernetes replaces its staging modules with ./staging/src/k8s.io/<name>, which the module zip
 # does not contain; map each to its published k8s.io/<name> v0.<minor>.<patch>.
-if [[ ! -x "$KUBE_DIR/bin/kube-apiserver" || ! -x "$KUBE_DIR/bin/kube-controller-manager" ]]; then
-  build_from_tools_module kubernetes "$KUBE_MODULE" "$KUBE_VERSION" "v0.${KUBE_VERSION#v1.}" "$KUBE_LDFLAGS" \
-    "$KUBE_MODULE/cmd/kube-apiserver=$KUBE_DIR/bin/kube-apiserver" \
-    "$KUBE_MODULE/cmd/kube-controller-manager=$KUBE_DIR/bin/kube-controller-manager"
+kube_complete() { local b; for b in "${KUBE_BINARIES[@]}"; do [[ -x "$KUBE_DIR/bin/$b" ]] || return 1; done; }
+if ! kube_complete; then
+  EXTRA_REQUIRES="$KWOK_MODULE@$KWOK_VERSION" build_from_tools_module kubernetes "$KUBE_MODULE" "$KUBE_VERSION" \
+    "v0.${KUBE_VERSION#v1.}" "$KUBE_LDFLAGS" "$KUBE_DIR/bin" \
+    "$KUBE_MODULE/cmd/kube-apiserver" "$KUBE_MODULE/cmd/kube-controller-manager" "$KUBE_MODULE/cmd/kube-scheduler" \
+    "$KUBE_MODULE/cmd/kubeadm" "$KUBE_MODULE/cmd/kubelet" "$KWOK_MODULE/cmd/kwok"
 fi
 
 # --- Provider mirror and CLI config ------------------------------------------------------------------

@@ -2,6 +2,7 @@
  * The `metalslice` command. Exit codes: 0 valid and everything fits; 1 invalid input or it does not fit
  * (every problem listed); 2 usage error.
  */
+import { KUBEVIRT_VERSION } from '../core/kubevirt/launcher';
 import * as fs from 'fs';
 import { Command, CommanderError, Option } from 'commander';
 import { loadConfigFile } from '../core/config';
@@ -36,7 +37,7 @@ async function runPlan(file: string, opts: { json?: boolean; markdown?: boolean;
     report = planModel(config).report;
   } catch (e) {
     if (!(e instanceof MetalsliceError)) throw e;
-    report = { ok: false, errors: e.issues, warnings: [], fleets: [], quotas: [], pools: [] };
+    report = { ok: false, kubevirtVersion: KUBEVIRT_VERSION, errors: e.issues, warnings: [], fleets: [], quotas: [], pools: [] };
   }
   let changes;
   if (opts.previous) {

@@ -14,7 +14,7 @@
 import { captureInto, childPath, PlanIssue } from './errors';
 import { AutoNodesSpec, DynamicPoolSpec, Labels, NodeProviderSpec, Requirement as RequirementSpec, StaticPoolSpec, Taint } from './model';
 import { NodeType, nodeLabelsFor, INSTANCE_TYPE_LABEL, NODE_TYPE_LABEL, parseNodeProviders, ProviderKind, NodeProvider } from './node-types';
-import { vmFootprint } from './overhead';
+import { buildVm, FleetKubevirt, VmBuild } from './vms';
 import {
   addResources,
   exceededResources,
@@ -26,7 +26,6 @@ import {
   resourceNames,
   ResourceVector,
   scaleResources,
-  subtractResources,
 } from './resources';
 import { isDnsLabel, labelKeyProblem, labelValueProblem, parseRequirements, Requirement } from './requirements';
 
@@ -35,7 +34,8 @@ export interface AutoNodesInput {
   readonly autoNodes: readonly AutoNodesSpec[];
   /** Quota headroom left after the Elastic Node Pools. */
   readonly quotas: ReadonlyMap<string, { readonly remaining: ResourceVector; readonly fleet: string }>;
-  readonly fleets: ReadonlyMap<string, { readonly cpuAllocationRatio: number }>;
+  /** The KubeVirt settings of each fleet: they size every VM of a kubevirt provider. */
+  readonly fleets: ReadonlyMap<string, FleetKubevirt>;
   readonly clusters: ReadonlySet<string>;
   /** Where the entries were written, for error paths. @default - `nodeProviders[i]` */
   readonly providersPath?: string;
@@ -71,6 +71,8 @@ export interface CandidateType {
   readonly cost: number;
   readonly resources: ResourceVector;
   readonly footprint: ResourceVector;
+  /** kubevirt: the VM a node of this type is, as the plan counts it. */
+  readonly vm?: VmBuild;
 }
 
 export interface RejectedType {
@@ -184,7 +186,8 @@ interface PoolContext {
   readonly cluster: string;
   readonly provider: NodeProvider;
   readonly quota?: string;
-  readonly cpuAllocationRatio: number;
+  /** kubevirt: the fleet the VMs run on. */
+  readonly fleet?: FleetKubevirt;
 }
 
 interface ParsedPoolCommon {
@@ -228,17 +231,38 @@ class Ledger {
   }
 
   charge(quota: string, demand: ResourceVector): void {
-    this.remaining.set(quota, subtractResources(this.remaining.get(quota) ?? {}, demand));
+    // Room is tracked for what the quota limits; a VM's pods or ephemeral storage matter only where listed.
+    const room = this.remaining.get(quota) ?? {};
+    this.remaining.set(quota, Object.fromEntries(Object.keys(room).map((r) => [r, get(room, r).sub(get(demand, r))])));
     this.consumed.set(quota, addResources(this.consumed.get(quota) ?? {}, demand));
   }
 }
 
+/** A kubevirt type's VM as KubeVirt builds it on the pool's fleet, or why KubeVirt would refuse it. */
+export function vmOfType(type: NodeType, fleet: FleetKubevirt): VmBuild | { readonly problem: string } {
+  const problems: PlanIssue[] = [];
+  const rootDisk = get(type.resources, 'disk').isZero() ? 'containerDisk' : 'dataVolume';
+  const vm = buildVm(type.resources, type.vm ?? {}, rootDisk, fleet, { options: childPath(type.path, 'vm'), shape: childPath(type.path, 'resources') }, problems);
+  return vm ?? { problem: problems.map((p) => `${p.path}: ${p.message}`).join('; ') };
+}
+
+/** What one node of the type costs its quota: a VM's launcher pod and disk (kubevirt), or the machine. */
 function footprintOf(type: NodeType, ctx: PoolContext): ResourceVector {
-  return type.providerKind === 'kubevirt' ? vmFootprint(type.resources, { cpuAllocationRatio: ctx.cpuAllocationRatio }) : type.resources;
+  if (type.providerKind !== 'kubevirt' || !ctx.fleet) return type.resources;
+  const vm = vmOfType(type, ctx.fleet);
+  return 'problem' in vm ? type.resources : vm.quotaDemand;
+}
+
+/** Why KubeVirt would refuse the type's VMs on this fleet, or undefined. */
+function kubevirtProblem(type: NodeType, ctx: PoolContext): string | undefined {
+  if (type.providerKind !== 'kubevirt' || !ctx.fleet) return undefined;
+  const vm = vmOfType(type, ctx.fleet);
+  return 'problem' in vm ? `KubeVirt would refuse its VMs: ${vm.problem}` : undefined;
 }
 
 function candidateOf(type: NodeType, ctx: PoolContext): CandidateType {
-  return { nodeType: type.id, name: type.name, cost: type.cost, resources: type.resources, footprint: footprintOf(type, ctx) };
+  const vm = type.providerKind === 'kubevirt' && ctx.fleet ? vmOfType(type, ctx.fleet) : undefined;
+  return { nodeType: type.id, name: type.name, cost: type.cost, resources: type.resources, footprint: footprintOf(type, ctx), ...(vm && !('problem' in vm) ? { vm } : {}) };
 }
 
 /** Extended resources a claim asks for: named by a requirement (other than NotExists) or by its resources/limits. */
@@ -386,9 +410,8 @@ export function planAutoNodes(input: AutoNodesInput): AutoNodesPlan {
       }
       return;
     }
-    let cpuAllocationRatio = 1;
+    const fleet = provider.kind === 'kubevirt' && provider.fleet ? input.fleets.get(provider.fleet) : undefined;
     if (provider.kind === 'kubevirt') {
-      cpuAllocationRatio = (provider.fleet && input.fleets.get(provider.fleet)?.cpuAllocationRatio) || 1;
       if (entry.quota === undefined) {
         issues.push({ path: childPath(entryPath, 'quota'), message: `provider ${provider.name} makes KubeVirt VMs, which are carved from a quota: set quota to one of ${[...input.quotas.keys()].sort().join(', ') || '(no quotas defined)'}` });
       }
@@ -404,7 +427,7 @@ export function planAutoNodes(input: AutoNodesInput): AutoNodesPlan {
       }
     }
     if (issues.length > before) return;
-    const ctx: PoolContext = { path: entryPath, cluster: entry.cluster, provider, quota: provider.kind === 'kubevirt' ? entry.quota : undefined, cpuAllocationRatio };
+    const ctx: PoolContext = { path: entryPath, cluster: entry.cluster, provider, quota: provider.kind === 'kubevirt' ? entry.quota : undefined, fleet };
     const claimName = (name: unknown, path: string): boolean => {
       if (typeof name !== 'string' || !isDnsLabel(name)) {
         issues.push({ path: childPath(path, 'name'), message: `pool name ${JSON.stringify(name)} is not a DNS-1123 label: use lower-case letters, digits and '-'` });
@@ -495,7 +518,7 @@ function planStatic(ctx: PoolContext, spec: StaticPoolSpec, path: string, ledger
   const matching: NodeType[] = [];
   const gpuOnly: NodeType[] = [];
   for (const type of [...ctx.provider.types].sort(compareByCost)) {
-    const reason = mismatch(type, common.requirements, requested, minimum);
+    const reason = mismatch(type, common.requirements, requested, minimum) ?? kubevirtProblem(type, ctx);
     if (reason === undefined) matching.push(type);
     else {
       rejected.push({ nodeType: type.id, reason });
@@ -638,7 +661,7 @@ function planDynamic(ctx: PoolContext, spec: DynamicPoolSpec, path: string, ledg
   const matching: NodeType[] = [];
   const gpuOnly: NodeType[] = [];
   for (const type of [...ctx.provider.types].sort(compareByCost)) {
-    const reason = mismatch(type, common.requirements, requested, undefined);
+    const reason = mismatch(type, common.requirements, requested, undefined) ?? kubevirtProblem(type, ctx);
     if (reason !== undefined) {
       rejected.push({ nodeType: type.id, reason });
       if (mismatch(type, common.requirements, new Set([...requested, ...type.extendedResources]), undefined) === undefined) gpuOnly.push(type);

@@ -45,6 +45,22 @@ const host = {
   },
 } as const;
 const count = { type: 'integer', minimum: 0 } as const;
+const vmOptions = {
+  type: 'object',
+  additionalProperties: false,
+  properties: {
+    dedicatedCpus: { type: 'boolean' },
+    isolateEmulatorThread: { type: 'boolean' },
+    hugepages: { enum: ['2Mi', '1Gi'] },
+    ioThreads: { type: 'integer', minimum: 1, maximum: 64 },
+    serialConsoleLog: { type: 'boolean' },
+    graphics: { type: 'boolean' },
+    sockets: { type: 'integer', minimum: 1 },
+    threads: { type: 'integer', minimum: 1 },
+    deviceKinds: { type: 'object', additionalProperties: { enum: ['gpu', 'hostDevice'] } },
+    evictionStrategy: { enum: ['LiveMigrate', 'LiveMigrateIfPossible', 'External', 'None'] },
+  },
+} as const;
 const selector = {
   type: 'object',
   additionalProperties: false,
@@ -78,7 +94,19 @@ export const CONFIG_SCHEMA = {
           reservedPerHost: resources,
           hosts: { type: 'array', items: host },
           hostsFile: { type: 'string' },
-          cpuAllocationRatio: { type: 'number', exclusiveMinimum: 0, maximum: 16 },
+          cpuAllocationRatio: { type: 'number', exclusiveMinimum: 0 },
+          memoryOvercommit: { type: 'integer', minimum: 10 },
+          serialConsoleLog: { type: 'boolean' },
+          podsPerHost: { type: 'integer', minimum: 1 },
+          permittedHostDevices: {
+            type: 'array',
+            items: {
+              type: 'object',
+              required: ['resourceName', 'pciVendorSelector'],
+              additionalProperties: false,
+              properties: { resourceName: { type: 'string' }, pciVendorSelector: { type: 'string', pattern: '^[0-9a-fA-F]{4}:[0-9a-fA-F]{4}$' }, externalResourceProvider: { type: 'boolean' } },
+            },
+          },
           namespace: name,
           hostSelector: labels,
         },
@@ -98,6 +126,7 @@ export const CONFIG_SCHEMA = {
           maxVirtualMachines: count,
           namespace: name,
           consumers: { type: 'array', items: { type: 'string' } },
+          liveMigrations: count,
         },
       },
     },
@@ -135,6 +164,7 @@ export const CONFIG_SCHEMA = {
           labels,
           taints: { type: 'array', items: taint },
           nodeType: name,
+          vm: vmOptions,
         },
       },
     },
@@ -166,6 +196,7 @@ export const CONFIG_SCHEMA = {
                 cost: { type: 'number', minimum: 0 },
                 maxCapacity: count,
                 hostSelector: selector,
+                vm: vmOptions,
               },
             },
           },

@@ -21,6 +21,40 @@ export interface HostSpec {
   readonly errorMessage?: string;
 }
 
+/** A device plugin resource the fleet lets VMs pass through (KubeVirt permittedHostDevices.pciHostDevices). */
+export interface PermittedHostDevice {
+  /** The device plugin resource VMs request, e.g. `nvidia.com/GA102GL_A10`. */
+  readonly resourceName: string;
+  /** `vendor:product` PCI ids, e.g. `10de:2236`. */
+  readonly pciVendorSelector: string;
+  /** A device plugin of the vendor's (not KubeVirt's) advertises the resource. @default true */
+  readonly externalResourceProvider?: boolean;
+}
+
+/** How one VM is built; every option changes what its virt-launcher pod requests, and the plan counts it. */
+export interface VmOptions {
+  /** Pin each vCPU to a host CPU (dedicatedCpuPlacement): whole CPUs, never divided by cpuAllocationRatio, and the VM cannot live-migrate. @default false */
+  readonly dedicatedCpus?: boolean;
+  /** With dedicatedCpus: one more host CPU for QEMU's emulator thread. @default false */
+  readonly isolateEmulatorThread?: boolean;
+  /** Back guest memory with hugepages of this size; hosts and quotas count `hugepages-<size>`. @default - normal pages */
+  readonly hugepages?: '2Mi' | '1Gi';
+  /** Dedicated IO threads (ioThreadsPolicy supplementalPool); each is one more CPU request. @default - the shared IO thread */
+  readonly ioThreads?: number;
+  /** Log the serial console (KubeVirt's guest-console-log container, 5m CPU and 35M memory per VM). @default - the fleet's serialConsoleLog */
+  readonly serialConsoleLog?: boolean;
+  /** Attach a VGA device (32Mi of video RAM in the overhead). @default true */
+  readonly graphics?: boolean;
+  /** vCPU topology: cores = vCPUs / (sockets x threads). @default 1 */
+  readonly sockets?: number;
+  /** @default 1 */
+  readonly threads?: number;
+  /** How each device resource of the shape is passed through. @default - `gpu` when the resource name has "gpu", else `hostDevice` */
+  readonly deviceKinds?: Readonly<Record<string, 'gpu' | 'hostDevice'>>;
+  /** What KubeVirt does when the host is drained. @default - LiveMigrate when the VM can migrate, else None */
+  readonly evictionStrategy?: 'LiveMigrate' | 'LiveMigrateIfPossible' | 'External' | 'None';
+}
+
 export interface FleetSpec {
   readonly name: string;
   /** Kept back on every host for the host OS, kubelet and KubeVirt's own pods. @default - nothing reserved */
@@ -28,8 +62,16 @@ export interface FleetSpec {
   readonly hosts?: readonly HostSpec[];
   /** An inventory file written by `metalslice inventory`, relative to the config file. */
   readonly hostsFile?: string;
-  /** vCPUs per physical CPU; 1 means no overcommit. @default 1 */
+  /** vCPUs per physical CPU, a whole number (KubeVirt's developerConfiguration.cpuAllocationRatio); 1 means no overcommit. @default 1 */
   readonly cpuAllocationRatio?: number;
+  /** Guest memory as a percentage of what each launcher pod requests (KubeVirt's memoryOvercommit); 100 means none. @default 100 */
+  readonly memoryOvercommit?: number;
+  /** Keep every VM's serial console log (KubeVirt's default). @default true */
+  readonly serialConsoleLog?: boolean;
+  /** Pods one host runs at most (kubelet maxPods), when a host's capacity does not say `pods`. @default 110 */
+  readonly podsPerHost?: number;
+  /** Devices VMs may pass through; a VM asking for another is refused by KubeVirt. @default - none */
+  readonly permittedHostDevices?: readonly PermittedHostDevice[];
   /** Namespace of the KubeVirt CR. @default "kubevirt" */
   readonly namespace?: string;
   /** Only hosts with these labels run VMs (KubeVirt workloads node placement). @default - every host */
@@ -48,6 +90,12 @@ export interface QuotaSpec {
   readonly namespace?: string;
   /** Users or groups (`group:NAME`) who may manage VMs in the namespace. @default - `<organization>` group */
   readonly consumers?: readonly string[];
+  /**
+   * Live migrations of the quota's VMs that may run at once. A migrating VM holds two launcher pods, and
+   * the ResourceQuota counts both, so the plan keeps room for this many of the quota's largest migratable VMs.
+   * @default 1
+   */
+  readonly liveMigrations?: number;
 }
 
 export interface ClusterSpec {
@@ -87,6 +135,8 @@ export interface NodePoolSpec {
   readonly taints?: readonly Taint[];
   /** Node type label value. @default - the pool name */
   readonly nodeType?: string;
+  /** How each VM is built (dedicated CPUs, hugepages, IO threads, ...). @default - a plain VM */
+  readonly vm?: VmOptions;
 }
 
 export type RequirementOperator = 'In' | 'NotIn' | 'Exists' | 'NotExists' | 'Gt' | 'Lt';
@@ -118,6 +168,8 @@ export interface NodeTypeSpec {
   readonly maxCapacity?: number;
   /** metal3 only: which BareMetalHosts make this type. */
   readonly hostSelector?: LabelSelector;
+  /** kubevirt only: how the VMs of this type are built. @default - a plain VM */
+  readonly vm?: VmOptions;
 }
 
 export interface NodeProviderSpec {

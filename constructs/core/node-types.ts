@@ -5,7 +5,7 @@
  * its host selector picks.
  */
 import { captureInto, childPath, PlanIssue } from './errors';
-import { HostSpec, LabelSelector, Labels, NodeProviderSpec, NodeTypeSpec } from './model';
+import { HostSpec, LabelSelector, Labels, NodeProviderSpec, NodeTypeSpec, VmOptions } from './model';
 import { Quantity } from './quantity';
 import { isExtendedResource, parseResources, resourceNames, ResourceVector } from './resources';
 import { isDnsLabel, labelKeyProblem, parsePropertyOffer, PropertyOffer } from './requirements';
@@ -48,6 +48,8 @@ export interface NodeType {
   readonly hosts?: readonly string[];
   /** Extended resources (e.g. `nvidia.com/gpu`) the type offers: a claim must ask for them to get this type. */
   readonly extendedResources: readonly string[];
+  /** kubevirt: how the type's VMs are built. */
+  readonly vm?: VmOptions;
 }
 
 export interface NodeProvider {
@@ -343,6 +345,7 @@ function parseNodeType(
     maxCapacity,
     hosts: matchingHosts,
     extendedResources,
+    ...(spec.vm !== undefined ? { vm: spec.vm } : {}),
   };
 }
 

@@ -4,8 +4,12 @@
 import { childPath, MetalsliceError, PlanIssue } from './errors';
 import { Quantity, QuantityError } from './quantity';
 
-/** The resources metalslice accounts for by name; anything else must be a qualified extended resource. */
-export const STANDARD_RESOURCES = ['cpu', 'memory', 'disk'] as const;
+/**
+ * The resources metalslice accounts for by name; anything else must be a qualified extended resource.
+ * `disk` is a VM's root disk (a PVC: requests.storage); `pods`, `ephemeral-storage` and hugepages are what
+ * kubelet reports and kube-scheduler checks beside cpu and memory.
+ */
+export const STANDARD_RESOURCES = ['cpu', 'memory', 'disk', 'pods', 'ephemeral-storage', 'hugepages-2Mi', 'hugepages-1Gi'] as const;
 export type StandardResource = (typeof STANDARD_RESOURCES)[number];
 
 /** A resource name mapped to its amount. Missing means zero. */
@@ -30,7 +34,7 @@ export function parseResources(input: ResourceInput, path: string): ResourceVect
     if (isExtendedResource(name) && !EXTENDED_RESOURCE.test(name)) {
       issues.push({
         path: at,
-        message: `unknown resource "${name}": use cpu, memory, disk or a qualified extended resource such as nvidia.com/gpu`,
+        message: `unknown resource "${name}": use cpu, memory, disk, pods, ephemeral-storage, hugepages-2Mi, hugepages-1Gi or a qualified extended resource such as nvidia.com/gpu`,
       });
       continue;
     }

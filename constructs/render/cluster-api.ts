@@ -6,7 +6,6 @@
  * KubeadmConfigTemplate (bootstrap.cluster.x-k8s.io/v1beta2) that registers the node's labels and taints.
  */
 import { PlannedAutoPool } from '../core/auto-nodes';
-import { vcpusOf } from '../core/overhead';
 import { get, isExtendedResource, resourceNames } from '../core/resources';
 import { CLUSTER_LABEL, KubernetesObject, MANAGED_BY_LABELS, PROVIDER_LABEL } from './node-environment';
 
@@ -114,11 +113,16 @@ export function renderClusterApiPool(pool: PlannedAutoPool, options: ClusterApiR
               template: {
                 spec: {
                   domain: {
-                    cpu: { cores: vcpusOf(get(resources, 'cpu')) },
+                    cpu: { cores: Number(get(resources, 'cpu').ceilUnits()) },
                     memory: { guest: get(resources, 'memory').toString() },
-                    // Exactly what the planner counted: the CPU request after the fleet's allocation ratio, the guest memory
-                    // (KubeVirt adds the virt-launcher overhead to the pod itself, as the footprint does).
-                    resources: { requests: { cpu: get(candidate.footprint, 'cpu').toString(), memory: get(resources, 'memory').toString() } },
+                    // Exactly what the planner counted: the CPU request after the fleet's allocation ratio, the memory request
+                    // (KubeVirt adds the virt-launcher overhead to the pod itself, as the plan does).
+                    resources: {
+                      requests: {
+                        cpu: (candidate.vm?.vmiRequests.cpu ?? get(resources, 'cpu')).toString(),
+                        memory: (candidate.vm?.vmiRequests.memory ?? get(resources, 'memory')).toString(),
+                      },
+                    },
                     devices,
                   },
                   evictionStrategy: 'External',

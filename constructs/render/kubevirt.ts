@@ -1,32 +1,47 @@
 /**
- * KubeVirt objects: the KubeVirt CR of a fleet, and one VirtualMachine per elastic node.
+ * KubeVirt objects: the KubeVirt CR of a fleet, and one VirtualMachine per planned VM. Both read the plan's
+ * VM list: the CR turns on what the fleet's VMs need, and each VM is written from its one PlannedVm value.
  */
-import { PlannedFleet, PlannedPool } from '../core/plan';
-import { get, isExtendedResource, ResourceVector } from '../core/resources';
-import { cpuRequest } from '../core/overhead';
+import { PlannedFleet } from '../core/plan';
+import { get } from '../core/resources';
+import { PlannedVm } from '../core/vms';
 import { CLUSTER_LABEL, KubeObject, MANAGED_BY, NODE_TYPE_LABEL, POOL_LABEL, QUOTA_LABEL } from './labels';
 
 export const DEFAULT_IMAGE = 'quay.io/containerdisks/ubuntu:24.04';
 
-/** The KubeVirt CR: its configuration and where virt-handler runs (the fleet's hosts). */
-export function renderKubeVirt(fleet: PlannedFleet): KubeObject {
-  const ratio = fleet.cpuAllocationRatio;
+/** KubeVirt's feature gate for passing host devices (and device-plugin GPUs) through. */
+const HOST_DEVICES_GATE = 'HostDevices';
+
+/**
+ * The KubeVirt CR: its configuration and where virt-handler runs (the fleet's hosts). The feature gate and
+ * permitted devices are turned on exactly when the fleet's VMs pass devices through.
+ */
+export function renderKubeVirt(fleet: PlannedFleet, vms: readonly PlannedVm[] = []): KubeObject {
+  const { settings, permittedHostDevices } = fleet.kubevirt;
   const selector = fleet.spec.hostSelector;
+  const usesDevices = vms.some((vm) => vm.fleet === fleet.name && vm.guest.devices.length > 0);
+  const configuration: Record<string, unknown> = {
+    developerConfiguration: {
+      // KubeVirt divides vCPUs by this ratio for VMs that do not state a CPU request; metalslice states it.
+      cpuAllocationRatio: settings.cpuAllocationRatio,
+      featureGates: usesDevices ? [HOST_DEVICES_GATE] : [],
+      ...(settings.memoryOvercommit !== 100 ? { memoryOvercommit: settings.memoryOvercommit } : {}),
+    },
+    vmRolloutStrategy: 'Stage',
+  };
+  if (!settings.serialConsoleLog) configuration.virtualMachineOptions = { disableSerialConsoleLog: {} };
+  if (permittedHostDevices.length > 0) {
+    configuration.permittedHostDevices = {
+      pciHostDevices: permittedHostDevices.map((d) => ({ pciVendorSelector: d.pciVendorSelector, resourceName: d.resourceName, externalResourceProvider: d.externalResourceProvider ?? true })),
+    };
+  }
   return {
     apiVersion: 'kubevirt.io/v1',
     kind: 'KubeVirt',
     metadata: { name: 'kubevirt', namespace: fleet.spec.namespace ?? 'kubevirt', labels: { ...MANAGED_BY, 'metalslice.io/fleet': fleet.name } },
     spec: {
       certificateRotateStrategy: {},
-      configuration: {
-        developerConfiguration: {
-          // KubeVirt divides vCPUs by this ratio for the virt-launcher CPU request; 1 keeps the plan's promise.
-          cpuAllocationRatio: ratio,
-          featureGates: [],
-        },
-        // Keep the video device overhead the planner counted; no memory overcommit.
-        vmRolloutStrategy: 'Stage',
-      },
+      configuration,
       customizeComponents: {},
       imagePullPolicy: 'IfNotPresent',
       workloadUpdateStrategy: { workloadUpdateMethods: ['LiveMigrate'] },
@@ -36,61 +51,76 @@ export function renderKubeVirt(fleet: PlannedFleet): KubeObject {
 }
 
 export interface VirtualMachineOptions {
-  readonly pool: PlannedPool;
-  readonly nodeName: string;
-  /** Pin to this host (placement: planned). */
-  readonly host?: string;
-  readonly cpuAllocationRatio: number;
   /** Name of the Secret holding the node's cloud-init user data (key `userdata`). */
   readonly userDataSecret: string;
   /** Fleet host selector, repeated on the VM so it only lands on fleet hosts. */
   readonly hostSelector?: Readonly<Record<string, string>>;
 }
 
-function extendedDevices(shape: ResourceVector): { name: string; deviceName: string }[] {
-  const out: { name: string; deviceName: string }[] = [];
-  for (const name of Object.keys(shape).filter(isExtendedResource).sort()) {
-    const count = Number(shape[name].ceilUnits());
-    for (let i = 0; i < count; i++) out.push({ name: `gpu${out.length}`, deviceName: name });
+/** The domain's devices: disks, the pod network, and each passed-through device as a GPU or a host device. */
+function renderDevices(vm: PlannedVm): Record<string, unknown> {
+  const gpus: { name: string; deviceName: string }[] = [];
+  const hostDevices: { name: string; deviceName: string }[] = [];
+  for (const d of vm.guest.devices) {
+    for (let i = 0; i < d.count; i++) {
+      if (d.kind === 'gpu') gpus.push({ name: `gpu${gpus.length}`, deviceName: d.resourceName });
+      else hostDevices.push({ name: `hostdev${hostDevices.length}`, deviceName: d.resourceName });
+    }
   }
-  return out;
+  return {
+    ...(vm.guest.graphics ? {} : { autoattachGraphicsDevice: false }),
+    ...(vm.guest.serialConsoleLog !== undefined ? { logSerialConsole: vm.guest.serialConsoleLog } : {}),
+    disks: [
+      { name: 'rootdisk', disk: { bus: 'virtio' } },
+      { name: 'cloudinit', disk: { bus: 'virtio' } },
+    ],
+    interfaces: [{ name: 'default', masquerade: {} }],
+    ...(gpus.length > 0 ? { gpus } : {}),
+    ...(hostDevices.length > 0 ? { hostDevices } : {}),
+  };
 }
 
-/** One elastic node: a VM of the pool's shape whose cloud-init joins the tenant cluster. */
-export function renderVirtualMachine(options: VirtualMachineOptions): KubeObject {
-  const { pool, nodeName } = options;
-  const shape = pool.shape;
-  const rootDisk = pool.spec.rootDisk ?? 'dataVolume';
-  const image = pool.spec.image ?? DEFAULT_IMAGE;
-  const labels = {
-    ...MANAGED_BY,
-    [POOL_LABEL]: pool.name,
-    [QUOTA_LABEL]: pool.quota,
-    [CLUSTER_LABEL]: pool.cluster,
-    [NODE_TYPE_LABEL]: pool.nodeType,
+/** The domain: topology, memory and requests exactly as the plan counted them, and the options that change the launcher pod. */
+function renderDomain(vm: PlannedVm): Record<string, unknown> {
+  const g = vm.guest;
+  return {
+    cpu: {
+      cores: g.cores,
+      sockets: g.sockets,
+      threads: g.threads,
+      ...(g.dedicatedCpus ? { dedicatedCpuPlacement: true } : {}),
+      ...(g.isolateEmulatorThread ? { isolateEmulatorThread: true } : {}),
+    },
+    memory: { guest: g.guestMemory.toString(), ...(g.hugepages !== undefined ? { hugepages: { pageSize: g.hugepages } } : {}) },
+    ...(g.ioThreads !== undefined ? { ioThreadsPolicy: 'supplementalPool', ioThreads: { supplementalPoolThreadCount: g.ioThreads } } : {}),
+    // The plan counted exactly these requests; kube-scheduler and ResourceQuota hold the same line.
+    resources: { requests: { ...(vm.vmiRequests.cpu ? { cpu: vm.vmiRequests.cpu.toString() } : {}), memory: vm.vmiRequests.memory.toString() } },
+    devices: renderDevices(vm),
   };
-  const vcpus = Number(get(shape, 'cpu').ceilUnits());
-  const memory = get(shape, 'memory').toString();
-  const rootVolume =
-    rootDisk === 'dataVolume'
-      ? { name: 'rootdisk', dataVolume: { name: `${nodeName}-root` } }
-      : { name: 'rootdisk', containerDisk: { image } };
-  const gpus = extendedDevices(shape);
-  const podLabels = { [POOL_LABEL]: pool.name, [QUOTA_LABEL]: pool.quota, [CLUSTER_LABEL]: pool.cluster, 'kubevirt.io/vm': nodeName };
+}
+
+/** One node: the VM the plan counted, whose cloud-init joins the tenant cluster. */
+export function renderVirtualMachine(vm: PlannedVm, options: VirtualMachineOptions): KubeObject {
+  const nodeName = vm.name;
+  const image = vm.image ?? DEFAULT_IMAGE;
+  const labels = { ...MANAGED_BY, [POOL_LABEL]: vm.pool, [QUOTA_LABEL]: vm.quota, [CLUSTER_LABEL]: vm.cluster, [NODE_TYPE_LABEL]: vm.nodeType };
+  const rootVolume = vm.rootDisk === 'dataVolume' ? { name: 'rootdisk', dataVolume: { name: `${nodeName}-root` } } : { name: 'rootdisk', containerDisk: { image } };
+  const podLabels = { [POOL_LABEL]: vm.pool, [QUOTA_LABEL]: vm.quota, [CLUSTER_LABEL]: vm.cluster, 'kubevirt.io/vm': nodeName };
+  const pinned = vm.placement === 'planned' && vm.host !== undefined;
   return {
     apiVersion: 'kubevirt.io/v1',
     kind: 'VirtualMachine',
-    metadata: { name: nodeName, namespace: pool.namespace, labels },
+    metadata: { name: nodeName, namespace: vm.namespace, labels },
     spec: {
       runStrategy: 'Always',
-      ...(rootDisk === 'dataVolume'
+      ...(vm.rootDisk === 'dataVolume'
         ? {
             dataVolumeTemplates: [
               {
                 metadata: { name: `${nodeName}-root`, creationTimestamp: null },
                 spec: {
                   source: { registry: { url: image.includes('://') ? image : `docker://${image}` } },
-                  storage: { resources: { requests: { storage: get(shape, 'disk').toString() } } },
+                  storage: { resources: { requests: { storage: get(vm.shape, 'disk').toString() } } },
                 },
               },
             ],
@@ -102,35 +132,24 @@ export function renderVirtualMachine(options: VirtualMachineOptions): KubeObject
         // (otherwise: "Provider produced inconsistent result", terraform-provider-kubernetes #2688/#2747).
         metadata: { labels: podLabels, creationTimestamp: null },
         spec: {
-          domain: {
-            cpu: { cores: vcpus, sockets: 1, threads: 1 },
-            memory: { guest: memory },
-            // The plan counted exactly these requests; kube-scheduler and ResourceQuota hold the same line.
-            resources: { requests: { cpu: cpuRequest(get(shape, 'cpu'), options.cpuAllocationRatio).toString(), memory } },
-            devices: {
-              disks: [
-                { name: 'rootdisk', disk: { bus: 'virtio' } },
-                { name: 'cloudinit', disk: { bus: 'virtio' } },
-              ],
-              interfaces: [{ name: 'default', masquerade: {} }],
-              ...(gpus.length > 0 ? { gpus } : {}),
-            },
-          },
+          domain: renderDomain(vm),
+          // Pinned CPUs and passed-through devices cannot live-migrate: the plan says which, and why.
+          evictionStrategy: vm.eviction.strategy,
           networks: [{ name: 'default', pod: {} }],
           ...(options.hostSelector && Object.keys(options.hostSelector).length > 0 ? { nodeSelector: { ...options.hostSelector } } : {}),
-          ...(options.host !== undefined
+          ...(pinned
             ? {
                 affinity: {
                   nodeAffinity: {
                     requiredDuringSchedulingIgnoredDuringExecution: {
-                      nodeSelectorTerms: [{ matchExpressions: [{ key: 'kubernetes.io/hostname', operator: 'In', values: [options.host] }] }],
+                      nodeSelectorTerms: [{ matchExpressions: [{ key: 'kubernetes.io/hostname', operator: 'In', values: [vm.host] }] }],
                     },
                   },
                 },
               }
             : {
                 topologySpreadConstraints: [
-                  { maxSkew: 1, topologyKey: 'kubernetes.io/hostname', whenUnsatisfiable: 'ScheduleAnyway', labelSelector: { matchLabels: { [POOL_LABEL]: pool.name } } },
+                  { maxSkew: 1, topologyKey: 'kubernetes.io/hostname', whenUnsatisfiable: 'ScheduleAnyway', labelSelector: { matchLabels: { [POOL_LABEL]: vm.pool } } },
                 ],
               }),
           terminationGracePeriodSeconds: 180,

@@ -1,6 +1,7 @@
 import { AutoNodesInput, planAutoNodes } from '../../constructs/core/auto-nodes';
 import { AutoNodesSpec, NodeProviderSpec } from '../../constructs/core/model';
 import { parseResources, ResourceVector } from '../../constructs/core/resources';
+import { plainFleetKubevirt } from '../../constructs/core/vms';
 
 const small = { name: 'small', resources: { cpu: 2, memory: '4Gi' } };
 const large = { name: 'large', resources: { cpu: 4, memory: '16Gi' } };
@@ -12,7 +13,7 @@ function input(providers: NodeProviderSpec[], autoNodes: AutoNodesSpec[], quotaL
     providers,
     autoNodes,
     quotas,
-    fleets: new Map([['fra1', { cpuAllocationRatio: 1 }]]),
+    fleets: new Map([['fra1', plainFleetKubevirt({ cpuAllocationRatio: 1 })]]),
     clusters: new Set(['prod', 'dev']),
   };
 }

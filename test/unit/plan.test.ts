@@ -2,7 +2,7 @@ import * as path from 'path';
 import { loadConfigFile } from '../../constructs/core/config';
 import { planModel } from '../../constructs/core/plan';
 import { Quantity } from '../../constructs/core/quantity';
-import { vmFootprint, virtLauncherMemoryOverhead } from '../../constructs/core/overhead';
+import { buildVm, plainFleetKubevirt } from '../../constructs/core/vms';
 import { cluster, fleet, hosts, model, pool, quota, REPO_ROOT } from '../support/models';
 
 const big = { cpu: 64, memory: '256Gi', disk: '2Ti' };
@@ -53,8 +53,8 @@ describe('planModel', () => {
   });
 
   it('rejects a pool that exceeds its quota by one node, and says how many fit', () => {
-    const footprint = vmFootprint({ cpu: Quantity.parse('2'), memory: Quantity.parse('8Gi') });
-    const perVm = footprint.memory;
+    const vm = buildVm({ cpu: Quantity.parse('2'), memory: Quantity.parse('8Gi') }, {}, 'containerDisk', plainFleetKubevirt(), { options: 'vm', shape: 'shape' }, [])!;
+    const perVm = vm.quotaDemand.memory;
     // Room for exactly three VMs with their overhead.
     const limit = Quantity.fromBytes(perVm.times(3).ceilUnits());
     const m = model({
@@ -77,15 +77,7 @@ describe('planModel', () => {
       }),
     );
     expect(errors).toHaveLength(1);
-    expect(errors[0].message).toMatch(/incl\. VM overhead/);
-  });
-
-  it('uses KubeVirt\'s overhead formula', () => {
-    const mi = (n: number) => BigInt(n) * 1024n * 1024n;
-    // 8Gi / 512 = 16Mi page tables, 240Mi static, 4 x 8Mi per vCPU, 32Mi video.
-    expect(virtLauncherMemoryOverhead(Quantity.parse('8Gi'), { vcpus: 4 }).ceilUnits()).toBe(mi(16 + 240 + 32 + 32));
-    expect(virtLauncherMemoryOverhead(Quantity.parse('8Gi'), { vcpus: 4, graphicsDevice: false, ioThread: true }).ceilUnits()).toBe(mi(16 + 240 + 32 + 8));
-    expect(virtLauncherMemoryOverhead(Quantity.parse('8Gi'), { vcpus: 4, passthrough: true, dedicatedCpus: true }).ceilUnits()).toBe(mi(16 + 240 + 32 + 32 + 1024 + 100));
+    expect(errors[0].message).toMatch(/launcher pod as KubeVirt requests it/);
   });
 
   it('finds fragmentation: the quota fits by sums but the VMs cannot all be placed', () => {

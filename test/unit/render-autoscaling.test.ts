@@ -7,6 +7,7 @@ import { nodeEnvironmentNamespace, renderNodeEnvironment, renderNodeEnvironments
 import { Namespace } from 'kubernetes-models/v1/Namespace';
 import { NetworkPolicy } from 'kubernetes-models/networking.k8s.io/v1/NetworkPolicy';
 import { validateAgainstCrd } from '../support/crd-schema';
+import { plainFleetKubevirt } from '../../constructs/core/vms';
 
 const virt: NodeProviderSpec = {
   name: 'virt',
@@ -25,7 +26,7 @@ function plan(autoNodes: AutoNodesSpec[]): PlannedAutoPool[] {
     providers: [virt],
     autoNodes,
     quotas: new Map([['team-a', { remaining: parseResources({ cpu: 400, memory: '2Ti', 'nvidia.com/gpu': 8 }, 'q'), fleet: 'fra1' }]]),
-    fleets: new Map([['fra1', { cpuAllocationRatio: 2 }]]),
+    fleets: new Map([['fra1', plainFleetKubevirt({ cpuAllocationRatio: 2 })]]),
     clusters: new Set(['prod']),
   };
   const p = planAutoNodes(input);

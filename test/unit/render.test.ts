@@ -2,7 +2,6 @@ import * as path from 'path';
 import { parse } from 'yaml';
 import { loadConfigFile } from '../../constructs/core/config';
 import { planModel } from '../../constructs/core/plan';
-import { Quantity } from '../../constructs/core/quantity';
 import { caCertHash, renderJoinCloudConfig, selfSettableLabels } from '../../constructs/render/cloud-init';
 import { renderKubeVirt, renderVirtualMachine } from '../../constructs/render/kubevirt';
 import { renderConsumerRole, renderConsumerRoleBinding, renderQuotaNamespace, renderResourceQuota } from '../../constructs/render/quota';
@@ -31,40 +30,50 @@ describe('rendered objects', () => {
   it('the example plan is valid', () => expect(plan.errors).toEqual([]));
 
   it('KubeVirt CR validates against the upstream CRD', () => {
-    expect(validateAgainstCrd(renderKubeVirt(plan.fleets[0]))).toEqual([]);
+    expect(validateAgainstCrd(renderKubeVirt(plan.fleets[0], plan.vms))).toEqual([]);
   });
 
-  it.each(['spread', 'planned'])('a VirtualMachine (%s placement) validates against the upstream CRD', (placement) => {
-    for (const pool of plan.pools) {
-      const vm = renderVirtualMachine({
-        pool: { ...pool, spec: { ...pool.spec, placement: placement as 'spread' | 'planned' } },
-        nodeName: pool.nodes[0].name,
-        host: placement === 'planned' ? pool.nodes[0].host : undefined,
-        cpuAllocationRatio: 1,
-        userDataSecret: `${pool.nodes[0].name}-cloudinit`,
-      });
+  it.each(['spread', 'planned'] as const)('every VM of the plan (%s placement) validates against the upstream CRD', (placement) => {
+    const concrete = plan.vms.filter((vm) => vm.concrete);
+    expect(concrete.length).toBeGreaterThan(0);
+    for (const planned of concrete) {
+      const vm = renderVirtualMachine({ ...planned, placement }, { userDataSecret: `${planned.name}-cloudinit` });
       expect(validateAgainstCrd(vm)).toEqual([]);
     }
   });
 
-  it('a containerDisk VM with a GPU validates too', () => {
-    const pool = { ...plan.pools[0], spec: { ...plan.pools[0].spec, rootDisk: 'containerDisk' as const }, shape: { ...plan.pools[0].shape, 'nvidia.com/gpu': Quantity.parse('1') } };
-    const vm = renderVirtualMachine({ pool, nodeName: 'gpu-0', cpuAllocationRatio: 1, userDataSecret: 'gpu-0-cloudinit' });
+  it('VMs with every option KubeVirt users expect validate, and devices are GPUs or host devices by kind', () => {
+    const vm0 = plan.vms[0];
+    const gpu = { resourceName: 'nvidia.com/gpu', kind: 'gpu' as const, count: 1 };
+    const nic = { resourceName: 'intel.com/e810_vf', kind: 'hostDevice' as const, count: 2 };
+    const vm = renderVirtualMachine(
+      {
+        ...vm0,
+        rootDisk: 'containerDisk',
+        guest: { ...vm0.guest, sockets: 2, cores: 2, threads: 2, dedicatedCpus: true, isolateEmulatorThread: true, hugepages: '2Mi', ioThreads: 2, serialConsoleLog: false, graphics: false, devices: [gpu, nic] },
+        eviction: { strategy: 'None', migratable: false, reason: 'pinned' },
+      },
+      { userDataSecret: 'gpu-0-cloudinit' },
+    );
     expect(validateAgainstCrd(vm)).toEqual([]);
-    expect(JSON.stringify(vm)).toContain('"deviceName":"nvidia.com/gpu"');
+    const text = JSON.stringify(vm);
+    expect(text).toContain('"gpus":[{"name":"gpu0","deviceName":"nvidia.com/gpu"}]');
+    expect(text).toContain('"hostDevices":[{"name":"hostdev0","deviceName":"intel.com/e810_vf"},{"name":"hostdev1","deviceName":"intel.com/e810_vf"}]');
+    expect(text).toContain('"evictionStrategy":"None"');
+    expect(text).toContain('"supplementalPoolThreadCount":2');
   });
 
   it('the VM requests exactly the CPU and memory the plan counted', () => {
-    const pool = plan.pools[0];
-    const vm = renderVirtualMachine({ pool, nodeName: 'x', cpuAllocationRatio: 1, userDataSecret: 's' }) as unknown as {
+    const planned = plan.vms[0];
+    const vm = renderVirtualMachine(planned, { userDataSecret: 's' }) as unknown as {
       spec: { template: { spec: { domain: { resources: { requests: { cpu: string; memory: string } }; cpu: { cores: number } } } } };
     };
-    expect(vm.spec.template.spec.domain.resources.requests).toEqual({ cpu: '8', memory: '32Gi' });
-    expect(vm.spec.template.spec.domain.cpu.cores).toBe(8);
+    expect(vm.spec.template.spec.domain.resources.requests).toEqual({ cpu: planned.vmiRequests.cpu!.toString(), memory: planned.vmiRequests.memory.toString() });
+    expect(vm.spec.template.spec.domain.cpu.cores).toBe(Number(planned.shape.cpu.ceilUnits()));
   });
 
   it('a VM that the validator should reject is rejected (the check has teeth)', () => {
-    const vm = renderVirtualMachine({ pool: plan.pools[0], nodeName: 'x', cpuAllocationRatio: 1, userDataSecret: 's' });
+    const vm = renderVirtualMachine(plan.vms[0], { userDataSecret: 's' });
     const broken = JSON.parse(JSON.stringify(vm));
     broken.spec.template.spec.domain.cpu.cores = 'lots';
     expect(validateAgainstCrd(broken)).not.toEqual([]);

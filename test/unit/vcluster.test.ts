@@ -1,6 +1,7 @@
 import { parseResources } from '../../constructs/core/resources';
 import { importVclusterAutoNodes, planVclusterAutoNodes } from '../../constructs/core/vcluster';
 import { NodeProviderSpec } from '../../constructs/core/model';
+import { plainFleetKubevirt } from '../../constructs/core/vms';
 
 const vclusterYaml = `
 controlPlane:
@@ -72,7 +73,7 @@ const providers: NodeProviderSpec[] = [
 const context = {
   providers,
   quotas: new Map([['team-a', { remaining: parseResources({ cpu: 96, memory: '384Gi' }, 'q'), fleet: 'fra1' }]]),
-  fleets: new Map([['fra1', { cpuAllocationRatio: 1 }]]),
+  fleets: new Map([['fra1', plainFleetKubevirt({ cpuAllocationRatio: 1 })]]),
   clusters: new Set(['payments']),
 };
 

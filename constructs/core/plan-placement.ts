@@ -1,0 +1,214 @@
+/**
+ * Planning, phase 5: placement. Every concrete VM of the list gets a host of its fleet, all at once
+ * (vector bin packing over what kube-scheduler checks: cpu, memory, pods, devices, hugepages, disk, and
+ * ephemeral storage where the hosts report it), so a plan that fits by sums but not by hosts is caught.
+ */
+import { IssueCollector, PlanIssue } from './errors';
+import { KubevirtSettings, launcherPod } from './kubevirt/launcher';
+import type { PlannedFleet } from './plan';
+import { Accounting } from './plan-accounting';
+import { placeOnHosts } from './packing';
+import { Quantity } from './quantity';
+import { addResources, fitsWithin, formatResources, get, normalizeResources, resourceNames, ResourceVector, subtractResources } from './resources';
+import { PlannedVm } from './vms';
+
+export interface Placement {
+  /** VM key (`namespace/name`) -> host. */
+  readonly hostOf: ReadonlyMap<string, string>;
+  /** Per fleet, per host: what is left. */
+  readonly free: ReadonlyMap<string, readonly ResourceVector[]>;
+}
+
+export function vmKey(vm: Pick<PlannedVm, 'namespace' | 'name'>): string {
+  return `${vm.namespace}/${vm.name}`;
+}
+
+/** The vector dimensions placement works in, as safe integers: millicores, bytes, units. */
+function toDimensions(v: ResourceVector, names: readonly string[], roundUp: boolean): number[] {
+  return names.map((name) => {
+    const q = get(v, name);
+    const whole = name === 'cpu' ? q.ceilMillis() : q.ceilUnits();
+    // Capacities round down, demands round up: the rounding never makes a host look bigger than it is.
+    const exact = name === 'cpu' ? q.nano % 1_000_000n === 0n : q.nano % 1_000_000_000n === 0n;
+    const value = roundUp || exact ? whole : whole - 1n;
+    return Number(value);
+  });
+}
+
+export function describeShape(v: ResourceVector): string {
+  return Object.entries(formatResources(v))
+    .map(([k, q]) => `${k}: ${q}`)
+    .join(', ');
+}
+
+/** The biggest plain guest (whole vCPUs, memory in Mi) whose launcher pod still fits in what is free on one host. */
+export function largestGuest(free: readonly ResourceVector[], settings: KubevirtSettings): ResourceVector | undefined {
+  let best: ResourceVector | undefined;
+  let bestScore = -1;
+  for (const f of free) {
+    let vcpus = Math.floor((Number(get(f, 'cpu').ceilMillis()) * settings.cpuAllocationRatio) / 1000);
+    let guestMi = Number(get(f, 'memory').ceilUnits() >> 20n);
+    const fits = (cpus: number, mi: number): boolean => {
+      const pod = launcherPod({ sockets: 1, cores: cpus, threads: 1, guestMemory: Quantity.fromBytes(BigInt(mi) << 20n), dedicatedCpus: false, isolateEmulatorThread: false, graphics: true, devices: [], containerDisk: false }, settings);
+      return fitsWithin({ cpu: pod.requests.cpu, memory: pod.requests.memory }, f);
+    };
+    while (vcpus >= 1 && !fits(vcpus, 1)) vcpus--;
+    if (vcpus < 1) continue;
+    // The overhead grows with memory (page tables): step down from the free memory to the first that fits.
+    let lo = 0;
+    let hi = guestMi;
+    while (lo < hi) {
+      const mid = Math.ceil((lo + hi) / 2);
+      if (fits(vcpus, mid)) lo = mid;
+      else hi = mid - 1;
+    }
+    guestMi = lo;
+    if (guestMi < 1) continue;
+    const guest = normalizeResources({ ...f, cpu: Quantity.fromUnits(vcpus), memory: Quantity.fromBytes(BigInt(guestMi) << 20n) });
+    delete (guest as Record<string, Quantity>).pods;
+    delete (guest as Record<string, Quantity>)['ephemeral-storage'];
+    const score = vcpus * 1e6 + guestMi / 1024;
+    if (score > bestScore) {
+      best = guest;
+      bestScore = score;
+    }
+  }
+  return best;
+}
+
+/**
+ * Places VMs so that pinned nodes (placement: planned) keep their host when pools scale: they go first,
+ * one by one in (pool, index) order, each to the host with the fewest nodes of its pool that has room,
+ * so a node's host depends only on the nodes before it. The other VMs are then packed around them by the
+ * placement engine. Only if that leaves VMs without a host is everything re-packed together.
+ */
+function placeStably(hostCaps: number[][], items: readonly { size: number[]; group: number; pinned: boolean }[]): { hostOf: number[]; unplaced: number[] } {
+  const free = hostCaps.map((c) => [...c]);
+  const hostOf = items.map(() => -1);
+  const perGroup = new Map<number, Int32Array>();
+  items.forEach((item, k) => {
+    if (!item.pinned) return;
+    let counts = perGroup.get(item.group);
+    if (!counts) {
+      counts = new Int32Array(free.length);
+      perGroup.set(item.group, counts);
+    }
+    let best = -1;
+    let bestCount = Infinity;
+    for (let h = 0; h < free.length && bestCount > 0; h++) {
+      const f = free[h];
+      let fits = true;
+      for (let d = 0; d < item.size.length; d++) {
+        if (!(item.size[d] <= f[d])) {
+          fits = false;
+          break;
+        }
+      }
+      // The first host with the fewest nodes of the group wins; none can beat an empty one.
+      if (fits && counts[h] < bestCount) {
+        best = h;
+        bestCount = counts[h];
+      }
+    }
+    if (best < 0) return;
+    hostOf[k] = best;
+    item.size.forEach((v, d) => (free[best][d] -= v));
+    counts[best] = bestCount + 1;
+  });
+  const rest = items.map((item, k) => ({ item, k })).filter(({ k }) => hostOf[k] < 0);
+  const packed = placeOnHosts(
+    free.map((capacity) => ({ capacity })),
+    rest.map(({ item }) => ({ size: item.size, group: item.group })),
+    { spreadGroups: true },
+  );
+  packed.hostOf.forEach((h, i) => (hostOf[rest[i].k] = h));
+  const unplaced = hostOf.flatMap((h, k) => (h < 0 ? [k] : []));
+  if (unplaced.length === 0) return { hostOf, unplaced };
+  const together = placeOnHosts(
+    hostCaps.map((capacity) => ({ capacity })),
+    items.map((item) => ({ size: item.size, group: item.group })),
+    { spreadGroups: true },
+  );
+  return together.unplaced.length < unplaced.length ? together : { hostOf, unplaced };
+}
+
+/** The dimensions a fleet is placed in: what hosts or VMs name; ephemeral storage only where hosts report it. */
+function dimensionsOf(fleet: PlannedFleet, vms: readonly PlannedVm[]): string[] {
+  const hostsReportEphemeral = fleet.hosts.some((h) => h.allocatable['ephemeral-storage'] !== undefined);
+  return resourceNames(...fleet.hosts.map((h) => h.allocatable), ...vms.map((vm) => vm.hostDemand)).filter((d) => d !== 'ephemeral-storage' || hostsReportEphemeral);
+}
+
+function unplacedMessage(pool: readonly PlannedVm[], n: number, fleet: PlannedFleet, largest: ResourceVector | undefined): string {
+  const vm = pool[0];
+  const fix = vm.origin === 'elastic' ? 'use a smaller shape, fewer nodes, or add hosts' : 'choose a smaller type, fewer nodes, or add hosts';
+  return (
+    `${n} of ${pool.length} nodes of pool "${vm.pool}" (${describeShape(vm.shape)} each; the launcher pod requests cpu ${get(vm.launcher.requests, 'cpu')}, memory ${get(vm.launcher.requests, 'memory')}) cannot be placed on fleet "${fleet.name}": ` +
+    'the quotas fit by sums, but the free capacity is split across hosts. ' +
+    (largest ? `The largest node that still fits on one host is ${describeShape(largest)}; ` : 'No host has room for any node; ') +
+    fix
+  );
+}
+
+/** Phase 5: a host for every concrete VM, fleet by fleet; pools over their quota are left out. */
+export function placeVms(fleets: ReadonlyMap<string, PlannedFleet>, vms: readonly PlannedVm[], accounting: Accounting, issues: IssueCollector, warnings: PlanIssue[]): Placement {
+  const hostOf = new Map<string, string>();
+  const freeByFleet = new Map<string, ResourceVector[]>();
+  for (const fleet of fleets.values()) {
+    if (fleet.hosts.length === 0) continue;
+    const own = vms.filter((vm) => vm.concrete && vm.fleet === fleet.name && !accounting.overQuota.has(vm.poolPath));
+    const dims = dimensionsOf(fleet, own);
+    const groups = new Map<string, number>();
+    const items = own.map((vm) => {
+      if (!groups.has(vm.poolPath)) groups.set(vm.poolPath, groups.size);
+      return { size: toDimensions(vm.hostDemand, dims, true), group: groups.get(vm.poolPath)!, pinned: vm.placement === 'planned' };
+    });
+    const result = placeStably(
+      fleet.hosts.map((h) => toDimensions(h.allocatable, dims, false)),
+      items,
+    );
+    const used = fleet.hosts.map(() => ({}) as ResourceVector);
+    result.hostOf.forEach((h, k) => {
+      if (h < 0) return;
+      hostOf.set(vmKey(own[k]), fleet.hosts[h].name);
+      used[h] = addResources(used[h], own[k].hostDemand);
+    });
+    const free = fleet.hosts.map((host, h) => normalizeResources(subtractResources(host.allocatable, used[h])));
+    freeByFleet.set(fleet.name, free);
+    const unplaced = new Map<string, number>();
+    for (const k of result.unplaced) unplaced.set(own[k].poolPath, (unplaced.get(own[k].poolPath) ?? 0) + 1);
+    if (unplaced.size > 0) {
+      const largest = largestGuest(free, fleet.kubevirt.settings);
+      for (const [poolPath, n] of unplaced) {
+        const pool = own.filter((vm) => vm.poolPath === poolPath);
+        issues.add(pool[0].countPath, unplacedMessage(pool, n, fleet, largest));
+      }
+    }
+    checkMigrationTargets(fleet, free, own, dims, accounting, hostOf, warnings);
+  }
+  return { hostOf, free: freeByFleet };
+}
+
+/** A live migration needs a host, other than the VM's own, with room for a second launcher pod. */
+function checkMigrationTargets(
+  fleet: PlannedFleet,
+  free: readonly ResourceVector[],
+  vms: readonly PlannedVm[],
+  dims: readonly string[],
+  accounting: Accounting,
+  hostOf: ReadonlyMap<string, string>,
+  warnings: PlanIssue[],
+): void {
+  for (const account of accounting.quotas.values()) {
+    const vm = account.largestMigratable;
+    if (!vm || vm.fleet !== fleet.name || account.quota.liveMigrations === 0 || !vms.includes(vm)) continue;
+    const home = hostOf.get(vmKey(vm));
+    const demand = Object.fromEntries(dims.map((d) => [d, get(vm.hostDemand, d)]));
+    const target = fleet.hosts.findIndex((h, i) => h.name !== home && fitsWithin(demand, free[i]));
+    if (target < 0) {
+      warnings.push({
+        path: `${account.quota.path}.liveMigrations`,
+        message: `no host of fleet "${fleet.name}" has room for a second launcher pod of ${vm.name} (cpu ${get(vm.launcher.requests, 'cpu')}, memory ${get(vm.launcher.requests, 'memory')}): draining its host cannot live-migrate it; add a host or leave room`,
+      });
+    }
+  }
+}

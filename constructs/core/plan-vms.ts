@@ -1,0 +1,249 @@
+/**
+ * Planning, phases 2 and 3: build the one VM list. Elastic node pools give their VMs directly; auto-node
+ * pools first choose their node types (against what the elastic VMs leave of each quota), then static
+ * kubevirt pools give their VMs, and dynamic pools the VMs they may reach at their limits.
+ */
+import { AutoNodesPlan, AutoNodesSourcePath, planAutoNodes, PlannedAutoPool, vmOfType } from './auto-nodes';
+import { childPath, IssueCollector, PlanIssue } from './errors';
+import { Foundation, checkLabels, pathOf, unknownReference } from './plan-foundation';
+import { AutoNodesSpec, MetalsliceConfig, PrivateNodePoolSpec } from './model';
+import { labelValueProblem } from './names';
+import { NodeProvider, parseNodeProviders } from './node-types';
+import type { ModelPaths, PlannedPool } from './plan';
+import { PoolPreview, previewDynamicPool } from './preview';
+import { Quantity } from './quantity';
+import { addResources, get, normalizeResources, parseResources, ResourceVector } from './resources';
+import { buildVm, PlannedVm, VmBuild } from './vms';
+
+/** Elastic pools as declared, each with the VM build all its nodes share. */
+export interface ElasticPools {
+  readonly pools: readonly PlannedPool[];
+  readonly vms: readonly PlannedVm[];
+}
+
+/** Phase 2a: elastic node pools and their VMs. */
+export function buildElasticVms(model: MetalsliceConfig, paths: ModelPaths | undefined, foundation: Foundation, issues: IssueCollector): ElasticPools {
+  const pools: PlannedPool[] = [];
+  const vms: PlannedVm[] = [];
+  (model.nodePools ?? []).forEach((spec, i) => {
+    const at = pathOf(paths, 'nodePools', i);
+    const quota = foundation.quotas.get(spec.quota);
+    if (!foundation.declared.quotas.has(spec.quota)) issues.add(`${at}.quota`, unknownReference('quota', spec.quota, foundation.quotas.keys()));
+    if (!foundation.declared.clusters.has(spec.cluster)) issues.add(`${at}.cluster`, unknownReference('cluster', spec.cluster, foundation.clusters.keys()));
+    if (!Number.isInteger(spec.count) || spec.count < 0) issues.add(`${at}.count`, `must be a whole number of nodes, 0 or more (got ${spec.count})`);
+    checkLabels(spec.labels, `${at}.labels`, issues);
+    if (spec.nodeType !== undefined) {
+      const problem = labelValueProblem(spec.nodeType);
+      if (problem) issues.add(`${at}.nodeType`, `"${spec.nodeType}": ${problem}`);
+    }
+    const shape = issues.capture(() => normalizeResources(parseResources(spec.shape, `${at}.shape`)));
+    if (!shape) return;
+    const cpu = get(shape, 'cpu');
+    if (cpu.isZero() || cpu.nano % 1_000_000_000n !== 0n) {
+      issues.add(`${at}.shape.cpu`, `a VM gets whole vCPUs: got ${cpu}; use ${Math.max(1, Number(cpu.ceilUnits()))}`);
+      return;
+    }
+    if (get(shape, 'memory').cmp(Quantity.parse('256Mi')) < 0) {
+      issues.add(`${at}.shape.memory`, `a node needs at least 256Mi of memory to boot (got ${get(shape, 'memory')}); kubelet wants 2Gi or more`);
+      return;
+    }
+    const rootDisk = spec.rootDisk ?? 'dataVolume';
+    if (rootDisk === 'dataVolume' && get(shape, 'disk').isZero()) {
+      issues.add(`${at}.shape.disk`, 'a dataVolume root disk needs a size: add disk (e.g. 40Gi), or set rootDisk: containerDisk');
+      return;
+    }
+    const fleet = quota ? foundation.fleets.get(quota.fleet) : undefined;
+    if (!quota || !fleet) return;
+    const problems: PlanIssue[] = [];
+    const build = buildVm(shape, spec.vm ?? {}, rootDisk, fleet.kubevirt, { options: `${at}.vm`, shape: `${at}.shape` }, problems);
+    for (const p of problems) issues.add(p.path, p.message);
+    if (!build) return;
+    const count = Number.isInteger(spec.count) && spec.count >= 0 ? spec.count : 0;
+    const nodeType = spec.nodeType ?? spec.name;
+    const pool: PlannedPool = {
+      kind: 'elastic',
+      name: spec.name,
+      path: at,
+      spec,
+      quota: quota.name,
+      fleet: quota.fleet,
+      cluster: spec.cluster,
+      namespace: quota.namespace,
+      nodeType,
+      shape,
+      footprint: normalizeResources(build.hostDemand),
+      nodes: Array.from({ length: count }, (_, n) => ({ name: `${spec.name}-${n}` })),
+    };
+    pools.push(pool);
+    for (let index = 0; index < count; index++) {
+      vms.push({
+        ...build,
+        name: `${spec.name}-${index}`,
+        origin: 'elastic',
+        concrete: true,
+        pool: spec.name,
+        poolPath: at,
+        countPath: `${at}.count`,
+        index,
+        cluster: spec.cluster,
+        quota: quota.name,
+        fleet: quota.fleet,
+        namespace: quota.namespace,
+        nodeType,
+        ...(spec.image !== undefined ? { image: spec.image } : {}),
+        placement: spec.placement ?? 'spread',
+        labels: spec.labels ?? {},
+        taints: spec.taints ?? [],
+      });
+    }
+  });
+  return { pools, vms };
+}
+
+/** Quota room left by a set of VMs, per quota. */
+export function quotaRoom(foundation: Foundation, vms: readonly PlannedVm[]): Map<string, { remaining: ResourceVector; fleet: string }> {
+  const used = new Map<string, ResourceVector>();
+  for (const vm of vms) if (vm.concrete) used.set(vm.quota, addResources(used.get(vm.quota) ?? {}, vm.quotaDemand));
+  // Only what the quota limits has room to speak of: a VM's pods and ephemeral storage count only where listed.
+  const room = (limits: ResourceVector, use: ResourceVector): ResourceVector => Object.fromEntries(Object.keys(limits).map((r) => [r, get(limits, r).sub(get(use, r))]));
+  return new Map([...foundation.quotas.values()].map((q) => [q.name, { remaining: room(q.limits, used.get(q.name) ?? {}), fleet: q.fleet }]));
+}
+
+export interface AutoSelection {
+  readonly auto: AutoNodesPlan;
+  readonly autoSpecs: readonly AutoNodesSpec[];
+  readonly privatePools: readonly { readonly spec: PrivateNodePoolSpec; readonly path: string; readonly pool: PlannedAutoPool }[];
+  readonly privateNames: ReadonlySet<string>;
+  readonly providers: readonly NodeProvider[];
+  /** kubevirt provider -> the fleet its VMs run on. */
+  readonly kubevirtFleetOf: ReadonlyMap<string, string>;
+  readonly previews: ReadonlyMap<PlannedAutoPool, PoolPreview>;
+}
+
+/** Private pools are static pools of one metal3 node type; they ask for whatever devices that type's hosts carry. */
+function privateAsAuto(model: MetalsliceConfig, paths: ModelPaths | undefined, providers: readonly NodeProvider[], issues: IssueCollector): { specs: AutoNodesSpec[]; sources: AutoNodesSourcePath[] } {
+  const specs: AutoNodesSpec[] = [];
+  const sources: AutoNodesSourcePath[] = [];
+  const providerSpecs = model.nodeProviders ?? [];
+  (model.privateNodePools ?? []).forEach((spec, i) => {
+    const at = pathOf(paths, 'privateNodePools', i);
+    const provider = providerSpecs.find((p) => p.name === spec.provider);
+    if (provider && provider.kind !== 'metal3') {
+      issues.add(`${at}.provider`, `provider "${spec.provider}" is of kind ${provider.kind}; private node pools claim whole bare-metal hosts from a metal3 provider`);
+      return;
+    }
+    const type = providers.find((p) => p.name === spec.provider)?.types.find((t) => t.name === spec.nodeType);
+    const devices = (type?.extendedResources ?? []).map((r) => ({ property: r, operator: 'Exists' as const }));
+    specs.push({
+      cluster: spec.cluster,
+      provider: spec.provider,
+      static: [{ name: spec.name, quantity: spec.count, requirements: [{ property: 'vcluster.com/node-type', value: spec.nodeType }, ...devices], taints: spec.taints, nodeLabels: spec.labels }],
+    });
+    sources.push({ entry: at, static: [at] });
+  });
+  return { specs, sources };
+}
+
+/** Phase 2b: node types for every auto-node pool (and private pool), against the quota room the elastic VMs leave. */
+export function selectAutoNodeTypes(model: MetalsliceConfig, paths: ModelPaths | undefined, foundation: Foundation, elastic: ElasticPools, issues: IssueCollector, warnings: PlanIssue[]): AutoSelection {
+  const providerSpecs = model.nodeProviders ?? [];
+  const catalogue = parseNodeProviders(providerSpecs);
+  const autoSpecs: AutoNodesSpec[] = [...(model.autoNodes ?? [])];
+  const sourcePaths: AutoNodesSourcePath[] = autoSpecs.map((entry, i) => {
+    const at = pathOf(paths, 'autoNodes', i);
+    return entry.source ?? { entry: at, static: (entry.static ?? []).map((_, j) => `${at}.static[${j}]`), dynamic: (entry.dynamic ?? []).map((_, j) => `${at}.dynamic[${j}]`) };
+  });
+  const privates = privateAsAuto(model, paths, catalogue.providers, issues);
+  autoSpecs.push(...privates.specs);
+  sourcePaths.push(...privates.sources);
+  const auto = planAutoNodes({
+    providers: providerSpecs,
+    autoNodes: autoSpecs,
+    quotas: quotaRoom(foundation, elastic.vms),
+    fleets: new Map([...foundation.fleets.values()].map((f) => [f.name, f.kubevirt])),
+    clusters: foundation.declared.clusters,
+    providersPath: paths?.nodeProviders ? undefined : 'nodeProviders',
+    sourcePaths,
+  });
+  for (const issue of auto.issues) issues.add(issue.path, issue.message);
+  warnings.push(...auto.warnings);
+  providerSpecs.forEach((provider, i) => {
+    if (provider.kind === 'kubevirt' && provider.fleet !== undefined && !foundation.declared.fleets.has(provider.fleet)) {
+      issues.add(`${pathOf(paths, 'nodeProviders', i)}.fleet`, unknownReference('fleet', provider.fleet, foundation.fleets.keys()));
+    }
+  });
+  // Dynamic pools with preview pods: the cheapest node mix for them, from the pool's matching types.
+  const previews = new Map<PlannedAutoPool, PoolPreview>();
+  for (const pool of auto.pools) {
+    if (pool.mode !== 'dynamic' || pool.candidates.length === 0) continue;
+    const spec = autoSpecs.find((a) => a.cluster === pool.cluster && a.provider === pool.provider)?.dynamic?.find((d) => d.name === pool.name);
+    if (!spec?.preview) continue;
+    const { preview, issues: previewIssues, warnings: previewWarnings } = previewDynamicPool(spec.preview, pool.candidates, pool.dynamic, pool.path);
+    for (const issue of previewIssues) issues.add(issue.path, issue.message);
+    warnings.push(...previewWarnings);
+    if (preview) previews.set(pool, preview);
+  }
+  const privatePools = (model.privateNodePools ?? []).flatMap((spec, i) => {
+    const pool = auto.pools.find((p) => p.name === spec.name && p.cluster === spec.cluster && p.provider === spec.provider && p.mode === 'static');
+    return pool ? [{ spec, path: pathOf(paths, 'privateNodePools', i), pool }] : [];
+  });
+  return {
+    auto,
+    autoSpecs,
+    privatePools,
+    privateNames: new Set((model.privateNodePools ?? []).map((p) => p.name)),
+    providers: catalogue.providers,
+    kubevirtFleetOf: new Map(providerSpecs.filter((p) => p.kind === 'kubevirt' && p.fleet).map((p) => [p.name, p.fleet!])),
+    previews,
+  };
+}
+
+/** The bare type name of `provider.type`: what the node's type label says. */
+function bareTypeName(id: string): string {
+  return id.includes('.') ? id.slice(id.indexOf('.') + 1) : id;
+}
+
+/** Phase 3: the VMs of kubevirt auto-node pools: static pools' nodes, and dynamic pools at their limits. */
+export function buildAutoVms(foundation: Foundation, selection: AutoSelection): PlannedVm[] {
+  const vms: PlannedVm[] = [];
+  const typeById = new Map(selection.providers.flatMap((p) => p.types.map((t) => [t.id, t] as const)));
+  for (const pool of selection.auto.pools) {
+    if (pool.providerKind !== 'kubevirt' || pool.quota === undefined) continue;
+    const fleetName = selection.kubevirtFleetOf.get(pool.provider);
+    const quota = foundation.quotas.get(pool.quota);
+    const fleet = fleetName ? foundation.fleets.get(fleetName) : undefined;
+    if (!fleet || !quota) continue;
+    const vmOf = (typeId: string): VmBuild | undefined => {
+      const type = typeById.get(typeId);
+      if (!type) return undefined;
+      const vm = vmOfType(type, fleet.kubevirt);
+      return 'problem' in vm ? undefined : vm;
+    };
+    const common = {
+      origin: pool.mode,
+      pool: pool.name,
+      poolPath: pool.path,
+      cluster: pool.cluster,
+      quota: quota.name,
+      fleet: fleet.name,
+      namespace: quota.namespace,
+      placement: 'spread' as const,
+      taints: pool.taints,
+    };
+    if (pool.mode === 'static') {
+      pool.nodes.forEach((node, index) => {
+        const build = vmOf(node.nodeType);
+        if (!build) return;
+        vms.push({ ...build, ...common, name: node.name, concrete: true, countPath: childPath(pool.path, 'quantity'), index, nodeType: bareTypeName(node.nodeType), labels: node.labels });
+      });
+      continue;
+    }
+    const worst = pool.dynamic?.worstCase;
+    const build = worst ? vmOf(worst.nodeType) : undefined;
+    if (!worst || !build) continue;
+    for (let index = 0; index < worst.nodes; index++) {
+      vms.push({ ...build, ...common, name: `${pool.cluster}-${pool.name}-limit-${index}`, concrete: false, countPath: childPath(pool.path, 'limits'), index, nodeType: bareTypeName(worst.nodeType), labels: pool.nodeLabels });
+    }
+  }
+  return vms;
+}

@@ -1,0 +1,170 @@
+/**
+ * The one model of a VM. Every VM metalslice creates, or lets an autoscaler create, is one `PlannedVm`
+ * in one list, whichever construct or config section declared it: elastic node pools, static auto-node
+ * pools, and dynamic pools at their limits. Quota and fleet accounting, placement, reports and renderers
+ * all read that list, so no check can forget a kind of VM.
+ */
+import { childPath, PlanIssue } from './errors';
+import { computeCpu, DeviceKind, KubevirtSettings, LauncherPod, launcherPod, LauncherVm, vcpusOf, vmiMemoryRequest } from './kubevirt/launcher';
+import { PermittedHostDevice, Taint, VmOptions } from './model';
+import { Quantity } from './quantity';
+import { get, isExtendedResource, resourceNames, ResourceVector } from './resources';
+
+/** Where a VM came from. */
+export type VmOrigin = 'elastic' | 'static' | 'dynamic';
+
+export type EvictionStrategy = 'LiveMigrate' | 'LiveMigrateIfPossible' | 'External' | 'None';
+
+export interface VmEviction {
+  readonly strategy: EvictionStrategy;
+  /** KubeVirt can live-migrate it (no pinned CPUs, no passed-through device). */
+  readonly migratable: boolean;
+  readonly reason: string;
+}
+
+/** What a fleet's KubeVirt CR says about VMs: settings that change launcher pods, and permitted devices. */
+export interface FleetKubevirt {
+  readonly settings: KubevirtSettings;
+  readonly permittedHostDevices: readonly PermittedHostDevice[];
+  /** Where the fleet is declared, for errors that point at its settings. */
+  readonly path: string;
+}
+
+/** A VM as built from a shape and options, before it has a name or a pool. */
+export interface VmBuild {
+  /** The guest: cpu (vCPUs), memory, disk (root disk), devices. */
+  readonly shape: ResourceVector;
+  readonly options: VmOptions;
+  readonly guest: LauncherVm;
+  readonly launcher: LauncherPod;
+  readonly rootDisk: 'containerDisk' | 'dataVolume';
+  /** What the VM costs its quota: the launcher pod's requests, the root disk's PVC (requests.storage), one pod. */
+  readonly quotaDemand: ResourceVector;
+  /** What the VM takes from its host: the launcher pod's requests, its root disk, one pod. */
+  readonly hostDemand: ResourceVector;
+  readonly eviction: VmEviction;
+  /** spec.domain.resources.requests as metalslice writes them: what the plan counted, so KubeVirt cannot differ. */
+  readonly vmiRequests: { readonly cpu?: Quantity; readonly memory: Quantity };
+}
+
+export interface PlannedVm extends VmBuild {
+  /** VM object name, unique in its namespace and stable when its pool scales. */
+  readonly name: string;
+  readonly origin: VmOrigin;
+  /** false: a VM a dynamic pool may reach at its limits; counted against its quota, never rendered. */
+  readonly concrete: boolean;
+  readonly pool: string;
+  /** Config or construct path of the pool; unique per pool. */
+  readonly poolPath: string;
+  /** The path a count problem points at (`.count`, `.quantity`, `.limits`). */
+  readonly countPath: string;
+  readonly index: number;
+  readonly cluster: string;
+  readonly quota: string;
+  readonly fleet: string;
+  readonly namespace: string;
+  /** The node type label value. */
+  readonly nodeType: string;
+  readonly image?: string;
+  readonly placement: 'spread' | 'planned';
+  /** The host the planner found room on; undefined before placement or when none had room. */
+  readonly host?: string;
+  /** Node labels and taints the VM's kubelet registers with. */
+  readonly labels: Readonly<Record<string, string>>;
+  readonly taints: readonly Taint[];
+}
+
+/** How a device resource is passed through: as a GPU when its name says so, else as a host device. */
+export function deviceKindOf(resourceName: string, options: VmOptions): DeviceKind {
+  return options.deviceKinds?.[resourceName] ?? (/gpu/i.test(resourceName) ? 'gpu' : 'hostDevice');
+}
+
+function evictionOf(guest: LauncherVm, options: VmOptions): VmEviction {
+  const blockers: string[] = [];
+  if (guest.dedicatedCpus) blockers.push('its CPUs are pinned (dedicatedCpus)');
+  const devices = guest.devices.filter((d) => d.count > 0).map((d) => d.resourceName);
+  if (devices.length > 0) blockers.push(`it passes through ${devices.join(', ')}`);
+  const migratable = blockers.length === 0;
+  if (options.evictionStrategy !== undefined) {
+    return { strategy: options.evictionStrategy, migratable, reason: `set by the pool${migratable ? '' : `; KubeVirt cannot live-migrate it: ${blockers.join(' and ')}`}` };
+  }
+  if (migratable) return { strategy: 'LiveMigrate', migratable, reason: 'a host drain live-migrates it' };
+  return { strategy: 'None', migratable, reason: `a host drain shuts it down: KubeVirt cannot live-migrate it, ${blockers.join(' and ')}` };
+}
+
+/**
+ * Builds a VM from its guest shape and options for a fleet, checking the rules KubeVirt enforces. Returns
+ * undefined (with issues) when KubeVirt would refuse it.
+ */
+export function buildVm(
+  shape: ResourceVector,
+  options: VmOptions,
+  rootDisk: 'containerDisk' | 'dataVolume',
+  fleet: FleetKubevirt,
+  at: { readonly options: string; readonly shape: string },
+  issues: PlanIssue[],
+): VmBuild | undefined {
+  const before = issues.length;
+  const vcpus = Number(get(shape, 'cpu').ceilUnits());
+  const sockets = options.sockets ?? 1;
+  const threads = options.threads ?? 1;
+  if (vcpus % (sockets * threads) !== 0) {
+    issues.push({ path: childPath(at.options, 'sockets'), message: `${vcpus} vCPUs do not divide into ${sockets} socket(s) x ${threads} thread(s): choose sockets and threads whose product divides the vCPU count` });
+  }
+  if (options.isolateEmulatorThread && !options.dedicatedCpus) {
+    issues.push({ path: childPath(at.options, 'isolateEmulatorThread'), message: 'isolateEmulatorThread needs dedicatedCpus: true (KubeVirt refuses it otherwise)' });
+  }
+  const memory = get(shape, 'memory');
+  if (options.hugepages !== undefined) {
+    const page = Quantity.parse(options.hugepages);
+    if (memory.nano % page.nano !== 0n) {
+      issues.push({ path: childPath(at.shape, 'memory'), message: `memory ${memory} is not a whole number of ${options.hugepages} hugepages: round it to a multiple of ${options.hugepages}` });
+    }
+  }
+  const devices = resourceNames(shape)
+    .filter((r) => isExtendedResource(r) && !shape[r].isZero())
+    .map((resourceName) => ({ resourceName, kind: deviceKindOf(resourceName, options), count: Number(shape[resourceName].ceilUnits()) }));
+  for (const d of devices) {
+    if (!fleet.permittedHostDevices.some((p) => p.resourceName === d.resourceName)) {
+      issues.push({
+        path: childPath(at.shape, d.resourceName),
+        message: `KubeVirt refuses ${d.kind === 'gpu' ? 'GPU' : 'host device'} ${d.resourceName}: it is not in the fleet's permittedHostDevices; add {resourceName: ${d.resourceName}, pciVendorSelector: "VVVV:PPPP"} to ${fleet.path}.permittedHostDevices`,
+      });
+    }
+  }
+  if (issues.length > before) return undefined;
+  const guest: LauncherVm = {
+    sockets,
+    cores: vcpus / (sockets * threads),
+    threads,
+    guestMemory: memory,
+    dedicatedCpus: options.dedicatedCpus ?? false,
+    isolateEmulatorThread: options.isolateEmulatorThread ?? false,
+    ...(options.hugepages !== undefined ? { hugepages: options.hugepages } : {}),
+    ...(options.ioThreads !== undefined ? { ioThreads: options.ioThreads } : {}),
+    ...(options.serialConsoleLog !== undefined ? { serialConsoleLog: options.serialConsoleLog } : {}),
+    graphics: options.graphics ?? true,
+    devices,
+    containerDisk: rootDisk === 'containerDisk',
+  };
+  const launcher = launcherPod(guest, fleet.settings);
+  const one = Quantity.fromUnits(1);
+  const disk = get(shape, 'disk');
+  const quotaDemand: Record<string, Quantity> = { ...launcher.requests, pods: one };
+  if (rootDisk === 'dataVolume' && !disk.isZero()) quotaDemand.disk = disk;
+  const hostDemand: Record<string, Quantity> = { ...launcher.requests, pods: one };
+  if (!disk.isZero()) hostDemand.disk = disk;
+  // Dedicated CPUs are whole cores KubeVirt derives from the topology; a shared VM's CPU request is written out.
+  const vmiRequests = { ...(guest.dedicatedCpus ? {} : { cpu: computeCpu(guest, fleet.settings) }), memory: vmiMemoryRequest(guest, fleet.settings) };
+  return { shape, options, guest, launcher, rootDisk, quotaDemand, hostDemand, eviction: evictionOf(guest, options), vmiRequests };
+}
+
+/** vCPUs of a built VM. */
+export function vmVcpus(vm: VmBuild): number {
+  return vcpusOf(vm.guest);
+}
+
+/** A fleet's KubeVirt view with KubeVirt's plain settings as metalslice renders them (ratio 1, no overcommit, console log on). */
+export function plainFleetKubevirt(settings: Partial<KubevirtSettings> = {}, permittedHostDevices: readonly PermittedHostDevice[] = [], path = 'fleets[0]'): FleetKubevirt {
+  return { settings: { cpuAllocationRatio: 1, memoryOvercommit: 100, serialConsoleLog: true, ...settings }, permittedHostDevices, path };
+}
