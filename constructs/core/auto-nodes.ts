@@ -518,11 +518,12 @@ function planStatic(ctx: PoolContext, spec: StaticPoolSpec, path: string, ledger
   const matching: NodeType[] = [];
   const gpuOnly: NodeType[] = [];
   for (const type of [...ctx.provider.types].sort(compareByCost)) {
-    const reason = mismatch(type, common.requirements, requested, minimum) ?? kubevirtProblem(type, ctx);
-    if (reason === undefined) matching.push(type);
+    const reason = mismatch(type, common.requirements, requested, minimum);
+    const refused = reason === undefined ? kubevirtProblem(type, ctx) : undefined;
+    if (reason === undefined && refused === undefined) matching.push(type);
     else {
-      rejected.push({ nodeType: type.id, reason });
-      if (mismatch(type, common.requirements, new Set([...requested, ...type.extendedResources]), minimum) === undefined) gpuOnly.push(type);
+      rejected.push({ nodeType: type.id, reason: (reason ?? refused)! });
+      if (reason !== undefined && mismatch(type, common.requirements, new Set([...requested, ...type.extendedResources]), minimum) === undefined) gpuOnly.push(type);
     }
   }
   const base = {
@@ -661,10 +662,11 @@ function planDynamic(ctx: PoolContext, spec: DynamicPoolSpec, path: string, ledg
   const matching: NodeType[] = [];
   const gpuOnly: NodeType[] = [];
   for (const type of [...ctx.provider.types].sort(compareByCost)) {
-    const reason = mismatch(type, common.requirements, requested, undefined) ?? kubevirtProblem(type, ctx);
-    if (reason !== undefined) {
-      rejected.push({ nodeType: type.id, reason });
-      if (mismatch(type, common.requirements, new Set([...requested, ...type.extendedResources]), undefined) === undefined) gpuOnly.push(type);
+    const reason = mismatch(type, common.requirements, requested, undefined);
+    const refused = reason === undefined ? kubevirtProblem(type, ctx) : undefined;
+    if (reason !== undefined || refused !== undefined) {
+      rejected.push({ nodeType: type.id, reason: (reason ?? refused)! });
+      if (reason !== undefined && mismatch(type, common.requirements, new Set([...requested, ...type.extendedResources]), undefined) === undefined) gpuOnly.push(type);
     } else if (ledger.left(type) === 0) {
       rejected.push({ nodeType: type.id, reason: `capacity exhausted: all ${type.maxCapacity} nodes taken by static pools` });
     } else {

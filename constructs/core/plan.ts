@@ -199,6 +199,7 @@ function assemblePlan(
   const autoPools = selection.auto.pools.map((pool) =>
     pool.providerKind === 'kubevirt' ? { ...pool, nodes: pool.nodes.map((n) => ({ ...n, host: hostOfVm(pool.path, n.name) })) } : pool,
   );
+  const previewOf = new Map(selection.auto.pools.flatMap((pool, i) => (selection.previews.has(pool) ? [[autoPools[i], selection.previews.get(pool)!] as const] : [])));
   const launcherOf = (pool: string): PlanReport['pools'][number]['launcher'] => {
     const vm = byPool.get(pool)?.[0];
     if (!vm) return undefined;
@@ -246,7 +247,7 @@ function assemblePlan(
         ...(launcherOf(pool.path) ? { launcher: launcherOf(pool.path) } : {}),
         nodes: pool.nodes.map((n) => ({ name: n.name, host: n.host ?? null, nodeType: pool.nodeType })),
       }))
-      .concat(autoPools.map((pool) => autoPoolReport(pool, selection, byPool.get(pool.path) ?? [], launcherOf(pool.path)))),
+      .concat(autoPools.map((pool) => autoPoolReport(pool, selection, byPool.get(pool.path) ?? [], launcherOf(pool.path), previewOf.get(pool)))),
     environments: selection.auto.environments.map((e) => ({ cluster: e.cluster, provider: e.provider })),
   };
   return {
@@ -266,7 +267,13 @@ function assemblePlan(
   };
 }
 
-function autoPoolReport(pool: PlannedAutoPool, selection: AutoSelection, vms: readonly PlannedVm[], launcher: PlanReport['pools'][number]['launcher']): PlanReport['pools'][number] {
+function autoPoolReport(
+  pool: PlannedAutoPool,
+  selection: AutoSelection,
+  vms: readonly PlannedVm[],
+  launcher: PlanReport['pools'][number]['launcher'],
+  preview: PoolPreview | undefined,
+): PlanReport['pools'][number] {
   const isPrivate = selection.privateNames.has(pool.name) && pool.providerKind === 'metal3' && selection.privatePools.some((p) => p.pool === pool);
   const vm = vms[0];
   return {
@@ -283,7 +290,7 @@ function autoPoolReport(pool: PlannedAutoPool, selection: AutoSelection, vms: re
     nodes: pool.nodes.map((n) => ({ name: n.name, host: n.host ?? null, nodeType: n.nodeType })),
     candidates: pool.candidates.map((c) => ({ nodeType: c.nodeType, cost: c.cost })),
     rejected: pool.rejected.map((r) => ({ nodeType: r.nodeType, reason: r.reason })),
-    ...(selection.previews.has(pool) ? { preview: selection.previews.get(pool) } : {}),
+    ...(preview ? { preview } : {}),
   };
 }
 

@@ -30,11 +30,11 @@ export function renderKubeVirt(fleet: PlannedFleet, vms: readonly PlannedVm[] = 
     vmRolloutStrategy: 'Stage',
   };
   if (!settings.serialConsoleLog) configuration.virtualMachineOptions = { disableSerialConsoleLog: {} };
-  if (permittedHostDevices.length > 0) {
-    configuration.permittedHostDevices = {
-      pciHostDevices: permittedHostDevices.map((d) => ({ pciVendorSelector: d.pciVendorSelector, resourceName: d.resourceName, externalResourceProvider: d.externalResourceProvider ?? true })),
-    };
-  }
+  // Always written, even empty: KubeVirt checks a VM's devices against this list only when it is set, and the
+  // plan refuses exactly what is not on it.
+  configuration.permittedHostDevices = {
+    pciHostDevices: permittedHostDevices.map((d) => ({ pciVendorSelector: d.pciVendorSelector, resourceName: d.resourceName, externalResourceProvider: d.externalResourceProvider ?? true })),
+  };
   return {
     apiVersion: 'kubevirt.io/v1',
     kind: 'KubeVirt',

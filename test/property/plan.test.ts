@@ -4,22 +4,30 @@ import { MetalsliceError } from '../../constructs/core/errors';
 import { MetalsliceConfig } from '../../constructs/core/model';
 import { planModel } from '../../constructs/core/plan';
 import { Quantity } from '../../constructs/core/quantity';
-import { addResources, fitsWithin, get, ResourceVector, scaleResources } from '../../constructs/core/resources';
+import { addResources, fitsWithin, formatResources, get, normalizeResources, ResourceVector, sumResources } from '../../constructs/core/resources';
 import { cluster } from '../support/models';
 
 const gi = (n: number) => `${n}Gi`;
 
-/** Random fleets of 1-8 hosts, quotas and pools; some fit, some do not. */
+/** Random fleets of 1-8 hosts, quotas, elastic pools and static auto-node pools; some fit, some do not. */
 const models = fc
   .record({
     hosts: fc.array(fc.record({ cpu: fc.integer({ min: 8, max: 128 }), memory: fc.integer({ min: 16, max: 1024 }) }), { minLength: 1, maxLength: 8 }),
-    quotas: fc.array(fc.record({ cpu: fc.integer({ min: 1, max: 256 }), memory: fc.integer({ min: 4, max: 2048 }) }), { minLength: 1, maxLength: 3 }),
+    quotas: fc.array(fc.record({ cpu: fc.integer({ min: 1, max: 256 }), memory: fc.integer({ min: 4, max: 2048 }), maxVms: fc.option(fc.integer({ min: 0, max: 20 })), migrations: fc.integer({ min: 0, max: 2 }) }), { minLength: 1, maxLength: 3 }),
     pools: fc.array(fc.record({ quota: fc.nat(), cpu: fc.integer({ min: 1, max: 32 }), memory: fc.integer({ min: 1, max: 128 }), count: fc.integer({ min: 0, max: 12 }), planned: fc.boolean() }), { maxLength: 5 }),
+    statics: fc.array(fc.record({ quota: fc.nat(), quantity: fc.integer({ min: 0, max: 8 }) }), { maxLength: 2 }),
   })
-  .map(({ hosts, quotas, pools }): MetalsliceConfig => ({
+  .map(({ hosts, quotas, pools, statics }): MetalsliceConfig => ({
     clusters: [cluster()],
     fleets: [{ name: 'f', reservedPerHost: { cpu: 1, memory: '2Gi' }, hosts: hosts.map((h, i) => ({ name: `h-${i}`, capacity: { cpu: h.cpu, memory: gi(h.memory) } })) }],
-    quotas: quotas.map((q, i) => ({ name: `q-${i}`, fleet: 'f', organization: 'o', limits: { cpu: q.cpu, memory: gi(q.memory) } })),
+    quotas: quotas.map((q, i) => ({
+      name: `q-${i}`,
+      fleet: 'f',
+      organization: 'o',
+      limits: { cpu: q.cpu, memory: gi(q.memory) },
+      liveMigrations: q.migrations,
+      ...(q.maxVms !== null ? { maxVirtualMachines: q.maxVms } : {}),
+    })),
     nodePools: pools.map((p, i) => ({
       name: `p-${i}`,
       quota: `q-${p.quota % quotas.length}`,
@@ -29,25 +37,57 @@ const models = fc
       rootDisk: 'containerDisk' as const,
       placement: p.planned ? ('planned' as const) : ('spread' as const),
     })),
+    nodeProviders: [{ name: 'virt', kind: 'kubevirt', fleet: 'f', nodeTypes: [{ name: 'small', resources: { cpu: 2, memory: '4Gi' } }] }],
+    autoNodes: statics.map((a, i) => ({ cluster: 'prod', provider: 'virt', quota: `q-${a.quota % quotas.length}`, static: [{ name: `s-${i}`, quantity: a.quantity }] })),
   }));
 
+/** Only the resources a quota limits (cpu and memory always). */
+function limitedBy(v: ResourceVector, limits: ResourceVector): ResourceVector {
+  return Object.fromEntries(Object.keys(v).filter((r) => r === 'cpu' || r === 'memory' || limits[r] !== undefined).map((r) => [r, v[r]]));
+}
+
 describe('planner properties', () => {
-  it('when a plan is ok, every VM has a host, no host is over its allocatable, no quota over its limits', () => {
+  it('when a plan is ok, every VM of the one list has a host, no host is over its allocatable, no quota over its limits or VM count', () => {
     fc.assert(
       fc.property(models, (model) => {
         const plan = planModel(model);
         if (!plan.ok) return;
         const used = new Map<string, ResourceVector>();
         const perQuota = new Map<string, ResourceVector>();
-        for (const pool of plan.pools) {
-          perQuota.set(pool.quota, addResources(perQuota.get(pool.quota) ?? {}, scaleResources(pool.footprint, pool.nodes.length)));
-          for (const node of pool.nodes) {
-            expect(node.host).toBeDefined();
-            used.set(node.host!, addResources(used.get(node.host!) ?? {}, pool.footprint));
-          }
+        const count = new Map<string, number>();
+        for (const vm of plan.vms.filter((v) => v.concrete)) {
+          perQuota.set(vm.quota, addResources(perQuota.get(vm.quota) ?? {}, vm.quotaDemand));
+          count.set(vm.quota, (count.get(vm.quota) ?? 0) + 1);
+          expect(vm.host).toBeDefined();
+          used.set(vm.host!, addResources(used.get(vm.host!) ?? {}, vm.hostDemand));
         }
-        for (const host of plan.fleets[0].hosts) expect(fitsWithin(used.get(host.name) ?? {}, host.allocatable)).toBe(true);
-        for (const quota of plan.quotas) expect(fitsWithin(perQuota.get(quota.name) ?? {}, quota.limits)).toBe(true);
+        // Hosts do not report ephemeral storage here, so it is not a placement dimension.
+        for (const host of plan.fleets[0].hosts) expect(fitsWithin(limitedBy(used.get(host.name) ?? {}, host.allocatable), host.allocatable)).toBe(true);
+        for (const quota of plan.quotas) {
+          expect(fitsWithin(limitedBy(perQuota.get(quota.name) ?? {}, quota.limits), quota.limits)).toBe(true);
+          if (quota.spec.maxVirtualMachines !== undefined) expect(count.get(quota.name) ?? 0).toBeLessThanOrEqual(quota.spec.maxVirtualMachines);
+        }
+      }),
+      { numRuns: 150 },
+    );
+  });
+
+  it('the report\'s allocated figures are exactly the sums over the one VM list, static auto-node VMs included', () => {
+    fc.assert(
+      fc.property(models, (model) => {
+        const plan = planModel(model);
+        const concrete = plan.vms.filter((v) => v.concrete);
+        for (const quota of plan.report.quotas) {
+          const own = concrete.filter((vm) => vm.quota === quota.name);
+          expect(quota.virtualMachines).toBe(own.length);
+          expect(quota.allocated).toEqual(formatResources(normalizeResources(sumResources(own.map((vm) => vm.quotaDemand)))));
+        }
+        for (const fleet of plan.report.fleets) {
+          expect(fleet.allocated).toEqual(formatResources(normalizeResources(sumResources(concrete.filter((vm) => vm.fleet === fleet.name).map((vm) => vm.hostDemand)))));
+        }
+        // Every static auto-node of a kubevirt pool is in the list, once.
+        const staticNodes = plan.autoPools.filter((p) => p.mode === 'static' && p.providerKind === 'kubevirt').flatMap((p) => p.nodes.map((n) => n.name));
+        expect(concrete.filter((vm) => vm.origin === 'static').map((vm) => vm.name).sort()).toEqual([...staticNodes].sort());
       }),
       { numRuns: 150 },
     );
@@ -58,7 +98,7 @@ describe('planner properties', () => {
       fc.property(models, (model) => {
         const plan = planModel(model);
         expect(plan.ok).toBe(plan.errors.length === 0);
-        for (const e of plan.errors) expect(e.path).toMatch(/^(fleets|quotas|nodePools|clusters)\[\d+\]/);
+        for (const e of plan.errors) expect(e.path).toMatch(/^(fleets|quotas|nodePools|clusters|autoNodes|nodeProviders)\[\d+\]/);
       }),
       { numRuns: 150 },
     );
@@ -70,10 +110,11 @@ describe('planner properties', () => {
         const base: MetalsliceConfig = {
           clusters: [cluster()],
           fleets: [{ name: 'f', hosts: Array.from({ length: 30 }, (_, i) => ({ name: `h-${i}`, capacity: { cpu: 512, memory: '4Ti' } })) }],
-          quotas: [{ name: 'q', fleet: 'f', organization: 'o', limits: { cpu: 10_000, memory: '1Gi' } }],
+          // Live-migration headroom is its own property (below): here a quota holds VMs and nothing else.
+          quotas: [{ name: 'q', fleet: 'f', organization: 'o', limits: { cpu: 10_000, memory: '1Gi' }, liveMigrations: 0 }],
           nodePools: [{ name: 'p', quota: 'q', cluster: 'prod', shape: { cpu, memory: gi(memory) }, count: 1, rootDisk: 'containerDisk' }],
         };
-        const perVm = get(planModel(base).pools[0].footprint, 'memory');
+        const perVm = get(planModel(base).vms[0].quotaDemand, 'memory');
         // A quota exactly `fitting` VMs big, then a pool of fitting and of fitting + 1.
         const limit = Quantity.fromBytes(perVm.times(Math.max(fitting, 0)).ceilUnits()).toString();
         const withCount = (count: number): MetalsliceConfig => ({ ...base, quotas: [{ ...base.quotas![0], limits: { cpu: 10_000, memory: fitting === 0 ? '1' : limit } }], nodePools: [{ ...base.nodePools![0], count }] });

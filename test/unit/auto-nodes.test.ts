@@ -13,7 +13,7 @@ function input(providers: NodeProviderSpec[], autoNodes: AutoNodesSpec[], quotaL
     providers,
     autoNodes,
     quotas,
-    fleets: new Map([['fra1', plainFleetKubevirt({ cpuAllocationRatio: 1 })]]),
+    fleets: new Map([['fra1', plainFleetKubevirt({ cpuAllocationRatio: 1 }, [{ resourceName: 'nvidia.com/gpu', pciVendorSelector: '10de:2236' }])]]),
     clusters: new Set(['prod', 'dev']),
   };
 }
@@ -123,7 +123,7 @@ describe('static pools', () => {
     const plan = planAutoNodes(
       input([virt([small])], [{ cluster: 'prod', provider: 'virt', quota: 'tiny', static: [{ name: 'base', quantity: 3 }] }], { tiny: parseResources({ cpu: 4, memory: '64Gi' }, 'q') }),
     );
-    expect(plan.issues).toEqual([{ path: 'autoNodes[0].static[0].quantity', message: expect.stringMatching(/quota tiny is exceeded: 3 x virt.small need cpu 6 .* only cpu 4 is left; lower quantity to 2/) }]);
+    expect(plan.issues).toEqual([{ path: 'autoNodes[0].static[0].quantity', message: expect.stringMatching(/quota tiny is exceeded: 3 x virt.small need cpu 60\d\dm \(VM footprint incl\. overhead cpu 20\d\dm each\), but only cpu 4 is left; lower quantity to 1/) }]);
   });
 
   it('rejects a pool that exceeds its quota by one node after an earlier pool took its share', () => {
@@ -215,12 +215,13 @@ describe('dynamic pools', () => {
   });
 
   it('errors when the worst case exceeds the quota, rounding cpu limits up to whole nodes', () => {
-    const quota = parseResources({ cpu: 8, memory: '64Gi' }, 'q');
-    // cpu 6 with 4-CPU nodes can end at 2 nodes = 8 CPUs: fits; nodes 3 of large = 12 CPUs: does not.
+    // Each 4-CPU VM's launcher pod requests a little more than 4 CPUs (KubeVirt's support containers).
+    const quota = parseResources({ cpu: 9, memory: '64Gi' }, 'q');
+    // cpu 6 with 4-CPU nodes can end at 2 nodes = 8 CPUs and change: fits; nodes 3 of large = 12 CPUs and change: does not.
     const fits = planAutoNodes(input([virt([large])], [entry([{ name: 'burst', limits: { cpu: 6 } }], 'q')], { q: quota }));
     expect(fits.issues).toEqual([]);
     const over = planAutoNodes(input([virt([large])], [entry([{ name: 'burst', limits: { nodes: 3 } }], 'q')], { q: quota }));
-    expect(over.issues).toEqual([{ path: 'autoNodes[0].dynamic[0].limits', message: expect.stringMatching(/3 x virt.large = cpu 12.*more than quota q has left \(cpu 8.*lower limits.nodes to 2/) }]);
+    expect(over.issues).toEqual([{ path: 'autoNodes[0].dynamic[0].limits', message: expect.stringMatching(/3 x virt.large = cpu 120\d\dm.*more than quota q has left \(cpu 9.*lower limits.nodes to 2/) }]);
   });
 
   it('errors when a kubevirt pool has no limits, and when it has no quota', () => {

@@ -50,13 +50,13 @@ describe('config', () => {
     fs.writeFileSync(path.join(dir, 'c.yaml'), `${example}vclusters:\n  - {cluster: team-a-prod, file: team-a.vcluster.yaml, quota: team-b}\n`);
     fs.writeFileSync(
       path.join(dir, 'team-a.vcluster.yaml'),
-      'privateNodes:\n  enabled: true\n  autoNodes:\n    - provider: virt\n      static:\n        - name: gpu-less\n          quantity: 3\n          nodeTypeSelector: [{property: tier, operator: In, values: [b]}]\n',
+      'privateNodes:\n  enabled: true\n  autoNodes:\n    - provider: virt\n      static:\n        - name: gpu-less\n          quantity: 2\n          nodeTypeSelector: [{property: tier, operator: In, values: [b]}]\n',
     );
     const plan = planModel(loadConfigFile(path.join(dir, 'c.yaml')));
     expect(plan.errors).toEqual([]);
     const pool = plan.report.pools.find((p) => p.name === 'gpu-less')!;
     expect(pool).toMatchObject({ kind: 'static', nodeType: 'virt.small', quota: 'team-b' });
-    expect(pool.nodes).toHaveLength(3);
+    expect(pool.nodes).toHaveLength(2);
     // Errors point into the vcluster.yaml.
     fs.writeFileSync(path.join(dir, 'team-a.vcluster.yaml'), 'privateNodes:\n  enabled: true\n  autoNodes:\n    - provider: virt\n      static:\n        - {name: huge, quantity: 500}\n');
     const over = planModel(loadConfigFile(path.join(dir, 'c.yaml')));

@@ -33,7 +33,8 @@ describe('planModel', () => {
 
   it('computes fleet capacity as host capacity minus reservedPerHost', () => {
     const plan = planModel(model({ fleets: [fleet('f', hosts(4, { cpu: 64, memory: '512Gi' }), { reservedPerHost: { cpu: 2, memory: '8Gi' } })] }));
-    expect(plan.report.fleets[0].capacity).toEqual({ cpu: '248', memory: '2016Gi' });
+    // Pods: kubelet's default maxPods (110) per host, as kube-scheduler counts them.
+    expect(plan.report.fleets[0].capacity).toEqual({ cpu: '248', memory: '2016Gi', pods: '440' });
   });
 
   it('rejects quotas that add up to more than the fleet, naming the quota and the room left', () => {
@@ -59,7 +60,7 @@ describe('planModel', () => {
     const limit = Quantity.fromBytes(perVm.times(3).ceilUnits());
     const m = model({
       fleets: [fleet('f', hosts(2, big))],
-      quotas: [quota('q', 'f', { cpu: 64, memory: limit.toString() })],
+      quotas: [quota('q', 'f', { cpu: 64, memory: limit.toString() }, { liveMigrations: 0 })],
       nodePools: [pool('p', 'q', { cpu: 2, memory: '8Gi' }, 3, { rootDisk: 'containerDisk' })],
     });
     expect(errorsOf(m)).toEqual([]);
@@ -80,18 +81,110 @@ describe('planModel', () => {
     expect(errors[0].message).toMatch(/launcher pod as KubeVirt requests it/);
   });
 
+  describe('k VMs sized by KubeVirt\'s figures are planned as k, never k+1', () => {
+    const guest = { cpu: 4, memory: '16Gi' };
+    const launcher = buildVm({ cpu: Quantity.parse('4'), memory: Quantity.parse('16Gi') }, {}, 'containerDisk', plainFleetKubevirt(), { options: 'vm', shape: 'shape' }, [])!.launcher.requests;
+    // k launcher pods' worth of a resource, plus `extra` halves of one.
+    const exactly = (k: number, r: 'cpu' | 'memory', halves = 0) =>
+      (r === 'cpu' ? Quantity.fromMillis((launcher.cpu.ceilMillis() * BigInt(2 * k + halves) + 1n) / 2n) : Quantity.fromBytes((launcher.memory.ceilUnits() * BigInt(2 * k + halves) + 1n) / 2n)).toString();
+    const plentiful = { cpu: '1000', memory: '4Ti' };
+    const plan = (hostCapacity: Record<string, string>, limits: Record<string, string>, count: number, hostCount = 1) =>
+      planModel(
+        model({
+          fleets: [fleet('f', hosts(hostCount, hostCapacity))],
+          quotas: [quota('q', 'f', limits, { liveMigrations: 0 })],
+          nodePools: [pool('p', 'q', guest, count, { rootDisk: 'containerDisk' })],
+        }),
+      );
+    it.each(['cpu', 'memory'] as const)('hosts with room for exactly 3 launcher pods by %s take 3 VMs each, though 7 fit by sums', (r) => {
+      // Two hosts of 3.5 launcher pods each: the quota (the whole fleet) holds 7 by sums, the hosts 6.
+      const host = { ...plentiful, [r]: exactly(3, r, 1) };
+      const limits = { ...plentiful, [r]: exactly(7, r) };
+      expect(plan(host, limits, 6, 2).errors).toEqual([]);
+      expect(plan(host, limits, 7, 2).errors).toEqual([{ path: 'nodePools[0].count', message: expect.stringMatching(/^1 of 7 nodes of pool "p" .*cannot be placed/) }]);
+    });
+    it.each(['cpu', 'memory'] as const)('a quota with room for exactly 3 launcher pods by %s takes 3 VMs and refuses the 4th', (r) => {
+      const limits = { ...plentiful, [r]: exactly(3, r) };
+      expect(plan({ cpu: '10000', memory: '100Ti' }, limits, 3).errors).toEqual([]);
+      expect(plan({ cpu: '10000', memory: '100Ti' }, limits, 4).errors).toEqual([{ path: 'nodePools[0].count', message: expect.stringMatching(/does not fit quota "q".*lower count to 3/) }]);
+    });
+    it('a host that runs kubelet\'s 110 pods at most holds 110 VMs, whatever its size', () => {
+      const tiny = { cpu: 1, memory: '2Gi' };
+      const m = (count: number) =>
+        planModel(model({ fleets: [fleet('f', hosts(1, { cpu: '10000', memory: '100Ti' }))], quotas: [quota('q', 'f', plentiful, { liveMigrations: 0 })], nodePools: [pool('p', 'q', tiny, count, { rootDisk: 'containerDisk' })] }));
+      expect(m(110).errors).toEqual([]);
+      expect(m(111).errors.map((e) => e.path)).toEqual(['nodePools[0].count']);
+    });
+  });
+
+  it('keeps room in a quota for one live migration by default: a second launcher pod of its largest migratable VM', () => {
+    const vm = buildVm({ cpu: Quantity.parse('2'), memory: Quantity.parse('8Gi') }, {}, 'containerDisk', plainFleetKubevirt(), { options: 'vm', shape: 'shape' }, [])!;
+    const four = Quantity.fromBytes(vm.quotaDemand.memory.ceilUnits() * 4n).toString();
+    const m = (count: number, extra = {}) =>
+      planModel(model({ fleets: [fleet('f', hosts(2, big))], quotas: [quota('q', 'f', { cpu: 64, memory: four }, extra)], nodePools: [pool('p', 'q', { cpu: 2, memory: '8Gi' }, count, { rootDisk: 'containerDisk' })] }));
+    expect(m(3).errors).toEqual([]);
+    expect(m(3).report.quotas[0].migrationHeadroom.memory).toBe(vm.launcher.requests.memory.toString());
+    expect(m(4).errors).toEqual([{ path: 'quotas[0].liveMigrations', message: expect.stringMatching(/no room to live-migrate .*second launcher pod/) }]);
+    expect(m(4, { liveMigrations: 0 }).errors).toEqual([]);
+    // Pinned CPUs cannot migrate: no headroom is kept for them, and the VM says why.
+    const pinned = planModel(model({ fleets: [fleet('f', hosts(2, big))], quotas: [quota('q', 'f', { cpu: 64, memory: '256Gi' })], nodePools: [pool('p', 'q', { cpu: 2, memory: '8Gi' }, 2, { rootDisk: 'containerDisk', vm: { dedicatedCpus: true } })] }));
+    expect(pinned.report.quotas[0].migrationHeadroom).toEqual({});
+    expect(pinned.vms[0].eviction).toMatchObject({ strategy: 'None', migratable: false, reason: expect.stringMatching(/pinned/) });
+  });
+
+  it('counts static auto-node VMs against their quota: maxVirtualMachines 2 refuses a static pool of 5', () => {
+    const m = (quantity: number) =>
+      planModel(
+        model({
+          fleets: [fleet('f', hosts(2, big), { hostSelector: undefined })],
+          quotas: [quota('q', 'f', { cpu: 64, memory: '256Gi' }, { maxVirtualMachines: 2 })],
+          nodeProviders: [{ name: 'virt', kind: 'kubevirt', fleet: 'f', nodeTypes: [{ name: 'small', resources: { cpu: 2, memory: '4Gi' } }] }],
+          autoNodes: [{ cluster: 'prod', provider: 'virt', quota: 'q', static: [{ name: 'base', quantity }] }],
+        }),
+      );
+    expect(m(5).errors).toEqual([{ path: 'quotas[0].maxVirtualMachines', message: expect.stringMatching(/allows 2 VMs but its pools ask for 5 \(autoNodes\[0\]\.static\[0\]\)/) }]);
+    const ok = m(2);
+    expect(ok.errors).toEqual([]);
+    expect(ok.report.quotas[0].virtualMachines).toBe(2);
+    expect(ok.report.quotas[0].allocated.cpu).toBe(ok.vms[0].launcher.requests.cpu.times(2).toString());
+    expect(ok.vms.every((vm) => vm.origin === 'static' && vm.host !== undefined)).toBe(true);
+    expect(ok.report.fleets[0].allocated.pods).toBe('2');
+  });
+
+  it('refuses a fractional cpuAllocationRatio, as KubeVirt does', () => {
+    const errors = errorsOf(model({ fleets: [fleet('f', hosts(1, big), { cpuAllocationRatio: 1.5 })] }));
+    expect(errors).toEqual([{ path: 'fleets[0].cpuAllocationRatio', message: expect.stringMatching(/1\.5 is not a whole number.*KubeVirt's cpuAllocationRatio is an integer/) }]);
+  });
+
+  it('refuses a device the fleet does not permit, and turns on the gate and permitted devices when it does', () => {
+    const gpuPool = pool('g', 'q', { cpu: 4, memory: '16Gi', 'nvidia.com/gpu': 1 }, 1, { rootDisk: 'containerDisk' });
+    const gpuHosts = hosts(1, { ...big, 'nvidia.com/gpu': '2' });
+    const refused = errorsOf(model({ fleets: [fleet('f', gpuHosts)], quotas: [quota('q', 'f', { cpu: 64, memory: '256Gi' })], nodePools: [gpuPool] }));
+    expect(refused).toEqual([{ path: 'nodePools[0].shape["nvidia.com/gpu"]', message: expect.stringMatching(/not in the fleet's permittedHostDevices; add .* to fleets\[0\]\.permittedHostDevices/) }]);
+    const permitted = planModel(
+      model({
+        fleets: [fleet('f', gpuHosts, { permittedHostDevices: [{ resourceName: 'nvidia.com/gpu', pciVendorSelector: '10de:2236' }] })],
+        quotas: [quota('q', 'f', { cpu: 64, memory: '256Gi', 'nvidia.com/gpu': 1 })],
+        nodePools: [gpuPool],
+      }),
+    );
+    expect(permitted.errors).toEqual([]);
+    expect(permitted.vms[0].launcher.requests['nvidia.com/gpu'].toString()).toBe('1');
+    expect(permitted.vms[0].eviction.migratable).toBe(false);
+  });
+
   it('finds fragmentation: the quota fits by sums but the VMs cannot all be placed', () => {
     const errors = errorsOf(
       model({
         fleets: [fleet('f', hosts(3, { cpu: 16, memory: '64Gi', disk: '1Ti' }))],
-        quotas: [quota('q', 'f', { cpu: 48, memory: '192Gi' })],
+        quotas: [quota('q', 'f', { cpu: 48, memory: '192Gi' }, { liveMigrations: 0 })],
         nodePools: [pool('wide', 'q', { cpu: 10, memory: '40Gi', disk: '10Gi' }, 4)],
       }),
     );
     expect(errors).toEqual([
       {
         path: 'nodePools[0].count',
-        message: expect.stringMatching(/^1 of 4 nodes of pool "wide" .* cannot be placed on fleet "f": the quotas fit by sums.*largest node that still fits on one host is cpu: 6, memory: 23\d\d\dMi/),
+        message: expect.stringMatching(/^1 of 4 nodes of pool "wide" .* cannot be placed on fleet "f": the quotas fit by sums.*largest node that still fits on one host is cpu: 5, memory: 23\d\d\dMi/),
       },
     ]);
   });

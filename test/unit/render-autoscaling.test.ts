@@ -26,7 +26,7 @@ function plan(autoNodes: AutoNodesSpec[]): PlannedAutoPool[] {
     providers: [virt],
     autoNodes,
     quotas: new Map([['team-a', { remaining: parseResources({ cpu: 400, memory: '2Ti', 'nvidia.com/gpu': 8 }, 'q'), fleet: 'fra1' }]]),
-    fleets: new Map([['fra1', plainFleetKubevirt({ cpuAllocationRatio: 2 })]]),
+    fleets: new Map([['fra1', plainFleetKubevirt({ cpuAllocationRatio: 2 }, [{ resourceName: 'nvidia.com/gpu', pciVendorSelector: '10de:2236' }])]]),
     clusters: new Set(['prod']),
   };
   const p = planAutoNodes(input);

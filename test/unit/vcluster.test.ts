@@ -73,7 +73,7 @@ const providers: NodeProviderSpec[] = [
 const context = {
   providers,
   quotas: new Map([['team-a', { remaining: parseResources({ cpu: 96, memory: '384Gi' }, 'q'), fleet: 'fra1' }]]),
-  fleets: new Map([['fra1', plainFleetKubevirt({ cpuAllocationRatio: 1 })]]),
+  fleets: new Map([['fra1', plainFleetKubevirt({ cpuAllocationRatio: 1 }, [{ resourceName: 'nvidia.com/gpu', pciVendorSelector: '10de:2236' }])]]),
   clusters: new Set(['payments']),
 };
 
