@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Builds and caches the real e2e toolchain at pinned versions, from source through the Go module proxy:
-#   OpenTofu, the hashicorp/kubernetes and hashicorp/random providers, etcd, and from one module graph in
-#   one `go build`: kube-apiserver, kube-controller-manager, kube-scheduler, kubeadm, kubelet and KWOK;
+#   OpenTofu, the hashicorp/kubernetes and hashicorp/random providers, etcd, KWOK, and from one module graph
+#   in one `go build`: kube-apiserver, kube-controller-manager, kube-scheduler, kubeadm and kubelet;
 # installs cloud-init and openssl from Debian if missing; lays the providers out as a filesystem mirror
 # with a CLI config (tofurc) so `tofu init` needs no network; writes env.sh and prints its path last.
 #
@@ -26,8 +26,9 @@ TOFU_VERSION=v1.10.10
 KUBE_MODULE=k8s.io/kubernetes
 KUBE_VERSION=v1.34.4
 # KWOK fakes the kubelets of the Nodes `metalslice verify` mirrors from the inventory. v0.7.0 is the newest
-# release built against Kubernetes 1.33 (v0.8.0 needs 1.36), so it compiles in the same module graph as
-# k8s.io/kubernetes with the staging modules at v0.34.x.
+# release built against Kubernetes 1.33 (v0.8.0 needs 1.36). It does not compile against the v0.34 staging
+# modules k8s.io/kubernetes pins (metav1.InitialEventsListBlueprintAnnotationKey is gone), so it is built in
+# its own module graph, as its go.mod says; it only talks to the API server over HTTP.
 KWOK_MODULE=sigs.k8s.io/kwok
 KWOK_VERSION=v0.7.0
 ETCD_MODULE=go.etcd.io/etcd/server/v3
@@ -44,13 +45,15 @@ RANDOM_PROVIDER_REF=v1.3.2-0.20260824155315-e1092b0cfc07
 RANDOM_PROVIDER_VERSION=3.9.0
 
 CACHE="${METALSLICE_TOOLCHAIN_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/metalslice/toolchain}"
+SCRIPTS="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 ENV_FILE="$CACHE/env.sh"
 MIRROR="$CACHE/providers-mirror"
 TOFURC="$CACHE/tofurc"
 
 TOFU_DIR="$CACHE/tofu/$TOFU_VERSION"
-KUBE_DIR="$CACHE/kubernetes/$KUBE_VERSION-kwok-$KWOK_VERSION"
-KUBE_BINARIES=(kube-apiserver kube-controller-manager kube-scheduler kubeadm kubelet kwok)
+KUBE_DIR="$CACHE/kubernetes/$KUBE_VERSION-scheduler-kubeadm-kubelet"
+KUBE_BINARIES=(kube-apiserver kube-controller-manager kube-scheduler kubeadm kubelet)
+KWOK_DIR="$CACHE/kwok/$KWOK_VERSION"
 ETCD_DIR="$CACHE/etcd/$ETCD_VERSION"
 K8S_PROVIDER_DIR="$CACHE/provider-kubernetes/$K8S_PROVIDER_VERSION-$K8S_PROVIDER_REF"
 RANDOM_PROVIDER_DIR="$CACHE/provider-random/$RANDOM_PROVIDER_VERSION-$RANDOM_PROVIDER_REF"
@@ -66,10 +69,11 @@ die() { log "error: $*"; exit 1; }
 complete() {
   local b
   for b in "${KUBE_BINARIES[@]}"; do [[ -x "$KUBE_DIR/bin/$b" ]] || return 1; done
-  [[ -x "$TOFU_DIR/bin/tofu" && -x "$ETCD_DIR/bin/etcd" \
+  [[ -x "$TOFU_DIR/bin/tofu" && -x "$ETCD_DIR/bin/etcd" && -x "$KWOK_DIR/bin/kwok" \
     && -f "$K8S_PROVIDER_DIR/.done" && -f "$RANDOM_PROVIDER_DIR/.done" && -f "$CACHE/.complete" \
     && "$(cat "$CACHE/.complete")" == "$STAMP_KEY" && -f "$ENV_FILE" ]] \
-    && command -v openssl >/dev/null && command -v cloud-init >/dev/null
+    && command -v openssl >/dev/null && command -v cloud-init >/dev/null \
+    && bash "$SCRIPTS/kubevirt-oracle.sh" --print-path >/dev/null 2>&1
 }
 
 if [[ "${1:-}" == "--print-env" ]]; then
@@ -240,16 +244,21 @@ fi
 # The Kubernetes binaries, all from one module graph in one `go build`:
 #   kube-apiserver; kube-controller-manager (namespace deletion, quota usage, garbage collection, and the
 #   bootstrap signer / token cleaner a joinable control plane needs); kube-scheduler (`metalslice verify`
-#   replays the plan through it); kubeadm and kubelet (the join test); KWOK (fake kubelets for verify).
+#   replays the plan through it); kubeadm and kubelet (the join test).
 # k8s.io/kubernetes replaces its staging modules with ./staging/src/k8s.io/<name>, which the module zip
 # does not contain; map each to its published k8s.io/<name> v0.<minor>.<patch>.
 kube_complete() { local b; for b in "${KUBE_BINARIES[@]}"; do [[ -x "$KUBE_DIR/bin/$b" ]] || return 1; done; }
 if ! kube_complete; then
-  EXTRA_REQUIRES="$KWOK_MODULE@$KWOK_VERSION" build_from_tools_module kubernetes "$KUBE_MODULE" "$KUBE_VERSION" \
-    "v0.${KUBE_VERSION#v1.}" "$KUBE_LDFLAGS" "$KUBE_DIR/bin" \
+  build_from_tools_module kubernetes "$KUBE_MODULE" "$KUBE_VERSION" "v0.${KUBE_VERSION#v1.}" "$KUBE_LDFLAGS" "$KUBE_DIR/bin" \
     "$KUBE_MODULE/cmd/kube-apiserver" "$KUBE_MODULE/cmd/kube-controller-manager" "$KUBE_MODULE/cmd/kube-scheduler" \
-    "$KUBE_MODULE/cmd/kubeadm" "$KUBE_MODULE/cmd/kubelet" "$KWOK_MODULE/cmd/kwok"
+    "$KUBE_MODULE/cmd/kubeadm" "$KUBE_MODULE/cmd/kubelet"
 fi
+[[ -x "$KWOK_DIR/bin/kwok" ]] \
+  || build_from_tools_module kwok "$KWOK_MODULE" "$KWOK_VERSION" "" "" "$KWOK_DIR/bin" "$KWOK_MODULE/cmd/kwok"
+
+# The test oracle that runs KubeVirt's own launcher rendering (test/oracles/kubevirt-launcher): the e2e
+# suite checks test/golden/kubevirt-launcher.json against it. Cached by the hash of its sources.
+bash "$SCRIPTS/kubevirt-oracle.sh" >/dev/null
 
 # --- Provider mirror and CLI config ------------------------------------------------------------------
 # OpenTofu resolves bare "kubernetes"/"random" sources to registry.opentofu.org; cdktf and Terraform use
@@ -280,7 +289,7 @@ EOF
 cat >"$ENV_FILE" <<EOF
 # Generated by metalslice scripts/toolchain.sh ($STAMP_KEY)
 export METALSLICE_TOOLCHAIN="$CACHE"
-export PATH="$TOFU_DIR/bin:$KUBE_DIR/bin:$ETCD_DIR/bin:\$PATH"
+export PATH="$TOFU_DIR/bin:$KUBE_DIR/bin:$ETCD_DIR/bin:$KWOK_DIR/bin:\$PATH"
 export TF_CLI_CONFIG_FILE="$TOFURC"
 export TERRAFORM_BINARY_NAME=tofu
 export CHECKPOINT_DISABLE=1

@@ -48,6 +48,9 @@ locals {
     ]
   }][var.host != null ? 0 : 1]
 
+  # Passed-through devices cannot live-migrate: a host drain shuts such a VM down (metalslice's planner says the same).
+  eviction_strategy = var.eviction_strategy != null ? var.eviction_strategy : (length(local.gpus) > 0 ? "None" : "LiveMigrate")
+
   template_spec = merge(
     {
       domain = {
@@ -67,6 +70,7 @@ locals {
           [{}, { gpus = local.gpus }][length(local.gpus) > 0 ? 1 : 0],
         )
       }
+      evictionStrategy              = local.eviction_strategy
       networks                      = [{ name = "default", pod = {} }]
       terminationGracePeriodSeconds = 180
       volumes                       = [local.root_volume, { name = "cloudinit", cloudInitNoCloud = { secretRef = { name = local.user_data_secret } } }]

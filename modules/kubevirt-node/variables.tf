@@ -176,3 +176,13 @@ variable "user_data_secret_name" {
     error_message = "user_data_secret_name must be a DNS-1123 subdomain or null."
   }
 }
+
+variable "eviction_strategy" {
+  description = "What KubeVirt does with the VM when its host is drained (LiveMigrate, LiveMigrateIfPossible, External, None). Default: LiveMigrate, or None when the VM passes a device through."
+  type        = string
+  default     = null
+  validation {
+    condition     = var.eviction_strategy == null || contains(["LiveMigrate", "LiveMigrateIfPossible", "External", "None"], coalesce(var.eviction_strategy, "None"))
+    error_message = "eviction_strategy must be one of LiveMigrate, LiveMigrateIfPossible, External, None."
+  }
+}
