@@ -72,7 +72,8 @@ export function checkRecipes(): void {
     const allocatable = normalizeResources(subtractResources(parseResources(kind.capacity, kind.name), reserved));
     let used: ResourceVector = {};
     for (const [shape, n] of Object.entries(kind.recipe)) used = addResources(used, scaleResources(footprintOf(shapeNamed(shape).guest), n));
-    const over = exceededResources(used, allocatable);
+    // Only what the planner places these hosts by: they report no ephemeral storage, and kubelet's 110 pods are far off.
+    const over = exceededResources(used, allocatable).filter((r) => r !== 'ephemeral-storage' && r !== 'pods');
     if (over.length > 0) throw new Error(`bench recipe for ${kind.name} does not fit one host: ${over.join(', ')}`);
   }
 }
