@@ -27,6 +27,7 @@ import {
   ResourceVector,
   scaleResources,
 } from './resources';
+import { overQuota, roomLeft, wholeWithin } from './quota-room';
 import { isDnsLabel, labelKeyProblem, labelValueProblem, parseRequirements, Requirement } from './requirements';
 
 export interface AutoNodesInput {
@@ -149,15 +150,6 @@ const BUDGET_DURATION = /^((([0-9]+(h|m))|([0-9]+h[0-9]+m))(0s)?)$/;
 const BUDGET_REASONS = ['Underutilized', 'Empty', 'Drifted'];
 const TAINT_EFFECTS = ['NoSchedule', 'PreferNoSchedule', 'NoExecute'];
 
-/** Resources a quota always limits, listed or not; others are checked only when the quota lists them. */
-function quotaChecks(name: string, remaining: ResourceVector): boolean {
-  return name === 'cpu' || name === 'memory' || isExtendedResource(name) && name !== 'disk' || remaining[name] !== undefined;
-}
-
-function overQuota(demand: ResourceVector, remaining: ResourceVector): string[] {
-  return exceededResources(demand, remaining).filter((n) => quotaChecks(n, remaining));
-}
-
 function show(v: ResourceVector): string {
   const f = formatResources(v);
   const parts = Object.entries(f).map(([k, q]) => `${k} ${q}`);
@@ -231,19 +223,28 @@ class Ledger {
   }
 
   charge(quota: string, demand: ResourceVector): void {
-    // Room is tracked for what the quota limits; a VM's pods or ephemeral storage matter only where listed.
-    const room = this.remaining.get(quota) ?? {};
-    this.remaining.set(quota, Object.fromEntries(Object.keys(room).map((r) => [r, get(room, r).sub(get(demand, r))])));
+    this.remaining.set(quota, roomLeft(this.remaining.get(quota) ?? {}, demand));
     this.consumed.set(quota, addResources(this.consumed.get(quota) ?? {}, demand));
   }
 }
 
+// Selection asks for a type's VM for its footprint, its KubeVirt check and its candidate entry, and the VM
+// list once per node: build it once per (type, fleet).
+const typeVms = new WeakMap<NodeType, WeakMap<FleetKubevirt, VmBuild | { readonly problem: string }>>();
+
 /** A kubevirt type's VM as KubeVirt builds it on the pool's fleet, or why KubeVirt would refuse it. */
 export function vmOfType(type: NodeType, fleet: FleetKubevirt): VmBuild | { readonly problem: string } {
-  const problems: PlanIssue[] = [];
-  const rootDisk = get(type.resources, 'disk').isZero() ? 'containerDisk' : 'dataVolume';
-  const vm = buildVm(type.resources, type.vm ?? {}, rootDisk, fleet, { options: childPath(type.path, 'vm'), shape: childPath(type.path, 'resources') }, problems);
-  return vm ?? { problem: problems.map((p) => `${p.path}: ${p.message}`).join('; ') };
+  let byFleet = typeVms.get(type);
+  if (!byFleet) typeVms.set(type, (byFleet = new WeakMap()));
+  let built = byFleet.get(fleet);
+  if (!built) {
+    const problems: PlanIssue[] = [];
+    const rootDisk = get(type.resources, 'disk').isZero() ? 'containerDisk' : 'dataVolume';
+    const vm = buildVm(type.resources, type.vm ?? {}, rootDisk, fleet, { options: childPath(type.path, 'vm'), shape: childPath(type.path, 'resources') }, problems);
+    built = vm ?? { problem: problems.map((p) => `${p.path}: ${p.message}`).join('; ') };
+    byFleet.set(fleet, built);
+  }
+  return built;
 }
 
 /** What one node of the type costs its quota: a VM's launcher pod and disk (kubevirt), or the machine. */
@@ -574,7 +575,7 @@ function planStatic(ctx: PoolContext, spec: StaticPoolSpec, path: string, ledger
     if (firstQuotaMiss && ctx.quota !== undefined) {
       const { type, demand, over } = firstQuotaMiss;
       const perNode = footprintOf(type, ctx);
-      const fits = maxNodesWithin(perNode, remaining ?? {});
+      const fits = wholeWithin(perNode, remaining ?? {});
       issues.push({
         path: childPath(path, 'quantity'),
         message: `quota ${ctx.quota} is exceeded: ${quantity} x ${type.id} need ${showSome(demand, over)} (VM footprint incl. overhead ${showSome(perNode, over)} each), but only ${showSome(remaining ?? {}, over)} is left; lower quantity to ${fits}, select a smaller type, or raise the limits of quota ${ctx.quota}`,
@@ -606,17 +607,6 @@ function planStatic(ctx: PoolContext, spec: StaticPoolSpec, path: string, ledger
   return { ...base, nodeType: chosen.id, nodes, rejected };
 }
 
-/** Most whole nodes of `footprint` that fit in `remaining` (over the resources a quota checks). */
-function maxNodesWithin(footprint: ResourceVector, remaining: ResourceVector): number {
-  let n = Infinity;
-  for (const name of resourceNames(footprint)) {
-    const need = footprint[name];
-    if (need.isZero() || !quotaChecks(name, remaining)) continue;
-    const have = get(remaining, name);
-    n = Math.min(n, have.isNegative() ? 0 : Number(have.nano / need.nano));
-  }
-  return n === Infinity ? 0 : n;
-}
 
 function noMatchMessage(ctx: PoolContext, pool: string, rejected: readonly RejectedType[], gpuOnly: readonly NodeType[]): string {
   if (gpuOnly.length > 0) {
@@ -764,7 +754,7 @@ function planDynamic(ctx: PoolContext, spec: DynamicPoolSpec, path: string, ledg
       const over = overQuota(w.total, remaining);
       if (over.length > 0) {
         const perNode = footprintOf(w.type, ctx);
-        const fit = Math.min(...types.map((t) => maxNodesWithin(footprintOf(t, ctx), remaining)));
+        const fit = Math.min(...types.map((t) => wholeWithin(footprintOf(t, ctx), remaining)));
         issues.push({
           path: childPath(path, 'limits'),
           message: `at its limits the pool can reach ${w.nodes} x ${w.type.id} = ${showSome(w.total, over)} (footprint ${showSome(perNode, over)} each), more than quota ${ctx.quota} has left (${showSome(remaining, over)}): lower limits.nodes to ${fit} or lower the cpu / memory limits, narrow the requirements to smaller types, or raise the limits of quota ${ctx.quota}`,

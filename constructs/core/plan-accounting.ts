@@ -6,8 +6,9 @@
 import { IssueCollector } from './errors';
 import type { PlannedQuota } from './plan';
 import { Foundation } from './plan-foundation';
-import { addResources, exceededResources, get, isExtendedResource, normalizeResources, resourceNames, ResourceVector, scaleResources, sumResources } from './resources';
-import { PlannedVm } from './vms';
+import { overQuota, roomLeft, wholeWithin } from './quota-room';
+import { addResources, get, normalizeResources, ResourceVector, scaleResources, sumResources } from './resources';
+import { groupBy, PlannedVm } from './vms';
 
 export interface QuotaAccount {
   readonly quota: PlannedQuota;
@@ -28,31 +29,10 @@ export interface Accounting {
   readonly overQuota: ReadonlySet<string>;
 }
 
-/** Resources a quota always limits, listed or not (cpu, memory, devices); others only when it lists them. */
-function quotaChecks(name: string, limits: ResourceVector): boolean {
-  if (name === 'cpu' || name === 'memory') return true;
-  if (isExtendedResource(name)) return true;
-  return limits[name] !== undefined;
-}
-
-function overLimits(demand: ResourceVector, limits: ResourceVector): string[] {
-  return exceededResources(demand, limits).filter((n) => quotaChecks(n, limits));
-}
-
 /** Bigger first: memory, then cpu (a migration target must hold the whole launcher pod). */
 function compareSize(a: PlannedVm, b: PlannedVm): number {
   const m = get(a.quotaDemand, 'memory').cmp(get(b.quotaDemand, 'memory'));
   return m !== 0 ? m : get(a.quotaDemand, 'cpu').cmp(get(b.quotaDemand, 'cpu'));
-}
-
-function groupByPool(vms: readonly PlannedVm[]): PlannedVm[][] {
-  const pools = new Map<string, PlannedVm[]>();
-  for (const vm of vms) {
-    const list = pools.get(vm.poolPath) ?? [];
-    list.push(vm);
-    pools.set(vm.poolPath, list);
-  }
-  return [...pools.values()];
 }
 
 function describe(pool: readonly PlannedVm[]): string {
@@ -61,29 +41,17 @@ function describe(pool: readonly PlannedVm[]): string {
   return `${kind} "${vm.pool}"`;
 }
 
-/** Whole VMs of `perVm` that fit in `room`, over the resources the quota checks. */
-function vmsWithin(perVm: ResourceVector, room: ResourceVector, limits: ResourceVector): number {
-  let n = Infinity;
-  for (const name of resourceNames(perVm)) {
-    const need = perVm[name];
-    if (need.isZero() || !quotaChecks(name, limits)) continue;
-    const have = get(room, name);
-    n = Math.min(n, have.isNegative() ? 0 : Number(have.nano / need.nano));
-  }
-  return n === Infinity ? 0 : n;
-}
-
 /** Charges concrete VMs pool by pool; the pool that pushes a quota past a limit is the one reported. */
-function chargeQuota(quota: PlannedQuota, pools: readonly PlannedVm[][], issues: IssueCollector, overQuota: Set<string>): ResourceVector {
+function chargeQuota(quota: PlannedQuota, pools: readonly PlannedVm[][], issues: IssueCollector, overQuotaPools: Set<string>): ResourceVector {
   let used: ResourceVector = {};
   for (const pool of pools) {
     const demand = sumResources(pool.map((vm) => vm.quotaDemand));
     const after = addResources(used, demand);
-    const over = overLimits(after, quota.limits);
+    const over = overQuota(after, quota.limits);
     if (over.length > 0) {
-      overQuota.add(pool[0].poolPath);
-      const room = normalizeResources(Object.fromEntries(resourceNames(quota.limits).map((r) => [r, get(quota.limits, r).sub(get(used, r))])));
-      const fit = vmsWithin(pool[0].quotaDemand, room, quota.limits);
+      overQuotaPools.add(pool[0].poolPath);
+      const room = roomLeft(quota.limits, used);
+      const fit = wholeWithin(pool[0].quotaDemand, room);
       const detail = over
         .map((r) => `${r}: needs ${get(demand, r)} (${pool.length} x ${get(pool[0].quotaDemand, r)}, each VM's launcher pod as KubeVirt ${r === 'disk' ? 'and its root disk' : 'requests it'}), ${get(room, r).isNegative() ? '0' : get(room, r)} left of ${get(quota.limits, r)}`)
         .join('; ');
@@ -99,7 +67,8 @@ function chargeQuota(quota: PlannedQuota, pools: readonly PlannedVm[][], issues:
 function checkMigrationHeadroom(quota: PlannedQuota, used: ResourceVector, largest: PlannedVm | undefined, issues: IssueCollector): ResourceVector {
   if (!largest || quota.liveMigrations === 0) return {};
   const headroom = normalizeResources(scaleResources(largest.launcher.requests, quota.liveMigrations));
-  const over = overLimits(addResources(used, headroom), quota.limits).filter((r) => !overLimits(used, quota.limits).includes(r));
+  const alreadyOver = overQuota(used, quota.limits);
+  const over = overQuota(addResources(used, headroom), quota.limits).filter((r) => !alreadyOver.includes(r));
   if (over.length > 0) {
     issues.add(
       `${quota.path}.liveMigrations`,
@@ -111,17 +80,18 @@ function checkMigrationHeadroom(quota: PlannedQuota, used: ResourceVector, large
 
 /** Phase 4: charge every quota and fleet from the VM list. */
 export function accountVms(foundation: Foundation, vms: readonly PlannedVm[], issues: IssueCollector): Accounting {
-  const overQuota = new Set<string>();
+  const overQuotaPools = new Set<string>();
   const quotas = new Map<string, QuotaAccount>();
+  const byQuota = groupBy(vms, (vm) => vm.quota);
   for (const quota of foundation.quotas.values()) {
-    const own = vms.filter((vm) => vm.quota === quota.name);
+    const own = byQuota.get(quota.name) ?? [];
     const concrete = own.filter((vm) => vm.concrete);
-    const allocated = chargeQuota(quota, groupByPool(concrete), issues, overQuota);
+    const allocated = chargeQuota(quota, [...groupBy(concrete, (vm) => vm.poolPath).values()], issues, overQuotaPools);
     const max = quota.spec.maxVirtualMachines;
     if (max !== undefined && concrete.length > max) {
       issues.add(`${quota.path}.maxVirtualMachines`, `quota "${quota.name}" allows ${max} VMs but its pools ask for ${concrete.length} (${[...new Set(concrete.map((vm) => vm.poolPath))].join(', ')}): raise maxVirtualMachines or lower the pools' counts`);
     } else if (max !== undefined) {
-      for (const pool of groupByPool(own.filter((vm) => !vm.concrete))) {
+      for (const pool of groupBy(own.filter((vm) => !vm.concrete), (vm) => vm.poolPath).values()) {
         if (concrete.length + pool.length > max) {
           issues.add(pool[0].countPath, `at its limits ${describe(pool)} can reach ${pool.length} VMs, and with the ${concrete.length} the quota already has that is more than quota "${quota.name}" allows (maxVirtualMachines ${max}): lower limits.nodes to ${Math.max(0, max - concrete.length)} or raise maxVirtualMachines`);
         }
@@ -133,5 +103,5 @@ export function accountVms(foundation: Foundation, vms: readonly PlannedVm[], is
   }
   const fleets = new Map<string, ResourceVector>();
   for (const vm of vms) if (vm.concrete) fleets.set(vm.fleet, addResources(fleets.get(vm.fleet) ?? {}, vm.hostDemand));
-  return { quotas, fleets, overQuota };
+  return { quotas, fleets, overQuota: overQuotaPools };
 }

@@ -12,6 +12,7 @@ import { NodeProvider, parseNodeProviders } from './node-types';
 import type { ModelPaths, PlannedPool } from './plan';
 import { PoolPreview, previewDynamicPool } from './preview';
 import { Quantity } from './quantity';
+import { roomLeft } from './quota-room';
 import { addResources, get, normalizeResources, parseResources, ResourceVector } from './resources';
 import { buildVm, PlannedVm, VmBuild } from './vms';
 
@@ -104,9 +105,7 @@ export function buildElasticVms(model: MetalsliceConfig, paths: ModelPaths | und
 export function quotaRoom(foundation: Foundation, vms: readonly PlannedVm[]): Map<string, { remaining: ResourceVector; fleet: string }> {
   const used = new Map<string, ResourceVector>();
   for (const vm of vms) if (vm.concrete) used.set(vm.quota, addResources(used.get(vm.quota) ?? {}, vm.quotaDemand));
-  // Only what the quota limits has room to speak of: a VM's pods and ephemeral storage count only where listed.
-  const room = (limits: ResourceVector, use: ResourceVector): ResourceVector => Object.fromEntries(Object.keys(limits).map((r) => [r, get(limits, r).sub(get(use, r))]));
-  return new Map([...foundation.quotas.values()].map((q) => [q.name, { remaining: room(q.limits, used.get(q.name) ?? {}), fleet: q.fleet }]));
+  return new Map([...foundation.quotas.values()].map((q) => [q.name, { remaining: roomLeft(q.limits, used.get(q.name) ?? {}), fleet: q.fleet }]));
 }
 
 export interface AutoSelection {

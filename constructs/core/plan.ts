@@ -17,8 +17,8 @@ import { accountVms, Accounting } from './plan-accounting';
 import { Foundation, planFoundation } from './plan-foundation';
 import { placeVms, Placement, vmKey } from './plan-placement';
 import { AutoSelection, buildAutoVms, buildElasticVms, ElasticPools, selectAutoNodeTypes } from './plan-vms';
-import { addResources, formatResources, normalizeResources, ResourceVector, subtractResources, sumResources } from './resources';
-import { FleetKubevirt, PlannedVm } from './vms';
+import { formatResources, normalizeResources, ResourceVector, subtractResources, sumResources } from './resources';
+import { FleetKubevirt, groupBy, PlannedVm } from './vms';
 
 export { DEFAULT_KUBERNETES_VERSION } from './plan-foundation';
 
@@ -192,9 +192,9 @@ function assemblePlan(
   warnings: PlanIssue[],
 ): Plan {
   const vms = withHosts(unplacedVms, placement);
-  const byPool = new Map<string, PlannedVm[]>();
-  for (const vm of vms) byPool.set(vm.poolPath, [...(byPool.get(vm.poolPath) ?? []), vm]);
-  const hostOfVm = (pool: string, name: string): string | undefined => byPool.get(pool)?.find((vm) => vm.name === name)?.host;
+  const byPool = groupBy(vms, (vm) => vm.poolPath);
+  const hosts = new Map(vms.map((vm) => [`${vm.poolPath}\u0000${vm.name}`, vm.host]));
+  const hostOfVm = (pool: string, name: string): string | undefined => hosts.get(`${pool}\u0000${name}`);
   const pools: PlannedPool[] = elastic.pools.map((pool) => ({ ...pool, nodes: pool.nodes.map((node) => ({ name: node.name, host: hostOfVm(pool.path, node.name) })) }));
   const autoPools = selection.auto.pools.map((pool) =>
     pool.providerKind === 'kubevirt' ? { ...pool, nodes: pool.nodes.map((n) => ({ ...n, host: hostOfVm(pool.path, n.name) })) } : pool,
@@ -292,9 +292,4 @@ function autoPoolReport(
     rejected: pool.rejected.map((r) => ({ nodeType: r.nodeType, reason: r.reason })),
     ...(preview ? { preview } : {}),
   };
-}
-
-/** Sums vectors, for callers that add up plan figures. */
-export function addUp(vectors: readonly ResourceVector[]): ResourceVector {
-  return vectors.reduce<ResourceVector>((a, b) => addResources(a, b), {});
 }

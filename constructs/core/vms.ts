@@ -5,7 +5,7 @@
  * all read that list, so no check can forget a kind of VM.
  */
 import { childPath, PlanIssue } from './errors';
-import { computeCpu, DeviceKind, KubevirtSettings, LauncherPod, launcherPod, LauncherVm, vcpusOf, vmiMemoryRequest } from './kubevirt/launcher';
+import { computeCpu, DeviceKind, KubevirtSettings, LauncherPod, launcherPod, LauncherVm, vmiMemoryRequest } from './kubevirt/launcher';
 import { PermittedHostDevice, Taint, VmOptions } from './model';
 import { Quantity } from './quantity';
 import { get, isExtendedResource, resourceNames, ResourceVector } from './resources';
@@ -159,9 +159,16 @@ export function buildVm(
   return { shape, options, guest, launcher, rootDisk, quotaDemand, hostDemand, eviction: evictionOf(guest, options), vmiRequests };
 }
 
-/** vCPUs of a built VM. */
-export function vmVcpus(vm: VmBuild): number {
-  return vcpusOf(vm.guest);
+/** VMs by a key (pool path, quota, ...), in list order within each group. */
+export function groupBy<K>(vms: readonly PlannedVm[], key: (vm: PlannedVm) => K): Map<K, PlannedVm[]> {
+  const groups = new Map<K, PlannedVm[]>();
+  for (const vm of vms) {
+    const k = key(vm);
+    const list = groups.get(k);
+    if (list) list.push(vm);
+    else groups.set(k, [vm]);
+  }
+  return groups;
 }
 
 /** A fleet's KubeVirt view with KubeVirt's plain settings as metalslice renders them (ratio 1, no overcommit, console log on). */

@@ -8,7 +8,7 @@
  * test/oracles/kubevirt-launcher) and the unit tests fail when a figure here differs from them.
  */
 import { Quantity } from '../quantity';
-import { ResourceVector } from '../resources';
+import { addResources, ResourceVector, sumResources } from '../resources';
 
 /** The KubeVirt release whose launcher rendering this file follows. Named here, and only here. */
 export const KUBEVIRT_VERSION = 'v1.9.0';
@@ -217,25 +217,18 @@ export function computeContainer(vm: LauncherVm, settings: KubevirtSettings, ove
 
 // --- The pod -------------------------------------------------------------------------------------------
 
-function add(a: Record<string, Quantity>, b: ResourceVector): Record<string, Quantity> {
-  const out = { ...a };
-  for (const [k, v] of Object.entries(b)) out[k] = (out[k] ?? Quantity.ZERO).add(v);
-  return out;
-}
-
 /**
  * The pod's effective requests as kube-scheduler computes them (k8s.io/component-helpers/resource
  * PodRequests): containers and sidecars add up; an init container counts only if it, with the sidecars
  * started before it, asks for more.
  */
 export function podRequests(containers: readonly LauncherContainer[]): ResourceVector {
-  let total: Record<string, Quantity> = {};
-  for (const c of containers) if (c.kind !== 'init') total = add(total, c.requests);
-  let sidecarsSoFar: Record<string, Quantity> = {};
+  const total: Record<string, Quantity> = { ...sumResources(containers.filter((c) => c.kind !== 'init').map((c) => c.requests)) };
+  let sidecarsSoFar: ResourceVector = {};
   for (const c of containers) {
-    if (c.kind === 'sidecar') sidecarsSoFar = add(sidecarsSoFar, c.requests);
+    if (c.kind === 'sidecar') sidecarsSoFar = addResources(sidecarsSoFar, c.requests);
     if (c.kind !== 'init') continue;
-    const during = add(sidecarsSoFar, c.requests);
+    const during = addResources(sidecarsSoFar, c.requests);
     for (const [k, v] of Object.entries(during)) if (!total[k] || total[k].cmp(v) < 0) total[k] = v;
   }
   return total;
