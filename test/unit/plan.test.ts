@@ -151,6 +151,14 @@ describe('planModel', () => {
     expect(ok.report.fleets[0].allocated.pods).toBe('2');
   });
 
+  it('refuses VM options KubeVirt would refuse, each at its path with the fix', () => {
+    const m = (shape: Record<string, string | number>, vm: object) =>
+      errorsOf(model({ fleets: [fleet('f', hosts(1, big))], quotas: [quota('q', 'f', { cpu: 64, memory: '256Gi' })], nodePools: [pool('p', 'q', shape, 1, { rootDisk: 'containerDisk', vm })] }));
+    expect(m({ cpu: 6, memory: '8Gi' }, { sockets: 4 })).toEqual([{ path: 'nodePools[0].vm.sockets', message: expect.stringMatching(/6 vCPUs do not divide into 4 socket\(s\) x 1 thread\(s\)/) }]);
+    expect(m({ cpu: 4, memory: '8Gi' }, { isolateEmulatorThread: true })).toEqual([{ path: 'nodePools[0].vm.isolateEmulatorThread', message: expect.stringMatching(/needs dedicatedCpus: true/) }]);
+    expect(m({ cpu: 4, memory: '1025Mi' }, { hugepages: '1Gi' })).toEqual([{ path: 'nodePools[0].shape.memory', message: expect.stringMatching(/not a whole number of 1Gi hugepages/) }]);
+  });
+
   it('refuses a fractional cpuAllocationRatio, as KubeVirt does', () => {
     const errors = errorsOf(model({ fleets: [fleet('f', hosts(1, big), { cpuAllocationRatio: 1.5 })] }));
     expect(errors).toEqual([{ path: 'fleets[0].cpuAllocationRatio', message: expect.stringMatching(/1\.5 is not a whole number.*KubeVirt's cpuAllocationRatio is an integer/) }]);
