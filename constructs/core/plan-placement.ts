@@ -10,13 +10,15 @@ import { Accounting } from './plan-accounting';
 import { placeOnHosts } from './packing';
 import { Quantity } from './quantity';
 import { addResources, fitsWithin, formatResources, get, normalizeResources, resourceNames, ResourceVector, subtractResources } from './resources';
-import { PlannedVm } from './vms';
+import { asksForLiveMigration, groupBy, PlannedVm } from './vms';
 
 export interface Placement {
   /** VM key (`namespace/name`) -> host. */
   readonly hostOf: ReadonlyMap<string, string>;
   /** Per fleet, per host: what is left. */
   readonly free: ReadonlyMap<string, readonly ResourceVector[]>;
+  /** Spread pools the plan pins to its hosts (their VMs render a required node affinity), with why. */
+  readonly pinnedPools: ReadonlyMap<string, string>;
 }
 
 export function vmKey(vm: Pick<PlannedVm, 'namespace' | 'name'>): string {
@@ -149,23 +151,154 @@ function unplacedMessage(pool: readonly PlannedVm[], n: number, fleet: PlannedFl
   );
 }
 
+/**
+ * Why a spread pool is pinned after all: the host whose worst case under kube-scheduler's spreading would
+ * not fit, and in which resource.
+ */
+export interface SpreadOverflow {
+  readonly host: string;
+  readonly resource: string;
+  readonly worstCase: Quantity;
+  readonly allocatable: Quantity;
+}
+
+interface PlacedFleet {
+  readonly hostOf: readonly number[];
+  readonly unplaced: readonly number[];
+  /** Spread pools the plan pins, with the overflow that made it. */
+  readonly pinned: ReadonlyMap<string, SpreadOverflow>;
+  /** Set when the spread pools cannot be proven and none may be pinned. */
+  readonly unproven?: { readonly pools: readonly string[]; readonly overflow: SpreadOverflow };
+}
+
+/** Per host, per dimension: what a set of items asks of each host. */
+type Load = number[][];
+
+/**
+ * The spread proof. Spread pools render a hard topology spread over hosts (maxSkew 1, DoNotSchedule; see
+ * render/kubevirt.ts), so whatever order the launcher pods arrive in and however kube-scheduler scores the
+ * hosts, a pool of n VMs over the fleet's H hosts never has more than ceil(n / H) VMs on one host: a new pod
+ * may only go to a host that holds the fewest of its pool. A host therefore never has to hold more than its
+ * pinned VMs plus ceil(n / H) VMs of every spread pool; when that worst case fits every host, each pod finds
+ * room on any host the spread allows, by induction over the pods.
+ */
+class SpreadProof {
+  /** The worst case per host and dimension. */
+  readonly worst: Load;
+  constructor(
+    private readonly hostCaps: readonly (readonly number[])[],
+    items: readonly { size: readonly number[]; group: number; pinned: boolean }[],
+    private readonly hostOf: readonly number[],
+    private readonly pools: ReadonlyMap<number, { n: number; size: readonly number[]; members: readonly number[] }>,
+  ) {
+    this.worst = hostCaps.map((c) => c.map(() => 0));
+    items.forEach((item, k) => {
+      if (item.pinned && hostOf[k] >= 0) item.size.forEach((v, d) => (this.worst[hostOf[k]][d] += v));
+    });
+    for (const [group, pool] of pools) if (!items[pool.members[0]].pinned) this.spread(group, +1);
+  }
+
+  /** Adds (+1) or removes (-1) a pool's worst case: ceil(n / H) of its VMs on every host. */
+  spread(group: number, sign: 1 | -1): void {
+    const { n, size } = this.pools.get(group)!;
+    const most = Math.ceil(n / this.hostCaps.length) * sign;
+    for (const w of this.worst) size.forEach((v, d) => (w[d] += most * v));
+  }
+
+  /** Counts a pool at the hosts its VMs were placed on, instead of its worst case. */
+  pin(group: number): void {
+    this.spread(group, -1);
+    const { size, members } = this.pools.get(group)!;
+    for (const k of members) if (this.hostOf[k] >= 0) size.forEach((v, d) => (this.worst[this.hostOf[k]][d] += v));
+  }
+
+  /** The first host and dimension where the worst case does not fit, if any. */
+  overflow(): { host: number; dim: number; worst: number } | undefined {
+    for (let h = 0; h < this.hostCaps.length; h++) {
+      for (let d = 0; d < this.hostCaps[h].length; d++) if (this.worst[h][d] > this.hostCaps[h][d]) return { host: h, dim: d, worst: this.worst[h][d] };
+    }
+    return undefined;
+  }
+}
+
+/**
+ * One fleet: a packing that proves the VMs fit, then the spread proof. While it fails, spread pools are
+ * pinned to their packed hosts, those whose even spread holds the most room they may never use first
+ * (ceil(n/H)*H - n VMs, weighted by the VM's largest share of a host), until the proof would hold; the
+ * fleet is then placed again with them pinned stably (like placement: planned) and checked again. Pools
+ * that ask for live migration are never pinned. Pinning every pool always passes the proof, so this ends.
+ */
+function placeFleet(fleet: PlannedFleet, own: readonly PlannedVm[], dims: readonly string[]): PlacedFleet {
+  const hostCaps = fleet.hosts.map((h) => toDimensions(h.allocatable, dims, false));
+  const groups = new Map<string, number>();
+  const base = own.map((vm) => {
+    if (!groups.has(vm.poolPath)) groups.set(vm.poolPath, groups.size);
+    return { size: toDimensions(vm.hostDemand, dims, true), group: groups.get(vm.poolPath)!, pinned: vm.placement === 'planned' };
+  });
+  const pathOfGroup = [...groups.keys()];
+  const pools = new Map<number, { n: number; size: readonly number[]; members: number[]; canPin: boolean }>();
+  base.forEach((item, k) => {
+    const pool = pools.get(item.group) ?? { n: 0, size: item.size, members: [], canPin: !asksForLiveMigration(own[k].options) };
+    pool.n++;
+    pool.members.push(k);
+    pools.set(item.group, pool);
+  });
+  const mean = dims.map((_, d) => Math.max(1, hostCaps.reduce((t, c) => t + c[d], 0) / Math.max(1, hostCaps.length)));
+  const waste = (group: number): number => {
+    const { n, size } = pools.get(group)!;
+    return (Math.ceil(n / hostCaps.length) * hostCaps.length - n + 1) * Math.max(...size.map((v, d) => v / mean[d]));
+  };
+  const pinned = new Map<string, SpreadOverflow>();
+  for (;;) {
+    const items = base.map((item) => ({ ...item, pinned: item.pinned || pinned.has(pathOfGroup[item.group]) }));
+    const result = placeStably(hostCaps, items);
+    if (result.unplaced.length > 0) return { ...result, pinned };
+    const proof = new SpreadProof(hostCaps, items, result.hostOf, pools);
+    const over = proof.overflow();
+    if (!over) return { ...result, pinned };
+    const overflow: SpreadOverflow = {
+      host: fleet.hosts[over.host].name,
+      resource: dims[over.dim],
+      worstCase: fromDimension(dims[over.dim], over.worst),
+      allocatable: get(fleet.hosts[over.host].allocatable, dims[over.dim]),
+    };
+    const spread = [...pools.keys()].filter((g) => !items[pools.get(g)!.members[0]].pinned);
+    const candidates = spread.filter((g) => pools.get(g)!.canPin).sort((a, b) => waste(b) - waste(a) || a - b);
+    if (candidates.length === 0) return { ...result, pinned, unproven: { pools: spread.map((g) => pathOfGroup[g]), overflow } };
+    for (const group of candidates) {
+      pinned.set(pathOfGroup[group], overflow);
+      proof.pin(group);
+      if (!proof.overflow()) break;
+    }
+  }
+}
+
+/** A dimension's integer value back as a quantity (millicores for cpu, units otherwise). */
+function fromDimension(name: string, value: number): Quantity {
+  if (name === 'cpu') return Quantity.fromMillis(BigInt(value));
+  return name === 'memory' || name === 'disk' || name === 'ephemeral-storage' || name.startsWith('hugepages-') ? Quantity.fromBytes(BigInt(value)) : Quantity.fromUnits(BigInt(value));
+}
+
+function spreadPinMessage(fleet: PlannedFleet, pools: readonly PlannedVm[][], o: SpreadOverflow): string {
+  const names = pools.map((p) => `"${p[0].pool}" (${p.length})`);
+  const shown = names.length > 8 ? `${names.slice(0, 8).join(', ')} and ${names.length - 8} more` : names.join(', ');
+  return (
+    `${pools.length === 1 ? 'pool' : `${pools.length} pools`} ${shown} pinned to planned hosts: spread over the ${fleet.hosts.length} hosts of fleet "${fleet.name}", ` +
+    `kube-scheduler could put up to ceil(count / ${fleet.hosts.length}) VMs of every pool on one host, and host "${o.host}" could then be asked for ${o.worstCase} of ${o.resource} with ${o.allocatable} allocatable. ` +
+    'Pinned VMs cannot live-migrate (a drain shuts them down until their host is back); to keep a pool spread, make its count a multiple of the host count, use fewer larger pools, or add hosts'
+  );
+}
+
 /** Phase 5: a host for every concrete VM, fleet by fleet; pools over their quota are left out. */
 export function placeVms(fleets: ReadonlyMap<string, PlannedFleet>, vms: readonly PlannedVm[], accounting: Accounting, issues: IssueCollector, warnings: PlanIssue[]): Placement {
   const hostOf = new Map<string, string>();
   const freeByFleet = new Map<string, ResourceVector[]>();
+  const pinnedPools = new Map<string, string>();
   for (const fleet of fleets.values()) {
     if (fleet.hosts.length === 0) continue;
     const own = vms.filter((vm) => vm.concrete && vm.fleet === fleet.name && !accounting.overQuota.has(vm.poolPath));
     const dims = dimensionsOf(fleet, own);
-    const groups = new Map<string, number>();
-    const items = own.map((vm) => {
-      if (!groups.has(vm.poolPath)) groups.set(vm.poolPath, groups.size);
-      return { size: toDimensions(vm.hostDemand, dims, true), group: groups.get(vm.poolPath)!, pinned: vm.placement === 'planned' };
-    });
-    const result = placeStably(
-      fleet.hosts.map((h) => toDimensions(h.allocatable, dims, false)),
-      items,
-    );
+    const result = placeFleet(fleet, own, dims);
     const used = fleet.hosts.map(() => ({}) as ResourceVector);
     result.hostOf.forEach((h, k) => {
       if (h < 0) return;
@@ -183,9 +316,24 @@ export function placeVms(fleets: ReadonlyMap<string, PlannedFleet>, vms: readonl
         issues.add(pool[0].countPath, unplacedMessage(pool, n, fleet, largest));
       }
     }
+    if (result.pinned.size > 0) {
+      const byPool = groupBy(own, (vm) => vm.poolPath);
+      for (const [poolPath, overflow] of result.pinned) pinnedPools.set(poolPath, `kube-scheduler's spreading could overfill host ${overflow.host}`);
+      const first = [...result.pinned.values()][0];
+      warnings.push({ path: fleet.path, message: spreadPinMessage(fleet, [...result.pinned.keys()].map((p) => byPool.get(p)!), first) });
+    }
+    if (result.unproven) {
+      const o = result.unproven.overflow;
+      const pool = own.find((vm) => vm.poolPath === result.unproven!.pools[0])!;
+      issues.add(
+        pool.countPath,
+        `kube-scheduler could leave VMs of fleet "${fleet.name}" pending: spreading pools ${result.unproven.pools.map((p) => `"${own.find((vm) => vm.poolPath === p)!.pool}"`).join(', ')} evenly over ${fleet.hosts.length} hosts could ask host "${o.host}" for ${o.worstCase} of ${o.resource} with ${o.allocatable} allocatable, ` +
+          'and they ask for live migration, so they cannot be pinned: set placement: planned with evictionStrategy None or External, or make counts multiples of the host count, or add hosts',
+      );
+    }
     checkMigrationTargets(fleet, free, own, dims, accounting, hostOf, warnings);
   }
-  return { hostOf, free: freeByFleet };
+  return { hostOf, free: freeByFleet, pinnedPools };
 }
 
 /** A live migration needs a host, other than the VM's own, with room for a second launcher pod. */

@@ -14,7 +14,7 @@ import { PoolPreview, previewDynamicPool } from './preview';
 import { Quantity } from './quantity';
 import { roomLeft } from './quota-room';
 import { addResources, get, normalizeResources, parseResources, ResourceVector } from './resources';
-import { buildVm, PlannedVm, VmBuild } from './vms';
+import { asksForLiveMigration, buildVm, pinVm, PlannedVm, VmBuild } from './vms';
 
 /** Elastic pools as declared, each with the VM build all its nodes share. */
 export interface ElasticPools {
@@ -59,6 +59,14 @@ export function buildElasticVms(model: MetalsliceConfig, paths: ModelPaths | und
     const build = buildVm(shape, spec.vm ?? {}, rootDisk, fleet.kubevirt, { options: `${at}.vm`, shape: `${at}.shape` }, problems);
     for (const p of problems) issues.add(p.path, p.message);
     if (!build) return;
+    const placement = spec.placement ?? 'spread';
+    if (placement === 'planned' && asksForLiveMigration(spec.vm ?? {})) {
+      issues.add(
+        `${at}.vm.evictionStrategy`,
+        `${spec.vm?.evictionStrategy} needs a second host to migrate to, but placement: planned pins each VM to one host (a drain would wait forever): use None or External, or placement: spread`,
+      );
+      return;
+    }
     const count = Number.isInteger(spec.count) && spec.count >= 0 ? spec.count : 0;
     const nodeType = spec.nodeType ?? spec.name;
     const pool: PlannedPool = {
@@ -77,7 +85,7 @@ export function buildElasticVms(model: MetalsliceConfig, paths: ModelPaths | und
     };
     pools.push(pool);
     for (let index = 0; index < count; index++) {
-      vms.push({
+      const vm: PlannedVm = {
         ...build,
         name: `${spec.name}-${index}`,
         origin: 'elastic',
@@ -92,10 +100,11 @@ export function buildElasticVms(model: MetalsliceConfig, paths: ModelPaths | und
         namespace: quota.namespace,
         nodeType,
         ...(spec.image !== undefined ? { image: spec.image } : {}),
-        placement: spec.placement ?? 'spread',
+        placement,
         labels: spec.labels ?? {},
         taints: spec.taints ?? [],
-      });
+      };
+      vms.push(placement === 'planned' ? pinVm(vm, 'placement: planned') : vm);
     }
   });
   return { pools, vms };

@@ -18,7 +18,7 @@ import { Foundation, planFoundation } from './plan-foundation';
 import { placeVms, Placement, vmKey } from './plan-placement';
 import { AutoSelection, buildAutoVms, buildElasticVms, ElasticPools, selectAutoNodeTypes } from './plan-vms';
 import { formatResources, normalizeResources, ResourceVector, subtractResources, sumResources } from './resources';
-import { FleetKubevirt, groupBy, PlannedVm } from './vms';
+import { FleetKubevirt, groupBy, pinVm, PlannedVm } from './vms';
 
 export { DEFAULT_KUBERNETES_VERSION } from './plan-foundation';
 
@@ -126,8 +126,8 @@ export interface PlanReport {
     provider?: string;
     shape: Record<string, string>;
     footprint: Record<string, string>;
-    /** KubeVirt pools: each VM's launcher pod (its requests and KubeVirt's memory overhead) and what a host drain does to it. */
-    launcher?: { requests: Record<string, string>; memoryOverhead: string; eviction: string; evictionReason: string };
+    /** KubeVirt pools: each VM's launcher pod (its requests and KubeVirt's memory overhead), what a host drain does to it, and whether kube-scheduler spreads it or it is pinned to the planned hosts. */
+    launcher?: { requests: Record<string, string>; memoryOverhead: string; eviction: string; evictionReason: string; placement: 'spread' | 'planned' };
     nodes: { name: string; host: string | null; nodeType: string }[];
     /** Auto-node pools: the matching types, cheapest first (the Karpenter instance types). */
     candidates?: { nodeType: string; cost: number }[];
@@ -176,7 +176,9 @@ export function planModel(model: MetalsliceConfig, options: PlanOptions = {}): P
 function withHosts(vms: readonly PlannedVm[], placement: Placement): PlannedVm[] {
   return vms.map((vm) => {
     const host = placement.hostOf.get(vmKey(vm));
-    return host !== undefined ? { ...vm, host } : vm;
+    const why = placement.pinnedPools.get(vm.poolPath);
+    const placed = why !== undefined ? pinVm(vm, why) : vm;
+    return host !== undefined ? { ...placed, host } : placed;
   });
 }
 
@@ -203,7 +205,7 @@ function assemblePlan(
   const launcherOf = (pool: string): PlanReport['pools'][number]['launcher'] => {
     const vm = byPool.get(pool)?.[0];
     if (!vm) return undefined;
-    return { requests: formatResources(normalizeResources(vm.launcher.requests)), memoryOverhead: vm.launcher.memoryOverhead.toString(), eviction: vm.eviction.strategy, evictionReason: vm.eviction.reason };
+    return { requests: formatResources(normalizeResources(vm.launcher.requests)), memoryOverhead: vm.launcher.memoryOverhead.toString(), eviction: vm.eviction.strategy, evictionReason: vm.eviction.reason, placement: vm.placement };
   };
   const report: PlanReport = {
     ok: issues.ok,

@@ -92,6 +92,26 @@ function evictionOf(guest: LauncherVm, options: VmOptions): VmEviction {
   return { strategy: 'None', migratable, reason: `a host drain shuts it down: KubeVirt cannot live-migrate it, ${blockers.join(' and ')}` };
 }
 
+/** Eviction strategies that ask KubeVirt to live-migrate the VM. */
+export function asksForLiveMigration(options: VmOptions): boolean {
+  return options.evictionStrategy === 'LiveMigrate' || options.evictionStrategy === 'LiveMigrateIfPossible';
+}
+
+/**
+ * The VM pinned to its planned host by a required node affinity. A live migration needs a second host,
+ * which the affinity forbids, so a host drain shuts the VM down (evictionStrategy None unless the pool
+ * chose External) and it starts again on the same host once the host is back. `why` says who pinned it.
+ */
+export function pinVm(vm: PlannedVm, why: string): PlannedVm {
+  if (vm.placement === 'planned' && !vm.eviction.migratable) return vm;
+  const strategy = vm.options.evictionStrategy === 'External' || vm.options.evictionStrategy === 'None' ? vm.options.evictionStrategy : 'None';
+  return {
+    ...vm,
+    placement: 'planned',
+    eviction: { strategy, migratable: false, reason: `${strategy === 'External' ? 'set by the pool; ' : 'a host drain shuts it down: '}it is pinned to its planned host (${why}), so it cannot live-migrate` },
+  };
+}
+
 /**
  * Builds a VM from its guest shape and options for a fleet, checking the rules KubeVirt enforces. Returns
  * undefined (with issues) when KubeVirt would refuse it.

@@ -148,8 +148,17 @@ export function renderVirtualMachine(vm: PlannedVm, options: VirtualMachineOptio
                 },
               }
             : {
+                // A hard spread: no host gets more than ceil(n / hosts) of the pool whatever order the pods
+                // come in, which is what the plan's spread proof counts on (core/plan-placement.ts). Hosts a
+                // launcher pod cannot go to (cordoned, tainted) are not counted as places to spread over.
                 topologySpreadConstraints: [
-                  { maxSkew: 1, topologyKey: 'kubernetes.io/hostname', whenUnsatisfiable: 'ScheduleAnyway', labelSelector: { matchLabels: { [POOL_LABEL]: vm.pool } } },
+                  {
+                    maxSkew: 1,
+                    topologyKey: 'kubernetes.io/hostname',
+                    whenUnsatisfiable: 'DoNotSchedule',
+                    nodeTaintsPolicy: 'Honor',
+                    labelSelector: { matchLabels: { [POOL_LABEL]: vm.pool, [CLUSTER_LABEL]: vm.cluster } },
+                  },
                 ],
               }),
           terminationGracePeriodSeconds: 180,

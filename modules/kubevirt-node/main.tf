@@ -44,12 +44,20 @@ locals {
     }
     }, {
     topologySpreadConstraints = [
-      { maxSkew = 1, topologyKey = "kubernetes.io/hostname", whenUnsatisfiable = "ScheduleAnyway", labelSelector = { matchLabels = { "metalslice.io/pool" = var.pool } } },
+      # Hard spread: no host holds more than ceil(n / hosts) of the pool, whatever the order (the plan counts on it).
+      {
+        maxSkew           = 1
+        topologyKey       = "kubernetes.io/hostname"
+        whenUnsatisfiable = "DoNotSchedule"
+        nodeTaintsPolicy  = "Honor"
+        labelSelector     = { matchLabels = { "metalslice.io/pool" = var.pool, "metalslice.io/cluster" = var.cluster } }
+      },
     ]
   }][var.host != null ? 0 : 1]
 
-  # Passed-through devices cannot live-migrate: a host drain shuts such a VM down (metalslice's planner says the same).
-  eviction_strategy = var.eviction_strategy != null ? var.eviction_strategy : (length(local.gpus) > 0 ? "None" : "LiveMigrate")
+  # Passed-through devices and a host pin rule out live migration: a host drain shuts such a VM down
+  # (metalslice's planner says the same).
+  eviction_strategy = var.eviction_strategy != null ? var.eviction_strategy : (length(local.gpus) > 0 || var.host != null ? "None" : "LiveMigrate")
 
   template_spec = merge(
     {

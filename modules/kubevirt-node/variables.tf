@@ -178,7 +178,7 @@ variable "user_data_secret_name" {
 }
 
 variable "eviction_strategy" {
-  description = "What KubeVirt does with the VM when its host is drained (LiveMigrate, LiveMigrateIfPossible, External, None). Default: LiveMigrate, or None when the VM passes a device through."
+  description = "What KubeVirt does with the VM when its host is drained (LiveMigrate, LiveMigrateIfPossible, External, None). Default: LiveMigrate, or None when the VM passes a device through or is pinned to a host (a pinned VM has nowhere to migrate)."
   type        = string
   default     = null
   validation {

@@ -41,6 +41,28 @@ const models = fc
     autoNodes: statics.map((a, i) => ({ cluster: 'prod', provider: 'virt', quota: `q-${a.quota % quotas.length}`, static: [{ name: `s-${i}`, quantity: a.quantity }] })),
   }));
 
+/** One quota with room for everything, on 2-6 equal hosts: plans that are ok are often tight. */
+const crowdedFleets = fc
+  .record({
+    hosts: fc.integer({ min: 2, max: 6 }),
+    cpu: fc.integer({ min: 8, max: 48 }),
+    pools: fc.array(fc.record({ cpu: fc.integer({ min: 1, max: 16 }), memory: fc.integer({ min: 1, max: 32 }), count: fc.integer({ min: 1, max: 14 }), planned: fc.boolean() }), { minLength: 1, maxLength: 4 }),
+  })
+  .map(({ hosts, cpu, pools }): MetalsliceConfig => ({
+    clusters: [cluster()],
+    fleets: [{ name: 'f', reservedPerHost: { cpu: 1, memory: '2Gi' }, hosts: Array.from({ length: hosts }, (_, i) => ({ name: `h-${i}`, capacity: { cpu, memory: gi(cpu * 4) } })) }],
+    quotas: [{ name: 'q', fleet: 'f', organization: 'o', limits: { cpu: (cpu - 1) * hosts, memory: gi((cpu * 4 - 2) * hosts) }, liveMigrations: 0 }],
+    nodePools: pools.map((p, i) => ({
+      name: `p-${i}`,
+      quota: 'q',
+      cluster: 'prod',
+      shape: { cpu: p.cpu, memory: gi(p.memory) },
+      count: p.count,
+      rootDisk: 'containerDisk' as const,
+      placement: p.planned ? ('planned' as const) : ('spread' as const),
+    })),
+  }));
+
 /** Only the resources a quota limits (cpu and memory always). */
 function limitedBy(v: ResourceVector, limits: ResourceVector): ResourceVector {
   return Object.fromEntries(Object.keys(v).filter((r) => r === 'cpu' || r === 'memory' || limits[r] !== undefined).map((r) => [r, v[r]]));
@@ -69,6 +91,45 @@ describe('planner properties', () => {
         }
       }),
       { numRuns: 150 },
+    );
+  });
+
+  it('kube-scheduler binds every VM of an ok plan, whatever the creation order and whichever host its filters allow it to choose', () => {
+    // An adversarial scheduler with kube-scheduler's filters as metalslice renders them: NodeResourcesFit,
+    // a required node affinity for pinned VMs, and PodTopologySpread (maxSkew 1, DoNotSchedule, per pool)
+    // for spread ones; the order and every choice among allowed hosts are random.
+    fc.assert(
+      fc.property(fc.oneof(models, crowdedFleets), fc.integer({ min: 1, max: 2 ** 31 - 1 }), (model, seed) => {
+        const plan = planModel(model);
+        if (!plan.ok) return;
+        let a = seed;
+        const random = (n: number): number => {
+          a = (Math.imul(a, 48271) % 2147483647) >>> 0;
+          return a % n;
+        };
+        const hosts = plan.fleets[0].hosts;
+        const vms = plan.vms.filter((v) => v.concrete);
+        for (let i = vms.length - 1; i > 0; i--) {
+          const j = random(i + 1);
+          [vms[i], vms[j]] = [vms[j], vms[i]];
+        }
+        const used = hosts.map(() => ({}) as ResourceVector);
+        const perPool = new Map<string, number[]>();
+        for (const vm of vms) {
+          const counts = perPool.get(vm.poolPath) ?? hosts.map(() => 0);
+          perPool.set(vm.poolPath, counts);
+          const fewest = Math.min(...counts);
+          const allowed = hosts
+            .map((_, i) => i)
+            .filter((i) => (vm.placement === 'planned' ? hosts[i].name === vm.host : counts[i] === fewest))
+            .filter((i) => fitsWithin(limitedBy(addResources(used[i], vm.hostDemand), hosts[i].allocatable), hosts[i].allocatable));
+          expect(allowed.length).toBeGreaterThan(0);
+          const h = allowed[random(allowed.length)];
+          used[h] = addResources(used[h], vm.hostDemand);
+          counts[h]++;
+        }
+      }),
+      { numRuns: 300 },
     );
   });
 

@@ -265,3 +265,65 @@ describe('planModel', () => {
     expect(JSON.stringify(planModel(m).report)).toBe(JSON.stringify(planModel(m).report));
   });
 });
+
+describe('spread placement as kube-scheduler will carry it out', () => {
+  const host16 = { cpu: 16, memory: '64Gi', disk: '1Ti' };
+  const fleet6 = () => fleet('f', hosts(6, host16), { reservedPerHost: { cpu: 1, memory: '2Gi' } });
+  const roomy = () => quota('q', 'f', { cpu: 90, memory: '372Gi', disk: '6Ti' }, { liveMigrations: 0 });
+
+  it('mixed sizes whose even spread fits every host stay spread (and can live-migrate)', () => {
+    // 30 small + 6 large over 6 hosts: at most 5 small and 1 large per host, whatever the order.
+    const plan = planModel(
+      model({
+        fleets: [fleet6()],
+        quotas: [roomy()],
+        nodePools: [pool('small', 'q', { cpu: 1, memory: '2Gi', disk: '20Gi' }, 30), pool('large', 'q', { cpu: 8, memory: '32Gi', disk: '50Gi' }, 6)],
+      }),
+    );
+    expect(plan.errors).toEqual([]);
+    expect(plan.warnings).toEqual([]);
+    expect(plan.vms.every((vm) => vm.placement === 'spread' && vm.eviction.strategy === 'LiveMigrate')).toBe(true);
+    expect(plan.report.pools.map((p) => p.launcher?.placement)).toEqual(['spread', 'spread']);
+  });
+
+  it('pins a pool whose even spread could overfill a host, says why, and gives up live migration for it', () => {
+    // 7 VMs of 7 vCPUs over 6 hosts: kube-scheduler may put two on one host (14 vCPUs plus overhead > 15).
+    const plan = planModel(
+      model({
+        fleets: [fleet6()],
+        quotas: [roomy()],
+        nodePools: [pool('big', 'q', { cpu: 7, memory: '8Gi', disk: '20Gi' }, 7), pool('tiny', 'q', { cpu: 1, memory: '2Gi', disk: '20Gi' }, 6)],
+      }),
+    );
+    expect(plan.errors).toEqual([]);
+    const big = plan.vms.filter((vm) => vm.pool === 'big');
+    expect(big.every((vm) => vm.placement === 'planned' && vm.host !== undefined && vm.eviction.strategy === 'None')).toBe(true);
+    expect(big[0].eviction.reason).toMatch(/pinned to its planned host/);
+    expect(plan.warnings.map((w) => w.path)).toEqual(['fleets[0]']);
+    // Two big VMs share a host in any packing (7 over 6 hosts), and then one tiny VM more would not fit: both pinned.
+    expect(plan.warnings[0].message).toMatch(/^2 pools "big" \(7\), "tiny" \(6\) pinned to planned hosts: spread over the 6 hosts of fleet "f"/);
+    expect(plan.report.pools.find((p) => p.name === 'big')!.launcher!.placement).toBe('planned');
+  });
+
+  it('refuses live migration for a pinned pool: a drain would wait for a host the affinity forbids', () => {
+    const errors = errorsOf(
+      model({
+        fleets: [fleet6()],
+        quotas: [roomy()],
+        nodePools: [pool('db', 'q', { cpu: 2, memory: '4Gi', disk: '20Gi' }, 2, { placement: 'planned', vm: { evictionStrategy: 'LiveMigrate' } })],
+      }),
+    );
+    expect(errors).toEqual([{ path: 'nodePools[0].vm.evictionStrategy', message: expect.stringMatching(/placement: planned pins each VM to one host/) }]);
+  });
+
+  it('a pool that asks for live migration is never pinned; when its spread cannot be proven the plan says so', () => {
+    const errors = errorsOf(
+      model({
+        fleets: [fleet6()],
+        quotas: [roomy()],
+        nodePools: [pool('big', 'q', { cpu: 7, memory: '8Gi', disk: '20Gi' }, 7, { vm: { evictionStrategy: 'LiveMigrate' } }), pool('tiny', 'q', { cpu: 1, memory: '2Gi', disk: '20Gi' }, 6)],
+      }),
+    );
+    expect(errors).toEqual([{ path: 'nodePools[0].count', message: expect.stringMatching(/kube-scheduler could leave VMs of fleet "f" pending/) }]);
+  });
+});
