@@ -8,7 +8,7 @@ import { KubevirtSettings } from '../../constructs/core/kubevirt/launcher';
 import { PermittedHostDevice, VmOptions } from '../../constructs/core/model';
 import { PlannedFleet } from '../../constructs/core/plan';
 import { parseResources, ResourceInput } from '../../constructs/core/resources';
-import { buildVm, FleetKubevirt, PlannedVm, VmBuild } from '../../constructs/core/vms';
+import { buildVm, FleetKubevirt, pinVm, PlannedVm, VmBuild } from '../../constructs/core/vms';
 import { renderKubeVirt, renderVirtualMachine } from '../../constructs/render/kubevirt';
 import { KubeObject } from '../../constructs/render/labels';
 
@@ -19,6 +19,10 @@ interface CaseSpec {
   readonly rootDisk?: 'containerDisk' | 'dataVolume';
   readonly settings?: Partial<KubevirtSettings>;
   readonly permitted?: readonly PermittedHostDevice[];
+  /** Pinned to this host by the plan (placement: planned). */
+  readonly host?: string;
+  /** The fleet's hostSelector. */
+  readonly hostSelector?: Readonly<Record<string, string>>;
 }
 
 const GPU: PermittedHostDevice = { resourceName: 'nvidia.com/gpu', pciVendorSelector: '10de:2236' };
@@ -54,6 +58,9 @@ export const CASE_SPECS: readonly CaseSpec[] = [
   { name: 'gpu-permitted', shape: { cpu: 8, memory: '64Gi', disk: '100Gi', 'nvidia.com/gpu': 1 }, permitted: [GPU] },
   { name: 'two-gpus-dedicated', shape: { cpu: 16, memory: '128Gi', disk: '100Gi', 'nvidia.com/gpu': 2 }, vm: { dedicatedCpus: true }, permitted: [GPU] },
   { name: 'host-devices-nic', shape: { cpu: 4, memory: '16Gi', disk: '40Gi', 'intel.com/e810_vf': 2 }, permitted: [NIC] },
+  { name: 'pinned-to-host', shape: { cpu: 4, memory: '8Gi', disk: '40Gi' }, host: 'metal-07' },
+  { name: 'pinned-host-selector', shape: { cpu: 2, memory: '4Gi', disk: '40Gi' }, host: 'metal-07', hostSelector: { 'metalslice.io/fleet': 'f' } },
+  { name: 'spread-host-selector', shape: { cpu: 2, memory: '4Gi', disk: '40Gi' }, hostSelector: { 'metalslice.io/fleet': 'f', 'node-role.kubernetes.io/virt': '' } },
   { name: 'gpu-not-permitted', shape: { cpu: 8, memory: '64Gi', disk: '100Gi', 'nvidia.com/gpu': 1 }, permitted: [NIC] },
 ];
 
@@ -79,7 +86,7 @@ export function goldenCases(): GoldenCase[] {
     const planned = buildVm(shape, spec.vm ?? {}, rootDisk, fleet, { options: 'vm', shape: 'shape' }, issues);
     // A VM the plan refuses is still rendered (as if permitted) so KubeVirt can say whether it refuses it too.
     const renderable = planned ?? buildVm(shape, spec.vm ?? {}, rootDisk, fleetOf(spec, [GPU, NIC]), { options: 'vm', shape: 'shape' }, [])!;
-    const vm: PlannedVm = {
+    const unpinned: PlannedVm = {
       ...renderable,
       name: spec.name,
       origin: 'elastic',
@@ -97,10 +104,11 @@ export function goldenCases(): GoldenCase[] {
       labels: {},
       taints: [],
     };
+    const vm = spec.host !== undefined ? { ...pinVm(unpinned, 'placement: planned'), host: spec.host } : unpinned;
     const plannedFleet = { name: 'f', path: 'fleets[0]', spec: { name: 'f' }, hosts: [], capacity: {}, cpuAllocationRatio: fleet.settings.cpuAllocationRatio, kubevirt: fleet } as PlannedFleet;
     return {
       name: spec.name,
-      input: { kubevirt: renderKubeVirt(plannedFleet, [vm]), vm: renderVirtualMachine(vm, { userDataSecret: `${spec.name}-cloudinit` }) },
+      input: { kubevirt: renderKubeVirt(plannedFleet, [vm]), vm: renderVirtualMachine(vm, { userDataSecret: `${spec.name}-cloudinit`, hostSelector: spec.hostSelector }) },
       planned: planned ?? { refused: issues },
     };
   });

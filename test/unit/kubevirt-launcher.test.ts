@@ -5,7 +5,7 @@
  */
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { KUBEVIRT_VERSION } from '../../constructs/core/kubevirt/launcher';
+import { KUBEVIRT_VERSION, launcherScheduling } from '../../constructs/core/kubevirt/launcher';
 import { Quantity } from '../../constructs/core/quantity';
 import { goldenCases } from '../support/kubevirt-cases';
 import { REPO_ROOT } from '../support/models';
@@ -14,6 +14,7 @@ interface OracleCase {
   readonly error?: string;
   readonly memoryOverhead?: string;
   readonly podRequests?: Record<string, string | number>;
+  readonly scheduling?: Record<string, unknown>;
 }
 const golden = JSON.parse(fs.readFileSync(path.join(REPO_ROOT, 'test', 'golden', 'kubevirt-launcher.json'), 'utf8')) as {
   kubevirtVersion: string;
@@ -52,4 +53,17 @@ describe(`launcher pods, against KubeVirt ${KUBEVIRT_VERSION}'s own code`, () =>
     expect(c.planned.launcher.memoryOverhead.nano).toBe(Quantity.parse(kubevirt.memoryOverhead!).nano);
     for (const d of VIRT_DEVICES) expect(requests[d]).toBe('1');
   });
+
+  it.each(cases.filter((c) => !('refused' in c.planned)).map((c) => [c.name, c] as const))(
+    '%s: the replay puts the scheduling fields on the launcher pod that KubeVirt does',
+    (name, c) => {
+      // verify's launcher pods (and so kube-scheduler's verdict) rest on this mirror of virt-controller.
+      const theirs = byName.get(name)!.kubevirt.scheduling!;
+      const ours = launcherScheduling((c.input.vm as any).spec.template.spec);
+      expect(ours.nodeSelector).toEqual(theirs.nodeSelector);
+      expect(ours.affinity).toEqual(theirs.affinity);
+      expect(ours.tolerations ?? null).toEqual(theirs.tolerations);
+      expect(ours.topologySpreadConstraints ?? null).toEqual(theirs.topologySpreadConstraints);
+    },
+  );
 });

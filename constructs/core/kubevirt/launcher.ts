@@ -248,3 +248,56 @@ export function launcherPod(vm: LauncherVm, settings: KubevirtSettings): Launche
   ];
   return { containers, memoryOverhead: overhead, requests: podRequests(containers) };
 }
+
+// --- where the launcher pod may run -------------------------------------------------------------------
+
+/** Node labels virt-handler sets on a host that can run VMs, and that launcher pods select. */
+export const SCHEDULABLE_NODE_LABEL = 'kubevirt.io/schedulable';
+/** virt-handler's node labeller: a host that supports the q35 machine type (the amd64 default). */
+export const Q35_MACHINE_TYPE_LABEL = 'machine-type.node.kubevirt.io/q35';
+/** virt-handler: a host whose kubelet runs the static CPU manager (needed by dedicated CPUs). */
+export const CPU_MANAGER_LABEL = 'kubevirt.io/cpumanager';
+/** The node labeller marks hosts whose host-model CPU is obsolete; host-model VMs must avoid them. */
+export const OBSOLETE_HOST_MODEL_LABEL = 'node-labeller.kubevirt.io/obsolete-host-model';
+
+/** The labels virt-handler would set on a host, for a VM metalslice renders (amd64, q35, CPU manager). */
+export function kubevirtNodeLabels(): Record<string, string> {
+  return { [SCHEDULABLE_NODE_LABEL]: 'true', 'kubernetes.io/arch': 'amd64', [Q35_MACHINE_TYPE_LABEL]: 'true', [CPU_MANAGER_LABEL]: 'true' };
+}
+
+/** The scheduling fields of a launcher pod. */
+export interface LauncherScheduling {
+  readonly nodeSelector: Record<string, string>;
+  readonly affinity?: Record<string, any>;
+  readonly tolerations?: readonly Record<string, any>[];
+  readonly topologySpreadConstraints?: readonly Record<string, any>[];
+}
+
+/**
+ * What virt-controller puts in a launcher pod's scheduling fields for a VMI spec metalslice renders
+ * (pkg/virt-controller/services/nodeselectorrenderer.go and template.go at KUBEVIRT_VERSION): the VMI's
+ * nodeSelector over KubeVirt's own (schedulable, architecture amd64, machine type q35, cpumanager for
+ * dedicated CPUs); the VMI's affinity with "not on an obsolete host-model host" added to every required
+ * node-affinity term (metalslice never sets a CPU model, so the VM is host-model); tolerations and topology
+ * spread copied. The unit tests hold this to the pods KubeVirt's own code renders for the golden cases.
+ */
+export function launcherScheduling(vmiSpec: Record<string, any>): LauncherScheduling {
+  const nodeSelector: Record<string, string> = { [SCHEDULABLE_NODE_LABEL]: 'true', 'kubernetes.io/arch': 'amd64' };
+  Object.assign(nodeSelector, vmiSpec.nodeSelector ?? {});
+  if (vmiSpec.domain?.cpu?.dedicatedCpuPlacement) nodeSelector[CPU_MANAGER_LABEL] = 'true';
+  nodeSelector[Q35_MACHINE_TYPE_LABEL] = 'true';
+  const reject = { key: OBSOLETE_HOST_MODEL_LABEL, operator: 'DoesNotExist' };
+  const affinity = structuredClone(vmiSpec.affinity ?? {});
+  const required = affinity.nodeAffinity?.requiredDuringSchedulingIgnoredDuringExecution;
+  if (required) {
+    required.nodeSelectorTerms = (required.nodeSelectorTerms ?? []).map((t: any) => ({ ...t, matchExpressions: [...(t.matchExpressions ?? []), reject] }));
+  } else {
+    affinity.nodeAffinity = { ...(affinity.nodeAffinity ?? {}), requiredDuringSchedulingIgnoredDuringExecution: { nodeSelectorTerms: [{ matchExpressions: [reject] }] } };
+  }
+  return {
+    nodeSelector,
+    affinity,
+    ...(vmiSpec.tolerations ? { tolerations: vmiSpec.tolerations } : {}),
+    ...(vmiSpec.topologySpreadConstraints ? { topologySpreadConstraints: vmiSpec.topologySpreadConstraints } : {}),
+  };
+}
