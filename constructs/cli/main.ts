@@ -11,6 +11,7 @@ import { planModel, PlanReport } from '../core/plan';
 import { diffPlans, renderPlanMarkdown, stableJson } from '../core/report';
 import { runInventory } from './inventory';
 import { runPack } from './pack';
+import { runVerify } from './verify';
 
 export interface Io {
   stdout(text: string): void;
@@ -89,6 +90,20 @@ export async function main(argv: readonly string[], io: Io = processIo): Promise
     })
     .action(async (file: string, opts: { timeLimitMs?: number }) => {
       exitCode = await runPack(file, { timeLimitMs: opts.timeLimitMs }, io);
+    });
+
+  program
+    .command('verify')
+    .description('plan a config, then replay the plan on a real control plane (etcd, kube-apiserver, kube-scheduler, KWOK nodes) and count the launcher pods that bind')
+    .argument('<config>', 'the config file')
+    .option('--json', 'print the result as one JSON object')
+    .addOption(new Option('--order <order>', 'pod creation order').choices(['deploy', 'shuffled']).default('deploy'))
+    .option('--seed <n>', 'seed of the shuffled order', (v) => {
+      if (!/^\d+$/.test(v)) throw new CommanderError(2, 'metalslice.usage', `--seed must be a whole number (got "${v}")`);
+      return Number(v);
+    })
+    .action(async (config: string, opts: { json?: boolean; order: 'deploy' | 'shuffled'; seed?: number }) => {
+      exitCode = await runVerify(config, opts, io);
     });
 
   program

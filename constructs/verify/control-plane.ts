@@ -1,0 +1,417 @@
+/**
+ * A throwaway Kubernetes control plane on loopback for `metalslice verify`: etcd, kube-apiserver, the real
+ * kube-scheduler and KWOK (fake kubelets for the Nodes the replay creates). Each component runs in its own
+ * process group in a temp dir; stop() ends them all (TERM, then KILL) and removes the dir, and a process
+ * exit hook kills whatever is still alive, so an aborted run leaves nothing behind.
+ *
+ * Authentication is one static bearer token in group system:masters, authorization AlwaysAllow: the
+ * cluster lives only as long as the run and only listens on 127.0.0.1. kube-apiserver serves TLS with the
+ * self-signed certificate it generates in its cert dir; clients skip verification on loopback.
+ *
+ * Binaries: from PATH, else from the env file `scripts/toolchain.sh --print-env` names, else from the
+ * toolchain cache ($METALSLICE_TOOLCHAIN or ~/.cache/metalslice/toolchain).
+ */
+import { ChildProcess, execFileSync, spawn } from 'child_process';
+import { generateKeyPairSync, randomBytes } from 'crypto';
+import * as fs from 'fs';
+import * as http from 'http';
+import * as https from 'https';
+import * as net from 'net';
+import * as os from 'os';
+import * as path from 'path';
+import { KWOK_NODE_SELECTOR } from './replay';
+
+export const CONTROL_PLANE_BINARIES = ['etcd', 'kube-apiserver', 'kube-scheduler', 'kwok'] as const;
+export type ControlPlaneBinary = (typeof CONTROL_PLANE_BINARIES)[number];
+
+export interface ControlPlaneOptions {
+  /** How long each component may take to become ready. @default 120000 */
+  readonly startTimeoutMs?: number;
+  /** kube-scheduler's client QPS (its default, 50, makes binding 10,000 pods take minutes). @default 300 */
+  readonly schedulerQps?: number;
+  /** Keep the temp dir (logs) after stop(). @default $METALSLICE_VERIFY_KEEP is set */
+  readonly keep?: boolean;
+}
+
+export interface ApiResponse {
+  readonly status: number;
+  readonly body: any;
+}
+
+export interface ControlPlane {
+  /** `https://127.0.0.1:<port>` */
+  readonly server: string;
+  readonly dir: string;
+  readonly kubeconfig: string;
+  request(method: string, apiPath: string, body?: unknown, contentType?: string): Promise<ApiResponse>;
+  /** The last lines of each component's log. */
+  logTail(lines?: number): string;
+  /** The component that has exited, if any. */
+  dead(): string | undefined;
+  /** Stops every component and removes the temp dir; idempotent, never throws. */
+  stop(): Promise<void>;
+}
+
+// --- binaries ------------------------------------------------------------------------------------------
+
+function onPath(name: string, pathVar: string | undefined): string | undefined {
+  for (const dir of (pathVar ?? '').split(path.delimiter)) {
+    if (!dir) continue;
+    const candidate = path.join(dir, name);
+    try {
+      fs.accessSync(candidate, fs.constants.X_OK);
+      return candidate;
+    } catch {
+      // not here
+    }
+  }
+  return undefined;
+}
+
+/** The repository root: the nearest ancestor with scripts/toolchain.sh (works from constructs/ and dist/). */
+function repoRoot(): string | undefined {
+  for (let dir = __dirname; ; dir = path.dirname(dir)) {
+    if (fs.existsSync(path.join(dir, 'scripts', 'toolchain.sh'))) return dir;
+    if (path.dirname(dir) === dir) return undefined;
+  }
+}
+
+/** PATH as the toolchain's env.sh sets it, when the toolchain is complete. */
+function toolchainPath(): string | undefined {
+  const root = repoRoot();
+  if (!root) return undefined;
+  try {
+    const envFile = execFileSync('bash', [path.join(root, 'scripts', 'toolchain.sh'), '--print-env'], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }).trim().split('\n').pop();
+    if (!envFile) return undefined;
+    return execFileSync('bash', ['-c', 'source "$1" >/dev/null 2>&1 && printf %s "$PATH"', '_', envFile], { encoding: 'utf8' });
+  } catch {
+    return undefined;
+  }
+}
+
+/** bin directories of the toolchain cache, even when other tools of the toolchain are still building. */
+function cacheBinDirs(): string[] {
+  const cache = process.env.METALSLICE_TOOLCHAIN ?? process.env.METALSLICE_TOOLCHAIN_CACHE ?? path.join(process.env.XDG_CACHE_HOME ?? path.join(os.homedir(), '.cache'), 'metalslice', 'toolchain');
+  const dirs: string[] = [];
+  for (const tool of ['kubernetes', 'etcd']) {
+    let versions: string[] = [];
+    try {
+      versions = fs.readdirSync(path.join(cache, tool)).sort().reverse();
+    } catch {
+      continue;
+    }
+    for (const v of versions) dirs.push(path.join(cache, tool, v, 'bin'));
+  }
+  return dirs;
+}
+
+/** Finds etcd, kube-apiserver, kube-scheduler and kwok; throws with what is missing and how to get it. */
+export function findBinaries(): Record<ControlPlaneBinary, string> {
+  const found: Partial<Record<ControlPlaneBinary, string>> = {};
+  const sources: (() => string | undefined)[] = [() => process.env.PATH, toolchainPath, () => cacheBinDirs().join(path.delimiter)];
+  for (const source of sources) {
+    const missing = CONTROL_PLANE_BINARIES.filter((b) => found[b] === undefined);
+    if (missing.length === 0) break;
+    const p = source();
+    for (const b of missing) {
+      const at = onPath(b, p);
+      if (at) found[b] = at;
+    }
+  }
+  const missing = CONTROL_PLANE_BINARIES.filter((b) => found[b] === undefined);
+  if (missing.length > 0) {
+    throw new Error(`metalslice verify needs ${missing.join(', ')}: run scripts/toolchain.sh (npm run setup), then source "$(bash scripts/toolchain.sh --print-env)"`);
+  }
+  return found as Record<ControlPlaneBinary, string>;
+}
+
+// --- processes -----------------------------------------------------------------------------------------
+
+const liveGroups = new Set<number>();
+let exitHook = false;
+
+function killGroup(pgid: number, signal: NodeJS.Signals): void {
+  try {
+    process.kill(-pgid, signal);
+  } catch {
+    // gone
+  }
+}
+
+function installExitHook(): void {
+  if (exitHook) return;
+  exitHook = true;
+  process.on('exit', () => {
+    for (const pgid of liveGroups) killGroup(pgid, 'SIGKILL');
+  });
+}
+
+interface Proc {
+  readonly name: string;
+  readonly child: ChildProcess;
+  readonly log: string;
+  exited: boolean;
+}
+
+function launch(name: string, command: string, args: readonly string[], dir: string, env?: NodeJS.ProcessEnv): Proc {
+  installExitHook();
+  const log = path.join(dir, `${name}.log`);
+  const fd = fs.openSync(log, 'a');
+  const child = spawn(command, args, { cwd: dir, detached: true, stdio: ['ignore', fd, fd], env: env ?? process.env });
+  fs.closeSync(fd);
+  const proc: Proc = { name, child, log, exited: false };
+  if (child.pid !== undefined) liveGroups.add(child.pid);
+  child.on('exit', () => (proc.exited = true));
+  child.on('error', () => (proc.exited = true));
+  return proc;
+}
+
+function settled(p: Promise<unknown>, ms: number): Promise<boolean> {
+  let timer: NodeJS.Timeout | undefined;
+  return Promise.race([
+    p.then(() => true),
+    new Promise<boolean>((resolve) => {
+      timer = setTimeout(() => resolve(false), ms);
+    }),
+  ]).finally(() => clearTimeout(timer));
+}
+
+async function halt(proc: Proc, graceMs = 5000): Promise<void> {
+  const pid = proc.child.pid;
+  if (pid === undefined) return;
+  if (!proc.exited) {
+    const exited = new Promise<void>((resolve) => proc.child.once('exit', () => resolve()));
+    killGroup(pid, 'SIGTERM');
+    if (!(await settled(exited, graceMs))) killGroup(pid, 'SIGKILL');
+    await settled(exited, 2000);
+  }
+  killGroup(pid, 'SIGKILL');
+  liveGroups.delete(pid);
+}
+
+function tail(file: string, lines: number): string {
+  try {
+    return fs.readFileSync(file, 'utf8').trimEnd().split('\n').slice(-lines).join('\n');
+  } catch {
+    return '(no log)';
+  }
+}
+
+export function sleep(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms));
+}
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const srv = net.createServer();
+    srv.unref();
+    srv.once('error', reject);
+    srv.listen(0, '127.0.0.1', () => {
+      const { port } = srv.address() as net.AddressInfo;
+      srv.close(() => resolve(port));
+    });
+  });
+}
+
+async function waitUntil(what: string, timeoutMs: number, check: () => Promise<boolean>, dead: () => string | undefined): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  let last: unknown;
+  for (let delay = 100; ; delay = Math.min(delay * 2, 1000)) {
+    const d = dead();
+    if (d) throw new Error(`${what}: ${d}`);
+    try {
+      if (await check()) return;
+    } catch (e) {
+      last = e;
+    }
+    if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}${last ? ` (last error: ${String(last)})` : ''}`);
+    await sleep(delay);
+  }
+}
+
+function plainGet(url: string, insecureTls: boolean): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const mod = url.startsWith('https:') ? https : http;
+    const req = mod.get(url, { timeout: 5000, ...(insecureTls ? { rejectUnauthorized: false } : {}) } as https.RequestOptions, (res) => {
+      res.resume();
+      resolve(res.statusCode ?? 0);
+    });
+    req.on('timeout', () => req.destroy(new Error('timeout')));
+    req.on('error', reject);
+  });
+}
+
+// --- the control plane -----------------------------------------------------------------------------------
+
+/** Starts etcd, kube-apiserver, kube-scheduler and KWOK; resolves once all four are ready. */
+export async function startControlPlane(opts: ControlPlaneOptions = {}): Promise<ControlPlane> {
+  const timeoutMs = opts.startTimeoutMs ?? 120_000;
+  const keep = opts.keep ?? Boolean(process.env.METALSLICE_VERIFY_KEEP);
+  const bins = findBinaries();
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'metalslice-verify-'));
+  const procs: Proc[] = [];
+  let stopped = false;
+  const dead = (): string | undefined => {
+    const d = procs.find((p) => p.exited);
+    return d ? `${d.name} exited (code ${d.child.exitCode}, signal ${d.child.signalCode}); log ${d.log}:\n${tail(d.log, 15)}` : undefined;
+  };
+  const logTail = (lines = 30): string => procs.map((p) => `----- ${p.name} (${p.log}) -----\n${tail(p.log, lines)}`).join('\n');
+  const stop = async (): Promise<void> => {
+    if (stopped) return;
+    stopped = true;
+    for (const p of [...procs].reverse()) await halt(p).catch(() => undefined);
+    agent.destroy();
+    if (!keep) fs.rmSync(dir, { recursive: true, force: true });
+  };
+
+  const token = randomBytes(24).toString('hex');
+  const agent = new https.Agent({ keepAlive: true, maxSockets: 64, rejectUnauthorized: false });
+  let server = '';
+  const request = (method: string, apiPath: string, body?: unknown, contentType = 'application/json'): Promise<ApiResponse> =>
+    new Promise((resolve, reject) => {
+      const payload = body === undefined ? undefined : typeof body === 'string' ? body : JSON.stringify(body);
+      const req = https.request(
+        new URL(apiPath, server),
+        {
+          method,
+          agent,
+          headers: {
+            Authorization: `Bearer ${token}`,
+            Accept: 'application/json',
+            ...(payload !== undefined ? { 'Content-Type': contentType, 'Content-Length': Buffer.byteLength(payload) } : {}),
+          },
+          timeout: 60_000,
+        },
+        (res) => {
+          const chunks: Buffer[] = [];
+          res.on('data', (d: Buffer) => chunks.push(d));
+          res.on('end', () => {
+            const text = Buffer.concat(chunks).toString('utf8');
+            let parsed: unknown = text;
+            try {
+              parsed = text ? JSON.parse(text) : undefined;
+            } catch {
+              // not JSON
+            }
+            resolve({ status: res.statusCode ?? 0, body: parsed });
+          });
+        },
+      );
+      req.on('timeout', () => req.destroy(new Error(`${method} ${apiPath}: timed out`)));
+      req.on('error', reject);
+      if (payload !== undefined) req.write(payload);
+      req.end();
+    });
+
+  try {
+    // Service-account keys (kube-apiserver requires them) and the static token.
+    const { privateKey, publicKey } = generateKeyPairSync('rsa', { modulusLength: 2048 });
+    fs.writeFileSync(path.join(dir, 'sa.key'), privateKey.export({ type: 'pkcs8', format: 'pem' }), { mode: 0o600 });
+    fs.writeFileSync(path.join(dir, 'sa.pub'), publicKey.export({ type: 'spki', format: 'pem' }));
+    fs.writeFileSync(path.join(dir, 'tokens.csv'), `${token},metalslice-verify,metalslice-verify,"system:masters"\n`, { mode: 0o600 });
+
+    const [etcdPort, peerPort, apiPort, schedPort, kwokPort] = [await freePort(), await freePort(), await freePort(), await freePort(), await freePort()];
+    server = `https://127.0.0.1:${apiPort}`;
+    const kubeconfig = path.join(dir, 'kubeconfig');
+    fs.writeFileSync(
+      kubeconfig,
+      [
+        'apiVersion: v1',
+        'kind: Config',
+        'clusters:',
+        `- name: verify\n  cluster:\n    server: ${server}\n    insecure-skip-tls-verify: true`,
+        'users:',
+        `- name: verify\n  user:\n    token: ${token}`,
+        'contexts:',
+        '- name: verify\n  context:\n    cluster: verify\n    user: verify',
+        'current-context: verify',
+        '',
+      ].join('\n'),
+      { mode: 0o600 },
+    );
+
+    // etcd: loopback, no fsync (throwaway data).
+    const etcdUrl = `http://127.0.0.1:${etcdPort}`;
+    const peerUrl = `http://127.0.0.1:${peerPort}`;
+    procs.push(
+      launch('etcd', bins.etcd, [
+        '--name=verify', `--data-dir=${path.join(dir, 'etcd')}`,
+        `--listen-client-urls=${etcdUrl}`, `--advertise-client-urls=${etcdUrl}`,
+        `--listen-peer-urls=${peerUrl}`, `--initial-advertise-peer-urls=${peerUrl}`, `--initial-cluster=verify=${peerUrl}`,
+        '--unsafe-no-fsync', '--log-level=warn', '--quota-backend-bytes=4294967296',
+      ], dir),
+    );
+    await waitUntil('etcd', timeoutMs, async () => (await plainGet(`${etcdUrl}/health`, false)) === 200, dead);
+
+    // kube-apiserver. Admission: no ServiceAccount (no controller makes the default accounts here) and no
+    // TaintNodesByCondition (no node lifecycle controller would lift its not-ready taint); Nodes stay taint-free.
+    procs.push(
+      launch('kube-apiserver', bins['kube-apiserver'], [
+        `--etcd-servers=${etcdUrl}`,
+        '--bind-address=127.0.0.1', '--advertise-address=127.0.0.1', `--secure-port=${apiPort}`,
+        `--cert-dir=${path.join(dir, 'certs')}`,
+        `--token-auth-file=${path.join(dir, 'tokens.csv')}`,
+        '--anonymous-auth=false',
+        '--authorization-mode=AlwaysAllow',
+        '--disable-admission-plugins=ServiceAccount,TaintNodesByCondition',
+        `--service-account-key-file=${path.join(dir, 'sa.pub')}`,
+        `--service-account-signing-key-file=${path.join(dir, 'sa.key')}`,
+        '--service-account-issuer=https://kubernetes.default.svc.cluster.local',
+        '--service-cluster-ip-range=10.96.0.0/16',
+        '--enable-priority-and-fairness=false',
+        '--max-requests-inflight=1000', '--max-mutating-requests-inflight=500',
+        '--event-ttl=2h',
+        '--profiling=false',
+        '--v=1',
+      ], dir),
+    );
+    await waitUntil('kube-apiserver /readyz', timeoutMs, async () => (await request('GET', '/readyz')).status === 200, dead);
+
+    // kube-scheduler, unmodified profile; only its client rate is raised.
+    const qps = opts.schedulerQps ?? 300;
+    fs.writeFileSync(
+      path.join(dir, 'scheduler.yaml'),
+      [
+        'apiVersion: kubescheduler.config.k8s.io/v1',
+        'kind: KubeSchedulerConfiguration',
+        'clientConnection:',
+        `  kubeconfig: ${kubeconfig}`,
+        `  qps: ${qps}`,
+        `  burst: ${qps * 2}`,
+        'leaderElection:',
+        '  leaderElect: false',
+        '',
+      ].join('\n'),
+    );
+    procs.push(
+      launch('kube-scheduler', bins['kube-scheduler'], [
+        `--config=${path.join(dir, 'scheduler.yaml')}`,
+        '--bind-address=127.0.0.1', `--secure-port=${schedPort}`,
+        `--cert-dir=${path.join(dir, 'scheduler-certs')}`,
+        `--authentication-kubeconfig=${kubeconfig}`, `--authorization-kubeconfig=${kubeconfig}`,
+        '--leader-elect=false',
+        '--v=1',
+      ], dir),
+    );
+
+    // KWOK: fake kubelets for the replay's Nodes only; default node (initialize, heartbeat) and pod (ready,
+    // complete, delete) stages. HOME is the temp dir so no user kwok config is read.
+    procs.push(
+      launch('kwok', bins.kwok, [
+        `--kubeconfig=${kubeconfig}`,
+        `--manage-nodes-with-label-selector=${KWOK_NODE_SELECTOR}`,
+        `--server-address=127.0.0.1:${kwokPort}`,
+        '--node-ip=127.0.0.1',
+        '--cidr=10.128.0.0/9',
+      ], dir, { ...process.env, HOME: dir }),
+    );
+    await waitUntil('kube-scheduler /readyz', timeoutMs, async () => (await plainGet(`https://127.0.0.1:${schedPort}/readyz`, true)) === 200, dead);
+    await waitUntil('kwok /healthz', timeoutMs, async () => (await plainGet(`http://127.0.0.1:${kwokPort}/healthz`, false)) === 200, dead);
+
+    return { server, dir, kubeconfig, request, logTail, dead, stop };
+  } catch (e) {
+    const message = `the verify control plane failed to start: ${(e as Error).message}\n${logTail()}`;
+    await stop();
+    throw new Error(message);
+  }
+}

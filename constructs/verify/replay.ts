@@ -1,0 +1,228 @@
+/**
+ * The replay of a plan on a real control plane, as plain objects: one Node per fleet host (what the host's
+ * kubelet and virt-handler would report) and one launcher Pod per concrete VM (what virt-controller would
+ * create for the VirtualMachine metalslice deploys), and the order in which the pods are created. Pure: no
+ * I/O; `verify.ts` sends these objects to kube-apiserver and lets the real kube-scheduler place them.
+ */
+import { Plan, PlannedHost } from '../core/plan';
+import { isExtendedResource, resourceNames, ResourceVector } from '../core/resources';
+import { PlannedVm } from '../core/vms';
+import { renderVirtualMachine } from '../render/kubevirt';
+import { kubevirtNodeLabels, launcherScheduling } from '../core/kubevirt/launcher';
+
+/** The label every replayed Node carries; KWOK manages exactly the Nodes that have it. */
+export const KWOK_NODE_LABEL = 'metalslice.io/verify';
+export const KWOK_NODE_LABEL_VALUE = 'kwok';
+export const KWOK_NODE_SELECTOR = `${KWOK_NODE_LABEL}=${KWOK_NODE_LABEL_VALUE}`;
+
+/** The devices virt-handler's device plugins advertise on every KubeVirt node, and how many of each. */
+export const KUBEVIRT_DEVICES = ['devices.kubevirt.io/kvm', 'devices.kubevirt.io/tun', 'devices.kubevirt.io/vhost-net'] as const;
+export const KUBEVIRT_DEVICES_PER_NODE = 1000;
+
+/** Ephemeral storage of a Node whose host does not report any: the planner does not count it then, so neither does the replay. */
+export const UNREPORTED_EPHEMERAL_STORAGE = '1Pi';
+
+export type ReplayOrder = 'deploy' | 'shuffled';
+
+export interface ReplayPod {
+  /** The VM the pod launches. */
+  readonly vm: string;
+  readonly pool: string;
+  readonly poolPath: string;
+  readonly fleet: string;
+  readonly namespace: string;
+  /** The host the planner chose (where the VM is pinned when its placement is `planned`). */
+  readonly plannedHost?: string;
+  readonly placement: 'spread' | 'planned';
+  /** The VM's index within its pool. */
+  readonly index: number;
+  /** The Pod object to create. */
+  readonly object: Record<string, any>;
+}
+
+export interface Replay {
+  readonly nodes: readonly Record<string, any>[];
+  readonly namespaces: readonly string[];
+  /** Pods in plan order: pools as the plan lists its VMs, VMs by index within a pool. */
+  readonly pods: readonly ReplayPod[];
+}
+
+/** Resource names a Node or Pod may carry: Kubernetes' standard names and extended (domain-qualified) ones; not the planner's `disk`. */
+function isKubernetesResource(name: string): boolean {
+  return ['cpu', 'memory', 'pods', 'ephemeral-storage'].includes(name) || name.startsWith('hugepages-') || isExtendedResource(name);
+}
+
+function isHugepages(name: string): boolean {
+  return name.startsWith('hugepages-');
+}
+
+function quantities(v: ResourceVector, keep: (name: string) => boolean): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const name of resourceNames(v)) if (keep(name) && !v[name].isZero()) out[name] = v[name].toString();
+  return out;
+}
+
+/** A Node's capacity (= allocatable): the host's allocatable as the planner sees it, plus KubeVirt's devices. */
+export function nodeResources(host: PlannedHost): Record<string, string> {
+  const out = quantities(host.allocatable, isKubernetesResource);
+  if (out['ephemeral-storage'] === undefined) out['ephemeral-storage'] = UNREPORTED_EPHEMERAL_STORAGE;
+  for (const d of KUBEVIRT_DEVICES) out[d] = String(KUBEVIRT_DEVICES_PER_NODE);
+  return out;
+}
+
+/** One Node per host, taint-free, labelled as the host is plus hostname, the labels virt-handler sets (schedulable, amd64, q35, cpumanager) and KWOK's selector label. */
+export function buildNode(host: PlannedHost): Record<string, any> {
+  const resources = nodeResources(host);
+  return {
+    apiVersion: 'v1',
+    kind: 'Node',
+    metadata: {
+      name: host.name,
+      labels: {
+        ...('type' in host.labels ? {} : { type: 'kwok' }),
+        ...host.labels,
+        'kubernetes.io/hostname': host.name,
+        'kubernetes.io/os': host.labels['kubernetes.io/os'] ?? 'linux',
+        ...kubevirtNodeLabels(),
+        [KWOK_NODE_LABEL]: KWOK_NODE_LABEL_VALUE,
+      },
+      annotations: { 'kwok.x-k8s.io/node': 'fake', 'node.alpha.kubernetes.io/ttl': '0' },
+    },
+    spec: {},
+    status: { capacity: { ...resources }, allocatable: { ...resources } },
+  };
+}
+
+// KubeVirt names launcher pods `virt-launcher-<vmi>-<5 random characters>` from the apiserver's
+// generateName alphabet; the replay derives the suffix from the VM's namespace and name instead.
+const SUFFIX_ALPHABET = 'bcdfghjklmnpqrstvwxz2456789';
+
+function fnv1a(text: string): number {
+  let h = 0x811c9dc5;
+  for (let i = 0; i < text.length; i++) {
+    h ^= text.charCodeAt(i);
+    h = Math.imul(h, 0x01000193) >>> 0;
+  }
+  return h >>> 0;
+}
+
+/** `virt-launcher-<vm>-xxxxx`, the same for the same namespace and VM every time. */
+export function launcherPodName(namespace: string, vm: string): string {
+  let h = fnv1a(`${namespace}/${vm}`);
+  let suffix = '';
+  for (let i = 0; i < 5; i++) {
+    suffix += SUFFIX_ALPHABET[h % SUFFIX_ALPHABET.length];
+    h = (Math.floor(h / SUFFIX_ALPHABET.length) ^ fnv1a(`${suffix}${i}`)) >>> 0;
+  }
+  return `virt-launcher-${vm}-${suffix}`;
+}
+
+/**
+ * The launcher pod of a VM: the scheduling fields of the VirtualMachine metalslice renders for it (KubeVirt
+ * copies nodeSelector, affinity, tolerations and topologySpreadConstraints from the VMI), the labels
+ * virt-controller sets, and one container requesting the pod's effective requests as KubeVirt renders them,
+ * with KubeVirt's device limits (kvm, tun, vhost-net) and, as Kubernetes requires, limits equal to requests
+ * for extended resources and hugepages.
+ */
+export function buildLauncherPod(vm: PlannedVm, hostSelector: Readonly<Record<string, string>> | undefined): Record<string, any> {
+  const rendered = renderVirtualMachine(vm, { userDataSecret: `${vm.name}-userdata`, hostSelector }) as any;
+  const template = rendered.spec.template;
+  const spec = template.spec;
+  const scheduling = launcherScheduling(spec);
+  const requests = quantities(vm.launcher.requests, isKubernetesResource);
+  const limits: Record<string, string> = {};
+  for (const [name, q] of Object.entries(requests)) if (isHugepages(name) || isExtendedResource(name)) limits[name] = q;
+  for (const d of KUBEVIRT_DEVICES) limits[d] = '1';
+  return {
+    apiVersion: 'v1',
+    kind: 'Pod',
+    metadata: {
+      name: launcherPodName(vm.namespace, vm.name),
+      namespace: vm.namespace,
+      labels: {
+        ...(template.metadata?.labels ?? {}),
+        'kubevirt.io': 'virt-launcher',
+        'vm.kubevirt.io/name': vm.name,
+      },
+      annotations: { 'kubevirt.io/domain': vm.name, 'metalslice.io/planned-host': vm.host ?? '' },
+    },
+    spec: {
+      schedulerName: 'default-scheduler',
+      automountServiceAccountToken: false,
+      enableServiceLinks: false,
+      restartPolicy: 'Never',
+      terminationGracePeriodSeconds: spec.terminationGracePeriodSeconds ?? 30,
+      ...scheduling,
+      containers: [
+        {
+          name: 'compute',
+          image: 'quay.io/kubevirt/virt-launcher:replay',
+          resources: { requests, limits },
+        },
+      ],
+    },
+  };
+}
+
+/** The Nodes, namespaces and launcher Pods of a plan: concrete VMs only. */
+export function buildReplay(plan: Pick<Plan, 'fleets' | 'vms'>, extraVms: readonly PlannedVm[] = []): Replay {
+  const selectorOf = new Map(plan.fleets.map((f) => [f.name, f.spec.hostSelector]));
+  const seen = new Set<string>();
+  const nodes: Record<string, any>[] = [];
+  for (const fleet of plan.fleets) {
+    for (const host of fleet.hosts) {
+      if (seen.has(host.name)) continue;
+      seen.add(host.name);
+      nodes.push(buildNode(host));
+    }
+  }
+  const vms = [...plan.vms, ...extraVms].filter((vm) => vm.concrete);
+  const pods = vms.map((vm): ReplayPod => ({
+    vm: vm.name,
+    pool: vm.pool,
+    poolPath: vm.poolPath,
+    fleet: vm.fleet,
+    namespace: vm.namespace,
+    ...(vm.host !== undefined ? { plannedHost: vm.host } : {}),
+    placement: vm.placement,
+    index: vm.index,
+    object: buildLauncherPod(vm, selectorOf.get(vm.fleet)),
+  }));
+  const namespaces = [...new Set(pods.map((p) => p.namespace))];
+  return { nodes, namespaces, pods };
+}
+
+/** mulberry32: a small, well-spread 32-bit PRNG; the same seed gives the same sequence. */
+export function seededRandom(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+/** Fisher–Yates with a seeded generator: a permutation of a copy of `items`, the same for the same seed. */
+export function seededShuffle<T>(items: readonly T[], seed: number): T[] {
+  const out = [...items];
+  const random = seededRandom(seed);
+  for (let i = out.length - 1; i > 0; i--) {
+    const j = Math.floor(random() * (i + 1));
+    [out[i], out[j]] = [out[j], out[i]];
+  }
+  return out;
+}
+
+/**
+ * The creation order. `deploy`: pools in the order the plan lists them, each pool's VMs by index (what a
+ * Terraform apply of the plan approximates). `shuffled`: a seeded Fisher–Yates shuffle of that order.
+ */
+export function creationOrder(pods: readonly ReplayPod[], order: ReplayOrder, seed = 1): ReplayPod[] {
+  const poolRank = new Map<string, number>();
+  for (const p of pods) if (!poolRank.has(p.poolPath)) poolRank.set(p.poolPath, poolRank.size);
+  const position = new Map(pods.map((p, i) => [p, i]));
+  const deploy = [...pods].sort((a, b) => poolRank.get(a.poolPath)! - poolRank.get(b.poolPath)! || a.index - b.index || position.get(a)! - position.get(b)!);
+  return order === 'deploy' ? deploy : seededShuffle(deploy, seed);
+}

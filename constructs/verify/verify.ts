@@ -1,0 +1,245 @@
+/**
+ * `metalslice verify`: replays a plan on a real control plane and reports how many launcher pods the real
+ * kube-scheduler bound. Nodes mirror the fleet hosts (KWOK keeps them Ready); pods are the launcher pods
+ * KubeVirt would create for the plan's concrete VMs, created in deploy or seeded shuffled order with
+ * bounded concurrency. A run ends when every pod is bound, or when every unbound pod is marked
+ * unschedulable by the scheduler and no pod has bound for `quietMs`; each pending pod's reason is the
+ * scheduler's last FailedScheduling event message (else its PodScheduled condition).
+ */
+import { Plan } from '../core/plan';
+import { PlannedVm } from '../core/vms';
+import { ControlPlane, sleep, startControlPlane } from './control-plane';
+import { buildReplay, creationOrder, KWOK_NODE_SELECTOR, ReplayOrder, ReplayPod } from './replay';
+
+export interface VerifyOptions {
+  /** @default 'deploy' */
+  readonly order?: ReplayOrder;
+  /** Seed of the shuffled order. @default 1 */
+  readonly seed?: number;
+  /** Pod creations in flight. @default 32 */
+  readonly concurrency?: number;
+  /** A running control plane to reuse (it is reset first and left running); otherwise one is started and stopped. */
+  readonly controlPlane?: ControlPlane;
+  /** VMs to replay beyond the plan's (e.g. one the plan would refuse), after the plan's own. */
+  readonly extraVms?: readonly PlannedVm[];
+  /** How long the scheduler must bind nothing more before unschedulable pods count as pending. @default 5000 */
+  readonly quietMs?: number;
+  /** Upper bound on waiting for the scheduler. @default 600000 */
+  readonly scheduleTimeoutMs?: number;
+  /** Seconds the caller spent planning, reported as seconds.plan. @default 0 */
+  readonly planSeconds?: number;
+  /** Progress lines (to standard error in the CLI). */
+  readonly log?: (line: string) => void;
+}
+
+export interface PendingVm {
+  readonly vm: string;
+  readonly pool: string;
+  readonly namespace: string;
+  /** Where the plan put it. */
+  readonly plannedHost: string | null;
+  readonly reason: string;
+}
+
+export interface VerifyResult {
+  readonly order: ReplayOrder;
+  readonly seed: number;
+  readonly hosts: number;
+  readonly vms: number;
+  readonly bound: number;
+  readonly pending: readonly PendingVm[];
+  /** Bound pods the plan pinned or placed elsewhere than the scheduler did (spread pools may legitimately differ). */
+  readonly movedFromPlan: number;
+  readonly seconds: { readonly plan: number; readonly start: number; readonly schedule: number };
+}
+
+const LAUNCHER_SELECTOR = 'kubevirt.io%3Dvirt-launcher';
+
+function seconds(fromMs: number): number {
+  return Math.round((Date.now() - fromMs) / 10) / 100;
+}
+
+async function ok(cp: ControlPlane, what: string, call: () => Promise<{ status: number; body: any }>, accept: number[] = [200, 201, 202]): Promise<any> {
+  for (let attempt = 0; ; attempt++) {
+    let res: { status: number; body: any } | undefined;
+    let err: unknown;
+    try {
+      res = await call();
+    } catch (e) {
+      err = e;
+    }
+    if (res && accept.includes(res.status)) return res.body;
+    const retriable = !res || res.status === 429 || res.status >= 500;
+    if (!retriable || attempt >= 8) {
+      throw new Error(`${what}: ${res ? `HTTP ${res.status}: ${res.body?.message ?? JSON.stringify(res.body)}` : String(err)}${cp.dead() ? `\n${cp.dead()}` : ''}`);
+    }
+    await sleep(200 * 2 ** Math.min(attempt, 4));
+  }
+}
+
+/** Runs `work` over `items` with at most `limit` in flight. */
+async function pool<T>(items: readonly T[], limit: number, work: (item: T) => Promise<void>): Promise<void> {
+  let next = 0;
+  const worker = async (): Promise<void> => {
+    while (next < items.length) await work(items[next++]);
+  };
+  await Promise.all(Array.from({ length: Math.max(1, Math.min(limit, items.length)) }, worker));
+}
+
+/** Removes everything a previous replay left: launcher pods (at once), their events, and the replay's Nodes. */
+export async function resetControlPlane(cp: ControlPlane): Promise<void> {
+  const pods = await ok(cp, 'listing pods', () => cp.request('GET', `/api/v1/pods?labelSelector=${LAUNCHER_SELECTOR}`));
+  const namespaces = [...new Set<string>((pods.items ?? []).map((p: any) => p.metadata.namespace))];
+  for (const ns of namespaces) {
+    await ok(cp, `deleting pods in ${ns}`, () =>
+      cp.request('DELETE', `/api/v1/namespaces/${ns}/pods?labelSelector=${LAUNCHER_SELECTOR}&gracePeriodSeconds=0`));
+  }
+  const events = await ok(cp, 'listing events', () => cp.request('GET', '/api/v1/events'));
+  for (const ns of new Set<string>((events.items ?? []).map((e: any) => e.metadata.namespace))) {
+    await ok(cp, `deleting events in ${ns}`, () => cp.request('DELETE', `/api/v1/namespaces/${ns}/events`));
+  }
+  await ok(cp, 'deleting nodes', () => cp.request('DELETE', `/api/v1/nodes?labelSelector=${encodeURIComponent(KWOK_NODE_SELECTOR)}`));
+  for (const deadline = Date.now() + 120_000; ; ) {
+    const left = await ok(cp, 'listing pods', () => cp.request('GET', `/api/v1/pods?labelSelector=${LAUNCHER_SELECTOR}&limit=1`));
+    const nodes = await ok(cp, 'listing nodes', () => cp.request('GET', `/api/v1/nodes?labelSelector=${encodeURIComponent(KWOK_NODE_SELECTOR)}&limit=1`));
+    if ((left.items ?? []).length === 0 && (nodes.items ?? []).length === 0) return;
+    if (Date.now() > deadline) throw new Error('resetting the control plane: pods or nodes of the previous replay are still there after 120 s');
+    await sleep(250);
+  }
+}
+
+function isReady(node: any): boolean {
+  return (node.status?.conditions ?? []).some((c: any) => c.type === 'Ready' && c.status === 'True');
+}
+
+/** The latest FailedScheduling message per `namespace/pod`. */
+async function failedSchedulingMessages(cp: ControlPlane): Promise<Map<string, string>> {
+  const events = await ok(cp, 'listing events', () => cp.request('GET', `/api/v1/events?fieldSelector=${encodeURIComponent('reason=FailedScheduling')}`));
+  const latest = new Map<string, { at: string; message: string }>();
+  for (const e of events.items ?? []) {
+    const key = `${e.involvedObject?.namespace}/${e.involvedObject?.name}`;
+    const at: string = e.series?.lastObservedTime ?? e.lastTimestamp ?? e.eventTime ?? e.metadata?.creationTimestamp ?? '';
+    const prev = latest.get(key);
+    if (!prev || at >= prev.at) latest.set(key, { at, message: String(e.message ?? '').trim() });
+  }
+  return new Map([...latest].map(([k, v]) => [k, v.message]));
+}
+
+/** Replays a plan's concrete VMs as launcher pods on a real control plane and counts what kube-scheduler binds. */
+export async function verifyPlan(plan: Pick<Plan, 'fleets' | 'vms'>, opts: VerifyOptions = {}): Promise<VerifyResult> {
+  const order = opts.order ?? 'deploy';
+  const seed = opts.seed ?? 1;
+  const concurrency = opts.concurrency ?? 32;
+  const quietMs = opts.quietMs ?? 5000;
+  const log = opts.log ?? (() => undefined);
+  const replay = buildReplay(plan, opts.extraVms ?? []);
+  const ordered = creationOrder(replay.pods, order, seed);
+
+  const startedAt = Date.now();
+  const owned = opts.controlPlane === undefined;
+  if (owned) log('starting etcd, kube-apiserver, kube-scheduler and kwok');
+  const cp = opts.controlPlane ?? (await startControlPlane());
+  try {
+    if (!owned) await resetControlPlane(cp);
+    for (const ns of replay.namespaces) {
+      await ok(cp, `creating namespace ${ns}`, () => cp.request('POST', '/api/v1/namespaces', { apiVersion: 'v1', kind: 'Namespace', metadata: { name: ns } }), [201, 409]);
+    }
+    log(`creating ${replay.nodes.length} nodes`);
+    await pool(replay.nodes, concurrency, async (node) => {
+      await ok(cp, `creating node ${node.metadata.name}`, () => cp.request('POST', '/api/v1/nodes', node), [201]);
+    });
+    for (const deadline = Date.now() + 180_000; ; ) {
+      const nodes = await ok(cp, 'listing nodes', () => cp.request('GET', `/api/v1/nodes?labelSelector=${encodeURIComponent(KWOK_NODE_SELECTOR)}`));
+      const ready = (nodes.items ?? []).filter(isReady).length;
+      if (ready === replay.nodes.length) break;
+      if (Date.now() > deadline) throw new Error(`only ${ready} of ${replay.nodes.length} nodes became Ready (kwok)\n${cp.logTail(20)}`);
+      await sleep(300);
+    }
+    const start = seconds(startedAt);
+
+    log(`creating ${ordered.length} launcher pods (${order}${order === 'shuffled' ? `, seed ${seed}` : ''}, ${concurrency} in flight)`);
+    const scheduleFrom = Date.now();
+    await pool(ordered, concurrency, async (pod) => {
+      await ok(cp, `creating pod ${pod.namespace}/${pod.object.metadata.name}`, () => cp.request('POST', `/api/v1/namespaces/${pod.namespace}/pods`, pod.object), [201, 409]);
+    });
+
+    // Wait: everything bound, or the rest unschedulable and nothing bound for quietMs.
+    const deadline = Date.now() + (opts.scheduleTimeoutMs ?? 600_000);
+    let lastBound = -1;
+    let lastChange = Date.now();
+    let unbound: any[] = [];
+    let timedOut = false;
+    for (;;) {
+      const list = await ok(cp, 'listing unbound pods', () =>
+        cp.request('GET', `/api/v1/pods?labelSelector=${LAUNCHER_SELECTOR}&fieldSelector=${encodeURIComponent('spec.nodeName=')}`));
+      unbound = list.items ?? [];
+      const bound = ordered.length - unbound.length;
+      if (bound !== lastBound) {
+        if (lastBound >= 0) log(`${bound}/${ordered.length} bound`);
+        lastBound = bound;
+        lastChange = Date.now();
+      }
+      if (unbound.length === 0) break;
+      const allUnschedulable = unbound.every((p) => (p.status?.conditions ?? []).some((c: any) => c.type === 'PodScheduled' && c.status === 'False'));
+      if (allUnschedulable && Date.now() - lastChange >= quietMs) break;
+      if (Date.now() > deadline) {
+        timedOut = true;
+        break;
+      }
+      const dead = cp.dead();
+      if (dead) throw new Error(`a control plane component died: ${dead}`);
+      await sleep(500);
+    }
+    const schedule = seconds(scheduleFrom);
+
+    const messages = unbound.length > 0 ? await failedSchedulingMessages(cp) : new Map<string, string>();
+    const byPod = new Map<string, ReplayPod>(ordered.map((p) => [`${p.namespace}/${p.object.metadata.name}`, p]));
+    const pending: PendingVm[] = unbound
+      .map((p) => {
+        const key = `${p.metadata.namespace}/${p.metadata.name}`;
+        const r = byPod.get(key);
+        const condition = (p.status?.conditions ?? []).find((c: any) => c.type === 'PodScheduled' && c.status === 'False');
+        const reason = messages.get(key) ?? condition?.message ?? (timedOut ? `not scheduled within ${opts.scheduleTimeoutMs ?? 600_000} ms` : 'not scheduled');
+        return { vm: r?.vm ?? p.metadata.name, pool: r?.pool ?? '', namespace: p.metadata.namespace, plannedHost: r?.plannedHost ?? null, reason };
+      })
+      .sort((a, b) => a.pool.localeCompare(b.pool) || a.vm.localeCompare(b.vm, undefined, { numeric: true }));
+
+    // Where the scheduler put the bound ones, against the plan.
+    const all = await ok(cp, 'listing pods', () => cp.request('GET', `/api/v1/pods?labelSelector=${LAUNCHER_SELECTOR}`));
+    let moved = 0;
+    for (const p of all.items ?? []) {
+      const r = byPod.get(`${p.metadata.namespace}/${p.metadata.name}`);
+      if (p.spec?.nodeName && r?.plannedHost !== undefined && p.spec.nodeName !== r.plannedHost) moved++;
+    }
+    return {
+      order,
+      seed,
+      hosts: replay.nodes.length,
+      vms: ordered.length,
+      bound: ordered.length - unbound.length,
+      pending,
+      movedFromPlan: moved,
+      seconds: { plan: opts.planSeconds ?? 0, start, schedule },
+    };
+  } finally {
+    if (owned) await cp.stop();
+  }
+}
+
+/** A short plain-text table of a result. */
+export function formatVerifyResult(r: VerifyResult): string {
+  const lines = [
+    `order      ${r.order}${r.order === 'shuffled' ? ` (seed ${r.seed})` : ''}`,
+    `hosts      ${r.hosts}`,
+    `VMs        ${r.vms}`,
+    `bound      ${r.bound} (${r.vms === 0 ? 100 : Math.floor((r.bound * 1000) / r.vms) / 10} %)`,
+    `pending    ${r.pending.length}`,
+    `off-plan   ${r.movedFromPlan} bound on another host than the plan chose`,
+    `seconds    plan ${r.seconds.plan}, start ${r.seconds.start}, schedule ${r.seconds.schedule}`,
+  ];
+  if (r.pending.length > 0) {
+    lines.push('', 'VM\tPOOL\tPLANNED HOST\tREASON');
+    for (const p of r.pending) lines.push(`${p.vm}\t${p.pool}\t${p.plannedHost ?? '-'}\t${p.reason}`);
+  }
+  return lines.join('\n') + '\n';
+}

@@ -1,0 +1,124 @@
+// `metalslice verify` end to end: plans replayed on a real etcd + kube-apiserver + kube-scheduler + KWOK.
+// One control plane for the whole file; each case resets it. Needs the toolchain (scripts/test-e2e.sh).
+import * as path from 'path';
+import { extraVmOf, fullFleetConfig, mixedSpreadConfig, mixedSpreadKeptConfig, scaleConfig, spreadScaleConfig } from '../../bench/verify-fixtures';
+import { main } from '../../constructs/cli/main';
+import { loadConfigFile } from '../../constructs/core/config';
+import { planModel } from '../../constructs/core/plan';
+import { ControlPlane, startControlPlane } from '../../constructs/verify/control-plane';
+import { verifyPlan, VerifyResult } from '../../constructs/verify/verify';
+
+jest.setTimeout(900_000);
+
+const EXAMPLE = path.resolve(__dirname, '..', '..', 'examples', 'metalslice.yaml');
+
+function describeResult(name: string, r: VerifyResult): string {
+  const pending = r.pending.map((p) => `  ${p.namespace}/${p.vm} (pool ${p.pool}, planned on ${p.plannedHost}): ${p.reason}`).join('\n');
+  return `${name}: ${r.bound}/${r.vms} bound (${r.order}), seconds ${JSON.stringify(r.seconds)}, ${r.movedFromPlan} off-plan${pending ? `\n${pending}` : ''}`;
+}
+
+describe('metalslice verify', () => {
+  let cp: ControlPlane;
+
+  beforeAll(async () => {
+    cp = await startControlPlane();
+  });
+
+  afterAll(async () => {
+    await cp?.stop();
+  });
+
+  test('the example binds 100 % in deploy and shuffled order', async () => {
+    const plan = planModel(loadConfigFile(EXAMPLE));
+    expect(plan.ok).toBe(true);
+    const concrete = plan.vms.filter((vm) => vm.concrete).length;
+    for (const order of ['deploy', 'shuffled'] as const) {
+      const r = await verifyPlan(plan, { controlPlane: cp, order, seed: 3 });
+      console.log(describeResult('example', r));
+      expect(r.vms).toBe(concrete);
+      expect(r.pending).toEqual([]);
+      expect(r.bound).toBe(concrete);
+    }
+  });
+
+  test('a plan-rejected extra VM on a full fleet stays Pending with the scheduler\'s reason', async () => {
+    const plan = planModel(fullFleetConfig());
+    expect(plan.ok).toBe(true);
+    const extra = extraVmOf(plan, 'fill');
+    // The planner refuses the extra VM: plan it in to check.
+    const refused = planModel({ ...fullFleetConfig(), nodePools: [{ ...fullFleetConfig().nodePools![0], count: 5 }] });
+    expect(refused.ok).toBe(false);
+    const r = await verifyPlan(plan, { controlPlane: cp, extraVms: [extra] });
+    console.log(describeResult('full fleet + 1', r));
+    expect(r.vms).toBe(5);
+    expect(r.bound).toBe(4);
+    // Pods are created concurrently: whichever of the five comes last finds no room.
+    expect(r.pending).toHaveLength(1);
+    expect(['fill-0', 'fill-1', 'fill-2', 'fill-3', extra.name]).toContain(r.pending[0].vm);
+    expect(r.pending[0].reason).toMatch(/^0\/2 nodes are available: 2 Insufficient cpu/);
+  });
+
+  test('1,000 VMs on 100 hosts bind 100 %: fleet-wide spread pools (shuffled) and many small pools the plan pins', async () => {
+    for (const [name, config, order] of [
+      ['1,000 VMs, spread', spreadScaleConfig(100), 'shuffled'],
+      ['1,000 VMs, pinned by the spread proof', scaleConfig(100, 10), 'deploy'],
+    ] as const) {
+      const t0 = Date.now();
+      const plan = planModel(config);
+      const planSeconds = (Date.now() - t0) / 1000;
+      expect(plan.errors).toEqual([]);
+      const r = await verifyPlan(plan, { controlPlane: cp, planSeconds, order, seed: 7 });
+      console.log(describeResult(name, r));
+      expect(r.vms).toBe(1000);
+      expect(r.pending).toEqual([]);
+      expect(r.bound).toBe(1000);
+    }
+  });
+
+  test('spread pools of mixed sizes, large VMs created last, bind fully and stay spread', async () => {
+    const plan = planModel(mixedSpreadKeptConfig());
+    expect(plan.errors).toEqual([]);
+    expect(plan.vms.every((vm) => vm.placement === 'spread')).toBe(true);
+    for (const order of ['deploy', 'shuffled'] as const) {
+      const r = await verifyPlan(plan, { controlPlane: cp, order, concurrency: 1 });
+      console.log(describeResult(`mixed spread kept, ${order}`, r));
+      expect(r.pending.map((p) => `${p.vm}: ${p.reason}`)).toEqual([]);
+      expect(r.bound).toBe(36);
+    }
+  });
+
+  test('where an even spread cannot hold, the plan pins, and the pins are what makes kube-scheduler agree', async () => {
+    const plan = planModel(mixedSpreadConfig());
+    expect(plan.errors).toEqual([]);
+    expect(plan.vms.every((vm) => vm.placement === 'planned')).toBe(true);
+    const pinned = await verifyPlan(plan, { controlPlane: cp, order: 'deploy', concurrency: 1 });
+    console.log(describeResult('mixed spread, pinned by the plan', pinned));
+    expect(pinned.pending).toEqual([]);
+    expect(pinned.bound).toBe(22);
+    // The same VMs as declared (spread), small ones first: the scheduler strands large ones.
+    const declared = { ...plan, vms: plan.vms.map((vm) => ({ ...vm, placement: 'spread' as const })) };
+    const spread = await verifyPlan(declared, { controlPlane: cp, order: 'deploy', concurrency: 1 });
+    console.log(describeResult('mixed spread, as declared', spread));
+    expect(spread.pending.length).toBeGreaterThan(0);
+    expect(spread.pending.every((p) => p.pool === 'large')).toBe(true);
+  });
+
+  test('the CLI: usage errors exit 2', async () => {
+    const err: string[] = [];
+    const io = { stdout: () => undefined, stderr: (t: string) => err.push(t) };
+    expect(await main(['verify'], io)).toBe(2);
+    expect(await main(['verify', EXAMPLE, '--order', 'sideways'], io)).toBe(2);
+    expect(await main(['verify', EXAMPLE, '--seed', 'x'], io)).toBe(2);
+  });
+
+  test('the CLI: --json on the example exits 0 with every VM bound', async () => {
+    const out: string[] = [];
+    const code = await main(['verify', EXAMPLE, '--json'], { stdout: (t) => out.push(t), stderr: () => undefined });
+    const r = JSON.parse(out.join(''));
+    expect(code).toBe(0);
+    expect(r.ok).toBe(true);
+    expect(r.bound).toBe(r.vms);
+    expect(r.pending).toEqual([]);
+    expect(Object.keys(r.seconds).sort()).toEqual(['plan', 'schedule', 'start']);
+  });
+});
