@@ -11,15 +11,18 @@
  * Binaries: from PATH, else from the env file `scripts/toolchain.sh --print-env` names, else from the
  * toolchain cache ($METALSLICE_TOOLCHAIN or ~/.cache/metalslice/toolchain).
  */
-import { ChildProcess, execFileSync, spawn } from 'child_process';
+import { execFileSync } from 'child_process';
 import { generateKeyPairSync, randomBytes } from 'crypto';
 import * as fs from 'fs';
 import * as http from 'http';
 import * as https from 'https';
-import * as net from 'net';
 import * as os from 'os';
 import * as path from 'path';
+import { apiRequest, ApiResponse, Component, freePort, onPath, startComponent, stopComponent, tail, waitFor } from './processes';
 import { KWOK_NODE_SELECTOR } from './replay';
+
+export type { ApiResponse } from './processes';
+export { sleep } from './processes';
 
 export const CONTROL_PLANE_BINARIES = ['etcd', 'kube-apiserver', 'kube-scheduler', 'kwok'] as const;
 export type ControlPlaneBinary = (typeof CONTROL_PLANE_BINARIES)[number];
@@ -31,11 +34,6 @@ export interface ControlPlaneOptions {
   readonly schedulerQps?: number;
   /** Keep the temp dir (logs) after stop(). @default $METALSLICE_VERIFY_KEEP is set */
   readonly keep?: boolean;
-}
-
-export interface ApiResponse {
-  readonly status: number;
-  readonly body: any;
 }
 
 export interface ControlPlane {
@@ -53,20 +51,6 @@ export interface ControlPlane {
 }
 
 // --- binaries ------------------------------------------------------------------------------------------
-
-function onPath(name: string, pathVar: string | undefined): string | undefined {
-  for (const dir of (pathVar ?? '').split(path.delimiter)) {
-    if (!dir) continue;
-    const candidate = path.join(dir, name);
-    try {
-      fs.accessSync(candidate, fs.constants.X_OK);
-      return candidate;
-    } catch {
-      // not here
-    }
-  }
-  return undefined;
-}
 
 /** The repository root: the nearest ancestor with scripts/toolchain.sh (works from constructs/ and dist/). */
 function repoRoot(): string | undefined {
@@ -125,109 +109,7 @@ export function findBinaries(): Record<ControlPlaneBinary, string> {
   return found as Record<ControlPlaneBinary, string>;
 }
 
-// --- processes -----------------------------------------------------------------------------------------
-
-const liveGroups = new Set<number>();
-let exitHook = false;
-
-function killGroup(pgid: number, signal: NodeJS.Signals): void {
-  try {
-    process.kill(-pgid, signal);
-  } catch {
-    // gone
-  }
-}
-
-function installExitHook(): void {
-  if (exitHook) return;
-  exitHook = true;
-  process.on('exit', () => {
-    for (const pgid of liveGroups) killGroup(pgid, 'SIGKILL');
-  });
-}
-
-interface Proc {
-  readonly name: string;
-  readonly child: ChildProcess;
-  readonly log: string;
-  exited: boolean;
-}
-
-function launch(name: string, command: string, args: readonly string[], dir: string, env?: NodeJS.ProcessEnv): Proc {
-  installExitHook();
-  const log = path.join(dir, `${name}.log`);
-  const fd = fs.openSync(log, 'a');
-  const child = spawn(command, args, { cwd: dir, detached: true, stdio: ['ignore', fd, fd], env: env ?? process.env });
-  fs.closeSync(fd);
-  const proc: Proc = { name, child, log, exited: false };
-  if (child.pid !== undefined) liveGroups.add(child.pid);
-  child.on('exit', () => (proc.exited = true));
-  child.on('error', () => (proc.exited = true));
-  return proc;
-}
-
-function settled(p: Promise<unknown>, ms: number): Promise<boolean> {
-  let timer: NodeJS.Timeout | undefined;
-  return Promise.race([
-    p.then(() => true),
-    new Promise<boolean>((resolve) => {
-      timer = setTimeout(() => resolve(false), ms);
-    }),
-  ]).finally(() => clearTimeout(timer));
-}
-
-async function halt(proc: Proc, graceMs = 5000): Promise<void> {
-  const pid = proc.child.pid;
-  if (pid === undefined) return;
-  if (!proc.exited) {
-    const exited = new Promise<void>((resolve) => proc.child.once('exit', () => resolve()));
-    killGroup(pid, 'SIGTERM');
-    if (!(await settled(exited, graceMs))) killGroup(pid, 'SIGKILL');
-    await settled(exited, 2000);
-  }
-  killGroup(pid, 'SIGKILL');
-  liveGroups.delete(pid);
-}
-
-function tail(file: string, lines: number): string {
-  try {
-    return fs.readFileSync(file, 'utf8').trimEnd().split('\n').slice(-lines).join('\n');
-  } catch {
-    return '(no log)';
-  }
-}
-
-export function sleep(ms: number): Promise<void> {
-  return new Promise((resolve) => setTimeout(resolve, ms));
-}
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const srv = net.createServer();
-    srv.unref();
-    srv.once('error', reject);
-    srv.listen(0, '127.0.0.1', () => {
-      const { port } = srv.address() as net.AddressInfo;
-      srv.close(() => resolve(port));
-    });
-  });
-}
-
-async function waitUntil(what: string, timeoutMs: number, check: () => Promise<boolean>, dead: () => string | undefined): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  let last: unknown;
-  for (let delay = 100; ; delay = Math.min(delay * 2, 1000)) {
-    const d = dead();
-    if (d) throw new Error(`${what}: ${d}`);
-    try {
-      if (await check()) return;
-    } catch (e) {
-      last = e;
-    }
-    if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}${last ? ` (last error: ${String(last)})` : ''}`);
-    await sleep(delay);
-  }
-}
+// --- processes ---------------------------------------------------------------------------------------
 
 function plainGet(url: string, insecureTls: boolean): Promise<number> {
   return new Promise((resolve, reject) => {
@@ -249,17 +131,17 @@ export async function startControlPlane(opts: ControlPlaneOptions = {}): Promise
   const keep = opts.keep ?? Boolean(process.env.METALSLICE_VERIFY_KEEP);
   const bins = findBinaries();
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'metalslice-verify-'));
-  const procs: Proc[] = [];
+  const procs: Component[] = [];
   let stopped = false;
   const dead = (): string | undefined => {
     const d = procs.find((p) => p.exited);
-    return d ? `${d.name} exited (code ${d.child.exitCode}, signal ${d.child.signalCode}); log ${d.log}:\n${tail(d.log, 15)}` : undefined;
+    return d ? `${d.name} exited (code ${d.child.exitCode}, signal ${d.child.signalCode}); log ${d.logFile}:\n${tail(d.logFile, 15)}` : undefined;
   };
-  const logTail = (lines = 30): string => procs.map((p) => `----- ${p.name} (${p.log}) -----\n${tail(p.log, lines)}`).join('\n');
+  const logTail = (lines = 30): string => procs.map((p) => `----- ${p.name} (${p.logFile}) -----\n${tail(p.logFile, lines)}`).join('\n');
   const stop = async (): Promise<void> => {
     if (stopped) return;
     stopped = true;
-    for (const p of [...procs].reverse()) await halt(p).catch(() => undefined);
+    for (const p of [...procs].reverse()) await stopComponent(p).catch(() => undefined);
     agent.destroy();
     if (!keep) fs.rmSync(dir, { recursive: true, force: true });
   };
@@ -268,40 +150,7 @@ export async function startControlPlane(opts: ControlPlaneOptions = {}): Promise
   const agent = new https.Agent({ keepAlive: true, maxSockets: 64, rejectUnauthorized: false });
   let server = '';
   const request = (method: string, apiPath: string, body?: unknown, contentType = 'application/json'): Promise<ApiResponse> =>
-    new Promise((resolve, reject) => {
-      const payload = body === undefined ? undefined : typeof body === 'string' ? body : JSON.stringify(body);
-      const req = https.request(
-        new URL(apiPath, server),
-        {
-          method,
-          agent,
-          headers: {
-            Authorization: `Bearer ${token}`,
-            Accept: 'application/json',
-            ...(payload !== undefined ? { 'Content-Type': contentType, 'Content-Length': Buffer.byteLength(payload) } : {}),
-          },
-          timeout: 60_000,
-        },
-        (res) => {
-          const chunks: Buffer[] = [];
-          res.on('data', (d: Buffer) => chunks.push(d));
-          res.on('end', () => {
-            const text = Buffer.concat(chunks).toString('utf8');
-            let parsed: unknown = text;
-            try {
-              parsed = text ? JSON.parse(text) : undefined;
-            } catch {
-              // not JSON
-            }
-            resolve({ status: res.statusCode ?? 0, body: parsed });
-          });
-        },
-      );
-      req.on('timeout', () => req.destroy(new Error(`${method} ${apiPath}: timed out`)));
-      req.on('error', reject);
-      if (payload !== undefined) req.write(payload);
-      req.end();
-    });
+    apiRequest(server, agent, { Authorization: `Bearer ${token}` }, method, apiPath, body, contentType);
 
   try {
     // Service-account keys (kube-apiserver requires them) and the static token.
@@ -334,19 +183,19 @@ export async function startControlPlane(opts: ControlPlaneOptions = {}): Promise
     const etcdUrl = `http://127.0.0.1:${etcdPort}`;
     const peerUrl = `http://127.0.0.1:${peerPort}`;
     procs.push(
-      launch('etcd', bins.etcd, [
+      startComponent('etcd', bins.etcd, [
         '--name=verify', `--data-dir=${path.join(dir, 'etcd')}`,
         `--listen-client-urls=${etcdUrl}`, `--advertise-client-urls=${etcdUrl}`,
         `--listen-peer-urls=${peerUrl}`, `--initial-advertise-peer-urls=${peerUrl}`, `--initial-cluster=verify=${peerUrl}`,
         '--unsafe-no-fsync', '--log-level=warn', '--quota-backend-bytes=4294967296',
       ], dir),
     );
-    await waitUntil('etcd', timeoutMs, async () => (await plainGet(`${etcdUrl}/health`, false)) === 200, dead);
+    await waitFor('etcd', timeoutMs, async () => (await plainGet(`${etcdUrl}/health`, false)) === 200, dead);
 
     // kube-apiserver. Admission: no ServiceAccount (no controller makes the default accounts here) and no
     // TaintNodesByCondition (no node lifecycle controller would lift its not-ready taint); Nodes stay taint-free.
     procs.push(
-      launch('kube-apiserver', bins['kube-apiserver'], [
+      startComponent('kube-apiserver', bins['kube-apiserver'], [
         `--etcd-servers=${etcdUrl}`,
         '--bind-address=127.0.0.1', '--advertise-address=127.0.0.1', `--secure-port=${apiPort}`,
         `--cert-dir=${path.join(dir, 'certs')}`,
@@ -365,7 +214,7 @@ export async function startControlPlane(opts: ControlPlaneOptions = {}): Promise
         '--v=1',
       ], dir),
     );
-    await waitUntil('kube-apiserver /readyz', timeoutMs, async () => (await request('GET', '/readyz')).status === 200, dead);
+    await waitFor('kube-apiserver /readyz', timeoutMs, async () => (await request('GET', '/readyz')).status === 200, dead);
 
     // kube-scheduler, unmodified profile; only its client rate is raised.
     const qps = opts.schedulerQps ?? 300;
@@ -384,7 +233,7 @@ export async function startControlPlane(opts: ControlPlaneOptions = {}): Promise
       ].join('\n'),
     );
     procs.push(
-      launch('kube-scheduler', bins['kube-scheduler'], [
+      startComponent('kube-scheduler', bins['kube-scheduler'], [
         `--config=${path.join(dir, 'scheduler.yaml')}`,
         '--bind-address=127.0.0.1', `--secure-port=${schedPort}`,
         `--cert-dir=${path.join(dir, 'scheduler-certs')}`,
@@ -397,7 +246,7 @@ export async function startControlPlane(opts: ControlPlaneOptions = {}): Promise
     // KWOK: fake kubelets for the replay's Nodes only; default node (initialize, heartbeat) and pod (ready,
     // complete, delete) stages. HOME is the temp dir so no user kwok config is read.
     procs.push(
-      launch('kwok', bins.kwok, [
+      startComponent('kwok', bins.kwok, [
         `--kubeconfig=${kubeconfig}`,
         `--manage-nodes-with-label-selector=${KWOK_NODE_SELECTOR}`,
         `--server-address=127.0.0.1:${kwokPort}`,
@@ -405,8 +254,8 @@ export async function startControlPlane(opts: ControlPlaneOptions = {}): Promise
         '--cidr=10.128.0.0/9',
       ], dir, { ...process.env, HOME: dir }),
     );
-    await waitUntil('kube-scheduler /readyz', timeoutMs, async () => (await plainGet(`https://127.0.0.1:${schedPort}/readyz`, true)) === 200, dead);
-    await waitUntil('kwok /healthz', timeoutMs, async () => (await plainGet(`http://127.0.0.1:${kwokPort}/healthz`, false)) === 200, dead);
+    await waitFor('kube-scheduler /readyz', timeoutMs, async () => (await plainGet(`https://127.0.0.1:${schedPort}/readyz`, true)) === 200, dead);
+    await waitFor('kwok /healthz', timeoutMs, async () => (await plainGet(`http://127.0.0.1:${kwokPort}/healthz`, false)) === 200, dead);
 
     return { server, dir, kubeconfig, request, logTail, dead, stop };
   } catch (e) {

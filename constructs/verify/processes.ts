@@ -1,0 +1,196 @@
+/**
+ * Running a local control plane's components, shared by `metalslice verify` and the e2e harness: each
+ * component runs in its own process group with its log in a file, so stopping it also ends whatever it
+ * forked; groups still alive when this process exits are killed, so an aborted run leaves nothing behind.
+ * Also: a free loopback port, polling until ready, a file's last lines, and one JSON-over-HTTPS request.
+ */
+import { ChildProcess, spawn } from 'child_process';
+import * as fs from 'fs';
+import * as https from 'https';
+import * as net from 'net';
+import * as path from 'path';
+
+const liveGroups = new Set<number>();
+let exitHookInstalled = false;
+
+function signalGroup(pgid: number, signal: NodeJS.Signals): void {
+  try {
+    process.kill(-pgid, signal);
+  } catch {
+    // the group is gone
+  }
+}
+
+function installExitHook(): void {
+  if (exitHookInstalled) return;
+  exitHookInstalled = true;
+  process.on('exit', () => {
+    for (const pgid of liveGroups) signalGroup(pgid, 'SIGKILL');
+  });
+}
+
+export interface Component {
+  readonly name: string;
+  readonly child: ChildProcess;
+  /** Standard output and error, appended. */
+  readonly logFile: string;
+  exited: boolean;
+}
+
+/** Starts `command` in `dir` as the leader of a new process group, logging to `<dir>/<name>.log`. */
+export function startComponent(name: string, command: string, args: readonly string[], dir: string, env?: NodeJS.ProcessEnv): Component {
+  installExitHook();
+  const logFile = path.join(dir, `${name}.log`);
+  const fd = fs.openSync(logFile, 'a');
+  const child = spawn(command, args, { cwd: dir, detached: true, stdio: ['ignore', fd, fd], env: env ?? process.env });
+  fs.closeSync(fd);
+  const component: Component = { name, child, logFile, exited: false };
+  if (child.pid !== undefined) liveGroups.add(child.pid);
+  child.on('exit', () => (component.exited = true));
+  child.on('error', () => (component.exited = true));
+  return component;
+}
+
+/** TERM to the component's group, KILL after `graceMs`, and KILL again for anything it forked that outlived it. */
+export async function stopComponent(c: Component, graceMs = 5000): Promise<void> {
+  const pid = c.child.pid;
+  if (pid === undefined) return;
+  if (!c.exited) {
+    const exited = new Promise<void>((resolve) => c.child.once('exit', () => resolve()));
+    signalGroup(pid, 'SIGTERM');
+    if (!(await within(exited, graceMs))) signalGroup(pid, 'SIGKILL');
+    await within(exited, 2000);
+  }
+  signalGroup(pid, 'SIGKILL');
+  liveGroups.delete(pid);
+}
+
+/** The last `lines` lines of a file, or "(no log)". */
+export function tail(file: string, lines: number): string {
+  try {
+    return fs.readFileSync(file, 'utf8').trimEnd().split('\n').slice(-lines).join('\n');
+  } catch {
+    return '(no log)';
+  }
+}
+
+export function sleep(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms));
+}
+
+/** Whether `p` settles within `ms`; the timer is cleared either way, so nothing keeps the process alive. */
+export async function within(p: Promise<unknown>, ms: number): Promise<boolean> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<false>((resolve) => {
+    timer = setTimeout(() => resolve(false), ms);
+  });
+  try {
+    return await Promise.race([p.then(() => true as const), timeout]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+/** A TCP port nothing listens on at 127.0.0.1 right now. */
+export function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = net.createServer();
+    server.unref();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as net.AddressInfo;
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+/**
+ * Polls `check` (100 ms, doubling to 1 s) until it returns true; fails at once when `fatal` names a reason
+ * (a component died), or after `timeoutMs` with the last error `check` threw.
+ */
+export async function waitFor(what: string, timeoutMs: number, check: () => Promise<boolean>, fatal?: () => string | undefined): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  let lastError: unknown;
+  for (let delay = 100; ; delay = Math.min(delay * 2, 1000)) {
+    const reason = fatal?.();
+    if (reason) throw new Error(`${what}: ${reason}`);
+    try {
+      if (await check()) return;
+    } catch (e) {
+      lastError = e;
+    }
+    if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}${lastError ? ` (last error: ${String(lastError)})` : ''}`);
+    await sleep(delay);
+  }
+}
+
+/** An executable named `name` in one of PATH's directories. */
+export function onPath(name: string, pathVar = process.env.PATH): string | undefined {
+  for (const dir of (pathVar ?? '').split(path.delimiter)) {
+    if (!dir) continue;
+    const candidate = path.join(dir, name);
+    try {
+      fs.accessSync(candidate, fs.constants.X_OK);
+      return candidate;
+    } catch {
+      // not here
+    }
+  }
+  return undefined;
+}
+
+export interface ApiResponse {
+  readonly status: number;
+  /** Parsed JSON, or the text when it is not JSON, or undefined when empty. */
+  readonly body: any;
+}
+
+/**
+ * One request to an API server: the body sent as JSON (or as given when a string), the answer parsed as
+ * JSON when it is. Any HTTP status resolves (a 403 or a quota refusal is data); only transport errors reject.
+ */
+export function apiRequest(
+  server: string,
+  agent: https.Agent,
+  headers: Readonly<Record<string, string>>,
+  method: string,
+  apiPath: string,
+  body?: unknown,
+  contentType = 'application/json',
+  timeoutMs = 60_000,
+): Promise<ApiResponse> {
+  return new Promise((resolve, reject) => {
+    const payload = body === undefined ? undefined : typeof body === 'string' ? body : JSON.stringify(body);
+    const req = https.request(
+      new URL(apiPath, server),
+      {
+        method,
+        agent,
+        headers: {
+          Accept: 'application/json',
+          ...headers,
+          ...(payload !== undefined ? { 'Content-Type': contentType, 'Content-Length': Buffer.byteLength(payload) } : {}),
+        },
+        timeout: timeoutMs,
+      },
+      (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (d: Buffer) => chunks.push(d));
+        res.on('end', () => {
+          const text = Buffer.concat(chunks).toString('utf8');
+          let parsed: unknown = text;
+          try {
+            parsed = text ? JSON.parse(text) : undefined;
+          } catch {
+            // not JSON
+          }
+          resolve({ status: res.statusCode ?? 0, body: parsed });
+        });
+      },
+    );
+    req.on('timeout', () => req.destroy(new Error(`${method} ${apiPath}: timed out`)));
+    req.on('error', reject);
+    if (payload !== undefined) req.write(payload);
+    req.end();
+  });
+}
