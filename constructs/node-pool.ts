@@ -7,6 +7,7 @@
 import { Construct } from 'constructs';
 import { CapacityPlan, IPlanContributor, ModelBuilder } from './capacity-plan';
 import { Labels, NodePoolSpec, Taint, VmOptions } from './core/model';
+import { bootstrapTokenTtlProblem } from './core/join-token';
 import { PlannedFleet, PlannedPool } from './core/plan';
 import { ResourceInput } from './core/resources';
 import { PlannedVm } from './core/vms';
@@ -36,7 +37,7 @@ export interface ElasticNodePoolProps {
   readonly taints?: readonly Taint[];
   /** The node type label. @default - the pool name */
   readonly nodeType?: string;
-  /** How long a node's bootstrap token stays valid (Terraform duration). @default "24h" */
+  /** How long a node's bootstrap token stays valid after it is made (hours, minutes, seconds: 24h, 90m, 1h30m); an expired token is registered again by the next apply. @default "24h" */
   readonly bootstrapTokenTtl?: string;
   /** How each VM is built: dedicated CPUs, hugepages, IO threads, serial console log, ... @default - a plain VM */
   readonly vm?: VmOptions;
@@ -51,6 +52,8 @@ export class ElasticNodePool extends Construct implements IPlanContributor {
     if (!Number.isInteger(props.count) || props.count < 0) {
       throw new Error(`[${this.node.path}] count must be a whole number of nodes, 0 or more (got ${props.count})`);
     }
+    const ttlProblem = props.bootstrapTokenTtl === undefined ? undefined : bootstrapTokenTtlProblem(props.bootstrapTokenTtl);
+    if (ttlProblem) throw new Error(`[${this.node.path}] bootstrapTokenTtl ${ttlProblem}`);
     this.poolName = props.name ?? id;
     this.spec = {
       name: this.poolName,

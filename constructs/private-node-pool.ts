@@ -14,6 +14,7 @@ import { SecretV1 } from '@cdktf/provider-kubernetes/lib/secret-v1';
 import { Construct, IConstruct } from 'constructs';
 import { CapacityPlan, IPlanContributor, ModelBuilder } from './capacity-plan';
 import { PlannedAutoNode, PlannedAutoPool } from './core/auto-nodes';
+import { bootstrapTokenTtlProblem } from './core/join-token';
 import { Labels, NodeProviderSpec, PrivateNodePoolSpec, Taint } from './core/model';
 import { NodeEnvironment } from './auto-nodes';
 import { INodeProvider } from './node-provider';
@@ -54,7 +55,7 @@ export interface PrivateNodePoolProps {
   readonly taints?: readonly Taint[];
   /** Keep the claimed hosts powered on. @default true */
   readonly poweredOn?: boolean;
-  /** How long a node's bootstrap token stays valid (Terraform duration). @default "24h" */
+  /** How long a node's bootstrap token stays valid after it is made (hours, minutes, seconds: 24h, 90m, 1h30m); an expired token is registered again by the next apply. @default "24h" */
   readonly bootstrapTokenTtl?: string;
 }
 
@@ -82,6 +83,8 @@ export class PrivateNodePool extends Construct implements IPlanContributor {
       throw new Error(`[${this.node.path}] ${message}`);
     };
     if (!Number.isInteger(props.count) || props.count < 0) fail(`count must be a whole number of hosts, 0 or more (got ${props.count})`);
+    const ttlProblem = props.bootstrapTokenTtl === undefined ? undefined : bootstrapTokenTtlProblem(props.bootstrapTokenTtl);
+    if (ttlProblem) fail(`bootstrapTokenTtl ${ttlProblem}`);
     if (props.provider.kind !== 'metal3') fail(`provider "${props.provider.providerName}" is of kind ${props.provider.kind}; private node pools claim whole bare-metal hosts: pass a metal3 NodeProvider`);
     const imageProblem = hostImageProblem(props.image);
     if (imageProblem) fail(imageProblem);

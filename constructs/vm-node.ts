@@ -10,6 +10,7 @@ import { SecretV1 } from '@cdktf/provider-kubernetes/lib/secret-v1';
 import { Password } from '@cdktf/provider-random/lib/password';
 import { StringResource } from '@cdktf/provider-random/lib/string-resource';
 import { Construct } from 'constructs';
+import { DEFAULT_BOOTSTRAP_TOKEN_TTL, bootstrapTokenTtlProblem } from './core/join-token';
 import { Taint } from './core/model';
 import { renderJoinCloudConfig } from './render/cloud-init';
 import { KubeObject, POOL_LABEL } from './render/labels';
@@ -19,7 +20,7 @@ import { ITenantCluster } from './tenant-cluster';
 export interface JoinTokenProps {
   readonly cluster: ITenantCluster;
   readonly nodeName: string;
-  /** @default "24h" */
+  /** How long the token is valid after it is made (Terraform duration: hours, minutes, seconds). @default "24h" */
   readonly ttl?: string;
 }
 
@@ -30,6 +31,9 @@ export class JoinToken extends Construct {
 
   constructor(scope: Construct, id: string, props: JoinTokenProps) {
     super(scope, id);
+    const ttl = props.ttl ?? DEFAULT_BOOTSTRAP_TOKEN_TTL;
+    const problem = bootstrapTokenTtlProblem(ttl);
+    if (problem) throw new Error(`[${this.node.path}] bootstrap token ttl ${problem}`);
     const chars = { length: 6, upper: false, special: false, lower: true, numeric: true };
     const tokenId = new StringResource(this, 'TokenId', chars);
     const tokenSecret = new Password(this, 'TokenSecret', { ...chars, length: 16 });
@@ -37,7 +41,7 @@ export class JoinToken extends Construct {
     const secret = renderBootstrapTokenSecret({
       tokenId: tokenId.result,
       tokenSecret: tokenSecret.result,
-      expiration: Fn.timeadd(Fn.timestamp(), props.ttl ?? '24h'),
+      expiration: Fn.timeadd(Fn.timestamp(), ttl),
       description: `metalslice node ${props.nodeName}`,
     });
     new SecretV1(this, 'BootstrapToken', {
