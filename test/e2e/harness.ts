@@ -10,7 +10,7 @@ import * as net from 'node:net';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import * as k8s from '@kubernetes/client-node';
-import { parseAllDocuments } from 'yaml';
+import { parseAllDocuments, stringify } from 'yaml';
 
 /** The repository root (this file lives in test/e2e/). */
 export const REPO_ROOT = path.resolve(__dirname, '..', '..');
@@ -32,6 +32,23 @@ export interface StartClusterOptions {
   readonly kubevirtDefaulting?: boolean;
   /** How long to wait for each component to become ready. @default 120000 */
   readonly startTimeoutMs?: number;
+  /**
+   * Make the control plane one that nodes can join, as `kubeadm init` leaves it (see makeJoinable): bootstrap
+   * token authentication, anonymous reads of cluster-info, Node authorization and NodeRestriction, the bootstrap
+   * signer, token cleaner and CSR approving/signing controllers, and kubeadm's own `init phase bootstrap-token`
+   * and `init phase upload-config` run against it. Needs kubeadm on PATH. @default false
+   */
+  readonly joinable?: boolean;
+}
+
+/** What a joinable control plane (StartClusterOptions.joinable) was made with. */
+export interface JoinableControlPlane {
+  /** `kubeadm version -o short` of the kubeadm that set it up; nodes join with the same binary. */
+  readonly kubeadmVersion: string;
+  /** The kubeadm configuration given to the init phases (InitConfiguration, ClusterConfiguration, KubeletConfiguration). */
+  readonly kubeadmConfigFile: string;
+  /** `host:port` of the API server, as a JoinConfiguration's discovery.bootstrapToken.apiServerEndpoint. */
+  readonly apiServerEndpoint: string;
 }
 
 export interface ApiResponse {
@@ -59,6 +76,8 @@ export interface TestCluster {
   readonly dir: string;
   /** Names of the CRDs installed at start (`virtualmachines.kubevirt.io`, ...). */
   readonly crds: readonly string[];
+  /** Set when started with `joinable: true`. */
+  readonly joinable?: JoinableControlPlane;
   /** Kubeconfig of a client-cert user (CN=user, O=each group); made once per user and group set. */
   tenantKubeconfig(user?: string, groups?: readonly string[]): string;
   /** A plain-HTTPS client authenticated by a kubeconfig of this cluster. @default the admin kubeconfig */
@@ -336,8 +355,10 @@ function writeKubeconfig(file: string, server: string, caFile: string, certFile:
 interface KubeconfigCreds {
   server: string;
   ca: Buffer;
-  cert: Buffer;
-  key: Buffer;
+  cert?: Buffer;
+  key?: Buffer;
+  /** Sent as `Authorization: Bearer` (a bootstrap token) instead of a client certificate. */
+  bearerToken?: string;
 }
 
 function readKubeconfig(file: string): KubeconfigCreds {
@@ -362,6 +383,7 @@ function makeClient(creds: KubeconfigCreds): KubeClient {
           agent,
           headers: {
             Accept: 'application/json',
+            ...(creds.bearerToken !== undefined ? { Authorization: `Bearer ${creds.bearerToken}` } : {}),
             ...(payload !== undefined ? { 'Content-Type': contentType, 'Content-Length': Buffer.byteLength(payload) } : {}),
           },
           timeout: 30_000,
@@ -433,7 +455,10 @@ export function readCrds(dir: string): any[] {
 export async function startCluster(opts: StartClusterOptions = {}): Promise<TestCluster> {
   const timeoutMs = opts.startTimeoutMs ?? 120_000;
   const crdDir = opts.crdDir === undefined ? defaultCrdDir() : opts.crdDir;
+  const joinable = opts.joinable === true;
+  if (joinable && opts.controllerManager === false) throw new Error('startCluster: a joinable control plane needs kube-controller-manager (its bootstrap signer signs cluster-info)');
   const bins = { etcd: binary('etcd'), apiserver: binary('kube-apiserver'), kcm: opts.controllerManager === false ? undefined : binary('kube-controller-manager') };
+  const kubeadm = joinable ? binary('kubeadm') : undefined;
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'metalslice-e2e-'));
   const components: Component[] = [];
   const beforeStop: (() => Promise<void>)[] = [];
@@ -495,9 +520,7 @@ export async function startCluster(opts: StartClusterOptions = {}): Promise<Test
         `--cert-dir=${dir}`,
         `--tls-cert-file=${path.join(dir, 'apiserver.crt')}`, `--tls-private-key-file=${path.join(dir, 'apiserver.key')}`,
         `--client-ca-file=${caFile}`,
-        '--anonymous-auth=false',
-        '--authorization-mode=RBAC',
-        '--enable-admission-plugins=NamespaceLifecycle,LimitRanger,ServiceAccount,ResourceQuota',
+        ...(joinable ? JOINABLE_APISERVER_FLAGS : ['--anonymous-auth=false', '--authorization-mode=RBAC', '--enable-admission-plugins=NamespaceLifecycle,LimitRanger,ServiceAccount,ResourceQuota']),
         `--service-account-key-file=${path.join(dir, 'sa.pub')}`,
         `--service-account-signing-key-file=${path.join(dir, 'sa.key')}`,
         '--service-account-issuer=https://kubernetes.default.svc.cluster.local',
@@ -517,7 +540,8 @@ export async function startCluster(opts: StartClusterOptions = {}): Promise<Test
       components.push(
         startComponent('kube-controller-manager', bins.kcm, [
           `--kubeconfig=${adminKubeconfig}`,
-          '--controllers=namespace-controller,resourcequota-controller,garbage-collector-controller,serviceaccount-controller,serviceaccount-token-controller,clusterrole-aggregation-controller,root-ca-certificate-publisher-controller',
+          `--controllers=namespace-controller,resourcequota-controller,garbage-collector-controller,serviceaccount-controller,serviceaccount-token-controller,clusterrole-aggregation-controller,root-ca-certificate-publisher-controller${joinable ? `,${JOINABLE_CONTROLLERS.join(',')}` : ''}`,
+          ...(joinable ? [`--cluster-signing-cert-file=${caFile}`, `--cluster-signing-key-file=${path.join(dir, 'ca.key')}`] : []),
           `--service-account-private-key-file=${path.join(dir, 'sa.key')}`,
           `--root-ca-file=${caFile}`,
           '--leader-elect=false',
@@ -531,6 +555,8 @@ export async function startCluster(opts: StartClusterOptions = {}): Promise<Test
         async () => (await admin.get('/api/v1/namespaces/default/serviceaccounts/default')).status === 200, diedEarly);
     }
 
+    const joinableControlPlane = kubeadm ? await makeJoinable({ kubeadm, dir, adminKubeconfig, apiPort, admin, timeoutMs }) : undefined;
+
     const tenantCache = new Map<string, string>();
     let tenantSeq = 0;
     const cluster: TestCluster = {
@@ -539,6 +565,7 @@ export async function startCluster(opts: StartClusterOptions = {}): Promise<Test
       adminKubeconfig,
       dir,
       crds,
+      joinable: joinableControlPlane,
       tenantKubeconfig(user = DEFAULT_TENANT.user, groups = DEFAULT_TENANT.groups): string {
         const key = JSON.stringify([user, [...groups]]);
         const cached = tenantCache.get(key);
@@ -609,6 +636,226 @@ async function waitForResource(admin: KubeClient, group: string, version: string
     const res = await admin.get(gv);
     return res.status === 200 && (res.body?.resources ?? []).some((r: { name: string }) => r.name === plural);
   });
+}
+
+// ---------------------------------------------------------------------------------------------------------
+// A joinable control plane: what `kubeadm init` leaves behind for `kubeadm join`, on the e2e API server. The
+// flags and controllers are those kubeadm's static Pod manifests give kube-apiserver and kube-controller-manager;
+// the ConfigMaps and RBAC are made by kubeadm itself, its init phases run against the running API server.
+
+/** kube-apiserver flags kubeadm sets that a join depends on. */
+const JOINABLE_APISERVER_FLAGS = [
+  // Discovery reads kube-public/cluster-info before it trusts the server, so anonymously; RBAC gives anonymous
+  // only that ConfigMap (kubeadm's bootstrap-signer-clusterinfo Role) and the public /version, /healthz.
+  '--anonymous-auth=true',
+  '--enable-bootstrap-token-auth=true',
+  '--authorization-mode=Node,RBAC',
+  '--enable-admission-plugins=NamespaceLifecycle,LimitRanger,ServiceAccount,ResourceQuota,NodeRestriction',
+];
+
+/** The controllers kubeadm turns on beyond the defaults, and the CSR controllers a TLS bootstrap needs. */
+const JOINABLE_CONTROLLERS = [
+  'bootstrap-signer-controller',
+  'token-cleaner-controller',
+  'certificatesigningrequest-approving-controller',
+  'certificatesigningrequest-signing-controller',
+  'certificatesigningrequest-cleaner-controller',
+];
+
+/** The kubeadm configuration the init phases read (multi-document YAML). */
+function kubeadmInitConfiguration(kubernetesVersion: string, apiPort: number): string {
+  const docs = [
+    {
+      apiVersion: 'kubeadm.k8s.io/v1beta4',
+      kind: 'InitConfiguration',
+      // kubeadm init always makes one token; so does this control plane (its secret is never printed).
+      bootstrapTokens: [{ description: 'the e2e control plane\'s own token, as kubeadm init makes one', ttl: '1h', groups: ['system:bootstrappers:kubeadm:default-node-token'], usages: ['signing', 'authentication'] }],
+      // No advertiseAddress: kubeadm refuses a loopback one, and only the endpoint below is ever dialled.
+      localAPIEndpoint: { bindPort: apiPort },
+      nodeRegistration: { name: 'e2e-control-plane', criSocket: 'unix:///run/containerd/containerd.sock' },
+    },
+    {
+      apiVersion: 'kubeadm.k8s.io/v1beta4',
+      kind: 'ClusterConfiguration',
+      clusterName: 'metalslice-e2e',
+      kubernetesVersion,
+      controlPlaneEndpoint: `127.0.0.1:${apiPort}`,
+      networking: { serviceSubnet: '10.96.0.0/16', dnsDomain: 'cluster.local' },
+    },
+    {
+      apiVersion: 'kubelet.config.k8s.io/v1beta1',
+      kind: 'KubeletConfiguration',
+      // The e2e machine has no systemd (PID 1 is not an init system), so a kubelet there can only use cgroupfs.
+      cgroupDriver: 'cgroupfs',
+    },
+  ];
+  return docs.map((d) => stringify(d, { lineWidth: 0 })).join('---\n');
+}
+
+/**
+ * Makes a running control plane joinable the way `kubeadm init` does: `kubeadm init phase upload-config all`
+ * (kubeadm-config and kubelet-config ConfigMaps in kube-system, and the Roles that let bootstrap tokens and
+ * nodes read them) and `kubeadm init phase bootstrap-token` (cluster-info in kube-public, readable
+ * anonymously; RBAC that lets bootstrap tokens post CSRs and get Nodes; auto-approval of node client CSRs and
+ * their renewals; kubeadm's own token). Returns once the bootstrap signer has signed cluster-info.
+ */
+async function makeJoinable(p: { kubeadm: string; dir: string; adminKubeconfig: string; apiPort: number; admin: KubeClient; timeoutMs: number }): Promise<JoinableControlPlane> {
+  const version = await run(p.kubeadm, ['version', '-o', 'short']);
+  expectOk('kubeadm version', version);
+  const kubeadmVersion = version.stdout.trim();
+  const kubeadmConfigFile = path.join(p.dir, 'kubeadm-init.yaml');
+  fs.writeFileSync(kubeadmConfigFile, kubeadmInitConfiguration(kubeadmVersion, p.apiPort));
+  for (const phase of [['upload-config', 'all'], ['bootstrap-token', '--skip-token-print']]) {
+    const r = await run(p.kubeadm, ['init', 'phase', ...phase, `--config=${kubeadmConfigFile}`, `--kubeconfig=${p.adminKubeconfig}`], { timeoutMs: p.timeoutMs });
+    fs.writeFileSync(path.join(p.dir, `kubeadm-init-phase-${phase[0]}.log`), r.stdout + r.stderr);
+    if (r.code !== 0) throw new Error(`kubeadm init phase ${phase.join(' ')} exited ${r.code}: ${r.stderr.slice(-3000)}`);
+  }
+  await waitFor('cluster-info signed by the bootstrap signer', p.timeoutMs, async () => {
+    const cm = (await p.admin.get('/api/v1/namespaces/kube-public/configmaps/cluster-info')).body;
+    return Object.keys(cm?.data ?? {}).some((k) => k.startsWith('jws-kubeconfig-'));
+  });
+  return { kubeadmVersion, kubeadmConfigFile, apiServerEndpoint: `127.0.0.1:${p.apiPort}` };
+}
+
+/** A client of a cluster that authenticates with a bootstrap token (`<id>.<secret>`), as a joining node does. */
+export function bootstrapTokenClient(cluster: TestCluster, token: string): KubeClient {
+  return makeClient({ server: cluster.server, ca: fs.readFileSync(cluster.caFile), bearerToken: token });
+}
+
+// ---------------------------------------------------------------------------------------------------------
+// A real worker node on this machine: containerd and runc (Debian's), `kubeadm join` and the kubelet, in a
+// private mount namespace (test/e2e/kubeadm-node.sh). Fixed ports (kubelet 10248, 10250): one node at a time.
+
+/** Where Debian puts runc, conntrack, iptables; not always on a test runner's PATH. */
+const NODE_PATH = [process.env.PATH ?? '', '/usr/local/sbin', '/usr/sbin', '/sbin'].filter(Boolean).join(path.delimiter);
+
+/**
+ * Why a real kubelet cannot run here, or undefined when it can. Runs scripts/node-runtime.sh first, which
+ * installs containerd, runc and the tools kubeadm's preflight looks for from Debian's packages when missing.
+ */
+export async function realKubeletUnavailable(): Promise<string | undefined> {
+  if (process.platform !== 'linux') return `a kubelet runs on Linux only (this is ${process.platform})`;
+  const uid = process.getuid?.();
+  if (uid !== 0) return `kubeadm join and the kubelet need root (this test runs as uid ${uid})`;
+  const runtime = await run('bash', [path.join(REPO_ROOT, 'scripts', 'node-runtime.sh')], { timeoutMs: 600_000 });
+  if (runtime.code !== 0) return `scripts/node-runtime.sh could not install containerd and runc (exit ${runtime.code}): ${runtime.stderr.trim().slice(-800)}`;
+  const env = { ...process.env, PATH: NODE_PATH };
+  for (const name of ['unshare', 'containerd', 'runc', 'kubeadm', 'kubelet']) {
+    if ((await run('sh', ['-c', `command -v ${name}`], { env })).code !== 0) return `${name} is not on PATH (${NODE_PATH})`;
+  }
+  const namespace = await run('unshare', ['--mount', '--propagation', 'private', 'true'], { env });
+  if (namespace.code !== 0) return `cannot make a private mount namespace (unshare --mount exited ${namespace.code}): ${namespace.stderr.trim()}`;
+  return undefined;
+}
+
+export interface KubeadmNode {
+  /** The node's directory: its logs, and the bind-mounted /etc/kubernetes, /var/lib/kubelet, ... under fs/. */
+  readonly dir: string;
+  /** `kubeadm join`'s exit code. */
+  readonly joinExitCode: number;
+  /** `kubeadm join`'s output. */
+  readonly joinOutput: string;
+  /** The last lines of the kubelet's and containerd's logs. */
+  logTail(lines?: number): string;
+  /** Stops the kubelet and containerd, removes the mount points and kubelet cgroups the node created; idempotent. */
+  stop(): Promise<void>;
+}
+
+/** The `kubepods*` cgroups under /sys/fs/cgroup (cgroup v2) or under each v1 controller. */
+function kubeletCgroups(): Set<string> {
+  const root = '/sys/fs/cgroup';
+  const found = new Set<string>();
+  const dirs = (dir: string): string[] => {
+    try {
+      return fs.readdirSync(dir, { withFileTypes: true }).filter((e) => e.isDirectory()).map((e) => path.join(dir, e.name));
+    } catch {
+      return [];
+    }
+  };
+  for (const dir of [root, ...dirs(root)]) for (const d of dirs(dir)) if (path.basename(d).startsWith('kubepods')) found.add(d);
+  return found;
+}
+
+/** Removes a cgroup and its children, deepest first (a cgroup directory goes with rmdir, control files and all). */
+function removeCgroup(dir: string): void {
+  for (const e of fs.readdirSync(dir, { withFileTypes: true })) if (e.isDirectory()) removeCgroup(path.join(dir, e.name));
+  fs.rmdirSync(dir);
+}
+
+/**
+ * Joins this machine as a worker node with a JoinConfiguration file: `kubeadm join --config FILE` for real, with
+ * containerd as its runtime and the kubelet started from the files kubeadm writes. Resolves when `kubeadm join`
+ * has ended (it waits for the kubelet's TLS bootstrap); the kubelet keeps running until stop().
+ */
+export async function startKubeadmNode(joinConfigFile: string, opts: { ignorePreflightErrors?: readonly string[]; timeoutMs?: number } = {}): Promise<KubeadmNode> {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'metalslice-node-'));
+  const cgroupsBefore = kubeletCgroups();
+  const flags = opts.ignorePreflightErrors?.length ? [`--ignore-preflight-errors=${opts.ignorePreflightErrors.join(',')}`] : [];
+  const component = startComponent('kubeadm-node', 'unshare', [
+    '--mount', '--propagation', 'private', 'env', `PATH=${NODE_PATH}`,
+    'bash', path.join(__dirname, 'kubeadm-node.sh'), dir, path.resolve(joinConfigFile), ...flags,
+  ], dir);
+  const read = (name: string): string => (fs.existsSync(path.join(dir, name)) ? fs.readFileSync(path.join(dir, name), 'utf8') : '');
+  let stopped = false;
+  const node: KubeadmNode = {
+    dir,
+    joinExitCode: -1,
+    joinOutput: '',
+    logTail: (lines = 40) => ['kubeadm-join', 'kubelet', 'containerd'].map((n) => `----- ${n} (${path.join(dir, `${n}.log`)}) -----\n${tail(path.join(dir, `${n}.log`), lines)}`).join('\n'),
+    async stop(): Promise<void> {
+      if (stopped) return;
+      stopped = true;
+      await stopComponent(component);
+      for (const d of read('created-dirs').split('\n').filter(Boolean).reverse()) {
+        try {
+          fs.rmdirSync(d); // only if empty: the node's files were in its bind mounts
+        } catch {
+          // not empty or already gone: leave it
+        }
+      }
+      for (const cg of kubeletCgroups()) if (!cgroupsBefore.has(cg)) removeCgroup(cg);
+      if (!process.env.METALSLICE_E2E_KEEP) fs.rmSync(dir, { recursive: true, force: true });
+    },
+  };
+  try {
+    await waitFor('kubeadm join to end', opts.timeoutMs ?? 300_000, async () => read('join-exit-code') !== '', () => (component.exited && read('join-exit-code') === '' ? `the node exited early:\n${tail(component.logFile, 20)}` : undefined));
+  } catch (e) {
+    const message = `${(e as Error).message}\n${node.logTail()}`;
+    await node.stop();
+    throw new Error(message);
+  }
+  return { ...node, joinExitCode: Number(read('join-exit-code').trim()), joinOutput: read('kubeadm-join.log') };
+}
+
+/**
+ * Does what a kubelet does to join, with plain API calls, for machines that cannot run one: as the bootstrap
+ * token (group system:bootstrappers), posts a CSR for `system:node:<name>` in `system:nodes`; waits until the
+ * CSR approver approves it and the signer issues the certificate; then, as that node, creates its Node object
+ * with the labels and taints it would register with. Returns the CSR and the Node as the API server stored them.
+ */
+export async function emulateKubeletJoin(cluster: TestCluster, p: { token: string; nodeName: string; labels: Record<string, string>; taints: readonly { key: string; value?: string; effect: string }[]; timeoutMs?: number }): Promise<{ csr: any; node: ApiResponse }> {
+  const dir = fs.mkdtempSync(path.join(cluster.dir, 'emulated-kubelet-'));
+  fs.writeFileSync(path.join(dir, 'openssl.cnf'), OPENSSL_CONFIG);
+  openssl(dir, ['req', '-new', '-nodes', '-config', 'openssl.cnf', '-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:prime256v1', '-keyout', 'node.key', '-out', 'node.csr', '-subj', subject(`system:node:${p.nodeName}`, ['system:nodes'])]);
+  const bootstrap = bootstrapTokenClient(cluster, p.token);
+  const csrs = '/apis/certificates.k8s.io/v1/certificatesigningrequests';
+  const created = await bootstrap.create(csrs, {
+    apiVersion: 'certificates.k8s.io/v1',
+    kind: 'CertificateSigningRequest',
+    metadata: { generateName: 'node-csr-' },
+    // The signer and usages a kubelet asks for with an EC key.
+    spec: { request: fs.readFileSync(path.join(dir, 'node.csr')).toString('base64'), signerName: 'kubernetes.io/kube-apiserver-client-kubelet', usages: ['digital signature', 'client auth'] },
+  });
+  if (created.status !== 201) throw new Error(`posting the node's CSR as the bootstrap token: HTTP ${created.status}: ${created.body?.message ?? JSON.stringify(created.body)}`);
+  const name: string = created.body.metadata.name;
+  let csr: any;
+  await waitFor(`CSR ${name} approved and issued`, p.timeoutMs ?? 60_000, async () => {
+    csr = (await bootstrap.get(`${csrs}/${name}`)).body;
+    return typeof csr?.status?.certificate === 'string' && csr.status.certificate.length > 0;
+  });
+  const asNode = makeClient({ server: cluster.server, ca: fs.readFileSync(cluster.caFile), cert: Buffer.from(csr.status.certificate, 'base64'), key: fs.readFileSync(path.join(dir, 'node.key')) });
+  const node = await asNode.create('/api/v1/nodes', { apiVersion: 'v1', kind: 'Node', metadata: { name: p.nodeName, labels: p.labels }, spec: { taints: p.taints } });
+  return { csr, node };
 }
 
 // ---------------------------------------------------------------------------------------------------------
