@@ -28,6 +28,8 @@ export const settings = {
   tenantEndpoint: process.env.METALSLICE_TENANT_ENDPOINT ?? 'https://10.0.0.10:6443',
   /** Scale the example's worker pool (the e2e tests do +1 / -1). */
   workers: Number(process.env.METALSLICE_EXAMPLE_WORKERS ?? '6'),
+  /** The worker pool's bootstrap token lifetime (the join e2e test shortens it to see tokens expire). @default "24h" */
+  workerTokenTtl: process.env.METALSLICE_EXAMPLE_TOKEN_TTL || undefined,
   /** Scale the static auto-node pool. */
   baseNodes: Number(process.env.METALSLICE_EXAMPLE_BASE_NODES ?? '2'),
 };

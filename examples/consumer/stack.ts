@@ -26,7 +26,7 @@ export class ConsumerStack extends TerraformStack {
       kubeconfigPath: settings.tenantKubeconfig,
     });
 
-    new ElasticNodePool(this, 'team-a-workers', { quota, cluster, shape: { cpu: 8, memory: '32Gi', disk: '100Gi' }, count: settings.workers });
+    new ElasticNodePool(this, 'team-a-workers', { quota, cluster, shape: { cpu: 8, memory: '32Gi', disk: '100Gi' }, count: settings.workers, bootstrapTokenTtl: settings.workerTokenTtl });
     new ElasticNodePool(this, 'team-a-highmem', {
       quota,
       cluster,
