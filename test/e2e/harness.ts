@@ -2,15 +2,15 @@
 // a kube-controller-manager running only the controllers a tenant slice depends on (namespace deletion,
 // quota usage, garbage collection, service accounts), all on loopback, in a temp dir, torn down by stop().
 // Binaries come from scripts/toolchain.sh (source its env.sh, or let scripts/test-e2e.sh do it).
-import { ChildProcess, spawn, execFileSync } from 'node:child_process';
+import { spawn, execFileSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import * as fs from 'node:fs';
 import * as https from 'node:https';
-import * as net from 'node:net';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import * as k8s from '@kubernetes/client-node';
 import { parseAllDocuments, stringify } from 'yaml';
+import { apiRequest, ApiResponse, Component, freePort, onPath, startComponent, stopComponent, tail, waitFor } from '../../constructs/verify/processes';
 
 /** The repository root (this file lives in test/e2e/). */
 export const REPO_ROOT = path.resolve(__dirname, '..', '..');
@@ -51,11 +51,7 @@ export interface JoinableControlPlane {
   readonly apiServerEndpoint: string;
 }
 
-export interface ApiResponse {
-  readonly status: number;
-  /** The parsed JSON body, or the raw text when it is not JSON. */
-  readonly body: any;
-}
+export type { ApiResponse } from '../../constructs/verify/processes';
 
 /** A minimal Kubernetes REST client over plain HTTPS with a kubeconfig's client certificate. */
 export interface KubeClient {
@@ -152,120 +148,9 @@ export function tofu(cwd: string, args: readonly string[], timeoutMs = 300_000):
 
 /** Finds a toolchain binary on PATH, with a hint to run the toolchain script when it is missing. */
 export function binary(name: string): string {
-  for (const dir of (process.env.PATH ?? '').split(path.delimiter)) {
-    if (!dir) continue;
-    const candidate = path.join(dir, name);
-    try {
-      fs.accessSync(candidate, fs.constants.X_OK);
-      return candidate;
-    } catch {
-      // not here
-    }
-  }
+  const found = onPath(name);
+  if (found) return found;
   throw new Error(`${name} not found on PATH: run scripts/test-e2e.sh, or source "$(scripts/toolchain.sh)" first`);
-}
-
-// ---------------------------------------------------------------------------------------------------------
-// Processes: each component runs in its own process group so stop() also ends anything it forked. Live
-// groups are also killed when the test process exits, so an aborted run leaves nothing behind.
-
-const liveGroups = new Set<number>();
-let exitHookInstalled = false;
-
-function installExitHook(): void {
-  if (exitHookInstalled) return;
-  exitHookInstalled = true;
-  process.on('exit', () => {
-    for (const pgid of liveGroups) {
-      try {
-        process.kill(-pgid, 'SIGKILL');
-      } catch {
-        // already gone
-      }
-    }
-  });
-}
-
-interface Component {
-  readonly name: string;
-  readonly child: ChildProcess;
-  readonly logFile: string;
-  exited: boolean;
-}
-
-function startComponent(name: string, command: string, args: readonly string[], dir: string): Component {
-  installExitHook();
-  const logFile = path.join(dir, `${name}.log`);
-  const fd = fs.openSync(logFile, 'a');
-  const child = spawn(command, args, { cwd: dir, detached: true, stdio: ['ignore', fd, fd] });
-  fs.closeSync(fd);
-  const component: Component = { name, child, logFile, exited: false };
-  if (child.pid !== undefined) liveGroups.add(child.pid);
-  child.on('exit', () => {
-    component.exited = true;
-  });
-  child.on('error', () => {
-    component.exited = true;
-  });
-  return component;
-}
-
-async function stopComponent(c: Component, graceMs = 5000): Promise<void> {
-  const pid = c.child.pid;
-  if (pid === undefined) return;
-  const signalGroup = (signal: NodeJS.Signals): void => {
-    try {
-      process.kill(-pid, signal);
-    } catch {
-      // the group is gone
-    }
-  };
-  if (!c.exited) {
-    const exited = new Promise<void>((resolve) => c.child.once('exit', () => resolve()));
-    signalGroup('SIGTERM');
-    if (!(await within(exited, graceMs))) signalGroup('SIGKILL');
-    await within(exited, 2000);
-  }
-  signalGroup('SIGKILL'); // anything the component forked that outlived it
-  liveGroups.delete(pid);
-}
-
-function tail(file: string, lines: number): string {
-  try {
-    const text = fs.readFileSync(file, 'utf8').trimEnd().split('\n');
-    return text.slice(-lines).join('\n');
-  } catch {
-    return '(no log)';
-  }
-}
-
-function sleep(ms: number): Promise<void> {
-  return new Promise((resolve) => setTimeout(resolve, ms));
-}
-
-/** Whether `p` settles within `ms`; the timer is cleared either way, so nothing keeps the test process alive. */
-async function within(p: Promise<unknown>, ms: number): Promise<boolean> {
-  let timer: NodeJS.Timeout | undefined;
-  const timeout = new Promise<false>((resolve) => {
-    timer = setTimeout(() => resolve(false), ms);
-  });
-  try {
-    return await Promise.race([p.then(() => true as const), timeout]);
-  } finally {
-    clearTimeout(timer);
-  }
-}
-
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = net.createServer();
-    server.unref();
-    server.on('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      server.close(() => (typeof address === 'object' && address ? resolve(address.port) : reject(new Error('no port'))));
-    });
-  });
 }
 
 // ---------------------------------------------------------------------------------------------------------
@@ -372,66 +257,15 @@ function readKubeconfig(file: string): KubeconfigCreds {
 
 function makeClient(creds: KubeconfigCreds): KubeClient {
   const agent = new https.Agent({ ca: creds.ca, cert: creds.cert, key: creds.key, keepAlive: false });
+  const headers: Record<string, string> = creds.bearerToken !== undefined ? { Authorization: `Bearer ${creds.bearerToken}` } : {};
   const request = (method: string, apiPath: string, body?: unknown, contentType = 'application/json'): Promise<ApiResponse> =>
-    new Promise((resolve, reject) => {
-      const payload = body === undefined ? undefined : typeof body === 'string' ? body : JSON.stringify(body);
-      const url = new URL(apiPath, creds.server);
-      const req = https.request(
-        url,
-        {
-          method,
-          agent,
-          headers: {
-            Accept: 'application/json',
-            ...(creds.bearerToken !== undefined ? { Authorization: `Bearer ${creds.bearerToken}` } : {}),
-            ...(payload !== undefined ? { 'Content-Type': contentType, 'Content-Length': Buffer.byteLength(payload) } : {}),
-          },
-          timeout: 30_000,
-        },
-        (res) => {
-          const chunks: Buffer[] = [];
-          res.on('data', (d: Buffer) => chunks.push(d));
-          res.on('end', () => {
-            const text = Buffer.concat(chunks).toString('utf8');
-            let parsed: unknown = text;
-            try {
-              parsed = text ? JSON.parse(text) : undefined;
-            } catch {
-              // not JSON
-            }
-            resolve({ status: res.statusCode ?? 0, body: parsed });
-          });
-        },
-      );
-      req.on('timeout', () => req.destroy(new Error(`${method} ${apiPath}: timed out`)));
-      req.on('error', reject);
-      if (payload !== undefined) req.write(payload);
-      req.end();
-    });
+    apiRequest(creds.server, agent, headers, method, apiPath, body, contentType, 30_000);
   return {
     request,
     get: (p) => request('GET', p),
     create: (p, b) => request('POST', p, b),
     delete: (p) => request('DELETE', p),
   };
-}
-
-async function waitFor(what: string, timeoutMs: number, check: () => Promise<boolean>, fatal?: () => string | undefined): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  let lastError: unknown;
-  for (let delay = 100; ; delay = Math.min(delay * 2, 1000)) {
-    const reason = fatal?.();
-    if (reason) throw new Error(`${what}: ${reason}`);
-    try {
-      if (await check()) return;
-    } catch (e) {
-      lastError = e;
-    }
-    if (Date.now() > deadline) {
-      throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}${lastError ? ` (last error: ${String(lastError)})` : ''}`);
-    }
-    await sleep(delay);
-  }
 }
 
 // ---------------------------------------------------------------------------------------------------------
