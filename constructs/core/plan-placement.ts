@@ -171,9 +171,6 @@ interface PlacedFleet {
   readonly unproven?: { readonly pools: readonly string[]; readonly overflow: SpreadOverflow };
 }
 
-/** Per host, per dimension: what a set of items asks of each host. */
-type Load = number[][];
-
 /**
  * The spread proof. Spread pools render a hard topology spread over hosts (maxSkew 1, DoNotSchedule; see
  * render/kubevirt.ts), so whatever order the launcher pods arrive in and however kube-scheduler scores the
@@ -184,7 +181,7 @@ type Load = number[][];
  */
 class SpreadProof {
   /** The worst case per host and dimension. */
-  readonly worst: Load;
+  readonly worst: number[][];
   constructor(
     private readonly hostCaps: readonly (readonly number[])[],
     items: readonly { size: readonly number[]; group: number; pinned: boolean }[],
@@ -273,10 +270,10 @@ function placeFleet(fleet: PlannedFleet, own: readonly PlannedVm[], dims: readon
   }
 }
 
-/** A dimension's integer value back as a quantity (millicores for cpu, units otherwise). */
+/** A dimension's integer value back as a quantity (millicores for cpu, units otherwise), formatted as the report formats it. */
 function fromDimension(name: string, value: number): Quantity {
-  if (name === 'cpu') return Quantity.fromMillis(BigInt(value));
-  return name === 'memory' || name === 'disk' || name === 'ephemeral-storage' || name.startsWith('hugepages-') ? Quantity.fromBytes(BigInt(value)) : Quantity.fromUnits(BigInt(value));
+  const q = name === 'cpu' ? Quantity.fromMillis(BigInt(value)) : Quantity.fromUnits(BigInt(value));
+  return normalizeResources({ [name]: q })[name];
 }
 
 function spreadPinMessage(fleet: PlannedFleet, pools: readonly PlannedVm[][], o: SpreadOverflow): string {
@@ -307,27 +304,27 @@ export function placeVms(fleets: ReadonlyMap<string, PlannedFleet>, vms: readonl
     });
     const free = fleet.hosts.map((host, h) => normalizeResources(subtractResources(host.allocatable, used[h])));
     freeByFleet.set(fleet.name, free);
+    const byPool = groupBy(own, (vm) => vm.poolPath);
     const unplaced = new Map<string, number>();
     for (const k of result.unplaced) unplaced.set(own[k].poolPath, (unplaced.get(own[k].poolPath) ?? 0) + 1);
     if (unplaced.size > 0) {
       const largest = largestGuest(free, fleet.kubevirt.settings);
       for (const [poolPath, n] of unplaced) {
-        const pool = own.filter((vm) => vm.poolPath === poolPath);
+        const pool = byPool.get(poolPath)!;
         issues.add(pool[0].countPath, unplacedMessage(pool, n, fleet, largest));
       }
     }
     if (result.pinned.size > 0) {
-      const byPool = groupBy(own, (vm) => vm.poolPath);
       for (const [poolPath, overflow] of result.pinned) pinnedPools.set(poolPath, `kube-scheduler's spreading could overfill host ${overflow.host}`);
       const first = [...result.pinned.values()][0];
       warnings.push({ path: fleet.path, message: spreadPinMessage(fleet, [...result.pinned.keys()].map((p) => byPool.get(p)!), first) });
     }
     if (result.unproven) {
       const o = result.unproven.overflow;
-      const pool = own.find((vm) => vm.poolPath === result.unproven!.pools[0])!;
+      const pools = result.unproven.pools.map((p) => byPool.get(p)![0]);
       issues.add(
-        pool.countPath,
-        `kube-scheduler could leave VMs of fleet "${fleet.name}" pending: spreading pools ${result.unproven.pools.map((p) => `"${own.find((vm) => vm.poolPath === p)!.pool}"`).join(', ')} evenly over ${fleet.hosts.length} hosts could ask host "${o.host}" for ${o.worstCase} of ${o.resource} with ${o.allocatable} allocatable, ` +
+        pools[0].countPath,
+        `kube-scheduler could leave VMs of fleet "${fleet.name}" pending: spreading pools ${pools.map((vm) => `"${vm.pool}"`).join(', ')} evenly over ${fleet.hosts.length} hosts could ask host "${o.host}" for ${o.worstCase} of ${o.resource} with ${o.allocatable} allocatable, ` +
           'and they ask for live migration, so they cannot be pinned: set placement: planned with evictionStrategy None or External, or make counts multiples of the host count, or add hosts',
       );
     }

@@ -47,9 +47,12 @@ export interface Replay {
   readonly pods: readonly ReplayPod[];
 }
 
-/** Resource names a Node or Pod may carry: Kubernetes' standard names and extended (domain-qualified) ones; not the planner's `disk`. */
+/**
+ * Resource names a Node or Pod may carry: every name the planner accounts (STANDARD_RESOURCES and extended
+ * ones) except `disk`, the VM's root-disk PVC, which is storage, not a node resource.
+ */
 function isKubernetesResource(name: string): boolean {
-  return ['cpu', 'memory', 'pods', 'ephemeral-storage'].includes(name) || name.startsWith('hugepages-') || isExtendedResource(name);
+  return name !== 'disk';
 }
 
 function isHugepages(name: string): boolean {
