@@ -3,7 +3,7 @@
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { expectOk, REPO_ROOT, run, startCluster, TestCluster } from './harness';
+import { exampleStackEnv, expectOk, REPO_ROOT, run, startCluster, TestCluster } from './harness';
 
 jest.setTimeout(1_200_000);
 
@@ -30,16 +30,7 @@ describe('e2e: cdktf deploy and destroy with OpenTofu', () => {
       path.join(work, 'cdktf.json'),
       JSON.stringify({ language: 'typescript', app: `"${process.execPath}" "${tsx}" "${path.join(REPO_ROOT, 'examples', 'app.ts')}"`, sendCrashReports: 'false' }),
     );
-    env = {
-      ...process.env,
-      CHECKPOINT_DISABLE: '1',
-      TERRAFORM_BINARY_NAME: 'tofu',
-      CI: 'true',
-      METALSLICE_PROVIDER_KUBECONFIG: cluster.adminKubeconfig,
-      METALSLICE_TENANT_KUBECONFIG: cluster.adminKubeconfig,
-      METALSLICE_TENANT_ENDPOINT: cluster.server,
-      METALSLICE_TENANT_CA_FILE: cluster.caFile,
-    };
+    env = exampleStackEnv(cluster, { TERRAFORM_BINARY_NAME: 'tofu', CI: 'true' });
   });
 
   afterAll(async () => {

@@ -4,7 +4,7 @@
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { expectOk, REPO_ROOT, run, startCluster, TestCluster, tofu } from './harness';
+import { exampleStackEnv, expectOk, startCluster, synthExampleApp, TestCluster, tofu } from './harness';
 
 jest.setTimeout(1_800_000);
 
@@ -24,14 +24,7 @@ describe('e2e: the example app on a real kube-apiserver', () => {
 
   const stackDir = (stack: string) => path.join(work, 'cdktf.out', 'stacks', stack);
 
-  async function synth(extra: Record<string, string> = {}): Promise<void> {
-    const r = await run(process.execPath, [path.join(REPO_ROOT, 'node_modules', 'tsx', 'dist', 'cli.mjs'), path.join(REPO_ROOT, 'examples', 'app.ts')], {
-      cwd: work,
-      env: { ...env, ...extra },
-      timeoutMs: 120_000,
-    });
-    expectOk('synth', r);
-  }
+  const synth = (extra: Record<string, string> = {}): Promise<void> => synthExampleApp(work, { ...env, ...extra });
 
   async function planChanges(stack: string): Promise<ResourceChange[]> {
     expectOk('plan', await tofu(stackDir(stack), ['plan', '-input=false', '-no-color', '-out=tfplan']));
@@ -59,16 +52,7 @@ describe('e2e: the example app on a real kube-apiserver', () => {
     // What installing the KubeVirt operator leaves behind: its namespace, where the fleet's KubeVirt CR goes.
     expect((await cluster.client().create('/api/v1/namespaces', { metadata: { name: 'kubevirt' } })).status).toBe(201);
     work = fs.mkdtempSync(path.join(os.tmpdir(), 'metalslice-e2e-'));
-    env = {
-      ...process.env,
-      CHECKPOINT_DISABLE: '1',
-      CDKTF_OUTDIR: path.join(work, 'cdktf.out'),
-      METALSLICE_PROVIDER_KUBECONFIG: cluster.adminKubeconfig,
-      // The tenant cluster is the same API server here; bootstrap tokens land in its kube-system.
-      METALSLICE_TENANT_KUBECONFIG: cluster.adminKubeconfig,
-      METALSLICE_TENANT_ENDPOINT: cluster.server,
-      METALSLICE_TENANT_CA_FILE: cluster.caFile,
-    };
+    env = exampleStackEnv(cluster, { CDKTF_OUTDIR: path.join(work, 'cdktf.out') });
   });
 
   afterAll(async () => {

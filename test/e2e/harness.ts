@@ -139,6 +139,28 @@ export function copyTerraformTree(dest: string): string {
   return dest;
 }
 
+/**
+ * The environment the example stacks (examples/app.ts) read, with the test API server as both the provider
+ * cluster and the tenant cluster (bootstrap tokens land in its kube-system); `extra` adds or overrides.
+ */
+export function exampleStackEnv(cluster: Pick<TestCluster, 'adminKubeconfig' | 'server' | 'caFile'>, extra: NodeJS.ProcessEnv = {}): NodeJS.ProcessEnv {
+  return {
+    ...process.env,
+    CHECKPOINT_DISABLE: '1',
+    METALSLICE_PROVIDER_KUBECONFIG: cluster.adminKubeconfig,
+    METALSLICE_TENANT_KUBECONFIG: cluster.adminKubeconfig,
+    METALSLICE_TENANT_ENDPOINT: cluster.server,
+    METALSLICE_TENANT_CA_FILE: cluster.caFile,
+    ...extra,
+  };
+}
+
+/** Synthesizes the example app (examples/app.ts, run with tsx as its cdktf.json would) in `cwd` with `env`. */
+export async function synthExampleApp(cwd: string, env: NodeJS.ProcessEnv): Promise<void> {
+  const r = await run(process.execPath, [path.join(REPO_ROOT, 'node_modules', 'tsx', 'dist', 'cli.mjs'), path.join(REPO_ROOT, 'examples', 'app.ts')], { cwd, env, timeoutMs: 120_000 });
+  expectOk('synth', r);
+}
+
 /** Runs `tofu` (the toolchain's OpenTofu, with its offline provider mirror) in a working directory. */
 export function tofu(cwd: string, args: readonly string[], timeoutMs = 300_000): Promise<CommandResult> {
   const env: NodeJS.ProcessEnv = { ...process.env, CHECKPOINT_DISABLE: '1', TF_IN_AUTOMATION: '1', TF_INPUT: '0' };

@@ -14,13 +14,14 @@ import { cloudInitWriteFiles } from '../support/cloud-init';
 import {
   binary,
   emulateKubeletJoin,
+  exampleStackEnv,
   expectOk,
   KubeadmNode,
   realKubeletUnavailable,
-  REPO_ROOT,
   run,
   startCluster,
   startKubeadmNode,
+  synthExampleApp,
   TestCluster,
   tofu,
 } from './harness';
@@ -63,14 +64,7 @@ describe('e2e: nodes join with what metalslice renders', () => {
 
   const stackDir = (stack: string) => path.join(work, 'cdktf.out', 'stacks', stack);
 
-  async function synth(extra: Record<string, string> = {}): Promise<void> {
-    const r = await run(process.execPath, [path.join(REPO_ROOT, 'node_modules', 'tsx', 'dist', 'cli.mjs'), path.join(REPO_ROOT, 'examples', 'app.ts')], {
-      cwd: work,
-      env: { ...env, ...extra },
-      timeoutMs: 120_000,
-    });
-    expectOk('synth', r);
-  }
+  const synth = (extra: Record<string, string> = {}): Promise<void> => synthExampleApp(work, { ...env, ...extra });
 
   async function planChanges(stack: string): Promise<{ address: string; actions: string }[]> {
     expectOk('plan', await tofu(stackDir(stack), ['plan', '-input=false', '-no-color', '-out=tfplan']));
@@ -127,6 +121,19 @@ describe('e2e: nodes join with what metalslice renders', () => {
     return { code: r.code, output: r.stdout + r.stderr };
   }
 
+  /**
+   * kubeadm refuses a token the cluster has no signature for: the dry run fails at discovery, and preflight
+   * (which keeps the real token) says which token ID it could not find.
+   */
+  async function expectTokenRefused(configFile: string, tokenId: string): Promise<void> {
+    const dry = await joinDryRun(configFile);
+    expect(dry.code).not.toBe(0);
+    expect(dry.output).toMatch(/couldn't validate the identity of the API Server: could not find a JWS signature in the cluster-info ConfigMap/);
+    const preflight = await joinPreflight(configFile);
+    expect(preflight.code).not.toBe(0);
+    expect(preflight.output).toContain(`could not find a JWS signature in the cluster-info ConfigMap for token ID "${tokenId}"`);
+  }
+
   async function tokenSecrets(): Promise<TokenSecret[]> {
     const items = (await cluster.client().get(`${TOKENS}?${MANAGED}`)).body.items as TokenSecret[];
     return items.filter((s) => s.type === 'bootstrap.kubernetes.io/token');
@@ -140,16 +147,8 @@ describe('e2e: nodes join with what metalslice renders', () => {
     console.log(`kubeadm ${cluster.joinable!.kubeadmVersion} (${binary('kubeadm')}), control plane at ${cluster.joinable!.apiServerEndpoint}`);
     expect((await cluster.client().create('/api/v1/namespaces', { metadata: { name: 'kubevirt' } })).status).toBe(201);
     work = fs.mkdtempSync(path.join(os.tmpdir(), 'metalslice-join-'));
-    env = {
-      ...process.env,
-      CHECKPOINT_DISABLE: '1',
-      CDKTF_OUTDIR: path.join(work, 'cdktf.out'),
-      METALSLICE_PROVIDER_KUBECONFIG: cluster.adminKubeconfig,
-      // The tenant cluster is the same joinable API server: tokens land in its kube-system, nodes join it.
-      METALSLICE_TENANT_KUBECONFIG: cluster.adminKubeconfig,
-      METALSLICE_TENANT_ENDPOINT: cluster.server,
-      METALSLICE_TENANT_CA_FILE: cluster.caFile,
-    };
+    // The tenant cluster is the same joinable API server: tokens land in its kube-system, nodes join it.
+    env = exampleStackEnv(cluster, { CDKTF_OUTDIR: path.join(work, 'cdktf.out') });
     await synth();
     for (const stack of STACKS) {
       expectOk(`init ${stack}`, await tofu(stackDir(stack), ['init', '-input=false', '-no-color']));
@@ -215,12 +214,7 @@ describe('e2e: nodes join with what metalslice renders', () => {
     const unknown = variant('unknown-token', config, (c) => {
       c.discovery.bootstrapToken.token = `${unknownId}.${c.discovery.bootstrapToken.token.split('.')[1]}`;
     });
-    const dry = await joinDryRun(unknown);
-    expect(dry.code).not.toBe(0);
-    expect(dry.output).toMatch(/couldn't validate the identity of the API Server: could not find a JWS signature in the cluster-info ConfigMap/);
-    const preflight = await joinPreflight(unknown);
-    expect(preflight.code).not.toBe(0);
-    expect(preflight.output).toContain(`could not find a JWS signature in the cluster-info ConfigMap for token ID "${unknownId}"`);
+    await expectTokenRefused(unknown, unknownId);
   });
 
   it('a node joins: TLS bootstrap with its token, CSR approved, Node registered with the pool\'s labels and taints', async () => {
@@ -307,12 +301,7 @@ describe('e2e: nodes join with what metalslice renders', () => {
         if (Date.now() > deadline) throw new Error(`${name} still exists 60 s after it expired:\n${cluster.logTail(20)}`);
       }
       const expired = variant('expired-token', shortLived.config, () => undefined);
-      const dry = await joinDryRun(expired);
-      expect(dry.code).not.toBe(0);
-      expect(dry.output).toMatch(/couldn't validate the identity of the API Server: could not find a JWS signature in the cluster-info ConfigMap/);
-      const preflight = await joinPreflight(expired);
-      expect(preflight.code).not.toBe(0);
-      expect(preflight.output).toContain(`could not find a JWS signature in the cluster-info ConfigMap for token ID "${tokenIdOf(shortLived.config)}"`);
+      await expectTokenRefused(expired, tokenIdOf(shortLived.config));
     });
 
     it('the next apply after expiry registers the token again, with a new expiration, without touching the VM', async () => {
