@@ -266,10 +266,10 @@ function candidateOf(type: NodeType, ctx: PoolContext): CandidateType {
   return { nodeType: type.id, name: type.name, cost: type.cost, resources: type.resources, footprint: footprintOf(type, ctx), ...(vm && !('problem' in vm) ? { vm } : {}) };
 }
 
-/** Extended resources a claim asks for: named by a requirement (other than NotExists) or by its resources/limits. */
+/** Extended resources a claim asks for: named by a requirement (other than DoesNotExist) or by its resources/limits. */
 function requestedExtended(requirements: readonly Requirement[], resources: ResourceVector): Set<string> {
   const out = new Set<string>();
-  for (const r of requirements) if (r.operator !== 'NotExists') out.add(r.key);
+  for (const r of requirements) if (r.operator !== 'DoesNotExist') out.add(r.key);
   for (const name of Object.keys(resources)) if (isExtendedResource(name) && !resources[name].isZero()) out.add(name);
   return out;
 }

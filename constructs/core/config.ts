@@ -26,7 +26,7 @@ const requirement = {
   additionalProperties: false,
   properties: {
     property: name,
-    operator: { enum: ['In', 'NotIn', 'Exists', 'NotExists', 'Gt', 'Lt'] },
+    operator: { enum: ['', 'In', 'NotIn', 'Exists', 'DoesNotExist', 'Gt', 'Lt'] },
     value: { type: 'string' },
     values: { type: 'array', items: { type: 'string' } },
   },

@@ -2,6 +2,7 @@
  * The metalslice model as written by people: the YAML/JSON config and the construct props share these
  * shapes. Quantities are strings or numbers here; `core/plan.ts` parses and checks them.
  */
+import type { PlanIssue } from './errors';
 import { ResourceInput } from './resources';
 
 /** Label key/value pairs. */
@@ -139,12 +140,14 @@ export interface NodePoolSpec {
   readonly vm?: VmOptions;
 }
 
-export type RequirementOperator = 'In' | 'NotIn' | 'Exists' | 'NotExists' | 'Gt' | 'Lt';
+export type RequirementOperator = 'In' | 'NotIn' | 'Exists' | 'DoesNotExist' | 'Gt' | 'Lt';
+/** As written: vCluster also takes "" for In. */
+export type RequirementOperatorInput = RequirementOperator | '';
 
 export interface Requirement {
   readonly property: string;
-  /** @default "In" */
-  readonly operator?: RequirementOperator;
+  /** In, NotIn, Exists, DoesNotExist, Gt or Lt; "" means In. @default "In" */
+  readonly operator?: RequirementOperatorInput;
   readonly value?: string;
   readonly values?: readonly string[];
 }
@@ -197,6 +200,10 @@ export interface StaticPoolSpec {
   readonly resources?: ResourceInput;
   readonly taints?: readonly Taint[];
   readonly nodeLabels?: Labels;
+  /** A NodeProfile (`nodeProfiles`) whose labels and taints the nodes get. @default - the entry's defaultProfile */
+  readonly profile?: string;
+  /** How long a node's pods may take to drain before it is deleted anyway (Karpenter duration). @default - 30s (Karpenter's) */
+  readonly terminationGracePeriod?: string;
 }
 
 export interface DisruptionBudget {
@@ -222,6 +229,8 @@ export interface DynamicPoolSpec {
   readonly expireAfter?: string;
   readonly terminationGracePeriod?: string;
   readonly weight?: number;
+  /** A NodeProfile (`nodeProfiles`) whose labels and taints the nodes get. @default - the entry's defaultProfile */
+  readonly profile?: string;
   /** `karpenter` NodePool, or a Cluster API MachineDeployment scaled by cluster-autoscaler. @default "karpenter" */
   readonly autoscaler?: 'karpenter' | 'cluster-api';
   /** cluster-api only. @default 0 */
@@ -244,6 +253,14 @@ export interface AutoNodesSpec {
   readonly provider: string;
   /** Required for kubevirt providers; metal3 hosts are whole and need no quota. */
   readonly quota?: string;
+  /**
+   * Properties of every node claim of this entry (vcluster.yaml `autoNodes[].properties`). They win over
+   * the node type's, which win over the provider's: vCluster Platform's precedence.
+   * @default - none
+   */
+  readonly properties?: Labels;
+  /** The NodeProfile of pools that name none (vcluster.yaml `privateNodes.defaultProfile`). @default - none */
+  readonly defaultProfile?: string;
   readonly static?: readonly StaticPoolSpec[];
   readonly dynamic?: readonly DynamicPoolSpec[];
 }
@@ -273,6 +290,18 @@ export interface VclusterFileSpec {
   readonly quotaByProvider?: Readonly<Record<string, string>>;
 }
 
+/**
+ * vCluster Platform's NodeProfile: labels and taints given to the nodes of every pool that selects it
+ * (`profile`, or the vcluster.yaml's `privateNodes.defaultProfile`). The pool's own labels and taints win.
+ */
+export interface NodeProfileSpec {
+  readonly name: string;
+  readonly nodeLabels?: Labels;
+  readonly taints?: readonly Taint[];
+  /** Taints set at boot and removed by a DaemonSet once the node is ready. @default - none */
+  readonly startupTaints?: readonly Taint[];
+}
+
 /** The whole model: what the config file holds, and what the constructs add up to. */
 export interface MetalsliceConfig {
   readonly fleets?: readonly FleetSpec[];
@@ -284,4 +313,10 @@ export interface MetalsliceConfig {
   readonly privateNodePools?: readonly PrivateNodePoolSpec[];
   /** vcluster.yaml files whose auto nodes are planned with everything else (read into autoNodes). */
   readonly vclusters?: readonly VclusterFileSpec[];
+  readonly nodeProfiles?: readonly NodeProfileSpec[];
+  /**
+   * Warnings found while reading the config (e.g. vcluster.yaml fields that change nothing): the plan
+   * reports them with its own. Set by the loader, not written in the config.
+   */
+  readonly readWarnings?: readonly PlanIssue[];
 }

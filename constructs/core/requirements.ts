@@ -10,13 +10,13 @@ import { isDnsLabel, labelKeyProblem, labelValueProblem } from './names';
 
 export { isDnsLabel, labelKeyProblem, labelValueProblem };
 
-export const REQUIREMENT_OPERATORS: readonly RequirementOperator[] = ['In', 'NotIn', 'Exists', 'NotExists', 'Gt', 'Lt'];
+export const REQUIREMENT_OPERATORS: readonly RequirementOperator[] = ['In', 'NotIn', 'Exists', 'DoesNotExist', 'Gt', 'Lt'];
 
 const NON_NEGATIVE_INTEGER = /^(0|[1-9][0-9]*)$/;
 
 /**
  * One parsed requirement: the set of values it accepts. `In` is the set itself, `NotIn` its complement,
- * `Exists` the complement of nothing (every value), `NotExists` nothing; `Gt`/`Lt` every integer beyond a bound.
+ * `Exists` the complement of nothing (every value), `DoesNotExist` nothing; `Gt`/`Lt` every integer beyond a bound.
  */
 export class Requirement {
   /** Sorted, unique. */
@@ -44,7 +44,7 @@ export class Requirement {
 
   /** Whether a node without the property satisfies the requirement (Kubernetes: NotIn and DoesNotExist do). */
   get allowsAbsent(): boolean {
-    return this.operator === 'NotIn' || this.operator === 'NotExists';
+    return this.operator === 'NotIn' || this.operator === 'DoesNotExist';
   }
 
   /** Whether one property value is in the set. */
@@ -56,7 +56,7 @@ export class Requirement {
         return !this.set.has(value);
       case 'Exists':
         return true;
-      case 'NotExists':
+      case 'DoesNotExist':
         return false;
       case 'Gt':
       case 'Lt': {
@@ -67,9 +67,9 @@ export class Requirement {
     }
   }
 
-  /** Whether the set holds any value at all (NotExists and an empty In hold none). */
+  /** Whether the set holds any value at all (DoesNotExist and an empty In hold none). */
   get isEmpty(): boolean {
-    return !this.complement && (this.operator === 'NotExists' || this.set.size === 0);
+    return !this.complement && (this.operator === 'DoesNotExist' || this.set.size === 0);
   }
 
   /** Whether a type offering `offer` (undefined: no such property) satisfies the requirement. */
@@ -82,7 +82,7 @@ export class Requirement {
 
   /** `tier In [a, b]`, `gpu Exists`, `cpu-count Gt 4`. */
   toString(): string {
-    if (this.operator === 'Exists' || this.operator === 'NotExists') return `${this.key} ${this.operator}`;
+    if (this.operator === 'Exists' || this.operator === 'DoesNotExist') return `${this.key} ${this.operator}`;
     if (this.operator === 'Gt' || this.operator === 'Lt') return `${this.key} ${this.operator} ${this.values[0]}`;
     return `${this.key} ${this.operator} [${this.values.join(', ')}]`;
   }
@@ -130,7 +130,7 @@ export function parsePropertyOffer(raw: string, path: string): PropertyOffer {
 
 /**
  * Parses one requirement as written in config. Rules: In (the default) and NotIn take exactly one of
- * `value` (which may be a comma list) or `values`; Exists and NotExists take neither; Gt and Lt take one
+ * `value` (which may be a comma list) or `values`; Exists and DoesNotExist take neither; Gt and Lt take one
  * non-negative integer. Keys must be label keys and values label values. Throws with every issue found.
  */
 export function parseRequirement(input: RequirementSpec, path: string): Requirement {
@@ -138,7 +138,8 @@ export function parseRequirement(input: RequirementSpec, path: string): Requirem
   if (typeof input !== 'object' || input === null) {
     throw new MetalsliceError([{ path, message: 'a requirement must be an object like {property: tier, operator: In, value: a}' }]);
   }
-  const operator = input.operator ?? 'In';
+  // vCluster reads a missing or empty operator as In.
+  const operator: RequirementOperator = input.operator === undefined || input.operator === '' ? 'In' : input.operator;
   if (!REQUIREMENT_OPERATORS.includes(operator)) {
     issues.push({ path: childPath(path, 'operator'), message: `unknown operator "${String(operator)}": use one of ${REQUIREMENT_OPERATORS.join(', ')}` });
   }
@@ -179,11 +180,11 @@ export function parseRequirement(input: RequirementSpec, path: string): Requirem
       } else if (!hasValue && !hasValues) {
         issues.push({ path, message: `${operator} needs value (one value or a comma list) or values: add the values to match, or use Exists` });
       } else if (hasValues && values.length === 0 && issues.length === 0) {
-        issues.push({ path: childPath(path, 'values'), message: `${operator} needs at least one value: add one, or use ${operator === 'In' ? 'Exists' : 'NotExists'}` });
+        issues.push({ path: childPath(path, 'values'), message: `${operator} needs at least one value: add one, or use ${operator === 'In' ? 'Exists' : 'DoesNotExist'}` });
       }
       for (const v of values) {
         if (v.text === '') {
-          issues.push({ path: v.path, message: 'empty value: remove it (a requirement matches property values, not their absence; use NotExists for that)' });
+          issues.push({ path: v.path, message: 'empty value: remove it (a requirement matches property values, not their absence; use DoesNotExist for that)' });
           continue;
         }
         const problem = labelValueProblem(v.text);
@@ -191,7 +192,7 @@ export function parseRequirement(input: RequirementSpec, path: string): Requirem
       }
       break;
     case 'Exists':
-    case 'NotExists':
+    case 'DoesNotExist':
       if (hasValue || hasValues) issues.push({ path, message: `${operator} takes no value: remove ${hasValue ? 'value' : 'values'}, or use In` });
       break;
     case 'Gt':

@@ -26,7 +26,6 @@ export interface KarpenterRenderOptions {
 export const DEFAULT_NODE_CLASS_GROUP = 'metalslice.io';
 export const DEFAULT_NODE_CLASS_KIND = 'NodeProviderClass';
 
-const KARPENTER_OPERATORS = { In: 'In', NotIn: 'NotIn', Exists: 'Exists', NotExists: 'DoesNotExist', Gt: 'Gt', Lt: 'Lt' } as const;
 
 /** Label keys Karpenter refuses in requirements and template labels (its own domain, hostname). */
 export function isRestrictedByKarpenter(key: string): boolean {
@@ -49,8 +48,8 @@ export function renderKarpenterNodePool(pool: PlannedAutoPool, options: Karpente
   for (const r of pool.requirements) {
     // instance-type is already narrowed to the candidates; resource-derived properties are not node labels.
     if (r.key === INSTANCE_TYPE_LABEL || resourceKeys.has(r.key) || isRestrictedByKarpenter(r.key)) continue;
-    const operator = KARPENTER_OPERATORS[r.operator];
-    requirements.push(r.operator === 'Exists' || r.operator === 'NotExists' ? { key: r.key, operator } : { key: r.key, operator, values: [...r.values] });
+    // metalslice's operators are vCluster's, and vCluster's are Karpenter's (NodeSelectorRequirement).
+    requirements.push(r.operator === 'Exists' || r.operator === 'DoesNotExist' ? { key: r.key, operator: r.operator } : { key: r.key, operator: r.operator, values: [...r.values] });
   }
   const labels = Object.fromEntries(Object.entries(pool.nodeLabels).filter(([k]) => !isRestrictedByKarpenter(k)));
   const templateSpec: Record<string, unknown> = {

@@ -37,7 +37,7 @@ function plan(autoNodes: AutoNodesSpec[]): PlannedAutoPool[] {
 const burst: AutoNodesSpec['dynamic'] = [
   {
     name: 'burst',
-    requirements: [{ property: 'tier', value: 'a' }, { property: 'scratch', operator: 'NotExists' }, { property: 'kubernetes.io/os', operator: 'Exists' }],
+    requirements: [{ property: 'tier', value: 'a' }, { property: 'scratch', operator: 'DoesNotExist' }, { property: 'kubernetes.io/os', operator: 'Exists' }],
     limits: { cpu: 64, memory: '256Gi', nodes: 8 },
     taints: [{ key: 'dedicated', value: 'burst', effect: 'NoSchedule' }, { key: 'spot', effect: 'PreferNoSchedule' }],
     nodeLabels: { team: 'a' },
@@ -71,8 +71,8 @@ describe('Karpenter NodePool', () => {
     expect(spec.template.spec.taints).toEqual([{ key: 'dedicated', value: 'burst', effect: 'NoSchedule' }, { key: 'spot', effect: 'PreferNoSchedule' }]);
   });
 
-  it('spells NotExists as DoesNotExist and keeps GPU types when asked for', () => {
-    const [pool] = plan([{ cluster: 'prod', provider: 'virt', quota: 'team-a', dynamic: [{ name: 'ml', requirements: [{ property: 'nvidia.com/gpu', operator: 'Exists' }, { property: 'scratch', operator: 'NotExists' }], limits: { nodes: 2 } }] }]);
+  it('spells DoesNotExist as DoesNotExist and keeps GPU types when asked for', () => {
+    const [pool] = plan([{ cluster: 'prod', provider: 'virt', quota: 'team-a', dynamic: [{ name: 'ml', requirements: [{ property: 'nvidia.com/gpu', operator: 'Exists' }, { property: 'scratch', operator: 'DoesNotExist' }], limits: { nodes: 2 } }] }]);
     const np = renderKarpenterNodePool(pool);
     expect(validateAgainstCrd(np)).toEqual([]);
     const reqs = (np.spec as { template: { spec: { requirements: unknown[] } } }).template.spec.requirements;

@@ -33,9 +33,9 @@ describe('parsing requirements', () => {
     expect(issuesOf(() => req({ property: 'tier', operator: 'NotIn', values: [] }))[0].message).toMatch(/at least one value/);
   });
 
-  it('rejects a value on Exists and NotExists', () => {
+  it('rejects a value on Exists and DoesNotExist', () => {
     expect(issuesOf(() => req({ property: 'gpu', operator: 'Exists', value: 'x' }))[0].message).toMatch(/takes no value/);
-    expect(issuesOf(() => req({ property: 'gpu', operator: 'NotExists', values: ['x'] }))[0].message).toMatch(/takes no value/);
+    expect(issuesOf(() => req({ property: 'gpu', operator: 'DoesNotExist', values: ['x'] }))[0].message).toMatch(/takes no value/);
   });
 
   it('requires exactly one non-negative integer for Gt and Lt', () => {
@@ -57,7 +57,7 @@ describe('parsing requirements', () => {
   });
 
   it('rejects an unknown operator', () => {
-    expect(issuesOf(() => req({ property: 'tier', operator: 'Like' as never, value: 'a' }))[0]).toEqual({ path: 'r.operator', message: expect.stringContaining('In, NotIn, Exists, NotExists, Gt, Lt') });
+    expect(issuesOf(() => req({ property: 'tier', operator: 'Like' as never, value: 'a' }))[0]).toEqual({ path: 'r.operator', message: expect.stringContaining('In, NotIn, Exists, DoesNotExist, Gt, Lt') });
   });
 });
 
@@ -97,18 +97,18 @@ describe('matching', () => {
     expect(ok({ property: 'missing', operator: 'NotIn', value: 'a' })).toBe(true);
   });
 
-  it('Exists and NotExists look only at presence', () => {
+  it('Exists and DoesNotExist look only at presence', () => {
     expect(ok({ property: 'zone', operator: 'Exists' })).toBe(true);
     expect(ok({ property: 'missing', operator: 'Exists' })).toBe(false);
-    expect(ok({ property: 'zone', operator: 'NotExists' })).toBe(false);
-    expect(ok({ property: 'missing', operator: 'NotExists' })).toBe(true);
+    expect(ok({ property: 'zone', operator: 'DoesNotExist' })).toBe(false);
+    expect(ok({ property: 'missing', operator: 'DoesNotExist' })).toBe(true);
   });
 
-  it('* matches any value and Exists, but not NotExists', () => {
+  it('* matches any value and Exists, but not DoesNotExist', () => {
     expect(ok({ property: 'any', value: 'whatever' })).toBe(true);
     expect(ok({ property: 'any', operator: 'NotIn', value: 'whatever' })).toBe(true);
     expect(ok({ property: 'any', operator: 'Exists' })).toBe(true);
-    expect(ok({ property: 'any', operator: 'NotExists' })).toBe(false);
+    expect(ok({ property: 'any', operator: 'DoesNotExist' })).toBe(false);
     expect(ok({ property: 'any', operator: 'Gt', value: '3' })).toBe(true);
   });
 
