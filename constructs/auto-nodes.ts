@@ -26,6 +26,13 @@ export interface AutoNodesProps {
   readonly provider: INodeProvider;
   /** Required for kubevirt providers: the quota the VMs are counted against. */
   readonly quota?: IElasticQuota;
+  /**
+   * Properties of every node claim (vcluster.yaml `autoNodes[].properties`); they win over the node
+   * type's and the provider's. @default - none
+   */
+  readonly properties?: Readonly<Record<string, string>>;
+  /** The NodeProfile of pools that name none. @default - none */
+  readonly defaultProfile?: string;
 }
 
 /** The namespace and default-deny policy of a (tenant cluster x provider) pair, created once per pair. */
@@ -60,12 +67,14 @@ export class AutoNodes extends Construct implements IPlanContributor {
   private readonly provider: INodeProvider;
   private readonly quota?: IElasticQuota;
   private readonly environment: NodeEnvironment;
+  private readonly props: AutoNodesProps;
 
   constructor(scope: Construct, id: string, props: AutoNodesProps) {
     super(scope, id);
     if (props.provider.kind === 'kubevirt' && !props.quota) {
       throw new Error(`[${this.node.path}] auto nodes on the kubevirt provider "${props.provider.providerName}" need a quota: pass quota: <ElasticQuota>`);
     }
+    this.props = props;
     this.cluster = props.cluster;
     this.provider = props.provider;
     this.quota = props.quota;
@@ -81,10 +90,9 @@ export class AutoNodes extends Construct implements IPlanContributor {
   /** A fixed number of nodes of the cheapest matching type. Changing `quantity` changes only the difference. */
   addStaticPool(spec: StaticPoolSpec): void {
     if (!Number.isInteger(spec.quantity) || spec.quantity < 0) throw new Error(`[${this.node.path}] static pool "${spec.name}": quantity must be a whole number, 0 or more (got ${spec.quantity})`);
-    if (this.provider.kind !== 'kubevirt') {
-      throw new Error(`[${this.node.path}] static pool "${spec.name}": static ${this.provider.kind} nodes are declared with PrivateNodePool (metal3) or the node templates (terraform)`);
-    }
     this.statics.push(spec);
+    // The plan refuses static pools on metal3 and terraform providers, with the reason and the alternative.
+    if (this.provider.kind !== 'kubevirt') return;
     const quota = this.quota!;
     const pools = new Construct(this, spec.name);
     for (let index = 0; index < spec.quantity; index++) {
@@ -145,6 +153,8 @@ export class AutoNodes extends Construct implements IPlanContributor {
       cluster: this.cluster.clusterName,
       provider: this.provider.providerName,
       quota: this.quota?.quotaName,
+      ...(this.props.properties !== undefined ? { properties: this.props.properties } : {}),
+      ...(this.props.defaultProfile !== undefined ? { defaultProfile: this.props.defaultProfile } : {}),
       static: this.statics,
       dynamic: this.dynamics,
     };

@@ -6,6 +6,7 @@ import { Construct } from 'constructs';
 import { MetalsliceConfig } from './core/model';
 import { ElasticFleet, IElasticFleet } from './fleet';
 import { AutoNodes } from './auto-nodes';
+import { ConfigWarnings, NodeProfile } from './node-profile';
 import { ElasticNodePool } from './node-pool';
 import { INodeProvider, NodeProvider } from './node-provider';
 import { PrivateNodePool } from './private-node-pool';
@@ -48,13 +49,21 @@ export function addConfig(scope: Construct, config: MetalsliceConfig, options: F
     const fleet = p.fleet !== undefined ? fleets.get(p.fleet) : undefined;
     providers.set(p.name, new NodeProvider(scope, p.name, { ...p, fleet }));
   }
+  for (const p of config.nodeProfiles ?? []) new NodeProfile(scope, `node-profile-${p.name}`, p);
+  if ((config.readWarnings ?? []).length > 0) new ConfigWarnings(scope, 'config-warnings', config.readWarnings!);
   for (const a of config.autoNodes ?? []) {
     const cluster = clusters.get(a.cluster);
     const provider = providers.get(a.provider);
     if (!cluster || !provider) {
       throw new Error(`autoNodes ${a.cluster}/${a.provider}: ${!cluster ? `no cluster named "${a.cluster}"` : `no node provider named "${a.provider}"`}; run \`metalslice plan\` on the config for every problem`);
     }
-    const auto = new AutoNodes(scope, `${a.cluster}-${a.provider}`, { cluster, provider, quota: a.quota !== undefined ? quotas.get(a.quota) : undefined });
+    const auto = new AutoNodes(scope, `${a.cluster}-${a.provider}`, {
+      cluster,
+      provider,
+      quota: a.quota !== undefined ? quotas.get(a.quota) : undefined,
+      properties: a.properties,
+      defaultProfile: a.defaultProfile,
+    });
     for (const s of a.static ?? []) auto.addStaticPool(s);
     for (const d of a.dynamic ?? []) auto.addDynamicPool(d);
   }

@@ -5,6 +5,7 @@ export * from './tenant-cluster';
 export * from './node-pool';
 export * from './node-provider';
 export * from './auto-nodes';
+export * from './node-profile';
 export * from './vm-node';
 export * from './private-node-pool';
 export * from './from-config';

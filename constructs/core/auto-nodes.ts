@@ -283,7 +283,9 @@ function mismatch(type: NodeType, requirements: readonly Requirement[], requeste
       return `requirement ${r.toString()} not met: ${offered}`;
     }
   }
-  const unrequested = type.extendedResources.filter((n) => !requested.has(n));
+  // Selecting a type by its name (vCluster's node-type or instance-type property) asks for what it carries.
+  const named = requirements.some((r) => (r.key === NODE_TYPE_LABEL || r.key === INSTANCE_TYPE_LABEL) && r.operator === 'In' && r.values.includes(type.name));
+  const unrequested = named ? [] : type.extendedResources.filter((n) => !requested.has(n));
   if (unrequested.length > 0) {
     return `offers ${unrequested.join(', ')}, which the pool does not request (types with extended resources are only chosen when asked for: add a requirement on ${unrequested[0]})`;
   }
@@ -728,6 +730,8 @@ function planDynamic(ctx: PoolContext, spec: DynamicPoolSpec, path: string, ledg
       n = Math.min(n, Number((limits[name].nano + per.nano - 1n) / per.nano));
     }
     if (autoscaler === 'cluster-api') n = Math.min(n, cappedMax(type, limits, nodesLimit));
+    // No limits on a quota'd pool: vCluster accepts it, and the quota's ResourceQuota is then the bound.
+    if (n === Infinity && ctx.quota !== undefined && autoscaler === 'karpenter') n = wholeWithin(footprintOf(type, ctx), ledger.remaining.get(ctx.quota) ?? {});
     if (n === Infinity) {
       unbounded = true;
       continue;
@@ -747,8 +751,15 @@ function planDynamic(ctx: PoolContext, spec: DynamicPoolSpec, path: string, ledg
   }
   if (ctx.quota !== undefined) {
     const remaining = ledger.remaining.get(ctx.quota) ?? {};
-    if (unbounded) {
+    // A cluster-api pool without a bound is already refused above, for cluster-autoscaler's max-size.
+    if (unbounded && autoscaler !== 'cluster-api') {
       issues.push({ path: childPath(path, 'limits'), message: `the pool has no limits and could grow past quota ${ctx.quota} (${show(remaining)} left): set limits.nodes, or cpu / memory limits` });
+    } else if (spec.limits === undefined && autoscaler === 'karpenter' && worstCases.length > 0) {
+      const most = worstCases.reduce((a, b) => (b.nodes > a.nodes ? b : a));
+      warnings.push({
+        path,
+        message: `no limits: Karpenter may grow the pool until quota ${ctx.quota} is full (${show(remaining)} left, up to ${most.nodes} x ${most.type.id}); the quota stops it there. Set limits to keep room for the quota's other pools`,
+      });
     }
     for (const w of worstCases) {
       const over = overQuota(w.total, remaining);

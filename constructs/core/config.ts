@@ -9,6 +9,7 @@ import { parseDocument } from 'yaml';
 import { MetalsliceError, PlanIssue } from './errors';
 import { AutoNodesSpec, HostSpec, MetalsliceConfig } from './model';
 import { importVclusterAutoNodes } from './vcluster';
+import { didYouMean } from './vcluster-schema';
 
 const quantity = { type: ['string', 'number'] } as const;
 const resources = { type: 'object', additionalProperties: quantity } as const;
@@ -213,6 +214,8 @@ export const CONFIG_SCHEMA = {
           cluster: name,
           provider: name,
           quota: name,
+          properties: labels,
+          defaultProfile: name,
           static: {
             type: 'array',
             items: {
@@ -227,6 +230,8 @@ export const CONFIG_SCHEMA = {
                 resources,
                 taints: { type: 'array', items: taint },
                 nodeLabels: labels,
+                profile: name,
+                terminationGracePeriod: { type: 'string' },
               },
             },
           },
@@ -268,6 +273,7 @@ export const CONFIG_SCHEMA = {
                 expireAfter: { type: 'string' },
                 terminationGracePeriod: { type: 'string' },
                 weight: { type: 'integer', minimum: 1, maximum: 100 },
+                profile: name,
                 autoscaler: { enum: ['karpenter', 'cluster-api'] },
                 minNodes: count,
                 preview: {
@@ -295,6 +301,15 @@ export const CONFIG_SCHEMA = {
         required: ['cluster', 'file'],
         additionalProperties: false,
         properties: { cluster: name, file: { type: 'string' }, quota: name, quotaByProvider: labels },
+      },
+    },
+    nodeProfiles: {
+      type: 'array',
+      items: {
+        type: 'object',
+        required: ['name'],
+        additionalProperties: false,
+        properties: { name, nodeLabels: labels, taints: { type: 'array', items: taint }, startupTaints: { type: 'array', items: taint } },
       },
     },
     privateNodePools: {
@@ -331,7 +346,7 @@ export const CONFIG_SCHEMA = {
 let compiled: ReturnType<Ajv['compile']> | undefined;
 
 function validator(): ReturnType<Ajv['compile']> {
-  compiled ??= new Ajv({ allErrors: true, strict: true, allowUnionTypes: true }).compile(CONFIG_SCHEMA);
+  compiled ??= new Ajv({ allErrors: true, strict: true, allowUnionTypes: true, verbose: true }).compile(CONFIG_SCHEMA);
   return compiled;
 }
 
@@ -356,7 +371,8 @@ function describe(error: ErrorObject): PlanIssue {
   switch (error.keyword) {
     case 'additionalProperties': {
       const key = String((error.params as { additionalProperty: string }).additionalProperty);
-      return { path: join(key), message: `unknown field "${key}": remove it or check its spelling` };
+      const guess = didYouMean(key, Object.keys((error.parentSchema as { properties?: object } | undefined)?.properties ?? {}));
+      return { path: join(key), message: `unknown field "${key}": ${guess !== undefined ? `did you mean "${guess}"?` : 'remove it or check its spelling'}` };
     }
     case 'required': {
       const key = String((error.params as { missingProperty: string }).missingProperty);
@@ -425,6 +441,7 @@ export function loadConfigFile(file: string): MetalsliceConfig {
 export function resolveVclusterFiles(config: MetalsliceConfig, baseDir: string): MetalsliceConfig {
   if (!config.vclusters || config.vclusters.length === 0) return config;
   const issues: PlanIssue[] = [];
+  const warnings: PlanIssue[] = [];
   const imported: AutoNodesSpec[] = [];
   config.vclusters.forEach((v, i) => {
     const at = `vclusters[${i}]`;
@@ -437,10 +454,11 @@ export function resolveVclusterFiles(config: MetalsliceConfig, baseDir: string):
     }
     const result = importVclusterAutoNodes(text, { cluster: v.cluster, quota: v.quota, quotaByProvider: v.quotaByProvider, pathPrefix: v.file });
     issues.push(...result.issues);
+    warnings.push(...result.warnings);
     result.autoNodes.forEach((entry, k) => imported.push({ ...entry, source: result.sourcePaths[k] }));
   });
   if (issues.length > 0) throw new MetalsliceError(issues);
-  return { ...config, autoNodes: [...(config.autoNodes ?? []), ...imported] };
+  return { ...config, autoNodes: [...(config.autoNodes ?? []), ...imported], readWarnings: [...(config.readWarnings ?? []), ...warnings] };
 }
 
 /** The inventory file written by `metalslice inventory`. */

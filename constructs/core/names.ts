@@ -37,6 +37,15 @@ export function labelValueProblem(value: string): string | undefined {
   return undefined;
 }
 
+/**
+ * True for a node type name: a Kubernetes object name (DNS-1123 subdomain, as vCluster Platform's NodeType
+ * is an object) that is also a label value (it becomes the node's instance-type label), so at most 63
+ * characters and dots allowed (`t3.medium`).
+ */
+export function isNodeTypeName(name: string): boolean {
+  return name.length <= 63 && DNS_SUBDOMAIN.test(name);
+}
+
 /** True for a DNS-1123 label: what metalslice requires of every name. */
 export function isDnsLabel(name: string): boolean {
   return name.length <= 63 && DNS_LABEL.test(name);

@@ -9,6 +9,7 @@ import { HostSpec, LabelSelector, Labels, NodeProviderSpec, NodeTypeSpec, VmOpti
 import { Quantity } from './quantity';
 import { isExtendedResource, parseResources, resourceNames, ResourceVector } from './resources';
 import { isDnsLabel, labelKeyProblem, parsePropertyOffer, PropertyOffer } from './requirements';
+import { isNodeTypeName } from './names';
 
 export const NODE_TYPE_LABEL = 'vcluster.com/node-type';
 export const INSTANCE_TYPE_LABEL = 'node.kubernetes.io/instance-type';
@@ -219,8 +220,8 @@ export function parseNodeProviders(specs: readonly NodeProviderSpec[], basePath 
     }
     (Array.isArray(spec.nodeTypes) ? spec.nodeTypes : []).forEach((t, j) => {
       const typePath = childPath(childPath(path, 'nodeTypes'), j);
-      if (typeof t.name !== 'string' || !isDnsLabel(t.name)) {
-        issues.push({ path: childPath(typePath, 'name'), message: `node type name ${JSON.stringify(t.name)} is not a DNS-1123 label: use lower-case letters, digits and '-', at most 63 characters` });
+      if (typeof t.name !== 'string' || !isNodeTypeName(t.name)) {
+        issues.push({ path: childPath(typePath, 'name'), message: `node type name ${JSON.stringify(t.name)} is not valid: use lower-case letters, digits, '-' and '.' (like t3.medium), starting and ending with a letter or digit, at most 63 characters` });
         return;
       }
       if (typeNames.has(t.name)) {

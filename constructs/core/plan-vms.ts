@@ -3,6 +3,7 @@
  * pools first choose their node types (against what the elastic VMs leave of each quota), then static
  * kubevirt pools give their VMs, and dynamic pools the VMs they may reach at their limits.
  */
+import { resolveAutoClaims } from './auto-claims';
 import { AutoNodesPlan, AutoNodesSourcePath, planAutoNodes, PlannedAutoPool, vmOfType } from './auto-nodes';
 import { childPath, IssueCollector, PlanIssue } from './errors';
 import { Foundation, checkLabels, pathOf, unknownReference } from './plan-foundation';
@@ -156,11 +157,13 @@ function privateAsAuto(model: MetalsliceConfig, paths: ModelPaths | undefined, p
 export function selectAutoNodeTypes(model: MetalsliceConfig, paths: ModelPaths | undefined, foundation: Foundation, elastic: ElasticPools, issues: IssueCollector, warnings: PlanIssue[]): AutoSelection {
   const providerSpecs = model.nodeProviders ?? [];
   const catalogue = parseNodeProviders(providerSpecs);
-  const autoSpecs: AutoNodesSpec[] = [...(model.autoNodes ?? [])];
-  const sourcePaths: AutoNodesSourcePath[] = autoSpecs.map((entry, i) => {
+  const declared = (model.autoNodes ?? []).map((entry, i) => {
     const at = pathOf(paths, 'autoNodes', i);
     return entry.source ?? { entry: at, static: (entry.static ?? []).map((_, j) => `${at}.static[${j}]`), dynamic: (entry.dynamic ?? []).map((_, j) => `${at}.dynamic[${j}]`) };
   });
+  const claims = resolveAutoClaims(model.autoNodes ?? [], declared, providerSpecs, model.nodeProfiles ?? [], issues, warnings);
+  const autoSpecs: AutoNodesSpec[] = claims.specs;
+  const sourcePaths: AutoNodesSourcePath[] = claims.sources;
   const privates = privateAsAuto(model, paths, catalogue.providers, issues);
   autoSpecs.push(...privates.specs);
   sourcePaths.push(...privates.sources);

@@ -163,7 +163,8 @@ export interface Plan {
 /** Plans the whole model; never throws for bad input: problems are in `errors`. */
 export function planModel(model: MetalsliceConfig, options: PlanOptions = {}): Plan {
   const issues = new IssueCollector();
-  const warnings: PlanIssue[] = [];
+  // What the loader noticed (vcluster.yaml fields that change nothing) comes first: it is about the input.
+  const warnings: PlanIssue[] = [...(model.readWarnings ?? [])];
   const foundation = planFoundation(model, options.paths, issues);
   const elastic = buildElasticVms(model, options.paths, foundation, issues);
   const selection = selectAutoNodeTypes(model, options.paths, foundation, elastic, issues, warnings);

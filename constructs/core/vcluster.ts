@@ -1,14 +1,21 @@
 /**
- * Reads the `privateNodes.autoNodes` block of a vcluster.yaml and turns it into metalslice auto-node
- * claims for one tenant cluster, so a team's existing vCluster config is planned as is. Both shapes
- * vCluster has used are accepted: `autoNodes` as one object or as a list of objects (`provider`,
- * `properties`, `static[]`, `dynamic[]`), and a `provider` on each pool (older releases). Errors name the
- * path inside the vcluster.yaml (`privateNodes.autoNodes[0].static[1].nodeTypeSelector[2].value`).
+ * Reads a tenant's vcluster.yaml as vCluster v0.36 reads it and turns its `privateNodes.autoNodes` into
+ * metalslice auto-node claims, so a team's existing vCluster config is planned as is. Three judges in
+ * order, each reporting every problem it finds with its path in the file:
+ *   1. vCluster's chart JSON Schema (what Helm and vCluster's strict decoder refuse), after a check for the
+ *      autoNodes shapes of vCluster v0.28/v0.29, which get an error naming the release and the new form;
+ *   2. vCluster's own validation rules for private nodes (pkg/config/validation.go at v0.36.1);
+ *   3. metalslice's planning rules (planAutoNodes), with warnings for what vCluster reads but changes
+ *      nothing in what metalslice makes.
+ * `privateNodes.enabled` not true turns the section off, as it does in vCluster.
  */
 import { parseDocument } from 'yaml';
 import { AutoNodesInput, AutoNodesPlan, AutoNodesSourcePath, planAutoNodes } from './auto-nodes';
 import { childPath, PlanIssue } from './errors';
-import { AutoNodesSpec, DisruptionBudget, DynamicPoolSpec, Requirement, StaticPoolSpec, Taint } from './model';
+import { AutoNodesSpec, DynamicPoolSpec, Labels, Requirement, StaticPoolSpec, Taint } from './model';
+import { pointerPath, schemaIssues, VCLUSTER_AUTONODES_SINCE, VCLUSTER_VERSION } from './vcluster-schema';
+
+export { VCLUSTER_VERSION } from './vcluster-schema';
 
 export interface VclusterImportOptions {
   /** The metalslice tenant cluster the vcluster.yaml belongs to. */
@@ -25,6 +32,7 @@ export interface VclusterAutoNodesImport {
   readonly autoNodes: readonly AutoNodesSpec[];
   /** Where each entry and pool was written, for planAutoNodes' error paths. */
   readonly sourcePaths: readonly AutoNodesSourcePath[];
+  /** Why vCluster would refuse the file (schema, then its validation rules); empty when it accepts it. */
   readonly issues: readonly PlanIssue[];
   readonly warnings: readonly PlanIssue[];
 }
@@ -35,290 +43,256 @@ function isObj(value: unknown): value is Obj {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
-const STATIC_KEYS = ['name', 'quantity', 'nodeTypeSelector', 'requirements', 'resources', 'taints', 'nodeLabels', 'provider'];
-// Fields vCluster reads on static pools that mean nothing for nodes metalslice makes once: accepted, noted.
-const STATIC_IGNORED = ['terminationGracePeriod'];
-const DYNAMIC_KEYS = ['name', 'nodeTypeSelector', 'requirements', 'taints', 'nodeLabels', 'limits', 'disruption', 'terminationGracePeriod', 'expireAfter', 'weight', 'provider', 'autoscaler', 'minNodes'];
-const BLOCK_KEYS = ['provider', 'properties', 'static', 'dynamic'];
+function list(value: unknown): unknown[] {
+  return Array.isArray(value) ? value : [];
+}
 
-class Reader {
-  readonly issues: PlanIssue[] = [];
-  readonly warnings: PlanIssue[] = [];
+// --- Phase 0: YAML --------------------------------------------------------------------------------------
 
-  error(path: string, message: string): void {
-    this.issues.push({ path, message });
+/** Parses vcluster.yaml text (duplicate keys refused, as vCluster's strict decoder does), or takes a parsed document. */
+function parseVclusterYaml(input: unknown, prefix: string): { doc?: unknown; issues: PlanIssue[] } {
+  if (typeof input !== 'string') return { doc: input, issues: [] };
+  const at = prefix || 'vcluster.yaml';
+  const doc = parseDocument(input, { uniqueKeys: true, prettyErrors: true });
+  if (doc.errors.length > 0) {
+    return { issues: doc.errors.map((e) => ({ path: `${at}:${e.linePos?.[0].line ?? '?'}`, message: `not valid YAML (${e.code}): ${e.message.split('\n')[0]}` })) };
   }
-
-  unknownKeys(obj: Obj, known: readonly string[], path: string, ignored: readonly string[] = []): void {
-    for (const key of Object.keys(obj)) {
-      if (ignored.includes(key)) {
-        this.warnings.push({ path: childPath(path, key), message: `${key} is not used: metalslice makes static nodes once, not through a Karpenter NodePool` });
-      } else if (!known.includes(key)) {
-        this.warnings.push({ path: childPath(path, key), message: `unknown field ${key} is ignored (known: ${known.join(', ')})` });
-      }
-    }
+  try {
+    return { doc: doc.toJS({ maxAliasCount: 100 }), issues: [] };
+  } catch (e) {
+    return { issues: [{ path: at, message: `not valid YAML: ${(e as Error).message.split('\n')[0]}` }] };
   }
+}
 
-  string(obj: Obj, key: string, path: string, required = false): string | undefined {
-    const value = obj[key];
-    if (value === undefined || value === null) {
-      if (required) this.error(childPath(path, key), `${key} is required`);
-      return undefined;
-    }
-    if (typeof value !== 'string') {
-      this.error(childPath(path, key), `${key} must be a string (got ${JSON.stringify(value)})`);
-      return undefined;
-    }
-    return value;
-  }
+// --- Phase 1a: shapes of older releases ----------------------------------------------------------------
 
-  integer(obj: Obj, key: string, path: string, required = false): number | undefined {
-    const value = obj[key];
-    if (value === undefined || value === null) {
-      if (required) this.error(childPath(path, key), `${key} is required: a whole number`);
-      return undefined;
-    }
-    if (typeof value !== 'number' || !Number.isInteger(value)) {
-      this.error(childPath(path, key), `${key} must be a whole number (got ${JSON.stringify(value)})`);
-      return undefined;
-    }
-    return value;
-  }
+interface OlderShapes {
+  readonly issues: PlanIssue[];
+  /** JSON pointers whose schema errors the older-shape issue already explains. */
+  readonly covered: string[];
+}
 
-  stringMap(obj: Obj, key: string, path: string, allowNumbers = false): Record<string, string> | Record<string, string | number> | undefined {
-    const value = obj[key];
-    if (value === undefined || value === null) return undefined;
-    const at = childPath(path, key);
-    if (!isObj(value)) {
-      this.error(at, `${key} must be a map`);
-      return undefined;
-    }
-    const out: Record<string, string | number> = {};
-    for (const [k, v] of Object.entries(value)) {
-      if (typeof v === 'string' || (allowNumbers && typeof v === 'number')) out[k] = v;
-      else this.error(childPath(at, k), `must be a string (got ${JSON.stringify(v)}): quote it`);
-    }
+/** vCluster v0.28/v0.29's autoNodes: one object, `provider` and `requirements` on each pool. */
+function olderShapeIssues(doc: unknown, prefix: string): OlderShapes {
+  const out: OlderShapes = { issues: [], covered: [] };
+  if (!isObj(doc) || !isObj(doc.privateNodes)) return out;
+  const autoNodes = doc.privateNodes.autoNodes;
+  const base = '/privateNodes/autoNodes';
+  if (isObj(autoNodes)) {
+    out.issues.push({
+      path: pointerPath(prefix, base),
+      message: `autoNodes is a list since vCluster ${VCLUSTER_AUTONODES_SINCE} (this is the v0.28/v0.29 object form): write one entry per provider, autoNodes: [{provider: <name>, static: [...], dynamic: [...]}], and move each pool's provider to its entry and its requirements to nodeTypeSelector`,
+    });
+    out.covered.push(base);
     return out;
   }
-
-  list(obj: Obj, key: string, path: string): unknown[] {
-    const value = obj[key];
-    if (value === undefined || value === null) return [];
-    if (!Array.isArray(value)) {
-      this.error(childPath(path, key), `${key} must be a list`);
-      return [];
-    }
-    return value;
-  }
-
-  requirements(obj: Obj, key: string, path: string): Requirement[] | undefined {
-    if (obj[key] === undefined || obj[key] === null) return undefined;
-    const at = childPath(path, key);
-    return this.list(obj, key, path).flatMap((item, i) => {
-      const itemPath = childPath(at, i);
-      if (!isObj(item)) {
-        this.error(itemPath, 'a requirement must be a map like {property: tier, operator: In, value: a}');
-        return [];
-      }
-      this.unknownKeys(item, ['property', 'operator', 'value', 'values'], itemPath);
-      const property = this.string(item, 'property', itemPath, true);
-      const operator = this.string(item, 'operator', itemPath);
-      const value = item.value === undefined || item.value === null ? undefined : typeof item.value === 'number' ? String(item.value) : this.string(item, 'value', itemPath);
-      let values: string[] | undefined;
-      if (item.values !== undefined && item.values !== null) {
-        values = this.list(item, 'values', itemPath).map((v, k) => {
-          if (typeof v === 'number') return String(v);
-          if (typeof v !== 'string') this.error(childPath(childPath(itemPath, 'values'), k), `must be a string (got ${JSON.stringify(v)})`);
-          return String(v);
-        });
-      }
-      if (property === undefined) return [];
-      return [{ property, ...(operator !== undefined ? { operator: operator as Requirement['operator'] } : {}), ...(value !== undefined ? { value } : {}), ...(values !== undefined ? { values } : {}) }];
-    });
-  }
-
-  taints(obj: Obj, path: string): Taint[] | undefined {
-    if (obj.taints === undefined || obj.taints === null) return undefined;
-    const at = childPath(path, 'taints');
-    return this.list(obj, 'taints', path).flatMap((item, i) => {
-      const itemPath = childPath(at, i);
-      if (!isObj(item)) {
-        this.error(itemPath, 'a taint must be a map {key, value, effect}');
-        return [];
-      }
-      this.unknownKeys(item, ['key', 'value', 'effect'], itemPath);
-      const key = this.string(item, 'key', itemPath, true);
-      const value = this.string(item, 'value', itemPath);
-      const effect = this.string(item, 'effect', itemPath, true);
-      if (key === undefined || effect === undefined) return [];
-      return [{ key, ...(value !== undefined ? { value } : {}), effect: effect as Taint['effect'] }];
-    });
-  }
-}
-
-function readStatic(r: Reader, item: Obj, path: string): StaticPoolSpec {
-  r.unknownKeys(item, STATIC_KEYS, path, STATIC_IGNORED);
-  const nodeTypeSelector = r.requirements(item, 'nodeTypeSelector', path);
-  const requirements = r.requirements(item, 'requirements', path);
-  const taints = r.taints(item, path);
-  const nodeLabels = r.stringMap(item, 'nodeLabels', path) as Record<string, string> | undefined;
-  const resources = r.stringMap(item, 'resources', path, true);
-  return {
-    name: r.string(item, 'name', path, true) ?? '',
-    quantity: r.integer(item, 'quantity', path, true) ?? 0,
-    ...(nodeTypeSelector !== undefined ? { nodeTypeSelector } : {}),
-    ...(requirements !== undefined ? { requirements } : {}),
-    ...(resources !== undefined ? { resources } : {}),
-    ...(taints !== undefined ? { taints } : {}),
-    ...(nodeLabels !== undefined ? { nodeLabels } : {}),
-  };
-}
-
-function readDynamic(r: Reader, item: Obj, path: string): DynamicPoolSpec {
-  r.unknownKeys(item, DYNAMIC_KEYS, path);
-  const nodeTypeSelector = r.requirements(item, 'nodeTypeSelector', path);
-  const requirements = r.requirements(item, 'requirements', path);
-  const taints = r.taints(item, path);
-  const nodeLabels = r.stringMap(item, 'nodeLabels', path) as Record<string, string> | undefined;
-  const limits = r.stringMap(item, 'limits', path, true);
-  let disruption: DynamicPoolSpec['disruption'];
-  if (item.disruption !== undefined && item.disruption !== null) {
-    const dPath = childPath(path, 'disruption');
-    if (!isObj(item.disruption)) r.error(dPath, 'disruption must be a map');
-    else {
-      const d = item.disruption;
-      r.unknownKeys(d, ['consolidateAfter', 'consolidationPolicy', 'budgets'], dPath);
-      const consolidateAfter = r.string(d, 'consolidateAfter', dPath);
-      const consolidationPolicy = r.string(d, 'consolidationPolicy', dPath);
-      const budgets: DisruptionBudget[] = r.list(d, 'budgets', dPath).flatMap((b, i) => {
-        const bPath = childPath(childPath(dPath, 'budgets'), i);
-        if (!isObj(b)) {
-          r.error(bPath, 'a budget must be a map {nodes, schedule, duration}');
-          return [];
+  list(autoNodes).forEach((entry, i) => {
+    if (!isObj(entry)) return;
+    for (const mode of ['static', 'dynamic'] as const) {
+      list(entry[mode]).forEach((pool, j) => {
+        if (!isObj(pool)) return;
+        const at = `${base}/${i}/${mode}/${j}`;
+        if (pool.provider !== undefined) {
+          out.issues.push({ path: pointerPath(prefix, `${at}/provider`), message: `vCluster ${VCLUSTER_AUTONODES_SINCE} moved provider from each pool to its autoNodes entry: remove it here and put the pool under the entry with provider: ${JSON.stringify(pool.provider)}` });
+          out.covered.push(`${at}/provider`);
         }
-        r.unknownKeys(b, ['nodes', 'schedule', 'duration', 'reasons'], bPath);
-        const nodes = typeof b.nodes === 'number' ? String(b.nodes) : r.string(b, 'nodes', bPath, true);
-        const schedule = r.string(b, 'schedule', bPath);
-        const duration = r.string(b, 'duration', bPath);
-        const reasons = b.reasons === undefined ? undefined : (r.list(b, 'reasons', bPath).map(String) as DisruptionBudget['reasons']);
-        if (nodes === undefined) return [];
-        return [{ nodes, ...(schedule !== undefined ? { schedule } : {}), ...(duration !== undefined ? { duration } : {}), ...(reasons !== undefined ? { reasons } : {}) }];
+        if (pool.requirements !== undefined) {
+          out.issues.push({ path: pointerPath(prefix, `${at}/requirements`), message: `vCluster ${VCLUSTER_AUTONODES_SINCE} renamed a pool's requirements to nodeTypeSelector: rename the key` });
+          out.covered.push(`${at}/requirements`);
+        }
       });
-      disruption = {
-        ...(consolidationPolicy !== undefined ? { consolidationPolicy: consolidationPolicy as 'WhenEmpty' | 'WhenEmptyOrUnderutilized' } : {}),
-        ...(consolidateAfter !== undefined ? { consolidateAfter } : {}),
-        ...(budgets.length > 0 ? { budgets } : {}),
-      };
+    }
+  });
+  return out;
+}
+
+// --- Phase 2: vCluster's validation rules for private nodes --------------------------------------------
+
+const ALLOWED_OPERATORS = ['', 'In', 'NotIn', 'Exists', 'DoesNotExist', 'Gt', 'Lt'];
+
+function requirementIssues(requirements: unknown, at: string, pool: string): PlanIssue[] {
+  return list(requirements).flatMap((item, k): PlanIssue[] => {
+    const r = item as { property?: string; operator?: string; value?: string; values?: string[] };
+    const path = childPath(at, k);
+    const operator = r.operator ?? '';
+    const hasValue = (r.value ?? '') !== '';
+    const hasValues = (r.values ?? []).length > 0;
+    if ((r.property ?? '') === '') return [{ path: childPath(path, 'property'), message: `pool ${pool}: a requirement needs a property (the node type property to match)` }];
+    if (!ALLOWED_OPERATORS.includes(operator)) {
+      const hint = operator === 'NotExists' ? ' (vCluster spells it DoesNotExist)' : '';
+      return [{ path: childPath(path, 'operator'), message: `pool ${pool}: vCluster refuses operator "${operator}"${hint}: use In, NotIn, Exists, DoesNotExist, Gt or Lt ("" means In)` }];
+    }
+    if (hasValue && hasValues) return [{ path, message: `pool ${pool}: value and values cannot both be set: keep one` }];
+    if (['', 'In', 'NotIn', 'Gt', 'Lt'].includes(operator) && !hasValue && !hasValues) {
+      return [{ path, message: `pool ${pool}: operator ${operator || '"" (In)'} needs value or values` }];
+    }
+    if ((operator === 'Exists' || operator === 'DoesNotExist') && (hasValue || hasValues)) {
+      return [{ path, message: `pool ${pool}: ${operator} takes no value or values: remove them` }];
+    }
+    return [];
+  });
+}
+
+/** The settings vCluster refuses together with private nodes (validatePrivatedNodesMode). */
+const NOT_WITH_PRIVATE_NODES: readonly { readonly path: readonly string[]; readonly what: string }[] = [
+  { path: ['integrations', 'metricsServer', 'enabled'], what: 'the metrics-server integration' },
+  { path: ['integrations', 'certManager', 'enabled'], what: 'the cert-manager integration' },
+  { path: ['integrations', 'externalSecrets', 'enabled'], what: 'the external-secrets integration' },
+  { path: ['integrations', 'istio', 'enabled'], what: 'the istio integration' },
+  { path: ['integrations', 'kubeVirt', 'enabled'], what: 'the kubevirt integration' },
+  { path: ['controlPlane', 'coredns', 'embedded'], what: 'embedded CoreDNS' },
+  { path: ['controlPlane', 'hostPathMapper', 'enabled'], what: 'the host path mapper' },
+  { path: ['sync', 'toHost', 'namespaces', 'enabled'], what: 'multi-namespace mode' },
+];
+
+function dig(doc: unknown, path: readonly string[]): unknown {
+  return path.reduce<unknown>((v, k) => (isObj(v) ? v[k] : undefined), doc);
+}
+
+/** vCluster v0.36.1's private-node rules, every violation (vCluster itself stops at the first). */
+function vclusterRuleIssues(doc: Obj, prefix: string): PlanIssue[] {
+  const issues: PlanIssue[] = [];
+  const privateNodes = doc.privateNodes as Obj;
+  const endpoint = dig(doc, ['controlPlane', 'endpoint']);
+  if (typeof endpoint === 'string' && endpoint !== '' && !/^(\[[^\]]+\]|[^:[\]]*):[^:]*$/.test(endpoint)) {
+    issues.push({ path: pointerPath(prefix, '/controlPlane/endpoint'), message: `invalid endpoint ${endpoint}: write host:port` });
+  }
+  for (const rule of NOT_WITH_PRIVATE_NODES) {
+    if (dig(doc, rule.path) === true) issues.push({ path: pointerPath(prefix, `/${rule.path.join('/')}`), message: `vCluster does not support ${rule.what} with private nodes: turn it off or privateNodes.enabled off` });
+  }
+  const providers = new Map<string, string>();
+  const pools = new Map<string, string>();
+  list(privateNodes.autoNodes).forEach((raw, i) => {
+    const entry = raw as Obj;
+    const at = pointerPath(prefix, `/privateNodes/autoNodes/${i}`);
+    const provider = (entry.provider as string | undefined) ?? '';
+    if (provider === '') issues.push({ path: childPath(at, 'provider'), message: 'provider is required: the name of the node provider of these pools' });
+    else if (providers.has(provider)) issues.push({ path: childPath(at, 'provider'), message: `provider ${provider} already has an entry at ${providers.get(provider)}: vCluster allows one entry per provider; merge their pools into it` });
+    else providers.set(provider, at);
+    for (const mode of ['static', 'dynamic'] as const) {
+      list(entry[mode]).forEach((rawPool, j) => {
+        const pool = rawPool as Obj;
+        const poolAt = childPath(childPath(at, mode), j);
+        const name = (pool.name as string | undefined) ?? '';
+        if (name === '') issues.push({ path: childPath(poolAt, 'name'), message: 'name is required: every node pool needs a name' });
+        if (mode === 'static' && typeof pool.quantity === 'number' && pool.quantity < 0) issues.push({ path: childPath(poolAt, 'quantity'), message: `quantity cannot be negative (got ${pool.quantity})` });
+        if (name !== '' && pools.has(name)) issues.push({ path: childPath(poolAt, 'name'), message: `node pool name ${name} is already used at ${pools.get(name)}: pool names are unique across all providers, static and dynamic` });
+        else if (name !== '') pools.set(name, poolAt);
+        issues.push(...requirementIssues(pool.nodeTypeSelector, childPath(poolAt, 'nodeTypeSelector'), name || `#${j}`));
+      });
+    }
+  });
+  return issues;
+}
+
+// --- Phase 3: into metalslice claims --------------------------------------------------------------------
+
+function omitEmpty<T extends object>(value: T): T {
+  return Object.fromEntries(Object.entries(value).filter(([, v]) => v !== undefined && v !== '' && !(Array.isArray(v) && v.length === 0) && !(isObj(v) && Object.keys(v).length === 0))) as T;
+}
+
+function requirementsOf(raw: unknown): Requirement[] | undefined {
+  const out = list(raw).map((r) => omitEmpty({ ...(r as Requirement) }));
+  return out.length > 0 ? out : undefined;
+}
+
+function taintsOf(raw: unknown): Taint[] | undefined {
+  const out = list(raw).map((t) => omitEmpty({ ...(t as Taint) }));
+  return out.length > 0 ? out : undefined;
+}
+
+function staticOf(pool: Obj, at: string, warnings: PlanIssue[]): StaticPoolSpec {
+  if (pool.terminationGracePeriod !== undefined) {
+    warnings.push({ path: childPath(at, 'terminationGracePeriod'), message: 'not used: metalslice deletes a static node\'s VM when the pool shrinks (tofu apply), without a Karpenter drain to bound' });
+  }
+  return omitEmpty({
+    name: pool.name as string,
+    quantity: (pool.quantity as number | undefined) ?? 0,
+    nodeTypeSelector: requirementsOf(pool.nodeTypeSelector),
+    taints: taintsOf(pool.taints),
+    nodeLabels: pool.nodeLabels as Labels | undefined,
+    profile: pool.profile as string | undefined,
+  });
+}
+
+function dynamicOf(pool: Obj): DynamicPoolSpec {
+  const disruption = isObj(pool.disruption) ? omitEmpty({ ...(pool.disruption as DynamicPoolSpec['disruption'] & object) }) : undefined;
+  return omitEmpty({
+    name: pool.name as string,
+    nodeTypeSelector: requirementsOf(pool.nodeTypeSelector),
+    taints: taintsOf(pool.taints),
+    nodeLabels: pool.nodeLabels as Labels | undefined,
+    limits: pool.limits as Labels | undefined,
+    disruption,
+    terminationGracePeriod: pool.terminationGracePeriod as string | undefined,
+    expireAfter: pool.expireAfter as string | undefined,
+    // vCluster's Go zero value: weight 0 is "unset"; Karpenter wants 1..100 or nothing.
+    weight: (pool.weight as number | undefined) || undefined,
+    profile: pool.profile as string | undefined,
+  });
+}
+
+/** privateNodes fields that shape how nodes join; metalslice renders its own join, so they change nothing. */
+const JOIN_FIELDS = ['kubelet', 'joinNode', 'autoUpgrade', 'vpn', 'daemon'];
+
+function claimsOf(privateNodes: Obj, options: VclusterImportOptions, prefix: string): Omit<VclusterAutoNodesImport, 'issues'> {
+  const warnings: PlanIssue[] = [];
+  for (const key of JOIN_FIELDS) {
+    if (isObj(privateNodes[key]) && Object.keys(privateNodes[key] as Obj).length > 0) {
+      warnings.push({ path: pointerPath(prefix, `/privateNodes/${key}`), message: `not used by metalslice's node join (it renders the kubeadm join and kubelet settings itself): vCluster applies it to nodes it joins` });
     }
   }
-  const terminationGracePeriod = r.string(item, 'terminationGracePeriod', path);
-  const expireAfter = r.string(item, 'expireAfter', path);
-  // vCluster writes `weight: 0` for "unset" (Go zero value); Karpenter wants 1..100 or nothing.
-  const weight = r.integer(item, 'weight', path);
-  const autoscaler = r.string(item, 'autoscaler', path);
-  const minNodes = r.integer(item, 'minNodes', path);
-  return {
-    name: r.string(item, 'name', path, true) ?? '',
-    ...(nodeTypeSelector !== undefined ? { nodeTypeSelector } : {}),
-    ...(requirements !== undefined ? { requirements } : {}),
-    ...(limits !== undefined ? { limits } : {}),
-    ...(taints !== undefined ? { taints } : {}),
-    ...(nodeLabels !== undefined ? { nodeLabels } : {}),
-    ...(disruption !== undefined ? { disruption } : {}),
-    ...(expireAfter !== undefined ? { expireAfter } : {}),
-    ...(terminationGracePeriod !== undefined ? { terminationGracePeriod } : {}),
-    ...(weight !== undefined && weight !== 0 ? { weight } : {}),
-    ...(autoscaler !== undefined ? { autoscaler: autoscaler as DynamicPoolSpec['autoscaler'] } : {}),
-    ...(minNodes !== undefined ? { minNodes } : {}),
-  };
-}
-
-/** Parses vcluster.yaml text, or takes an already parsed document. */
-function toDocument(input: unknown, prefix: string, r: Reader): unknown {
-  if (typeof input !== 'string') return input;
-  const doc = parseDocument(input);
-  for (const e of doc.errors) r.error(prefix || 'vcluster.yaml', `not valid YAML: ${e.message}`);
-  return doc.errors.length > 0 ? undefined : doc.toJS();
-}
-
-export function importVclusterAutoNodes(input: unknown, options: VclusterImportOptions): VclusterAutoNodesImport {
-  const r = new Reader();
-  const prefix = options.pathPrefix ?? '';
-  const doc = toDocument(input, prefix, r);
+  const defaultProfile = (privateNodes.defaultProfile as string | undefined) || undefined;
   const autoNodes: AutoNodesSpec[] = [];
   const sourcePaths: AutoNodesSourcePath[] = [];
-  const privateNodesPath = childPath(prefix, 'privateNodes');
-  if (!isObj(doc) || !isObj(doc.privateNodes) || doc.privateNodes.autoNodes === undefined || doc.privateNodes.autoNodes === null) {
-    if (r.issues.length === 0) r.warnings.push({ path: childPath(privateNodesPath, 'autoNodes'), message: 'the vcluster.yaml has no privateNodes.autoNodes: nothing to plan' });
-    return { autoNodes, sourcePaths, issues: r.issues, warnings: r.warnings };
-  }
-  const privateNodes = doc.privateNodes;
-  if (privateNodes.enabled !== true) {
-    r.warnings.push({ path: childPath(privateNodesPath, 'enabled'), message: 'privateNodes.enabled is not true: vCluster ignores autoNodes without it; set privateNodes.enabled: true' });
-  }
-  const blocksPath = childPath(privateNodesPath, 'autoNodes');
-  const raw = privateNodes.autoNodes;
-  const blocks: { block: unknown; path: string }[] = Array.isArray(raw) ? raw.map((block, k) => ({ block, path: childPath(blocksPath, k) })) : [{ block: raw, path: blocksPath }];
-
-  // Entries are grouped per provider in order of first appearance; each pool keeps its own path.
-  const byProvider = new Map<string, { static: StaticPoolSpec[]; dynamic: DynamicPoolSpec[]; paths: { entry: string; static: string[]; dynamic: string[] } }>();
-  const group = (provider: string, entryPath: string) => {
-    let g = byProvider.get(provider);
-    if (!g) {
-      g = { static: [], dynamic: [], paths: { entry: entryPath, static: [], dynamic: [] } };
-      byProvider.set(provider, g);
-    }
-    return g;
-  };
-  for (const { block, path } of blocks) {
-    if (!isObj(block)) {
-      r.error(path, 'autoNodes must be a map {provider, static, dynamic} or a list of them');
-      continue;
-    }
-    r.unknownKeys(block, BLOCK_KEYS, path);
-    const blockProvider = r.string(block, 'provider', path);
-    if (block.properties !== undefined) {
-      r.warnings.push({ path: childPath(path, 'properties'), message: 'provider properties are not used: metalslice node providers take their settings from nodeProviders' });
-    }
-    const providerOf = (item: Obj, itemPath: string): string | undefined => {
-      const own = r.string(item, 'provider', itemPath);
-      const provider = own ?? blockProvider;
-      if (provider === undefined) r.error(childPath(path, 'provider'), `provider is required: the node provider of the pools (for ${itemPath})`);
-      return provider;
-    };
-    r.list(block, 'static', path).forEach((item, j) => {
-      const itemPath = childPath(childPath(path, 'static'), j);
-      if (!isObj(item)) return r.error(itemPath, 'a static pool must be a map {name, quantity, nodeTypeSelector}');
-      const provider = providerOf(item, itemPath);
-      const spec = readStatic(r, item, itemPath);
-      if (provider === undefined) return;
-      const g = group(provider, path);
-      g.static.push(spec);
-      g.paths.static.push(itemPath);
-    });
-    r.list(block, 'dynamic', path).forEach((item, j) => {
-      const itemPath = childPath(childPath(path, 'dynamic'), j);
-      if (!isObj(item)) return r.error(itemPath, 'a dynamic pool must be a map {name, nodeTypeSelector, limits}');
-      const provider = providerOf(item, itemPath);
-      const spec = readDynamic(r, item, itemPath);
-      if (provider === undefined) return;
-      const g = group(provider, path);
-      g.dynamic.push(spec);
-      g.paths.dynamic.push(itemPath);
-    });
-  }
-  for (const [provider, g] of byProvider) {
+  list(privateNodes.autoNodes).forEach((raw, i) => {
+    const entry = raw as Obj;
+    const at = pointerPath(prefix, `/privateNodes/autoNodes/${i}`);
+    const provider = entry.provider as string;
     const quota = options.quotaByProvider?.[provider] ?? options.quota;
-    autoNodes.push({
-      cluster: options.cluster,
-      provider,
-      ...(quota !== undefined ? { quota } : {}),
-      ...(g.static.length > 0 ? { static: g.static } : {}),
-      ...(g.dynamic.length > 0 ? { dynamic: g.dynamic } : {}),
-    });
-    sourcePaths.push(g.paths);
+    const statics = list(entry.static).map((p, j) => staticOf(p as Obj, childPath(childPath(at, 'static'), j), warnings));
+    const dynamics = list(entry.dynamic).map((p) => dynamicOf(p as Obj));
+    autoNodes.push(
+      omitEmpty({
+        cluster: options.cluster,
+        provider,
+        quota,
+        properties: entry.properties as Labels | undefined,
+        defaultProfile,
+        static: statics,
+        dynamic: dynamics,
+      }),
+    );
+    sourcePaths.push({ entry: at, static: statics.map((_, j) => childPath(childPath(at, 'static'), j)), dynamic: dynamics.map((_, j) => childPath(childPath(at, 'dynamic'), j)) });
+  });
+  return { autoNodes, sourcePaths, warnings };
+}
+
+/** Reads a vcluster.yaml (text or parsed) into metalslice auto-node claims, or says why vCluster refuses it. */
+export function importVclusterAutoNodes(input: unknown, options: VclusterImportOptions): VclusterAutoNodesImport {
+  const prefix = options.pathPrefix ?? '';
+  const none = { autoNodes: [], sourcePaths: [], warnings: [] };
+  const parsed = parseVclusterYaml(input, prefix);
+  if (parsed.issues.length > 0) return { ...none, issues: parsed.issues };
+  const doc = parsed.doc ?? {};
+  const older = olderShapeIssues(doc, prefix);
+  const covered = (pointer: string) => older.covered.some((c) => pointer === c || pointer.startsWith(`${c}/`));
+  const structural = [...older.issues, ...schemaIssues(doc, prefix, covered)];
+  if (structural.length > 0) return { ...none, issues: structural };
+  const privateNodes = isObj(doc) && isObj(doc.privateNodes) ? doc.privateNodes : {};
+  const autoNodesPath = pointerPath(prefix, '/privateNodes/autoNodes');
+  if (privateNodes.enabled !== true) {
+    const endpoint = dig(doc, ['controlPlane', 'endpoint']);
+    if (typeof endpoint === 'string' && endpoint !== '') return { ...none, issues: [{ path: pointerPath(prefix, '/controlPlane/endpoint'), message: 'vCluster supports controlPlane.endpoint only with private nodes: remove it, or set privateNodes.enabled: true' }] };
+    const has = list(privateNodes.autoNodes).length > 0;
+    const warnings = has ? [{ path: pointerPath(prefix, '/privateNodes/enabled'), message: `privateNodes.enabled is not true, so vCluster ignores autoNodes and metalslice plans none of its pools: set privateNodes.enabled: true to plan them` }] : [{ path: autoNodesPath, message: 'the vcluster.yaml has no private nodes: nothing to plan' }];
+    return { ...none, issues: [], warnings };
   }
-  return { autoNodes, sourcePaths, issues: r.issues, warnings: r.warnings };
+  const rules = vclusterRuleIssues(doc as Obj, prefix);
+  if (rules.length > 0) return { ...none, issues: rules };
+  const claims = claimsOf(privateNodes, options, prefix);
+  const empty = claims.autoNodes.length === 0 ? [{ path: autoNodesPath, message: 'privateNodes.autoNodes is empty: nothing to plan' }] : [];
+  return { ...claims, warnings: [...claims.warnings, ...empty], issues: [] };
 }
 
 /** Imports a vcluster.yaml's auto nodes and plans them against the catalogue, quotas and clusters given. */
@@ -328,3 +302,6 @@ export function planVclusterAutoNodes(input: unknown, options: VclusterImportOpt
   const issues = [...imported.issues, ...plan.issues];
   return { ...plan, ok: issues.length === 0, issues, warnings: [...imported.warnings, ...plan.warnings] };
 }
+
+/** The vCluster releases whose vcluster.yaml metalslice reads (the autoNodes shape of v0.30 up to this schema). */
+export const SUPPORTED_VCLUSTER_VERSIONS = `${VCLUSTER_AUTONODES_SINCE} to ${VCLUSTER_VERSION.replace(/\.\d+$/, '.x')}`;

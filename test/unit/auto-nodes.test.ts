@@ -20,6 +20,15 @@ function input(providers: NodeProviderSpec[], autoNodes: AutoNodesSpec[], quotaL
 const virt = (nodeTypes: NodeProviderSpec['nodeTypes']): NodeProviderSpec => ({ name: 'virt', kind: 'kubevirt', fleet: 'fra1', nodeTypes });
 
 describe('static pools', () => {
+  it('takes node type names with dots, as vCluster\'s own examples write them (t3.medium)', () => {
+    const plan = planAutoNodes(input([virt([{ ...small, name: 't3.medium' }])], [{ cluster: 'prod', provider: 'virt', quota: 'team-a', static: [{ name: 'base', quantity: 1, nodeTypeSelector: [{ property: 'node.kubernetes.io/instance-type', value: 't3.medium' }] }] }]));
+    expect(plan.issues).toEqual([]);
+    expect(plan.pools[0].nodeType).toBe('virt.t3.medium');
+    expect(plan.pools[0].nodes[0].labels['node.kubernetes.io/instance-type']).toBe('t3.medium');
+    const bad = planAutoNodes(input([virt([{ ...small, name: 'T3.Medium' }])], []));
+    expect(bad.issues).toEqual([{ path: 'nodeProviders[0].nodeTypes[0].name', message: expect.stringContaining("lower-case letters, digits, '-' and '.'") }]);
+  });
+
   it('picks the cheapest matching type and names nodes <cluster>-<pool>-<index>', () => {
     const plan = planAutoNodes(input([virt([large, small])], [{ cluster: 'prod', provider: 'virt', quota: 'team-a', static: [{ name: 'base', quantity: 2 }] }]));
     expect(plan.issues).toEqual([]);
@@ -78,6 +87,17 @@ describe('static pools', () => {
       expect(plan.ok).toBe(false);
       expect(plan.pools[0].nodes).toEqual([]);
       expect(plan.issues).toEqual([{ path: 'autoNodes[0].static[0]', message: expect.stringMatching(/only matching types \(virt.gpu\) carry nvidia.com\/gpu.*add a requirement \{property: nvidia.com\/gpu, operator: Exists\}/) }]);
+    });
+
+    it('gives a GPU node to a pool that selects the type by name or instance type (vCluster counts that as asking)', () => {
+      for (const property of ['vcluster.com/node-type', 'node.kubernetes.io/instance-type']) {
+        const plan = planAutoNodes(input([virt([gpu, small])], [{ cluster: 'prod', provider: 'virt', quota: 'team-a', static: [{ name: 'ml', quantity: 1, nodeTypeSelector: [{ property, value: 'gpu' }] }] }]));
+        expect(plan.issues).toEqual([]);
+        expect(plan.pools[0].nodeType).toBe('virt.gpu');
+      }
+      // Naming another type still keeps the GPU type out.
+      const other = planAutoNodes(input([virt([gpu, small])], [{ cluster: 'prod', provider: 'virt', quota: 'team-a', static: [{ name: 'ml', quantity: 1, nodeTypeSelector: [{ property: 'vcluster.com/node-type', operator: 'NotIn', value: 'small' }] }] }]));
+      expect(other.issues[0].message).toMatch(/only matching types \(virt.gpu\) carry nvidia.com\/gpu/);
     });
 
     it('gives a GPU node to a pool that requires the resource or requests it', () => {
@@ -224,8 +244,17 @@ describe('dynamic pools', () => {
     expect(over.issues).toEqual([{ path: 'autoNodes[0].dynamic[0].limits', message: expect.stringMatching(/3 x virt.large = cpu 120\d\dm.*more than quota q has left \(cpu 9.*lower limits.nodes to 2/) }]);
   });
 
-  it('errors when a kubevirt pool has no limits, and when it has no quota', () => {
-    expect(planAutoNodes(input([virt([small])], [entry([{ name: 'burst' }])])).issues).toEqual([{ path: 'autoNodes[0].dynamic[0].limits', message: expect.stringContaining('no limits') }]);
+  it('bounds a kubevirt pool without limits by its quota, and says so (vCluster accepts such a pool)', () => {
+    const quota = parseResources({ cpu: 9, memory: '64Gi' }, 'q');
+    const plan = planAutoNodes(input([virt([small])], [entry([{ name: 'burst' }], 'q')], { q: quota }));
+    expect(plan.issues).toEqual([]);
+    // small VMs request 2 CPUs plus KubeVirt's launcher overhead: 4 fit in 9 CPUs, not 5.
+    expect(plan.pools[0].dynamic!.worstCase).toMatchObject({ nodeType: 'virt.small', nodes: 4 });
+    expect(plan.warnings).toEqual([{ path: 'autoNodes[0].dynamic[0]', message: expect.stringMatching(/no limits: Karpenter may grow the pool until quota q is full .*up to 4 x virt.small/) }]);
+  });
+
+  it('errors when a cluster-api pool has no limits, and when a kubevirt pool has no quota', () => {
+    expect(planAutoNodes(input([virt([small])], [entry([{ name: 'burst', autoscaler: 'cluster-api' }])])).issues).toEqual([{ path: 'autoNodes[0].dynamic[0].limits', message: expect.stringContaining('needs a size bound') }]);
     expect(planAutoNodes(input([virt([small])], [{ cluster: 'prod', provider: 'virt', dynamic: [{ name: 'burst', limits: { nodes: 1 } }] }])).issues).toEqual([{ path: 'autoNodes[0].quota', message: expect.stringContaining('set quota') }]);
   });
 

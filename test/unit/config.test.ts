@@ -21,8 +21,9 @@ describe('config', () => {
     expect(pointerToPath('/quotas/0/limits/nvidia.com~1gpu')).toBe('quotas[0].limits["nvidia.com/gpu"]');
   });
 
-  it('names unknown fields and says to remove them', () => {
-    expect(issuesOf('fleets:\n  - name: a\n    hostz: []\n')).toEqual([{ path: 'fleets[0].hostz', message: 'unknown field "hostz": remove it or check its spelling' }]);
+  it('names unknown fields, with the field a typo meant, and says to remove the others', () => {
+    expect(issuesOf('fleets:\n  - name: a\n    hostz: []\n')).toEqual([{ path: 'fleets[0].hostz', message: 'unknown field "hostz": did you mean "hosts"?' }]);
+    expect(issuesOf('fleets:\n  - name: a\n    colour: blue\n')).toEqual([{ path: 'fleets[0].colour', message: 'unknown field "colour": remove it or check its spelling' }]);
   });
 
   it('names missing required fields', () => {
@@ -61,6 +62,29 @@ describe('config', () => {
     fs.writeFileSync(path.join(dir, 'team-a.vcluster.yaml'), 'privateNodes:\n  enabled: true\n  autoNodes:\n    - provider: virt\n      static:\n        - {name: huge, quantity: 500}\n');
     const over = planModel(loadConfigFile(path.join(dir, 'c.yaml')));
     expect(over.errors.map((e) => e.path)).toContain('team-a.vcluster.yaml.privateNodes.autoNodes[0].static[0].quantity');
+    fs.rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('carries the vcluster.yaml reader\'s warnings into the plan, applies profiles, and refuses static pools it cannot make', () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'metalslice-vcluster-'));
+    const example = fs.readFileSync(path.join(__dirname, '..', '..', 'examples', 'metalslice.yaml'), 'utf8').replace('hostsFile: inventory/fra1.json', `hostsFile: ${path.join(__dirname, '..', '..', 'examples', 'inventory', 'fra1.json')}`);
+    const profiles = 'nodeProfiles:\n  - {name: standard, nodeLabels: {tier: standard, team: platform}, taints: [{key: dedicated, value: a, effect: NoSchedule}]}\n';
+    fs.writeFileSync(path.join(dir, 'c.yaml'), `${example}${profiles}vclusters:\n  - {cluster: team-a-prod, file: t.yaml, quota: team-b}\n`);
+    const vcluster = (pools: string) => `privateNodes:\n  enabled: true\n  defaultProfile: standard\n  joinNode: {containerd: {enabled: true}}\n  autoNodes:\n${pools}`;
+    fs.writeFileSync(path.join(dir, 't.yaml'), vcluster('    - provider: virt\n      static:\n        - {name: vbase, quantity: 1, nodeLabels: {team: payments}, terminationGracePeriod: 5m}\n'));
+    const plan = planModel(loadConfigFile(path.join(dir, 'c.yaml')));
+    expect(plan.errors).toEqual([]);
+    expect(plan.warnings.map((w) => w.path)).toEqual(expect.arrayContaining(['t.yaml.privateNodes.joinNode', 't.yaml.privateNodes.autoNodes[0].static[0].terminationGracePeriod']));
+    const vm = plan.vms.find((v) => v.pool === 'vbase')!;
+    // The profile's labels and taints, the pool's own label winning.
+    expect(vm.labels).toMatchObject({ tier: 'standard', team: 'payments' });
+    expect(vm.taints).toEqual([{ key: 'dedicated', value: 'a', effect: 'NoSchedule' }]);
+    // An unknown profile is an error at the field that names it.
+    fs.writeFileSync(path.join(dir, 't.yaml'), vcluster('    - provider: virt\n      static:\n        - {name: vbase, quantity: 1, profile: gpu}\n'));
+    expect(planModel(loadConfigFile(path.join(dir, 'c.yaml'))).errors).toEqual([{ path: 't.yaml.privateNodes.autoNodes[0].static[0].profile', message: expect.stringContaining('no node profile named "gpu": known: standard') }]);
+    // A static pool on a metal3 provider is refused by the plan, with the way to get such nodes.
+    fs.writeFileSync(path.join(dir, 't.yaml'), vcluster('    - provider: metal\n      static:\n        - {name: metal-base, quantity: 1}\n'));
+    expect(planModel(loadConfigFile(path.join(dir, 'c.yaml'))).errors).toEqual([{ path: 't.yaml.privateNodes.autoNodes[0].static[0]', message: expect.stringContaining('declare the nodes there (privateNodePools') }]);
     fs.rmSync(dir, { recursive: true, force: true });
   });
 
