@@ -1,0 +1,111 @@
+/**
+ * vcluster.yaml conformance: for every file of test/conformance/vcluster, metalslice's reader must reach
+ * vCluster's own verdict (test/golden/vcluster-conformance.json: vCluster v0.36.1's chart schema, strict
+ * decoder and validation, run by test/oracles/vcluster-config; the e2e suite checks the golden is current),
+ * read the same pools vCluster reads, plan them against the suite's catalogue, and synthesize them.
+ */
+import { TerraformStack, Testing } from 'cdktf';
+import { KubernetesProvider } from '@cdktf/provider-kubernetes/lib/provider';
+import { RandomProvider } from '@cdktf/provider-random/lib/provider';
+import { addConfig, CapacityPlan } from '../../constructs';
+import { AutoNodesSpec, MetalsliceConfig } from '../../constructs/core/model';
+import { planModel } from '../../constructs/core/plan';
+import { importVclusterAutoNodes } from '../../constructs/core/vcluster';
+import { corpusCatalogue, corpusFiles, vclusterVerdicts, VclusterEntry, VclusterVerdict } from '../support/vcluster-corpus';
+
+/**
+ * Files vCluster accepts that metalslice's planning rules refuse on purpose, with the reason each must give.
+ * Anything else vCluster accepts must plan.
+ */
+const PLANNING_REFUSES: Readonly<Record<string, RegExp>> = {};
+
+const files = corpusFiles();
+const verdicts = files.length > 0 ? vclusterVerdicts() : new Map<string, VclusterVerdict>();
+const catalogue: MetalsliceConfig = files.length > 0 ? corpusCatalogue() : {};
+const cluster = catalogue.clusters?.[0]?.name ?? 'tenant';
+const quota = catalogue.quotas?.[0]?.name;
+
+const acceptedByVcluster = (v: VclusterVerdict) => v.ok && (v.schemaErrors ?? []).length === 0;
+
+function imported(file: { name: string; text: string }) {
+  return importVclusterAutoNodes(file.text, { cluster, ...(quota !== undefined ? { quota } : {}), pathPrefix: file.name });
+}
+
+/** What vCluster read, in the shape metalslice compares: provider, then each pool's name (and static quantity). */
+function vclusterPools(entries: readonly VclusterEntry[] | null | undefined): string[] {
+  return (entries ?? []).flatMap((e) => [...(e.static ?? []).map((p) => `${e.provider}/static/${p.name}x${p.quantity}`), ...(e.dynamic ?? []).map((p) => `${e.provider}/dynamic/${p.name}`)]);
+}
+
+function metalslicePools(entries: readonly AutoNodesSpec[]): string[] {
+  return entries.flatMap((e) => [...(e.static ?? []).map((p) => `${e.provider}/static/${p.name}x${p.quantity}`), ...(e.dynamic ?? []).map((p) => `${e.provider}/dynamic/${p.name}`)]);
+}
+
+function modelOf(file: { name: string; text: string }): MetalsliceConfig {
+  const read = imported(file);
+  return { ...catalogue, autoNodes: read.autoNodes.map((e, k) => ({ ...e, source: read.sourcePaths[k] })), readWarnings: read.warnings };
+}
+
+const describeCorpus = files.length > 0 ? describe : describe.skip;
+
+describeCorpus('vcluster.yaml conformance (vCluster v0.36.1 decides)', () => {
+  afterAll(() => {
+    const accepted = files.filter((f) => acceptedByVcluster(verdicts.get(f.name)!)).length;
+    const agree = files.filter((f) => acceptedByVcluster(verdicts.get(f.name)!) === (imported(f).issues.length === 0)).length;
+    process.stdout.write(`vcluster.yaml conformance: ${files.length} files, vCluster accepts ${accepted} and refuses ${files.length - accepted}; metalslice agrees on ${agree} of ${files.length}\n`);
+  });
+
+  it('holds at least 60 files, each with its source and a verdict from vCluster\'s own code', () => {
+    expect(files.length).toBeGreaterThanOrEqual(60);
+    for (const f of files) {
+      expect({ file: f.name, source: f.source !== '' }).toEqual({ file: f.name, source: true });
+      expect({ file: f.name, verdict: verdicts.has(f.name) }).toEqual({ file: f.name, verdict: true });
+    }
+  });
+
+  it.each(files.map((f) => [f.name, f] as const))('%s: metalslice reaches vCluster\'s verdict', (_name, file) => {
+    const verdict = verdicts.get(file.name)!;
+    const read = imported(file);
+    const vcluster = acceptedByVcluster(verdict) ? 'accepts' : `refuses (${verdict.error ?? verdict.schemaErrors?.join('; ')})`;
+    const ours = read.issues.length === 0 ? 'accepts' : `refuses (${read.issues.map((i) => `${i.path}: ${i.message}`).join('; ')})`;
+    expect({ file: file.name, verdict: ours.startsWith('accepts') ? 'accepts' : 'refuses', ours }).toEqual({ file: file.name, verdict: vcluster.startsWith('accepts') ? 'accepts' : 'refuses', ours: expect.any(String) });
+    // A refusal names a place in the file.
+    for (const issue of read.issues) expect(issue.path.startsWith(file.name)).toBe(true);
+    if (acceptedByVcluster(verdict)) {
+      // The same pools vCluster reads, when it reads them (privateNodes.enabled), and none otherwise.
+      expect(metalslicePools(read.autoNodes)).toEqual(verdict.enabled ? vclusterPools(verdict.autoNodes) : []);
+    }
+  });
+
+  const accepted = files.filter((f) => acceptedByVcluster(verdicts.get(f.name) ?? { name: f.name, ok: false }));
+
+  it.each(accepted.map((f) => [f.name, f] as const))('%s: plans against the catalogue, or is refused for its stated reason', (_name, file) => {
+    const plan = planModel(modelOf(file));
+    const refusal = PLANNING_REFUSES[file.name];
+    if (refusal) {
+      expect(plan.errors.map((e) => e.message).join('\n')).toMatch(refusal);
+      return;
+    }
+    expect({ file: file.name, errors: plan.errors }).toEqual({ file: file.name, errors: [] });
+  });
+
+  const planned = accepted.filter((f) => PLANNING_REFUSES[f.name] === undefined);
+
+  it.each(planned.map((f) => [f.name, f] as const))('%s: synthesizes, one VM per static kubevirt node and one NodePool per Karpenter pool', (_name, file) => {
+    const model = modelOf(file);
+    const plan = planModel(model);
+    const app = Testing.app();
+    const stack = new TerraformStack(app, 'tenant');
+    new KubernetesProvider(stack, 'kubernetes', { configPath: '/etc/metalslice/provider.kubeconfig' });
+    new RandomProvider(stack, 'random');
+    new CapacityPlan(stack, 'plan', { writeReport: false });
+    addConfig(stack, model);
+    const json = JSON.parse(Testing.synth(stack)) as { resource?: { kubernetes_manifest?: Record<string, { manifest: { kind: string; metadata: { name: string } } }> } };
+    const manifests = Object.values(json.resource?.kubernetes_manifest ?? {}).map((r) => r.manifest);
+    const staticVms = plan.vms.filter((v) => v.concrete && v.origin === 'static').map((v) => v.name).sort();
+    const karpenterPools = plan.report.pools.filter((p) => p.kind === 'dynamic').map((p) => p.name);
+    const elastic = (catalogue.nodePools ?? []).reduce((n, p) => n + p.count, 0);
+    expect(manifests.filter((m) => m.kind === 'VirtualMachine')).toHaveLength(staticVms.length + elastic);
+    for (const name of staticVms) expect(manifests.some((m) => m.kind === 'VirtualMachine' && m.metadata.name === name)).toBe(true);
+    expect(manifests.filter((m) => m.kind === 'NodePool')).toHaveLength(karpenterPools.length);
+  });
+});
