@@ -3,9 +3,11 @@
  * which shift), so a config and a hand-written app synthesize the same resources.
  */
 import { Construct } from 'constructs';
+import { IssueCollector, MetalsliceError } from './core/errors';
 import { MetalsliceConfig } from './core/model';
 import { ElasticFleet, IElasticFleet } from './fleet';
 import { AutoNodes } from './auto-nodes';
+import { autoNodesConstructId, claimConfigIds } from './core/derived-names';
 import { ConfigWarnings, NodeProfile } from './node-profile';
 import { ElasticNodePool } from './node-pool';
 import { INodeProvider, NodeProvider } from './node-provider';
@@ -20,6 +22,10 @@ export interface FromConfigOptions {
 
 /** Declares every fleet, quota, cluster and node pool of `config` under `scope`. */
 export function addConfig(scope: Construct, config: MetalsliceConfig, options: FromConfigOptions = {}): void {
+  // Names become construct ids in one scope: a clash would end in a construct error deep in synth.
+  const clashes = new IssueCollector();
+  claimConfigIds(config, clashes, (kind, index) => `${kind}[${index}]`);
+  if (!clashes.ok) throw new MetalsliceError(clashes.issues);
   const fleets = new Map<string, IElasticFleet>();
   for (const f of config.fleets ?? []) {
     const props = { name: f.name, hosts: f.hosts ?? [], reservedPerHost: f.reservedPerHost, cpuAllocationRatio: f.cpuAllocationRatio, namespace: f.namespace, hostSelector: f.hostSelector };
@@ -57,7 +63,7 @@ export function addConfig(scope: Construct, config: MetalsliceConfig, options: F
     if (!cluster || !provider) {
       throw new Error(`autoNodes ${a.cluster}/${a.provider}: ${!cluster ? `no cluster named "${a.cluster}"` : `no node provider named "${a.provider}"`}; run \`metalslice plan\` on the config for every problem`);
     }
-    const auto = new AutoNodes(scope, `${a.cluster}-${a.provider}`, {
+    const auto = new AutoNodes(scope, autoNodesConstructId(a), {
       cluster,
       provider,
       quota: a.quota !== undefined ? quotas.get(a.quota) : undefined,

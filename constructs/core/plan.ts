@@ -7,6 +7,7 @@
  * (every quota and fleet charged from that list, as KubeVirt's launcher pods request it), placement (a
  * host for every VM, all at once), and the report.
  */
+import { checkDerivedNames } from './derived-names';
 import { NodeEnvironmentRef, PlannedAutoPool } from './auto-nodes';
 import { IssueCollector, PlanIssue } from './errors';
 import { KUBEVIRT_VERSION } from './kubevirt/launcher';
@@ -14,7 +15,7 @@ import { ClusterSpec, FleetSpec, MetalsliceConfig, NodePoolSpec, PrivateNodePool
 import { NodeProvider } from './node-types';
 import { PoolPreview } from './preview';
 import { accountVms, Accounting } from './plan-accounting';
-import { Foundation, planFoundation } from './plan-foundation';
+import { Foundation, pathOf, planFoundation } from './plan-foundation';
 import { placeVms, Placement, vmKey } from './plan-placement';
 import { AutoSelection, buildAutoVms, buildElasticVms, ElasticPools, selectAutoNodeTypes } from './plan-vms';
 import { formatResources, normalizeResources, ResourceVector, subtractResources, sumResources } from './resources';
@@ -169,6 +170,17 @@ export function planModel(model: MetalsliceConfig, options: PlanOptions = {}): P
   const elastic = buildElasticVms(model, options.paths, foundation, issues);
   const selection = selectAutoNodeTypes(model, options.paths, foundation, elastic, issues, warnings);
   const vms = [...elastic.vms, ...buildAutoVms(foundation, selection)];
+  checkDerivedNames(
+    {
+      model,
+      quotas: foundation.quotas,
+      environments: selection.auto.environments.map((e) => ({ ...e, path: selection.auto.pools.find((p) => p.cluster === e.cluster && p.provider === e.provider)?.path ?? `${e.cluster}/${e.provider}` })),
+      vms,
+      configIds: options.paths === undefined,
+      pathOf: (kind, index) => pathOf(options.paths, kind, index),
+    },
+    issues,
+  );
   const accounting = accountVms(foundation, vms, issues);
   const placement = placeVms(foundation.fleets, vms, accounting, issues, warnings);
   return assemblePlan(foundation, elastic, selection, vms, accounting, placement, issues, warnings);
