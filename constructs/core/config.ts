@@ -392,7 +392,9 @@ function describe(error: ErrorObject): PlanIssue {
 /** Checks the structure of a parsed config; throws MetalsliceError listing every problem. */
 export function validateConfigShape(data: unknown): MetalsliceConfig {
   const validate = validator();
-  if (data === null || data === undefined) return {};
+  if (data === null || data === undefined || (typeof data === 'object' && !Array.isArray(data) && Object.keys(data).length === 0)) {
+    throw new MetalsliceError([{ path: '(config)', message: 'the config is empty: declare at least a fleet, quotas and node pools (see examples/metalslice.yaml)' }]);
+  }
   if (!validate(data)) {
     const seen = new Set<string>();
     const issues = (validate.errors ?? []).map(describe).filter((i) => {

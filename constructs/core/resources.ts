@@ -26,6 +26,23 @@ export function isExtendedResource(name: string): boolean {
 }
 
 /** Parses a resource map, collecting one issue per bad entry (unknown name, bad or negative quantity). */
+/** Byte-counted resources: a bare number there is bytes, which is almost never what was meant. */
+const BYTE_RESOURCES = new Set(['memory', 'disk', 'ephemeral-storage', 'hugepages-2Mi', 'hugepages-1Gi']);
+const MEBIBYTE = 1024n ** 2n;
+const EXBIBYTE = 1024n ** 6n;
+
+/**
+ * A size written without a unit that cannot be meant as bytes: below 1Mi (`disk: 100` is 100 bytes) or
+ * from 1Ei up. The fix names the unit most likely meant.
+ */
+function unitlessSizeProblem(name: string, raw: string | number, q: Quantity): string | undefined {
+  if (!BYTE_RESOURCES.has(name) || !/^\s*[0-9.]+(e\+?[0-9]+)?\s*$/i.test(String(raw)) || q.isZero()) return undefined;
+  const bytes = q.nano / 1_000_000_000n;
+  if (bytes < MEBIBYTE) return `${name} ${String(raw)} has no unit, so it means ${String(raw)} bytes: write it with a unit, e.g. ${String(raw).trim()}Gi or ${String(raw).trim()}Mi`;
+  if (bytes >= EXBIBYTE) return `${name} ${String(raw)} has no unit and is ${q.toString()} bytes, more than any machine holds: write it with a unit, e.g. 64Gi`;
+  return undefined;
+}
+
 export function parseResources(input: ResourceInput, path: string): ResourceVector {
   const issues: PlanIssue[] = [];
   const out: Record<string, Quantity> = {};
@@ -42,6 +59,11 @@ export function parseResources(input: ResourceInput, path: string): ResourceVect
       const q = Quantity.parse(input[name]);
       if (q.isNegative()) {
         issues.push({ path: at, message: `${name} must not be negative (got ${String(input[name])})` });
+        continue;
+      }
+      const sizeProblem = unitlessSizeProblem(name, input[name], q);
+      if (sizeProblem !== undefined) {
+        issues.push({ path: at, message: sizeProblem });
         continue;
       }
       if (isExtendedResource(name) && q.nano % 1_000_000_000n !== 0n) {

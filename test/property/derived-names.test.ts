@@ -37,7 +37,7 @@ describe('derived names (property)', () => {
           };
           const plan = planModel(model);
           const clashes = plan.errors.filter((e) => /would belong to both/.test(e.message));
-          const namespaces = [...plan.report.quotas.map((q) => q.namespace), ...plan.report.environments.map((e) => nodeEnvironmentNamespace(e))];
+          const namespaces = [...plan.report.quotas.map((q) => q.namespace), ...(plan.report.environments ?? []).map((e) => nodeEnvironmentNamespace(e))];
           const vmNames = plan.vms.filter((v) => v.concrete).map((v) => `${v.namespace}/${v.name}`);
           const ids = [...(model.quotas ?? []), ...(model.clusters ?? []), ...(model.nodeProviders ?? []), ...(model.nodePools ?? []), ...(model.fleets ?? [])].map((x) => x.name);
           const clashing = [...duplicates(namespaces), ...duplicates(vmNames), ...duplicates(ids)];

@@ -178,7 +178,7 @@ describe('planner properties', () => {
         const perVm = get(planModel(base).vms[0].quotaDemand, 'memory');
         // A quota exactly `fitting` VMs big, then a pool of fitting and of fitting + 1.
         const limit = Quantity.fromBytes(perVm.times(Math.max(fitting, 0)).ceilUnits()).toString();
-        const withCount = (count: number): MetalsliceConfig => ({ ...base, quotas: [{ ...base.quotas![0], limits: { cpu: 10_000, memory: fitting === 0 ? '1' : limit } }], nodePools: [{ ...base.nodePools![0], count }] });
+        const withCount = (count: number): MetalsliceConfig => ({ ...base, quotas: [{ ...base.quotas![0], limits: { cpu: 10_000, memory: fitting === 0 ? '1Ki' : limit } }], nodePools: [{ ...base.nodePools![0], count }] });
         expect(planModel(withCount(fitting)).ok).toBe(true);
         expect(planModel(withCount(fitting + 1)).errors.map((e) => e.path)).toContain('nodePools[0].count');
       }),

@@ -16,6 +16,19 @@ function issuesOf(text: string) {
 }
 
 describe('config', () => {
+  it('refuses an empty config instead of planning nothing with exit 0', () => {
+    for (const text of ['', '# nothing\n', '{}', 'null']) expect(issuesOf(text)).toEqual([{ path: '(config)', message: expect.stringContaining('the config is empty') }]);
+  });
+
+  it('refuses sizes without a unit that cannot be meant as bytes, suggesting the unit', () => {
+    const at = (limits: string) => planModel(parseConfigText(`fleets: [{name: f, hosts: [{name: h, capacity: {cpu: 8, memory: 64Gi, disk: 2Ti}}]}]\nquotas: [{name: q, fleet: f, organization: o, limits: ${limits}}]\n`, 'c.yaml')).errors;
+    expect(at('{cpu: 4, memory: 8Gi, disk: 100}')).toEqual([{ path: 'quotas[0].limits.disk', message: 'disk 100 has no unit, so it means 100 bytes: write it with a unit, e.g. 100Gi or 100Mi' }]);
+    expect(at('{cpu: 4, memory: 2000000000000000000000}')).toEqual([{ path: 'quotas[0].limits.memory', message: expect.stringContaining('more than any machine holds') }]);
+    // Exact byte counts (as an inventory writes them) and quantities with units are fine.
+    expect(at('{cpu: 4, memory: 68719476736}')).toEqual([]);
+    expect(at('{cpu: 4, memory: 64Gi, disk: 1Ti}')).toEqual([]);
+  });
+
   it('turns JSON pointers into config paths', () => {
     expect(pointerToPath('/quotas/1/limits/memory')).toBe('quotas[1].limits.memory');
     expect(pointerToPath('/quotas/0/limits/nvidia.com~1gpu')).toBe('quotas[0].limits["nvidia.com/gpu"]');
