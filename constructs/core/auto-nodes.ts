@@ -29,6 +29,7 @@ import {
 } from './resources';
 import { overQuota, roomLeft, wholeWithin } from './quota-room';
 import { isDnsLabel, labelKeyProblem, labelValueProblem, parseRequirements, Requirement } from './requirements';
+import { kubeletLabelProblem } from './names';
 
 export interface AutoNodesInput {
   readonly providers: readonly NodeProviderSpec[];
@@ -42,6 +43,11 @@ export interface AutoNodesInput {
   readonly providersPath?: string;
   /** Where each `autoNodes` entry and its pools were written. @default - `autoNodes[i]`, `autoNodes[i].static[j]`, ... */
   readonly sourcePaths?: readonly AutoNodesSourcePath[];
+  /**
+   * Fleets and quotas that are declared but broken (their own problems are reported where they are
+   * written): references to them are not reported again. @default - none
+   */
+  readonly declared?: { readonly fleets: ReadonlySet<string>; readonly quotas: ReadonlySet<string> };
 }
 
 export interface AutoNodesSourcePath {
@@ -180,6 +186,8 @@ interface PoolContext {
   readonly quota?: string;
   /** kubevirt: the fleet the VMs run on. */
   readonly fleet?: FleetKubevirt;
+  /** The provider's catalogue has a problem of its own: a pool finding no type is its consequence. */
+  readonly catalogueBroken?: boolean;
 }
 
 interface ParsedPoolCommon {
@@ -296,7 +304,8 @@ function mismatch(type: NodeType, requirements: readonly Requirement[], requeste
   return undefined;
 }
 
-function checkTaints(taints: readonly Taint[] | undefined, path: string, issues: PlanIssue[]): Taint[] {
+/** Taint keys, values and effects as Kubernetes validates them; the valid taints. */
+export function checkTaints(taints: readonly Taint[] | undefined, path: string, issues: PlanIssue[]): Taint[] {
   if (taints === undefined) return [];
   if (!Array.isArray(taints)) {
     issues.push({ path, message: 'taints must be a list of {key, value, effect}' });
@@ -327,7 +336,7 @@ function checkNodeLabels(labels: Labels | undefined, path: string, issues: PlanI
   const out: Record<string, string> = {};
   for (const key of Object.keys(labels).sort()) {
     const at = childPath(path, key);
-    const keyProblem = labelKeyProblem(key);
+    const keyProblem = labelKeyProblem(key) ?? kubeletLabelProblem(key);
     if (keyProblem) {
       issues.push({ path: at, message: `"${key}" is not a valid label key: ${keyProblem}` });
       continue;
@@ -381,11 +390,13 @@ export function planAutoNodes(input: AutoNodesInput): AutoNodesPlan {
   issues.push(...catalogue.issues);
   warnings.push(...catalogue.warnings);
   const providers = new Map(catalogue.providers.map((p) => [p.name, p]));
+  // Providers whose catalogue has a problem: their pools' "no type matches" would only repeat it.
+  const brokenCatalogues = new Set(catalogue.providers.filter((p) => catalogue.issues.some((i) => i.path === p.path || i.path.startsWith(`${p.path}.`) || i.path.startsWith(`${p.path}[`))).map((p) => p.name));
   const ledger = new Ledger(input.quotas);
 
   // Fleets of kubevirt providers must exist: their CPU allocation ratio sizes every VM.
   for (const p of catalogue.providers) {
-    if (p.kind === 'kubevirt' && p.fleet && !input.fleets.has(p.fleet)) {
+    if (p.kind === 'kubevirt' && p.fleet && !input.fleets.has(p.fleet) && !input.declared?.fleets.has(p.fleet)) {
       issues.push({ path: childPath(p.path, 'fleet'), message: `unknown fleet "${p.fleet}": use one of ${[...input.fleets.keys()].sort().join(', ') || '(no fleets defined)'}` });
     }
   }
@@ -421,16 +432,19 @@ export function planAutoNodes(input: AutoNodesInput): AutoNodesPlan {
     }
     if (entry.quota !== undefined) {
       const quota = input.quotas.get(entry.quota);
-      if (!quota) {
+      if (!quota && input.declared?.quotas.has(entry.quota)) {
+        // Declared but broken: its own problem is reported at the quota; nothing here can be planned.
+        return;
+      } else if (!quota) {
         issues.push({ path: childPath(entryPath, 'quota'), message: `unknown quota ${JSON.stringify(entry.quota)}: use one of ${[...input.quotas.keys()].sort().join(', ') || '(no quotas defined)'}` });
       } else if (provider.kind !== 'kubevirt') {
         warnings.push({ path: childPath(entryPath, 'quota'), message: `provider ${provider.name} is ${provider.kind}: its nodes are whole machines outside any quota, so quota ${entry.quota} is not charged; remove it` });
-      } else if (provider.fleet && quota.fleet !== provider.fleet) {
+      } else if (provider.fleet && quota.fleet !== provider.fleet && input.fleets.has(quota.fleet) && input.fleets.has(provider.fleet)) {
         issues.push({ path: childPath(entryPath, 'quota'), message: `quota ${entry.quota} slices fleet ${quota.fleet}, but provider ${provider.name} runs its VMs on fleet ${provider.fleet}: use a quota of fleet ${provider.fleet}` });
       }
     }
     if (issues.length > before) return;
-    const ctx: PoolContext = { path: entryPath, cluster: entry.cluster, provider, quota: provider.kind === 'kubevirt' ? entry.quota : undefined, fleet };
+    const ctx: PoolContext = { path: entryPath, cluster: entry.cluster, provider, quota: provider.kind === 'kubevirt' ? entry.quota : undefined, fleet, catalogueBroken: brokenCatalogues.has(provider.name) };
     const claimName = (name: unknown, path: string): boolean => {
       if (typeof name !== 'string' || !isDnsLabel(name)) {
         issues.push({ path: childPath(path, 'name'), message: `pool name ${JSON.stringify(name)} is not a DNS-1123 label: use lower-case letters, digits and '-'` });
@@ -510,7 +524,7 @@ function planStatic(ctx: PoolContext, spec: StaticPoolSpec, path: string, ledger
   const quantity = spec.quantity;
   if (typeof quantity !== 'number' || !Number.isInteger(quantity) || quantity < 0) {
     issues.push({ path: childPath(path, 'quantity'), message: `quantity must be a whole number of 0 or more (got ${JSON.stringify(quantity)})` });
-  } else if (quantity > 0 && nodeName(ctx.cluster, spec.name, quantity - 1).length > 63) {
+  } else if (quantity > 0 && isDnsLabel(ctx.cluster) && nodeName(ctx.cluster, spec.name, quantity - 1).length > 63) {
     issues.push({ path: childPath(path, 'name'), message: `node names ${nodeName(ctx.cluster, spec.name, quantity - 1)} would be longer than 63 characters: shorten the pool or cluster name` });
   }
   const minimum = spec.resources !== undefined ? captureInto(issues, () => parseResources(spec.resources!, childPath(path, 'resources'))) : undefined;
@@ -544,7 +558,7 @@ function planStatic(ctx: PoolContext, spec: StaticPoolSpec, path: string, ledger
     nodeLabels: sortKeys(common.nodeLabels),
   };
   if (matching.length === 0) {
-    issues.push({ path, message: noMatchMessage(ctx, spec.name, rejected, gpuOnly) });
+    if (!ctx.catalogueBroken) issues.push({ path, message: noMatchMessage(ctx, spec.name, rejected, gpuOnly) });
     return { ...base, nodes: [], rejected };
   }
 
@@ -693,7 +707,7 @@ function planDynamic(ctx: PoolContext, spec: DynamicPoolSpec, path: string, ledg
   };
   if (matching.length === 0) {
     const all = rejected.every((r) => r.reason.startsWith('capacity'));
-    issues.push({
+    if (!ctx.catalogueBroken) issues.push({
       path,
       message: all && rejected.length > 0
         ? `every matching node type of provider ${ctx.provider.name} is used up by static pools (${rejected.map((r) => r.nodeType).join(', ')}): raise maxCapacity or add a node type`

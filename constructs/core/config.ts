@@ -382,8 +382,19 @@ function describe(error: ErrorObject): PlanIssue {
       const allowed = (error.params as { allowedValues: unknown[] }).allowedValues.map((v) => JSON.stringify(v)).join(', ');
       return { path: at, message: `must be one of ${allowed}` };
     }
-    case 'type':
-      return { path: at, message: `must be ${(error.params as { type: string | string[] }).type.toString().replace(',', ' or ')}` };
+    case 'type': {
+      const want = (error.params as { type: string | string[] }).type.toString();
+      const noun: Record<string, string> = { integer: 'a whole number', number: 'a number', string: 'a string', boolean: 'true or false', array: 'a list', object: 'a map', 'string,number': 'a string or a number' };
+      const hint = want === 'string' && (typeof error.data === 'number' || typeof error.data === 'boolean') ? `: quote it ("${String(error.data)}")` : '';
+      return { path: at, message: `must be ${noun[want] ?? want.replace(',', ' or ')} (got ${JSON.stringify(error.data)})${hint}` };
+    }
+    case 'minimum':
+    case 'exclusiveMinimum': {
+      const limit = (error.params as { limit: number }).limit;
+      return { path: at, message: `must be ${error.keyword === 'minimum' ? `${limit} or more` : `more than ${limit}`} (got ${JSON.stringify(error.data)})` };
+    }
+    case 'maximum':
+      return { path: at, message: `must be ${(error.params as { limit: number }).limit} or less (got ${JSON.stringify(error.data)})` };
     default:
       return { path: at, message: error.message ?? 'is invalid' };
   }
@@ -409,12 +420,18 @@ export function validateConfigShape(data: unknown): MetalsliceConfig {
 }
 
 /** Parses YAML or JSON text (JSON is YAML); syntax errors name the line. */
+/** More than any real config (10,000 hosts inline are ~2 MiB): a bigger file is a mistake or an attack. */
+export const MAX_CONFIG_BYTES = 8 * 1024 * 1024;
+
 export function parseConfigText(text: string, source: string): MetalsliceConfig {
+  if (text.length > MAX_CONFIG_BYTES) {
+    throw new MetalsliceError([{ path: source, message: `the file is ${(text.length / 1024 / 1024).toFixed(1)} MiB, too large for a config (at most ${MAX_CONFIG_BYTES / 1024 / 1024} MiB): move host lists into hostsFile inventories` }]);
+  }
   const doc = parseDocument(text, { prettyErrors: true, uniqueKeys: true });
   if (doc.errors.length > 0) {
-    throw new MetalsliceError(
-      doc.errors.map((e) => ({ path: `${source}:${e.linePos?.[0].line ?? '?'}`, message: `${e.code}: ${e.message.split('\n')[0]}; fix the YAML/JSON syntax` })),
-    );
+    // The first syntax error is the root; the parser's later ones follow from it.
+    const e = doc.errors[0];
+    throw new MetalsliceError([{ path: `${source}:${e.linePos?.[0].line ?? '?'}`, message: `${e.code}: ${e.message.split('\n')[0]}; fix the YAML/JSON syntax` }]);
   }
   let data: unknown;
   try {

@@ -50,3 +50,31 @@ export function isNodeTypeName(name: string): boolean {
 export function isDnsLabel(name: string): boolean {
   return name.length <= 63 && DNS_LABEL.test(name);
 }
+
+// The labels a kubelet may set on its own Node (k8s.io/kubelet pkg/apis/well_known_labels.go): it refuses
+// to start with any other label under kubernetes.io or k8s.io in --node-labels.
+const KUBELET_LABELS = new Set([
+  'kubernetes.io/hostname',
+  'topology.kubernetes.io/zone',
+  'topology.kubernetes.io/region',
+  'failure-domain.beta.kubernetes.io/zone',
+  'failure-domain.beta.kubernetes.io/region',
+  'beta.kubernetes.io/instance-type',
+  'node.kubernetes.io/instance-type',
+  'kubernetes.io/os',
+  'kubernetes.io/arch',
+  'beta.kubernetes.io/os',
+  'beta.kubernetes.io/arch',
+]);
+const KUBELET_LABEL_NAMESPACES = ['kubelet.kubernetes.io', 'node.kubernetes.io'];
+
+/** Why a kubelet would refuse to register its node with label `key`, or undefined when it would not. */
+export function kubeletLabelProblem(key: string): string | undefined {
+  const slash = key.indexOf('/');
+  if (slash < 0) return undefined;
+  const namespace = key.slice(0, slash);
+  const reserved = [namespace, `.${namespace}`].some((n) => n === 'kubernetes.io' || n === 'k8s.io' || n.endsWith('.kubernetes.io') || n.endsWith('.k8s.io'));
+  if (!reserved || KUBELET_LABELS.has(key)) return undefined;
+  if (KUBELET_LABEL_NAMESPACES.some((n) => namespace === n || namespace.endsWith(`.${n}`))) return undefined;
+  return `the kubelet refuses to join with labels under ${namespace} other than its own well-known ones (and kubelet.kubernetes.io / node.kubernetes.io): use a prefix of your own, e.g. example.com/${key.slice(slash + 1)}`;
+}

@@ -6,7 +6,7 @@ import { X509Certificate } from 'crypto';
 import { childPath, IssueCollector } from './errors';
 import { KubevirtSettings } from './kubevirt/launcher';
 import { ClusterSpec, FleetSpec, HostSpec, MetalsliceConfig } from './model';
-import { dns1123LabelProblem, labelKeyProblem, labelValueProblem } from './names';
+import { dns1123LabelProblem, kubeletLabelProblem, labelKeyProblem, labelValueProblem } from './names';
 import type { ModelPaths, PlannedCluster, PlannedFleet, PlannedHost, PlannedQuota } from './plan';
 import { Quantity } from './quantity';
 import { addResources, exceededResources, get, normalizeResources, parseResources, ResourceVector, subtractResources, sumResources } from './resources';
@@ -40,9 +40,10 @@ export function checkNames<T extends { name: string }>(items: readonly T[], kind
   });
 }
 
-export function checkLabels(labels: Readonly<Record<string, string>> | undefined, at: string, issues: IssueCollector): void {
+/** Label syntax; `kubelet`: the labels a node joins with, which the kubelet must also accept. */
+export function checkLabels(labels: Readonly<Record<string, string>> | undefined, at: string, issues: IssueCollector, kubelet = false): void {
   for (const [key, value] of Object.entries(labels ?? {})) {
-    const keyProblem = labelKeyProblem(key);
+    const keyProblem = labelKeyProblem(key) ?? (kubelet ? kubeletLabelProblem(key) : undefined);
     if (keyProblem) issues.add(childPath(at, key), `label key "${key}": ${keyProblem}`);
     const valueProblem = labelValueProblem(value);
     if (valueProblem) issues.add(childPath(at, key), `label value "${value}": ${valueProblem}`);
@@ -131,7 +132,6 @@ function planCluster(spec: ClusterSpec, at: string, issues: IssueCollector): Pla
 
 function planQuotas(model: MetalsliceConfig, paths: ModelPaths | undefined, fleetNames: ReadonlySet<string>, fleets: ReadonlyMap<string, PlannedFleet>, issues: IssueCollector): Map<string, PlannedQuota> {
   const quotas = new Map<string, PlannedQuota>();
-  const namespaces = new Map<string, string>();
   (model.quotas ?? []).forEach((spec, i) => {
     const at = pathOf(paths, 'quotas', i);
     const orgProblem = dns1123LabelProblem(spec.organization);
@@ -146,9 +146,7 @@ function planQuotas(model: MetalsliceConfig, paths: ModelPaths | undefined, flee
     const namespace = spec.namespace ?? `${spec.organization}-${spec.name}`;
     const nsProblem = dns1123LabelProblem(namespace);
     if (nsProblem && (spec.namespace !== undefined || (!orgProblem && !dns1123LabelProblem(spec.name)))) issues.add(`${at}.namespace`, `namespace "${namespace}" ${nsProblem}; set namespace explicitly`);
-    const owner = namespaces.get(namespace);
-    if (owner !== undefined) issues.add(`${at}.namespace`, `namespace "${namespace}" is already used by quota "${owner}": give this quota its own namespace`);
-    namespaces.set(namespace, spec.name);
+    // Two owners of one namespace are found with every other derived name (derived-names.ts).
     const liveMigrations = spec.liveMigrations ?? 1;
     if (!Number.isInteger(liveMigrations) || liveMigrations < 0) issues.add(`${at}.liveMigrations`, `must be a whole number of 0 or more (got ${liveMigrations})`);
     if (limits && !quotas.has(spec.name)) {
@@ -161,6 +159,8 @@ function planQuotas(model: MetalsliceConfig, paths: ModelPaths | undefined, flee
 /** The quotas of each fleet must fit the fleet by sums. */
 function checkQuotasFitFleets(fleets: ReadonlyMap<string, PlannedFleet>, quotas: ReadonlyMap<string, PlannedQuota>, issues: IssueCollector): void {
   for (const fleet of fleets.values()) {
+    // A fleet without hosts is already an error at its root; every quota on it would follow.
+    if (fleet.hosts.length === 0) continue;
     let running: ResourceVector = {};
     for (const quota of quotas.values()) {
       if (quota.fleet !== fleet.name) continue;

@@ -4,7 +4,7 @@
  * kubevirt pools give their VMs, and dynamic pools the VMs they may reach at their limits.
  */
 import { resolveAutoClaims } from './auto-claims';
-import { AutoNodesPlan, AutoNodesSourcePath, planAutoNodes, PlannedAutoPool, vmOfType } from './auto-nodes';
+import { AutoNodesPlan, AutoNodesSourcePath, checkTaints, planAutoNodes, PlannedAutoPool, vmOfType } from './auto-nodes';
 import { childPath, IssueCollector, PlanIssue } from './errors';
 import { Foundation, checkLabels, pathOf, unknownReference } from './plan-foundation';
 import { AutoNodesSpec, MetalsliceConfig, PrivateNodePoolSpec } from './model';
@@ -33,7 +33,10 @@ export function buildElasticVms(model: MetalsliceConfig, paths: ModelPaths | und
     if (!foundation.declared.quotas.has(spec.quota)) issues.add(`${at}.quota`, unknownReference('quota', spec.quota, foundation.quotas.keys()));
     if (!foundation.declared.clusters.has(spec.cluster)) issues.add(`${at}.cluster`, unknownReference('cluster', spec.cluster, foundation.clusters.keys()));
     if (!Number.isInteger(spec.count) || spec.count < 0) issues.add(`${at}.count`, `must be a whole number of nodes, 0 or more (got ${spec.count})`);
-    checkLabels(spec.labels, `${at}.labels`, issues);
+    checkLabels(spec.labels, `${at}.labels`, issues, true);
+    const taintProblems: PlanIssue[] = [];
+    checkTaints(spec.taints, `${at}.taints`, taintProblems);
+    for (const p of taintProblems) issues.add(p.path, p.message);
     if (spec.nodeType !== undefined) {
       const problem = labelValueProblem(spec.nodeType);
       if (problem) issues.add(`${at}.nodeType`, `"${spec.nodeType}": ${problem}`);
@@ -173,16 +176,12 @@ export function selectAutoNodeTypes(model: MetalsliceConfig, paths: ModelPaths |
     quotas: quotaRoom(foundation, elastic.vms),
     fleets: new Map([...foundation.fleets.values()].map((f) => [f.name, f.kubevirt])),
     clusters: foundation.declared.clusters,
+    declared: foundation.declared,
     providersPath: paths?.nodeProviders ? undefined : 'nodeProviders',
     sourcePaths,
   });
   for (const issue of auto.issues) issues.add(issue.path, issue.message);
   warnings.push(...auto.warnings);
-  providerSpecs.forEach((provider, i) => {
-    if (provider.kind === 'kubevirt' && provider.fleet !== undefined && !foundation.declared.fleets.has(provider.fleet)) {
-      issues.add(`${pathOf(paths, 'nodeProviders', i)}.fleet`, unknownReference('fleet', provider.fleet, foundation.fleets.keys()));
-    }
-  });
   // Dynamic pools with preview pods: the cheapest node mix for them, from the pool's matching types.
   const previews = new Map<PlannedAutoPool, PoolPreview>();
   for (const pool of auto.pools) {

@@ -1,0 +1,192 @@
+/**
+ * The bad-input corpus: each case breaks one thing in a valid config and must be refused with exactly one
+ * problem, at the path of that thing, whose message says what is wrong (and how to fix it). Nothing may
+ * crash or pass.
+ */
+import { parseConfigText } from '../../constructs/core/config';
+import { MetalsliceError, PlanIssue } from '../../constructs/core/errors';
+import { planModel } from '../../constructs/core/plan';
+import { EXAMPLE_CA } from '../support/models';
+import { Doc, validConfig as valid } from '../support/valid-config';
+
+function problems(input: Doc | string): readonly PlanIssue[] {
+  const text = typeof input === 'string' ? input : JSON.stringify(input);
+  try {
+    return planModel(parseConfigText(text, 'c.yaml')).errors;
+  } catch (e) {
+    if (e instanceof MetalsliceError) return e.issues;
+    throw e;
+  }
+}
+
+function set(doc: Doc, path: (string | number)[], value: unknown): Doc {
+  let at = doc;
+  for (const key of path.slice(0, -1)) at = at[key];
+  if (value === undefined) delete at[path[path.length - 1]];
+  else at[path[path.length - 1]] = value;
+  return doc;
+}
+
+function pathText(path: (string | number)[]): string {
+  return path.reduce<string>((acc, k) => (typeof k === 'number' ? `${acc}[${k}]` : /^[A-Za-z_][A-Za-z0-9_-]*$/.test(k) ? (acc === '' ? k : `${acc}.${k}`) : `${acc}["${k}"]`), '');
+}
+
+interface Case {
+  readonly title: string;
+  readonly input: Doc | string;
+  readonly path: string;
+  readonly message: RegExp;
+}
+
+const cases: Case[] = [];
+const at = (title: string, where: (string | number)[], value: unknown, message: RegExp, reportedAt = pathText(where)) => cases.push({ title, input: set(valid(), where, value), path: reportedAt, message });
+
+// 1. Quantities: wrong types, negative, not a quantity, unknown units.
+const quantityFields: (string | number)[][] = [
+  ['fleets', 0, 'hosts', 0, 'capacity', 'cpu'],
+  ['fleets', 0, 'hosts', 0, 'capacity', 'memory'],
+  ['fleets', 0, 'reservedPerHost', 'memory'],
+  ['quotas', 0, 'limits', 'cpu'],
+  ['quotas', 0, 'limits', 'memory'],
+  ['quotas', 0, 'limits', 'disk'],
+  ['nodePools', 0, 'shape', 'cpu'],
+  ['nodePools', 0, 'shape', 'memory'],
+  ['nodePools', 0, 'shape', 'disk'],
+  ['nodeProviders', 0, 'nodeTypes', 0, 'resources', 'memory'],
+];
+for (const f of quantityFields) {
+  const name = String(f[f.length - 1]);
+  at(`${pathText(f)} negative`, f, '-1', new RegExp(`${name} must not be negative`));
+  at(`${pathText(f)} not a quantity`, f, 'lots', /is not a Kubernetes quantity.*like 500m, 8, 32Gi or 2Ti/);
+  at(`${pathText(f)} unknown unit`, f, '10GB', /"10GB" is not a Kubernetes quantity/);
+  at(`${pathText(f)} a boolean`, f, true, /must be a string or a number \(got true\)/);
+  at(`${pathText(f)} a list`, f, ['4'], /must be a string or a number/);
+}
+// 2. Sizes without a unit: bytes, almost never meant.
+for (const f of quantityFields.filter((f) => ['memory', 'disk'].includes(String(f[f.length - 1])))) {
+  at(`${pathText(f)} unit-less small`, f, 100, /has no unit, so it means 100 bytes: write it with a unit, e.g. 100Gi/);
+  at(`${pathText(f)} unit-less absurd`, f, 2e21, /has no unit .*more than any machine holds/);
+}
+// 3. Names that are not DNS-1123 labels, written consistently (every reference uses the bad name too):
+// the name is the one problem, not the references to it.
+function renamed(kind: 'fleets' | 'quotas' | 'clusters' | 'nodePools' | 'nodeProviders', name: string): Doc {
+  const doc = valid();
+  doc[kind][0].name = name;
+  if (kind === 'fleets') for (const x of [...doc.quotas, ...doc.nodeProviders]) x.fleet = name;
+  if (kind === 'quotas') for (const x of [...doc.nodePools, ...doc.autoNodes]) x.quota = name;
+  if (kind === 'clusters') for (const x of [...doc.nodePools, ...doc.autoNodes]) x.cluster = name;
+  if (kind === 'nodeProviders') for (const x of doc.autoNodes) x.provider = name;
+  return doc;
+}
+for (const kind of ['fleets', 'quotas', 'clusters', 'nodePools', 'nodeProviders'] as const) {
+  for (const bad of ['Team_A', '-a', 'a b', 'a'.repeat(64)]) cases.push({ title: `${kind} name ${bad.slice(0, 8)}`, input: renamed(kind, bad), path: `${kind}[0].name`, message: /must consist of lower-case|is \d+ characters long|not a DNS-1123 label/ });
+}
+// 4. Whole numbers.
+for (const [where, bad, message] of [
+  [['nodePools', 0, 'count'], '2', /must be a whole number \(got "2"\)/],
+  [['nodePools', 0, 'count'], -1, /must be 0 or more \(got -1\)/],
+  [['nodePools', 0, 'count'], 1.5, /must be a whole number \(got 1.5\)/],
+  [['quotas', 0, 'maxVirtualMachines'], -3, /must be 0 or more/],
+  [['quotas', 0, 'liveMigrations'], 'one', /must be a whole number/],
+  [['fleets', 0, 'podsPerHost'], 0, /must be 1 or more/],
+  [['fleets', 0, 'cpuAllocationRatio'], 0, /must be more than 0/],
+  [['fleets', 0, 'cpuAllocationRatio'], 1.5, /not a whole number of 1 or more: KubeVirt's cpuAllocationRatio is an integer/],
+  [['fleets', 0, 'memoryOvercommit'], 5, /must be 10 or more/],
+  [['autoNodes', 0, 'static', 0, 'quantity'], -1, /must be 0 or more/],
+] as [(string | number)[], unknown, RegExp][]) {
+  at(`${pathText(where)} = ${JSON.stringify(bad)}`, where, bad, message);
+}
+// 5. Dangling references.
+for (const [where, message] of [
+  [['quotas', 0, 'fleet'], /no fleet named "nope"; known: fra1/],
+  [['nodePools', 0, 'quota'], /no quota named "nope"; known: team-a/],
+  [['nodePools', 0, 'cluster'], /no cluster named "nope"; known: prod/],
+  [['nodeProviders', 0, 'fleet'], /unknown fleet "nope": use one of fra1/],
+  [['autoNodes', 0, 'cluster'], /nope/],
+  [['autoNodes', 0, 'provider'], /nope/],
+  [['autoNodes', 0, 'quota'], /nope/],
+] as [(string | number)[], RegExp][]) {
+  at(`dangling ${pathText(where)}`, where, 'nope', message);
+}
+// 6. Duplicates within a kind and clashes across kinds.
+for (const kind of ['fleets', 'quotas', 'clusters', 'nodePools', 'nodeProviders'] as const) {
+  const doc = valid();
+  doc[kind].push({ ...doc[kind][0] });
+  cases.push({ title: `duplicate ${kind}`, input: doc, path: `${kind}[1].name`, message: /already (used|defined)/ });
+}
+// The clash is reported at the owner that comes later in fleets, quotas, clusters, node pools, providers.
+for (const [a, b] of [['quotas', 'nodePools'], ['fleets', 'clusters'], ['nodePools', 'nodeProviders'], ['fleets', 'quotas']] as const) {
+  const doc = valid();
+  doc[b][0].name = doc[a][0].name;
+  // Renaming a target breaks its references; point them at the new name so only the clash remains.
+  for (const p of doc.nodePools) if (b === 'quotas') p.quota = doc.quotas[0].name;
+  for (const e of doc.autoNodes) if (b === 'quotas') e.quota = doc.quotas[0].name;
+  for (const p of [...doc.nodePools, ...doc.autoNodes]) if (b === 'clusters') p.cluster = doc.clusters[0].name;
+  for (const e of doc.autoNodes) if (b === 'nodeProviders') e.provider = doc.nodeProviders[0].name;
+  cases.push({ title: `${a} and ${b} share a name`, input: doc, path: `${b}[0].name`, message: /would belong to both/ });
+}
+// 7. Labels and taints.
+for (const where of [['nodePools', 0, 'labels'], ['autoNodes', 0, 'static', 0, 'nodeLabels']] as (string | number)[][]) {
+  at(`${pathText(where)} bad key`, [...where, 'bad key!'], 'x', /label key|not a valid label key|the name part/, `${pathText(where)}["bad key!"]`);
+  at(`${pathText(where)} bad value`, [...where, 'ok'], 'has space', /label value|not a valid label value/);
+  at(`${pathText(where)} too long value`, [...where, 'ok'], 'v'.repeat(64), /64 characters long/);
+  at(`${pathText(where)} kubelet-refused prefix`, [...where, 'node-role.kubernetes.io/worker'], '', /the kubelet refuses to join with labels under node-role.kubernetes.io/, `${pathText(where)}["node-role.kubernetes.io/worker"]`);
+}
+at('taint effect', ['nodePools', 0, 'taints', 0, 'effect'], 'Never', /must be one of "NoSchedule", "PreferNoSchedule", "NoExecute"/);
+at('taint without key', ['nodePools', 0, 'taints', 0, 'key'], undefined, /missing required field "key"/);
+at('taint bad key', ['nodePools', 0, 'taints', 0, 'key'], 'a b', /key/);
+// 8. Requirements.
+const req = ['autoNodes', 0, 'static', 0, 'nodeTypeSelector', 0];
+at('value with values', req, { property: 'tier', value: 'a', values: ['b'] }, /either value or values, not both/, pathText(req));
+at('Exists with a value', req, { property: 'tier', operator: 'Exists', value: 'a' }, /takes no value/, pathText(req));
+at('NotExists (the docs\' spelling)', req, { property: 'tier', operator: 'NotExists' }, /must be one of .*"DoesNotExist"/, `${pathText(req)}.operator`);
+at('Gt with a word', req, { property: 'cpu', operator: 'Gt', value: 'many' }, /compares integers/, `${pathText(req)}.value`);
+at('requirement without property', req, { value: 'a' }, /missing required field "property"/, `${pathText(req)}.property`);
+at('In without values', req, { property: 'tier', operator: 'In' }, /needs value/, pathText(req));
+// 9. Cluster endpoints and CA.
+at('CA not PEM', ['clusters', 0, 'caCertificate'], 'not a cert', /is not a PEM certificate/);
+at('CA truncated', ['clusters', 0, 'caCertificate'], EXAMPLE_CA.slice(0, 120), /is not a PEM certificate|not a valid/);
+at('endpoint ftp', ['clusters', 0, 'endpoint'], 'ftp://10.0.0.10:6443', /is not an API server URL: write https:\/\/HOST:PORT/);
+at('endpoint without scheme', ['clusters', 0, 'endpoint'], '10.0.0.10:6443', /is not an API server URL/);
+at('endpoint with path', ['clusters', 0, 'endpoint'], 'https://', /is not an API server URL/);
+at('kubernetesVersion', ['clusters', 0, 'kubernetesVersion'], 'v1.33.0', /must match pattern/);
+// 10. Unknown keys, with the key a typo meant.
+at('top-level typo', ['fleet'], [], /unknown field "fleet": did you mean "fleets"\?/);
+at('quota typo', ['quotas', 0, 'limit'], {}, /unknown field "limit": did you mean "limits"\?/);
+at('pool typo', ['nodePools', 0, 'cout'], 2, /did you mean "count"\?/);
+at('host typo', ['fleets', 0, 'hosts', 0, 'capacty'], {}, /did you mean "capacity"\?/);
+at('provider typo', ['nodeProviders', 0, 'nodeType'], [], /did you mean "nodeTypes"\?/);
+at('auto typo', ['autoNodes', 0, 'dynamc'], [], /did you mean "dynamic"\?/);
+at('unknown key', ['nodePools', 0, 'colour'], 'blue', /unknown field "colour": remove it/);
+// 11. Kinds and enums.
+at('provider kind', ['nodeProviders', 0, 'kind'], 'vmware', /must be one of "kubevirt", "metal3", "terraform"/);
+at('placement', ['nodePools', 0, 'placement'], 'random', /must be one of "spread", "planned"/);
+at('rootDisk', ['nodePools', 0, 'rootDisk'], 'floppy', /must be one of/);
+at('evictionStrategy', ['nodePools', 0, 'vm'], { evictionStrategy: 'Teleport' }, /must be one of/, 'nodePools[0].vm.evictionStrategy');
+at('hugepages', ['nodePools', 0, 'vm'], { hugepages: '4Ki' }, /must be one of "2Mi", "1Gi"/, 'nodePools[0].vm.hugepages');
+// 12. YAML/JSON text.
+const yamlCases: [string, string, string, RegExp][] = [
+  ['tabs as indentation', 'fleets:\n\t- name: a\n', 'c.yaml:2', /Tabs are not allowed|TAB_AS_INDENT/],
+  ['unclosed flow list', 'fleets: [{name: a\n', 'c.yaml:', /fix the YAML\/JSON syntax/],
+  ['duplicate key', 'fleets: []\nfleets: []\n', 'c.yaml:2', /DUPLICATE_KEY|unique/i],
+  ['alias to nothing', 'fleets: *nothing\n', 'c.yaml', /fix the YAML\/JSON syntax/],
+  ['alias bomb', `a: &a [x,x,x,x,x,x,x,x,x]\nb: &b [*a,*a,*a,*a,*a,*a,*a,*a,*a]\nc: &c [*b,*b,*b,*b,*b,*b,*b,*b,*b]\nd: &d [*c,*c,*c,*c,*c,*c,*c,*c,*c]\ne: &e [*d,*d,*d,*d,*d,*d,*d,*d,*d]\nf: [*e,*e,*e,*e,*e,*e,*e,*e,*e]\n`, 'c.yaml', /alias|resource exhaustion/i],
+  ['a list, not a map', '- fleets\n', '(config)', /must be a map/],
+  ['a bare string', 'fleets\n', '(config)', /must be a map/],
+  ['empty', '', '(config)', /the config is empty/],
+  ['oversized', `# ${'x'.repeat(9 * 1024 * 1024)}\nfleets: []\n`, 'c.yaml', /too large/],
+];
+for (const [title, text, path, message] of yamlCases) cases.push({ title, input: text, path, message });
+
+describe(`bad inputs: ${cases.length} cases, each refused once at its root`, () => {
+  it('holds at least 150 cases', () => {
+    expect(cases.length).toBeGreaterThanOrEqual(150);
+  });
+
+  it.each(cases.map((c) => [c.title, c] as const))('%s', (_title, c) => {
+    const found = problems(c.input);
+    expect(found).toHaveLength(1);
+    expect(found[0].path.startsWith(c.path)).toBe(true);
+    expect(found[0].message).toMatch(c.message);
+  });
+});
