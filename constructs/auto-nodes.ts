@@ -20,6 +20,7 @@ import { CLUSTER_LABEL, POOL_LABEL, QUOTA_LABEL } from './render/labels';
 import { renderNodeEnvironment } from './render/node-environment';
 import { ITenantCluster } from './tenant-cluster';
 import { VmNode } from './vm-node';
+import { requireProps } from './props';
 
 export interface AutoNodesProps {
   readonly cluster: ITenantCluster;
@@ -71,6 +72,7 @@ export class AutoNodes extends Construct implements IPlanContributor {
 
   constructor(scope: Construct, id: string, props: AutoNodesProps) {
     super(scope, id);
+    requireProps(this, props, ['cluster', 'provider']);
     if (props.provider.kind === 'kubevirt' && !props.quota) {
       throw new Error(`[${this.node.path}] auto nodes on the kubevirt provider "${props.provider.providerName}" need a quota: pass quota: <ElasticQuota>`);
     }

@@ -9,6 +9,7 @@ import { CapacityPlan, IPlanContributor, ModelBuilder } from './capacity-plan';
 import { FleetSpec, HostSpec, Labels } from './core/model';
 import { ResourceInput } from './core/resources';
 import { renderKubeVirt } from './render/kubevirt';
+import { requireProps } from './props';
 
 /** A fleet, declared here or imported from an inventory. */
 export interface IElasticFleet extends IConstruct {
@@ -37,6 +38,7 @@ abstract class FleetBase extends Construct implements IElasticFleet, IPlanContri
 
   constructor(scope: Construct, id: string, props: ElasticFleetProps) {
     super(scope, id);
+    requireProps(this, props, ['hosts'], { hosts: 'the bare-metal hosts of the fleet, e.g. from `metalslice inventory`' });
     this.fleetName = props.name ?? id;
     this.spec = {
       name: this.fleetName,

@@ -16,6 +16,7 @@ import { renderVirtualMachine } from './render/kubevirt';
 import { CLUSTER_LABEL, NODE_TYPE_LABEL, POOL_LABEL, QUOTA_LABEL } from './render/labels';
 import { ITenantCluster } from './tenant-cluster';
 import { VmNode } from './vm-node';
+import { requireProps } from './props';
 
 export interface ElasticNodePoolProps {
   readonly quota: IElasticQuota;
@@ -49,6 +50,7 @@ export class ElasticNodePool extends Construct implements IPlanContributor {
 
   constructor(scope: Construct, id: string, props: ElasticNodePoolProps) {
     super(scope, id);
+    requireProps(this, props, ['quota', 'cluster', 'shape', 'count'], { shape: 'each VM\'s cpu, memory and disk, e.g. {cpu: 4, memory: "16Gi", disk: "50Gi"}' });
     if (!Number.isInteger(props.count) || props.count < 0) {
       throw new Error(`[${this.node.path}] count must be a whole number of nodes, 0 or more (got ${props.count})`);
     }

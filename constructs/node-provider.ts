@@ -7,6 +7,7 @@ import { Construct, IConstruct } from 'constructs';
 import { IPlanContributor, ModelBuilder } from './capacity-plan';
 import { HostSpec, Labels, NodeProviderSpec, NodeTypeSpec } from './core/model';
 import { IElasticFleet } from './fleet';
+import { requireProps } from './props';
 
 export interface INodeProvider extends IConstruct {
   readonly providerName: string;
@@ -36,6 +37,7 @@ export class NodeProvider extends Construct implements INodeProvider, IPlanContr
 
   constructor(scope: Construct, id: string, props: NodeProviderProps) {
     super(scope, id);
+    requireProps(this, props, ['kind', 'nodeTypes']);
     if (props.kind === 'kubevirt' && !props.fleet) throw new Error(`[${this.node.path}] a kubevirt node provider needs a fleet: pass fleet: <ElasticFleet>`);
     if (props.kind !== 'kubevirt' && props.fleet) throw new Error(`[${this.node.path}] only kubevirt node providers run on a fleet; remove fleet or set kind: 'kubevirt'`);
     this.providerName = props.name ?? id;

@@ -33,6 +33,7 @@ import {
 import { nodeEnvironmentNamespace } from './render/node-environment';
 import { ITenantCluster } from './tenant-cluster';
 import { JoinToken } from './vm-node';
+import { requireProps } from './props';
 
 /** metal3 providers keep their BareMetalHosts here unless they say otherwise (as the planner assumes). */
 const DEFAULT_HOST_NAMESPACE = 'metal3';
@@ -79,6 +80,7 @@ export class PrivateNodePool extends Construct implements IPlanContributor {
 
   constructor(scope: Construct, id: string, props: PrivateNodePoolProps) {
     super(scope, id);
+    requireProps(this, props, ['cluster', 'provider', 'nodeType', 'count', 'image']);
     const fail = (message: string): never => {
       throw new Error(`[${this.node.path}] ${message}`);
     };

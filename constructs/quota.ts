@@ -14,6 +14,7 @@ import { PlannedQuota } from './core/plan';
 import { ResourceInput } from './core/resources';
 import { IElasticFleet } from './fleet';
 import { consumerSubjects, renderConsumerRole, renderQuotaNamespace, renderResourceQuota, resourceQuotaHard } from './render/quota';
+import { requireProps } from './props';
 
 export interface IElasticQuota extends IConstruct {
   readonly quotaName: string;
@@ -60,6 +61,7 @@ abstract class QuotaBase extends Construct implements IElasticQuota, IPlanContri
 
   constructor(scope: Construct, id: string, props: ElasticQuotaProps) {
     super(scope, id);
+    requireProps(this, props, ['fleet', 'organization', 'limits'], { fleet: 'the ElasticFleet this quota slices', limits: 'at least cpu and memory, e.g. {cpu: 64, memory: "256Gi"}' });
     this.quotaName = props.name ?? id;
     this.fleet = props.fleet;
     this.spec = toSpec(this.quotaName, props);

@@ -10,7 +10,8 @@ export function synthOrExit(app: App): void {
   try {
     app.synth();
   } catch (e) {
-    const message = e instanceof Error ? e.message : String(e);
+    // cdktf wraps a plan's problems in a resolution error with the token's creation stack: keep the problems.
+    const message = (e instanceof Error ? e.message : String(e)).replace(/\nObject creation stack:[\s\S]*$/, '');
     // Remove what cdktf may have written for stacks synthesized before the failing one.
     const outdir = app.outdir;
     if (outdir && fs.existsSync(path.join(outdir, 'stacks'))) fs.rmSync(path.join(outdir, 'stacks'), { recursive: true, force: true });

@@ -6,6 +6,7 @@ import { KubernetesProvider } from '@cdktf/provider-kubernetes/lib/provider';
 import { Construct, IConstruct } from 'constructs';
 import { IPlanContributor, ModelBuilder } from './capacity-plan';
 import { ClusterSpec } from './core/model';
+import { requireProps } from './props';
 
 export interface ITenantCluster extends IConstruct {
   readonly clusterName: string;
@@ -43,6 +44,7 @@ export class TenantCluster extends Construct implements ITenantCluster, IPlanCon
 
   constructor(scope: Construct, id: string, props: TenantClusterProps) {
     super(scope, id);
+    requireProps(this, props, ['endpoint', 'caCertificate'], { endpoint: 'the tenant API server, https://HOST:PORT', caCertificate: 'the tenant cluster CA (PEM)' });
     this.clusterName = props.name ?? id;
     this.endpoint = props.endpoint;
     this.caCertificate = props.caCertificate;
