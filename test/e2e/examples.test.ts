@@ -5,6 +5,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { exampleStackEnv, expectOk, startCluster, synthExampleApp, TestCluster, tofu } from './harness';
+import { exposedStateValues, findSecrets, generatedSecrets, sensitiveStateValues } from '../support/secret-scan';
 
 jest.setTimeout(1_800_000);
 
@@ -67,11 +68,16 @@ describe('e2e: the example app on a real kube-apiserver', () => {
     if (work) fs.rmSync(work, { recursive: true, force: true });
   });
 
+  // Everything tofu printed while applying: scanned for secrets below.
+  const logs: string[] = [];
+
   it('applies both stacks and the objects read back as planned', async () => {
     await synth();
     for (const stack of STACKS) {
       expectOk(`init ${stack}`, await tofu(stackDir(stack), ['init', '-input=false', '-no-color']));
-      expectOk(`apply ${stack}`, await tofu(stackDir(stack), ['apply', '-auto-approve', '-input=false', '-no-color']));
+      const apply = await tofu(stackDir(stack), ['apply', '-auto-approve', '-input=false', '-no-color']);
+      expectOk(`apply ${stack}`, apply);
+      logs.push(apply.stdout, apply.stderr);
       // The API server refuses objects a new quota counts until the quota controller has accounted it.
       if (stack === 'provider') await waitForQuotaStatus(['acme-team-a', 'acme-team-b', 'globex-research']);
     }
@@ -106,6 +112,28 @@ describe('e2e: the example app on a real kube-apiserver', () => {
     // Karpenter NodePool in the tenant cluster, Cluster API objects beside the VMs.
     expect((await api.get('/apis/karpenter.sh/v1/nodepools/burst')).status).toBe(200);
     expect((await api.get('/apis/cluster.x-k8s.io/v1beta2/namespaces/acme-team-a/machinedeployments')).body.items).toHaveLength(1);
+  });
+
+  it('no secret outside what Terraform marks sensitive: tofu show -json, the apply logs, the files beside the state', async () => {
+    let secrets = 0;
+    for (const stack of STACKS) {
+      const show = await tofu(stackDir(stack), ['show', '-json']);
+      expectOk(`show ${stack}`, show);
+      // The token secrets (random_password); the 6-character token id is public by kubeadm's design.
+      const known = generatedSecrets(show.stdout);
+      // Terraform marks each of them sensitive in state.
+      const marked = sensitiveStateValues(show.stdout);
+      for (const secret of known) expect(marked.includes(secret)).toBe(true);
+      secrets += known.length;
+      const exposed = exposedStateValues(show.stdout).flatMap((leaf) => findSecrets(leaf.value, known).map((hit) => `${leaf.path}: ${hit}`));
+      expect({ stack, exposed }).toEqual({ stack, exposed: [] });
+      for (const text of logs) expect(findSecrets(text, known)).toEqual([]);
+      for (const file of ['cdk.tf.json', 'metalslice-plan.json', 'metalslice-plan.md'].filter((f) => fs.existsSync(path.join(stackDir(stack), f)))) {
+        expect({ file, hits: findSecrets(fs.readFileSync(path.join(stackDir(stack), file), 'utf8'), known) }).toEqual({ file, hits: [] });
+      }
+    }
+    // The join tokens exist (the consumer stack makes one per node) and are all marked sensitive.
+    expect(secrets).toBeGreaterThan(0);
   });
 
   it('a second plan has no changes', async () => {
