@@ -6,7 +6,7 @@ import { KUBEVIRT_VERSION } from '../core/kubevirt/launcher';
 import * as fs from 'fs';
 import { Command, CommanderError, Option } from 'commander';
 import { loadConfigFile } from '../core/config';
-import { MetalsliceError } from '../core/errors';
+import { MetalsliceError, UnreadableInputError } from '../core/errors';
 import { planModel, PlanReport } from '../core/plan';
 import { diffPlans, renderPlanMarkdown, stableJson } from '../core/report';
 import { runInventory } from './inventory';
@@ -33,11 +33,13 @@ function readPreviousReport(file: string): PlanReport {
 
 async function runPlan(file: string, opts: { json?: boolean; markdown?: boolean; previous?: string }, io: Io): Promise<number> {
   let report: PlanReport;
+  let unreadable = false;
   try {
     const config = loadConfigFile(file);
     report = planModel(config).report;
   } catch (e) {
     if (!(e instanceof MetalsliceError)) throw e;
+    unreadable = e instanceof UnreadableInputError;
     report = { ok: false, kubevirtVersion: KUBEVIRT_VERSION, errors: e.issues, warnings: [], fleets: [], quotas: [], pools: [] };
   }
   let changes;
@@ -57,11 +59,24 @@ async function runPlan(file: string, opts: { json?: boolean; markdown?: boolean;
     io.stdout(renderPlanMarkdown(report, changes));
     if (!report.ok) io.stderr(`metalslice: ${report.errors.length} problem(s) in ${file}\n`);
   }
-  return report.ok ? 0 : 1;
+  return report.ok ? 0 : unreadable ? 2 : 1;
 }
 
 /** Runs the CLI; returns the exit code instead of exiting, so tests can call it. */
-export async function main(argv: readonly string[], io: Io = processIo): Promise<number> {
+export async function main(rawArgv: readonly string[], io: Io = processIo): Promise<number> {
+  // --debug, anywhere: print the stack trace of an internal error (a bug), which is otherwise one line.
+  const debug = rawArgv.includes('--debug');
+  const argv = rawArgv.filter((a) => a !== '--debug');
+  try {
+    return await run(argv, io);
+  } catch (e) {
+    const err = e instanceof Error ? e : new Error(String(e));
+    io.stderr(debug ? `metalslice: internal error:\n${err.stack ?? err.message}\n` : `metalslice: internal error: ${err.message.split('\n')[0]} (rerun with --debug for the stack trace, and report it)\n`);
+    return 70;
+  }
+}
+
+async function run(argv: readonly string[], io: Io): Promise<number> {
   let exitCode = 0;
   const program = new Command('metalslice')
     .description('Slice bare-metal capacity into KubeVirt VMs, quotas and node pools for tenant clusters, and prove it fits.')

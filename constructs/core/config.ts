@@ -6,7 +6,7 @@ import * as fs from 'fs';
 import * as path from 'path';
 import Ajv, { ErrorObject } from 'ajv';
 import { parseDocument } from 'yaml';
-import { MetalsliceError, PlanIssue } from './errors';
+import { MetalsliceError, PlanIssue, UnreadableInputError } from './errors';
 import { AutoNodesSpec, HostSpec, MetalsliceConfig } from './model';
 import { importVclusterAutoNodes } from './vcluster';
 import { didYouMean } from './vcluster-schema';
@@ -449,7 +449,7 @@ export function loadConfigFile(file: string): MetalsliceConfig {
   try {
     text = fs.readFileSync(file, 'utf8');
   } catch (e) {
-    throw new MetalsliceError([{ path: file, message: `cannot read the config file (${(e as NodeJS.ErrnoException).code ?? 'error'}): check the path` }]);
+    throw new UnreadableInputError([{ path: file, message: `cannot read the config file (${(e as NodeJS.ErrnoException).code ?? 'error'}): check the path` }]);
   }
   const config = parseConfigText(text, file);
   const dir = path.dirname(path.resolve(file));

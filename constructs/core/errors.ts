@@ -17,6 +17,14 @@ export class MetalsliceError extends Error {
   }
 }
 
+/** A file that could not be read at all (missing, a directory, no permission): a usage error, exit code 2. */
+export class UnreadableInputError extends MetalsliceError {
+  constructor(issues: readonly PlanIssue[]) {
+    super(issues);
+    this.name = 'UnreadableInputError';
+  }
+}
+
 /** Runs `fn`; a thrown MetalsliceError's issues go into `issues` and the result is undefined. */
 export function captureInto<T>(issues: PlanIssue[], fn: () => T): T | undefined {
   try {

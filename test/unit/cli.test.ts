@@ -81,9 +81,9 @@ describe('metalslice plan', () => {
     fs.rmSync(dir, { recursive: true, force: true });
   });
 
-  it('exits 1 naming the file when it cannot be read', async () => {
+  it('exits 2 naming the file when it cannot be read (a usage error, not an invalid config)', async () => {
     const { code, stdout } = await run(['plan', '/nonexistent/metalslice.yaml', '--json']);
-    expect(code).toBe(1);
+    expect(code).toBe(2);
     expect(JSON.parse(stdout).errors).toEqual([{ path: '/nonexistent/metalslice.yaml', message: 'cannot read the config file (ENOENT): check the path' }]);
   });
 
@@ -91,6 +91,19 @@ describe('metalslice plan', () => {
     const { code, stderr } = await run(args);
     expect(code).toBe(2);
     expect(stderr).not.toBe('');
+  });
+
+  it('prints an internal error in one line, and its stack trace only with --debug', async () => {
+    // Writing the report fails (as on a full disk): an error metalslice does not expect.
+    const boom = { stdout: () => undefined, stderr: () => undefined };
+    let plain = '';
+    let debug = '';
+    const failing = (into: (s: string) => void) => ({ ...boom, stdout: () => { throw new Error('disk full'); }, stderr: into });
+    expect(await main(['plan', example], failing((s) => (plain += s)))).toBe(70);
+    expect(plain).toMatch(/^metalslice: internal error: disk full \(rerun with --debug/);
+    expect(plain).not.toMatch(/\n\s+at /);
+    expect(await main(['plan', example, '--debug'], failing((s) => (debug += s)))).toBe(70);
+    expect(debug).toMatch(/\n\s+at /);
   });
 
   it('runs as the installed bin with the documented exit codes', () => {
