@@ -3,11 +3,13 @@
  * which shift), so a config and a hand-written app synthesize the same resources.
  */
 import { Construct } from 'constructs';
-import { IssueCollector, MetalsliceError } from './core/errors';
+import { MetalsliceError } from './core/errors';
 import { MetalsliceConfig } from './core/model';
 import { ElasticFleet, IElasticFleet } from './fleet';
 import { AutoNodes } from './auto-nodes';
-import { autoNodesConstructId, claimConfigIds } from './core/derived-names';
+import { autoNodesConstructId } from './core/derived-names';
+import { planModel } from './core/plan';
+import { validateConfigShape } from './core/config';
 import { ConfigWarnings, NodeProfile } from './node-profile';
 import { ElasticNodePool } from './node-pool';
 import { INodeProvider, NodeProvider } from './node-provider';
@@ -22,10 +24,13 @@ export interface FromConfigOptions {
 
 /** Declares every fleet, quota, cluster and node pool of `config` under `scope`. */
 export function addConfig(scope: Construct, config: MetalsliceConfig, options: FromConfigOptions = {}): void {
-  // Names become construct ids in one scope: a clash would end in a construct error deep in synth.
-  const clashes = new IssueCollector();
-  claimConfigIds(config, clashes, (kind, index) => `${kind}[${index}]`);
-  if (!clashes.ok) throw new MetalsliceError(clashes.issues);
+  // A config is planned before anything is built: every problem at once, at the config's own paths
+  // (the user wrote YAML), instead of a construct error (a duplicate id, a missing reference) midway.
+  // A config built in code gets the file's structure check too (the loader's own additions set aside).
+  const { readWarnings: _warnings, ...written } = config;
+  validateConfigShape({ ...written, ...(config.autoNodes ? { autoNodes: config.autoNodes.map(({ source: _source, ...entry }) => entry) } : {}) });
+  const plan = planModel(config);
+  if (!plan.ok) throw new MetalsliceError(plan.errors);
   const fleets = new Map<string, IElasticFleet>();
   for (const f of config.fleets ?? []) {
     const props = { name: f.name, hosts: f.hosts ?? [], reservedPerHost: f.reservedPerHost, cpuAllocationRatio: f.cpuAllocationRatio, namespace: f.namespace, hostSelector: f.hostSelector };

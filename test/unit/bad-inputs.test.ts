@@ -3,6 +3,10 @@
  * problem, at the path of that thing, whose message says what is wrong (and how to fix it). Nothing may
  * crash or pass.
  */
+import { TerraformStack, Testing } from 'cdktf';
+import { KubernetesProvider } from '@cdktf/provider-kubernetes/lib/provider';
+import { RandomProvider } from '@cdktf/provider-random/lib/provider';
+import { addConfig, CapacityPlan } from '../../constructs';
 import { parseConfigText } from '../../constructs/core/config';
 import { MetalsliceError, PlanIssue } from '../../constructs/core/errors';
 import { planModel } from '../../constructs/core/plan';
@@ -188,5 +192,34 @@ describe(`bad inputs: ${cases.length} cases, each refused once at its root`, () 
     expect(found).toHaveLength(1);
     expect(found[0].path.startsWith(c.path)).toBe(true);
     expect(found[0].message).toMatch(c.message);
+  });
+});
+
+/**
+ * The same mistakes in a config app (addConfig, as examples/config-app.ts builds one): refused before any
+ * construct is built, with the same single problem at the config's path, never a construct error midway.
+ * (TypeScript apps that build constructs themselves get construct paths: test/unit/construct-props.test.ts.)
+ */
+describe('bad inputs in a config app (addConfig)', () => {
+  const docs = cases.filter((c) => typeof c.input !== 'string');
+
+  it.each(docs.map((c) => [c.title, c] as const))('%s', (_title, c) => {
+    const stack = new TerraformStack(Testing.app(), 'app');
+    new KubernetesProvider(stack, 'k8s', {});
+    new RandomProvider(stack, 'random');
+    new CapacityPlan(stack, 'plan', { writeReport: false });
+    let error: unknown;
+    try {
+      addConfig(stack, c.input as never);
+    } catch (e) {
+      error = e;
+    }
+    expect(error).toBeInstanceOf(MetalsliceError);
+    const issues = (error as MetalsliceError).issues;
+    expect(issues).toHaveLength(1);
+    expect(issues[0].path.startsWith(c.path)).toBe(true);
+    expect(issues[0].message).toMatch(c.message);
+    // Nothing was built.
+    expect(stack.node.children.map((n) => n.node.id).sort()).toEqual(['k8s', 'plan', 'random']);
   });
 });
