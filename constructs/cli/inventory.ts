@@ -1,6 +1,8 @@
 /**
- * `metalslice inventory --kubeconfig FILE [--context NAME] [--out FILE]`: reads the Nodes and Metal3
- * BareMetalHosts of a provider cluster and writes the inventory file that `hostsFile:` points at.
+ * `metalslice inventory [--kubeconfig FILE] [--context NAME] [--out FILE]`: reads the Nodes and Metal3
+ * BareMetalHosts of a provider cluster and writes the inventory file that `hostsFile:` points at. The
+ * kubeconfig is found as kubectl finds it: --kubeconfig, else $KUBECONFIG (a list of files, merged), else
+ * ~/.kube/config, else the in-cluster service account.
  * Exit 0: written. Exit 1: the cluster could not be read, or an object could not be converted.
  */
 import * as fs from 'fs';
@@ -10,7 +12,8 @@ import { BareMetalHostObject, buildInventory, NodeObject } from '../core/invento
 import { stableJson } from '../core/report';
 
 export interface InventoryOptions {
-  readonly kubeconfig: string;
+  /** @default - as kubectl: $KUBECONFIG, then ~/.kube/config, then in-cluster */
+  readonly kubeconfig?: string;
   /** @default - the kubeconfig's current context */
   readonly context?: string;
   /** @default - stdout */
@@ -79,15 +82,22 @@ async function listBareMetalHosts(kc: k8s.KubeConfig, io: InventoryIo): Promise<
 /** Runs the command; returns the exit code. */
 export async function runInventory(opts: InventoryOptions, io: InventoryIo): Promise<number> {
   const kc = new k8s.KubeConfig();
+  const source = opts.kubeconfig ?? (process.env.KUBECONFIG ? `$KUBECONFIG (${process.env.KUBECONFIG})` : 'the default kubeconfig');
   try {
-    kc.loadFromFile(opts.kubeconfig);
+    // client-node's loadFromDefault is kubectl's order: $KUBECONFIG (merged), ~/.kube/config, in-cluster.
+    if (opts.kubeconfig !== undefined) kc.loadFromFile(opts.kubeconfig);
+    else kc.loadFromDefault();
   } catch (e) {
-    io.stderr(`metalslice inventory: cannot read kubeconfig ${opts.kubeconfig}: ${describe(e)}\n`);
-    return 1;
+    io.stderr(`metalslice inventory: cannot read kubeconfig ${source}: ${describe(e)}\n`);
+    return 2;
+  }
+  if (kc.getContexts().length === 0 && kc.getCurrentCluster() === null) {
+    io.stderr(`metalslice inventory: no cluster in ${source}: pass --kubeconfig FILE or set KUBECONFIG\n`);
+    return 2;
   }
   if (opts.context !== undefined) {
     if (!kc.getContexts().some((c) => c.name === opts.context)) {
-      io.stderr(`metalslice inventory: no context "${opts.context}" in ${opts.kubeconfig}; contexts: ${kc.getContexts().map((c) => c.name).join(', ') || 'none'}\n`);
+      io.stderr(`metalslice inventory: no context "${opts.context}" in ${source}; contexts: ${kc.getContexts().map((c) => c.name).join(', ') || 'none'}\n`);
       return 1;
     }
     kc.setCurrentContext(opts.context);

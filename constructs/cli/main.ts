@@ -124,10 +124,10 @@ async function run(argv: readonly string[], io: Io): Promise<number> {
   program
     .command('inventory')
     .description('read Nodes and BareMetalHosts from a cluster and write the inventory file that fleets (hostsFile) and metal3 providers use')
-    .requiredOption('--kubeconfig <file>', 'kubeconfig of the provider cluster')
+    .option('--kubeconfig <file>', 'kubeconfig of the provider cluster (default: as kubectl, $KUBECONFIG then ~/.kube/config)')
     .option('--context <name>', 'kubeconfig context')
     .option('--out <file>', 'write the inventory here instead of standard output')
-    .action(async (opts: { kubeconfig: string; context?: string; out?: string }) => {
+    .action(async (opts: { kubeconfig?: string; context?: string; out?: string }) => {
       exitCode = await runInventory(opts, io);
     });
 

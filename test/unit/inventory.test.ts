@@ -79,11 +79,33 @@ describe('buildInventory', () => {
 });
 
 describe('runInventory', () => {
-  it('fails with exit 1 and says why when the kubeconfig cannot be read', async () => {
+  it('fails with exit 2 (unreadable input) and says why when the kubeconfig cannot be read', async () => {
     const err: string[] = [];
     const code = await runInventory({ kubeconfig: '/nonexistent/kubeconfig' }, { stdout: () => undefined, stderr: (s) => err.push(s) });
-    expect(code).toBe(1);
+    expect(code).toBe(2);
     expect(err.join('')).toMatch(/cannot read kubeconfig \/nonexistent\/kubeconfig/);
+  });
+
+  it('finds the kubeconfig as kubectl does: $KUBECONFIG (a list, merged) when --kubeconfig is not given', async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'kc-'));
+    const a = path.join(dir, 'a');
+    const b = path.join(dir, 'b');
+    fs.writeFileSync(a, 'apiVersion: v1\nkind: Config\nclusters: [{name: c, cluster: {server: "https://127.0.0.1:1"}}]\nusers: [{name: u, user: {}}]\ncontexts: [{name: first, context: {cluster: c, user: u}}]\ncurrent-context: first\n');
+    fs.writeFileSync(b, 'apiVersion: v1\nkind: Config\nclusters: [{name: d, cluster: {server: "https://127.0.0.1:2"}}]\nusers: [{name: v, user: {}}]\ncontexts: [{name: second, context: {cluster: d, user: v}}]\n');
+    const saved = process.env.KUBECONFIG;
+    process.env.KUBECONFIG = `${a}${path.delimiter}${b}`;
+    try {
+      // A context from the second file is found (so both were read), and an unknown one lists both.
+      const err: string[] = [];
+      expect(await runInventory({ context: 'nope' }, { stdout: () => undefined, stderr: (s) => err.push(s) })).toBe(1);
+      expect(err.join('')).toMatch(/no context "nope" in \$KUBECONFIG .*contexts: first, second/);
+      const reached: string[] = [];
+      expect(await runInventory({ context: 'second' }, { stdout: () => undefined, stderr: (s) => reached.push(s) })).toBe(1);
+      expect(reached.join('')).toMatch(/reading https:\/\/127\.0\.0\.1:2 failed/);
+    } finally {
+      if (saved === undefined) delete process.env.KUBECONFIG;
+      else process.env.KUBECONFIG = saved;
+    }
   });
 
   it('fails with exit 1 naming the contexts there are when --context is unknown', async () => {
