@@ -16,5 +16,3 @@ export { Quantity } from './core/quantity';
 export { planModel, Plan, PlanReport } from './core/plan';
 export { MetalsliceError, PlanIssue } from './core/errors';
 export { loadConfigFile, parseConfigText, CONFIG_SCHEMA } from './core/config';
-export { verifyPlan, formatVerifyResult, VerifyOptions, VerifyResult, PendingVm } from './verify/verify';
-export { startControlPlane, ControlPlane, ControlPlaneOptions } from './verify/control-plane';
