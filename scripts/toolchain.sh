@@ -73,7 +73,8 @@ complete() {
     && -f "$K8S_PROVIDER_DIR/.done" && -f "$RANDOM_PROVIDER_DIR/.done" && -f "$CACHE/.complete" \
     && "$(cat "$CACHE/.complete")" == "$STAMP_KEY" && -f "$ENV_FILE" ]] \
     && command -v openssl >/dev/null && command -v cloud-init >/dev/null \
-    && bash "$SCRIPTS/kubevirt-oracle.sh" --print-path >/dev/null 2>&1
+    && bash "$SCRIPTS/kubevirt-oracle.sh" --print-path >/dev/null 2>&1 \
+    && bash "$SCRIPTS/vcluster-oracle.sh" --print-path >/dev/null 2>&1
 }
 
 if [[ "${1:-}" == "--print-env" ]]; then
@@ -259,6 +260,9 @@ fi
 # The test oracle that runs KubeVirt's own launcher rendering (test/oracles/kubevirt-launcher): the e2e
 # suite checks test/golden/kubevirt-launcher.json against it. Cached by the hash of its sources.
 bash "$SCRIPTS/kubevirt-oracle.sh" >/dev/null
+# The oracle that runs vCluster's own config validation (test/oracles/vcluster-config): the e2e suite checks
+# test/golden/vcluster-conformance.json against it.
+bash "$SCRIPTS/vcluster-oracle.sh" >/dev/null
 
 # --- Provider mirror and CLI config ------------------------------------------------------------------
 # OpenTofu resolves bare "kubernetes"/"random" sources to registry.opentofu.org; cdktf and Terraform use
