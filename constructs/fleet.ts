@@ -6,7 +6,7 @@ import { Lazy } from 'cdktf';
 import { Manifest } from '@cdktf/provider-kubernetes/lib/manifest';
 import { Construct, IConstruct } from 'constructs';
 import { CapacityPlan, IPlanContributor, ModelBuilder } from './capacity-plan';
-import { FleetSpec, HostSpec, Labels } from './core/model';
+import { FleetSpec, HostSpec, Labels, PermittedHostDevice } from './core/model';
 import { ResourceInput } from './core/resources';
 import { renderKubeVirt } from './render/kubevirt';
 import { requireProps } from './props';
@@ -29,6 +29,14 @@ export interface ElasticFleetProps {
   readonly namespace?: string;
   /** Only hosts with these labels run VMs. @default - every host */
   readonly hostSelector?: Labels;
+  /** KubeVirt's memoryOvercommit, in percent (100: none). @default 100 */
+  readonly memoryOvercommit?: number;
+  /** Whether KubeVirt keeps each VM's serial console log (a container per launcher pod). @default false */
+  readonly serialConsoleLog?: boolean;
+  /** Pods each host may run (the kubelet's maxPods), counted as one per launcher pod. @default 110 */
+  readonly podsPerHost?: number;
+  /** PCI devices KubeVirt may pass to VMs (GPUs and others), as KubeVirt's permittedHostDevices. @default - none */
+  readonly permittedHostDevices?: readonly PermittedHostDevice[];
 }
 
 /** What a declared and an imported fleet share: identity and their part of the plan's model. */
@@ -47,6 +55,10 @@ abstract class FleetBase extends Construct implements IElasticFleet, IPlanContri
       cpuAllocationRatio: props.cpuAllocationRatio,
       namespace: props.namespace,
       hostSelector: props.hostSelector,
+      memoryOvercommit: props.memoryOvercommit,
+      serialConsoleLog: props.serialConsoleLog,
+      podsPerHost: props.podsPerHost,
+      permittedHostDevices: props.permittedHostDevices,
     };
   }
 

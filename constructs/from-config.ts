@@ -33,7 +33,9 @@ export function addConfig(scope: Construct, config: MetalsliceConfig, options: F
   if (!plan.ok) throw new MetalsliceError(plan.errors);
   const fleets = new Map<string, IElasticFleet>();
   for (const f of config.fleets ?? []) {
-    const props = { name: f.name, hosts: f.hosts ?? [], reservedPerHost: f.reservedPerHost, cpuAllocationRatio: f.cpuAllocationRatio, namespace: f.namespace, hostSelector: f.hostSelector };
+    // Every field of the fleet (hostsFile is already read into hosts by the loader).
+    const { hostsFile: _hostsFile, ...spec } = f;
+    const props = { ...spec, hosts: f.hosts ?? [] };
     fleets.set(f.name, options.importFleetsAndQuotas ? ElasticFleet.fromInventory(scope, f.name, props) : new ElasticFleet(scope, f.name, props));
   }
   const quotas = new Map<string, IElasticQuota>();

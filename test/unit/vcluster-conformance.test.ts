@@ -17,7 +17,23 @@ import { corpusCatalogue, corpusFiles, vclusterVerdicts, VclusterEntry, Vcluster
  * Files vCluster accepts that metalslice's planning rules refuse on purpose, with the reason each must give.
  * Anything else vCluster accepts must plan.
  */
-const PLANNING_REFUSES: Readonly<Record<string, RegExp>> = {};
+const PLANNING_REFUSES: Readonly<Record<string, RegExp>> = {
+  // The docs' selector example: In and NotIn of the same values can match no node type.
+  '003-docs-node-type-selector-valid-operators.yaml': /no node type of provider my-provider matches pool my-static-pool/,
+  // Taint effects: vCluster's schema and rules take any string; the kubelet takes three.
+  '061-taint-effect-unknown.yaml': /taint effect "Never" is not valid: use NoSchedule, PreferNoSchedule, NoExecute/,
+  // vCluster leaves profiles to the platform; metalslice resolves them against nodeProfiles.
+  '065-unknown-profile.yaml': /no node profile named "nope": known: gpu-training, standard/,
+  // Static pools metalslice cannot make nodes for, with the way to get them.
+  '068-static-on-metal3.yaml': /static pool bare on metal3 provider metal3: .*privateNodePools/,
+  '069-static-on-terraform.yaml': /static pool tf on terraform provider terraform-example: .*only|static pool tf on terraform provider terraform-example: .*vCluster Platform/,
+  // The quota holds fewer nodes than the pool asks for.
+  '071-too-many-nodes.yaml': /quota tenant-quota is exceeded: 500 x my-node-provider.large/,
+  // The kubelet refuses to join with a label under node-role.kubernetes.io.
+  '072-kubelet-refused-label.yaml': /the kubelet refuses to join with labels under node-role.kubernetes.io/,
+  // Pool names name VMs and nodes: DNS-1123 labels.
+  '073-pool-name-not-dns.yaml': /pool name "My_Pool" is not a DNS-1123 label/,
+};
 
 const files = corpusFiles();
 const verdicts = files.length > 0 ? vclusterVerdicts() : new Map<string, VclusterVerdict>();
