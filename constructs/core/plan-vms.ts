@@ -7,7 +7,8 @@ import { resolveAutoClaims } from './auto-claims';
 import { AutoNodesPlan, AutoNodesSourcePath, checkTaints, planAutoNodes, PlannedAutoPool, vmOfType } from './auto-nodes';
 import { childPath, IssueCollector, PlanIssue } from './errors';
 import { Foundation, checkLabels, pathOf, unknownReference } from './plan-foundation';
-import { AutoNodesSpec, MetalsliceConfig, PrivateNodePoolSpec } from './model';
+import { AutoNodesSpec, Labels, MetalsliceConfig, PrivateNodePoolSpec } from './model';
+import { effectiveProperties, ImageSource, KubevirtProperties, kubevirtProperties } from './properties';
 import { labelValueProblem } from './names';
 import { NodeProvider, parseNodeProviders } from './node-types';
 import type { ModelPaths, PlannedPool } from './plan';
@@ -213,21 +214,63 @@ function bareTypeName(id: string): string {
   return id.includes('.') ? id.slice(id.indexOf('.') + 1) : id;
 }
 
+/** The entry a pool was declared in: its claim properties and where they are written. */
+function claimOf(selection: AutoSelection, pool: PlannedAutoPool): { properties?: Labels; path: string } {
+  const entry = selection.autoSpecs.find((a) => a.cluster === pool.cluster && a.provider === pool.provider && [...(a.static ?? []), ...(a.dynamic ?? [])].some((p) => p.name === pool.name));
+  return { properties: entry?.properties, path: pool.path.replace(/(\.|\[")?(static|dynamic)\[\d+\]$/, '') };
+}
+
+/** A pool's VM settings from its provider's, node type's and claim's properties (vCluster's precedence). */
+function propertiesOf(model: MetalsliceConfig, paths: ModelPaths | undefined, selection: AutoSelection, pool: PlannedAutoPool, typeName: string, issues: IssueCollector, warnings: PlanIssue[]): KubevirtProperties {
+  const i = (model.nodeProviders ?? []).findIndex((p) => p.name === pool.provider);
+  const provider = model.nodeProviders?.[i];
+  const j = provider?.nodeTypes.findIndex((t) => t.name === typeName) ?? -1;
+  const providerPath = pathOf(paths, 'nodeProviders', i);
+  const claim = claimOf(selection, pool);
+  const effective = effectiveProperties([
+    { properties: provider?.properties, path: childPath(providerPath, 'properties') },
+    { properties: j >= 0 ? provider?.nodeTypes[j].properties : undefined, path: childPath(childPath(childPath(providerPath, 'nodeTypes'), j), 'properties') },
+    { properties: claim.properties, path: childPath(claim.path, 'properties') },
+  ]);
+  const problems: PlanIssue[] = [];
+  const found = kubevirtProperties(effective, claim.path, problems, warnings);
+  for (const p of problems) issues.add(p.path, p.message);
+  return found;
+}
+
 /** Phase 3: the VMs of kubevirt auto-node pools: static pools' nodes, and dynamic pools at their limits. */
-export function buildAutoVms(foundation: Foundation, selection: AutoSelection): PlannedVm[] {
+export function buildAutoVms(foundation: Foundation, selection: AutoSelection, model: MetalsliceConfig = {}, paths?: ModelPaths, issues: IssueCollector = new IssueCollector(), warnings: PlanIssue[] = []): PlannedVm[] {
   const vms: PlannedVm[] = [];
   const typeById = new Map(selection.providers.flatMap((p) => p.types.map((t) => [t.id, t] as const)));
+  const seenWarnings = new Set<string>();
   for (const pool of selection.auto.pools) {
     if (pool.providerKind !== 'kubevirt' || pool.quota === undefined) continue;
     const fleetName = selection.kubevirtFleetOf.get(pool.provider);
     const quota = foundation.quotas.get(pool.quota);
     const fleet = fleetName ? foundation.fleets.get(fleetName) : undefined;
     if (!fleet || !quota) continue;
-    const vmOf = (typeId: string): VmBuild | undefined => {
+    const builds = new Map<string, (VmBuild & { imageSource?: ImageSource }) | undefined>();
+    const vmOf = (typeId: string): (VmBuild & { imageSource?: ImageSource }) | undefined => {
+      if (builds.has(typeId)) return builds.get(typeId);
       const type = typeById.get(typeId);
-      if (!type) return undefined;
-      const vm = vmOfType(type, fleet.kubevirt);
-      return 'problem' in vm ? undefined : vm;
+      let built: (VmBuild & { imageSource?: ImageSource }) | undefined;
+      if (type) {
+        const poolWarnings: PlanIssue[] = [];
+        const props = propertiesOf(model, paths, selection, pool, type.name, issues, poolWarnings);
+        for (const w of poolWarnings) if (!seenWarnings.has(w.path)) (seenWarnings.add(w.path), warnings.push(w));
+        if (props.rootDiskSize) {
+          // The root disk the properties ask for: a DataVolume of that size, counted against the quota.
+          const problems: PlanIssue[] = [];
+          const vm = buildVm({ ...type.resources, disk: props.rootDiskSize }, type.vm ?? {}, 'dataVolume', fleet.kubevirt, { options: childPath(type.path, 'vm'), shape: childPath(type.path, 'resources') }, problems);
+          for (const p of problems) issues.add(p.path, p.message);
+          built = vm ? { ...vm, ...(props.image ? { imageSource: props.image } : {}) } : undefined;
+        } else {
+          const vm = vmOfType(type, fleet.kubevirt);
+          built = 'problem' in vm ? undefined : vm;
+        }
+      }
+      builds.set(typeId, built);
+      return built;
     };
     const common = {
       origin: pool.mode,

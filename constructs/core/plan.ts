@@ -169,7 +169,7 @@ export function planModel(model: MetalsliceConfig, options: PlanOptions = {}): P
   const foundation = planFoundation(model, options.paths, issues);
   const elastic = buildElasticVms(model, options.paths, foundation, issues);
   const selection = selectAutoNodeTypes(model, options.paths, foundation, elastic, issues, warnings);
-  const vms = [...elastic.vms, ...buildAutoVms(foundation, selection)];
+  const vms = [...elastic.vms, ...buildAutoVms(foundation, selection, model, options.paths, issues, warnings)];
   checkDerivedNames(
     {
       model,

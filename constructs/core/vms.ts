@@ -4,6 +4,7 @@
  * pools, and dynamic pools at their limits. Quota and fleet accounting, placement, reports and renderers
  * all read that list, so no check can forget a kind of VM.
  */
+import type { ImageSource } from './properties';
 import { childPath, PlanIssue } from './errors';
 import { computeCpu, DeviceKind, KubevirtSettings, LauncherPod, launcherPod, LauncherVm, vmiMemoryRequest } from './kubevirt/launcher';
 import { PermittedHostDevice, Taint, VmOptions } from './model';
@@ -66,6 +67,8 @@ export interface PlannedVm extends VmBuild {
   /** The node type label value. */
   readonly nodeType: string;
   readonly image?: string;
+  /** Where the DataVolume root disk's content comes from, when properties say (image-url, image-datasource). @default - `image` from a registry */
+  readonly imageSource?: ImageSource;
   readonly placement: 'spread' | 'planned';
   /** The host the planner found room on; undefined before placement or when none had room. */
   readonly host?: string;

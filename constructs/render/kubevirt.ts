@@ -99,6 +99,15 @@ function renderDomain(vm: PlannedVm): Record<string, unknown> {
   };
 }
 
+/** The root DataVolume's source: what the properties name (registry, http, a CDI DataSource), else the image. */
+function rootDiskSource(vm: PlannedVm, image: string): Record<string, unknown> {
+  const from = vm.imageSource;
+  if (from && 'dataSource' in from) return { sourceRef: { kind: 'DataSource', name: from.dataSource.name, ...(from.dataSource.namespace ? { namespace: from.dataSource.namespace } : {}) } };
+  if (from && 'http' in from) return { source: { http: { url: from.http } } };
+  const url = from && 'registry' in from ? from.registry : image;
+  return { source: { registry: { url: url.includes('://') ? url : `docker://${url}` } } };
+}
+
 /** One node: the VM the plan counted, whose cloud-init joins the tenant cluster. */
 export function renderVirtualMachine(vm: PlannedVm, options: VirtualMachineOptions): KubeObject {
   const nodeName = vm.name;
@@ -119,7 +128,7 @@ export function renderVirtualMachine(vm: PlannedVm, options: VirtualMachineOptio
               {
                 metadata: { name: `${nodeName}-root`, creationTimestamp: null },
                 spec: {
-                  source: { registry: { url: image.includes('://') ? image : `docker://${image}` } },
+                  ...rootDiskSource(vm, image),
                   storage: { resources: { requests: { storage: get(vm.shape, 'disk').toString() } } },
                 },
               },

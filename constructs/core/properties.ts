@@ -1,0 +1,97 @@
+/**
+ * Node claim properties as vCluster Platform merges them (a NodeClaim's win over its NodeType's, which win
+ * over its NodeProvider's) and what the KubeVirt node provider reads from them: the VM's image and root
+ * disk. Properties metalslice does not act on are named in a warning, never dropped silently.
+ */
+import { childPath, PlanIssue } from './errors';
+import { Labels } from './model';
+import { Quantity, QuantityError } from './quantity';
+
+/** Where the root disk's content comes from (CDI DataVolume sources). */
+export type ImageSource = { readonly registry: string } | { readonly http: string } | { readonly dataSource: { readonly name: string; readonly namespace?: string } };
+
+/** What the properties change in a KubeVirt VM. */
+export interface KubevirtProperties {
+  /** The root disk's size: the VM gets a DataVolume root disk of this size, counted against the quota. */
+  readonly rootDiskSize?: Quantity;
+  readonly image?: ImageSource;
+}
+
+const KUBEVIRT = 'kubevirt.vcluster.com/';
+const IMAGE_URL = `${KUBEVIRT}image-url`;
+const IMAGE_CHECKSUM = `${KUBEVIRT}image-checksum`;
+const IMAGE_DATASOURCE = `${KUBEVIRT}image-datasource`;
+const ROOT_DISK_SIZE = `${KUBEVIRT}root-disk-size`;
+/** Properties the KubeVirt provider reads that metalslice does not (yet) carry into what it renders. */
+const NOT_CARRIED = [
+  `${KUBEVIRT}vm-template`,
+  `${KUBEVIRT}image-datavolume-template`,
+  `${KUBEVIRT}root-disk-template`,
+  `${KUBEVIRT}network-cidr`,
+  `${KUBEVIRT}network-interface`,
+  `${KUBEVIRT}network-ip-range`,
+  `${KUBEVIRT}network-nameservers`,
+  `${KUBEVIRT}network-data`,
+  `${KUBEVIRT}network-attachment-definition`,
+  `${KUBEVIRT}interface-binding`,
+  `${KUBEVIRT}interface-template`,
+  `${KUBEVIRT}multus-default`,
+  'vcluster.com/user-data',
+  'vcluster.com/ssh-keys',
+  'vcluster.com/user-data-template-config',
+  'vcluster.com/os-image',
+  'vcluster.com/network-environment',
+];
+
+/** A property's value and where the winning value was written. */
+export type EffectiveProperties = Readonly<Record<string, { readonly value: string; readonly path: string }>>;
+
+/** The claim's properties over the type's over the provider's, each with the path it was written at. */
+export function effectiveProperties(levels: readonly { readonly properties: Labels | undefined; readonly path: string }[]): EffectiveProperties {
+  const out: Record<string, { value: string; path: string }> = {};
+  for (const level of levels) for (const [key, value] of Object.entries(level.properties ?? {})) out[key] = { value, path: childPath(level.path, key) };
+  return out;
+}
+
+/**
+ * The VM settings in the effective properties, with problems for invalid values and warnings for provider
+ * properties metalslice does not carry, each at the place the value was written.
+ */
+export function kubevirtProperties(effective: EffectiveProperties, claimPath: string, issues: PlanIssue[], warnings: PlanIssue[]): KubevirtProperties {
+  const at = (key: string) => effective[key]?.path ?? childPath(childPath(claimPath, 'properties'), key);
+  const url = effective[IMAGE_URL]?.value;
+  const dataSource = effective[IMAGE_DATASOURCE]?.value;
+  const size = effective[ROOT_DISK_SIZE]?.value;
+  let rootDiskSize: Quantity | undefined;
+  if (size !== undefined) {
+    let parsed: Quantity | undefined;
+    try {
+      parsed = Quantity.parse(size);
+    } catch (e) {
+      if (!(e instanceof QuantityError)) throw e;
+    }
+    // A bare number is bytes: a root disk of a few bytes is a missing unit, not a disk.
+    if (parsed === undefined || parsed.cmp(Quantity.parse('1Gi')) < 0) issues.push({ path: at(ROOT_DISK_SIZE), message: `${JSON.stringify(size)} is not a root-disk size: write a quantity of 1Gi or more, such as 40Gi` });
+    else rootDiskSize = parsed;
+  }
+  let image: ImageSource | undefined;
+  if (dataSource !== undefined) {
+    // The platform prefers the DataSource when both are set.
+    const [namespace, name] = dataSource.includes('/') ? dataSource.split('/', 2) : [undefined, dataSource];
+    image = { dataSource: { name, ...(namespace ? { namespace } : {}) } };
+  } else if (url !== undefined) {
+    if (/^docker:\/\//.test(url)) image = { registry: url };
+    else if (/^https?:\/\//.test(url)) image = { http: url };
+    else issues.push({ path: at(IMAGE_URL), message: `${JSON.stringify(url)} is not an image URL: use docker://REGISTRY/IMAGE:TAG or an http(s) URL` });
+  }
+  if ((url !== undefined || dataSource !== undefined) && size === undefined) {
+    issues.push({ path: at(url !== undefined ? IMAGE_URL : IMAGE_DATASOURCE), message: `an image property needs ${ROOT_DISK_SIZE} (vCluster Platform fails provisioning without it): set it, e.g. 40Gi` });
+  }
+  if (effective[IMAGE_CHECKSUM] !== undefined && image !== undefined && !('http' in image)) {
+    warnings.push({ path: at(IMAGE_CHECKSUM), message: 'image-checksum is only used with an http(s) image-url: remove it' });
+  }
+  for (const key of NOT_CARRIED) {
+    if (effective[key] !== undefined) warnings.push({ path: at(key), message: `metalslice does not carry ${key} into the VMs it renders yet: set it up on the VM template or leave these nodes to vCluster Platform` });
+  }
+  return { ...(rootDiskSize ? { rootDiskSize } : {}), ...(image ? { image } : {}) };
+}
