@@ -4,6 +4,7 @@
  */
 import { KUBEVIRT_VERSION } from '../core/kubevirt/launcher';
 import * as fs from 'fs';
+import * as path from 'path';
 import { Command, CommanderError, Option } from 'commander';
 import { loadConfigFile } from '../core/config';
 import { MetalsliceError, UnreadableInputError } from '../core/errors';
@@ -62,6 +63,18 @@ async function runPlan(file: string, opts: { json?: boolean; markdown?: boolean;
   return report.ok ? 0 : unreadable ? 2 : 1;
 }
 
+/** The version in package.json (one level above dist/ when compiled, or the repo root from source). */
+function packageVersion(): string {
+  for (const dir of [path.join(__dirname, '..', '..', '..'), path.join(__dirname, '..', '..')]) {
+    const file = path.join(dir, 'package.json');
+    if (fs.existsSync(file)) {
+      const pkg = JSON.parse(fs.readFileSync(file, 'utf8')) as { name?: string; version?: string };
+      if (pkg.name === 'metalslice' && pkg.version) return pkg.version;
+    }
+  }
+  return 'unknown';
+}
+
 /** Runs the CLI; returns the exit code instead of exiting, so tests can call it. */
 export async function main(rawArgv: readonly string[], io: Io = processIo): Promise<number> {
   // --debug, anywhere: print the stack trace of an internal error (a bug), which is otherwise one line.
@@ -80,6 +93,7 @@ async function run(argv: readonly string[], io: Io): Promise<number> {
   let exitCode = 0;
   const program = new Command('metalslice')
     .description('Slice bare-metal capacity into KubeVirt VMs, quotas and node pools for tenant clusters, and prove it fits.')
+    .version(packageVersion(), '-V, --version', 'print the version')
     .exitOverride()
     .configureOutput({ writeOut: (s) => io.stdout(s), writeErr: (s) => io.stderr(s) })
     .showHelpAfterError('(run metalslice --help for usage)');

@@ -93,6 +93,14 @@ describe('metalslice plan', () => {
     expect(stderr).not.toBe('');
   });
 
+  it('prints its version with --version (and -V), from package.json', async () => {
+    const version = JSON.parse(fs.readFileSync(path.join(REPO_ROOT, 'package.json'), 'utf8')).version;
+    for (const flag of ['--version', '-V']) {
+      const { code, stdout } = await run([flag]);
+      expect({ flag, code, stdout: stdout.trim() }).toEqual({ flag, code: 0, stdout: version });
+    }
+  });
+
   it('prints an internal error in one line, and its stack trace only with --debug', async () => {
     // Writing the report fails (as on a full disk): an error metalslice does not expect.
     const boom = { stdout: () => undefined, stderr: () => undefined };
