@@ -90,6 +90,8 @@ export interface TestCluster {
   waitForResource(group: string, version: string, plural: string, timeoutMs?: number): Promise<void>;
   /** The last lines of each component's log. */
   logTail(lines?: number): string;
+  /** Kills kube-apiserver (no grace, as a crash), waits `downMs`, starts it again on the same etcd. */
+  crashApiserver(downMs?: number): Promise<void>;
   /** Stops every process (process groups, TERM then KILL) and removes the temp dir; idempotent. */
   stop(): Promise<void>;
 }
@@ -369,7 +371,7 @@ export async function startCluster(opts: StartClusterOptions = {}): Promise<Test
       return res.ok && ((await res.json()) as { health?: string }).health === 'true';
     }, diedEarly);
 
-    components.push(
+    const startApiserver = () =>
       startComponent('kube-apiserver', bins.apiserver, [
         `--etcd-servers=${etcdUrl}`,
         '--bind-address=127.0.0.1', '--advertise-address=127.0.0.1', `--secure-port=${apiPort}`,
@@ -384,9 +386,18 @@ export async function startCluster(opts: StartClusterOptions = {}): Promise<Test
         '--enable-priority-and-fairness=false',
         '--profiling=false',
         '--v=1',
-      ], dir),
-    );
+      ], dir);
+    components.push(startApiserver());
     await waitFor('kube-apiserver /readyz', timeoutMs, async () => (await admin.get('/readyz')).status === 200, diedEarly);
+    // A fault: kill the API server (SIGKILL, as a crash) and, after `downMs`, start it again on the same etcd.
+    const crashApiserver = async (downMs = 2_000): Promise<void> => {
+      const i = components.findIndex((c) => c.name === 'kube-apiserver' && !c.exited);
+      if (i < 0) throw new Error('kube-apiserver is not running');
+      await stopComponent(components[i], 0);
+      await new Promise((r) => setTimeout(r, downMs));
+      components[i] = startApiserver();
+      await waitFor('kube-apiserver /readyz after restart', timeoutMs, async () => (await admin.get('/readyz').catch(() => ({ status: 0 }))).status === 200, diedEarly);
+    };
 
     // CRDs before the controller manager: its quota and garbage collector monitors start from discovery
     // and only pick up resources added later at their next 30 s resync.
@@ -448,6 +459,7 @@ export async function startCluster(opts: StartClusterOptions = {}): Promise<Test
           return q?.spec?.hard !== undefined && Object.keys(q.spec.hard).every((k) => k in used);
         }),
       logTail,
+      crashApiserver,
       stop,
     };
     if (opts.kubevirtDefaulting) {

@@ -1,0 +1,123 @@
+// Faults lose nothing: the API server crashes in the middle of an apply of 200 VMs and the next apply
+// converges with nothing lost or duplicated; a second apply on the same state is refused by the state lock;
+// an inventory refreshed after a host disappeared and another shrank makes the plan name the pool that no
+// longer fits.
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { runInventory } from '../../constructs/cli/inventory';
+import { loadConfigFile } from '../../constructs/core/config';
+import { planModel } from '../../constructs/core/plan';
+import { EXAMPLE_CA } from '../support/models';
+import { binary, expectOk, REPO_ROOT, run, startCluster, TestCluster } from './harness';
+
+jest.setTimeout(2_400_000);
+
+const VMS = '/apis/kubevirt.io/v1';
+const COUNT = 200;
+
+describe('e2e: faults during and between applies', () => {
+  let cluster: TestCluster;
+  let work: string;
+  const stackDir = () => path.join(work, 'cdktf.out', 'stacks', 'from-config');
+  let env: NodeJS.ProcessEnv;
+  const tf = (args: string[]) => run(binary('tofu'), args, { cwd: stackDir(), env, timeoutMs: 1_500_000 });
+
+  beforeAll(async () => {
+    // With KubeVirt's admission defaulting imitated (it stays up across the API server crash, as a webhook would).
+    cluster = await startCluster({ kubevirtDefaulting: true });
+    expect((await cluster.client().create('/api/v1/namespaces', { metadata: { name: 'kubevirt' } })).status).toBe(201);
+    work = fs.mkdtempSync(path.join(os.tmpdir(), 'metalslice-faults-'));
+    env = { ...process.env, CHECKPOINT_DISABLE: '1', CDKTF_OUTDIR: path.join(work, 'cdktf.out'), KUBE_CONFIG_PATH: cluster.adminKubeconfig };
+    const config = {
+      fleets: [{ name: 'fra1', hosts: Array.from({ length: 8 }, (_, i) => ({ name: `bm-${i}`, capacity: { cpu: 64, memory: '256Gi', disk: '2Ti' } })) }],
+      quotas: [{ name: 'team-a', fleet: 'fra1', organization: 'acme', limits: { cpu: 400, memory: '400Gi', disk: '1Ti' }, maxVirtualMachines: 250 }],
+      clusters: [{ name: 'prod', endpoint: cluster.server, caCertificate: EXAMPLE_CA }],
+      nodePools: [{ name: 'many', quota: 'team-a', cluster: 'prod', shape: { cpu: 1, memory: '1Gi' }, rootDisk: 'containerDisk', count: COUNT }],
+    };
+    fs.writeFileSync(path.join(work, 'faults.json'), JSON.stringify(config));
+    expectOk('synth', await run(process.execPath, [path.join(REPO_ROOT, 'node_modules', 'tsx', 'dist', 'cli.mjs'), path.join(REPO_ROOT, 'examples', 'config-app.ts')], { cwd: work, env: { ...env, METALSLICE_CONFIG: path.join(work, 'faults.json') }, timeoutMs: 300_000 }));
+    expectOk('init', await tf(['init', '-input=false', '-no-color']));
+  });
+
+  afterAll(async () => {
+    if (work && fs.existsSync(path.join(stackDir(), 'terraform.tfstate'))) await tf(['destroy', '-auto-approve', '-input=false', '-no-color']);
+    await cluster?.stop();
+    if (work) fs.rmSync(work, { recursive: true, force: true });
+  });
+
+  const names = async (list: string) => ((await cluster.client().get(list)).body?.items ?? []).map((o: { metadata: { name: string } }) => o.metadata.name) as string[];
+
+  it(`converges with nothing lost or duplicated after the API server crashes in the middle of an apply of ${COUNT} VMs`, async () => {
+    const first = tf(['apply', '-auto-approve', '-input=false', '-no-color']);
+    // Crash once a part of the VMs exists, then bring the API server back on the same etcd.
+    const deadline = Date.now() + 900_000;
+    let before = 0;
+    while (Date.now() < deadline) {
+      before = (await names(`${VMS}/namespaces/acme-team-a/virtualmachines`).catch(() => [])).length;
+      if (before >= 20) break;
+      await new Promise((r) => setTimeout(r, 500));
+    }
+    expect(before).toBeGreaterThanOrEqual(20);
+    await cluster.crashApiserver(3_000);
+    const interrupted = await first;
+    process.stdout.write(`apply interrupted with ${before}+ of ${COUNT} VMs made; it exited ${interrupted.code}\n`);
+
+    const second = await tf(['apply', '-auto-approve', '-input=false', '-no-color']);
+    expectOk('apply after the crash', second);
+    const vms = await names(`${VMS}/namespaces/acme-team-a/virtualmachines`);
+    expect(vms).toHaveLength(COUNT);
+    expect(new Set(vms).size).toBe(COUNT);
+    expect(vms.sort()).toEqual(Array.from({ length: COUNT }, (_, i) => `many-${i}`).sort());
+    const userData = (await names('/api/v1/namespaces/acme-team-a/secrets')).filter((n) => n.endsWith('-cloudinit'));
+    expect(userData).toHaveLength(COUNT);
+    const tokens = (await names('/api/v1/namespaces/kube-system/secrets')).filter((n) => n.startsWith('bootstrap-token-'));
+    expect(tokens).toHaveLength(COUNT);
+    // And nothing left to do.
+    const again = await tf(['plan', '-detailed-exitcode', '-input=false', '-no-color']);
+    expect({ code: again.code, out: again.code === 0 ? '' : again.stdout.slice(-3000) }).toEqual({ code: 0, out: '' });
+  });
+
+  it('refuses a second apply on the same state while one runs (state locking)', async () => {
+    const [a, b] = await Promise.all([tf(['apply', '-auto-approve', '-input=false', '-no-color']), tf(['apply', '-auto-approve', '-input=false', '-no-color', '-lock-timeout=0s'])]);
+    const outcomes = [a, b].map((r) => ({ code: r.code, locked: /Error acquiring the state lock/.test(r.stdout + r.stderr) }));
+    // Exactly one ran; the other was refused by the lock, not run alongside.
+    expect(outcomes.filter((o) => o.code === 0)).toHaveLength(1);
+    expect(outcomes.filter((o) => o.code !== 0 && o.locked)).toHaveLength(1);
+  });
+
+  it('an inventory refreshed after a host disappeared and another shrank makes the plan name the pool that no longer fits', async () => {
+    const api = cluster.client();
+    const node = (name: string, cpu: string) => ({ apiVersion: 'v1', kind: 'Node', metadata: { name, labels: { 'metalslice.io/fleet': 'edge' } }, status: { capacity: { cpu, memory: '64Gi', pods: '110' }, allocatable: { cpu, memory: '64Gi', pods: '110' } } });
+    // Capacity is status: written through the status subresource, as the kubelet does.
+    const setCpu = async (name: string, cpu: string) => {
+      const current = (await api.get(`/api/v1/nodes/${name}`)).body;
+      const status = { ...current.status, capacity: { cpu, memory: '64Gi', pods: '110' }, allocatable: { cpu, memory: '64Gi', pods: '110' } };
+      expect((await api.request('PUT', `/api/v1/nodes/${name}/status`, { ...current, status })).status).toBe(200);
+    };
+    for (const n of ['edge-0', 'edge-1', 'edge-2']) {
+      expect((await api.create('/api/v1/nodes', node(n, '16'))).status).toBe(201);
+      await setCpu(n, '16');
+    }
+    const dir = fs.mkdtempSync(path.join(work, 'inventory-'));
+    const inventory = path.join(dir, 'hosts.json');
+    const config = path.join(dir, 'metalslice.json');
+    fs.writeFileSync(config, JSON.stringify({
+      fleets: [{ name: 'edge', hostsFile: 'hosts.json', hostSelector: { 'metalslice.io/fleet': 'edge' } }],
+      quotas: [{ name: 'edge-q', fleet: 'edge', organization: 'acme', limits: { cpu: 48, memory: '192Gi' }, liveMigrations: 0 }],
+      clusters: [{ name: 'prod', endpoint: 'https://10.0.0.10:6443', caCertificate: EXAMPLE_CA }],
+      nodePools: [{ name: 'edge-workers', quota: 'edge-q', cluster: 'prod', shape: { cpu: 7, memory: '8Gi' }, rootDisk: 'containerDisk', count: 6 }],
+    }));
+    const refresh = async () => expect(await runInventory({ kubeconfig: cluster.adminKubeconfig, out: inventory }, { stdout: () => undefined, stderr: () => undefined })).toBe(0);
+    await refresh();
+    expect(planModel(loadConfigFile(config)).errors).toEqual([]);
+    // One host goes away, another is shrunk (a DIMM failed, a CPU was offlined).
+    expect((await api.delete('/api/v1/nodes/edge-2')).status).toBe(200);
+    await setCpu('edge-1', '8');
+    await refresh();
+    const plan = planModel(loadConfigFile(config));
+    expect(plan.ok).toBe(false);
+    expect(plan.errors.map((e) => e.path)).toEqual(expect.arrayContaining([expect.stringMatching(/^nodePools\[0\]|^quotas\[0\]/)]));
+    expect(plan.errors.map((e) => e.message).join('\n')).toMatch(/edge-workers|edge-q/);
+  });
+});
