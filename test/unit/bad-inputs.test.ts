@@ -183,6 +183,9 @@ const yamlCases: [string, string, string, RegExp][] = [
 for (const [title, text, path, message] of yamlCases) cases.push({ title, input: text, path, message });
 
 describe(`bad inputs: ${cases.length} cases, each refused once at its root`, () => {
+  let refused = 0;
+  afterAll(() => process.stdout.write(`bad-input corpus: ${cases.length} inputs tried, ${refused} refused cleanly with one problem at its path\n`));
+
   it('holds at least 150 cases', () => {
     expect(cases.length).toBeGreaterThanOrEqual(150);
   });
@@ -192,6 +195,7 @@ describe(`bad inputs: ${cases.length} cases, each refused once at its root`, () 
     expect(found).toHaveLength(1);
     expect(found[0].path.startsWith(c.path)).toBe(true);
     expect(found[0].message).toMatch(c.message);
+    refused++;
   });
 });
 
