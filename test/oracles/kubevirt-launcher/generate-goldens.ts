@@ -5,8 +5,8 @@
  * --check compares instead of writing and exits 1 on any difference (the e2e suite runs it).
  */
 import { execFileSync } from 'node:child_process';
-import * as fs from 'node:fs';
 import * as path from 'node:path';
+import { writeOrCheckGolden } from '../golden-file';
 import { goldenCases } from '../../support/kubevirt-cases';
 
 const ROOT = path.resolve(__dirname, '..', '..', '..');
@@ -30,17 +30,4 @@ export function runOracle(binary: string): string {
   return `${JSON.stringify(golden, null, 1)}\n`;
 }
 
-if (require.main === module) {
-  const text = runOracle(oracleBinary());
-  if (process.argv.includes('--check')) {
-    const current = fs.existsSync(GOLDEN_FILE) ? fs.readFileSync(GOLDEN_FILE, 'utf8') : '';
-    if (current !== text) {
-      process.stderr.write(`${GOLDEN_FILE} differs from what KubeVirt's code gives now: regenerate it\n`);
-      process.exit(1);
-    }
-    process.stdout.write('golden launcher pods match KubeVirt\n');
-  } else {
-    fs.writeFileSync(GOLDEN_FILE, text);
-    process.stdout.write(`wrote ${GOLDEN_FILE}\n`);
-  }
-}
+if (require.main === module) writeOrCheckGolden(GOLDEN_FILE, runOracle(oracleBinary()), "KubeVirt's code");

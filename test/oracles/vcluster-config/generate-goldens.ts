@@ -5,8 +5,8 @@
  * --check compares instead of writing and exits 1 on any difference (the e2e suite runs it).
  */
 import { execFileSync } from 'node:child_process';
-import * as fs from 'node:fs';
 import * as path from 'node:path';
+import { writeOrCheckGolden } from '../golden-file';
 import { CORPUS_GOLDEN, corpusFiles } from '../../support/vcluster-corpus';
 
 const ROOT = path.resolve(__dirname, '..', '..', '..');
@@ -30,17 +30,4 @@ export function runOracle(binary: string): string {
   return `${JSON.stringify(golden, null, 1)}\n`;
 }
 
-if (require.main === module) {
-  const text = runOracle(oracleBinary());
-  if (process.argv.includes('--check')) {
-    const current = fs.existsSync(CORPUS_GOLDEN) ? fs.readFileSync(CORPUS_GOLDEN, 'utf8') : '';
-    if (current !== text) {
-      process.stderr.write(`${CORPUS_GOLDEN} differs from what vCluster's code says now: regenerate it\n`);
-      process.exit(1);
-    }
-    process.stdout.write('vcluster.yaml verdicts match vCluster\n');
-  } else {
-    fs.writeFileSync(CORPUS_GOLDEN, text);
-    process.stdout.write(`wrote ${CORPUS_GOLDEN}\n`);
-  }
-}
+if (require.main === module) writeOrCheckGolden(CORPUS_GOLDEN, runOracle(oracleBinary()), "vCluster's code");
