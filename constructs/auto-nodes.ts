@@ -128,8 +128,10 @@ export class AutoNodes extends Construct implements IPlanContributor {
         namespace: this.quota?.namespace ?? this.environment.namespace,
         kubernetesVersion: `v${this.cluster.kubernetesVersion ?? '1.33'}.0`,
       });
-    const template = new Manifest(this, `${name}-machine-template`, { manifest: Lazy.anyValue({ produce: () => objects().machineTemplate }) });
-    const bootstrap = new Manifest(this, `${name}-bootstrap-template`, { manifest: Lazy.anyValue({ produce: () => objects().bootstrapTemplate }) });
+    // They live in the quota's namespace (else the node environment's): created after it, in the same apply.
+    const after = this.quota ? (this.quota.admission ? [this.quota.admission] : undefined) : [this.environment.namespaceResource];
+    const template = new Manifest(this, `${name}-machine-template`, { manifest: Lazy.anyValue({ produce: () => objects().machineTemplate }), dependsOn: after });
+    const bootstrap = new Manifest(this, `${name}-bootstrap-template`, { manifest: Lazy.anyValue({ produce: () => objects().bootstrapTemplate }), dependsOn: after });
     new Manifest(this, `${name}-machine-deployment`, {
       manifest: Lazy.anyValue({ produce: () => objects().machineDeployment }),
       dependsOn: [template, bootstrap],
