@@ -10,8 +10,8 @@ import { addCustomSynthesis } from 'cdktf/lib/synthesize/synthesizer';
 import { Construct, IConstruct } from 'constructs';
 import { PlannedAutoPool } from './core/auto-nodes';
 import { MetalsliceConfig } from './core/model';
-import { ModelPaths, Plan, PlannedFleet, PlannedPool, PlannedQuota, planModel } from './core/plan';
-import { renderPlanMarkdown, stableJson } from './core/report';
+import { ModelPaths, Plan, PlannedFleet, PlannedPool, PlannedQuota, planModel, PlanReport } from './core/plan';
+import { diffPlans, PlanChanges, renderPlanMarkdown, stableJson } from './core/report';
 import { PlannedVm } from './core/vms';
 
 /** A construct that adds part of the model the plan checks (a fleet, a quota, a pool, ...). */
@@ -52,6 +52,18 @@ export interface CapacityPlanProps {
    * @default true
    */
   readonly writeReport?: boolean;
+  /**
+   * The plan to compare with: the Markdown report starts with what changed since it (nodes added, removed,
+   * moved, quota and cost deltas). A path to a metalslice-plan.json, e.g. the base branch's in CI.
+   * @default - the metalslice-plan.json the last synth left beside cdk.tf.json, if any
+   */
+  readonly previousPlan?: string;
+  /**
+   * A host label naming failure domains (rack, zone): N+1 headroom is also checked per domain, and fleets
+   * with requireHostFailureHeadroom must survive the loss of any one.
+   * @default - hosts only
+   */
+  readonly failureDomain?: string;
 }
 
 export class CapacityPlan extends Construct {
@@ -80,8 +92,11 @@ export class CapacityPlan extends Construct {
     vms: Map<string, PlannedVm>;
   };
 
+  private readonly failureDomain?: string;
+
   constructor(scope: Construct, id: string, props: CapacityPlanProps = {}) {
     super(scope, id);
+    this.failureDomain = props.failureDomain;
     this.node.addValidation({
       validate: () => {
         const plan = this.plan();
@@ -97,8 +112,9 @@ export class CapacityPlan extends Construct {
           const dir = path.dirname(stackFile);
           fs.mkdirSync(dir, { recursive: true });
           const report = this.plan().report;
+          const changes = changesSince(props.previousPlan ?? path.join(dir, 'metalslice-plan.json'), report, props.previousPlan !== undefined);
           fs.writeFileSync(path.join(dir, 'metalslice-plan.json'), stableJson(report));
-          fs.writeFileSync(path.join(dir, 'metalslice-plan.md'), renderPlanMarkdown(report));
+          fs.writeFileSync(path.join(dir, 'metalslice-plan.md'), renderPlanMarkdown(report, changes));
         },
       });
     }
@@ -111,7 +127,7 @@ export class CapacityPlan extends Construct {
       const scope = this.node.scope ?? this;
       for (const c of scope.node.findAll()) if (isContributor(c)) c.contributeToPlan(builder);
       const { model, paths } = builder.build();
-      this.cached = planModel(model, { paths });
+      this.cached = planModel(model, { paths, failureDomain: this.failureDomain });
     }
     return this.cached;
   }
@@ -173,6 +189,23 @@ export class CapacityPlan extends Construct {
     }
     return this.byName;
   }
+}
+
+/**
+ * What changed since the plan in `file`. The last synth's plan may be missing or unreadable (a first synth);
+ * a plan named by `previousPlan` must be there, or synth stops saying so.
+ */
+function changesSince(file: string, report: PlanReport, named: boolean): PlanChanges | undefined {
+  let previous: PlanReport | undefined;
+  try {
+    previous = JSON.parse(fs.readFileSync(file, 'utf8')) as PlanReport;
+  } catch (e) {
+    if (named) throw new Error(`CapacityPlan previousPlan: cannot read ${file} (${(e as Error).message.split('\n')[0]}): point it at a metalslice-plan.json`);
+    return undefined;
+  }
+  if (Array.isArray(previous?.pools)) return diffPlans(previous, report);
+  if (named) throw new Error(`CapacityPlan previousPlan: ${file} is not a metalslice plan (no "pools"): point it at a metalslice-plan.json`);
+  return undefined;
 }
 
 function autoPoolKey(cluster: string, provider: string, name: string, mode: string): string {

@@ -37,6 +37,12 @@ export interface ElasticFleetProps {
   readonly podsPerHost?: number;
   /** PCI devices KubeVirt may pass to VMs (GPUs and others), as KubeVirt's permittedHostDevices. @default - none */
   readonly permittedHostDevices?: readonly PermittedHostDevice[];
+  /**
+   * N+1: fail the plan unless the fleet can lose any one host (and, with the CapacityPlan's failureDomain,
+   * any one rack or zone) and still find a host for every VM.
+   * @default false - the plan report shows the headroom without requiring it
+   */
+  readonly requireHostFailureHeadroom?: boolean;
 }
 
 /** What a declared and an imported fleet share: identity and their part of the plan's model. */
@@ -59,6 +65,7 @@ abstract class FleetBase extends Construct implements IElasticFleet, IPlanContri
       serialConsoleLog: props.serialConsoleLog,
       podsPerHost: props.podsPerHost,
       permittedHostDevices: props.permittedHostDevices,
+      requireHostFailureHeadroom: props.requireHostFailureHeadroom,
     };
   }
 

@@ -9,7 +9,8 @@ import { Command, CommanderError, Option } from 'commander';
 import { loadConfigFile } from '../core/config';
 import { MetalsliceError, UnreadableInputError } from '../core/errors';
 import { planModel, PlanReport } from '../core/plan';
-import { diffPlans, renderPlanMarkdown, stableJson } from '../core/report';
+import { labelKeyProblem } from '../core/names';
+import { diffPlans, PlanChanges, planJson, renderPlanMarkdown, renderPlanText } from '../core/report';
 import { runInventory } from './inventory';
 import { runPack } from './pack';
 import { runVerify } from './verify';
@@ -17,50 +18,118 @@ import { runVerify } from './verify';
 export interface Io {
   stdout(text: string): void;
   stderr(text: string): void;
+  /** Terminal width for text tables. @default - no limit */
+  readonly columns?: number;
+  /** Colour the text output (a TTY without NO_COLOR). @default false */
+  readonly color?: boolean;
 }
 
 const processIo: Io = {
   stdout: (t) => process.stdout.write(t),
   stderr: (t) => process.stderr.write(t),
+  columns: process.stdout.isTTY ? process.stdout.columns : undefined,
+  // https://no-color.org: any non-empty NO_COLOR turns colour off.
+  color: process.stdout.isTTY === true && !process.env.NO_COLOR,
 };
 
-function readPreviousReport(file: string): PlanReport {
-  try {
-    return JSON.parse(fs.readFileSync(file, 'utf8')) as PlanReport;
-  } catch (e) {
-    throw new MetalsliceError([{ path: file, message: `cannot read the previous plan (${(e as Error).message.split('\n')[0]}): pass a metalslice-plan.json or \`metalslice plan --json\` output` }]);
+/** A Markdown comment's default size: under GitHub's 65,536 characters, with room for a header the CI adds. */
+const DEFAULT_MAX_CHARS = 60_000;
+
+/** How `plan` and `report` print: one of three formats, with the Markdown size limit. */
+interface OutputOptions {
+  json?: boolean;
+  markdown?: boolean;
+  previous?: string;
+  maxChars?: number;
+  fullReport?: string;
+}
+
+function usage(message: string): CommanderError {
+  return new CommanderError(2, 'metalslice.usage', message);
+}
+
+function parseMaxChars(v: string): number {
+  if (!/^\d+$/.test(v)) throw usage(`--max-chars must be a whole number of characters, or 0 for no limit (got "${v}"); e.g. --max-chars 60000`);
+  return Number(v);
+}
+
+function parseFailureDomain(v: string): string {
+  const problem = labelKeyProblem(v);
+  if (problem) throw usage(`--failure-domain must be a host label key such as topology.kubernetes.io/zone or rack (got "${v}": ${problem})`);
+  return v;
+}
+
+/** Checks what commander cannot: --max-chars and --full-report only shape Markdown. */
+function checkOutputOptions(opts: OutputOptions): void {
+  if ((opts.maxChars !== undefined || opts.fullReport !== undefined) && !opts.markdown) {
+    throw usage(`${opts.maxChars !== undefined ? '--max-chars' : '--full-report'} bounds the Markdown report: add --markdown`);
   }
 }
 
-async function runPlan(file: string, opts: { json?: boolean; markdown?: boolean; previous?: string }, io: Io): Promise<number> {
+/** Prints the report in the format asked for. */
+function printReport(report: PlanReport, changes: PlanChanges | undefined, opts: OutputOptions, io: Io): void {
+  if (opts.json) io.stdout(planJson(report, changes));
+  else if (opts.markdown) io.stdout(renderPlanMarkdown(report, changes, { maxChars: opts.maxChars ?? DEFAULT_MAX_CHARS, fullReport: opts.fullReport }));
+  else io.stdout(renderPlanText(report, changes, { width: io.columns, color: io.color }));
+}
+
+/** The previous plan's changes, or its read problem added to the report's errors. */
+function withPrevious(report: PlanReport, previous: string | undefined): { report: PlanReport; changes?: PlanChanges } {
+  if (!previous) return { report };
+  try {
+    return { report, changes: diffPlans(readPreviousReport(previous), report) };
+  } catch (e) {
+    if (!(e instanceof MetalsliceError)) throw e;
+    return { report: { ...report, ok: false, errors: [...report.errors, ...e.issues] } };
+  }
+}
+
+function readPreviousReport(file: string): PlanReport {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(fs.readFileSync(file, 'utf8'));
+  } catch (e) {
+    throw new MetalsliceError([{ path: file, message: `cannot read the previous plan (${(e as Error).message.split('\n')[0]}): pass a metalslice-plan.json or \`metalslice plan --json\` output` }]);
+  }
+  const plan = parsed as Partial<PlanReport> | null;
+  if (typeof plan !== 'object' || plan === null || !Array.isArray(plan.pools) || typeof plan.ok !== 'boolean') {
+    throw new MetalsliceError([{ path: file, message: 'is not a metalslice plan (no "ok" and "pools"): pass a metalslice-plan.json or `metalslice plan --json` output' }]);
+  }
+  return plan as PlanReport;
+}
+
+async function runPlan(file: string, opts: OutputOptions & { failureDomain?: string }, io: Io): Promise<number> {
+  checkOutputOptions(opts);
   let report: PlanReport;
   let unreadable = false;
   try {
     const config = loadConfigFile(file);
-    report = planModel(config).report;
+    report = planModel(config, { failureDomain: opts.failureDomain }).report;
   } catch (e) {
     if (!(e instanceof MetalsliceError)) throw e;
     unreadable = e instanceof UnreadableInputError;
     report = { ok: false, kubevirtVersion: KUBEVIRT_VERSION, errors: e.issues, warnings: [], fleets: [], quotas: [], pools: [] };
   }
-  let changes;
-  if (opts.previous) {
-    try {
-      changes = diffPlans(readPreviousReport(opts.previous), report);
-    } catch (e) {
-      if (!(e instanceof MetalsliceError)) throw e;
-      report = { ...report, ok: false, errors: [...report.errors, ...e.issues] };
-    }
+  const compared = withPrevious(report, opts.previous);
+  printReport(compared.report, compared.changes, opts, io);
+  if (!opts.json && !opts.markdown && !compared.report.ok) io.stderr(`metalslice: ${compared.report.errors.length} problem(s) in ${file}\n`);
+  return compared.report.ok ? 0 : unreadable ? 2 : 1;
+}
+
+/** `metalslice report PLAN.json`: a plan written by synth (or `plan --json`), printed for people. */
+async function runReport(file: string, opts: OutputOptions, io: Io): Promise<number> {
+  checkOutputOptions(opts);
+  let report: PlanReport;
+  try {
+    report = readPreviousReport(file);
+  } catch (e) {
+    if (!(e instanceof MetalsliceError)) throw e;
+    io.stderr(`error: ${e.issues.map((i) => `${i.path}: ${i.message}`).join('\n')}\n`);
+    return 2;
   }
-  if (opts.json) {
-    io.stdout(stableJson(changes ? { ...report, changes } : report));
-  } else if (opts.markdown) {
-    io.stdout(renderPlanMarkdown(report, changes));
-  } else {
-    io.stdout(renderPlanMarkdown(report, changes));
-    if (!report.ok) io.stderr(`metalslice: ${report.errors.length} problem(s) in ${file}\n`);
-  }
-  return report.ok ? 0 : unreadable ? 2 : 1;
+  const compared = withPrevious(report, opts.previous);
+  printReport(compared.report, compared.changes, opts, io);
+  return compared.report.ok ? 0 : 1;
 }
 
 /** The version in package.json (one level above dist/ when compiled, or the repo root from source). */
@@ -102,11 +171,27 @@ async function run(argv: readonly string[], io: Io): Promise<number> {
     .command('plan')
     .description('validate and plan a config (YAML or JSON): every quota and pool must fit, down to the host of each VM')
     .argument('<config>', 'the config file')
+    .addOption(new Option('--json', 'print the plan as one JSON object (schema/metalslice-plan.schema.json)').conflicts('markdown'))
+    .addOption(new Option('--markdown', 'print the plan as Markdown (for pull requests); the default is text for a terminal').conflicts('json'))
+    .option('--previous <plan.json>', 'start with what changed since a previous plan (metalslice-plan.json or --json output)')
+    .option('--max-chars <n>', `with --markdown: at most this many characters, long tables cut (default ${DEFAULT_MAX_CHARS}; 0: no limit)`, parseMaxChars)
+    .option('--full-report <where>', 'with --markdown: where readers find the full report, named when rows are left out')
+    .option('--failure-domain <label>', 'N+1 headroom also per value of this host label (a rack or zone): can the fleet lose any one?', parseFailureDomain)
+    .action(async (config: string, opts: OutputOptions & { failureDomain?: string }) => {
+      exitCode = await runPlan(config, opts, io);
+    });
+
+  program
+    .command('report')
+    .description('print a plan written by cdktf synth (metalslice-plan.json) or `plan --json`, as text, Markdown or JSON')
+    .argument('<plan.json>', 'the plan')
     .addOption(new Option('--json', 'print the plan as one JSON object').conflicts('markdown'))
     .addOption(new Option('--markdown', 'print the plan as Markdown (for pull requests)').conflicts('json'))
-    .option('--previous <plan.json>', 'show what changed since a previous plan (metalslice-plan.json or --json output)')
-    .action(async (config: string, opts: { json?: boolean; markdown?: boolean; previous?: string }) => {
-      exitCode = await runPlan(config, opts, io);
+    .option('--previous <plan.json>', 'start with what changed since a previous plan')
+    .option('--max-chars <n>', `with --markdown: at most this many characters (default ${DEFAULT_MAX_CHARS}; 0: no limit)`, parseMaxChars)
+    .option('--full-report <where>', 'with --markdown: where readers find the full report')
+    .action(async (planFile: string, opts: OutputOptions) => {
+      exitCode = await runReport(planFile, opts, io);
     });
 
   program

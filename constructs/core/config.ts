@@ -99,6 +99,7 @@ export const CONFIG_SCHEMA = {
           memoryOvercommit: { type: 'integer', minimum: 10 },
           serialConsoleLog: { type: 'boolean' },
           podsPerHost: { type: 'integer', minimum: 1 },
+          requireHostFailureHeadroom: { type: 'boolean' },
           permittedHostDevices: {
             type: 'array',
             items: {

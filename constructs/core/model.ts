@@ -77,6 +77,11 @@ export interface FleetSpec {
   readonly namespace?: string;
   /** Only hosts with these labels run VMs (KubeVirt workloads node placement). @default - every host */
   readonly hostSelector?: Labels;
+  /**
+   * N+1: the plan fails unless the fleet can lose any one host (and, when the plan is given a failure-domain
+   * label, any one rack or zone) and still find a host for every VM. @default false - the report shows the headroom
+   */
+  readonly requireHostFailureHeadroom?: boolean;
 }
 
 export interface QuotaSpec {

@@ -7,7 +7,7 @@ import { IssueCollector, PlanIssue } from './errors';
 import { KubevirtSettings, launcherPod } from './kubevirt/launcher';
 import type { PlannedFleet } from './plan';
 import { Accounting } from './plan-accounting';
-import { placeOnHosts } from './packing';
+import { placeOnHosts, placeWithBudget } from './packing';
 import { Quantity } from './quantity';
 import { addResources, fitsWithin, formatResources, get, normalizeResources, resourceNames, ResourceVector, subtractResources } from './resources';
 import { asksForLiveMigration, groupBy, PlannedVm } from './vms';
@@ -135,7 +135,7 @@ function placeStably(hostCaps: number[][], items: readonly { size: number[]; gro
 }
 
 /** The dimensions a fleet is placed in: what hosts or VMs name; ephemeral storage only where hosts report it. */
-function dimensionsOf(fleet: PlannedFleet, vms: readonly PlannedVm[]): string[] {
+export function dimensionsOf(fleet: PlannedFleet, vms: readonly PlannedVm[]): string[] {
   const hostsReportEphemeral = fleet.hosts.some((h) => h.allocatable['ephemeral-storage'] !== undefined);
   return resourceNames(...fleet.hosts.map((h) => h.allocatable), ...vms.map((vm) => vm.hostDemand)).filter((d) => d !== 'ephemeral-storage' || hostsReportEphemeral);
 }
@@ -356,4 +356,34 @@ function checkMigrationTargets(
       });
     }
   }
+}
+
+// The repair search's budget per lost host: a fleet of 1,000 hosts is tried 1,000 times.
+const LOSS_REPAIR_WORK = 50_000;
+
+/**
+ * N+1: for each set of lost hosts, how many of the fleet's placed VMs the placement engine cannot re-place
+ * on the hosts that are left. The VMs on surviving hosts stay where they are (a host failure moves nothing
+ * else); the displaced ones are packed into the room the survivors have left (whether they fit, not how they
+ * spread: kube-scheduler places their new launcher pods within that room), as the plan places every VM.
+ */
+export function strandedAfterLoss(fleet: PlannedFleet, vms: readonly PlannedVm[], lostSets: readonly (readonly number[])[]): number[] {
+  const hostIndex = new Map(fleet.hosts.map((h, i) => [h.name, i]));
+  const placed = vms.filter((vm) => vm.host !== undefined && hostIndex.has(vm.host));
+  const dims = dimensionsOf(fleet, placed);
+  const free = fleet.hosts.map((h) => toDimensions(h.allocatable, dims, false));
+  const groups = new Map<string, number>();
+  const items = placed.map((vm) => {
+    if (!groups.has(vm.poolPath)) groups.set(vm.poolPath, groups.size);
+    const item = { size: toDimensions(vm.hostDemand, dims, true), group: groups.get(vm.poolPath)!, host: hostIndex.get(vm.host!)! };
+    item.size.forEach((v, d) => (free[item.host][d] -= v));
+    return item;
+  });
+  return lostSets.map((lost) => {
+    const gone = new Set(lost);
+    const displaced = items.filter((item) => gone.has(item.host));
+    if (displaced.length === 0) return 0;
+    const survivors = free.filter((_, h) => !gone.has(h)).map((f) => ({ capacity: f.map((v) => Math.max(0, v)) }));
+    return placeWithBudget(survivors, displaced, {}, LOSS_REPAIR_WORK).unplaced.length;
+  });
 }

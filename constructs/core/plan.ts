@@ -16,7 +16,10 @@ import { NodeProvider } from './node-types';
 import { PoolPreview } from './preview';
 import { accountVms, Accounting } from './plan-accounting';
 import { Foundation, pathOf, planFoundation } from './plan-foundation';
+import { FleetHeadroom, planHeadroom } from './plan-headroom';
 import { placeVms, Placement, vmKey } from './plan-placement';
+import { defaultNodeTypeCost } from './node-types';
+import { readableResources } from './report/units';
 import { AutoSelection, buildAutoVms, buildElasticVms, ElasticPools, selectAutoNodeTypes } from './plan-vms';
 import { formatResources, normalizeResources, ResourceVector, subtractResources, sumResources } from './resources';
 import { FleetKubevirt, groupBy, pinVm, PlannedVm } from './vms';
@@ -28,6 +31,8 @@ export type ModelPaths = { readonly [K in keyof MetalsliceConfig]?: readonly str
 
 export interface PlanOptions {
   readonly paths?: ModelPaths;
+  /** A host label naming failure domains (rack, zone): N+1 headroom is also checked per domain. @default - hosts only */
+  readonly failureDomain?: string;
 }
 
 export interface PlannedHost {
@@ -105,6 +110,12 @@ export interface PlanReport {
     allocated: Record<string, string>;
     free: Record<string, string>;
     quotaLimits: Record<string, string>;
+    /** The same four, readable (`9.45 Ti`, `1252 cores`): for people, never for arithmetic. */
+    human: { capacity: Record<string, string>; allocated: Record<string, string>; free: Record<string, string>; quotaLimits: Record<string, string> };
+    /** Per host, in the fleet's order: what it can give VMs, what the planned VMs take, and how many. */
+    hostUsage: { name: string; vms: number; allocatable: Record<string, string>; used: Record<string, string> }[];
+    /** N+1: the hosts (and failure domains) whose loss strands VMs. */
+    headroom?: FleetHeadroom;
   }[];
   readonly quotas: readonly {
     name: string;
@@ -116,6 +127,7 @@ export interface PlanReport {
     /** Kept free for live migrations (a second launcher pod each). */
     migrationHeadroom: Record<string, string>;
     virtualMachines: number;
+    human: { limits: Record<string, string>; allocated: Record<string, string> };
   }[];
   readonly pools: readonly {
     name: string;
@@ -127,6 +139,9 @@ export interface PlanReport {
     provider?: string;
     shape: Record<string, string>;
     footprint: Record<string, string>;
+    human: { shape: Record<string, string>; footprint: Record<string, string> };
+    /** What the pool's nodes cost, in vCluster's cost units (its node types' cost; elastic pools at vCluster's default cost of their shape). */
+    cost: number;
     /** KubeVirt pools: each VM's launcher pod (its requests and KubeVirt's memory overhead), what a host drain does to it, and whether kube-scheduler spreads it or it is pinned to the planned hosts. */
     launcher?: { requests: Record<string, string>; memoryOverhead: string; eviction: string; evictionReason: string; placement: 'spread' | 'planned' };
     nodes: { name: string; host: string | null; nodeType: string }[];
@@ -183,7 +198,7 @@ export function planModel(model: MetalsliceConfig, options: PlanOptions = {}): P
   );
   const accounting = accountVms(foundation, vms, issues);
   const placement = placeVms(foundation.fleets, vms, accounting, issues, warnings);
-  return assemblePlan(foundation, elastic, selection, vms, accounting, placement, issues, warnings);
+  return assemblePlan(foundation, elastic, selection, vms, accounting, placement, issues, warnings, options.failureDomain);
 }
 
 function withHosts(vms: readonly PlannedVm[], placement: Placement): PlannedVm[] {
@@ -205,8 +220,10 @@ function assemblePlan(
   placement: Placement,
   issues: IssueCollector,
   warnings: PlanIssue[],
+  failureDomain: string | undefined,
 ): Plan {
   const vms = withHosts(unplacedVms, placement);
+  const headroom = planHeadroom(foundation.fleets, vms, failureDomain, issues);
   const byPool = groupBy(vms, (vm) => vm.poolPath);
   const hosts = new Map(vms.map((vm) => [`${vm.poolPath}\u0000${vm.name}`, vm.host]));
   const hostOfVm = (pool: string, name: string): string | undefined => hosts.get(`${pool}\u0000${name}`);
@@ -227,26 +244,35 @@ function assemblePlan(
     warnings,
     fleets: [...foundation.fleets.values()].map((fleet) => {
       const allocated = normalizeResources(accounting.fleets.get(fleet.name) ?? {});
-      return {
-        name: fleet.name,
-        hosts: fleet.hosts.length,
+      const totals = {
         capacity: formatResources(fleet.capacity),
         allocated: formatResources(allocated),
         free: formatResources(normalizeResources(subtractResources(fleet.capacity, allocated))),
         quotaLimits: formatResources(normalizeResources(sumResources([...foundation.quotas.values()].filter((q) => q.fleet === fleet.name).map((q) => q.limits)))),
       };
+      return {
+        name: fleet.name,
+        hosts: fleet.hosts.length,
+        ...totals,
+        human: { capacity: readableResources(totals.capacity), allocated: readableResources(totals.allocated), free: readableResources(totals.free), quotaLimits: readableResources(totals.quotaLimits) },
+        hostUsage: hostUsageOf(fleet, vms),
+        ...(headroom.has(fleet.name) ? { headroom: headroom.get(fleet.name) } : {}),
+      };
     }),
     quotas: [...foundation.quotas.values()].map((quota) => {
       const account = accounting.quotas.get(quota.name);
+      const limits = formatResources(quota.limits);
+      const allocated = formatResources(account?.allocated ?? {});
       return {
         name: quota.name,
         fleet: quota.fleet,
         organization: quota.spec.organization,
         namespace: quota.namespace,
-        limits: formatResources(quota.limits),
-        allocated: formatResources(account?.allocated ?? {}),
+        limits,
+        allocated,
         migrationHeadroom: formatResources(account?.migrationHeadroom ?? {}),
         virtualMachines: account?.virtualMachines ?? 0,
+        human: { limits: readableResources(limits), allocated: readableResources(allocated) },
       };
     }),
     pools: pools
@@ -259,6 +285,8 @@ function assemblePlan(
         nodeType: pool.nodeType,
         shape: formatResources(pool.shape),
         footprint: formatResources(pool.footprint),
+        human: { shape: readableResources(formatResources(pool.shape)), footprint: readableResources(formatResources(pool.footprint)) },
+        cost: roundCost(defaultNodeTypeCost(pool.shape) * pool.nodes.length),
         ...(launcherOf(pool.path) ? { launcher: launcherOf(pool.path) } : {}),
         nodes: pool.nodes.map((n) => ({ name: n.name, host: n.host ?? null, nodeType: pool.nodeType })),
       }))
@@ -291,6 +319,9 @@ function autoPoolReport(
 ): PlanReport['pools'][number] {
   const isPrivate = selection.privateNames.has(pool.name) && pool.providerKind === 'metal3' && selection.privatePools.some((p) => p.pool === pool);
   const vm = vms[0];
+  const shape = formatResources(pool.nodes[0]?.resources ?? pool.candidates[0]?.resources ?? {});
+  const footprint = formatResources(vm ? normalizeResources(vm.hostDemand) : (pool.nodes[0]?.footprint ?? pool.candidates[0]?.footprint ?? {}));
+  const costOf = new Map(pool.candidates.map((c) => [c.nodeType, c.cost]));
   return {
     name: pool.name,
     kind: isPrivate ? 'private' : pool.mode,
@@ -299,12 +330,37 @@ function autoPoolReport(
     fleet: selection.kubevirtFleetOf.get(pool.provider),
     provider: pool.provider,
     nodeType: pool.nodeType ?? (pool.candidates.length > 0 ? pool.candidates[0].nodeType : ''),
-    shape: formatResources(pool.nodes[0]?.resources ?? pool.candidates[0]?.resources ?? {}),
-    footprint: formatResources(vm ? normalizeResources(vm.hostDemand) : (pool.nodes[0]?.footprint ?? pool.candidates[0]?.footprint ?? {})),
+    shape,
+    footprint,
+    human: { shape: readableResources(shape), footprint: readableResources(footprint) },
+    cost: roundCost(pool.nodes.reduce((total, n) => total + (costOf.get(n.nodeType) ?? 0), 0)),
     ...(launcher ? { launcher } : {}),
     nodes: pool.nodes.map((n) => ({ name: n.name, host: n.host ?? null, nodeType: n.nodeType })),
     candidates: pool.candidates.map((c) => ({ nodeType: c.nodeType, cost: c.cost })),
     rejected: pool.rejected.map((r) => ({ nodeType: r.nodeType, reason: r.reason })),
     ...(preview ? { preview } : {}),
   };
+}
+
+/** Costs to a thousandth, as node types carry them: sums of floats must not print as 1208.0000000001. */
+function roundCost(cost: number): number {
+  return Math.round(cost * 1000) / 1000;
+}
+
+/** Each host's allocatable and what the planned VMs on it take (their launcher pods, disks and pods). */
+function hostUsageOf(fleet: PlannedFleet, vms: readonly PlannedVm[]): PlanReport['fleets'][number]['hostUsage'] {
+  const used = new Map<string, { vms: number; demand: ResourceVector[] }>();
+  for (const vm of vms) {
+    if (vm.host === undefined || vm.fleet !== fleet.name || !vm.concrete) continue;
+    const entry = used.get(vm.host) ?? { vms: 0, demand: [] };
+    entry.vms++;
+    entry.demand.push(vm.hostDemand);
+    used.set(vm.host, entry);
+  }
+  return fleet.hosts.map((h) => ({
+    name: h.name,
+    vms: used.get(h.name)?.vms ?? 0,
+    allocatable: formatResources(h.allocatable),
+    used: formatResources(normalizeResources(sumResources(used.get(h.name)?.demand ?? []))),
+  }));
 }

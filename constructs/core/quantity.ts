@@ -11,7 +11,8 @@ export type QuantityFormat = 'BinarySI' | 'DecimalSI' | 'DecimalExponent';
 
 const NANO = 1_000_000_000n;
 
-const BINARY_SUFFIXES: ReadonlyArray<readonly [string, bigint]> = [
+/** Binary suffixes and their factor in bytes, smallest first. */
+export const BINARY_SUFFIXES: ReadonlyArray<readonly [string, bigint]> = [
   ['Ki', 1n << 10n],
   ['Mi', 1n << 20n],
   ['Gi', 1n << 30n],

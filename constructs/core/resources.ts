@@ -25,9 +25,13 @@ export function isExtendedResource(name: string): boolean {
   return !(STANDARD_RESOURCES as readonly string[]).includes(name);
 }
 
-/** Parses a resource map, collecting one issue per bad entry (unknown name, bad or negative quantity). */
 /** Byte-counted resources: a bare number there is bytes, which is almost never what was meant. */
 const BYTE_RESOURCES = new Set(['memory', 'disk', 'ephemeral-storage', 'hugepages-2Mi', 'hugepages-1Gi']);
+
+/** Whether a resource counts bytes (memory, disk, ephemeral storage, hugepages): reports scale it to Ki..Ei. */
+export function isByteResource(name: string): boolean {
+  return BYTE_RESOURCES.has(name);
+}
 const MEBIBYTE = 1024n ** 2n;
 const EXBIBYTE = 1024n ** 6n;
 
@@ -43,6 +47,7 @@ function unitlessSizeProblem(name: string, raw: string | number, q: Quantity): s
   return undefined;
 }
 
+/** Parses a resource map, collecting one issue per bad entry (unknown name, bad or negative quantity). */
 export function parseResources(input: ResourceInput, path: string): ResourceVector {
   const issues: PlanIssue[] = [];
   const out: Record<string, Quantity> = {};

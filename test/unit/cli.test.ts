@@ -66,8 +66,9 @@ describe('metalslice plan', () => {
   it('prints Markdown for pull requests', async () => {
     const { code, stdout } = await run(['plan', example, '--markdown']);
     expect(code).toBe(0);
-    expect(stdout).toMatch(/^# metalslice capacity plan\n\nEverything fits\./);
-    expect(stdout).toContain('| team-a-workers-0 | team-a-workers |');
+    // The example's dynamic pool warns that pods stay pending, so the verdict says so rather than "Everything fits".
+    expect(stdout).toMatch(/^# metalslice capacity plan\n\n⚠️ \*\*Fits, with 1 warning to read below/);
+    expect(stdout).toContain('| team-a-workers-0 | team-a-workers | team-a-workers | bm-c01 |');
   });
 
   it('shows what changed since a previous plan', async () => {
@@ -77,7 +78,9 @@ describe('metalslice plan', () => {
     fs.writeFileSync(path.join(dir, 'prev.json'), JSON.stringify(previous));
     const { code, stdout } = await run(['plan', example, '--json', '--previous', path.join(dir, 'prev.json')]);
     expect(code).toBe(0);
-    expect(JSON.parse(stdout).changes).toEqual({ added: ['team-a-workers/team-a-workers-5'], removed: [], moved: [] });
+    const changes = JSON.parse(stdout).changes;
+    expect(changes).toMatchObject({ added: ['team-a-workers/team-a-workers-5'], removed: [], moved: [], nodeTypes: [] });
+    expect(changes.pools).toEqual([{ pool: 'team-a-workers', before: 5, after: 6, added: 1, removed: 0, moved: 0 }]);
     fs.rmSync(dir, { recursive: true, force: true });
   });
 

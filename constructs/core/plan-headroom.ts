@@ -1,0 +1,91 @@
+/**
+ * Planning, phase 6: N+1 headroom. Can each fleet lose any one host (and, given a failure-domain label,
+ * any one rack or zone) and still find a host for every VM? The placement engine answers (see
+ * `strandedAfterLoss`): the VMs of the lost hosts are re-placed in the room the others have left. A fleet
+ * with `requireHostFailureHeadroom` makes a loss that strands VMs an error.
+ */
+import { IssueCollector } from './errors';
+import type { PlannedFleet } from './plan';
+import { strandedAfterLoss } from './plan-placement';
+import { PlannedVm } from './vms';
+
+/** One host (or failure domain) whose loss leaves VMs without a host. */
+export interface CriticalLoss {
+  /** The host, or the label value of the failure domain. */
+  readonly name: string;
+  /** Hosts lost with it (1 for a host). */
+  readonly hosts: number;
+  /** VMs that were on it. */
+  readonly vms: number;
+  /** Of those, how many the other hosts have no room for. */
+  readonly stranded: number;
+}
+
+/** The N+1 verdict of one fleet, as the report holds it. */
+export interface FleetHeadroom {
+  /** Set by the fleet's requireHostFailureHeadroom: a critical loss is an error rather than a finding. */
+  readonly required: boolean;
+  readonly hosts: { readonly ok: boolean; readonly checked: number; readonly critical: readonly CriticalLoss[] };
+  readonly failureDomain?: { readonly label: string; readonly ok: boolean; readonly checked: number; readonly unlabelled: number; readonly critical: readonly CriticalLoss[] };
+}
+
+/** The fleet's failure domains: label value -> host indices, in host order; hosts without the label are left out. */
+function domainsOf(fleet: PlannedFleet, label: string): Map<string, number[]> {
+  const domains = new Map<string, number[]>();
+  fleet.hosts.forEach((h, i) => {
+    const value = h.labels[label];
+    if (value === undefined) return;
+    domains.set(value, [...(domains.get(value) ?? []), i]);
+  });
+  return domains;
+}
+
+function criticalLosses(fleet: PlannedFleet, vms: readonly PlannedVm[], named: readonly (readonly [string, readonly number[]])[]): CriticalLoss[] {
+  const stranded = strandedAfterLoss(fleet, vms, named.map(([, hosts]) => hosts));
+  const vmsOn = new Map<string, number>();
+  for (const vm of vms) if (vm.host !== undefined) vmsOn.set(vm.host, (vmsOn.get(vm.host) ?? 0) + 1);
+  return named.flatMap(([name, hosts], i) =>
+    stranded[i] === 0 ? [] : [{ name, hosts: hosts.length, vms: hosts.reduce((n, h) => n + (vmsOn.get(fleet.hosts[h].name) ?? 0), 0), stranded: stranded[i] }],
+  );
+}
+
+function fleetHeadroom(fleet: PlannedFleet, vms: readonly PlannedVm[], failureDomain: string | undefined): FleetHeadroom {
+  const own = vms.filter((vm) => vm.concrete && vm.fleet === fleet.name);
+  const hostLosses = criticalLosses(fleet, own, fleet.hosts.map((h, i) => [h.name, [i]] as const));
+  const headroom: FleetHeadroom = {
+    required: fleet.spec.requireHostFailureHeadroom ?? false,
+    hosts: { ok: hostLosses.length === 0, checked: fleet.hosts.length, critical: hostLosses },
+  };
+  if (failureDomain === undefined) return headroom;
+  const domains = domainsOf(fleet, failureDomain);
+  const domainLosses = criticalLosses(fleet, own, [...domains.entries()]);
+  const labelled = [...domains.values()].reduce((n, d) => n + d.length, 0);
+  return { ...headroom, failureDomain: { label: failureDomain, ok: domainLosses.length === 0, checked: domains.size, unlabelled: fleet.hosts.length - labelled, critical: domainLosses } };
+}
+
+function listLosses(kind: string, losses: readonly CriticalLoss[]): string {
+  const shown = losses.slice(0, 5).map((l) => `${kind} "${l.name}" strands ${l.stranded} of its ${l.vms} VMs`);
+  return losses.length > 5 ? `${shown.join('; ')}; and ${losses.length - 5} more` : shown.join('; ');
+}
+
+/** Errors for fleets that require headroom and lack it. */
+function requireHeadroom(fleet: PlannedFleet, headroom: FleetHeadroom, issues: IssueCollector): void {
+  if (!headroom.required) return;
+  const at = `${fleet.path}.requireHostFailureHeadroom`;
+  const fix = 'leave room on the other hosts for the VMs of any one (add a host, or lower pool counts or shapes), or drop requireHostFailureHeadroom';
+  if (!headroom.hosts.ok) issues.add(at, `fleet "${fleet.name}" cannot lose any one host and re-place every VM: ${listLosses('losing host', headroom.hosts.critical)}; ${fix}`);
+  const domain = headroom.failureDomain;
+  if (domain && !domain.ok) issues.add(at, `fleet "${fleet.name}" cannot lose any one ${domain.label} and re-place every VM: ${listLosses(`losing ${domain.label}`, domain.critical)}; ${fix}`);
+}
+
+/** Phase 6: the N+1 headroom of every fleet with hosts. */
+export function planHeadroom(fleets: ReadonlyMap<string, PlannedFleet>, vms: readonly PlannedVm[], failureDomain: string | undefined, issues: IssueCollector): Map<string, FleetHeadroom> {
+  const out = new Map<string, FleetHeadroom>();
+  for (const fleet of fleets.values()) {
+    if (fleet.hosts.length === 0) continue;
+    const headroom = fleetHeadroom(fleet, vms, failureDomain);
+    requireHeadroom(fleet, headroom, issues);
+    out.set(fleet.name, headroom);
+  }
+  return out;
+}

@@ -1,0 +1,180 @@
+/**
+ * What changed between two plans, for the first lines of a review: nodes added, removed and moved per pool,
+ * node type changes, quota limit and allocation deltas, fleet host and capacity changes, and the cost
+ * delta. The previous plan is read as JSON (possibly written by an older metalslice), so every field it
+ * might lack is optional here.
+ */
+import type { PlanReport } from '../plan';
+import { Quantity } from '../quantity';
+import { formatResources, normalizeResources, ResourceVector, subtractResources } from '../resources';
+import { readableDelta } from './units';
+
+/** One pool's node changes (only pools that changed are listed). */
+export interface PoolChange {
+  readonly pool: string;
+  readonly before: number;
+  readonly after: number;
+  readonly added: number;
+  readonly removed: number;
+  readonly moved: number;
+  /** Set when the pool's node type changed. */
+  readonly nodeType?: { readonly before: string; readonly after: string };
+}
+
+/** Exact deltas (after - before) of the resources that changed. */
+export type ResourceDelta = Record<string, string>;
+
+export interface PlanChanges {
+  /** `pool/node` keys of nodes only in the new plan. */
+  readonly added: string[];
+  readonly removed: string[];
+  readonly moved: { node: string; from: string | null; to: string | null }[];
+  readonly pools: PoolChange[];
+  /** Nodes that stayed but changed node type. */
+  readonly nodeTypes: { node: string; before: string; after: string }[];
+  readonly quotas: { quota: string; status: 'added' | 'removed' | 'changed'; limits: ResourceDelta; allocated: ResourceDelta }[];
+  readonly fleets: { fleet: string; status: 'added' | 'removed' | 'changed'; hosts: { before: number; after: number }; capacity: ResourceDelta }[];
+  /** Total cost of the pools' nodes, in vCluster's cost units. */
+  readonly cost: { before: number; after: number; delta: number };
+  /** Whether the plan went from failing to fitting, or back. */
+  readonly ok: { before: boolean; after: boolean };
+}
+
+type Pools = PlanReport['pools'];
+
+function vectorOf(r: Readonly<Record<string, string>> | undefined): ResourceVector {
+  return Object.fromEntries(Object.entries(r ?? {}).map(([k, v]) => [k, Quantity.parse(v)]));
+}
+
+function delta(after: Readonly<Record<string, string>> | undefined, before: Readonly<Record<string, string>> | undefined): ResourceDelta {
+  return formatResources(normalizeResources(subtractResources(vectorOf(after), vectorOf(before))));
+}
+
+function nodeIndex(pools: Pools): Map<string, { host: string | null; nodeType: string }> {
+  return new Map(pools.flatMap((p) => p.nodes.map((n) => [`${p.name}/${n.name}`, { host: n.host ?? null, nodeType: n.nodeType ?? p.nodeType }] as const)));
+}
+
+/** A pool's cost; a plan from before pools carried `cost` counts them at 0 rather than guessing. */
+function totalCost(pools: Pools): number {
+  return Math.round(pools.reduce((t, p) => t + (typeof p.cost === 'number' ? p.cost : 0), 0) * 1000) / 1000;
+}
+
+function poolChanges(before: Pools, after: Pools, added: string[], removed: string[], moved: PlanChanges['moved']): PoolChange[] {
+  const names = [...new Set([...before.map((p) => p.name), ...after.map((p) => p.name)])];
+  const countBy = (keys: readonly string[]) => {
+    const out = new Map<string, number>();
+    for (const k of keys) out.set(k.slice(0, k.indexOf('/')), (out.get(k.slice(0, k.indexOf('/'))) ?? 0) + 1);
+    return out;
+  };
+  const a = countBy(added);
+  const r = countBy(removed);
+  const m = countBy(moved.map((x) => x.node));
+  return names.flatMap((pool) => {
+    const b = before.filter((p) => p.name === pool);
+    const n = after.filter((p) => p.name === pool);
+    const typeBefore = b[0]?.nodeType;
+    const typeAfter = n[0]?.nodeType;
+    const change: PoolChange = {
+      pool,
+      before: b.reduce((t, p) => t + p.nodes.length, 0),
+      after: n.reduce((t, p) => t + p.nodes.length, 0),
+      added: a.get(pool) ?? 0,
+      removed: r.get(pool) ?? 0,
+      moved: m.get(pool) ?? 0,
+      ...(typeBefore !== undefined && typeAfter !== undefined && typeBefore !== typeAfter ? { nodeType: { before: typeBefore, after: typeAfter } } : {}),
+    };
+    return change.added + change.removed + change.moved > 0 || change.nodeType ? [change] : [];
+  });
+}
+
+function quotaChanges(before: PlanReport['quotas'], after: PlanReport['quotas']): PlanChanges['quotas'] {
+  const names = [...new Set([...before.map((q) => q.name), ...after.map((q) => q.name)])];
+  return names.flatMap((quota) => {
+    const b = before.find((q) => q.name === quota);
+    const n = after.find((q) => q.name === quota);
+    const limits = delta(n?.limits, b?.limits);
+    const allocated = delta(n?.allocated, b?.allocated);
+    const status = !b ? 'added' : !n ? 'removed' : 'changed';
+    return status !== 'changed' || Object.keys(limits).length + Object.keys(allocated).length > 0 ? [{ quota, status, limits, allocated }] : [];
+  });
+}
+
+function fleetChanges(before: PlanReport['fleets'], after: PlanReport['fleets']): PlanChanges['fleets'] {
+  const names = [...new Set([...before.map((f) => f.name), ...after.map((f) => f.name)])];
+  return names.flatMap((fleet) => {
+    const b = before.find((f) => f.name === fleet);
+    const n = after.find((f) => f.name === fleet);
+    const capacity = delta(n?.capacity, b?.capacity);
+    const hosts = { before: b?.hosts ?? 0, after: n?.hosts ?? 0 };
+    const status = !b ? 'added' : !n ? 'removed' : 'changed';
+    return status !== 'changed' || hosts.before !== hosts.after || Object.keys(capacity).length > 0 ? [{ fleet, status, hosts, capacity }] : [];
+  });
+}
+
+export function diffPlans(before: PlanReport, after: PlanReport): PlanChanges {
+  const beforePools = before.pools ?? [];
+  const a = nodeIndex(beforePools);
+  const b = nodeIndex(after.pools);
+  const added = [...b.keys()].filter((k) => !a.has(k)).sort();
+  const removed = [...a.keys()].filter((k) => !b.has(k)).sort();
+  const kept = [...b.keys()].filter((k) => a.has(k)).sort();
+  const moved = kept.filter((k) => a.get(k)!.host !== b.get(k)!.host).map((k) => ({ node: k, from: a.get(k)!.host, to: b.get(k)!.host }));
+  const costBefore = totalCost(beforePools);
+  const costAfter = totalCost(after.pools);
+  return {
+    added,
+    removed,
+    moved,
+    pools: poolChanges(beforePools, after.pools, added, removed, moved),
+    nodeTypes: kept.filter((k) => a.get(k)!.nodeType !== b.get(k)!.nodeType).map((k) => ({ node: k, before: a.get(k)!.nodeType, after: b.get(k)!.nodeType })),
+    quotas: quotaChanges(before.quotas ?? [], after.quotas),
+    fleets: fleetChanges(before.fleets ?? [], after.fleets),
+    cost: { before: costBefore, after: costAfter, delta: Math.round((costAfter - costBefore) * 1000) / 1000 },
+    ok: { before: before.ok, after: after.ok },
+  };
+}
+
+/** Whether anything a reviewer would look at changed. */
+export function hasChanges(c: PlanChanges): boolean {
+  return c.pools.length + c.nodeTypes.length + c.quotas.length + c.fleets.length > 0 || c.cost.delta !== 0 || c.ok.before !== c.ok.after;
+}
+
+function deltaText(d: ResourceDelta): string {
+  return Object.entries(d)
+    .map(([name, q]) => `${name} ${readableDelta(name, Quantity.parse(q))}`)
+    .join(', ');
+}
+
+function signed(n: number): string {
+  return n > 0 ? `+${n}` : `${n}`;
+}
+
+function poolLine(p: PoolChange): string {
+  const parts = [`${p.before} → ${p.after} nodes`];
+  if (p.added > 0) parts.push(`${p.added} added`);
+  if (p.removed > 0) parts.push(`${p.removed} removed`);
+  if (p.moved > 0) parts.push(`${p.moved} moved to another host`);
+  if (p.nodeType) parts.push(`node type ${p.nodeType.before} → ${p.nodeType.after}`);
+  return `pool ${p.pool}: ${parts.join(', ')}`;
+}
+
+/** The change in short lines, most important first; plain text (each format adds its own marks). */
+export function summarizeChanges(c: PlanChanges): string[] {
+  if (!hasChanges(c)) return ['No changes since the previous plan.'];
+  const lines: string[] = [];
+  if (c.ok.before !== c.ok.after) lines.push(c.ok.after ? 'The previous plan failed; this one fits.' : 'The previous plan fitted; this one does not.');
+  lines.push(`nodes: ${c.added.length} added, ${c.removed.length} removed, ${c.moved.length} moved${c.nodeTypes.length > 0 ? `, ${c.nodeTypes.length} changed node type` : ''}`);
+  lines.push(...c.pools.map(poolLine));
+  for (const q of c.quotas) {
+    if (q.status !== 'changed') lines.push(`quota ${q.quota} ${q.status}`);
+    if (Object.keys(q.limits).length > 0) lines.push(`quota ${q.quota} limits: ${deltaText(q.limits)}`);
+    if (Object.keys(q.allocated).length > 0) lines.push(`quota ${q.quota} allocated: ${deltaText(q.allocated)}`);
+  }
+  for (const f of c.fleets) {
+    const hosts = f.hosts.before !== f.hosts.after ? `hosts ${f.hosts.before} → ${f.hosts.after} (${signed(f.hosts.after - f.hosts.before)})` : '';
+    const capacity = Object.keys(f.capacity).length > 0 ? `capacity ${deltaText(f.capacity)}` : '';
+    lines.push(`fleet ${f.fleet}${f.status !== 'changed' ? ` ${f.status}` : ''}: ${[hosts, capacity].filter(Boolean).join('; ')}`);
+  }
+  if (c.cost.delta !== 0) lines.push(`cost: ${c.cost.before} → ${c.cost.after} (${signed(c.cost.delta)}, vCluster cost units)`);
+  return lines;
+}

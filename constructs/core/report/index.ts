@@ -1,0 +1,24 @@
+/**
+ * Plan reports: for people in a terminal (text), for pull requests (Markdown, optionally bounded), for
+ * machines (stable JSON, whose shape `schema/metalslice-plan.schema.json` publishes).
+ */
+import type { PlanReport } from '../plan';
+import type { PlanChanges } from './diff';
+
+export { diffPlans, hasChanges, summarizeChanges } from './diff';
+export type { PlanChanges, PoolChange, ResourceDelta } from './diff';
+export { renderPlanMarkdown, DEFAULT_FULL_REPORT } from './markdown';
+export type { MarkdownOptions } from './markdown';
+export { renderPlanText } from './text';
+export type { TextOptions } from './text';
+export { readable, readableResources } from './units';
+
+/** JSON with a trailing newline; key order is the order the report builds them in, which is fixed. */
+export function stableJson(value: unknown): string {
+  return `${JSON.stringify(value, null, 2)}\n`;
+}
+
+/** The JSON document `metalslice plan --json` prints: the report, and what changed when there is a previous plan. */
+export function planJson(report: PlanReport, changes?: PlanChanges): string {
+  return stableJson(changes ? { ...report, changes } : report);
+}
