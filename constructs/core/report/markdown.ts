@@ -37,8 +37,14 @@ function tableRow(row: readonly string[]): string {
   return `| ${row.map(escapeCell).join(' | ')} |`;
 }
 
+/** What stands for a table none of whose rows fit. */
+function leftOutNote(b: Extract<Block, { kind: 'table' }>): string {
+  return `_${b.name}: all ${count(b.rows.length)} rows left out here to keep this comment within its size limit._`;
+}
+
 /** A table with `rows` of its rows, folded when long, with a note for the rows left out. */
 function renderTable(b: Extract<Block, { kind: 'table' }>, kept: number): string {
+  if (kept === 0 && b.rows.length > 0) return leftOutNote(b);
   const body = [tableHead(b.columns), ...b.rows.slice(0, kept).map(tableRow)].join('\n');
   const left = b.rows.length - kept;
   const note = left > 0 ? `\n\n_${count(left)} of ${count(b.rows.length)} rows of ${b.name} left out here to keep this comment within its size limit._` : '';
@@ -88,15 +94,16 @@ function shrinkWhole(blocks: readonly Block[], budget: number): Block[] {
 /** How many rows of a table fit in `room` characters. */
 function rowsThatFit(b: Extract<Block, { kind: 'table' }>, room: number): number {
   if (renderTable(b, b.rows.length).length <= room) return b.rows.length;
-  let size = renderTable(b, 0).length;
+  let size = renderTable(b, 1).length - tableRow(b.rows[0]).length - 1;
   let kept = 0;
   while (kept < b.rows.length && size + tableRow(b.rows[kept]).length + 1 <= room) size += tableRow(b.rows[kept++]).length + 1;
-  return size <= room ? kept : -1;
+  return kept > 0 && size <= room ? kept : leftOutNote(b).length <= room ? 0 : -1;
 }
 
 function boundedMarkdown(blocks: readonly Block[], maxChars: number, fullReport: string): string {
   const shrunk = shrinkWhole(blocks, maxChars - TRAILER_ROOM);
-  const whole = shrunk.map((b) => (b.kind === 'table' || b.kind === 'mermaid' ? 0 : renderBlock(b).length + 2));
+  // Whole blocks, and the note of every table, always keep their room.
+  const whole = shrunk.map((b) => (b.kind === 'table' ? leftOutNote(b).length + 2 : b.kind === 'mermaid' ? 0 : renderBlock(b).length + 2));
   const wholeAfter = whole.map((_, i) => whole.slice(i + 1).reduce((n, w) => n + w, 0));
   const parts: string[] = [];
   let used = 0;
