@@ -2,7 +2,7 @@
 # Builds and caches the real e2e toolchain at pinned versions, from source through the Go module proxy:
 #   OpenTofu, the hashicorp/kubernetes and hashicorp/random providers, etcd, KWOK, and from one module graph
 #   in one `go build`: kube-apiserver, kube-controller-manager, kube-scheduler, kubeadm and kubelet;
-# installs cloud-init and openssl from Debian if missing; lays the providers out as a filesystem mirror
+# installs cloud-init, openssl and chromium (for the plan report screenshot) from Debian if missing; lays the providers out as a filesystem mirror
 # with a CLI config (tofurc) so `tofu init` needs no network; writes env.sh and prints its path last.
 #
 # Usage: scripts/toolchain.sh [--print-env]
@@ -72,7 +72,7 @@ complete() {
   [[ -x "$TOFU_DIR/bin/tofu" && -x "$ETCD_DIR/bin/etcd" && -x "$KWOK_DIR/bin/kwok" \
     && -f "$K8S_PROVIDER_DIR/.done" && -f "$RANDOM_PROVIDER_DIR/.done" && -f "$CACHE/.complete" \
     && "$(cat "$CACHE/.complete")" == "$STAMP_KEY" && -f "$ENV_FILE" ]] \
-    && command -v openssl >/dev/null && command -v cloud-init >/dev/null \
+    && command -v openssl >/dev/null && command -v cloud-init >/dev/null && command -v chromium >/dev/null \
     && bash "$SCRIPTS/kubevirt-oracle.sh" --print-path >/dev/null 2>&1 \
     && bash "$SCRIPTS/vcluster-oracle.sh" --print-path >/dev/null 2>&1
 }
@@ -122,7 +122,8 @@ apt_install() {
   $sudo apt-get update -qq >/dev/null
   DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
 }
-apt_install openssl:openssl cloud-init:cloud-init
+# chromium: the plan report's screenshot test (test/e2e/report-screenshot.test.ts) renders it headless.
+apt_install openssl:openssl cloud-init:cloud-init chromium:chromium
 
 # --- Go helpers ----------------------------------------------------------------------------------------
 # Prints the directory of a module version in the module cache, downloading it if needed.

@@ -1,0 +1,72 @@
+#!/usr/bin/env bash
+# Plan review for any CI: synthesize the base branch and this change, compare their plans, and post the
+# Markdown (bounded to one comment) to the pull request, updating the comment this script posted before
+# instead of adding another. Works for a cdktf app (metalslice-plan.json beside cdk.tf.json) or a config.
+#
+# Usage: examples/ci/plan-comment.sh
+# Environment:
+#   BASE_REF            base branch to compare with (e.g. main); its plan is made in a git worktree
+#   METALSLICE_CONFIG   a config file to plan (`metalslice plan`); unset: `npx cdktf synth` the app
+#   METALSLICE_STACK    with an app: the stack whose plan is reviewed (default: the first with a plan)
+#   OUT                 where the reports go (default: plan-review/); keep it as a CI artifact
+#   FULL_REPORT         where readers find the full report (default: "the plan-review artifact of this run")
+#   Posting (optional; without it the comment is only written to $OUT/comment.md):
+#   GITHUB_TOKEN, GITHUB_REPOSITORY (owner/name), PR_NUMBER, and GITHUB_API_URL (default https://api.github.com)
+set -euo pipefail
+
+out=${OUT:-plan-review}
+marker='<!-- metalslice-plan-review -->'
+mkdir -p "$out"
+log() { printf 'plan-comment: %s\n' "$*" >&2; }
+
+# The plan JSON of the checkout in $1, written to $2 (exit 0 even when the plan does not fit: the report says so).
+plan_of() {
+  local dir=$1 dest=$2
+  if [[ -n "${METALSLICE_CONFIG:-}" ]]; then
+    (cd "$dir" && npx --no-install metalslice plan "$METALSLICE_CONFIG" --json) >"$dest" || true
+  else
+    (cd "$dir" && npx --no-install cdktf synth >&2) || true
+    local found
+    found=$(find "$dir/cdktf.out/stacks/${METALSLICE_STACK:-*}" -maxdepth 1 -name metalslice-plan.json 2>/dev/null | sort | head -n 1)
+    [[ -n "$found" ]] && cp "$found" "$dest" || echo '{"ok": false, "kubevirtVersion": "", "errors": [{"path": "synth", "message": "no metalslice-plan.json was written"}], "warnings": [], "fleets": [], "quotas": [], "pools": []}' >"$dest"
+  fi
+}
+
+plan_of . "$out/plan.json"
+previous=()
+if [[ -n "${BASE_REF:-}" ]]; then
+  base_dir=$(mktemp -d)
+  git fetch --quiet origin "$BASE_REF" || true
+  if git worktree add --quiet --detach "$base_dir" "origin/$BASE_REF" 2>/dev/null || git worktree add --quiet --detach "$base_dir" "$BASE_REF"; then
+    (cd "$base_dir" && npm ci --no-audit --no-fund --silent) && plan_of "$base_dir" "$out/base-plan.json" && previous=(--previous "$out/base-plan.json")
+    git worktree remove --force "$base_dir"
+  else
+    log "cannot check out $BASE_REF: the report shows this plan without a comparison"
+  fi
+fi
+
+full=${FULL_REPORT:-the plan-review artifact of this run}
+npx --no-install metalslice report "$out/plan.json" "${previous[@]}" --markdown --max-chars 0 >"$out/plan.md" || true
+{
+  echo "$marker"
+  npx --no-install metalslice report "$out/plan.json" "${previous[@]}" --markdown --max-chars 60000 --full-report "$full" || true
+} >"$out/comment.md"
+log "wrote $out/comment.md ($(wc -c <"$out/comment.md") bytes), $out/plan.md and $out/plan.json"
+
+if [[ -z "${GITHUB_TOKEN:-}" || -z "${GITHUB_REPOSITORY:-}" || -z "${PR_NUMBER:-}" ]]; then
+  log "GITHUB_TOKEN, GITHUB_REPOSITORY or PR_NUMBER unset: not posting"
+  exit 0
+fi
+api=${GITHUB_API_URL:-https://api.github.com}
+auth=(-H "Authorization: Bearer $GITHUB_TOKEN" -H 'Accept: application/vnd.github+json')
+body=$(node -e 'process.stdout.write(JSON.stringify({ body: require("fs").readFileSync(process.argv[1], "utf8") }))' "$out/comment.md")
+# The comment this script posted before, found by its marker (first 100 comments).
+existing=$(curl -fsS "${auth[@]}" "$api/repos/$GITHUB_REPOSITORY/issues/$PR_NUMBER/comments?per_page=100" |
+  node -e 'let s="";process.stdin.on("data",(d)=>s+=d).on("end",()=>{const c=JSON.parse(s).find((x)=>x.body.startsWith(process.argv[1]));process.stdout.write(c?String(c.id):"")})' "$marker")
+if [[ -n "$existing" ]]; then
+  curl -fsS -X PATCH "${auth[@]}" "$api/repos/$GITHUB_REPOSITORY/issues/comments/$existing" -d "$body" >/dev/null
+  log "updated comment $existing"
+else
+  curl -fsS -X POST "${auth[@]}" "$api/repos/$GITHUB_REPOSITORY/issues/$PR_NUMBER/comments" -d "$body" >/dev/null
+  log "posted a new comment"
+fi
