@@ -10,6 +10,7 @@
 #   METALSLICE_STACK    with an app: the stack whose plan is reviewed (default: the first with a plan)
 #   OUT                 where the reports go (default: plan-review/); keep it as a CI artifact
 #   FULL_REPORT         where readers find the full report (default: "the plan-review artifact of this run")
+#   METALSLICE          how to run the CLI (default: npx --no-install metalslice; in this repo: node bin/metalslice)
 #   Posting (optional; without it the comment is only written to $OUT/comment.md):
 #   GITHUB_TOKEN, GITHUB_REPOSITORY (owner/name), PR_NUMBER, and GITHUB_API_URL (default https://api.github.com)
 set -euo pipefail
@@ -18,12 +19,20 @@ out=${OUT:-plan-review}
 marker='<!-- metalslice-plan-review -->'
 mkdir -p "$out"
 log() { printf 'plan-comment: %s\n' "$*" >&2; }
+read -r -a metalslice <<<"${METALSLICE:-npx --no-install metalslice}"
+
+# Runs the CLI; exit 1 (the plan does not fit) is a report like any other, anything else stops the script.
+ms() {
+  local rc=0
+  "${metalslice[@]}" "$@" || rc=$?
+  [[ $rc -le 1 ]] || { log "metalslice $1 failed (exit $rc)"; exit "$rc"; }
+}
 
 # The plan JSON of the checkout in $1, written to $2 (exit 0 even when the plan does not fit: the report says so).
 plan_of() {
   local dir=$1 dest=$2
   if [[ -n "${METALSLICE_CONFIG:-}" ]]; then
-    (cd "$dir" && npx --no-install metalslice plan "$METALSLICE_CONFIG" --json) >"$dest" || true
+    (cd "$dir" && ms plan "$METALSLICE_CONFIG" --json) >"$dest"
   else
     (cd "$dir" && npx --no-install cdktf synth >&2) || true
     local found
@@ -46,10 +55,10 @@ if [[ -n "${BASE_REF:-}" ]]; then
 fi
 
 full=${FULL_REPORT:-the plan-review artifact of this run}
-npx --no-install metalslice report "$out/plan.json" "${previous[@]}" --markdown --max-chars 0 >"$out/plan.md" || true
+ms report "$out/plan.json" "${previous[@]}" --markdown --max-chars 0 >"$out/plan.md"
 {
   echo "$marker"
-  npx --no-install metalslice report "$out/plan.json" "${previous[@]}" --markdown --max-chars 60000 --full-report "$full" || true
+  ms report "$out/plan.json" "${previous[@]}" --markdown --max-chars 60000 --full-report "$full"
 } >"$out/comment.md"
 log "wrote $out/comment.md ($(wc -c <"$out/comment.md") bytes), $out/plan.md and $out/plan.json"
 

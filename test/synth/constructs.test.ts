@@ -42,6 +42,22 @@ describe('constructs synth', () => {
     fs.rmSync(outdir, { recursive: true, force: true });
   });
 
+  it('starts the Markdown report with what changed since the last synth, and the JSON stays the plan alone', () => {
+    const outdir = fs.mkdtempSync(path.join(os.tmpdir(), 'metalslice-diff-'));
+    const first = new App({ outdir });
+    build(first, { count: 1 });
+    first.synth();
+    const second = new App({ outdir });
+    build(second, { count: 2 });
+    second.synth();
+    const dir = path.join(outdir, 'stacks', 'tenant');
+    const md = fs.readFileSync(path.join(dir, 'metalslice-plan.md'), 'utf8');
+    expect(md).toContain('## Changes since the previous plan\n\n- nodes: 1 added, 0 removed, 0 moved\n- pool workers: 1 → 2 nodes, 1 added');
+    expect(md.indexOf('## Changes since the previous plan')).toBeLessThan(md.indexOf('## Fleets'));
+    expect(JSON.parse(fs.readFileSync(path.join(dir, 'metalslice-plan.json'), 'utf8')).changes).toBeUndefined();
+    fs.rmSync(outdir, { recursive: true, force: true });
+  });
+
   it('asks for a CapacityPlan when none covers the pool', () => {
     const stack = build(Testing.app(), { withPlan: false });
     expect(() => Testing.synth(stack)).toThrow(/no CapacityPlan covers this construct: add `new CapacityPlan\(stack, 'plan'\)`/);

@@ -117,6 +117,50 @@ describe('metalslice plan', () => {
     expect(debug).toMatch(/\n\s+at /);
   });
 
+  it('prints aligned text for a terminal by default, and bounded Markdown with --max-chars', async () => {
+    const text = await run(['plan', example]);
+    expect(text.code).toBe(0);
+    expect(text.stdout).toMatch(/^metalslice capacity plan\n\n! Fits, with 1 warning/);
+    expect(text.stdout).toMatch(/\nfleet +hosts +cpu \(cores\) used \/ limit/);
+    const md = await run(['plan', example, '--markdown', '--max-chars', '3000', '--full-report', 'the CI artifact']);
+    expect(md.code).toBe(0);
+    expect(md.stdout.length).toBeLessThanOrEqual(3000);
+    expect(md.stdout).toMatch(/rows left out to keep this within 3,000 characters\.\*\* The full report: the CI artifact\.\n$/);
+  });
+
+  it('checks N+1 per failure domain with --failure-domain', async () => {
+    const report = JSON.parse((await run(['plan', example, '--json', '--failure-domain', 'topology.kubernetes.io/zone'])).stdout);
+    expect(report.fleets[0].headroom.failureDomain).toMatchObject({ label: 'topology.kubernetes.io/zone' });
+  });
+
+  it.each([
+    [['plan', example, '--max-chars', '5000'], '--max-chars bounds the Markdown report: add --markdown'],
+    [['plan', example, '--markdown', '--max-chars', 'lots'], '--max-chars must be a whole number of characters'],
+    [['plan', example, '--failure-domain', 'not a label!'], '--failure-domain must be a host label key'],
+  ])('refuses bad flags with exit 2, naming the flag and the fix: %j', async (args, message) => {
+    const { code, stderr } = await run(args);
+    expect(code).toBe(2);
+    expect(stderr).toContain(message);
+    expect(stderr).not.toMatch(/\n\s+at /);
+  });
+
+  it('renders a synthesized plan with `report`, against a previous one', async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'metalslice-report-'));
+    const plan = (await run(['plan', example, '--json'])).stdout;
+    const previous = JSON.parse(plan);
+    previous.pools[1].nodes[0].host = 'bm-d01';
+    fs.writeFileSync(path.join(dir, 'plan.json'), plan);
+    fs.writeFileSync(path.join(dir, 'prev.json'), JSON.stringify(previous));
+    const { code, stdout } = await run(['report', path.join(dir, 'plan.json'), '--previous', path.join(dir, 'prev.json'), '--markdown']);
+    expect(code).toBe(0);
+    expect(stdout).toContain('- pool team-a-highmem: 2 → 2 nodes, 1 moved to another host');
+    fs.writeFileSync(path.join(dir, 'bad.json'), '{"hello": 1}');
+    const bad = await run(['report', path.join(dir, 'bad.json')]);
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toContain('is not a metalslice plan');
+    fs.rmSync(dir, { recursive: true, force: true });
+  });
+
   it('runs as the installed bin with the documented exit codes', () => {
     const bin = path.join(REPO_ROOT, 'bin', 'metalslice');
     const ok = spawnSync(process.execPath, [bin, 'plan', example, '--json'], { encoding: 'utf8' });

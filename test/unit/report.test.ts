@@ -130,7 +130,7 @@ describe('diff first', () => {
   const after = planOf('metalslice.yaml');
 
   it('counts added, removed and moved nodes per pool', () => {
-    const before = clone(after) as { pools: { name: string; nodes: { name: string; host: string | null; nodeType: string }[] }[] };
+    const before = clone(after) as unknown as { pools: { name: string; nodes: { name: string; host: string | null; nodeType: string }[] }[] };
     const workers = before.pools.find((p) => p.name === 'team-a-workers')!;
     workers.nodes.pop(); // the new plan adds team-a-workers-5
     workers.nodes[0].host = 'bm-d01'; // ...moves team-a-workers-0 back to bm-c01
@@ -146,7 +146,7 @@ describe('diff first', () => {
   });
 
   it('shows quota limit and allocation deltas and the cost delta', () => {
-    const before = clone(after) as { quotas: { name: string; limits: Record<string, string>; allocated: Record<string, string> }[]; pools: { name: string; cost: number }[] };
+    const before = clone(after) as unknown as { quotas: { name: string; limits: Record<string, string>; allocated: Record<string, string> }[]; pools: { name: string; cost: number }[] };
     before.quotas[0].limits.memory = '512Gi';
     before.quotas[0].allocated.cpu = '76045m';
     before.pools[0].cost = 720;
@@ -160,7 +160,7 @@ describe('diff first', () => {
   });
 
   it('names node type changes, per pool and per node', () => {
-    const before = clone(after) as { pools: { name: string; nodeType: string; nodes: { nodeType: string }[] }[] };
+    const before = clone(after) as unknown as { pools: { name: string; nodeType: string; nodes: { nodeType: string }[] }[] };
     const base = before.pools.find((p) => p.name === 'base')!;
     base.nodeType = 'virt.medium';
     base.nodes.forEach((n) => (n.nodeType = 'virt.medium'));
