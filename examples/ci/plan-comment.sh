@@ -47,7 +47,7 @@ if [[ -n "${BASE_REF:-}" ]]; then
   base_dir=$(mktemp -d)
   git fetch --quiet origin "$BASE_REF" || true
   if git worktree add --quiet --detach "$base_dir" "origin/$BASE_REF" 2>/dev/null || git worktree add --quiet --detach "$base_dir" "$BASE_REF"; then
-    (cd "$base_dir" && npm ci --no-audit --no-fund --silent) && plan_of "$base_dir" "$out/base-plan.json" && previous=(--previous "$out/base-plan.json")
+    (cd "$base_dir" && { [[ ! -f package-lock.json ]] || npm ci --no-audit --no-fund --silent; }) && plan_of "$base_dir" "$out/base-plan.json" && previous=(--previous "$out/base-plan.json")
     git worktree remove --force "$base_dir"
   else
     log "cannot check out $BASE_REF: the report shows this plan without a comparison"

@@ -1,0 +1,121 @@
+import { spawn, spawnSync } from 'child_process';
+import * as fs from 'fs';
+import * as http from 'http';
+import { AddressInfo } from 'net';
+import * as os from 'os';
+import * as path from 'path';
+import { REPO_ROOT } from '../support/models';
+
+// examples/ci/plan-comment.sh end to end: a git repo whose base branch has 6 workers and whose change has 7,
+// the script run twice against a stand-in of GitHub's comments API. It must compare with the base branch
+// (diff first), post one comment, and update that same comment on the second run instead of adding one.
+
+interface Call {
+  method: string;
+  url: string;
+  body: string;
+}
+
+function fakeGitHub(calls: Call[]) {
+  const comments: { id: number; body: string }[] = [];
+  const server = http.createServer((req, res) => {
+    let body = '';
+    req.on('data', (d: Buffer) => (body += d.toString()));
+    req.on('end', () => {
+      calls.push({ method: req.method ?? '', url: req.url ?? '', body });
+      if (req.method === 'GET') {
+        res.end(JSON.stringify(comments));
+      } else if (req.method === 'POST') {
+        comments.push({ id: 4242, body: (JSON.parse(body) as { body: string }).body });
+        res.end('{}');
+      } else {
+        comments[0].body = (JSON.parse(body) as { body: string }).body;
+        res.end('{}');
+      }
+    });
+  });
+  return server;
+}
+
+function runScript(cwd: string, env: Record<string, string>): Promise<{ code: number | null; stderr: string }> {
+  return new Promise((resolve) => {
+    const child = spawn('bash', [path.join(REPO_ROOT, 'examples', 'ci', 'plan-comment.sh')], { cwd, env: { ...process.env, ...env } });
+    let stderr = '';
+    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
+    child.on('close', (code) => resolve({ code, stderr }));
+  });
+}
+
+describe('examples/ci/plan-comment.sh', () => {
+  const repo = fs.mkdtempSync(path.join(os.tmpdir(), 'metalslice-pr-'));
+  const calls: Call[] = [];
+  const server = fakeGitHub(calls);
+
+  beforeAll(async () => {
+    fs.cpSync(path.join(REPO_ROOT, 'examples', 'inventory'), path.join(repo, 'inventory'), { recursive: true });
+    const config = fs.readFileSync(path.join(REPO_ROOT, 'examples', 'metalslice.yaml'), 'utf8');
+    fs.writeFileSync(path.join(repo, 'metalslice.yaml'), config);
+    const git = (...args: string[]) => {
+      const r = spawnSync('git', ['-c', 'user.name=t', '-c', 'user.email=t@example.com', ...args], { cwd: repo, encoding: 'utf8' });
+      if (r.status !== 0) throw new Error(`git ${args.join(' ')}: ${r.stderr}`);
+    };
+    git('init', '--quiet', '--initial-branch', 'main');
+    git('add', '.');
+    git('commit', '--quiet', '-m', 'base');
+    git('checkout', '--quiet', '-b', 'change');
+    expect(config).toContain('count: 6}');
+    fs.writeFileSync(path.join(repo, 'metalslice.yaml'), config.replace('count: 6}', 'count: 7}'));
+    git('commit', '--quiet', '-am', 'one more worker');
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  });
+
+  afterAll(() => {
+    server.close();
+    fs.rmSync(repo, { recursive: true, force: true });
+  });
+
+  it('posts one comment that starts with the change against the base branch, then updates it', async () => {
+    const env = {
+      METALSLICE: `${process.execPath} ${path.join(REPO_ROOT, 'bin', 'metalslice')}`,
+      METALSLICE_CONFIG: 'metalslice.yaml',
+      BASE_REF: 'main',
+      OUT: 'review',
+      GITHUB_TOKEN: 'not-a-real-token',
+      GITHUB_REPOSITORY: 'acme/fleet',
+      PR_NUMBER: '7',
+      GITHUB_API_URL: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    };
+    const first = await runScript(repo, env);
+    expect(first.stderr).toContain('posted a new comment');
+    expect(first.code).toBe(0);
+    const comment = fs.readFileSync(path.join(repo, 'review', 'comment.md'), 'utf8');
+    expect(comment.startsWith('<!-- metalslice-plan-review -->\n# metalslice capacity plan')).toBe(true);
+    const changes = comment.indexOf('## Changes since the previous plan');
+    expect(changes).toBeGreaterThan(0);
+    expect(changes).toBeLessThan(comment.indexOf('## Fleets'));
+    expect(comment).toContain('- pool team-a-workers: 6 → 7 nodes, 1 added');
+    expect(comment.length).toBeLessThanOrEqual(60_000 + '<!-- metalslice-plan-review -->\n'.length);
+    expect(fs.existsSync(path.join(repo, 'review', 'plan.md'))).toBe(true);
+
+    const second = await runScript(repo, env);
+    expect(second.code).toBe(0);
+    expect(second.stderr).toContain('updated comment 4242');
+    expect(calls.map((c) => `${c.method} ${c.url.replace(/\?.*/, '')}`)).toEqual([
+      'GET /repos/acme/fleet/issues/7/comments',
+      'POST /repos/acme/fleet/issues/7/comments',
+      'GET /repos/acme/fleet/issues/7/comments',
+      'PATCH /repos/acme/fleet/issues/comments/4242',
+    ]);
+    expect(calls.every((c) => !c.body.includes('not-a-real-token'))).toBe(true);
+    // The worktree of the base branch is gone again.
+    expect(spawnSync('git', ['worktree', 'list'], { cwd: repo, encoding: 'utf8' }).stdout.trim().split('\n')).toHaveLength(1);
+  }, 60_000);
+
+  it('stops with the CLI exit code when metalslice cannot run, instead of posting an empty comment', async () => {
+    const before = calls.length;
+    const result = await runScript(repo, { METALSLICE: `${process.execPath} ${path.join(REPO_ROOT, 'bin', 'metalslice')}`, METALSLICE_CONFIG: 'missing.yaml', OUT: 'review-missing' });
+    expect(result.code).toBe(2);
+    expect(result.stderr).toContain('metalslice plan failed (exit 2)');
+    expect(calls.length).toBe(before);
+  }, 30_000);
+});
