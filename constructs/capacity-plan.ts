@@ -64,13 +64,26 @@ export interface CapacityPlanProps {
    * @default - hosts only
    */
   readonly failureDomain?: string;
+  /**
+   * Plan every metalslice construct under this construct, rather than under the plan's own parent (its stack).
+   * For an app split into stacks (see `addConfigStacks`): the plan sits in one stack, covers the app, and
+   * proves every quota and pool of every stack together; constructs in the other stacks find it.
+   * @default - the plan's parent
+   */
+  readonly covers?: IConstruct;
 }
 
 export class CapacityPlan extends Construct {
-  /** The plan that covers `scope`: the nearest CapacityPlan among the children of it or its ancestors. */
+  /** Plans that cover a construct other than their parent (`covers`), by that construct. */
+  private static readonly covering = new WeakMap<IConstruct, CapacityPlan>();
+
+  /**
+   * The plan that covers `scope`: the nearest CapacityPlan among the children of it or its ancestors, or that
+   * `covers` it or one of its ancestors.
+   */
   static of(scope: IConstruct): CapacityPlan | undefined {
     for (let s: IConstruct | undefined = scope; s; s = s.node.scope) {
-      const found = s.node.children.find((c): c is CapacityPlan => c instanceof CapacityPlan);
+      const found = s.node.children.find((c): c is CapacityPlan => c instanceof CapacityPlan) ?? CapacityPlan.covering.get(s);
       if (found) return found;
     }
     return undefined;
@@ -93,10 +106,17 @@ export class CapacityPlan extends Construct {
   };
 
   private readonly failureDomain?: string;
+  private readonly covered: IConstruct;
 
   constructor(scope: Construct, id: string, props: CapacityPlanProps = {}) {
     super(scope, id);
     this.failureDomain = props.failureDomain;
+    this.covered = props.covers ?? scope;
+    if (props.covers) {
+      const other = CapacityPlan.covering.get(props.covers);
+      if (other) throw new Error(`[${this.node.path}] ${props.covers.node.path || 'the app'} is already covered by the CapacityPlan ${other.node.path}: one plan per app`);
+      CapacityPlan.covering.set(props.covers, this);
+    }
     this.node.addValidation({
       validate: () => {
         const plan = this.plan();
@@ -124,8 +144,7 @@ export class CapacityPlan extends Construct {
   plan(): Plan {
     if (!this.cached) {
       const builder = new ModelBuilder();
-      const scope = this.node.scope ?? this;
-      for (const c of scope.node.findAll()) if (isContributor(c)) c.contributeToPlan(builder);
+      for (const c of this.covered.node.findAll()) if (isContributor(c)) c.contributeToPlan(builder);
       const { model, paths } = builder.build();
       this.cached = planModel(model, { paths, failureDomain: this.failureDomain });
     }

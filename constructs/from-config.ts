@@ -2,7 +2,9 @@
  * The same model from a YAML/JSON config: one construct per entry, ids from names (never positions,
  * which shift), so a config and a hand-written app synthesize the same resources.
  */
+import { TerraformStack } from 'cdktf';
 import { Construct } from 'constructs';
+import { CapacityPlan, CapacityPlanProps } from './capacity-plan';
 import { MetalsliceError } from './core/errors';
 import { MetalsliceConfig } from './core/model';
 import { ElasticFleet, IElasticFleet } from './fleet';
@@ -24,13 +26,74 @@ export interface FromConfigOptions {
 
 /** Declares every fleet, quota, cluster and node pool of `config` under `scope`. */
 export function addConfig(scope: Construct, config: MetalsliceConfig, options: FromConfigOptions = {}): void {
-  // A config is planned before anything is built: every problem at once, at the config's own paths
-  // (the user wrote YAML), instead of a construct error (a duplicate id, a missing reference) midway.
-  // A config built in code gets the file's structure check too (the loader's own additions set aside).
+  checkConfig(config);
+  declareConfig(scope, config, options, (p, quota, cluster) => new ElasticNodePool(scope, p.name, { ...p, quota, cluster }));
+}
+
+/** The stacks `addConfigStacks` made. */
+export interface ConfigStacks {
+  /** Fleets, quotas, tenant clusters, node providers, auto-node and private pools, and the plan. */
+  readonly base: TerraformStack;
+  /** One stack per elastic node pool, by pool name; each is deployed after `base`. */
+  readonly pools: ReadonlyMap<string, TerraformStack>;
+}
+
+/** How `addConfigStacks` names and equips its stacks. */
+export interface ConfigStacksOptions {
+  /**
+   * Adds what every stack needs before metalslice's resources: the default kubernetes provider (the provider
+   * cluster) and the random provider, and e.g. a backend. Called once per stack, base first.
+   */
+  readonly setUpStack: (stack: TerraformStack) => void;
+  /** The base stack's id; pool stacks are `<prefix>-pool-<pool name>`. @default "metalslice" */
+  readonly prefix?: string;
+  /** Passed to the CapacityPlan, which sits in the base stack and covers the whole app. @default - none */
+  readonly plan?: Omit<CapacityPlanProps, 'covers'>;
+}
+
+/**
+ * The same model as `addConfig`, laid out for large fleets: fleets, quotas and everything else in a base
+ * stack, and a stack per elastic node pool, so that a change to one pool is planned and applied in that
+ * pool's stack alone, whatever the size of the fleet. One CapacityPlan in the base stack proves the whole
+ * config together (and writes the report); pool stacks depend on the base stack, so `cdktf deploy '*'`
+ * applies quotas before their VMs.
+ */
+export function addConfigStacks(app: Construct, config: MetalsliceConfig, options: ConfigStacksOptions): ConfigStacks {
+  checkConfig(config);
+  const prefix = options.prefix ?? 'metalslice';
+  const base = new TerraformStack(app, prefix);
+  options.setUpStack(base);
+  new CapacityPlan(base, 'plan', { ...options.plan, covers: app });
+  const pools = new Map<string, TerraformStack>();
+  declareConfig(base, config, {}, (p, quota, cluster) => {
+    const stack = new TerraformStack(app, `${prefix}-pool-${p.name}`);
+    options.setUpStack(stack);
+    stack.addDependency(base);
+    new ElasticNodePool(stack, p.name, { ...p, quota, cluster: TenantCluster.inStack(stack, cluster) });
+    pools.set(p.name, stack);
+  });
+  return { base, pools };
+}
+
+/**
+ * A config is planned before anything is built: every problem at once, at the config's own paths (the user
+ * wrote YAML), instead of a construct error (a duplicate id, a missing reference) midway. A config built in
+ * code gets the file's structure check too (the loader's own additions set aside).
+ */
+function checkConfig(config: MetalsliceConfig): void {
   const { readWarnings: _warnings, ...written } = config;
   validateConfigShape({ ...written, ...(config.autoNodes ? { autoNodes: config.autoNodes.map(({ source: _source, ...entry }) => entry) } : {}) });
   const plan = planModel(config);
   if (!plan.ok) throw new MetalsliceError(plan.errors);
+}
+
+/** One construct per entry of a checked config, in a fixed order; elastic node pools by `nodePool`. */
+function declareConfig(
+  scope: Construct,
+  config: MetalsliceConfig,
+  options: FromConfigOptions,
+  nodePool: (pool: NonNullable<MetalsliceConfig['nodePools']>[number], quota: IElasticQuota, cluster: TenantCluster) => void,
+): void {
   const fleets = new Map<string, IElasticFleet>();
   for (const f of config.fleets ?? []) {
     // Every field of the fleet (hostsFile is already read into hosts by the loader).
@@ -55,7 +118,7 @@ export function addConfig(scope: Construct, config: MetalsliceConfig, options: F
     if (!quota || !cluster) {
       throw new Error(`nodePools "${p.name}": ${!quota ? `no quota named "${p.quota}"` : `no cluster named "${p.cluster}"`}; run \`metalslice plan\` on the config for every problem`);
     }
-    new ElasticNodePool(scope, p.name, { ...p, quota, cluster });
+    nodePool(p, quota, cluster);
   }
   const providers = new Map<string, INodeProvider>();
   for (const p of config.nodeProviders ?? []) {

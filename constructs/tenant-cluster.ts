@@ -3,6 +3,7 @@
  * provider alias through which bootstrap tokens are written into the tenant's kube-system.
  */
 import { KubernetesProvider } from '@cdktf/provider-kubernetes/lib/provider';
+import { TerraformStack } from 'cdktf';
 import { Construct, IConstruct } from 'constructs';
 import { IPlanContributor, ModelBuilder } from './capacity-plan';
 import { ClusterSpec } from './core/model';
@@ -35,12 +36,28 @@ export interface TenantClusterProps {
 }
 
 export class TenantCluster extends Construct implements ITenantCluster, IPlanContributor {
+  /**
+   * The same tenant cluster seen from another stack (a provider belongs to one stack): a provider alias of
+   * its own there, configured like the cluster's. The plan counts the cluster once, where it was declared.
+   * One per stack and cluster.
+   */
+  static inStack(scope: Construct, cluster: TenantCluster): ITenantCluster {
+    if (TerraformStack.of(scope) === TerraformStack.of(cluster)) return cluster;
+    const id = `tenant-cluster-${cluster.clusterName}`;
+    const existing = scope.node.tryFindChild(id);
+    if (existing) return existing as TenantClusterInStack;
+    return new TenantClusterInStack(scope, id, cluster);
+  }
+
   readonly clusterName: string;
   readonly endpoint: string;
   readonly caCertificate: string;
   readonly kubernetesVersion?: string;
   readonly provider: KubernetesProvider;
-  private readonly spec: ClusterSpec;
+  /** @internal */
+  readonly spec: ClusterSpec;
+  /** @internal Whether the provider alias is the cluster's own (not one passed in). */
+  readonly ownProvider: boolean;
 
   constructor(scope: Construct, id: string, props: TenantClusterProps) {
     super(scope, id);
@@ -49,13 +66,8 @@ export class TenantCluster extends Construct implements ITenantCluster, IPlanCon
     this.endpoint = props.endpoint;
     this.caCertificate = props.caCertificate;
     this.kubernetesVersion = props.kubernetesVersion;
-    this.provider =
-      props.provider ??
-      new KubernetesProvider(this, 'Provider', {
-        alias: `tenant-${this.clusterName}`,
-        configPath: props.kubeconfigPath,
-        configContext: props.kubeconfigContext,
-      });
+    this.ownProvider = props.provider === undefined;
+    this.provider = props.provider ?? tenantProvider(this, this.clusterName, props);
     this.spec = {
       name: this.clusterName,
       endpoint: props.endpoint,
@@ -68,5 +80,30 @@ export class TenantCluster extends Construct implements ITenantCluster, IPlanCon
 
   contributeToPlan(model: ModelBuilder): void {
     model.add('clusters', this.spec, this);
+  }
+}
+
+function tenantProvider(scope: Construct, clusterName: string, props: Pick<TenantClusterProps, 'kubeconfigPath' | 'kubeconfigContext'>): KubernetesProvider {
+  return new KubernetesProvider(scope, 'Provider', { alias: `tenant-${clusterName}`, configPath: props.kubeconfigPath, configContext: props.kubeconfigContext });
+}
+
+/** A TenantCluster declared in another stack, with a provider alias in this one (`TenantCluster.inStack`). */
+class TenantClusterInStack extends Construct implements ITenantCluster {
+  readonly clusterName: string;
+  readonly endpoint: string;
+  readonly caCertificate: string;
+  readonly kubernetesVersion?: string;
+  readonly provider: KubernetesProvider;
+
+  constructor(scope: Construct, id: string, cluster: TenantCluster) {
+    super(scope, id);
+    if (!cluster.ownProvider) {
+      throw new Error(`[${this.node.path}] tenant cluster "${cluster.clusterName}" was given its own provider, which belongs to its stack: declare it with kubeconfigPath/kubeconfigContext instead so each stack gets an alias like it`);
+    }
+    this.clusterName = cluster.clusterName;
+    this.endpoint = cluster.endpoint;
+    this.caCertificate = cluster.caCertificate;
+    this.kubernetesVersion = cluster.kubernetesVersion;
+    this.provider = tenantProvider(this, cluster.clusterName, cluster.spec);
   }
 }

@@ -4,7 +4,7 @@
  * (random provider), so it is never a literal in the synth output. Shared by elastic node pools and
  * static auto-node pools; plan-dependent parts are produced lazily, at synth.
  */
-import { Fn, IResolvable, ITerraformDependable, Token } from 'cdktf';
+import { Fn, IResolvable, ITerraformDependable, TerraformStack, Token } from 'cdktf';
 import { Manifest } from '@cdktf/provider-kubernetes/lib/manifest';
 import { SecretV1 } from '@cdktf/provider-kubernetes/lib/secret-v1';
 import { Password } from '@cdktf/provider-random/lib/password';
@@ -114,6 +114,22 @@ export class VmNode extends Construct {
         ),
       },
     });
-    new Manifest(this, 'Resource', { manifest: new MadeAtSynth(() => props.vm(userDataName)), dependsOn: props.admission ? [props.admission] : undefined });
+    new Manifest(this, 'Resource', { manifest: new MadeAtSynth(() => props.vm(userDataName)), dependsOn: waitFor(this, props.admission) });
   }
+}
+
+/**
+ * `dependsOn` for what a node waits for. In another stack (a stack per pool, see `addConfigStacks`), a
+ * resource cannot depend on it: the node's stack is deployed after that stack instead.
+ */
+function waitFor(scope: Construct, admission: ITerraformDependable | undefined): ITerraformDependable[] | undefined {
+  if (!admission) return undefined;
+  if (Construct.isConstruct(admission)) {
+    const [own, theirs] = [TerraformStack.of(scope), TerraformStack.of(admission)];
+    if (own !== theirs) {
+      own.addDependency(theirs);
+      return undefined;
+    }
+  }
+  return [admission];
 }

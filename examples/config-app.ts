@@ -1,25 +1,44 @@
 /**
- * The same model from the YAML config, as one stack: `METALSLICE_CONFIG=examples/metalslice.yaml` (the
- * default). Both kubernetes providers read their cluster from the environment (KUBE_CONFIG_PATH), since
- * the config names clusters, not credentials.
+ * The same model from the YAML config: `METALSLICE_CONFIG=examples/metalslice.yaml` (the default). Both
+ * kubernetes providers read their cluster from the environment (KUBE_CONFIG_PATH), since the config names
+ * clusters, not credentials.
+ *
+ * `METALSLICE_LAYOUT` picks the stacks: `one-stack` (the default; stack `from-config`) or `stack-per-pool`
+ * (stack `metalslice` with fleets, quotas and the rest, and `metalslice-pool-<name>` per elastic node pool,
+ * for large fleets: a change to one pool is planned in that pool's stack alone).
  */
 import * as path from 'path';
 import { App, TerraformStack } from 'cdktf';
 import { KubernetesProvider } from '@cdktf/provider-kubernetes/lib/provider';
 import { RandomProvider } from '@cdktf/provider-random/lib/provider';
-import { acceptNewerProviders, addConfig, CapacityPlan, loadConfigFile, MetalsliceError } from '../constructs';
+import { acceptNewerProviders, addConfig, addConfigStacks, CapacityPlan, loadConfigFile, MetalsliceError } from '../constructs';
 import { synthOrExit } from '../constructs/synth';
 import { EXAMPLES_DIR } from './settings';
 
 const file = process.env.METALSLICE_CONFIG ?? path.join(EXAMPLES_DIR, 'metalslice.yaml');
+const layout = process.env.METALSLICE_LAYOUT ?? 'one-stack';
+if (layout !== 'one-stack' && layout !== 'stack-per-pool') {
+  process.stderr.write(`metalslice: METALSLICE_LAYOUT must be one-stack or stack-per-pool (got "${layout}")\n`);
+  process.exit(2);
+}
+
+function setUpStack(stack: TerraformStack): void {
+  new KubernetesProvider(stack, 'kubernetes', {});
+  new RandomProvider(stack, 'random');
+  acceptNewerProviders(stack);
+}
+
 const app = new App();
-const stack = new TerraformStack(app, 'from-config');
-new KubernetesProvider(stack, 'kubernetes', {});
-new RandomProvider(stack, 'random');
-new CapacityPlan(stack, 'plan');
-acceptNewerProviders(stack);
 try {
-  addConfig(stack, loadConfigFile(file));
+  const config = loadConfigFile(file);
+  if (layout === 'one-stack') {
+    const stack = new TerraformStack(app, 'from-config');
+    setUpStack(stack);
+    new CapacityPlan(stack, 'plan');
+    addConfig(stack, config);
+  } else {
+    addConfigStacks(app, config, { setUpStack });
+  }
 } catch (e) {
   if (!(e instanceof MetalsliceError)) throw e;
   process.stderr.write(`metalslice: ${file} is not valid, nothing was written:\n${e.message}\n`);

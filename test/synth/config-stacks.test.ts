@@ -1,0 +1,130 @@
+import * as path from 'path';
+import { App, TerraformStack, Testing } from 'cdktf';
+import { KubernetesProvider } from '@cdktf/provider-kubernetes/lib/provider';
+import { RandomProvider } from '@cdktf/provider-random/lib/provider';
+import { addConfig, addConfigStacks, CapacityPlan, ConfigStacks, MetalsliceConfig, TenantCluster } from '../../constructs';
+import { loadConfigFile } from '../../constructs/core/config';
+import { REPO_ROOT } from '../support/models';
+
+type Resource = Record<string, unknown> & { '//'?: unknown; depends_on?: string[] };
+type Synth = { resource: Record<string, Record<string, Resource>>; provider?: Record<string, unknown[]> };
+
+function setUpStack(stack: TerraformStack): void {
+  new KubernetesProvider(stack, 'kubernetes', {});
+  new RandomProvider(stack, 'random');
+}
+
+function split(config: MetalsliceConfig): { app: App; stacks: ConfigStacks } {
+  const app = Testing.app();
+  return { app, stacks: addConfigStacks(app, config, { setUpStack }) };
+}
+
+function synth(stack: TerraformStack): Synth {
+  return JSON.parse(Testing.synth(stack)) as Synth;
+}
+
+/** `type.name` -> the resource without its construct-path metadata. */
+function resources(json: Synth): Map<string, Resource> {
+  const out = new Map<string, Resource>();
+  for (const [type, byName] of Object.entries(json.resource ?? {})) {
+    for (const [name, { '//': _meta, ...body }] of Object.entries(byName)) out.set(`${type}.${name}`, body);
+  }
+  return out;
+}
+
+const example = (): MetalsliceConfig => loadConfigFile(path.join(REPO_ROOT, 'examples', 'metalslice.yaml'));
+
+describe('addConfigStacks: a stack per elastic node pool', () => {
+  const config = example();
+  const { stacks } = split(config);
+
+  it('makes a base stack and one stack per elastic pool, each deployed after the base', () => {
+    expect(stacks.base.node.id).toBe('metalslice');
+    expect([...stacks.pools.keys()]).toEqual((config.nodePools ?? []).map((p) => p.name));
+    for (const [name, stack] of stacks.pools) {
+      expect(stack.node.id).toBe(`metalslice-pool-${name}`);
+      expect(stack.dependencies).toEqual([stacks.base]);
+    }
+  });
+
+  it('synthesizes the same resources as one stack, a pool\'s VMs waiting for their quota by stack order instead of depends_on', () => {
+    const oneStack = new TerraformStack(Testing.app(), 'from-config');
+    setUpStack(oneStack);
+    new CapacityPlan(oneStack, 'plan');
+    addConfig(oneStack, example());
+    const whole = resources(synth(oneStack));
+
+    const parts = [stacks.base, ...stacks.pools.values()].map((s) => resources(synth(s)));
+    const union = new Map<string, Resource>();
+    for (const part of parts) for (const [key, body] of part) {
+      expect(union.has(key)).toBe(false);
+      union.set(key, body);
+    }
+    expect([...union.keys()].sort()).toEqual([...whole.keys()].sort());
+    let waited = 0;
+    for (const [key, body] of whole) {
+      const { depends_on: dependsOn, ...rest } = body;
+      const mine = union.get(key)!;
+      if (mine.depends_on === undefined && dependsOn !== undefined) {
+        // Only the VMs of pool stacks lose their depends_on, and only the one on their quota's ResourceQuota.
+        expect(key).toMatch(/^kubernetes_manifest\.team-a-(workers|highmem)_/);
+        expect(dependsOn).toEqual([expect.stringMatching(/^kubernetes_manifest\.team-a_[0-9A-F]{8}$/)]);
+        waited += 1;
+        expect(mine).toEqual(rest);
+      } else {
+        expect(mine).toEqual(body);
+      }
+    }
+    expect(waited).toBe(8);
+  });
+
+  it('gives each pool stack its own providers, the tenant cluster as an alias like the base stack\'s', () => {
+    const base = synth(stacks.base);
+    for (const stack of stacks.pools.values()) {
+      const json = synth(stack);
+      expect(json.provider).toEqual(base.provider);
+      const tokens = Object.values(json.resource.kubernetes_secret_v1).filter((s) => s.provider !== undefined);
+      expect(tokens.length).toBeGreaterThan(0);
+      for (const t of tokens) expect(t.provider).toBe('kubernetes.tenant-team-a-prod');
+    }
+  });
+
+  it('proves every stack together with the one plan in the base stack', () => {
+    const plan = CapacityPlan.of(stacks.pools.get('team-a-workers')!)!;
+    expect(plan).toBe(CapacityPlan.of(stacks.base));
+    expect(plan.node.path).toBe('metalslice/plan');
+    const report = plan.plan().report;
+    expect(report.pools.map((p) => p.name)).toEqual(expect.arrayContaining(['team-a-workers', 'team-a-highmem', 'base', 'train']));
+    expect(report.quotas.find((q) => q.name === 'team-a')!.virtualMachines).toBe(10);
+  });
+
+  it('changes only the scaled pool\'s stack when a pool grows by one', () => {
+    const grown = example();
+    grown.nodePools!.find((p) => p.name === 'team-a-workers')!.count! += 1;
+    const after = split(grown).stacks;
+    expect(Testing.synth(after.base)).toBe(Testing.synth(stacks.base));
+    expect(Testing.synth(after.pools.get('team-a-highmem')!)).toBe(Testing.synth(stacks.pools.get('team-a-highmem')!));
+    const [was, is] = [resources(synth(stacks.pools.get('team-a-workers')!)), resources(synth(after.pools.get('team-a-workers')!))];
+    const added = [...is.keys()].filter((k) => !was.has(k));
+    expect(added.sort()).toEqual(
+      [
+        'kubernetes_manifest.team-a-workers_team-a-workers-6_',
+        'kubernetes_secret_v1.team-a-workers_team-a-workers-6_Join_BootstrapToken_',
+        'kubernetes_secret_v1.team-a-workers_team-a-workers-6_UserData_',
+        'random_password.team-a-workers_team-a-workers-6_Join_TokenSecret_',
+        'random_string.team-a-workers_team-a-workers-6_Join_TokenId_',
+      ].map((prefix) => expect.stringMatching(new RegExp(`^${prefix}[0-9A-F]{8}$`))),
+    );
+    for (const [key, body] of was) expect(is.get(key)).toEqual(body);
+  });
+
+  it('refuses a second plan covering the app, and a tenant cluster whose provider cannot be copied', () => {
+    const { app } = split(example());
+    const other = new TerraformStack(app, 'other');
+    expect(() => new CapacityPlan(other, 'plan', { covers: app })).toThrow(/already covered by the CapacityPlan metalslice\/plan: one plan per app/);
+    const given = new TerraformStack(Testing.app(), 'given');
+    const cluster = new TenantCluster(given, 'c', { endpoint: 'https://10.0.0.1:6443', caCertificate: 'x', provider: new KubernetesProvider(given, 'k', { alias: 'mine' }) });
+    expect(() => TenantCluster.inStack(new TerraformStack(given.node.scope!, 'elsewhere'), cluster)).toThrow(/was given its own provider, which belongs to its stack: declare it with kubeconfigPath/);
+    expect(TenantCluster.inStack(given, cluster)).toBe(cluster);
+  });
+});
