@@ -99,8 +99,8 @@ describe('addConfigStacks: a stack per elastic node pool', () => {
   });
 
   it('changes only the scaled pool\'s stack when a pool grows by one', () => {
-    const grown = example();
-    grown.nodePools!.find((p) => p.name === 'team-a-workers')!.count! += 1;
+    const config = example();
+    const grown = { ...config, nodePools: config.nodePools!.map((p) => (p.name === 'team-a-workers' ? { ...p, count: p.count + 1 } : p)) };
     const after = split(grown).stacks;
     expect(Testing.synth(after.base)).toBe(Testing.synth(stacks.base));
     expect(Testing.synth(after.pools.get('team-a-highmem')!)).toBe(Testing.synth(stacks.pools.get('team-a-highmem')!));
