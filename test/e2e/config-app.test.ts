@@ -1,5 +1,7 @@
 // The config path in one apply: the example YAML as a single stack, so quotas and the VMs they count are
 // created together. VMs wait for the quota controller to account their quota (a real race otherwise).
+// Then the same config as a stack per pool (addConfigStacks): deployed in stack order, and scaling a pool
+// by one changes that pool's stack alone, by exactly one node.
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
@@ -50,5 +52,52 @@ describe('e2e: the example config as one stack', () => {
     expectOk('destroy', await tf(['destroy', '-auto-approve', '-input=false', '-no-color']));
     expect((await api.get(`${VMS}/virtualmachines`)).body.items).toEqual([]);
     expect((await api.get('/apis/metal3.io/v1alpha1/hostclaims')).body.items).toEqual([]);
+  });
+
+  it('as a stack per pool: applies in stack order, re-plans clean, and +1 worker plans one node in one stack', async () => {
+    // A copy of the example config (and its inventory), so the test can scale a pool in it.
+    const dir = path.join(work, 'split');
+    fs.cpSync(path.join(REPO_ROOT, 'examples', 'inventory'), path.join(dir, 'inventory'), { recursive: true });
+    const yaml = fs.readFileSync(path.join(REPO_ROOT, 'examples', 'metalslice.yaml'), 'utf8');
+    expect(yaml).toContain('count: 6}');
+    const config = path.join(dir, 'metalslice.yaml');
+    fs.writeFileSync(config, yaml);
+    const outdir = path.join(dir, 'cdktf.out');
+    const env = { ...process.env, CHECKPOINT_DISABLE: '1', CDKTF_OUTDIR: outdir, KUBE_CONFIG_PATH: cluster.adminKubeconfig, METALSLICE_CONFIG: config, METALSLICE_LAYOUT: 'stack-per-pool' };
+    const synth = async () => expectOk('synth', await run(process.execPath, [path.join(REPO_ROOT, 'node_modules', 'tsx', 'dist', 'cli.mjs'), path.join(REPO_ROOT, 'examples', 'config-app.ts')], { cwd: dir, env, timeoutMs: 120_000 }));
+    await synth();
+    const stacks = ['metalslice', 'metalslice-pool-team-a-workers', 'metalslice-pool-team-a-highmem'];
+    expect(fs.readdirSync(path.join(outdir, 'stacks')).sort()).toEqual([...stacks].sort());
+    const manifest = JSON.parse(fs.readFileSync(path.join(outdir, 'manifest.json'), 'utf8')) as { stacks: Record<string, { dependencies: string[] }> };
+    expect(manifest.stacks['metalslice-pool-team-a-workers'].dependencies).toEqual(['metalslice']);
+    const tf = (stack: string, args: string[]) => run(binary('tofu'), args, { cwd: path.join(outdir, 'stacks', stack), env, timeoutMs: 600_000 });
+    for (const stack of stacks) {
+      expectOk(`init ${stack}`, await tf(stack, ['init', '-input=false', '-no-color']));
+      expectOk(`apply ${stack}`, await tf(stack, ['apply', '-auto-approve', '-input=false', '-no-color']));
+    }
+    const api = cluster.client();
+    const workers = async () => ((await api.get(`${VMS}/namespaces/acme-team-a/virtualmachines`)).body.items as { metadata: { name: string } }[]).map((v) => v.metadata.name).filter((n) => n.startsWith('team-a-workers-'));
+    expect((await workers()).length).toBe(6);
+    for (const stack of stacks) {
+      const again = await tf(stack, ['plan', '-detailed-exitcode', '-input=false', '-no-color']);
+      expect({ stack, code: again.code, out: again.code === 0 ? '' : again.stdout.slice(-3000) }).toEqual({ stack, code: 0, out: '' });
+    }
+
+    const before = new Map(stacks.map((s) => [s, fs.readFileSync(path.join(outdir, 'stacks', s, 'cdk.tf.json'), 'utf8')]));
+    fs.writeFileSync(config, yaml.replace('count: 6}', 'count: 7}'));
+    await synth();
+    const changed = stacks.filter((s) => fs.readFileSync(path.join(outdir, 'stacks', s, 'cdk.tf.json'), 'utf8') !== before.get(s));
+    expect(changed).toEqual(['metalslice-pool-team-a-workers']);
+    const plusOne = await tf('metalslice-pool-team-a-workers', ['plan', '-detailed-exitcode', '-input=false', '-no-color']);
+    expect(plusOne.code).toBe(2);
+    expect(plusOne.stdout).toContain('Plan: 5 to add, 0 to change, 0 to destroy.');
+    const created = [...plusOne.stdout.matchAll(/# (\S+) will be created/g)].map((m) => m[1]);
+    expect(created).toHaveLength(5);
+    for (const address of created) expect(address).toMatch(/\.team-a-workers_team-a-workers-6_/);
+    expectOk('apply +1', await tf('metalslice-pool-team-a-workers', ['apply', '-auto-approve', '-input=false', '-no-color']));
+    expect((await workers()).sort()).toEqual(Array.from({ length: 7 }, (_, i) => `team-a-workers-${i}`).sort());
+
+    for (const stack of [...stacks].reverse()) expectOk(`destroy ${stack}`, await tf(stack, ['destroy', '-auto-approve', '-input=false', '-no-color']));
+    expect((await api.get(`${VMS}/virtualmachines`)).body.items).toEqual([]);
   });
 });

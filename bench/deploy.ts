@@ -1,0 +1,269 @@
+/**
+ * Deploy benchmark: what a user waits for in `cdktf deploy` and in a pull request's plan, at fleet size.
+ * Against the test control plane (etcd, kube-apiserver with the upstream CRDs and KubeVirt's defaulting
+ * imitated, from the cached toolchain) and the cached OpenTofu and providers, for fleets of 100 and 1,000
+ * VMs (pools of 50), side by side in one run:
+ *   - resources per VM (from the +1 plan: what one more node adds);
+ *   - `tofu apply` from empty, a no-op `tofu plan`, and a `tofu plan` after scaling one pool by one;
+ *   - wall and CPU time (tofu and its providers), peak RSS (the largest of tofu and its providers);
+ * for three layouts:
+ *   - `per-pool`: metalslice's layout for large fleets (`addConfigStacks`: fleets and quotas in one stack, a
+ *     stack per node pool); after a change only the stacks whose synthesized configuration changed are planned;
+ *   - `one-stack`: the same config with `addConfig` in one stack;
+ *   - `baseline`: one stack with one `kubernetes_manifest` per VM and per Secret (the one-stack synth with every
+ *     Secret turned into a manifest), default settings.
+ *
+ *   npm run bench:deploy [-- --sizes 100,1000] [--layouts per-pool,one-stack,baseline] [--json]
+ *
+ * With --json the last line is one JSON object with the ratios the goals are stated in. Needs the toolchain
+ * (npm run setup). Takes about an hour at both sizes on 2 cores; not part of `npm test`.
+ */
+import * as fs from 'fs';
+import * as os from 'os';
+import * as path from 'path';
+import { binary, REPO_ROOT, run, startCluster, TestCluster } from '../test/e2e/harness';
+
+const PER_POOL = 50;
+type Layout = 'per-pool' | 'one-stack' | 'baseline';
+
+interface Measure {
+  /** Wall time, summed over the stacks run (they run one after another). */
+  readonly wallS: number;
+  /** User + system CPU of tofu and its providers. */
+  readonly cpuS: number;
+  /** The largest resident set of tofu or one of its providers, MiB. */
+  readonly peakRssMiB: number;
+  /** Stacks run. */
+  readonly stacks: number;
+}
+
+interface Result {
+  readonly layout: Layout;
+  readonly vms: number;
+  readonly stacks: number;
+  readonly resourcesPerVm: number;
+  readonly apply: Measure;
+  readonly noop: Measure;
+  readonly plusOne: Measure;
+}
+
+function arg(name: string): string | undefined {
+  const i = process.argv.indexOf(name);
+  return i >= 0 ? process.argv[i + 1] : undefined;
+}
+
+function log(message: string): void {
+  process.stderr.write(`bench:deploy ${new Date().toISOString().slice(11, 19)} ${message}\n`);
+}
+
+/** The config: one fleet, one quota per size and layout (its own namespace), pools of 50 small VMs. */
+function config(vms: number, quota: string, ca: string, server: string, extra: number): unknown {
+  const pools = vms / PER_POOL;
+  return {
+    fleets: [{ name: 'fra1', hosts: Array.from({ length: Math.max(10, vms / 10) }, (_, i) => ({ name: `bm-${String(i).padStart(4, '0')}`, capacity: { cpu: 64, memory: '256Gi', disk: '2Ti' } })) }],
+    quotas: [{ name: quota, fleet: 'fra1', organization: 'bench', limits: { cpu: vms * 2, memory: `${vms * 2}Gi`, disk: '1Ti' }, maxVirtualMachines: vms + 10 }],
+    clusters: [{ name: 'prod', endpoint: server, caCertificate: ca }],
+    nodePools: Array.from({ length: pools }, (_, i) => ({
+      name: `${quota}-p${String(i).padStart(3, '0')}`,
+      quota,
+      cluster: 'prod',
+      shape: { cpu: 1, memory: '1Gi' },
+      rootDisk: 'containerDisk',
+      count: PER_POOL + (i === 0 ? extra : 0),
+    })),
+  };
+}
+
+/**
+ * Runs a command under GNU time: wall, CPU of it and every descendant it waited for, and their peak RSS.
+ * Asynchronous: KubeVirt's defaulting webhook is served by this process and must keep answering.
+ */
+async function timed(command: string, args: readonly string[], cwd: string, env: NodeJS.ProcessEnv): Promise<{ code: number; stdout: string; stderr: string; wallS: number; cpuS: number; peakRssMiB: number }> {
+  const out = path.join(os.tmpdir(), `bench-time-${process.pid}`);
+  const r = await run('/usr/bin/time', ['-q', '-f', '%e %U %S %M', '-o', out, command, ...args], { cwd, env });
+  const [wall, user, sys, rssKiB] = fs.readFileSync(out, 'utf8').trim().split('\n').pop()!.split(' ').map(Number);
+  return { code: r.code, stdout: r.stdout, stderr: r.stderr, wallS: wall, cpuS: user + sys, peakRssMiB: rssKiB / 1024 };
+}
+
+function sum(parts: readonly { wallS: number; cpuS: number; peakRssMiB: number }[]): Measure {
+  return {
+    wallS: round(parts.reduce((s, p) => s + p.wallS, 0)),
+    cpuS: round(parts.reduce((s, p) => s + p.cpuS, 0)),
+    peakRssMiB: round(Math.max(0, ...parts.map((p) => p.peakRssMiB))),
+    stacks: parts.length,
+  };
+}
+
+function round(x: number, digits = 1): number {
+  const f = 10 ** digits;
+  return Math.round(x * f) / f;
+}
+
+/** HCL quoted-string form of a template string (its `${...}` interpolations stay interpolations). */
+function hclQuoted(template: string): string {
+  return `"${template.replace(/\\/g, '\\\\').replace(/"/g, '\\"').replace(/\n/g, '\\n').replace(/\r/g, '\\r').replace(/\t/g, '\\t')}"`;
+}
+
+/** The baseline: every kubernetes_secret_v1 of a synthesized stack becomes a kubernetes_manifest of the same Secret. */
+function toBaseline(file: string): void {
+  const tf = JSON.parse(fs.readFileSync(file, 'utf8'));
+  const secrets: Record<string, any> = tf.resource.kubernetes_secret_v1 ?? {};
+  delete tf.resource.kubernetes_secret_v1;
+  tf.resource.kubernetes_manifest ??= {};
+  for (const [id, s] of Object.entries(secrets)) {
+    const data = Object.fromEntries(Object.entries(s.data as Record<string, string>).map(([k, v]) => [k, `\${base64encode(${hclQuoted(v)})}`]));
+    tf.resource.kubernetes_manifest[id] = {
+      ...(s.provider ? { provider: s.provider } : {}),
+      ...(s.depends_on ? { depends_on: s.depends_on } : {}),
+      // The token's expiration is stamped at creation, as the Secret's ignore_changes does.
+      ...(s.lifecycle ? { lifecycle: { ignore_changes: ['manifest'] } } : {}),
+      manifest: { apiVersion: 'v1', kind: 'Secret', metadata: s.metadata, type: s.type, data },
+    };
+  }
+  fs.writeFileSync(file, JSON.stringify(tf, null, 2));
+}
+
+class LayoutRun {
+  private readonly work: string;
+  private readonly env: NodeJS.ProcessEnv;
+  private readonly quota: string;
+
+  constructor(
+    private readonly cluster: TestCluster,
+    private readonly layout: Layout,
+    private readonly vms: number,
+  ) {
+    this.quota = `${layout === 'per-pool' ? 'pp' : layout === 'one-stack' ? 'os' : 'bl'}${vms}`;
+    this.work = fs.mkdtempSync(path.join(os.tmpdir(), `metalslice-bench-${this.quota}-`));
+    this.env = {
+      ...process.env,
+      CHECKPOINT_DISABLE: '1',
+      TF_IN_AUTOMATION: '1',
+      TF_INPUT: '0',
+      KUBE_CONFIG_PATH: cluster.adminKubeconfig,
+      CDKTF_OUTDIR: path.join(this.work, 'cdktf.out'),
+      METALSLICE_CONFIG: path.join(this.work, 'config.json'),
+      METALSLICE_LAYOUT: layout === 'per-pool' ? 'stack-per-pool' : 'one-stack',
+    };
+    delete this.env.TF_PLUGIN_CACHE_DIR;
+  }
+
+  private stacksDir(): string {
+    return path.join(this.work, 'cdktf.out', 'stacks');
+  }
+
+  /** Stacks in deploy order: the stack of fleets and quotas first. */
+  private stacks(): string[] {
+    const all = fs.readdirSync(this.stacksDir()).sort();
+    return [...all.filter((s) => !s.includes('-pool-')), ...all.filter((s) => s.includes('-pool-'))];
+  }
+
+  private async synth(extra: number): Promise<void> {
+    fs.writeFileSync(path.join(this.work, 'config.json'), JSON.stringify(config(this.vms, this.quota, fs.readFileSync(path.join(REPO_ROOT, 'examples', 'team-a-prod-ca.crt'), 'utf8'), this.cluster.server, extra)));
+    const r = await run(process.execPath, [path.join(REPO_ROOT, 'node_modules', 'tsx', 'dist', 'cli.mjs'), path.join(REPO_ROOT, 'examples', 'config-app.ts')], { cwd: this.work, env: this.env });
+    if (r.code !== 0) throw new Error(`synth failed: ${r.stderr.slice(-2000)}`);
+    if (this.layout === 'baseline') for (const s of this.stacks()) toBaseline(path.join(this.stacksDir(), s, 'cdk.tf.json'));
+  }
+
+  private async tofu(stack: string, args: readonly string[], okCodes: readonly number[] = [0]) {
+    const r = await timed(binary('tofu'), args, path.join(this.stacksDir(), stack), this.env);
+    if (!okCodes.includes(r.code)) throw new Error(`tofu ${args[0]} in ${stack} exited ${r.code}: ${r.stdout.slice(-2000)}${r.stderr.slice(-2000)}`);
+    return r;
+  }
+
+  /** Runs `args` in each stack, one after another. */
+  private async each(stacks: readonly string[], args: readonly string[], okCodes: readonly number[] = [0]) {
+    const out = [];
+    for (const s of stacks) out.push(await this.tofu(s, args, okCodes));
+    return out;
+  }
+
+  async run(): Promise<Result> {
+    log(`${this.layout} ${this.vms} VMs: synth and init`);
+    await this.synth(0);
+    const stacks = this.stacks();
+    await this.each(stacks, ['init', '-input=false', '-no-color']);
+    log(`${this.layout} ${this.vms} VMs: apply from empty (${stacks.length} stacks)`);
+    const apply = sum(await this.each(stacks, ['apply', '-auto-approve', '-input=false', '-no-color']));
+    log(`${this.layout} ${this.vms} VMs: no-op plan`);
+    const noop = sum(await this.each(stacks, ['plan', '-detailed-exitcode', '-input=false', '-no-color', '-lock=false']));
+    log(`${this.layout} ${this.vms} VMs: +1 node, plan what changed`);
+    const before = new Map(stacks.map((s) => [s, fs.readFileSync(path.join(this.stacksDir(), s, 'cdk.tf.json'), 'utf8')]));
+    await this.synth(1);
+    const changed = this.stacks().filter((s) => before.get(s) !== fs.readFileSync(path.join(this.stacksDir(), s, 'cdk.tf.json'), 'utf8'));
+    const plans = await this.each(changed, ['plan', '-detailed-exitcode', '-input=false', '-no-color', '-lock=false'], [2]);
+    const counts = plans.map((p) => /Plan: (\d+) to add, (\d+) to change, (\d+) to destroy/.exec(p.stdout));
+    if (counts.some((c) => !c || c[2] !== '0' || c[3] !== '0')) throw new Error(`${this.layout}: the +1 plan changes or destroys something: ${plans.map((p) => p.stdout.slice(-600)).join('\n')}`);
+    const resourcesPerVm = counts.reduce((n, c) => n + Number(c![1]), 0);
+    return { layout: this.layout, vms: this.vms, stacks: stacks.length, resourcesPerVm, apply, noop, plusOne: sum(plans) };
+  }
+
+  /**
+   * Removes what this layout made, so the next layout starts from the same cluster: the fleet's KubeVirt CR
+   * (one per cluster) and the quota's namespace, waiting until the namespace is gone.
+   */
+  async cleanUp(): Promise<void> {
+    const api = this.cluster.client();
+    await api.delete('/apis/kubevirt.io/v1/namespaces/kubevirt/kubevirts/kubevirt');
+    const namespace = `/api/v1/namespaces/bench-${this.quota}`;
+    await api.delete(namespace);
+    const deadline = Date.now() + 900_000;
+    while ((await api.get(namespace)).status !== 404) {
+      if (Date.now() > deadline) throw new Error(`${namespace} was not deleted within 15 minutes`);
+      await new Promise((r) => setTimeout(r, 2000));
+    }
+    fs.rmSync(this.work, { recursive: true, force: true });
+  }
+}
+
+function table(results: readonly Result[]): string {
+  const header = ['layout', 'VMs', 'stacks', 'res/VM', 'apply wall s', 'apply cpu s', 'no-op wall s', 'no-op cpu s', '+1 wall s', '+1 cpu s', '+1 stacks', 'peak RSS MiB'];
+  const rows = results.map((r) => [r.layout, r.vms, r.stacks, r.resourcesPerVm, r.apply.wallS, r.apply.cpuS, r.noop.wallS, r.noop.cpuS, r.plusOne.wallS, r.plusOne.cpuS, r.plusOne.stacks, Math.max(r.apply.peakRssMiB, r.noop.peakRssMiB, r.plusOne.peakRssMiB)].map(String));
+  const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i].length)));
+  return [header, ...rows].map((r) => r.map((c, i) => (i === 0 ? c.padEnd(widths[i]) : c.padStart(widths[i]))).join('  ')).join('\n');
+}
+
+async function main(): Promise<void> {
+  const sizes = (arg('--sizes') ?? '100,1000').split(',').map(Number);
+  const layouts = (arg('--layouts') ?? 'per-pool,one-stack,baseline').split(',') as Layout[];
+  const json = process.argv.includes('--json');
+  const cluster = await startCluster({ kubevirtDefaulting: true });
+  const results: Result[] = [];
+  try {
+    await cluster.client().create('/api/v1/namespaces', { metadata: { name: 'kubevirt' } });
+    for (const vms of sizes) {
+      for (const layout of layouts) {
+        const layoutRun = new LayoutRun(cluster, layout, vms);
+        results.push(await layoutRun.run());
+        await layoutRun.cleanUp();
+        log(`\n${table(results)}`);
+      }
+    }
+  } finally {
+    await cluster.stop();
+  }
+  const find = (layout: Layout, vms: number) => results.find((r) => r.layout === layout && r.vms === vms);
+  const ratio = (a?: number, b?: number) => (a === undefined || b === undefined || b === 0 ? null : round(a / b, 2));
+  const [small, large] = [Math.min(...sizes), Math.max(...sizes)];
+  const ours = (vms: number) => find(layouts[0], vms);
+  const summary = {
+    ratios: {
+      [`plusOne${large}vs${small}`]: ratio(ours(large)?.plusOne.wallS, ours(small)?.plusOne.wallS),
+      [`noopBaselineVsOurs${large}`]: ratio(find('baseline', large)?.noop.wallS, ours(large)?.noop.wallS),
+      [`applyBaselineVsOurs${large}`]: ratio(find('baseline', large)?.apply.wallS, ours(large)?.apply.wallS),
+    },
+    [`applySeconds${large}`]: ours(large)?.apply.wallS ?? null,
+    goals: { plusOneRatioAtMost: 1.5, noopRatioAtLeast: 5, applySecondsUnder: 600 },
+    results,
+  };
+  process.stdout.write(`${table(results)}\n\n`);
+  process.stdout.write(`ours (${layouts[0]}) +1 plan, ${large} vs ${small} VMs: ${summary.ratios[`plusOne${large}vs${small}`]}x (goal <= 1.5x)\n`);
+  process.stdout.write(`no-op plan at ${large} VMs, baseline / ours: ${summary.ratios[`noopBaselineVsOurs${large}`]}x (goal >= 5x)\n`);
+  process.stdout.write(`apply of ${large} VMs from empty: ${summary[`applySeconds${large}`]} s (goal < 600 s)\n`);
+  if (json) process.stdout.write(`${JSON.stringify(summary)}\n`);
+}
+
+main().catch((e: unknown) => {
+  process.stderr.write(`bench:deploy: ${(e as Error).message}\n`);
+  process.exit(1);
+});
