@@ -28,6 +28,15 @@ locals {
   device_names = flatten([for k in sort(keys(var.devices)) : [for i in range(var.devices[k]) : k]])
   gpus         = [for i, d in local.device_names : { name = "gpu${i}", deviceName = d }]
 
+  # The root DataVolume's content: a CDI DataSource, an http(s) URL, or the image from its registry.
+  data_source = try(var.image_source.data_source, null)
+  http_url    = try(var.image_source.http_url, null)
+  root_disk_source = [
+    { source = { registry = { url = local.image_url } } },
+    { source = { http = { url = local.http_url } } },
+    { sourceRef = merge({ kind = "DataSource", name = try(local.data_source.name, "") }, try(local.data_source.namespace, null) == null ? {} : { namespace = local.data_source.namespace }) },
+  ][local.data_source != null ? 2 : (local.http_url != null ? 1 : 0)]
+
   # Objects of different shapes are picked by indexing a tuple: a conditional needs both sides of one type.
   root_volume = [
     { name = "rootdisk", dataVolume = { name = "${var.name}-root" } },
@@ -91,10 +100,7 @@ locals {
     dataVolumeTemplates = [
       {
         metadata = { name = "${var.name}-root", creationTimestamp = null }
-        spec = {
-          source  = { registry = { url = local.image_url } }
-          storage = { resources = { requests = { storage = var.disk } } }
-        }
+        spec     = merge(local.root_disk_source, { storage = { resources = { requests = { storage = var.disk } } } })
       },
     ]
   }][var.root_disk == "dataVolume" ? 1 : 0]
@@ -111,8 +117,8 @@ resource "kubernetes_secret_v1" "user_data" {
   data = { userdata = var.user_data }
 }
 
-resource "kubernetes_manifest" "virtual_machine" {
-  manifest = {
+locals {
+  virtual_machine = {
     apiVersion = "kubevirt.io/v1"
     kind       = "VirtualMachine"
     metadata = {
@@ -131,6 +137,10 @@ resource "kubernetes_manifest" "virtual_machine" {
       },
     )
   }
+}
+
+resource "kubernetes_manifest" "virtual_machine" {
+  manifest = local.virtual_machine
 
   depends_on = [kubernetes_secret_v1.user_data]
 

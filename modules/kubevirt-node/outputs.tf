@@ -12,3 +12,8 @@ output "user_data_secret_name" {
   description = "Name of the cloud-init Secret the VM boots with."
   value       = kubernetes_secret_v1.user_data.metadata[0].name
 }
+
+output "virtual_machine" {
+  description = "The VirtualMachine object as written to the API server (what the metalslice constructs render for the same node)."
+  value       = local.virtual_machine
+}

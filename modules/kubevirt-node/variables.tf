@@ -122,6 +122,25 @@ variable "image" {
   }
 }
 
+variable "image_source" {
+  type = object({
+    http_url    = optional(string)
+    data_source = optional(object({ name = string, namespace = optional(string) }))
+  })
+  description = "Where a dataVolume root disk's content comes from instead of image: an http(s) URL, or a CDI DataSource (name, optional namespace). Null: the image, from its registry."
+  default     = null
+
+  validation {
+    condition     = var.image_source == null || (try(var.image_source.http_url, null) == null) != (try(var.image_source.data_source, null) == null)
+    error_message = "image_source must set exactly one of http_url and data_source."
+  }
+
+  validation {
+    condition     = try(var.image_source.http_url, null) == null || can(regex("^https?://", coalesce(try(var.image_source.http_url, null), "x")))
+    error_message = "image_source.http_url must be an http:// or https:// URL."
+  }
+}
+
 variable "devices" {
   type        = map(number)
   description = "Extended resources to pass through (e.g. {\"nvidia.com/gpu\" = 1}): one host device each, named gpu0, gpu1, ..."

@@ -6,6 +6,7 @@ import * as fs from 'fs';
 import * as path from 'path';
 import { parseDocument } from 'yaml';
 import { MetalsliceConfig } from '../../constructs/core/model';
+import { importVclusterAutoNodes } from '../../constructs/core/vcluster';
 import { REPO_ROOT } from './models';
 
 export const CORPUS_DIR = path.join(REPO_ROOT, 'test', 'conformance', 'vcluster');
@@ -59,4 +60,16 @@ export function vclusterVerdicts(): Map<string, VclusterVerdict> {
   const golden = JSON.parse(fs.readFileSync(CORPUS_GOLDEN, 'utf8')) as { files?: VclusterVerdict[]; verdicts?: VclusterVerdict[] } | VclusterVerdict[];
   const list = Array.isArray(golden) ? golden : (golden.files ?? golden.verdicts ?? []);
   return new Map(list.map((v) => [v.name.replace(/^.*\//, ''), v]));
+}
+
+/** A corpus file read as metalslice reads a vcluster.yaml, for the catalogue's tenant cluster and quota. */
+export function importCorpusFile(file: { readonly name: string; readonly text: string }, catalogue: MetalsliceConfig) {
+  const quota = catalogue.quotas?.[0]?.name;
+  return importVclusterAutoNodes(file.text, { cluster: catalogue.clusters?.[0]?.name ?? 'tenant', ...(quota !== undefined ? { quota } : {}), pathPrefix: file.name });
+}
+
+/** The model a corpus file is planned as: the catalogue plus the file's auto-node pools and read warnings. */
+export function corpusModel(file: { readonly name: string; readonly text: string }, catalogue: MetalsliceConfig): MetalsliceConfig {
+  const read = importCorpusFile(file, catalogue);
+  return { ...catalogue, autoNodes: read.autoNodes.map((e, k) => ({ ...e, source: read.sourcePaths[k] })), readWarnings: read.warnings };
 }

@@ -10,8 +10,7 @@ import { RandomProvider } from '@cdktf/provider-random/lib/provider';
 import { addConfig, CapacityPlan } from '../../constructs';
 import { AutoNodesSpec, MetalsliceConfig } from '../../constructs/core/model';
 import { planModel } from '../../constructs/core/plan';
-import { importVclusterAutoNodes } from '../../constructs/core/vcluster';
-import { corpusCatalogue, corpusFiles, vclusterVerdicts, VclusterEntry, VclusterVerdict } from '../support/vcluster-corpus';
+import { corpusCatalogue, corpusFiles, corpusModel, importCorpusFile, vclusterVerdicts, VclusterEntry, VclusterVerdict } from '../support/vcluster-corpus';
 
 /**
  * Files vCluster accepts that metalslice's planning rules refuse on purpose, with the reason each must give.
@@ -38,14 +37,10 @@ const PLANNING_REFUSES: Readonly<Record<string, RegExp>> = {
 const files = corpusFiles();
 const verdicts = files.length > 0 ? vclusterVerdicts() : new Map<string, VclusterVerdict>();
 const catalogue: MetalsliceConfig = files.length > 0 ? corpusCatalogue() : {};
-const cluster = catalogue.clusters?.[0]?.name ?? 'tenant';
-const quota = catalogue.quotas?.[0]?.name;
 
 const acceptedByVcluster = (v: VclusterVerdict) => v.ok && (v.schemaErrors ?? []).length === 0;
 
-function imported(file: { name: string; text: string }) {
-  return importVclusterAutoNodes(file.text, { cluster, ...(quota !== undefined ? { quota } : {}), pathPrefix: file.name });
-}
+const imported = (file: { name: string; text: string }) => importCorpusFile(file, catalogue);
 
 /** What vCluster read, in the shape metalslice compares: provider, then each pool's name (and static quantity). */
 function vclusterPools(entries: readonly VclusterEntry[] | null | undefined): string[] {
@@ -56,10 +51,7 @@ function metalslicePools(entries: readonly AutoNodesSpec[]): string[] {
   return entries.flatMap((e) => [...(e.static ?? []).map((p) => `${e.provider}/static/${p.name}x${p.quantity}`), ...(e.dynamic ?? []).map((p) => `${e.provider}/dynamic/${p.name}`)]);
 }
 
-function modelOf(file: { name: string; text: string }): MetalsliceConfig {
-  const read = imported(file);
-  return { ...catalogue, autoNodes: read.autoNodes.map((e, k) => ({ ...e, source: read.sourcePaths[k] })), readWarnings: read.warnings };
-}
+const modelOf = (file: { name: string; text: string }) => corpusModel(file, catalogue);
 
 const describeCorpus = files.length > 0 ? describe : describe.skip;
 

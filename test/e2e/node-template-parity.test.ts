@@ -1,0 +1,126 @@
+// Two renderers, one VM: for every static kubevirt node of every vcluster.yaml in the conformance suite that
+// vCluster accepts and metalslice plans, the Terraform node template vCluster Platform runs per claim
+// (node-templates/kubevirt, through modules/kubevirt-node) must write the same VirtualMachine as the
+// constructs (constructs/render/kubevirt.ts). OpenTofu evaluates the template's module with the claim the
+// platform would pass for that node (`tofu console`: no cluster needed), and the two objects are compared whole.
+import { spawn } from 'node:child_process';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { MetalsliceConfig } from '../../constructs/core/model';
+import { planModel } from '../../constructs/core/plan';
+import { PlannedVm } from '../../constructs/core/vms';
+import { renderVirtualMachine } from '../../constructs/render/kubevirt';
+import { corpusCatalogue, corpusFiles, corpusModel, vclusterVerdicts } from '../support/vcluster-corpus';
+import { copyTerraformTree, expectOk, tofu } from './harness';
+
+jest.setTimeout(900_000);
+
+/**
+ * The claim vCluster Platform passes to the template for `vm`: the node claim's name, the chosen node type
+ * with its resources (quantities as strings) and properties, the tenant instance, and the claim's effective
+ * properties (provider's, then the type's, then the pool's). The metalslice.io/* properties are the ones the
+ * provider team sets on the NodeProvider for the template (node-templates/kubevirt/main.tf lists them).
+ */
+function claimFor(vm: PlannedVm, model: MetalsliceConfig, poolProperties: Record<string, string>): Record<string, unknown> {
+  const entry = (model.autoNodes ?? []).find((a) => a.cluster === vm.cluster && [...(a.static ?? [])].some((p) => `${a.cluster}-${p.name}` === vm.pool || p.name === vm.pool));
+  const provider = (model.nodeProviders ?? []).find((p) => p.name === entry?.provider)!;
+  const type = provider.nodeTypes.find((t) => t.name === vm.nodeType || `${provider.name}.${t.name}` === vm.nodeType)!;
+  const fleet = (model.fleets ?? []).find((f) => f.name === vm.fleet)!;
+  const hostSelector = Object.entries(fleet.hostSelector ?? {}).map(([k, v]) => `${k}=${v}`).join(',');
+  return {
+    vcluster: {
+      name: vm.name,
+      namespace: `vcluster-${vm.cluster}`,
+      userData: '#cloud-config\n',
+      requirements: {},
+      properties: {
+        ...provider.properties,
+        ...type.properties,
+        ...poolProperties,
+        'metalslice.io/namespace': vm.namespace,
+        'metalslice.io/quota': vm.quota,
+        'metalslice.io/pool': vm.pool,
+        'metalslice.io/node-type': vm.nodeType,
+        'metalslice.io/cpu-allocation-ratio': String(fleet.cpuAllocationRatio ?? 1),
+        ...(hostSelector ? { 'metalslice.io/host-selector': hostSelector } : {}),
+        // A node the plan pins (its report says which) is pinned by the platform's claim too.
+        ...(vm.placement === 'planned' && vm.host !== undefined ? { 'metalslice.io/host': vm.host } : {}),
+      },
+      nodeClaim: { metadata: { name: vm.name, namespace: 'p-acme' } },
+      nodeType: { metadata: { name: type.name }, spec: { resources: Object.fromEntries(Object.entries(type.resources ?? {}).map(([k, v]) => [k, String(v)])), properties: type.properties ?? {} } },
+      nodeProvider: { metadata: { name: provider.name } },
+      instance: { metadata: { name: vm.cluster, namespace: 'p-acme' } },
+    },
+  };
+}
+
+/** The static pool's claim properties: its autoNodes entry's (vCluster takes none per static pool). */
+function poolProperties(vm: PlannedVm, model: MetalsliceConfig): Record<string, string> {
+  for (const a of model.autoNodes ?? []) {
+    if (a.cluster !== vm.cluster) continue;
+    const pool = (a.static ?? []).find((p) => `${a.cluster}-${p.name}` === vm.pool || p.name === vm.pool);
+    if (pool) return { ...a.properties };
+  }
+  return {};
+}
+
+describe('the kubevirt node template and the constructs render the same VM', () => {
+  const catalogue = corpusCatalogue();
+  const verdicts = vclusterVerdicts();
+  const cases: { file: string; vm: PlannedVm; model: MetalsliceConfig }[] = [];
+  for (const file of corpusFiles()) {
+    const verdict = verdicts.get(file.name);
+    if (!verdict?.ok || (verdict.schemaErrors ?? []).length > 0) continue;
+    const model = corpusModel(file, catalogue);
+    const plan = planModel(model);
+    if (!plan.ok) continue; // refused on purpose, each for its stated reason (test/unit/vcluster-conformance.test.ts)
+    // One node per static pool: a pool's nodes differ only in their index.
+    const seen = new Set<string>();
+    for (const vm of plan.vms) {
+      if (!vm.concrete || vm.origin !== 'static' || seen.has(vm.pool)) continue;
+      seen.add(vm.pool);
+      cases.push({ file: file.name, vm, model });
+    }
+  }
+  let dir: string;
+
+  beforeAll(async () => {
+    dir = path.join(copyTerraformTree(fs.mkdtempSync(path.join(os.tmpdir(), 'metalslice-parity-'))), 'node-templates', 'kubevirt');
+    expectOk('init', await tofu(dir, ['init', '-backend=false', '-input=false', '-no-color']));
+  });
+
+  afterAll(() => {
+    if (dir) fs.rmSync(path.dirname(path.dirname(dir)), { recursive: true, force: true });
+  });
+
+  it('covers static nodes of at least 15 suite files', () => {
+    process.stdout.write(`node template parity: ${cases.length} static pools from ${new Set(cases.map((c) => c.file)).size} vcluster.yaml files\n`);
+    expect(new Set(cases.map((c) => c.file)).size).toBeGreaterThanOrEqual(15);
+    // ...among them pinned nodes, devices, and every root disk source the properties can name.
+    const rendered = JSON.stringify(cases.map(({ vm }) => renderVirtualMachine(vm, { userDataSecret: 'x' })));
+    for (const part of ['"sourceRef":{"kind":"DataSource","name":"ubuntu-2404","namespace":"os-images"}', '"http":{"url":"https://', '"registry":{"url":"docker://quay.io/containerdisks/debian:12"}', '"gpus":[', '"nodeAffinity"']) {
+      expect(rendered).toContain(part);
+    }
+  });
+
+  it.each(cases.map((c) => [`${c.file} ${c.vm.pool}`, c] as const))('%s', async (_name, { vm, model }) => {
+    const vars = path.join(dir, `${vm.name}.tfvars.json`);
+    fs.writeFileSync(vars, JSON.stringify(claimFor(vm, model, poolProperties(vm, model))));
+    const fleet = (model.fleets ?? []).find((f) => f.name === vm.fleet);
+    const ours = renderVirtualMachine(vm, { userDataSecret: `${vm.name}-cloudinit`, hostSelector: fleet?.hostSelector });
+    const result = await new Promise<{ code: number; stdout: string; stderr: string }>((resolve) => {
+      const child = spawn('tofu', ['console', '-no-color', `-var-file=${vars}`], { cwd: dir, env: { ...process.env, CHECKPOINT_DISABLE: '1' } });
+      let stdout = '';
+      let stderr = '';
+      child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
+      child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
+      child.on('close', (code) => resolve({ code: code ?? 1, stdout, stderr }));
+      child.stdin.end('nonsensitive(jsonencode(module.node.virtual_machine))\n');
+    });
+    const line = result.stdout.trim().split('\n').pop() ?? '';
+    expect({ code: result.code, stderr: result.stderr.slice(-2000) }).toEqual({ code: 0, stderr: '' });
+    const template = JSON.parse(JSON.parse(line) as string) as unknown;
+    expect(template).toEqual(ours);
+  });
+});
