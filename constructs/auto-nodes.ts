@@ -45,7 +45,7 @@ export class NodeEnvironment extends Construct {
     const id = `node-env-${cluster}-${provider}`;
     const existing = root.node.tryFindChild(id);
     if (existing instanceof NodeEnvironment) return existing;
-    return new NodeEnvironment(root as Construct, id, cluster, provider);
+    return new NodeEnvironment(root, id, cluster, provider);
   }
 
   readonly namespace: string;

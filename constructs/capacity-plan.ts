@@ -42,7 +42,7 @@ export class ModelBuilder {
   }
 
   build(): { model: MetalsliceConfig; paths: ModelPaths } {
-    return { model: Object.fromEntries(this.entries) as MetalsliceConfig, paths: Object.fromEntries(this.paths) as ModelPaths };
+    return { model: Object.fromEntries(this.entries), paths: Object.fromEntries(this.paths) };
   }
 }
 

@@ -215,7 +215,7 @@ export class HostDeployPolicy extends Construct {
     const id = `host-deploy-policy-${hostNamespace}`;
     const existing = root.node.tryFindChild(id);
     if (existing instanceof HostDeployPolicy) return existing;
-    return new HostDeployPolicy(root as Construct, id, hostNamespace);
+    return new HostDeployPolicy(root, id, hostNamespace);
   }
 
   private constructor(scope: Construct, id: string, readonly hostNamespace: string) {

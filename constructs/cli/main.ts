@@ -98,7 +98,7 @@ function readPreviousReport(file: string): PlanReport {
   return plan as PlanReport;
 }
 
-async function runPlan(file: string, opts: OutputOptions & { failureDomain?: string }, io: Io): Promise<number> {
+function runPlan(file: string, opts: OutputOptions & { failureDomain?: string }, io: Io): number {
   checkOutputOptions(opts);
   let report: PlanReport;
   let unreadable = false;
@@ -117,7 +117,7 @@ async function runPlan(file: string, opts: OutputOptions & { failureDomain?: str
 }
 
 /** `metalslice report PLAN.json`: a plan written by synth (or `plan --json`), printed for people. */
-async function runReport(file: string, opts: OutputOptions, io: Io): Promise<number> {
+function runReport(file: string, opts: OutputOptions, io: Io): number {
   checkOutputOptions(opts);
   let report: PlanReport;
   try {
@@ -177,8 +177,8 @@ async function run(argv: readonly string[], io: Io): Promise<number> {
     .option('--max-chars <n>', `with --markdown: at most this many characters, long tables cut (default ${DEFAULT_MAX_CHARS}; 0: no limit)`, parseMaxChars)
     .option('--full-report <where>', 'with --markdown: where readers find the full report, named when rows are left out')
     .option('--failure-domain <label>', 'N+1 headroom also per value of this host label (a rack or zone): can the fleet lose any one?', parseFailureDomain)
-    .action(async (config: string, opts: OutputOptions & { failureDomain?: string }) => {
-      exitCode = await runPlan(config, opts, io);
+    .action((config: string, opts: OutputOptions & { failureDomain?: string }) => {
+      exitCode = runPlan(config, opts, io);
     });
 
   program
@@ -190,8 +190,8 @@ async function run(argv: readonly string[], io: Io): Promise<number> {
     .option('--previous <plan.json>', 'start with what changed since a previous plan')
     .option('--max-chars <n>', `with --markdown: at most this many characters (default ${DEFAULT_MAX_CHARS}; 0: no limit)`, parseMaxChars)
     .option('--full-report <where>', 'with --markdown: where readers find the full report')
-    .action(async (planFile: string, opts: OutputOptions) => {
-      exitCode = await runReport(planFile, opts, io);
+    .action((planFile: string, opts: OutputOptions) => {
+      exitCode = runReport(planFile, opts, io);
     });
 
   program
@@ -231,7 +231,7 @@ async function run(argv: readonly string[], io: Io): Promise<number> {
     });
 
   try {
-    await program.parseAsync(argv as string[], { from: 'user' });
+    await program.parseAsync(argv, { from: 'user' });
   } catch (e) {
     if (e instanceof CommanderError) {
       if (e.code === 'commander.helpDisplayed' || e.code === 'commander.version' || e.exitCode === 0) return 0;

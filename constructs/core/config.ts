@@ -417,7 +417,7 @@ export function validateConfigShape(data: unknown): MetalsliceConfig {
     });
     throw new MetalsliceError(issues);
   }
-  return data as MetalsliceConfig;
+  return data;
 }
 
 /** Parses YAML or JSON text (JSON is YAML); syntax errors name the line. */

@@ -15,7 +15,7 @@ const UNIT_SECONDS: Readonly<Record<string, number>> = { h: 3600, m: 60, s: 1 };
 export function bootstrapTokenTtlSeconds(ttl: string): number | undefined {
   if (!TTL.test(ttl)) return undefined;
   let seconds = 0;
-  for (const [, count, unit] of ttl.matchAll(/([0-9]+)([hms])/g)) seconds += Number(count) * UNIT_SECONDS[unit!]!;
+  for (const [, count, unit] of ttl.matchAll(/([0-9]+)([hms])/g)) seconds += Number(count) * UNIT_SECONDS[unit];
   return seconds;
 }
 

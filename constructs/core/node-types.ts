@@ -321,7 +321,7 @@ function parseNodeType(
   // Built-in defaults first, then provider properties, then the type's own; identity properties last.
   properties.set(OS_LABEL, single('linux'));
   properties.set(CAPACITY_TYPE_LABEL, single('on-demand'));
-  const extendedResources = resourceNames(resources).filter((n) => n !== 'disk' && isExtendedResource(n) && !resources![n].isZero());
+  const extendedResources = resourceNames(resources).filter((n) => n !== 'disk' && isExtendedResource(n) && !resources[n].isZero());
   for (const name of extendedResources) {
     if (labelKeyProblem(name) === undefined) properties.set(name, single(resources[name].ceilUnits().toString()));
   }

@@ -296,7 +296,7 @@ export function placeVms(fleets: ReadonlyMap<string, PlannedFleet>, vms: readonl
     const own = vms.filter((vm) => vm.concrete && vm.fleet === fleet.name && !accounting.overQuota.has(vm.poolPath));
     const dims = dimensionsOf(fleet, own);
     const result = placeFleet(fleet, own, dims);
-    const used = fleet.hosts.map(() => ({}) as ResourceVector);
+    const used = fleet.hosts.map(() => ({}));
     result.hostOf.forEach((h, k) => {
       if (h < 0) return;
       hostOf.set(vmKey(own[k]), fleet.hosts[h].name);

@@ -257,7 +257,11 @@ export function buildAutoVms(foundation: Foundation, selection: AutoSelection, m
       if (type) {
         const poolWarnings: PlanIssue[] = [];
         const props = propertiesOf(model, paths, selection, pool, type.name, issues, poolWarnings);
-        for (const w of poolWarnings) if (!seenWarnings.has(w.path)) (seenWarnings.add(w.path), warnings.push(w));
+        for (const w of poolWarnings) {
+          if (seenWarnings.has(w.path)) continue;
+          seenWarnings.add(w.path);
+          warnings.push(w);
+        }
         if (props.rootDiskSize) {
           // The root disk the properties ask for: a DataVolume of that size, counted against the quota.
           const problems: PlanIssue[] = [];

@@ -238,7 +238,7 @@ const JOIN_FIELDS = ['kubelet', 'joinNode', 'autoUpgrade', 'vpn', 'daemon'];
 function claimsOf(privateNodes: Obj, options: VclusterImportOptions, prefix: string): Omit<VclusterAutoNodesImport, 'issues'> {
   const warnings: PlanIssue[] = [];
   for (const key of JOIN_FIELDS) {
-    if (isObj(privateNodes[key]) && Object.keys(privateNodes[key] as Obj).length > 0) {
+    if (isObj(privateNodes[key]) && Object.keys(privateNodes[key]).length > 0) {
       warnings.push({ path: pointerPath(prefix, `/privateNodes/${key}`), message: `not used by metalslice's node join (it renders the kubeadm join and kubelet settings itself): vCluster applies it to nodes it joins` });
     }
   }
