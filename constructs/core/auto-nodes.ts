@@ -11,7 +11,7 @@
  * type has room for all N, that is an error. One type per pool keeps the pool homogeneous (one node shape,
  * one set of labels) and keeps scaling stable: adding a node never re-types the existing ones.
  */
-import { captureInto, childPath, PlanIssue } from './errors';
+import { captureInto, childPath, isList, PlanIssue } from './errors';
 import { AutoNodesSpec, DynamicPoolSpec, Labels, NodeProviderSpec, Requirement as RequirementSpec, StaticPoolSpec, Taint } from './model';
 import { NodeType, nodeLabelsFor, INSTANCE_TYPE_LABEL, NODE_TYPE_LABEL, parseNodeProviders, ProviderKind, NodeProvider } from './node-types';
 import { buildVm, FleetKubevirt, VmBuild } from './vms';
@@ -307,7 +307,7 @@ function mismatch(type: NodeType, requirements: readonly Requirement[], requeste
 /** Taint keys, values and effects as Kubernetes validates them; the valid taints. */
 export function checkTaints(taints: readonly Taint[] | undefined, path: string, issues: PlanIssue[]): Taint[] {
   if (taints === undefined) return [];
-  if (!Array.isArray(taints)) {
+  if (!isList(taints)) {
     issues.push({ path, message: 'taints must be a list of {key, value, effect}' });
     return [];
   }

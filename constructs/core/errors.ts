@@ -66,3 +66,11 @@ export function childPath(base: string, key: string | number): string {
   if (base === '') return plain ? key : part;
   return plain ? `${base}.${key}` : `${base}${part}`;
 }
+
+/**
+ * Whether a typed list from user input really is a list (a config can hold anything where the type says list).
+ * Unlike `Array.isArray`, it keeps the element type instead of widening it to `any`.
+ */
+export function isList<T>(value: readonly T[] | undefined): value is readonly T[] {
+  return Array.isArray(value);
+}

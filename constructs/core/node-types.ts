@@ -4,7 +4,7 @@
  * the default formula) and, for metal3 providers, resources and capacity discovered from the BareMetalHosts
  * its host selector picks.
  */
-import { captureInto, childPath, PlanIssue } from './errors';
+import { captureInto, childPath, isList, PlanIssue } from './errors';
 import { HostSpec, LabelSelector, Labels, NodeProviderSpec, NodeTypeSpec, VmOptions } from './model';
 import { Quantity } from './quantity';
 import { isExtendedResource, parseResources, resourceNames, ResourceVector } from './resources';
@@ -215,10 +215,10 @@ export function parseNodeProviders(specs: readonly NodeProviderSpec[], basePath 
     }
     const types: NodeType[] = [];
     const typeNames = new Map<string, number>();
-    if (!Array.isArray(spec.nodeTypes)) {
+    if (!isList(spec.nodeTypes)) {
       issues.push({ path: childPath(path, 'nodeTypes'), message: 'nodeTypes must be a list of node types' });
     }
-    (Array.isArray(spec.nodeTypes) ? spec.nodeTypes : []).forEach((t, j) => {
+    (isList(spec.nodeTypes) ? spec.nodeTypes : []).forEach((t, j) => {
       const typePath = childPath(childPath(path, 'nodeTypes'), j);
       if (typeof t.name !== 'string' || !isNodeTypeName(t.name)) {
         issues.push({ path: childPath(typePath, 'name'), message: `node type name ${JSON.stringify(t.name)} is not valid: use lower-case letters, digits, '-' and '.' (like t3.medium), starting and ending with a letter or digit, at most 63 characters` });

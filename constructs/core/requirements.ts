@@ -4,7 +4,7 @@
  * complement flag, as Karpenter holds them, so matching is set intersection and every mismatch can be
  * explained.
  */
-import { childPath, MetalsliceError, PlanIssue } from './errors';
+import { childPath, isList, MetalsliceError, PlanIssue } from './errors';
 import { Requirement as RequirementSpec, RequirementOperator } from './model';
 import { isDnsLabel, labelKeyProblem, labelValueProblem } from './names';
 
@@ -213,7 +213,7 @@ export function parseRequirement(input: RequirementSpec, path: string): Requirem
 /** Parses a list of requirements, collecting the issues of all of them. */
 export function parseRequirements(inputs: readonly RequirementSpec[] | undefined, path: string): Requirement[] {
   if (inputs === undefined) return [];
-  if (!Array.isArray(inputs)) throw new MetalsliceError([{ path, message: 'requirements must be a list of {property, operator, value(s)}' }]);
+  if (!isList(inputs)) throw new MetalsliceError([{ path, message: 'requirements must be a list of {property, operator, value(s)}' }]);
   const issues: PlanIssue[] = [];
   const out: Requirement[] = [];
   inputs.forEach((input, i) => {
