@@ -24,7 +24,9 @@ import * as path from 'path';
 import { binary, REPO_ROOT, run, startCluster, TestCluster } from '../test/e2e/harness';
 
 const PER_POOL = 50;
-type Layout = 'per-pool' | 'one-stack' | 'baseline';
+type Layout = 'per-pool' | 'one-stack' | 'baseline' | 'per-pool-kubectl';
+
+const KUBECTL_PROVIDER_VERSION = '1.19.0';
 
 interface Measure {
   /** Wall time, summed over the stacks run (they run one after another). */
@@ -158,6 +160,46 @@ export function toBaseline(file: string): void {
   fs.writeFileSync(file, JSON.stringify(tf, null, 2));
 }
 
+/**
+ * The kubectl-style alternative: every VirtualMachine as a `kubectl_manifest` of gavinbunney/kubectl (built from
+ * its Go module by scripts/bench-deploy.sh; path in METALSLICE_BENCH_KUBECTL_PROVIDER), which applies the YAML
+ * and compares it with the live object without reading the cluster's OpenAPI or CRDs per resource.
+ */
+export function toKubectl(file: string): void {
+  const tf = JSON.parse(fs.readFileSync(file, 'utf8'));
+  const manifests: Record<string, any> = tf.resource?.kubernetes_manifest ?? {};
+  let moved = 0;
+  for (const [id, r] of Object.entries(manifests)) {
+    if (r.manifest?.kind !== 'VirtualMachine') continue;
+    tf.resource.kubectl_manifest ??= {};
+    tf.resource.kubectl_manifest[id] = { yaml_body: JSON.stringify(r.manifest), server_side_apply: true, wait: false };
+    delete manifests[id];
+    moved += 1;
+  }
+  if (moved === 0) return;
+  if (Object.keys(manifests).length === 0) delete tf.resource.kubernetes_manifest;
+  tf.terraform.required_providers.kubectl = { source: 'gavinbunney/kubectl', version: KUBECTL_PROVIDER_VERSION };
+  tf.provider.kubectl = [{}];
+  fs.writeFileSync(file, JSON.stringify(tf, null, 2));
+}
+
+/** A CLI config whose filesystem mirror is the toolchain's plus the kubectl provider. */
+function kubectlMirror(work: string): string {
+  const binary = process.env.METALSLICE_BENCH_KUBECTL_PROVIDER;
+  if (!binary || !fs.existsSync(binary)) throw new Error('the per-pool-kubectl layout needs METALSLICE_BENCH_KUBECTL_PROVIDER (scripts/bench-deploy.sh builds it)');
+  const mirror = path.join(work, 'mirror');
+  fs.cpSync(path.join(process.env.METALSLICE_TOOLCHAIN ?? '', 'providers-mirror'), mirror, { recursive: true });
+  for (const host of ['registry.opentofu.org', 'registry.terraform.io']) {
+    const dir = path.join(mirror, host, 'gavinbunney', 'kubectl', KUBECTL_PROVIDER_VERSION, 'linux_amd64');
+    fs.mkdirSync(dir, { recursive: true });
+    fs.copyFileSync(binary, path.join(dir, `terraform-provider-kubectl_v${KUBECTL_PROVIDER_VERSION}`));
+    fs.chmodSync(path.join(dir, `terraform-provider-kubectl_v${KUBECTL_PROVIDER_VERSION}`), 0o755);
+  }
+  const rc = path.join(work, 'tofurc');
+  fs.writeFileSync(rc, `provider_installation {\n  filesystem_mirror {\n    path    = "${mirror}"\n    include = ["*/*/*"]\n  }\n}\ndisable_checkpoint = true\n`);
+  return rc;
+}
+
 class LayoutRun {
   private readonly work: string;
   private readonly env: NodeJS.ProcessEnv;
@@ -168,7 +210,7 @@ class LayoutRun {
     private readonly layout: Layout,
     private readonly vms: number,
   ) {
-    this.quota = `${layout === 'per-pool' ? 'pp' : layout === 'one-stack' ? 'os' : 'bl'}${vms}`;
+    this.quota = `${{ 'per-pool': 'pp', 'one-stack': 'os', baseline: 'bl', 'per-pool-kubectl': 'pk' }[layout]}${vms}`;
     this.work = fs.mkdtempSync(path.join(os.tmpdir(), `metalslice-bench-${this.quota}-`));
     this.env = {
       ...process.env,
@@ -178,9 +220,10 @@ class LayoutRun {
       KUBE_CONFIG_PATH: cluster.adminKubeconfig,
       CDKTF_OUTDIR: path.join(this.work, 'cdktf.out'),
       METALSLICE_CONFIG: path.join(this.work, 'config.json'),
-      METALSLICE_LAYOUT: layout === 'per-pool' ? 'stack-per-pool' : 'one-stack',
+      METALSLICE_LAYOUT: layout.startsWith('per-pool') ? 'stack-per-pool' : 'one-stack',
     };
     delete this.env.TF_PLUGIN_CACHE_DIR;
+    if (layout === 'per-pool-kubectl') this.env.TF_CLI_CONFIG_FILE = kubectlMirror(this.work);
   }
 
   private stacksDir(): string {
@@ -198,6 +241,7 @@ class LayoutRun {
     const r = await run(process.execPath, [path.join(REPO_ROOT, 'node_modules', 'tsx', 'dist', 'cli.mjs'), path.join(REPO_ROOT, 'examples', 'config-app.ts')], { cwd: this.work, env: this.env });
     if (r.code !== 0) throw new Error(`synth failed: ${r.stderr.slice(-2000)}`);
     if (this.layout === 'baseline') for (const s of this.stacks()) toBaseline(path.join(this.stacksDir(), s, 'cdk.tf.json'));
+    if (this.layout === 'per-pool-kubectl') for (const s of this.stacks()) toKubectl(path.join(this.stacksDir(), s, 'cdk.tf.json'));
   }
 
   private async tofu(stack: string, args: readonly string[], okCodes: readonly number[] = [0]) {
