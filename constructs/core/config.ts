@@ -4,7 +4,7 @@
  */
 import * as fs from 'fs';
 import * as path from 'path';
-import Ajv, { ErrorObject } from 'ajv';
+import Ajv, { ErrorObject, SchemaObject } from 'ajv';
 import { parseDocument } from 'yaml';
 import { MetalsliceError, PlanIssue, UnreadableInputError } from './errors';
 import { AutoNodesSpec, HostSpec, MetalsliceConfig } from './model';
@@ -79,8 +79,8 @@ const selector = {
   },
 } as const;
 
-/** The JSON Schema of the config; exported so editors and other tools can use it. */
-export const CONFIG_SCHEMA = {
+/** The JSON Schema (draft-07, as Ajv reads it) of the config: exported so editors and other tools can validate a config file with it. */
+export const CONFIG_SCHEMA: SchemaObject = {
   type: 'object',
   additionalProperties: false,
   properties: {

@@ -10,7 +10,9 @@ export type Labels = Readonly<Record<string, string>>;
 
 /** One bare-metal host (a Kubernetes Node of the provider cluster, or a Metal3 BareMetalHost). */
 export interface HostSpec {
+  /** The host name: the Node name (kubernetes.io/hostname) or the BareMetalHost name. */
   readonly name: string;
+  /** The host's labels (fleet hostSelector, failure domains, metal3 node type hostSelector). @default - none */
   readonly labels?: Labels;
   /** What the host offers: cpu, memory, disk, extended resources (`nvidia.com/gpu`). */
   readonly capacity: ResourceInput;
@@ -56,10 +58,13 @@ export interface VmOptions {
   readonly evictionStrategy?: 'LiveMigrate' | 'LiveMigrateIfPossible' | 'External' | 'None';
 }
 
+/** An Elastic Fleet: the hosts of a machine pool, offered as KubeVirt capacity. */
 export interface FleetSpec {
+  /** The fleet's name: a DNS-1123 label, unique in the model. */
   readonly name: string;
   /** Kept back on every host for the host OS, kubelet and KubeVirt's own pods. @default - nothing reserved */
   readonly reservedPerHost?: ResourceInput;
+  /** The bare-metal hosts whose capacity the fleet offers. @default - none (or hostsFile) */
   readonly hosts?: readonly HostSpec[];
   /** An inventory file written by `metalslice inventory`, relative to the config file. */
   readonly hostsFile?: string;
@@ -84,9 +89,13 @@ export interface FleetSpec {
   readonly requireHostFailureHeadroom?: boolean;
 }
 
+/** An Elastic Quota: a CPU / memory / disk (and device) slice of a fleet for one tenant organisation. */
 export interface QuotaSpec {
+  /** The quota's name: a DNS-1123 label, unique in the model. */
   readonly name: string;
+  /** The fleet the quota is a slice of. */
   readonly fleet: string;
+  /** The tenant organisation that owns the quota (its group may manage the VMs). */
   readonly organization: string;
   /** cpu, memory, disk (as requests.storage) and extended resources. */
   readonly limits: ResourceInput;
@@ -104,7 +113,9 @@ export interface QuotaSpec {
   readonly liveMigrations?: number;
 }
 
+/** A tenant cluster that nodes join (kubeadm join with a bootstrap token). */
 export interface ClusterSpec {
+  /** The tenant cluster's name: a DNS-1123 label, unique in the model. */
   readonly name: string;
   /** The tenant API server that new nodes join: `https://host:port`. */
   readonly endpoint: string;
@@ -118,18 +129,27 @@ export interface ClusterSpec {
   readonly kubeconfigContext?: string;
 }
 
+/** A Kubernetes node taint. */
 export interface Taint {
+  /** The taint key (a qualified name, like a label key). */
   readonly key: string;
+  /** The taint value (a label value). @default - no value */
   readonly value?: string;
+  /** What the taint does to pods that do not tolerate it. */
   readonly effect: 'NoSchedule' | 'PreferNoSchedule' | 'NoExecute';
 }
 
+/** An Elastic Node Pool: `count` VMs of one shape, carved from a quota, joining a tenant cluster. */
 export interface NodePoolSpec {
+  /** The pool's name: a DNS-1123 label; node names are `<name>-<index>`. */
   readonly name: string;
+  /** The Elastic Quota the pool's VMs are carved from. */
   readonly quota: string;
+  /** The tenant cluster the nodes join. */
   readonly cluster: string;
   /** One node's guest resources: cpu (whole vCPUs), memory, disk (root disk size). */
   readonly shape: ResourceInput;
+  /** Number of nodes, 0 or more. Scaling changes only the nodes added or removed. */
   readonly count: number;
   /** `spread`: kube-scheduler spreads the pool over hosts; `planned`: each VM is pinned to the planner's host. @default "spread" */
   readonly placement?: 'spread' | 'planned';
@@ -137,7 +157,9 @@ export interface NodePoolSpec {
   readonly image?: string;
   /** `containerDisk` (ephemeral) or `dataVolume` (a PVC of the shape's disk, counted as requests.storage). @default "dataVolume" */
   readonly rootDisk?: 'containerDisk' | 'dataVolume';
+  /** Node labels the kubelet sets at join (node-role labels are refused). @default - none */
   readonly labels?: Labels;
+  /** Node taints set at join. @default - none */
   readonly taints?: readonly Taint[];
   /** Node type label value. @default - the pool name */
   readonly nodeType?: string;
@@ -145,24 +167,44 @@ export interface NodePoolSpec {
   readonly vm?: VmOptions;
 }
 
+/** How a requirement compares a node type's property (Kubernetes node selector operators). */
 export type RequirementOperator = 'In' | 'NotIn' | 'Exists' | 'DoesNotExist' | 'Gt' | 'Lt';
 /** As written: vCluster also takes "" for In. */
 export type RequirementOperatorInput = RequirementOperator | '';
 
+/** One condition a node type must meet (vCluster Platform's node type requirements). */
 export interface Requirement {
+  /** The node type property (or built-in: the type name, zone, instance type) the requirement reads. */
   readonly property: string;
   /** In, NotIn, Exists, DoesNotExist, Gt or Lt; "" means In. @default "In" */
   readonly operator?: RequirementOperatorInput;
+  /** The value for In, NotIn, Gt or Lt (Gt and Lt: a non-negative integer). @default - none */
   readonly value?: string;
+  /** Values for In or NotIn. @default - none */
   readonly values?: readonly string[];
 }
 
-export interface LabelSelector {
-  readonly matchLabels?: Labels;
-  readonly matchExpressions?: readonly { key: string; operator: 'In' | 'NotIn' | 'Exists' | 'DoesNotExist'; values?: readonly string[] }[];
+/** One expression of a label selector. */
+export interface LabelSelectorRequirement {
+  /** The label key. */
+  readonly key: string;
+  /** How the label's value is compared with `values`. */
+  readonly operator: 'In' | 'NotIn' | 'Exists' | 'DoesNotExist';
+  /** The values for In and NotIn. @default - none */
+  readonly values?: readonly string[];
 }
 
+/** A Kubernetes label selector over host labels. */
+export interface LabelSelector {
+  /** Labels a host must have, each with this value. @default - none */
+  readonly matchLabels?: Labels;
+  /** Label expressions a host must satisfy (Kubernetes label selector semantics). @default - none */
+  readonly matchExpressions?: readonly LabelSelectorRequirement[];
+}
+
+/** One node type of a provider's catalogue: resources, properties, cost and capacity. */
 export interface NodeTypeSpec {
+  /** The type's name, unique per provider: lower-case letters, digits, `-` and `.` (like `t3.medium`). */
   readonly name: string;
   /** cpu, memory, disk and extended resources of one node; metal3 types discover them from their hosts. */
   readonly resources?: ResourceInput;
@@ -180,30 +222,41 @@ export interface NodeTypeSpec {
   readonly vm?: VmOptions;
 }
 
+/** A node provider (vCluster Platform's NodeProvider) and its node type catalogue. */
 export interface NodeProviderSpec {
+  /** The provider's name: a DNS-1123 label, unique in the model. */
   readonly name: string;
+  /** `kubevirt`: VMs on an Elastic Fleet; `metal3`: whole BareMetalHosts; `terraform`: node templates run by vCluster Platform. */
   readonly kind: 'kubevirt' | 'metal3' | 'terraform';
   /** kubevirt: the Elastic Fleet whose hosts run the VMs. */
   readonly fleet?: string;
   /** metal3: the BareMetalHosts of the pool. */
   readonly hosts?: readonly HostSpec[];
+  /** metal3: an inventory file written by `metalslice inventory`, relative to the config file. @default - none */
   readonly hostsFile?: string;
   /** metal3: namespace of the BareMetalHosts. @default "metal3" */
   readonly hostNamespace?: string;
   /** Properties every type of this provider has (a type's own win). */
   readonly properties?: Labels;
+  /** The catalogue: the node types claims are matched against. */
   readonly nodeTypes: readonly NodeTypeSpec[];
 }
 
+/** A static auto-node pool: a fixed number of nodes of the cheapest matching type. */
 export interface StaticPoolSpec {
+  /** The pool's name: a DNS-1123 label, unique among the tenant cluster's auto-node pools (vCluster's rule). */
   readonly name: string;
+  /** Number of nodes, 0 or more. */
   readonly quantity: number;
+  /** What the node type must offer; the cheapest matching type is chosen. @default - any type */
   readonly requirements?: readonly Requirement[];
   /** vcluster.yaml's spelling of requirements. */
   readonly nodeTypeSelector?: readonly Requirement[];
   /** Smallest acceptable node. @default - any size */
   readonly resources?: ResourceInput;
+  /** Node taints set at join. @default - none (or the profile's) */
   readonly taints?: readonly Taint[];
+  /** Node labels set at join. @default - none (or the profile's) */
   readonly nodeLabels?: Labels;
   /** A NodeProfile (`nodeProfiles`) whose labels and taints the nodes get. @default - the entry's defaultProfile */
   readonly profile?: string;
@@ -211,28 +264,54 @@ export interface StaticPoolSpec {
   readonly terminationGracePeriod?: string;
 }
 
+/** A group of identical pods of a dynamic pool's preview. */
+export interface PreviewPods {
+  /** What one pod requests: cpu, memory and extended resources. */
+  readonly resources: ResourceInput;
+  /** How many such pods. */
+  readonly count: number;
+}
+
+/** A Karpenter disruption budget. */
 export interface DisruptionBudget {
+  /** How many nodes may be disrupted at once: a count (`2`) or a percentage (`20%`). */
   readonly nodes: string;
+  /** When the budget applies: a cron schedule. @default - always */
   readonly schedule?: string;
+  /** How long the budget applies after each scheduled start (Go duration, e.g. `1h`). @default - with schedule only */
   readonly duration?: string;
+  /** The disruption reasons the budget limits. @default - all */
   readonly reasons?: readonly ('Underutilized' | 'Empty' | 'Drifted')[];
 }
 
+/** A dynamic auto-node pool: a Karpenter NodePool or a Cluster API MachineDeployment that grows with pending pods. */
 export interface DynamicPoolSpec {
+  /** The pool's name: a DNS-1123 label, unique among the tenant cluster's auto-node pools (vCluster's rule). */
   readonly name: string;
+  /** What the node types must offer; the autoscaler chooses among the matching ones. @default - any type */
   readonly requirements?: readonly Requirement[];
+  /** vcluster.yaml's spelling of requirements. @default - none */
   readonly nodeTypeSelector?: readonly Requirement[];
   /** Karpenter limits: cpu, memory, ..., and `nodes`. */
   readonly limits?: ResourceInput;
+  /** Node taints set at join. @default - none (or the profile's) */
   readonly taints?: readonly Taint[];
+  /** Node labels set at join. @default - none (or the profile's) */
   readonly nodeLabels?: Labels;
+  /** Karpenter's disruption settings: when empty or underused nodes are removed. @default - Karpenter's */
   readonly disruption?: {
+    /** Remove nodes when empty, or also when their pods fit elsewhere. @default - Karpenter's (WhenEmptyOrUnderutilized) */
     readonly consolidationPolicy?: 'WhenEmpty' | 'WhenEmptyOrUnderutilized';
+    /** How long a node must be consolidatable before it is removed (Go duration). @default - Karpenter's */
     readonly consolidateAfter?: string;
+    /** Limits on how many nodes are disrupted at once. @default - Karpenter's (10%) */
     readonly budgets?: readonly DisruptionBudget[];
   };
+  /** Replace nodes older than this (Go duration, e.g. `720h`, or `Never`). @default - Karpenter's (720h) */
   readonly expireAfter?: string;
+  /** How long a node's pods may take to drain before it is deleted anyway (Go duration). @default - none */
   readonly terminationGracePeriod?: string;
+  /** Priority among the cluster's dynamic pools (Karpenter NodePool weight, 1-100). @default - none */
   readonly weight?: number;
   /** A NodeProfile (`nodeProfiles`) whose labels and taints the nodes get. @default - the entry's defaultProfile */
   readonly profile?: string;
@@ -245,16 +324,30 @@ export interface DynamicPoolSpec {
    * @default - no preview
    */
   readonly preview?: {
-    readonly pods: readonly { readonly resources: ResourceInput; readonly count: number }[];
+    /** Groups of identical pods: the resources of one, and how many. */
+    readonly pods: readonly PreviewPods[];
     /** Kept back on every node (kubelet, system daemons). @default {cpu: 100m, memory: 256Mi} */
     readonly nodeOverhead?: ResourceInput;
   };
 }
 
+/** Where an autoNodes entry read from a vcluster.yaml was written, for errors at the file's own paths. */
+export interface AutoNodesSource {
+  /** Path of the autoNodes entry in the vcluster.yaml. */
+  readonly entry: string;
+  /** Paths of its static pools, in order. @default - none */
+  readonly static?: readonly string[];
+  /** Paths of its dynamic pools, in order. @default - none */
+  readonly dynamic?: readonly string[];
+}
+
+/** The auto-node pools of one tenant cluster on one provider (vcluster.yaml `privateNodes.autoNodes[]`). */
 export interface AutoNodesSpec {
   /** Where the entry and its pools were written, when not in this config (a vcluster.yaml). @default - autoNodes[i] */
-  readonly source?: { readonly entry: string; readonly static?: readonly string[]; readonly dynamic?: readonly string[] };
+  readonly source?: AutoNodesSource;
+  /** The tenant cluster the nodes join. */
   readonly cluster: string;
+  /** The node provider whose catalogue the pools claim from. */
   readonly provider: string;
   /** Required for kubevirt providers; metal3 hosts are whole and need no quota. */
   readonly quota?: string;
@@ -266,20 +359,41 @@ export interface AutoNodesSpec {
   readonly properties?: Labels;
   /** The NodeProfile of pools that name none (vcluster.yaml `privateNodes.defaultProfile`). @default - none */
   readonly defaultProfile?: string;
+  /** Paths of its static pools, in order. */
   readonly static?: readonly StaticPoolSpec[];
+  /** Paths of its dynamic pools, in order. */
   readonly dynamic?: readonly DynamicPoolSpec[];
 }
 
+/** The OS image Metal3 writes to a claimed host. */
+export interface HostImage {
+  /** Where Metal3 downloads the image from. */
+  readonly url: string;
+  /** The image's checksum (or a URL of a checksum file). */
+  readonly checksum: string;
+  /** The checksum's algorithm. @default - detected by Metal3 */
+  readonly checksumType?: 'md5' | 'sha256' | 'sha512';
+  /** The image's format. @default - detected by Metal3 */
+  readonly format?: 'raw' | 'qcow2' | 'vdi' | 'vmdk' | 'live-iso';
+}
+
+/** Whole bare-metal hosts claimed exclusively for one tenant through Metal3 HostClaims. */
 export interface PrivateNodePoolSpec {
+  /** The pool's name: a DNS-1123 label; HostClaims are `<cluster>-<name>-<index>`. */
   readonly name: string;
+  /** The tenant cluster the hosts join. */
   readonly cluster: string;
   /** A metal3 NodeProvider. */
   readonly provider: string;
+  /** The metal3 node type whose hosts are claimed. */
   readonly nodeType: string;
+  /** Number of hosts claimed, 0 or more. */
   readonly count: number;
   /** OS image written to the host. */
-  readonly image: { readonly url: string; readonly checksum: string; readonly checksumType?: 'md5' | 'sha256' | 'sha512'; readonly format?: 'raw' | 'qcow2' | 'vdi' | 'vmdk' | 'live-iso' };
+  readonly image: HostImage;
+  /** Node labels set at join. @default - none */
   readonly labels?: Labels;
+  /** Node taints set at join. @default - none */
   readonly taints?: readonly Taint[];
 }
 
@@ -300,8 +414,11 @@ export interface VclusterFileSpec {
  * (`profile`, or the vcluster.yaml's `privateNodes.defaultProfile`). The pool's own labels and taints win.
  */
 export interface NodeProfileSpec {
+  /** The profile's name, as pools name it in `profile`. */
   readonly name: string;
+  /** Labels given to the nodes. @default - none */
   readonly nodeLabels?: Labels;
+  /** Taints given to the nodes. @default - none */
   readonly taints?: readonly Taint[];
   /** Taints set at boot and removed by a DaemonSet once the node is ready. @default - none */
   readonly startupTaints?: readonly Taint[];
@@ -309,15 +426,23 @@ export interface NodeProfileSpec {
 
 /** The whole model: what the config file holds, and what the constructs add up to. */
 export interface MetalsliceConfig {
+  /** Elastic Fleets: bare-metal hosts as KubeVirt capacity. @default - none */
   readonly fleets?: readonly FleetSpec[];
+  /** Elastic Quotas: slices of a fleet per tenant organisation. @default - none */
   readonly quotas?: readonly QuotaSpec[];
+  /** Tenant clusters that nodes join. @default - none */
   readonly clusters?: readonly ClusterSpec[];
+  /** Elastic Node Pools: VMs of one shape carved from a quota. @default - none */
   readonly nodePools?: readonly NodePoolSpec[];
+  /** Node providers and their node type catalogues (vCluster Platform's model). @default - none */
   readonly nodeProviders?: readonly NodeProviderSpec[];
+  /** Static and dynamic auto-node pools per tenant cluster and provider. @default - none */
   readonly autoNodes?: readonly AutoNodesSpec[];
+  /** Whole bare-metal hosts claimed for one tenant through Metal3. @default - none */
   readonly privateNodePools?: readonly PrivateNodePoolSpec[];
   /** vcluster.yaml files whose auto nodes are planned with everything else (read into autoNodes). */
   readonly vclusters?: readonly VclusterFileSpec[];
+  /** Node profiles: labels and taints pools select by name. @default - none */
   readonly nodeProfiles?: readonly NodeProfileSpec[];
   /**
    * Warnings found while reading the config (e.g. vcluster.yaml fields that change nothing): the plan

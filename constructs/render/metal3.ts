@@ -8,7 +8,7 @@
  * metadata during deprovisioning, so the next tenant never sees the last one's data; `disabled` skips
  * cleaning and must not be used on hosts that move between tenants.
  */
-import { LabelSelector, PrivateNodePoolSpec } from '../core/model';
+import { HostImage, LabelSelector } from '../core/model';
 import { CLUSTER_LABEL, KubeObject, MANAGED_BY, NODE_TYPE_LABEL, POOL_LABEL } from './labels';
 
 export const METAL3_API_VERSION = 'metal3.io/v1alpha1';
@@ -22,7 +22,7 @@ export const USER_DATA_KEY = 'userData';
 /** The one HostDeployPolicy metalslice keeps in each host pool namespace. */
 export const HOST_DEPLOY_POLICY_NAME = 'metalslice-tenants';
 
-export type HostImage = PrivateNodePoolSpec['image'];
+export type { HostImage };
 
 export interface HostClaimOptions {
   /** The node's name: the HostClaim's name and the node's name in the tenant cluster. */
