@@ -22,8 +22,11 @@ import { ITenantCluster } from './tenant-cluster';
 import { VmNode } from './vm-node';
 import { requireProps } from './props';
 
+/** Props of AutoNodes. */
 export interface AutoNodesProps {
+  /** The tenant cluster the nodes join. */
   readonly cluster: ITenantCluster;
+  /** The node provider whose catalogue the pools claim from. */
   readonly provider: INodeProvider;
   /** Required for kubevirt providers: the quota the VMs are counted against. */
   readonly quota?: IElasticQuota;
@@ -48,6 +51,7 @@ export class NodeEnvironment extends Construct {
     return new NodeEnvironment(root, id, cluster, provider);
   }
 
+  /** The namespace on the provider cluster holding the pair's node objects. */
   readonly namespace: string;
   /** The namespace object: what objects placed in it must be created after. */
   readonly namespaceResource: ITerraformDependable;

@@ -25,6 +25,7 @@ function isContributor(c: IConstruct): c is IPlanContributor {
 }
 
 type ModelKey = keyof MetalsliceConfig;
+/** One entry of a model list (a fleet, a quota, a pool, ...). */
 type Entry<K extends ModelKey> = NonNullable<MetalsliceConfig[K]>[number];
 
 /** Collects specs and the construct path each came from. */
@@ -32,6 +33,7 @@ export class ModelBuilder {
   private readonly entries = new Map<ModelKey, unknown[]>();
   private readonly paths = new Map<ModelKey, string[]>();
 
+  /** Adds one spec of `kind`, written by the construct `at` (its path is where the plan reports problems). */
   add<K extends ModelKey>(kind: K, spec: Entry<K>, at: IConstruct): void {
     if (!this.entries.has(kind)) {
       this.entries.set(kind, []);
@@ -41,11 +43,13 @@ export class ModelBuilder {
     this.paths.get(kind)!.push(at.node.path);
   }
 
+  /** The model collected so far, and the construct path of every entry. */
   build(): { model: MetalsliceConfig; paths: ModelPaths } {
     return { model: Object.fromEntries(this.entries), paths: Object.fromEntries(this.paths) };
   }
 }
 
+/** Options of a CapacityPlan. */
 export interface CapacityPlanProps {
   /**
    * Write metalslice-plan.json and metalslice-plan.md beside cdk.tf.json.
@@ -73,6 +77,7 @@ export interface CapacityPlanProps {
   readonly covers?: IConstruct;
 }
 
+/** Plans every metalslice construct it covers at synth: errors stop synth before anything is written; the report is written beside cdk.tf.json. */
 export class CapacityPlan extends Construct {
   /** Plans that cover a construct other than their parent (`covers`), by that construct. */
   private static readonly covering = new WeakMap<IConstruct, CapacityPlan>();

@@ -13,9 +13,11 @@ import { requireProps } from './props';
 
 /** A fleet, declared here or imported from an inventory. */
 export interface IElasticFleet extends IConstruct {
+  /** The fleet's name, as quotas and node providers refer to it. */
   readonly fleetName: string;
 }
 
+/** Props of an ElasticFleet. */
 export interface ElasticFleetProps {
   /** The hosts of the machine pool (see `metalslice inventory` to read them from a cluster). */
   readonly hosts: readonly HostSpec[];
@@ -31,7 +33,7 @@ export interface ElasticFleetProps {
   readonly hostSelector?: Labels;
   /** KubeVirt's memoryOvercommit, in percent (100: none). @default 100 */
   readonly memoryOvercommit?: number;
-  /** Whether KubeVirt keeps each VM's serial console log (a container per launcher pod). @default false */
+  /** Whether KubeVirt keeps each VM's serial console log (a container per launcher pod, counted by the plan). @default true */
   readonly serialConsoleLog?: boolean;
   /** Pods each host may run (the kubelet's maxPods), counted as one per launcher pod. @default 110 */
   readonly podsPerHost?: number;
@@ -47,6 +49,7 @@ export interface ElasticFleetProps {
 
 /** What a declared and an imported fleet share: identity and their part of the plan's model. */
 abstract class FleetBase extends Construct implements IElasticFleet, IPlanContributor {
+  /** The fleet's name, as quotas and node providers refer to it. */
   readonly fleetName: string;
   private readonly spec: FleetSpec;
 
@@ -74,6 +77,7 @@ abstract class FleetBase extends Construct implements IElasticFleet, IPlanContri
   }
 }
 
+/** An Elastic Fleet: its hosts become KubeVirt capacity (it synthesizes the KubeVirt CR). */
 export class ElasticFleet extends FleetBase {
   /**
    * A fleet managed elsewhere (by the provider team's stack): planned against, synthesizes nothing.

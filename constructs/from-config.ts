@@ -19,6 +19,7 @@ import { PrivateNodePool } from './private-node-pool';
 import { ElasticQuota, IElasticQuota } from './quota';
 import { TenantCluster } from './tenant-cluster';
 
+/** Options of addConfig. */
 export interface FromConfigOptions {
   /** Fleets and quotas are managed by another stack: plan against them, synthesize nothing for them. @default false */
   readonly importFleetsAndQuotas?: boolean;

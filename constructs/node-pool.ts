@@ -18,8 +18,11 @@ import { ITenantCluster } from './tenant-cluster';
 import { VmNode } from './vm-node';
 import { requireProps } from './props';
 
+/** Props of an ElasticNodePool. */
 export interface ElasticNodePoolProps {
+  /** The Elastic Quota the VMs are carved from (and counted against). */
   readonly quota: IElasticQuota;
+  /** The tenant cluster the nodes join. */
   readonly cluster: ITenantCluster;
   /** One node's guest: cpu (whole vCPUs), memory, disk (root disk), optional devices (nvidia.com/gpu). */
   readonly shape: ResourceInput;
@@ -35,6 +38,7 @@ export interface ElasticNodePoolProps {
   readonly rootDisk?: 'containerDisk' | 'dataVolume';
   /** Extra node labels (the kubelet sets them at join; node-role labels are not allowed). @default - none */
   readonly labels?: Labels;
+  /** Node taints set at join. @default - none */
   readonly taints?: readonly Taint[];
   /** The node type label. @default - the pool name */
   readonly nodeType?: string;
@@ -45,6 +49,7 @@ export interface ElasticNodePoolProps {
 }
 
 export class ElasticNodePool extends Construct implements IPlanContributor {
+  /** The pool's name; node names are `<poolName>-<index>`. */
   readonly poolName: string;
   private readonly spec: NodePoolSpec;
 

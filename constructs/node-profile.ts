@@ -8,6 +8,7 @@ import { IPlanContributor, ModelBuilder } from './capacity-plan';
 import { NodeProfileSpec, Taint } from './core/model';
 import { PlanIssue } from './core/errors';
 
+/** Props of a NodeProfile. */
 export interface NodeProfileProps {
   /** @default - the construct id */
   readonly name?: string;
@@ -18,6 +19,7 @@ export interface NodeProfileProps {
 }
 
 export class NodeProfile extends Construct implements IPlanContributor {
+  /** The profile's name, as pools name it in `profile`. */
   readonly profileName: string;
   private readonly spec: NodeProfileSpec;
 

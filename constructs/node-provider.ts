@@ -9,12 +9,17 @@ import { HostSpec, Labels, NodeProviderSpec, NodeTypeSpec } from './core/model';
 import { IElasticFleet } from './fleet';
 import { requireProps } from './props';
 
+/** A node provider, as auto-node and private pools refer to it. */
 export interface INodeProvider extends IConstruct {
+  /** The provider's name. */
   readonly providerName: string;
+  /** `kubevirt`, `metal3` or `terraform`. */
   readonly kind: NodeProviderSpec['kind'];
 }
 
+/** Props of a NodeProvider. */
 export interface NodeProviderProps {
+  /** `kubevirt`: VMs on a fleet; `metal3`: whole BareMetalHosts; `terraform`: nodes made by vCluster Platform's node templates. */
   readonly kind: NodeProviderSpec['kind'];
   /** The node types: resources, properties, zone, cost, maxCapacity (metal3: hostSelector). */
   readonly nodeTypes: readonly NodeTypeSpec[];
@@ -31,7 +36,9 @@ export interface NodeProviderProps {
 }
 
 export class NodeProvider extends Construct implements INodeProvider, IPlanContributor {
+  /** The provider's name. */
   readonly providerName: string;
+  /** `kubevirt`, `metal3` or `terraform`. */
   readonly kind: NodeProviderSpec['kind'];
   private readonly spec: NodeProviderSpec;
 

@@ -38,7 +38,9 @@ import { requireProps } from './props';
 /** metal3 providers keep their BareMetalHosts here unless they say otherwise (as the planner assumes). */
 const DEFAULT_HOST_NAMESPACE = 'metal3';
 
+/** Props of a PrivateNodePool. */
 export interface PrivateNodePoolProps {
+  /** The tenant cluster the hosts join. */
   readonly cluster: ITenantCluster;
   /** A metal3 node provider (its node types select BareMetalHosts by label). */
   readonly provider: INodeProvider;
@@ -73,6 +75,7 @@ function providerSpecOf(provider: INodeProvider): NodeProviderSpec | undefined {
 }
 
 export class PrivateNodePool extends Construct implements IPlanContributor {
+  /** The pool's name; HostClaims are `<cluster>-<poolName>-<index>`. */
   readonly poolName: string;
   /** The namespace on the provider cluster that holds the pool's HostClaims and their Secrets. */
   readonly namespace: string;
@@ -209,6 +212,7 @@ class HostNode extends Construct {
  * whose provider keeps its hosts in this namespace, and nothing else.
  */
 export class HostDeployPolicy extends Construct {
+  /** The policy of a host namespace, created at the stack root on first use. */
   static ensure(scope: IConstruct, hostNamespace: string): HostDeployPolicy {
     let root: IConstruct = scope;
     while (root.node.scope && root.node.scope.node.scope) root = root.node.scope;
@@ -218,6 +222,7 @@ export class HostDeployPolicy extends Construct {
     return new HostDeployPolicy(root, id, hostNamespace);
   }
 
+  /** @param hostNamespace the namespace of the BareMetalHosts the policy lets tenants claim */
   private constructor(scope: Construct, id: string, readonly hostNamespace: string) {
     super(scope, id);
     new Manifest(this, 'Resource', {

@@ -6,6 +6,7 @@
  */
 import { TerraformStack } from 'cdktf';
 
+/** The provider versions the prebuilt cdktf bindings were generated from: the oldest a stack may use. */
 export const MINIMUM_PROVIDER_VERSIONS = { kubernetes: '2.38.0', random: '3.7.2' } as const;
 
 /** Relaxes the exact pins of the given providers (those the stack uses) to `>= <binding version>`. */

@@ -16,17 +16,23 @@ import { IElasticFleet } from './fleet';
 import { consumerSubjects, renderConsumerRole, renderQuotaNamespace, renderResourceQuota, resourceQuotaHard } from './render/quota';
 import { requireProps } from './props';
 
+/** A quota, declared here or imported from the provider team's stack. */
 export interface IElasticQuota extends IConstruct {
+  /** The quota's name. */
   readonly quotaName: string;
   /** What objects the quota counts must wait for in the same apply (the accounted ResourceQuota); none when imported. */
   readonly admission?: ITerraformDependable;
   /** The namespace the quota's VMs live in. */
   readonly namespace: string;
+  /** The fleet the quota is a slice of. */
   readonly fleet: IElasticFleet;
 }
 
+/** Props of an ElasticQuota. */
 export interface ElasticQuotaProps {
+  /** The fleet the quota is a slice of. */
   readonly fleet: IElasticFleet;
+  /** The tenant organisation that owns the quota; by default its group may manage the VMs. */
   readonly organization: string;
   /** cpu, memory (required), disk (as requests.storage), extended resources such as nvidia.com/gpu. */
   readonly limits: ResourceInput;
@@ -73,7 +79,9 @@ abstract class QuotaBase extends Construct implements IElasticQuota, IPlanContri
   }
 }
 
+/** An Elastic Quota: a namespace, a ResourceQuota the plan proved fits the fleet, and RBAC for its consumers. */
 export class ElasticQuota extends QuotaBase {
+  /** The quota's ResourceQuota, once the quota controller has accounted it: what objects it counts wait for in the same apply. */
   readonly admission: ITerraformDependable;
 
   /** A quota the provider team declared in its own stack: planned against, synthesizes nothing. */

@@ -6,6 +6,7 @@ import * as fs from 'fs';
 import * as path from 'path';
 import { App } from 'cdktf';
 
+/** Synthesizes the app; on a failed plan prints its problems (construct path and fix), removes what was written, and exits 1. */
 export function synthOrExit(app: App): void {
   try {
     app.synth();

@@ -9,15 +9,21 @@ import { IPlanContributor, ModelBuilder } from './capacity-plan';
 import { ClusterSpec } from './core/model';
 import { requireProps } from './props';
 
+/** A tenant cluster that nodes join: its join endpoint and CA, and a provider for objects inside it. */
 export interface ITenantCluster extends IConstruct {
+  /** The cluster's name, as pools refer to it. */
   readonly clusterName: string;
+  /** The tenant API server nodes join: `https://host:port`. */
   readonly endpoint: string;
+  /** The tenant CA certificate (PEM), hashed into the join discovery. */
   readonly caCertificate: string;
+  /** Kubernetes minor version installed on the nodes. @default "1.33" */
   readonly kubernetesVersion?: string;
   /** The provider for objects inside the tenant cluster. */
   readonly provider: KubernetesProvider;
 }
 
+/** Props of a TenantCluster. */
 export interface TenantClusterProps {
   /** The tenant API server: `https://host:port`. */
   readonly endpoint: string;
@@ -49,9 +55,13 @@ export class TenantCluster extends Construct implements ITenantCluster, IPlanCon
     return new TenantClusterInStack(scope, id, cluster);
   }
 
+  /** The cluster's name, as pools refer to it. */
   readonly clusterName: string;
+  /** The tenant API server nodes join: `https://host:port`. */
   readonly endpoint: string;
+  /** The tenant CA certificate (PEM), hashed into the join discovery. */
   readonly caCertificate: string;
+  /** Kubernetes minor version installed on the nodes. @default "1.33" */
   readonly kubernetesVersion?: string;
   readonly provider: KubernetesProvider;
   /** @internal */

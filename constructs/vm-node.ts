@@ -17,8 +17,11 @@ import { KubeObject, POOL_LABEL } from './render/labels';
 import { renderBootstrapTokenSecret } from './render/secrets';
 import { ITenantCluster } from './tenant-cluster';
 
+/** Props of a JoinToken. */
 export interface JoinTokenProps {
+  /** The tenant cluster the token is registered in (its kube-system). */
   readonly cluster: ITenantCluster;
+  /** The node the token is for (named in the token's description). */
   readonly nodeName: string;
   /** How long the token is valid after it is made (Terraform duration: hours, minutes, seconds). @default "24h" */
   readonly ttl?: string;
@@ -55,10 +58,15 @@ export class JoinToken extends Construct {
   }
 }
 
+/** Props of a VmNode. */
 export interface VmNodeProps {
+  /** The tenant cluster the node joins. */
   readonly cluster: ITenantCluster;
+  /** The namespace of the VM and its cloud-init Secret (the quota's). */
   readonly namespace: string;
+  /** The pool the node belongs to (labels the cloud-init Secret). */
   readonly poolName: string;
+  /** How long the bootstrap token stays valid after it is made (hours, minutes, seconds). @default "24h" */
   readonly tokenTtl?: string;
   /** Node labels and taints set at join (resolved at synth). */
   readonly join: () => { labels: Record<string, string>; taints?: readonly Taint[] };
@@ -88,6 +96,7 @@ class MadeAtSynth<T> implements IResolvable {
   }
 }
 
+/** One virtual worker node: its VirtualMachine, its cloud-init Secret, and its bootstrap token in the tenant cluster. */
 export class VmNode extends Construct {
   constructor(scope: Construct, nodeName: string, props: VmNodeProps) {
     super(scope, nodeName);
