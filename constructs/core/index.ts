@@ -3,9 +3,15 @@
  * vcluster.yaml. Nothing here imports cdktf, so it runs in any Node.js program or CI step.
  */
 export * from './model';
-export { planModel, Plan, PlanReport, PlanOptions, ModelPaths } from './plan';
+export { planModel, Plan, PlanReport, PlanOptions, ModelPaths, ReportFleet, ReportHostUsage, ReportQuota, ReportPool, ReportLauncher, ReportNode, ReportEnvironment } from './plan';
 export { MetalsliceError, UnreadableInputError, PlanIssue } from './errors';
 export { loadConfigFile, parseConfigText, validateConfigShape, CONFIG_SCHEMA, MAX_CONFIG_BYTES } from './config';
 export { importVclusterAutoNodes, planVclusterAutoNodes, VclusterImportOptions, VclusterAutoNodesImport, SUPPORTED_VCLUSTER_VERSIONS, VCLUSTER_VERSION } from './vcluster';
 export { Quantity } from './quantity';
 export { KUBEVIRT_VERSION } from './kubevirt/launcher';
+export type { ResourceInput, ResourceValue } from './resources';
+export type { PlannedVm } from './vms';
+export type { PlannedAutoPool, NodeEnvironmentRef, AutoNodesSourcePath, AutoNodesPlan, AutoNodesInput } from './auto-nodes';
+export type { NodeProvider as PlannedNodeProvider } from './node-types';
+export type { FleetHeadroom, CriticalLoss } from './plan-headroom';
+export type { PoolPreview } from './preview';

@@ -98,62 +98,146 @@ export interface PlannedPool {
 
 /** The plan as reported (`metalslice plan --json`, metalslice-plan.json): plain JSON, stable order. */
 export interface PlanReport {
+  /** Whether everything fits: no errors. */
   readonly ok: boolean;
   /** The KubeVirt release whose launcher pods the plan counts. */
   readonly kubevirtVersion: string;
+  /** Problems, each at the path where it was written and with the fix; any error means nothing is deployed. */
   readonly errors: readonly PlanIssue[];
+  /** Findings that do not stop the plan (ignored fields, pods that would stay pending, ...). */
   readonly warnings: readonly PlanIssue[];
-  readonly fleets: readonly {
-    name: string;
-    hosts: number;
-    capacity: Record<string, string>;
-    allocated: Record<string, string>;
-    free: Record<string, string>;
-    quotaLimits: Record<string, string>;
-    /** The same four, readable (`9.45 Ti`, `1252 cores`): for people, never for arithmetic. */
-    human: { capacity: Record<string, string>; allocated: Record<string, string>; free: Record<string, string>; quotaLimits: Record<string, string> };
-    /** Per host, in the fleet's order: what it can give VMs, what the planned VMs take, and how many. */
-    hostUsage: { name: string; vms: number; allocatable: Record<string, string>; used: Record<string, string> }[];
-    /** N+1: the hosts (and failure domains) whose loss strands VMs. */
-    headroom?: FleetHeadroom;
-  }[];
-  readonly quotas: readonly {
-    name: string;
-    fleet: string;
-    organization: string;
-    namespace: string;
-    limits: Record<string, string>;
-    allocated: Record<string, string>;
-    /** Kept free for live migrations (a second launcher pod each). */
-    migrationHeadroom: Record<string, string>;
-    virtualMachines: number;
-    human: { limits: Record<string, string>; allocated: Record<string, string> };
-  }[];
-  readonly pools: readonly {
-    name: string;
-    kind: string;
-    cluster: string;
-    quota?: string;
-    fleet?: string;
-    nodeType: string;
-    provider?: string;
-    shape: Record<string, string>;
-    footprint: Record<string, string>;
-    human: { shape: Record<string, string>; footprint: Record<string, string> };
-    /** What the pool's nodes cost, in vCluster's cost units (its node types' cost; elastic pools at vCluster's default cost of their shape). */
-    cost: number;
-    /** KubeVirt pools: each VM's launcher pod (its requests and KubeVirt's memory overhead), what a host drain does to it, and whether kube-scheduler spreads it or it is pinned to the planned hosts. */
-    launcher?: { requests: Record<string, string>; memoryOverhead: string; eviction: string; evictionReason: string; placement: 'spread' | 'planned' };
-    nodes: { name: string; host: string | null; nodeType: string }[];
-    /** Auto-node pools: the matching types, cheapest first (the Karpenter instance types). */
-    candidates?: { nodeType: string; cost: number }[];
-    /** Auto-node pools: every type that lost, and why. */
-    rejected?: { nodeType: string; reason: string }[];
-    /** Dynamic pools with `preview` pods: the nodes they would create, at least cost. */
-    preview?: PoolPreview;
-  }[];
+  /** Each fleet's capacity and what the plan allocates from it. */
+  readonly fleets: readonly ReportFleet[];
+  /** Each quota's limits and what its pools allocate. */
+  readonly quotas: readonly ReportQuota[];
+  /** Every pool, with its nodes and, for auto-node pools, how the node type was chosen. */
+  readonly pools: readonly ReportPool[];
   /** Node environments: one per (tenant cluster x provider) pair in use. */
-  readonly environments?: readonly { cluster: string; provider: string }[];
+  readonly environments?: readonly ReportEnvironment[];
+}
+
+/** A fleet in the plan report. Quantities are exact Kubernetes quantities by resource name. */
+export interface ReportFleet {
+  /** The fleet's name. */
+  name: string;
+  /** Number of hosts. */
+  hosts: number;
+  /** What the hosts offer VMs: capacity minus reservedPerHost, summed. */
+  capacity: Record<string, string>;
+  /** What the planned VMs' launcher pods take. */
+  allocated: Record<string, string>;
+  /** Capacity minus allocated. */
+  free: Record<string, string>;
+  /** The quotas' limits on this fleet, summed. */
+  quotaLimits: Record<string, string>;
+  /** The same four, readable (`9.45 Ti`, `1252 cores`): for people, never for arithmetic. */
+  human: { capacity: Record<string, string>; allocated: Record<string, string>; free: Record<string, string>; quotaLimits: Record<string, string> };
+  /** Per host, in the fleet's order: what it can give VMs, what the planned VMs take, and how many. */
+  hostUsage: ReportHostUsage[];
+  /** N+1: the hosts (and failure domains) whose loss strands VMs. @default - not checked (a fleet without hosts) */
+  headroom?: FleetHeadroom;
+}
+
+/** One host's use in the plan report. */
+export interface ReportHostUsage {
+  /** The host's name. */
+  name: string;
+  /** VMs the plan places on it. */
+  vms: number;
+  /** What it can give VMs (capacity minus reservedPerHost). */
+  allocatable: Record<string, string>;
+  /** What the planned VMs' launcher pods take on it. */
+  used: Record<string, string>;
+}
+
+/** A quota in the plan report. */
+export interface ReportQuota {
+  /** The quota's name. */
+  name: string;
+  /** The fleet it is a slice of. */
+  fleet: string;
+  /** The organisation that owns it. */
+  organization: string;
+  /** The namespace of its VMs. */
+  namespace: string;
+  /** Its limits (the ResourceQuota's hard values). */
+  limits: Record<string, string>;
+  /** What its VMs' launcher pods request, as the ResourceQuota counts them. */
+  allocated: Record<string, string>;
+  /** Kept free for live migrations (a second launcher pod each). */
+  migrationHeadroom: Record<string, string>;
+  /** Number of its VMs. */
+  virtualMachines: number;
+  /** Limits and allocation, readable: for people, never for arithmetic. */
+  human: { limits: Record<string, string>; allocated: Record<string, string> };
+}
+
+/** A pool in the plan report. */
+export interface ReportPool {
+  /** The pool's name. */
+  name: string;
+  /** `elastic`, `static`, `dynamic` or `private`. */
+  kind: string;
+  /** The tenant cluster its nodes join. */
+  cluster: string;
+  /** The quota its VMs count against. @default - none (metal3 pools) */
+  quota?: string;
+  /** The fleet its VMs run on. @default - none (metal3 pools) */
+  fleet?: string;
+  /** The node type of its nodes (the chosen one, for auto-node pools). */
+  nodeType: string;
+  /** Its node provider. @default - none (elastic pools) */
+  provider?: string;
+  /** One node's guest resources. */
+  shape: Record<string, string>;
+  /** What one node takes from its host (the launcher pod's requests, or the whole host). */
+  footprint: Record<string, string>;
+  /** Shape and footprint, readable: for people, never for arithmetic. */
+  human: { shape: Record<string, string>; footprint: Record<string, string> };
+  /** What the pool's nodes cost, in vCluster's cost units (its node types' cost; elastic pools at vCluster's default cost of their shape). */
+  cost: number;
+  /** KubeVirt pools: each VM's launcher pod, what a host drain does to it, and whether it is spread or pinned. @default - none (metal3 pools) */
+  launcher?: ReportLauncher;
+  /** Its nodes and the host each lands on (null: a dynamic pool's node, placed when it is created). */
+  nodes: ReportNode[];
+  /** Auto-node pools: the matching types, cheapest first (the Karpenter instance types). @default - none */
+  candidates?: { nodeType: string; cost: number }[];
+  /** Auto-node pools: every type that lost, and why. @default - none */
+  rejected?: { nodeType: string; reason: string }[];
+  /** Dynamic pools with `preview` pods: the nodes they would create, at least cost. @default - none */
+  preview?: PoolPreview;
+}
+
+/** A KubeVirt pool's VMs as the launcher pod sees them. */
+export interface ReportLauncher {
+  /** What each VM's virt-launcher pod requests. */
+  requests: Record<string, string>;
+  /** KubeVirt's memory overhead on top of the guest's memory. */
+  memoryOverhead: string;
+  /** The VM's evictionStrategy. */
+  eviction: string;
+  /** Why that eviction strategy. */
+  evictionReason: string;
+  /** `spread` (kube-scheduler spreads the pool) or `planned` (each VM pinned to its planned host). */
+  placement: 'spread' | 'planned';
+}
+
+/** One node of a pool in the plan report. */
+export interface ReportNode {
+  /** The node's (and its VM's or HostClaim's) name. */
+  name: string;
+  /** The host it lands on; null for a dynamic pool's nodes. */
+  host: string | null;
+  /** Its node type. */
+  nodeType: string;
+}
+
+/** A node environment in the plan report: the namespace of one (tenant cluster x provider) pair. */
+export interface ReportEnvironment {
+  /** The tenant cluster. */
+  cluster: string;
+  /** The node provider. */
+  provider: string;
 }
 
 export interface Plan {

@@ -15,8 +15,35 @@ export type StandardResource = (typeof STANDARD_RESOURCES)[number];
 /** A resource name mapped to its amount. Missing means zero. */
 export type ResourceVector = Readonly<Record<string, Quantity>>;
 
-/** Resources as written in config or props: quantities as strings or numbers. */
-export type ResourceInput = Readonly<Record<string, string | number>>;
+/**
+ * An amount as written: a Kubernetes quantity string (`500m`, `8`, `32Gi`, `2Ti`, `1.5`) or a number. Binary
+ * suffixes (Ki, Mi, Gi, Ti, Pi, Ei) are powers of 1024, decimal ones (k, M, G, T, P, E) powers of 1000, and `m`
+ * is a thousandth.
+ */
+export type ResourceValue = string | number;
+
+/**
+ * Resources as written in config or props. Known names are typed and documented; any other key is an extended
+ * resource with a qualified name (`vendor.com/name`, such as `nvidia.com/GA102GL_A10`). A missing resource is
+ * zero. Byte-counted resources (memory, disk, ephemeral-storage, hugepages) need a unit: a bare number there is
+ * bytes, so the plan refuses amounts under 1Mi (or of 1Ei and more) and suggests the unit.
+ */
+export interface ResourceInput {
+  /** CPU in cores: `8`, `0.5` or `500m`. A VM's shape takes whole vCPUs. */
+  readonly cpu?: ResourceValue;
+  /** Memory with a unit: `32Gi`, `512Mi`. */
+  readonly memory?: ResourceValue;
+  /** Disk with a unit: a VM's root disk (counted as the quota's requests.storage), or a host's local disk. `100Gi`, `2Ti`. */
+  readonly disk?: ResourceValue;
+  /** Local ephemeral storage with a unit, as the kubelet reports it. */
+  readonly 'ephemeral-storage'?: ResourceValue;
+  /** Pods a host runs at most (kubelet maxPods); in Karpenter limits, see `nodes`. */
+  readonly pods?: ResourceValue;
+  /** Whole NVIDIA GPUs (passed through to VMs; the fleet must permit the device). */
+  readonly 'nvidia.com/gpu'?: ResourceValue;
+  /** Other extended resources by qualified name, and `nodes` in Karpenter limits. */
+  readonly [resource: string]: ResourceValue | undefined;
+}
 
 // A qualified name as Kubernetes requires for extended resources: an optional DNS prefix and a name.
 const EXTENDED_RESOURCE = /^([a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*)\/[A-Za-z0-9]([-A-Za-z0-9_.]*[A-Za-z0-9])?$/;
@@ -60,13 +87,15 @@ export function parseResources(input: ResourceInput, path: string): ResourceVect
       });
       continue;
     }
+    const value = input[name];
+    if (value === undefined) continue; // an optional key written as undefined: not set
     try {
-      const q = Quantity.parse(input[name]);
+      const q = Quantity.parse(value);
       if (q.isNegative()) {
-        issues.push({ path: at, message: `${name} must not be negative (got ${String(input[name])})` });
+        issues.push({ path: at, message: `${name} must not be negative (got ${String(value)})` });
         continue;
       }
-      const sizeProblem = unitlessSizeProblem(name, input[name], q);
+      const sizeProblem = unitlessSizeProblem(name, value, q);
       if (sizeProblem !== undefined) {
         issues.push({ path: at, message: sizeProblem });
         continue;
