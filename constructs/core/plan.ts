@@ -240,22 +240,43 @@ export interface ReportEnvironment {
   provider: string;
 }
 
+/** A private (metal3) node pool as planned. */
+export interface PlannedPrivatePool {
+  /** The pool as written. */
+  readonly spec: PrivateNodePoolSpec;
+  /** Where it was written (config or construct path). */
+  readonly path: string;
+  /** Its hosts, as the node type selection claimed them. */
+  readonly pool: PlannedAutoPool;
+}
+
+/** The full result of planning a model: the report, and the planned objects the constructs render from. */
 export interface Plan {
+  /** Whether everything fits: no errors. */
   readonly ok: boolean;
+  /** Problems, each at its path and with the fix. */
   readonly errors: readonly PlanIssue[];
+  /** Findings that do not stop the plan. */
   readonly warnings: readonly PlanIssue[];
+  /** The fleets, with their hosts and capacity. */
   readonly fleets: readonly PlannedFleet[];
+  /** The quotas, with their limits and allocation. */
   readonly quotas: readonly PlannedQuota[];
+  /** The tenant clusters. */
   readonly clusters: readonly PlannedCluster[];
+  /** The elastic node pools. */
   readonly pools: readonly PlannedPool[];
   /** Every VM the plan counts, whichever pool declared it: the one list every check and renderer reads. */
   readonly vms: readonly PlannedVm[];
   /** Static and dynamic auto-node pools, and private (metal3) node pools, as planned. */
   readonly autoPools: readonly PlannedAutoPool[];
   /** Private node pools, each with the auto pool that plans it. */
-  readonly privatePools: readonly { readonly spec: PrivateNodePoolSpec; readonly path: string; readonly pool: PlannedAutoPool }[];
+  readonly privatePools: readonly PlannedPrivatePool[];
+  /** The node providers and their parsed catalogues. */
   readonly nodeProviders: readonly NodeProvider[];
+  /** One node environment per (tenant cluster x provider) pair in use. */
   readonly environments: readonly NodeEnvironmentRef[];
+  /** The plan as written to metalslice-plan.json and printed by `metalslice plan`. */
   readonly report: PlanReport;
 }
 

@@ -47,7 +47,9 @@ export class QuantityError extends Error {
   }
 }
 
+/** An exact Kubernetes quantity (`500m`, `32Gi`), immutable; arithmetic keeps the first operand's format. */
 export class Quantity {
+  /** Zero. */
   static readonly ZERO = new Quantity(0n, 'DecimalSI');
 
   /** Parses a quantity string (`500m`, `32Gi`, `1.5`, `1e3`) or a plain number. */
@@ -91,14 +93,17 @@ export class Quantity {
   }
 
 
+  /** A quantity of `nano` nano-units (10^-9). */
   static fromNano(nano: bigint, format: QuantityFormat = 'DecimalSI'): Quantity {
     return new Quantity(nano, format);
   }
 
+  /** A quantity of whole units (cores, bytes, devices). */
   static fromUnits(units: bigint | number, format: QuantityFormat = 'DecimalSI'): Quantity {
     return new Quantity(BigInt(units) * NANO, format);
   }
 
+  /** A quantity of thousandths (millicores). */
   static fromMillis(millis: bigint | number): Quantity {
     return new Quantity(BigInt(millis) * 1_000_000n, 'DecimalSI');
   }
@@ -108,16 +113,26 @@ export class Quantity {
     return new Quantity(BigInt(bytes) * NANO, 'BinarySI');
   }
 
-  private constructor(readonly nano: bigint, readonly format: QuantityFormat) {}
+  /**
+   * @param nano the amount in nano-units (10^-9)
+   * @param format how it is written back (binary suffixes, decimal suffixes, or an exponent)
+   */
+  private constructor(
+    readonly nano: bigint,
+    readonly format: QuantityFormat,
+  ) {}
 
+  /** This plus `other`. */
   add(other: Quantity): Quantity {
     return new Quantity(this.nano + other.nano, this.format);
   }
 
+  /** This minus `other`. */
   sub(other: Quantity): Quantity {
     return new Quantity(this.nano - other.nano, this.format);
   }
 
+  /** This times a whole `factor`. */
   times(factor: bigint | number): Quantity {
     return new Quantity(this.nano * BigInt(factor), this.format);
   }
@@ -127,18 +142,22 @@ export class Quantity {
     return this.nano < other.nano ? -1 : this.nano > other.nano ? 1 : 0;
   }
 
+  /** Whether the two are the same amount (whatever their format). */
   eq(other: Quantity): boolean {
     return this.nano === other.nano;
   }
 
+  /** Whether this is at most `other`. */
   lte(other: Quantity): boolean {
     return this.nano <= other.nano;
   }
 
+  /** Whether this is zero. */
   isZero(): boolean {
     return this.nano === 0n;
   }
 
+  /** Whether this is below zero. */
   isNegative(): boolean {
     return this.nano < 0n;
   }
@@ -187,6 +206,7 @@ export class Quantity {
     return `${sign}${abs}n`;
   }
 
+  /** The Kubernetes quantity string, as in `toString`. */
   toJSON(): string {
     return this.toString();
   }

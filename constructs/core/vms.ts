@@ -14,12 +14,16 @@ import { get, isExtendedResource, resourceNames, ResourceVector } from './resour
 /** Where a VM came from. */
 export type VmOrigin = 'elastic' | 'static' | 'dynamic';
 
+/** What KubeVirt does with a VM when its host is drained (a VMI's evictionStrategy). */
 export type EvictionStrategy = 'LiveMigrate' | 'LiveMigrateIfPossible' | 'External' | 'None';
 
+/** A VM's eviction strategy, and why. */
 export interface VmEviction {
+  /** The evictionStrategy written into the VM. */
   readonly strategy: EvictionStrategy;
   /** KubeVirt can live-migrate it (no pinned CPUs, no passed-through device). */
   readonly migratable: boolean;
+  /** Why: set by the pool, or what stops KubeVirt from live-migrating it. */
   readonly reason: string;
 }
 
@@ -35,9 +39,13 @@ export interface FleetKubevirt {
 export interface VmBuild {
   /** The guest: cpu (vCPUs), memory, disk (root disk), devices. */
   readonly shape: ResourceVector;
+  /** How the VM is built (dedicated CPUs, hugepages, IO threads, ...). */
   readonly options: VmOptions;
+  /** The guest as KubeVirt's launcher rendering sees it (vCPUs, memory, devices, topology). */
   readonly guest: LauncherVm;
+  /** The VM's virt-launcher pod: its requests and limits as KubeVirt renders them. */
   readonly launcher: LauncherPod;
+  /** `containerDisk` (ephemeral) or `dataVolume` (a PVC of the shape's disk). */
   readonly rootDisk: 'containerDisk' | 'dataVolume';
   /** What the VM costs its quota: the launcher pod's requests, the root disk's PVC (requests.storage), one pod. */
   readonly quotaDemand: ResourceVector;
@@ -48,32 +56,43 @@ export interface VmBuild {
   readonly vmiRequests: { readonly cpu?: Quantity; readonly memory: Quantity };
 }
 
+/** One VM of the plan: built, named, counted against its quota and placed on a host. */
 export interface PlannedVm extends VmBuild {
   /** VM object name, unique in its namespace and stable when its pool scales. */
   readonly name: string;
+  /** Which kind of pool declared it. */
   readonly origin: VmOrigin;
   /** false: a VM a dynamic pool may reach at its limits; counted against its quota, never rendered. */
   readonly concrete: boolean;
+  /** The pool's name. */
   readonly pool: string;
   /** Config or construct path of the pool; unique per pool. */
   readonly poolPath: string;
   /** The path a count problem points at (`.count`, `.quantity`, `.limits`). */
   readonly countPath: string;
+  /** Its index in the pool (node names are `<pool>-<index>`). */
   readonly index: number;
+  /** The tenant cluster it joins. */
   readonly cluster: string;
+  /** The quota it counts against. */
   readonly quota: string;
+  /** The fleet it runs on. */
   readonly fleet: string;
+  /** The namespace of the VM object (its quota's). */
   readonly namespace: string;
   /** The node type label value. */
   readonly nodeType: string;
+  /** The root disk image. @default - an Ubuntu 24.04 container disk */
   readonly image?: string;
   /** Where the DataVolume root disk's content comes from, when properties say (image-url, image-datasource). @default - `image` from a registry */
   readonly imageSource?: ImageSource;
+  /** `spread` (kube-scheduler spreads its pool) or `planned` (pinned to `host`). */
   readonly placement: 'spread' | 'planned';
   /** The host the planner found room on; undefined before placement or when none had room. */
   readonly host?: string;
   /** Node labels and taints the VM's kubelet registers with. */
   readonly labels: Readonly<Record<string, string>>;
+  /** Taints its kubelet registers with. */
   readonly taints: readonly Taint[];
 }
 
