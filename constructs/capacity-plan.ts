@@ -44,7 +44,12 @@ export class ModelBuilder {
   }
 
   /** The model collected so far, and the construct path of every entry. */
-  build(): { model: MetalsliceConfig; paths: ModelPaths } {
+  build(): {
+    /** The model. */
+    model: MetalsliceConfig;
+    /** The construct path of every entry, by list. */
+    paths: ModelPaths;
+  } {
     return { model: Object.fromEntries(this.entries), paths: Object.fromEntries(this.paths) };
   }
 }

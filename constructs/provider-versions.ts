@@ -7,7 +7,12 @@
 import { TerraformStack } from 'cdktf';
 
 /** The provider versions the prebuilt cdktf bindings were generated from: the oldest a stack may use. */
-export const MINIMUM_PROVIDER_VERSIONS = { kubernetes: '2.38.0', random: '3.7.2' } as const;
+export const MINIMUM_PROVIDER_VERSIONS = {
+  /** hashicorp/kubernetes, as @cdktf/provider-kubernetes 12 was generated from. */
+  kubernetes: '2.38.0',
+  /** hashicorp/random, as @cdktf/provider-random 12 was generated from. */
+  random: '3.7.2',
+} as const;
 
 /** Relaxes the exact pins of the given providers (those the stack uses) to `>= <binding version>`. */
 export function acceptNewerProviders(stack: TerraformStack, providers: readonly (keyof typeof MINIMUM_PROVIDER_VERSIONS)[] = ['kubernetes', 'random']): void {

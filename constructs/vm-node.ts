@@ -69,7 +69,12 @@ export interface VmNodeProps {
   /** How long the bootstrap token stays valid after it is made (hours, minutes, seconds). @default "24h" */
   readonly tokenTtl?: string;
   /** Node labels and taints set at join (resolved at synth). */
-  readonly join: () => { labels: Record<string, string>; taints?: readonly Taint[] };
+  readonly join: () => {
+    /** Labels the kubelet registers the node with. */
+    labels: Record<string, string>;
+    /** Taints the kubelet registers the node with. @default - none */
+    taints?: readonly Taint[];
+  };
   /** The VirtualMachine, given the name of its user-data Secret (resolved at synth). */
   readonly vm: (userDataSecret: string) => KubeObject;
   /** What the VM must wait for in the same apply (its quota's accounted ResourceQuota). @default - nothing */

@@ -31,13 +31,17 @@ import { overQuota, roomLeft, wholeWithin } from './quota-room';
 import { isDnsLabel, labelKeyProblem, labelValueProblem, parseRequirements, Requirement } from './requirements';
 import { kubeletLabelProblem } from './names';
 
+/** What auto-node planning needs from the rest of the plan: the catalogues, the entries, and the room left. */
 export interface AutoNodesInput {
+  /** The node providers and their catalogues. */
   readonly providers: readonly NodeProviderSpec[];
+  /** The autoNodes entries to plan. */
   readonly autoNodes: readonly AutoNodesSpec[];
   /** Quota headroom left after the Elastic Node Pools. */
   readonly quotas: ReadonlyMap<string, { readonly remaining: ResourceVector; readonly fleet: string }>;
   /** The KubeVirt settings of each fleet: they size every VM of a kubevirt provider. */
   readonly fleets: ReadonlyMap<string, FleetKubevirt>;
+  /** Names of the declared tenant clusters. */
   readonly clusters: ReadonlySet<string>;
   /** Where the entries were written, for error paths. @default - `nodeProviders[i]` */
   readonly providersPath?: string;
@@ -50,9 +54,13 @@ export interface AutoNodesInput {
   readonly declared?: { readonly fleets: ReadonlySet<string>; readonly quotas: ReadonlySet<string> };
 }
 
+/** Where an autoNodes entry and its pools were written (a vcluster.yaml's paths). */
 export interface AutoNodesSourcePath {
+  /** Path of the entry. */
   readonly entry: string;
+  /** Paths of its static pools, in order. @default - `<entry>.static[j]` */
   readonly static?: readonly string[];
+  /** Paths of its dynamic pools, in order. @default - `<entry>.dynamic[j]` */
   readonly dynamic?: readonly string[];
 }
 
@@ -103,29 +111,45 @@ export interface DynamicPoolPlan {
   readonly weight?: number;
 }
 
+/** An auto-node (or private) pool as planned: the chosen node type, its nodes, and every type that lost. */
 export interface PlannedAutoPool {
   /** Config path of the pool (`autoNodes[0].static[1]`). */
   readonly path: string;
+  /** The tenant cluster its nodes join. */
   readonly cluster: string;
+  /** Its node provider. */
   readonly provider: string;
+  /** The provider's kind: `kubevirt`, `metal3` or `terraform`. */
   readonly providerKind: ProviderKind;
+  /** The quota its VMs count against. @default - none (metal3 and terraform pools) */
   readonly quota?: string;
+  /** The pool's name. */
   readonly name: string;
+  /** `static`: a fixed number of nodes; `dynamic`: an autoscaler adds nodes up to its limits. */
   readonly mode: 'static' | 'dynamic';
   /** The chosen type (`provider.type`): static pools, and cluster-api dynamic pools (one machine template). */
   readonly nodeType?: string;
+  /** Nodes of a static pool; 0 for a dynamic one. */
   readonly quantity: number;
+  /** The static pool's nodes. */
   readonly nodes: readonly PlannedAutoNode[];
   /** Types that match (requirements, GPU rule, size), cheapest first, ties by name. */
   readonly candidates: readonly CandidateType[];
+  /** Every type that lost, and why. */
   readonly rejected: readonly RejectedType[];
+  /** The pool's requirements, parsed. */
   readonly requirements: readonly Requirement[];
+  /** Taints its nodes register with (the pool's over its profile's). */
   readonly taints: readonly Taint[];
+  /** Labels its nodes register with (the pool's over its profile's). */
   readonly nodeLabels: Readonly<Record<string, string>>;
+  /** A dynamic pool's limits and autoscaler settings. @default - none (static pools) */
   readonly dynamic?: DynamicPoolPlan;
 }
 
+/** What static auto-node pools take from a quota. */
 export interface QuotaUsage {
+  /** The quota's name. */
   readonly name: string;
   /** Taken by static auto-node pools. */
   readonly consumed: ResourceVector;
@@ -133,18 +157,27 @@ export interface QuotaUsage {
   readonly remaining: ResourceVector;
 }
 
+/** A (tenant cluster x provider) pair whose node objects share a namespace and a default-deny policy. */
 export interface NodeEnvironmentRef {
+  /** The tenant cluster. */
   readonly cluster: string;
+  /** The node provider. */
   readonly provider: string;
 }
 
+/** The result of planning autoNodes entries on their own (see planVclusterAutoNodes). */
 export interface AutoNodesPlan {
+  /** Whether every pool found its node types: no issues. */
   readonly ok: boolean;
+  /** The planned pools. */
   readonly pools: readonly PlannedAutoPool[];
+  /** What the static pools take from each quota. */
   readonly quotas: readonly QuotaUsage[];
   /** One per (tenant cluster x provider) pair with pools, sorted by cluster then provider. */
   readonly environments: readonly NodeEnvironmentRef[];
+  /** Problems, each at its path and with the fix. */
   readonly issues: readonly PlanIssue[];
+  /** Findings that do not stop the plan. */
   readonly warnings: readonly PlanIssue[];
 }
 

@@ -420,10 +420,14 @@ export function validateConfigShape(data: unknown): MetalsliceConfig {
   return data;
 }
 
-/** Parses YAML or JSON text (JSON is YAML); syntax errors name the line. */
 /** More than any real config (10,000 hosts inline are ~2 MiB): a bigger file is a mistake or an attack. */
 export const MAX_CONFIG_BYTES = 8 * 1024 * 1024;
 
+/**
+ * Parses a config from YAML or JSON text (JSON is YAML) and checks its structure against CONFIG_SCHEMA; every
+ * problem is thrown at once as a MetalsliceError, syntax errors with their line. `source` names the text in
+ * errors (a file path). Files it names (hostsFile, vclusters) are not read: use loadConfigFile for a file.
+ */
 export function parseConfigText(text: string, source: string): MetalsliceConfig {
   if (text.length > MAX_CONFIG_BYTES) {
     throw new MetalsliceError([{ path: source, message: `the file is ${(text.length / 1024 / 1024).toFixed(1)} MiB, too large for a config (at most ${MAX_CONFIG_BYTES / 1024 / 1024} MiB): move host lists into hostsFile inventories` }]);

@@ -11,6 +11,7 @@ export interface PlanIssue {
 
 /** Thrown for invalid input; carries every problem found, not only the first. */
 export class MetalsliceError extends Error {
+  /** @param issues every problem found, each at its path and with the fix */
   constructor(readonly issues: readonly PlanIssue[]) {
     super(issues.map((i) => `${i.path}: ${i.message}`).join('\n'));
     this.name = 'MetalsliceError';

@@ -53,12 +53,19 @@ export interface NodeType {
   readonly vm?: VmOptions;
 }
 
+/** A node provider as planned: its catalogue parsed and checked. */
 export interface NodeProvider {
+  /** The provider's name. */
   readonly name: string;
+  /** `kubevirt`, `metal3` or `terraform`. */
   readonly kind: ProviderKind;
+  /** Where it was written (config or construct path). */
   readonly path: string;
+  /** kubevirt: the fleet its VMs run on. @default - none */
   readonly fleet?: string;
+  /** metal3: the namespace of its BareMetalHosts. */
   readonly hostNamespace: string;
+  /** Its node types, parsed. */
   readonly types: readonly NodeType[];
 }
 

@@ -25,8 +25,28 @@ export interface CriticalLoss {
 export interface FleetHeadroom {
   /** Set by the fleet's requireHostFailureHeadroom: a critical loss is an error rather than a finding. */
   readonly required: boolean;
-  readonly hosts: { readonly ok: boolean; readonly checked: number; readonly critical: readonly CriticalLoss[] };
-  readonly failureDomain?: { readonly label: string; readonly ok: boolean; readonly checked: number; readonly unlabelled: number; readonly critical: readonly CriticalLoss[] };
+  /** Losing any one host. */
+  readonly hosts: HostLossCheck;
+  /** Losing any one failure domain (given the plan's failure-domain label). @default - not checked */
+  readonly failureDomain?: DomainLossCheck;
+}
+
+/** Whether a fleet survives losing any one host. */
+export interface HostLossCheck {
+  /** No loss strands a VM. */
+  readonly ok: boolean;
+  /** Hosts checked. */
+  readonly checked: number;
+  /** The hosts whose loss strands VMs, and how many. */
+  readonly critical: readonly CriticalLoss[];
+}
+
+/** Whether a fleet survives losing any one failure domain (a rack or zone). */
+export interface DomainLossCheck extends HostLossCheck {
+  /** The host label that names the domains. */
+  readonly label: string;
+  /** Hosts without the label (never lost together with others). */
+  readonly unlabelled: number;
 }
 
 /** The fleet's failure domains: label value -> host indices, in host order; hosts without the label are left out. */

@@ -131,7 +131,16 @@ export interface ReportFleet {
   /** The quotas' limits on this fleet, summed. */
   quotaLimits: Record<string, string>;
   /** The same four, readable (`9.45 Ti`, `1252 cores`): for people, never for arithmetic. */
-  human: { capacity: Record<string, string>; allocated: Record<string, string>; free: Record<string, string>; quotaLimits: Record<string, string> };
+  human: {
+    /** Capacity, readable. */
+    capacity: Record<string, string>;
+    /** Allocated, readable. */
+    allocated: Record<string, string>;
+    /** Free, readable. */
+    free: Record<string, string>;
+    /** Quota limits, readable. */
+    quotaLimits: Record<string, string>;
+  };
   /** Per host, in the fleet's order: what it can give VMs, what the planned VMs take, and how many. */
   hostUsage: ReportHostUsage[];
   /** N+1: the hosts (and failure domains) whose loss strands VMs. @default - not checked (a fleet without hosts) */
@@ -169,7 +178,12 @@ export interface ReportQuota {
   /** Number of its VMs. */
   virtualMachines: number;
   /** Limits and allocation, readable: for people, never for arithmetic. */
-  human: { limits: Record<string, string>; allocated: Record<string, string> };
+  human: {
+    /** Limits, readable. */
+    limits: Record<string, string>;
+    /** Allocated, readable. */
+    allocated: Record<string, string>;
+  };
 }
 
 /** A pool in the plan report. */
@@ -193,7 +207,12 @@ export interface ReportPool {
   /** What one node takes from its host (the launcher pod's requests, or the whole host). */
   footprint: Record<string, string>;
   /** Shape and footprint, readable: for people, never for arithmetic. */
-  human: { shape: Record<string, string>; footprint: Record<string, string> };
+  human: {
+    /** Shape, readable. */
+    shape: Record<string, string>;
+    /** Footprint, readable. */
+    footprint: Record<string, string>;
+  };
   /** What the pool's nodes cost, in vCluster's cost units (its node types' cost; elastic pools at vCluster's default cost of their shape). */
   cost: number;
   /** KubeVirt pools: each VM's launcher pod, what a host drain does to it, and whether it is spread or pinned. @default - none (metal3 pools) */
@@ -201,9 +220,19 @@ export interface ReportPool {
   /** Its nodes and the host each lands on (null: a dynamic pool's node, placed when it is created). */
   nodes: ReportNode[];
   /** Auto-node pools: the matching types, cheapest first (the Karpenter instance types). @default - none */
-  candidates?: { nodeType: string; cost: number }[];
+  candidates?: {
+    /** The type (`provider.type`). */
+    nodeType: string;
+    /** Its cost per node. */
+    cost: number;
+  }[];
   /** Auto-node pools: every type that lost, and why. @default - none */
-  rejected?: { nodeType: string; reason: string }[];
+  rejected?: {
+    /** The type (`provider.type`). */
+    nodeType: string;
+    /** Why it lost. */
+    reason: string;
+  }[];
   /** Dynamic pools with `preview` pods: the nodes they would create, at least cost. @default - none */
   preview?: PoolPreview;
 }

@@ -9,9 +9,13 @@ import { chooseNodeMixSync, NodeMixError } from './node-mix';
 import { addResources, exceededResources, get, parseResources, ResourceVector, scaleResources } from './resources';
 
 export interface PoolPreview {
+  /** Number of preview pods. */
   readonly pods: number;
+  /** The nodes that hold them at least cost: how many of each type. */
   readonly nodes: { nodeType: string; count: number }[];
+  /** What those nodes cost, in the node types' cost units. */
   readonly cost: number;
+  /** No mix of the matching types holds the pods for less (equal to cost when the mix is proven cheapest). */
   readonly lowerBound: number;
   /** One sentence for people: `40 pods of cpu 2, memory 4Gi ... would create 10 x virt.medium (cost 720, at least 700)`. */
   readonly summary: string;

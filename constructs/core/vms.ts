@@ -51,9 +51,15 @@ export interface VmBuild {
   readonly quotaDemand: ResourceVector;
   /** What the VM takes from its host: the launcher pod's requests, its root disk, one pod. */
   readonly hostDemand: ResourceVector;
+  /** What a host drain does to the VM, and why. */
   readonly eviction: VmEviction;
   /** spec.domain.resources.requests as metalslice writes them: what the plan counted, so KubeVirt cannot differ. */
-  readonly vmiRequests: { readonly cpu?: Quantity; readonly memory: Quantity };
+  readonly vmiRequests: {
+    /** The CPU request (none with dedicated CPUs: KubeVirt sets it). */
+    readonly cpu?: Quantity;
+    /** The memory request. */
+    readonly memory: Quantity;
+  };
 }
 
 /** One VM of the plan: built, named, counted against its quota and placed on a host. */

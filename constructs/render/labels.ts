@@ -9,8 +9,24 @@ export const MANAGED_BY = { 'app.kubernetes.io/managed-by': 'metalslice' } as co
 
 /** A plain Kubernetes object: what renderers return and validators check. */
 export interface KubeObject {
+  /** The object's API group and version (`kubevirt.io/v1`). */
   readonly apiVersion: string;
+  /** The object's kind (`VirtualMachine`). */
   readonly kind: string;
-  readonly metadata: { readonly name: string; readonly namespace?: string; readonly labels?: Record<string, string>; readonly annotations?: Record<string, string> };
+  /** Name, namespace, labels and annotations. */
+  readonly metadata: KubeObjectMeta;
+  /** spec, data, ...: the rest of the object. */
   readonly [key: string]: unknown;
+}
+
+/** The metadata metalslice writes on an object. */
+export interface KubeObjectMeta {
+  /** The object's name. */
+  readonly name: string;
+  /** Its namespace. @default - none (a cluster-scoped object) */
+  readonly namespace?: string;
+  /** Its labels. @default - none */
+  readonly labels?: Record<string, string>;
+  /** Its annotations. @default - none */
+  readonly annotations?: Record<string, string>;
 }
