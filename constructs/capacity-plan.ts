@@ -24,9 +24,10 @@ function isContributor(c: IConstruct): c is IPlanContributor {
   return typeof (c as Partial<IPlanContributor>).contributeToPlan === 'function';
 }
 
-type ModelKey = keyof MetalsliceConfig;
+/** A list of the model (fleets, quotas, nodePools, ...). */
+export type ModelKey = keyof MetalsliceConfig;
 /** One entry of a model list (a fleet, a quota, a pool, ...). */
-type Entry<K extends ModelKey> = NonNullable<MetalsliceConfig[K]>[number];
+export type Entry<K extends ModelKey> = NonNullable<MetalsliceConfig[K]>[number];
 
 /** Collects specs and the construct path each came from. */
 export class ModelBuilder {

@@ -38,7 +38,15 @@ export interface AutoNodesInput {
   /** The autoNodes entries to plan. */
   readonly autoNodes: readonly AutoNodesSpec[];
   /** Quota headroom left after the Elastic Node Pools. */
-  readonly quotas: ReadonlyMap<string, { readonly remaining: ResourceVector; readonly fleet: string }>;
+  readonly quotas: ReadonlyMap<
+    string,
+    {
+      /** Room left in the quota. */
+      readonly remaining: ResourceVector;
+      /** The quota's fleet. */
+      readonly fleet: string;
+    }
+  >;
   /** The KubeVirt settings of each fleet: they size every VM of a kubevirt provider. */
   readonly fleets: ReadonlyMap<string, FleetKubevirt>;
   /** Names of the declared tenant clusters. */
@@ -51,7 +59,12 @@ export interface AutoNodesInput {
    * Fleets and quotas that are declared but broken (their own problems are reported where they are
    * written): references to them are not reported again. @default - none
    */
-  readonly declared?: { readonly fleets: ReadonlySet<string>; readonly quotas: ReadonlySet<string> };
+  readonly declared?: {
+    /** Fleets declared, broken or not. */
+    readonly fleets: ReadonlySet<string>;
+    /** Quotas declared, broken or not. */
+    readonly quotas: ReadonlySet<string>;
+  };
 }
 
 /** Where an autoNodes entry and its pools were written (a vcluster.yaml's paths). */
@@ -64,6 +77,7 @@ export interface AutoNodesSourcePath {
   readonly dynamic?: readonly string[];
 }
 
+/** One node of a static (or private) pool as planned. */
 export interface PlannedAutoNode {
   /** `<cluster>-<pool>-<index>`: stable, so changing the quantity changes only the difference. */
   readonly name: string;
@@ -75,39 +89,62 @@ export interface PlannedAutoNode {
   readonly resources: ResourceVector;
   /** What the node costs its quota and host (kubevirt: the VM footprint incl. virt-launcher overhead). */
   readonly footprint: ResourceVector;
+  /** Labels its kubelet registers with. */
   readonly labels: Readonly<Record<string, string>>;
 }
 
+/** A node type that matches a pool. */
 export interface CandidateType {
   /** `provider.type`. */
   readonly nodeType: string;
   /** The bare type name (the node's instance-type label). */
   readonly name: string;
+  /** Its cost per node. */
   readonly cost: number;
+  /** What one node offers. */
   readonly resources: ResourceVector;
+  /** What one node takes from its host and quota. */
   readonly footprint: ResourceVector;
   /** kubevirt: the VM a node of this type is, as the plan counts it. */
   readonly vm?: VmBuild;
 }
 
+/** A node type that lost, and why. */
 export interface RejectedType {
+  /** The type (`provider.type`). */
   readonly nodeType: string;
+  /** Why it lost (a requirement, size, capacity, the quota, ...). */
   readonly reason: string;
 }
 
+/** A dynamic pool's limits and autoscaler settings as planned. */
 export interface DynamicPoolPlan {
+  /** Karpenter, or Cluster API with cluster-autoscaler. */
   readonly autoscaler: 'karpenter' | 'cluster-api';
   /** Karpenter limits without `nodes`. */
   readonly limits: ResourceVector;
+  /** Karpenter's `nodes` limit. @default - none */
   readonly nodesLimit?: number;
   /** cluster-api: min / max size of the MachineDeployment. */
   readonly minNodes: number;
+  /** cluster-api: most machines. @default - from the limits */
   readonly maxNodes?: number;
   /** Most the pool can cost its quota with limits reached, and the type that drives it. */
-  readonly worstCase?: { readonly nodeType: string; readonly nodes: number; readonly footprint: ResourceVector };
+  readonly worstCase?: {
+    /** The type that costs the quota most at the limits. */
+    readonly nodeType: string;
+    /** How many nodes of it the limits allow. */
+    readonly nodes: number;
+    /** What one such node takes. */
+    readonly footprint: ResourceVector;
+  };
+  /** Karpenter's disruption settings. @default - Karpenter's */
   readonly disruption?: DynamicPoolSpec['disruption'];
+  /** Karpenter's expireAfter. @default - Karpenter's */
   readonly expireAfter?: string;
+  /** Karpenter's terminationGracePeriod. @default - none */
   readonly terminationGracePeriod?: string;
+  /** Karpenter's NodePool weight. @default - none */
   readonly weight?: number;
 }
 

@@ -15,3 +15,15 @@ export type { PlannedAutoPool, NodeEnvironmentRef, AutoNodesSourcePath, AutoNode
 export type { NodeProvider as PlannedNodeProvider } from './node-types';
 export type { FleetHeadroom, CriticalLoss } from './plan-headroom';
 export type { PoolPreview } from './preview';
+export type { PlannedFleet, PlannedQuota, PlannedPool, PlannedCluster, PlannedHost, PlannedPrivatePool } from './plan';
+export type { VmOrigin, VmEviction, VmBuild, FleetKubevirt, EvictionStrategy } from './vms';
+export type { QuotaUsage, CandidateType, RejectedType, DynamicPoolPlan, PlannedAutoNode } from './auto-nodes';
+export type { HostLossCheck, DomainLossCheck } from './plan-headroom';
+export type { QuantityFormat } from './quantity';
+export type { Requirement as ParsedRequirement } from './requirements';
+export type { NodeType as PlannedNodeType } from './node-types';
+export type { ResourceVector } from './resources';
+export type { ImageSource } from './properties';
+export type { LauncherVm, LauncherPod, LauncherContainer, VmDevice, KubevirtSettings, DeviceKind } from './kubevirt/launcher';
+export type { PropertyOffer } from './requirements';
+export type { PlannedNode } from './plan';

@@ -26,11 +26,15 @@ export const USABLE_HOST_STATES: readonly string[] = ['available', 'ready'];
 
 export type ProviderKind = NodeProviderSpec['kind'];
 
+/** A node type as planned: its resources, properties, cost and capacity, parsed. */
 export interface NodeType {
   /** `provider.type`: how rejections and plans name the type. */
   readonly id: string;
+  /** The bare type name (the node's instance-type label). */
   readonly name: string;
+  /** Its provider. */
   readonly provider: string;
+  /** Its provider's kind. */
   readonly providerKind: ProviderKind;
   /** Config path of the type (`nodeProviders[0].nodeTypes[1]`). */
   readonly path: string;
@@ -41,7 +45,9 @@ export interface NodeType {
    * and, for each extended resource, the resource name with its count (so `nvidia.com/gpu Gt 0` works).
    */
   readonly properties: ReadonlyMap<string, PropertyOffer>;
+  /** Its zone. */
   readonly zone: string;
+  /** Its cost per node. */
   readonly cost: number;
   /** Most nodes of this type across all claims; undefined = unlimited. metal3: also bounded by its usable hosts. */
   readonly maxCapacity?: number;

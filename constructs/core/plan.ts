@@ -29,49 +29,75 @@ export { DEFAULT_KUBERNETES_VERSION } from './plan-foundation';
 /** Where each entry of the model came from, for error paths: config paths or construct paths. */
 export type ModelPaths = { readonly [K in keyof MetalsliceConfig]?: readonly string[] };
 
+/** Options of planModel. */
 export interface PlanOptions {
+  /** Where each model entry was written (construct paths), for problems. @default - config paths (`nodePools[2]`) */
   readonly paths?: ModelPaths;
   /** A host label naming failure domains (rack, zone): N+1 headroom is also checked per domain. @default - hosts only */
   readonly failureDomain?: string;
 }
 
+/** A host of a fleet as planned. */
 export interface PlannedHost {
+  /** The host's name. */
   readonly name: string;
+  /** Its labels. */
   readonly labels: Readonly<Record<string, string>>;
+  /** What it has. */
   readonly capacity: ResourceVector;
   /** capacity - reservedPerHost */
   readonly allocatable: ResourceVector;
 }
 
+/** A fleet as planned: its hosts, capacity and KubeVirt settings. */
 export interface PlannedFleet {
+  /** The fleet's name. */
   readonly name: string;
+  /** Where it was written (config or construct path). */
   readonly path: string;
+  /** The fleet as written. */
   readonly spec: FleetSpec;
+  /** Its hosts. */
   readonly hosts: readonly PlannedHost[];
+  /** What its hosts offer VMs (allocatable, summed). */
   readonly capacity: ResourceVector;
+  /** vCPUs per physical CPU. */
   readonly cpuAllocationRatio: number;
   /** What the fleet's KubeVirt CR says about VMs: settings and permitted devices. */
   readonly kubevirt: FleetKubevirt;
 }
 
+/** A quota as planned. */
 export interface PlannedQuota {
+  /** The quota's name. */
   readonly name: string;
+  /** Where it was written (config or construct path). */
   readonly path: string;
+  /** The quota as written. */
   readonly spec: QuotaSpec;
+  /** Its fleet. */
   readonly fleet: string;
+  /** The namespace of its VMs. */
   readonly namespace: string;
+  /** Its limits, parsed. */
   readonly limits: ResourceVector;
   /** Live migrations the quota keeps room for. */
   readonly liveMigrations: number;
 }
 
+/** A tenant cluster as planned. */
 export interface PlannedCluster {
+  /** The cluster's name. */
   readonly name: string;
+  /** Where it was written (config or construct path). */
   readonly path: string;
+  /** The cluster as written. */
   readonly spec: ClusterSpec;
+  /** The Kubernetes minor version of its nodes. */
   readonly kubernetesVersion: string;
 }
 
+/** One node of an elastic pool as planned. */
 export interface PlannedNode {
   /** VM / object name, unique in its namespace; stable when the pool scales. */
   readonly name: string;
@@ -79,20 +105,31 @@ export interface PlannedNode {
   readonly host?: string;
 }
 
+/** An elastic node pool as planned. */
 export interface PlannedPool {
+  /** Always `elastic`. */
   readonly kind: 'elastic';
+  /** The pool's name. */
   readonly name: string;
+  /** Where it was written (config or construct path). */
   readonly path: string;
+  /** The pool as written. */
   readonly spec: NodePoolSpec;
+  /** Its quota. */
   readonly quota: string;
+  /** Its quota's fleet. */
   readonly fleet: string;
+  /** The tenant cluster its nodes join. */
   readonly cluster: string;
+  /** The namespace of its VMs. */
   readonly namespace: string;
+  /** The node type label of its nodes. */
   readonly nodeType: string;
   /** The guest: what each VM is given. */
   readonly shape: ResourceVector;
   /** What each VM takes from its host: the launcher pod's requests, its disk, one pod. */
   readonly footprint: ResourceVector;
+  /** Its nodes and their hosts. */
   readonly nodes: readonly PlannedNode[];
 }
 

@@ -8,11 +8,17 @@ import { DynamicPoolSpec } from './model';
 import { chooseNodeMixSync, NodeMixError } from './node-mix';
 import { addResources, exceededResources, get, parseResources, ResourceVector, scaleResources } from './resources';
 
+/** Which nodes a dynamic pool would create for its preview pods, at least cost. */
 export interface PoolPreview {
   /** Number of preview pods. */
   readonly pods: number;
   /** The nodes that hold them at least cost: how many of each type. */
-  readonly nodes: { nodeType: string; count: number }[];
+  readonly nodes: {
+    /** The node type. */
+    nodeType: string;
+    /** How many nodes of it. */
+    count: number;
+  }[];
   /** What those nodes cost, in the node types' cost units. */
   readonly cost: number;
   /** No mix of the matching types holds the pods for less (equal to cost when the mix is proven cheapest). */

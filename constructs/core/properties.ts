@@ -8,7 +8,24 @@ import { Labels } from './model';
 import { Quantity, QuantityError } from './quantity';
 
 /** Where the root disk's content comes from (CDI DataVolume sources). */
-export type ImageSource = { readonly registry: string } | { readonly http: string } | { readonly dataSource: { readonly name: string; readonly namespace?: string } };
+export type ImageSource =
+  | {
+      /** A registry image, `docker://REGISTRY/IMAGE:TAG`. */
+      readonly registry: string;
+    }
+  | {
+      /** An http(s) URL of a disk image. */
+      readonly http: string;
+    }
+  | {
+      /** A CDI DataSource. */
+      readonly dataSource: {
+        /** Its name. */
+        readonly name: string;
+        /** Its namespace. @default - the VM's */
+        readonly namespace?: string;
+      };
+    };
 
 /** What the properties change in a KubeVirt VM. */
 export interface KubevirtProperties {

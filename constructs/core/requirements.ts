@@ -23,6 +23,11 @@ export class Requirement {
   readonly values: readonly string[];
   private readonly set: ReadonlySet<string>;
 
+  /**
+   * @param key the property the requirement reads
+   * @param operator how it compares
+   * @param values the values it compares with
+   */
   constructor(
     readonly key: string,
     readonly operator: RequirementOperator,
@@ -90,6 +95,7 @@ export class Requirement {
 
 /** What a node type offers for one property: a list of values, or `*` (any value). */
 export interface PropertyOffer {
+  /** The type takes any value (`*`). */
   readonly any: boolean;
   /** Sorted, unique; empty when `any`. */
   readonly values: readonly string[];

@@ -17,6 +17,7 @@ import { pointerPath, schemaIssues, VCLUSTER_AUTONODES_SINCE, VCLUSTER_VERSION }
 
 export { VCLUSTER_VERSION } from './vcluster-schema';
 
+/** How a vcluster.yaml's auto nodes are read into the model. */
 export interface VclusterImportOptions {
   /** The metalslice tenant cluster the vcluster.yaml belongs to. */
   readonly cluster: string;
@@ -28,12 +29,15 @@ export interface VclusterImportOptions {
   readonly pathPrefix?: string;
 }
 
+/** A vcluster.yaml's auto nodes as metalslice reads them, with vCluster's verdict. */
 export interface VclusterAutoNodesImport {
+  /** The autoNodes entries (none when privateNodes is not enabled). */
   readonly autoNodes: readonly AutoNodesSpec[];
   /** Where each entry and pool was written, for planAutoNodes' error paths. */
   readonly sourcePaths: readonly AutoNodesSourcePath[];
   /** Why vCluster would refuse the file (schema, then its validation rules); empty when it accepts it. */
   readonly issues: readonly PlanIssue[];
+  /** Fields read but ignored, and similar findings. */
   readonly warnings: readonly PlanIssue[];
 }
 

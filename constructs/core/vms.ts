@@ -29,7 +29,9 @@ export interface VmEviction {
 
 /** What a fleet's KubeVirt CR says about VMs: settings that change launcher pods, and permitted devices. */
 export interface FleetKubevirt {
+  /** The KubeVirt CR's settings that change launcher pods (cpuAllocationRatio, memoryOvercommit, serial console log). */
   readonly settings: KubevirtSettings;
+  /** Devices VMs may pass through. */
   readonly permittedHostDevices: readonly PermittedHostDevice[];
   /** Where the fleet is declared, for errors that point at its settings. */
   readonly path: string;

@@ -27,6 +27,7 @@ export { sleep } from './processes';
 export const CONTROL_PLANE_BINARIES = ['etcd', 'kube-apiserver', 'kube-scheduler', 'kwok'] as const;
 export type ControlPlaneBinary = (typeof CONTROL_PLANE_BINARIES)[number];
 
+/** Options of startControlPlane. */
 export interface ControlPlaneOptions {
   /** How long each component may take to become ready. @default 120000 */
   readonly startTimeoutMs?: number;
@@ -36,11 +37,15 @@ export interface ControlPlaneOptions {
   readonly keep?: boolean;
 }
 
+/** A throwaway control plane on loopback: etcd, kube-apiserver, kube-scheduler and KWOK. */
 export interface ControlPlane {
   /** `https://127.0.0.1:<port>` */
   readonly server: string;
+  /** The temp dir holding certificates, data and logs. */
   readonly dir: string;
+  /** An admin kubeconfig of the API server. */
   readonly kubeconfig: string;
+  /** One request to the API server as admin (JSON body, parsed JSON response). */
   request(method: string, apiPath: string, body?: unknown, contentType?: string): Promise<ApiResponse>;
   /** The last lines of each component's log. */
   logTail(lines?: number): string;

@@ -5,3 +5,5 @@
  */
 export { verifyPlan, formatVerifyResult, VerifyOptions, VerifyResult, PendingVm } from './verify';
 export { startControlPlane, ControlPlane, ControlPlaneOptions } from './control-plane';
+export type { ReplayOrder } from './replay';
+export type { ApiResponse } from './processes';

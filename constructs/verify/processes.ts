@@ -139,7 +139,9 @@ export function onPath(name: string, pathVar = process.env.PATH): string | undef
   return undefined;
 }
 
+/** A response of the API server: its status and parsed body. */
 export interface ApiResponse {
+  /** The HTTP status. */
   readonly status: number;
   /** Parsed JSON, or the text when it is not JSON, or undefined when empty. */
   readonly body: any;

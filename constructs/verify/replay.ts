@@ -22,6 +22,7 @@ export const KUBEVIRT_DEVICES_PER_NODE = 1000;
 /** Ephemeral storage of a Node whose host does not report any: the planner does not count it then, so neither does the replay. */
 export const UNREPORTED_EPHEMERAL_STORAGE = '1Pi';
 
+/** The order launcher pods are created in: as deployed (pools as listed, VMs by index), or a seeded shuffle. */
 export type ReplayOrder = 'deploy' | 'shuffled';
 
 export interface ReplayPod {

@@ -32,25 +32,45 @@ export interface VerifyOptions {
   readonly log?: (line: string) => void;
 }
 
+/** A VM whose launcher pod kube-scheduler did not bind. */
 export interface PendingVm {
+  /** The VM's name. */
   readonly vm: string;
+  /** Its pool. */
   readonly pool: string;
+  /** Its namespace. */
   readonly namespace: string;
   /** Where the plan put it. */
   readonly plannedHost: string | null;
+  /** kube-scheduler's reason (the pod's PodScheduled condition). */
   readonly reason: string;
 }
 
+/** The outcome of replaying a plan on the real kube-scheduler. */
 export interface VerifyResult {
+  /** The order the launcher pods were created in. */
   readonly order: ReplayOrder;
+  /** The shuffle's seed (with order `shuffled`). */
   readonly seed: number;
+  /** KWOK nodes made, one per host. */
   readonly hosts: number;
+  /** Launcher pods created, one per concrete VM. */
   readonly vms: number;
+  /** Launcher pods kube-scheduler bound. */
   readonly bound: number;
+  /** The VMs left pending, and why. */
   readonly pending: readonly PendingVm[];
   /** Bound pods the plan pinned or placed elsewhere than the scheduler did (spread pools may legitimately differ). */
   readonly movedFromPlan: number;
-  readonly seconds: { readonly plan: number; readonly start: number; readonly schedule: number };
+  /** Wall time of each phase, in seconds. */
+  readonly seconds: {
+    /** Planning. */
+    readonly plan: number;
+    /** Creating the nodes until all are Ready. */
+    readonly start: number;
+    /** Creating the pods until all are bound or settled. */
+    readonly schedule: number;
+  };
 }
 
 const LAUNCHER_SELECTOR = 'kubevirt.io%3Dvirt-launcher';

@@ -30,19 +30,26 @@ export interface KubevirtSettings {
   readonly serialConsoleLog: boolean;
 }
 
+/** How a device is passed to the guest: as a GPU or as a host device. */
 export type DeviceKind = 'gpu' | 'hostDevice';
 
 /** A device plugin resource passed through to the guest. */
 export interface VmDevice {
+  /** The device plugin resource (`nvidia.com/gpu`). */
   readonly resourceName: string;
+  /** GPU or host device. */
   readonly kind: DeviceKind;
+  /** How many. */
   readonly count: number;
 }
 
 /** A VM as far as its launcher pod is concerned: the fields of spec.template.spec.domain that change the pod. */
 export interface LauncherVm {
+  /** domain.cpu.sockets */
   readonly sockets: number;
+  /** domain.cpu.cores */
   readonly cores: number;
+  /** domain.cpu.threads */
   readonly threads: number;
   /** domain.memory.guest */
   readonly guestMemory: Quantity;
@@ -58,6 +65,7 @@ export interface LauncherVm {
   readonly serialConsoleLog?: boolean;
   /** domain.devices.autoattachGraphicsDevice */
   readonly graphics: boolean;
+  /** Devices passed through. */
   readonly devices: readonly VmDevice[];
   /** The root disk is a containerDisk (an extra container in the pod) rather than a DataVolume. */
   readonly containerDisk: boolean;
@@ -65,14 +73,17 @@ export interface LauncherVm {
 
 /** One container of the launcher pod, as the scheduler sums it. */
 export interface LauncherContainer {
+  /** The container's name (`compute`, `guest-console-log`, ...). */
   readonly name: string;
   /** `container`: runs beside the VM; `sidecar`: a restartable init container (counted like a container); `init`: runs before. */
   readonly kind: 'container' | 'sidecar' | 'init';
+  /** What it requests. */
   readonly requests: ResourceVector;
 }
 
 /** The launcher pod of one VM. */
 export interface LauncherPod {
+  /** Its containers, as KubeVirt renders them. */
   readonly containers: readonly LauncherContainer[];
   /** KubeVirt's memory overhead (what the compute container adds to the guest). */
   readonly memoryOverhead: Quantity;
