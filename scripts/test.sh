@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
-# `npm test`: everything, on a fresh machine too. Type-checks and builds, brings up the real toolchain
-# (OpenTofu, providers, etcd, kube-apiserver, cloud-init; cached after the first run), runs the unit,
-# property and synth tests, then the e2e tests serially against a real kube-apiserver.
+# `npm test`: everything, on a fresh machine too. Type-checks and builds, checks the API docs (TypeDoc, zero
+# warnings), brings up the real toolchain (OpenTofu, providers, etcd, kube-apiserver, cloud-init; cached after the
+# first run), runs the unit, property and synth tests, then the e2e tests serially against a real kube-apiserver.
 # Ends with one line `tests: N passed, N failed`.
 set -uo pipefail
 cd "$(dirname "$0")/.."
