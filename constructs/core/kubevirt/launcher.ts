@@ -276,12 +276,49 @@ export function kubevirtNodeLabels(): Record<string, string> {
   return { [SCHEDULABLE_NODE_LABEL]: 'true', 'kubernetes.io/arch': 'amd64', [Q35_MACHINE_TYPE_LABEL]: 'true', [CPU_MANAGER_LABEL]: 'true' };
 }
 
+/** A node selector term of a required node affinity (Kubernetes NodeSelectorTerm). */
+export interface NodeSelectorTerm {
+  /** Expressions over node labels, all of which must hold. @default - none */
+  readonly matchExpressions?: readonly { readonly key: string; readonly operator: string; readonly values?: readonly string[] }[];
+  /** Expressions over node fields. @default - none */
+  readonly matchFields?: readonly unknown[];
+}
+
+/** A pod or VMI affinity, as far as the launcher's scheduling changes it. */
+export interface SchedulingAffinity {
+  /** Node affinity: required terms, and anything else copied as it is. */
+  readonly nodeAffinity?: {
+    /** The terms one of which a node must match. */
+    readonly requiredDuringSchedulingIgnoredDuringExecution?: { readonly nodeSelectorTerms?: readonly NodeSelectorTerm[] };
+    readonly [field: string]: unknown;
+  };
+  readonly [field: string]: unknown;
+}
+
+/** The fields of a VMI spec that decide its launcher pod's scheduling. */
+export interface VmiSchedulingFields {
+  /** The VMI's node selector. @default - none */
+  readonly nodeSelector?: Readonly<Record<string, string>>;
+  /** The domain, for dedicated CPU placement. */
+  readonly domain?: { readonly cpu?: { readonly dedicatedCpuPlacement?: boolean } };
+  /** The VMI's affinity. @default - none */
+  readonly affinity?: SchedulingAffinity;
+  /** The VMI's tolerations, copied. @default - none */
+  readonly tolerations?: readonly Readonly<Record<string, unknown>>[];
+  /** The VMI's topology spread constraints, copied. @default - none */
+  readonly topologySpreadConstraints?: readonly Readonly<Record<string, unknown>>[];
+}
+
 /** The scheduling fields of a launcher pod. */
 export interface LauncherScheduling {
+  /** KubeVirt's node selector over the VMI's. */
   readonly nodeSelector: Record<string, string>;
-  readonly affinity?: Record<string, any>;
-  readonly tolerations?: readonly Record<string, any>[];
-  readonly topologySpreadConstraints?: readonly Record<string, any>[];
+  /** The VMI's affinity with KubeVirt's host-model rule in every required term. */
+  readonly affinity?: SchedulingAffinity;
+  /** The VMI's tolerations. @default - none */
+  readonly tolerations?: readonly Readonly<Record<string, unknown>>[];
+  /** The VMI's topology spread constraints. @default - none */
+  readonly topologySpreadConstraints?: readonly Readonly<Record<string, unknown>>[];
 }
 
 /**
@@ -292,19 +329,18 @@ export interface LauncherScheduling {
  * node-affinity term (metalslice never sets a CPU model, so the VM is host-model); tolerations and topology
  * spread copied. The unit tests hold this to the pods KubeVirt's own code renders for the golden cases.
  */
-export function launcherScheduling(vmiSpec: Record<string, any>): LauncherScheduling {
+export function launcherScheduling(vmiSpec: VmiSchedulingFields): LauncherScheduling {
   const nodeSelector: Record<string, string> = { [SCHEDULABLE_NODE_LABEL]: 'true', 'kubernetes.io/arch': 'amd64' };
   Object.assign(nodeSelector, vmiSpec.nodeSelector ?? {});
   if (vmiSpec.domain?.cpu?.dedicatedCpuPlacement) nodeSelector[CPU_MANAGER_LABEL] = 'true';
   nodeSelector[Q35_MACHINE_TYPE_LABEL] = 'true';
   const reject = { key: OBSOLETE_HOST_MODEL_LABEL, operator: 'DoesNotExist' };
-  const affinity = structuredClone(vmiSpec.affinity ?? {});
-  const required = affinity.nodeAffinity?.requiredDuringSchedulingIgnoredDuringExecution;
-  if (required) {
-    required.nodeSelectorTerms = (required.nodeSelectorTerms ?? []).map((t: any) => ({ ...t, matchExpressions: [...(t.matchExpressions ?? []), reject] }));
-  } else {
-    affinity.nodeAffinity = { ...(affinity.nodeAffinity ?? {}), requiredDuringSchedulingIgnoredDuringExecution: { nodeSelectorTerms: [{ matchExpressions: [reject] }] } };
-  }
+  const given: SchedulingAffinity = vmiSpec.affinity ?? {};
+  const required = given.nodeAffinity?.requiredDuringSchedulingIgnoredDuringExecution;
+  const nodeAffinity = required
+    ? { ...given.nodeAffinity, requiredDuringSchedulingIgnoredDuringExecution: { ...required, nodeSelectorTerms: (required.nodeSelectorTerms ?? []).map((t) => ({ ...t, matchExpressions: [...(t.matchExpressions ?? []), reject] })) } }
+    : { ...(given.nodeAffinity ?? {}), requiredDuringSchedulingIgnoredDuringExecution: { nodeSelectorTerms: [{ matchExpressions: [reject] }] } };
+  const affinity: SchedulingAffinity = structuredClone({ ...given, nodeAffinity });
   return {
     nodeSelector,
     affinity,
