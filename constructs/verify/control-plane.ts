@@ -46,7 +46,7 @@ export interface ControlPlane {
   /** An admin kubeconfig of the API server. */
   readonly kubeconfig: string;
   /** One request to the API server as admin (JSON body, parsed JSON response). */
-  request(method: string, apiPath: string, body?: unknown, contentType?: string): Promise<ApiResponse>;
+  request<T = unknown>(method: string, apiPath: string, body?: unknown, contentType?: string): Promise<ApiResponse<T>>;
   /** The last lines of each component's log. */
   logTail(lines?: number): string;
   /** The component that has exited, if any. */
@@ -154,8 +154,8 @@ export async function startControlPlane(opts: ControlPlaneOptions = {}): Promise
   const token = randomBytes(24).toString('hex');
   const agent = new https.Agent({ keepAlive: true, maxSockets: 64, rejectUnauthorized: false });
   let server = '';
-  const request = (method: string, apiPath: string, body?: unknown, contentType = 'application/json'): Promise<ApiResponse> =>
-    apiRequest(server, agent, { Authorization: `Bearer ${token}` }, method, apiPath, body, contentType);
+  const request = <T = unknown>(method: string, apiPath: string, body?: unknown, contentType = 'application/json'): Promise<ApiResponse<T>> =>
+    apiRequest<T>(server, agent, { Authorization: `Bearer ${token}` }, method, apiPath, body, contentType);
 
   try {
     // Service-account keys (kube-apiserver requires them) and the static token.

@@ -108,7 +108,7 @@ export function freePort(): Promise<number> {
  * Polls `check` (100 ms, doubling to 1 s) until it returns true; fails at once when `fatal` names a reason
  * (a component died), or after `timeoutMs` with the last error `check` threw.
  */
-export async function waitFor(what: string, timeoutMs: number, check: () => Promise<boolean>, fatal?: () => string | undefined): Promise<void> {
+export async function waitFor(what: string, timeoutMs: number, check: () => boolean | Promise<boolean>, fatal?: () => string | undefined): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   let lastError: unknown;
   for (let delay = 100; ; delay = Math.min(delay * 2, 1000)) {
@@ -139,19 +139,22 @@ export function onPath(name: string, pathVar = process.env.PATH): string | undef
   return undefined;
 }
 
-/** A response of the API server: its status and parsed body. */
-export interface ApiResponse {
+/**
+ * A response of the API server: its status and parsed body. `T` is what the caller expects the body to be;
+ * nothing checks it (a 404 has a Status body whatever `T` says).
+ */
+export interface ApiResponse<T = unknown> {
   /** The HTTP status. */
   readonly status: number;
   /** Parsed JSON, or the text when it is not JSON, or undefined when empty. */
-  readonly body: any;
+  readonly body: T;
 }
 
 /**
  * One request to an API server: the body sent as JSON (or as given when a string), the answer parsed as
  * JSON when it is. Any HTTP status resolves (a 403 or a quota refusal is data); only transport errors reject.
  */
-export function apiRequest(
+export function apiRequest<T = unknown>(
   server: string,
   agent: https.Agent,
   headers: Readonly<Record<string, string>>,
@@ -160,7 +163,7 @@ export function apiRequest(
   body?: unknown,
   contentType = 'application/json',
   timeoutMs = 60_000,
-): Promise<ApiResponse> {
+): Promise<ApiResponse<T>> {
   return new Promise((resolve, reject) => {
     const payload = body === undefined ? undefined : typeof body === 'string' ? body : JSON.stringify(body);
     const req = https.request(
@@ -186,7 +189,7 @@ export function apiRequest(
           } catch {
             // not JSON
           }
-          resolve({ status: res.statusCode ?? 0, body: parsed });
+          resolve({ status: res.statusCode ?? 0, body: parsed as T });
         });
       },
     );

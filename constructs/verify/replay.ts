@@ -8,7 +8,8 @@ import { Plan, PlannedHost } from '../core/plan';
 import { isExtendedResource, resourceNames, ResourceVector } from '../core/resources';
 import { PlannedVm } from '../core/vms';
 import { renderVirtualMachine } from '../render/kubevirt';
-import { kubevirtNodeLabels, launcherScheduling } from '../core/kubevirt/launcher';
+import { kubevirtNodeLabels, launcherScheduling, LauncherScheduling, VmiSchedulingFields } from '../core/kubevirt/launcher';
+import { KubeObject, KubeObjectMeta } from '../render/labels';
 
 /** The label every replayed Node carries; KWOK manages exactly the Nodes that have it. */
 export const KWOK_NODE_LABEL = 'metalslice.io/verify';
@@ -38,11 +39,37 @@ export interface ReplayPod {
   /** The VM's index within its pool. */
   readonly index: number;
   /** The Pod object to create. */
-  readonly object: Record<string, any>;
+  readonly object: LauncherPodObject;
+}
+
+/** A Node as the replay creates it: a KWOK node mirroring one host. */
+export interface ReplayNodeObject extends KubeObject {
+  readonly kind: 'Node';
+  readonly metadata: KubeObjectMeta & { readonly name: string; readonly labels: Record<string, string> };
+  /** Empty: the replay's Nodes carry no taints. */
+  readonly spec: { readonly taints?: readonly unknown[] };
+  readonly status: { readonly capacity: Record<string, string>; readonly allocatable: Record<string, string> };
+}
+
+/** A launcher pod as the replay creates it. */
+export interface LauncherPodObject extends KubeObject {
+  readonly kind: 'Pod';
+  readonly metadata: KubeObjectMeta & { readonly name: string; readonly namespace: string; readonly labels: Record<string, string> };
+  readonly spec: LauncherScheduling & {
+    readonly schedulerName: string;
+    readonly terminationGracePeriodSeconds: number;
+    readonly containers: readonly { readonly name: string; readonly image: string; readonly resources: { readonly requests: Record<string, string>; readonly limits: Record<string, string> } }[];
+    readonly [field: string]: unknown;
+  };
+}
+
+/** The parts of a rendered VirtualMachine the replay reads. */
+interface RenderedVmTemplate {
+  readonly spec: { readonly template: { readonly metadata?: { readonly labels?: Record<string, string> }; readonly spec: VmiSchedulingFields & { readonly terminationGracePeriodSeconds?: number } } };
 }
 
 export interface Replay {
-  readonly nodes: readonly Record<string, any>[];
+  readonly nodes: readonly ReplayNodeObject[];
   readonly namespaces: readonly string[];
   /** Pods in plan order: pools as the plan lists its VMs, VMs by index within a pool. */
   readonly pods: readonly ReplayPod[];
@@ -75,7 +102,7 @@ export function nodeResources(host: PlannedHost): Record<string, string> {
 }
 
 /** One Node per host, taint-free, labelled as the host is plus hostname, the labels virt-handler sets (schedulable, amd64, q35, cpumanager) and KWOK's selector label. */
-export function buildNode(host: PlannedHost): Record<string, any> {
+export function buildNode(host: PlannedHost): ReplayNodeObject {
   const resources = nodeResources(host);
   return {
     apiVersion: 'v1',
@@ -128,8 +155,8 @@ export function launcherPodName(namespace: string, vm: string): string {
  * with KubeVirt's device limits (kvm, tun, vhost-net) and, as Kubernetes requires, limits equal to requests
  * for extended resources and hugepages.
  */
-export function buildLauncherPod(vm: PlannedVm, hostSelector: Readonly<Record<string, string>> | undefined): Record<string, any> {
-  const rendered = renderVirtualMachine(vm, { userDataSecret: `${vm.name}-userdata`, hostSelector }) as any;
+export function buildLauncherPod(vm: PlannedVm, hostSelector: Readonly<Record<string, string>> | undefined): LauncherPodObject {
+  const rendered = renderVirtualMachine(vm, { userDataSecret: `${vm.name}-userdata`, hostSelector }) as unknown as RenderedVmTemplate;
   const template = rendered.spec.template;
   const spec = template.spec;
   const scheduling = launcherScheduling(spec);
@@ -172,7 +199,7 @@ export function buildLauncherPod(vm: PlannedVm, hostSelector: Readonly<Record<st
 export function buildReplay(plan: Pick<Plan, 'fleets' | 'vms'>, extraVms: readonly PlannedVm[] = []): Replay {
   const selectorOf = new Map(plan.fleets.map((f) => [f.name, f.spec.hostSelector]));
   const seen = new Set<string>();
-  const nodes: Record<string, any>[] = [];
+  const nodes: ReplayNodeObject[] = [];
   for (const fleet of plan.fleets) {
     for (const host of fleet.hosts) {
       if (seen.has(host.name)) continue;

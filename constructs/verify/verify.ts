@@ -8,7 +8,7 @@
  */
 import { Plan } from '../core/plan';
 import { PlannedVm } from '../core/vms';
-import { ControlPlane, sleep, startControlPlane } from './control-plane';
+import { ApiResponse, ControlPlane, sleep, startControlPlane } from './control-plane';
 import { buildReplay, creationOrder, KWOK_NODE_SELECTOR, ReplayOrder, ReplayPod } from './replay';
 
 export interface VerifyOptions {
@@ -75,26 +75,64 @@ export interface VerifyResult {
 
 const LAUNCHER_SELECTOR = 'kubevirt.io%3Dvirt-launcher';
 
+/** The parts of the API server's answers the replay reads (wire JSON: times are strings). */
+interface List<T> {
+  readonly items?: readonly T[];
+}
+interface Meta {
+  readonly name: string;
+  readonly namespace?: string;
+  readonly creationTimestamp?: string;
+}
+interface Condition {
+  readonly type: string;
+  readonly status: string;
+  readonly message?: string;
+}
+interface PodState {
+  readonly metadata: Meta;
+  readonly spec?: { readonly nodeName?: string };
+  readonly status?: { readonly conditions?: readonly Condition[] };
+}
+interface NodeState {
+  readonly metadata: Meta;
+  readonly status?: { readonly conditions?: readonly Condition[] };
+}
+interface EventState {
+  readonly metadata?: Meta;
+  readonly involvedObject?: { readonly namespace?: string; readonly name?: string };
+  readonly series?: { readonly lastObservedTime?: string };
+  readonly lastTimestamp?: string;
+  readonly eventTime?: string;
+  readonly message?: string;
+}
+
 function seconds(fromMs: number): number {
   return Math.round((Date.now() - fromMs) / 10) / 100;
 }
 
-async function ok(cp: ControlPlane, what: string, call: () => Promise<{ status: number; body: any }>, accept: number[] = [200, 201, 202]): Promise<any> {
+async function ok<T = unknown>(cp: ControlPlane, what: string, call: () => Promise<ApiResponse>, accept: number[] = [200, 201, 202]): Promise<T> {
   for (let attempt = 0; ; attempt++) {
-    let res: { status: number; body: any } | undefined;
+    let res: ApiResponse | undefined;
     let err: unknown;
     try {
       res = await call();
     } catch (e) {
       err = e;
     }
-    if (res && accept.includes(res.status)) return res.body;
+    if (res && accept.includes(res.status)) return res.body as T;
     const retriable = !res || res.status === 429 || res.status >= 500;
     if (!retriable || attempt >= 8) {
-      throw new Error(`${what}: ${res ? `HTTP ${res.status}: ${res.body?.message ?? JSON.stringify(res.body)}` : String(err)}${cp.dead() ? `\n${cp.dead()}` : ''}`);
+      throw new Error(`${what}: ${res ? `HTTP ${res.status}: ${apiMessage(res.body)}` : String(err)}${cp.dead() ? `\n${cp.dead()}` : ''}`);
     }
     await sleep(200 * 2 ** Math.min(attempt, 4));
   }
+}
+
+/** The `message` of a Status body, else the body as JSON. */
+function apiMessage(body: unknown): string {
+  const message = (body as { message?: unknown } | undefined)?.message;
+  return typeof message === 'string' ? message : JSON.stringify(body);
 }
 
 /** Runs `work` over `items` with at most `limit` in flight. */
@@ -108,39 +146,39 @@ async function pool<T>(items: readonly T[], limit: number, work: (item: T) => Pr
 
 /** Removes everything a previous replay left: launcher pods (at once), their events, and the replay's Nodes. */
 export async function resetControlPlane(cp: ControlPlane): Promise<void> {
-  const pods = await ok(cp, 'listing pods', () => cp.request('GET', `/api/v1/pods?labelSelector=${LAUNCHER_SELECTOR}`));
-  const namespaces = [...new Set<string>((pods.items ?? []).map((p: any) => p.metadata.namespace))];
+  const pods = await ok<List<PodState>>(cp, 'listing pods', () => cp.request('GET', `/api/v1/pods?labelSelector=${LAUNCHER_SELECTOR}`));
+  const namespaces = [...new Set((pods.items ?? []).map((p) => p.metadata.namespace ?? 'default'))];
   for (const ns of namespaces) {
     await ok(cp, `deleting pods in ${ns}`, () =>
       cp.request('DELETE', `/api/v1/namespaces/${ns}/pods?labelSelector=${LAUNCHER_SELECTOR}&gracePeriodSeconds=0`));
   }
-  const events = await ok(cp, 'listing events', () => cp.request('GET', '/api/v1/events'));
-  for (const ns of new Set<string>((events.items ?? []).map((e: any) => e.metadata.namespace))) {
+  const events = await ok<List<EventState>>(cp, 'listing events', () => cp.request('GET', '/api/v1/events'));
+  for (const ns of new Set((events.items ?? []).map((e) => e.metadata?.namespace ?? 'default'))) {
     await ok(cp, `deleting events in ${ns}`, () => cp.request('DELETE', `/api/v1/namespaces/${ns}/events`));
   }
   await ok(cp, 'deleting nodes', () => cp.request('DELETE', `/api/v1/nodes?labelSelector=${encodeURIComponent(KWOK_NODE_SELECTOR)}`));
   for (const deadline = Date.now() + 120_000; ; ) {
-    const left = await ok(cp, 'listing pods', () => cp.request('GET', `/api/v1/pods?labelSelector=${LAUNCHER_SELECTOR}&limit=1`));
-    const nodes = await ok(cp, 'listing nodes', () => cp.request('GET', `/api/v1/nodes?labelSelector=${encodeURIComponent(KWOK_NODE_SELECTOR)}&limit=1`));
+    const left = await ok<List<PodState>>(cp, 'listing pods', () => cp.request('GET', `/api/v1/pods?labelSelector=${LAUNCHER_SELECTOR}&limit=1`));
+    const nodes = await ok<List<NodeState>>(cp, 'listing nodes', () => cp.request('GET', `/api/v1/nodes?labelSelector=${encodeURIComponent(KWOK_NODE_SELECTOR)}&limit=1`));
     if ((left.items ?? []).length === 0 && (nodes.items ?? []).length === 0) return;
     if (Date.now() > deadline) throw new Error('resetting the control plane: pods or nodes of the previous replay are still there after 120 s');
     await sleep(250);
   }
 }
 
-function isReady(node: any): boolean {
-  return (node.status?.conditions ?? []).some((c: any) => c.type === 'Ready' && c.status === 'True');
+function isReady(node: NodeState): boolean {
+  return (node.status?.conditions ?? []).some((c) => c.type === 'Ready' && c.status === 'True');
 }
 
 /** The latest FailedScheduling message per `namespace/pod`. */
 async function failedSchedulingMessages(cp: ControlPlane): Promise<Map<string, string>> {
-  const events = await ok(cp, 'listing events', () => cp.request('GET', `/api/v1/events?fieldSelector=${encodeURIComponent('reason=FailedScheduling')}`));
+  const events = await ok<List<EventState>>(cp, 'listing events', () => cp.request('GET', `/api/v1/events?fieldSelector=${encodeURIComponent('reason=FailedScheduling')}`));
   const latest = new Map<string, { at: string; message: string }>();
   for (const e of events.items ?? []) {
-    const key = `${e.involvedObject?.namespace}/${e.involvedObject?.name}`;
-    const at: string = e.series?.lastObservedTime ?? e.lastTimestamp ?? e.eventTime ?? e.metadata?.creationTimestamp ?? '';
+    const key = `${e.involvedObject?.namespace ?? ''}/${e.involvedObject?.name ?? ''}`;
+    const at = e.series?.lastObservedTime ?? e.lastTimestamp ?? e.eventTime ?? e.metadata?.creationTimestamp ?? '';
     const prev = latest.get(key);
-    if (!prev || at >= prev.at) latest.set(key, { at, message: String(e.message ?? '').trim() });
+    if (!prev || at >= prev.at) latest.set(key, { at, message: (e.message ?? '').trim() });
   }
   return new Map([...latest].map(([k, v]) => [k, v.message]));
 }
@@ -169,7 +207,7 @@ export async function verifyPlan(plan: Pick<Plan, 'fleets' | 'vms'>, opts: Verif
       await ok(cp, `creating node ${node.metadata.name}`, () => cp.request('POST', '/api/v1/nodes', node), [201]);
     });
     for (const deadline = Date.now() + 180_000; ; ) {
-      const nodes = await ok(cp, 'listing nodes', () => cp.request('GET', `/api/v1/nodes?labelSelector=${encodeURIComponent(KWOK_NODE_SELECTOR)}`));
+      const nodes = await ok<List<NodeState>>(cp, 'listing nodes', () => cp.request('GET', `/api/v1/nodes?labelSelector=${encodeURIComponent(KWOK_NODE_SELECTOR)}`));
       const ready = (nodes.items ?? []).filter(isReady).length;
       if (ready === replay.nodes.length) break;
       if (Date.now() > deadline) throw new Error(`only ${ready} of ${replay.nodes.length} nodes became Ready (kwok)\n${cp.logTail(20)}`);
@@ -187,10 +225,10 @@ export async function verifyPlan(plan: Pick<Plan, 'fleets' | 'vms'>, opts: Verif
     const deadline = Date.now() + (opts.scheduleTimeoutMs ?? 600_000);
     let lastBound = -1;
     let lastChange = Date.now();
-    let unbound: any[] = [];
+    let unbound: readonly PodState[] = [];
     let timedOut = false;
     for (;;) {
-      const list = await ok(cp, 'listing unbound pods', () =>
+      const list = await ok<List<PodState>>(cp, 'listing unbound pods', () =>
         cp.request('GET', `/api/v1/pods?labelSelector=${LAUNCHER_SELECTOR}&fieldSelector=${encodeURIComponent('spec.nodeName=')}`));
       unbound = list.items ?? [];
       const bound = ordered.length - unbound.length;
@@ -200,7 +238,7 @@ export async function verifyPlan(plan: Pick<Plan, 'fleets' | 'vms'>, opts: Verif
         lastChange = Date.now();
       }
       if (unbound.length === 0) break;
-      const allUnschedulable = unbound.every((p) => (p.status?.conditions ?? []).some((c: any) => c.type === 'PodScheduled' && c.status === 'False'));
+      const allUnschedulable = unbound.every((p) => (p.status?.conditions ?? []).some((c) => c.type === 'PodScheduled' && c.status === 'False'));
       if (allUnschedulable && Date.now() - lastChange >= quietMs) break;
       if (Date.now() > deadline) {
         timedOut = true;
@@ -216,19 +254,19 @@ export async function verifyPlan(plan: Pick<Plan, 'fleets' | 'vms'>, opts: Verif
     const byPod = new Map<string, ReplayPod>(ordered.map((p) => [`${p.namespace}/${p.object.metadata.name}`, p]));
     const pending: PendingVm[] = unbound
       .map((p) => {
-        const key = `${p.metadata.namespace}/${p.metadata.name}`;
+        const key = `${p.metadata.namespace ?? ''}/${p.metadata.name}`;
         const r = byPod.get(key);
-        const condition = (p.status?.conditions ?? []).find((c: any) => c.type === 'PodScheduled' && c.status === 'False');
+        const condition = (p.status?.conditions ?? []).find((c) => c.type === 'PodScheduled' && c.status === 'False');
         const reason = messages.get(key) ?? condition?.message ?? (timedOut ? `not scheduled within ${opts.scheduleTimeoutMs ?? 600_000} ms` : 'not scheduled');
-        return { vm: r?.vm ?? p.metadata.name, pool: r?.pool ?? '', namespace: p.metadata.namespace, plannedHost: r?.plannedHost ?? null, reason };
+        return { vm: r?.vm ?? p.metadata.name, pool: r?.pool ?? '', namespace: p.metadata.namespace ?? '', plannedHost: r?.plannedHost ?? null, reason };
       })
       .sort((a, b) => a.pool.localeCompare(b.pool) || a.vm.localeCompare(b.vm, undefined, { numeric: true }));
 
     // Where the scheduler put the bound ones, against the plan.
-    const all = await ok(cp, 'listing pods', () => cp.request('GET', `/api/v1/pods?labelSelector=${LAUNCHER_SELECTOR}`));
+    const all = await ok<List<PodState>>(cp, 'listing pods', () => cp.request('GET', `/api/v1/pods?labelSelector=${LAUNCHER_SELECTOR}`));
     let moved = 0;
     for (const p of all.items ?? []) {
-      const r = byPod.get(`${p.metadata.namespace}/${p.metadata.name}`);
+      const r = byPod.get(`${p.metadata.namespace ?? ''}/${p.metadata.name}`);
       if (p.spec?.nodeName && r?.plannedHost !== undefined && p.spec.nodeName !== r.plannedHost) moved++;
     }
     return {

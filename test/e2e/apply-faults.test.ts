@@ -10,6 +10,7 @@ import { loadConfigFile } from '../../constructs/core/config';
 import { planModel } from '../../constructs/core/plan';
 import { EXAMPLE_CA } from '../support/models';
 import { binary, expectOk, REPO_ROOT, run, startCluster, TestCluster } from './harness';
+import type { KubeDoc, KubeList, NodeDoc } from '../support/kube-docs';
 
 jest.setTimeout(2_400_000);
 
@@ -46,7 +47,7 @@ describe('e2e: faults during and between applies', () => {
     if (work) fs.rmSync(work, { recursive: true, force: true });
   });
 
-  const names = async (list: string) => ((await cluster.client().get(list)).body?.items ?? []).map((o: { metadata: { name: string } }) => o.metadata.name) as string[];
+  const names = async (list: string) => ((await cluster.client().get<KubeList<KubeDoc> | undefined>(list)).body?.items ?? []).map((o) => o.metadata.name);
 
   it(`converges with nothing lost or duplicated after the API server crashes in the middle of an apply of ${COUNT} VMs`, async () => {
     const first = tf(['apply', '-auto-approve', '-input=false', '-no-color']);
@@ -91,7 +92,7 @@ describe('e2e: faults during and between applies', () => {
     const node = (name: string, cpu: string) => ({ apiVersion: 'v1', kind: 'Node', metadata: { name, labels: { 'metalslice.io/fleet': 'edge' } }, status: { capacity: { cpu, memory: '64Gi', pods: '110' }, allocatable: { cpu, memory: '64Gi', pods: '110' } } });
     // Capacity is status: written through the status subresource, as the kubelet does.
     const setCpu = async (name: string, cpu: string) => {
-      const current = (await api.get(`/api/v1/nodes/${name}`)).body;
+      const current = (await api.get<NodeDoc>(`/api/v1/nodes/${name}`)).body;
       const status = { ...current.status, capacity: { cpu, memory: '64Gi', pods: '110' }, allocatable: { cpu, memory: '64Gi', pods: '110' } };
       expect((await api.request('PUT', `/api/v1/nodes/${name}/status`, { ...current, status })).status).toBe(200);
     };

@@ -4,6 +4,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { exampleStackEnv, expectOk, REPO_ROOT, run, startCluster, TestCluster } from './harness';
+import type { KubeDoc, KubeList, NamespaceDoc, ResourceQuotaDoc } from '../support/kube-docs';
 
 jest.setTimeout(1_200_000);
 
@@ -44,20 +45,20 @@ describe('e2e: cdktf deploy and destroy with OpenTofu', () => {
     // The quota controller must account the new quotas before the API server admits the VMs they count.
     const deadline = Date.now() + 90_000;
     for (;;) {
-      const rq = (await api.get('/api/v1/namespaces/acme-team-a/resourcequotas/metalslice')).body;
-      if (rq.status?.used && Object.keys(rq.spec.hard).every((k: string) => k in rq.status.used)) break;
+      const rq = (await api.get<ResourceQuotaDoc>('/api/v1/namespaces/acme-team-a/resourcequotas/metalslice')).body;
+      if (rq.status?.used && Object.keys(rq.spec.hard).every((k) => k in (rq.status?.used ?? {}))) break;
       if (Date.now() > deadline) throw new Error('quota not accounted after 90s');
       await new Promise((r) => setTimeout(r, 500));
     }
     expectOk('cdktf deploy consumer', await cdktf(['deploy', 'consumer', '--auto-approve', '--skip-provider-lock']));
-    const vms = (await api.get(`${VMS}/namespaces/acme-team-a/virtualmachines`)).body.items;
+    const vms = (await api.get<KubeList<KubeDoc>>(`${VMS}/namespaces/acme-team-a/virtualmachines`)).body.items;
     expect(vms.map((v: { metadata: { name: string } }) => v.metadata.name)).toEqual(expect.arrayContaining(['team-a-workers-0', 'team-a-highmem-1', 'team-a-prod-base-0']));
     expect(fs.existsSync(path.join(work, 'cdktf.out', 'stacks', 'consumer', 'metalslice-plan.json'))).toBe(true);
 
     expectOk('cdktf destroy consumer', await cdktf(['destroy', 'consumer', '--auto-approve', '--skip-provider-lock']));
     expectOk('cdktf destroy provider', await cdktf(['destroy', 'provider', '--auto-approve', '--skip-provider-lock']));
-    expect((await api.get(`${VMS}/virtualmachines`)).body.items).toEqual([]);
-    const ns = await api.get('/api/v1/namespaces/acme-team-a');
+    expect((await api.get<KubeList<KubeDoc>>(`${VMS}/virtualmachines`)).body.items).toEqual([]);
+    const ns = await api.get<NamespaceDoc>('/api/v1/namespaces/acme-team-a');
     expect(ns.status === 404 || ns.body.status?.phase === 'Terminating').toBe(true);
   });
 });

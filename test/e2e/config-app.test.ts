@@ -6,6 +6,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { binary, expectOk, REPO_ROOT, run, startCluster, TestCluster, tofu } from './harness';
+import type { KubeDoc, KubeList, ResourceQuotaDoc } from '../support/kube-docs';
 
 jest.setTimeout(1_200_000);
 
@@ -37,21 +38,21 @@ describe('e2e: the example config as one stack', () => {
     expectOk('apply', await tf(['apply', '-auto-approve', '-input=false', '-no-color']));
 
     const api = cluster.client();
-    const vms = (await api.get(`${VMS}/namespaces/acme-team-a/virtualmachines`)).body.items as { metadata: { name: string } }[];
+    const vms = (await api.get<KubeList<KubeDoc>>(`${VMS}/namespaces/acme-team-a/virtualmachines`)).body.items;
     expect(vms.map((v) => v.metadata.name).sort()).toEqual(
       ['team-a-highmem-0', 'team-a-highmem-1', 'team-a-prod-base-0', 'team-a-prod-base-1', 'team-a-workers-0', 'team-a-workers-1', 'team-a-workers-2', 'team-a-workers-3', 'team-a-workers-4', 'team-a-workers-5'].sort(),
     );
-    const claims = (await api.get('/apis/metal3.io/v1alpha1/namespaces/team-a-prod-metal/hostclaims')).body.items as { metadata: { name: string } }[];
+    const claims = (await api.get<KubeList<KubeDoc>>('/apis/metal3.io/v1alpha1/namespaces/team-a-prod-metal/hostclaims')).body.items;
     expect(claims.map((c) => c.metadata.name).sort()).toEqual(['team-a-prod-train-0', 'team-a-prod-train-1']);
-    const rq = (await api.get('/api/v1/namespaces/acme-team-a/resourcequotas/metalslice')).body;
-    expect(rq.status.used['count/virtualmachines.kubevirt.io']).toBe('10');
+    const rq = (await api.get<ResourceQuotaDoc>('/api/v1/namespaces/acme-team-a/resourcequotas/metalslice')).body;
+    expect(rq.status?.used?.['count/virtualmachines.kubevirt.io']).toBe('10');
 
     const again = await tf(['plan', '-detailed-exitcode', '-input=false', '-no-color']);
     expect({ code: again.code, out: again.code === 0 ? '' : again.stdout.slice(-3000) }).toEqual({ code: 0, out: '' });
 
     expectOk('destroy', await tf(['destroy', '-auto-approve', '-input=false', '-no-color']));
-    expect((await api.get(`${VMS}/virtualmachines`)).body.items).toEqual([]);
-    expect((await api.get('/apis/metal3.io/v1alpha1/hostclaims')).body.items).toEqual([]);
+    expect((await api.get<KubeList<KubeDoc>>(`${VMS}/virtualmachines`)).body.items).toEqual([]);
+    expect((await api.get<KubeList<KubeDoc>>('/apis/metal3.io/v1alpha1/hostclaims')).body.items).toEqual([]);
   });
 
   it('as a stack per pool: applies in stack order, re-plans clean, and +1 worker plans one node in one stack', async () => {
@@ -76,7 +77,7 @@ describe('e2e: the example config as one stack', () => {
       expectOk(`apply ${stack}`, await tf(stack, ['apply', '-auto-approve', '-input=false', '-no-color']));
     }
     const api = cluster.client();
-    const workers = async () => ((await api.get(`${VMS}/namespaces/acme-team-a/virtualmachines`)).body.items as { metadata: { name: string } }[]).map((v) => v.metadata.name).filter((n) => n.startsWith('team-a-workers-'));
+    const workers = async () => ((await api.get<KubeList<KubeDoc>>(`${VMS}/namespaces/acme-team-a/virtualmachines`)).body.items).map((v) => v.metadata.name).filter((n) => n.startsWith('team-a-workers-'));
     expect((await workers()).length).toBe(6);
     for (const stack of stacks) {
       const again = await tf(stack, ['plan', '-detailed-exitcode', '-input=false', '-no-color']);
@@ -98,6 +99,6 @@ describe('e2e: the example config as one stack', () => {
     expect((await workers()).sort()).toEqual(Array.from({ length: 7 }, (_, i) => `team-a-workers-${i}`).sort());
 
     for (const stack of [...stacks].reverse()) expectOk(`destroy ${stack}`, await tf(stack, ['destroy', '-auto-approve', '-input=false', '-no-color']));
-    expect((await api.get(`${VMS}/virtualmachines`)).body.items).toEqual([]);
+    expect((await api.get<KubeList<KubeDoc>>(`${VMS}/virtualmachines`)).body.items).toEqual([]);
   });
 });

@@ -14,6 +14,7 @@ import { PrivateNodePool } from '../../constructs/private-node-pool';
 import { caCertHash, renderJoinCloudConfig } from '../../constructs/render/cloud-init';
 import { EXAMPLE_CA } from '../support/models';
 import { copyTerraformTree, expectOk, startCluster, TestCluster, tofu } from './harness';
+import type { HostClaimDoc, SecretDoc, VirtualMachineDoc } from '../support/kube-docs';
 
 jest.setTimeout(900_000);
 
@@ -107,13 +108,13 @@ describe('node templates conform to the constructs', () => {
     });
 
     const vms = '/apis/kubevirt.io/v1/namespaces';
-    const a = await cluster.client().get(`${vms}/acme-team-a/virtualmachines/${nodeName}`);
-    const b = await cluster.client().get(`${vms}/${TEMPLATE_NS}/virtualmachines/${nodeName}`);
+    const a = await cluster.client().get<VirtualMachineDoc>(`${vms}/acme-team-a/virtualmachines/${nodeName}`);
+    const b = await cluster.client().get<VirtualMachineDoc>(`${vms}/${TEMPLATE_NS}/virtualmachines/${nodeName}`);
     expect([a.status, b.status]).toEqual([200, 200]);
     expect(comparable(b.body, TEMPLATE_NS)).toEqual(comparable(a.body, 'acme-team-a'));
     // The comparison covers the fields that matter: the data volume, the requests and the user data Secret.
-    expect(a.body.spec.dataVolumeTemplates[0].spec.storage.resources.requests.storage).toBe('20Gi');
-    expect(a.body.spec.template.spec.volumes[1].cloudInitNoCloud.secretRef.name).toBe(`${nodeName}-cloudinit`);
+    expect(a.body.spec.dataVolumeTemplates?.[0].spec.storage.resources.requests.storage).toBe('20Gi');
+    expect(a.body.spec.template.spec.volumes[1].cloudInitNoCloud?.secretRef?.name).toBe(`${nodeName}-cloudinit`);
   });
 
   it('creates the same HostClaim from the metal3 template as from a PrivateNodePool', async () => {
@@ -156,8 +157,8 @@ describe('node templates conform to the constructs', () => {
     });
 
     const claims = '/apis/metal3.io/v1alpha1/namespaces';
-    const a = await cluster.client().get(`${claims}/prod-metal/hostclaims/${nodeName}`);
-    const b = await cluster.client().get(`${claims}/${TEMPLATE_NS}/hostclaims/${nodeName}`);
+    const a = await cluster.client().get<HostClaimDoc>(`${claims}/prod-metal/hostclaims/${nodeName}`);
+    const b = await cluster.client().get<HostClaimDoc>(`${claims}/${TEMPLATE_NS}/hostclaims/${nodeName}`);
     expect([a.status, b.status]).toEqual([200, 200]);
     expect(comparable(b.body, TEMPLATE_NS)).toEqual(comparable(a.body, 'prod-metal'));
     expect(a.body.spec.userData).toEqual({ name: `${nodeName}-userdata`, namespace: 'prod-metal' });
@@ -207,10 +208,10 @@ describe('node templates conform to the constructs', () => {
     };
     expect(deep(fromModule)).toEqual(deep(expected));
 
-    const secret = await cluster.client().get(`/api/v1/namespaces/kube-system/secrets/${outputs.token_secret_name.value}`);
+    const secret = await cluster.client().get<SecretDoc>(`/api/v1/namespaces/kube-system/secrets/${outputs.token_secret_name.value}`);
     expect(secret.status).toBe(200);
     expect(secret.body.type).toBe('bootstrap.kubernetes.io/token');
-    const data = Object.fromEntries(Object.entries(secret.body.data as Record<string, string>).map(([k, v]) => [k, Buffer.from(v, 'base64').toString()]));
+    const data = Object.fromEntries(Object.entries(secret.body.data).map(([k, v]) => [k, Buffer.from(v, 'base64').toString()]));
     expect(`${data['token-id']}.${data['token-secret']}`).toBe(token);
     expect(data['auth-extra-groups']).toBe('system:bootstrappers:kubeadm:default-node-token');
   });

@@ -6,6 +6,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { exampleStackEnv, expectOk, startCluster, synthExampleApp, TestCluster, tofu } from './harness';
 import { exposedStateValues, findSecrets, generatedSecrets, sensitiveStateValues } from '../support/secret-scan';
+import type { KubeDoc, KubeList, NamespaceDoc, ResourceQuotaDoc, SecretDoc, Status } from '../support/kube-docs';
 
 jest.setTimeout(1_800_000);
 
@@ -38,9 +39,9 @@ describe('e2e: the example app on a real kube-apiserver', () => {
     const deadline = Date.now() + 90_000;
     for (const ns of namespaces) {
       for (;;) {
-        const rq = (await cluster.client().get(`/api/v1/namespaces/${ns}/resourcequotas/metalslice`)).body;
+        const rq = (await cluster.client().get<ResourceQuotaDoc>(`/api/v1/namespaces/${ns}/resourcequotas/metalslice`)).body;
         // `used` needs every resource, CRD counts too: the controller learns those from discovery, within ~30s.
-        if (rq.status?.used && Object.keys(rq.spec.hard).every((k) => k in rq.status.used)) break;
+        if (rq.status?.used && Object.keys(rq.spec.hard).every((k) => k in (rq.status?.used ?? {}))) break;
         if (Date.now() > deadline) throw new Error(`ResourceQuota in ${ns} has no status after 90s:\n${cluster.logTail(40)}`);
         await new Promise((r) => setTimeout(r, 500));
       }
@@ -85,13 +86,13 @@ describe('e2e: the example app on a real kube-apiserver', () => {
     for (const ns of ['acme-team-a', 'acme-team-b', 'globex-research', 'team-a-prod-virt']) {
       expect({ ns, status: (await api.get(`/api/v1/namespaces/${ns}`)).status }).toEqual({ ns, status: 200 });
     }
-    const rq = (await api.get('/api/v1/namespaces/acme-team-a/resourcequotas/metalslice')).body;
+    const rq = (await api.get<ResourceQuotaDoc>('/api/v1/namespaces/acme-team-a/resourcequotas/metalslice')).body;
     expect(rq.spec.hard).toEqual({ 'count/virtualmachines.kubevirt.io': '40', 'requests.cpu': '256', 'requests.memory': '1Ti', 'requests.storage': '8Ti' });
 
-    const vms = (await api.get(`${VMS}/namespaces/acme-team-a/virtualmachines`)).body.items as {
+    const vms = (await api.get<KubeList<{
       metadata: { name: string };
       spec: { template: { spec: { domain: { cpu: { cores: number }; resources: { requests: Record<string, string> } }; volumes: { name: string; cloudInitNoCloud?: { secretRef: { name: string } } }[] } } };
-    }[];
+    }>>(`${VMS}/namespaces/acme-team-a/virtualmachines`)).body.items;
     const plan = JSON.parse(fs.readFileSync(path.join(stackDir('consumer'), 'metalslice-plan.json'), 'utf8'));
     const planned = plan.pools.filter((p: { kind: string }) => p.kind !== 'dynamic').flatMap((p: { nodes: { name: string }[]; shape: Record<string, string> }) => p.nodes.map((n) => ({ name: n.name, shape: p.shape })));
     expect(vms.map((v) => v.metadata.name).sort()).toEqual(planned.map((n: { name: string }) => n.name).sort());
@@ -102,16 +103,16 @@ describe('e2e: the example app on a real kube-apiserver', () => {
       const requests = { cpu: String(domain.resources.requests.cpu), memory: String(domain.resources.requests.memory) };
       expect({ vm: vm.metadata.name, cores: domain.cpu.cores, requests }).toEqual({ vm: vm.metadata.name, cores: Number(shape.cpu), requests: { cpu: shape.cpu, memory: shape.memory } });
       const secretName = vm.spec.template.spec.volumes.find((v) => v.cloudInitNoCloud)!.cloudInitNoCloud!.secretRef.name;
-      const secret = (await api.get(`/api/v1/namespaces/acme-team-a/secrets/${secretName}`)).body;
+      const secret = (await api.get<SecretDoc>(`/api/v1/namespaces/acme-team-a/secrets/${secretName}`)).body;
       expect(Buffer.from(secret.data.userdata, 'base64').toString()).toMatch(/^#cloud-config\n/);
     }
     // One bootstrap token per node, in the tenant's kube-system, with a real expiration.
-    const tokens = ((await api.get('/api/v1/namespaces/kube-system/secrets?labelSelector=app.kubernetes.io/managed-by%3Dmetalslice')).body.items as { type: string; data: Record<string, string> }[]).filter((s) => s.type === 'bootstrap.kubernetes.io/token');
+    const tokens = ((await api.get<KubeList<{ type: string; data: Record<string, string> }>>('/api/v1/namespaces/kube-system/secrets?labelSelector=app.kubernetes.io/managed-by%3Dmetalslice')).body.items).filter((s) => s.type === 'bootstrap.kubernetes.io/token');
     expect(tokens).toHaveLength(vms.length);
     for (const t of tokens) expect(Date.parse(Buffer.from(t.data.expiration, 'base64').toString())).toBeGreaterThan(Date.now());
     // Karpenter NodePool in the tenant cluster, Cluster API objects beside the VMs.
     expect((await api.get('/apis/karpenter.sh/v1/nodepools/burst')).status).toBe(200);
-    expect((await api.get('/apis/cluster.x-k8s.io/v1beta2/namespaces/acme-team-a/machinedeployments')).body.items).toHaveLength(1);
+    expect((await api.get<KubeList<KubeDoc>>('/apis/cluster.x-k8s.io/v1beta2/namespaces/acme-team-a/machinedeployments')).body.items).toHaveLength(1);
   });
 
   it('no secret outside what Terraform marks sensitive: tofu show -json, the apply logs, the files beside the state', async () => {
@@ -172,7 +173,7 @@ describe('e2e: the example app on a real kube-apiserver', () => {
     const own = await tenant.create(`${VMS}/namespaces/acme-team-a/virtualmachines`, vm('acme-team-a', 'tenant-made'));
     expect(own.status).toBe(201);
     for (const ns of ['acme-team-b', 'globex-research']) {
-      const denied = await tenant.create(`${VMS}/namespaces/${ns}/virtualmachines`, vm(ns, 'sneaky'));
+      const denied = await tenant.create<Status>(`${VMS}/namespaces/${ns}/virtualmachines`, vm(ns, 'sneaky'));
       expect({ ns, status: denied.status }).toEqual({ ns, status: 403 });
     }
     expect((await tenant.delete(`${VMS}/namespaces/acme-team-a/virtualmachines/tenant-made`)).status).toBe(200);
@@ -184,7 +185,7 @@ describe('e2e: the example app on a real kube-apiserver', () => {
     // team-b allows 2 VMs (maxVirtualMachines: 2).
     expect((await admin.create(`${VMS}/namespaces/acme-team-b/virtualmachines`, vm('one'))).status).toBe(201);
     expect((await admin.create(`${VMS}/namespaces/acme-team-b/virtualmachines`, vm('two'))).status).toBe(201);
-    const third = await admin.create(`${VMS}/namespaces/acme-team-b/virtualmachines`, vm('three'));
+    const third = await admin.create<Status>(`${VMS}/namespaces/acme-team-b/virtualmachines`, vm('three'));
     expect(third.status).toBe(403);
     expect(third.body.message).toMatch(/exceeded quota: metalslice.*count\/virtualmachines\.kubevirt\.io/);
     for (const n of ['one', 'two']) await admin.delete(`${VMS}/namespaces/acme-team-b/virtualmachines/${n}`);
@@ -195,14 +196,14 @@ describe('e2e: the example app on a real kube-apiserver', () => {
       expectOk(`destroy ${stack}`, await tofu(stackDir(stack), ['destroy', '-auto-approve', '-input=false', '-no-color']));
     }
     const api = cluster.client();
-    const vms = await api.get(`${VMS}/virtualmachines`);
+    const vms = await api.get<KubeList<KubeDoc>>(`${VMS}/virtualmachines`);
     expect(vms.body.items).toEqual([]);
-    const tokens = (await api.get('/api/v1/namespaces/kube-system/secrets?labelSelector=app.kubernetes.io/managed-by%3Dmetalslice')).body.items;
+    const tokens = (await api.get<KubeList<KubeDoc>>('/api/v1/namespaces/kube-system/secrets?labelSelector=app.kubernetes.io/managed-by%3Dmetalslice')).body.items;
     expect(tokens).toEqual([]);
-    expect((await api.get('/apis/karpenter.sh/v1/nodepools')).body.items).toEqual([]);
+    expect((await api.get<KubeList<KubeDoc>>('/apis/karpenter.sh/v1/nodepools')).body.items).toEqual([]);
     // Namespaces are deleted (the namespace controller may still be finalizing them).
     for (const ns of ['acme-team-a', 'acme-team-b', 'globex-research', 'team-a-prod-virt']) {
-      const res = await api.get(`/api/v1/namespaces/${ns}`);
+      const res = await api.get<NamespaceDoc>(`/api/v1/namespaces/${ns}`);
       expect({ ns, gone: res.status === 404 || res.body.status?.phase === 'Terminating' }).toEqual({ ns, gone: true });
     }
   });

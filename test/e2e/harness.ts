@@ -11,6 +11,7 @@ import * as path from 'node:path';
 import * as k8s from '@kubernetes/client-node';
 import { parseAllDocuments, stringify } from 'yaml';
 import { apiRequest, ApiResponse, Component, freePort, onPath, startComponent, stopComponent, tail, waitFor } from '../../constructs/verify/processes';
+import type { ApiResourceList, ConfigMapDoc, CrdDoc, CsrDoc, NodeDoc, ResourceQuotaDoc, Status } from '../support/kube-docs';
 
 /** The repository root (this file lives in test/e2e/). */
 export const REPO_ROOT = path.resolve(__dirname, '..', '..');
@@ -55,10 +56,10 @@ export type { ApiResponse } from '../../constructs/verify/processes';
 
 /** A minimal Kubernetes REST client over plain HTTPS with a kubeconfig's client certificate. */
 export interface KubeClient {
-  request(method: string, apiPath: string, body?: unknown, contentType?: string): Promise<ApiResponse>;
-  get(apiPath: string): Promise<ApiResponse>;
-  create(collectionPath: string, body: unknown): Promise<ApiResponse>;
-  delete(apiPath: string): Promise<ApiResponse>;
+  request<T = unknown>(method: string, apiPath: string, body?: unknown, contentType?: string): Promise<ApiResponse<T>>;
+  get<T = unknown>(apiPath: string): Promise<ApiResponse<T>>;
+  create<T = unknown>(collectionPath: string, body: unknown): Promise<ApiResponse<T>>;
+  delete<T = unknown>(apiPath: string): Promise<ApiResponse<T>>;
 }
 
 export interface TestCluster {
@@ -227,7 +228,7 @@ function makeLeaf(dir: string, name: string, subj: string, extensions: string): 
 function randomHex(bytes: number): string {
   // The top bit clear keeps the serial positive.
   const b = randomBytes(bytes);
-  b[0] = b[0]! & 0x7f;
+  b[0] = b[0] & 0x7f;
   return b.toString('hex');
 }
 
@@ -282,27 +283,27 @@ function readKubeconfig(file: string): KubeconfigCreds {
 function makeClient(creds: KubeconfigCreds): KubeClient {
   const agent = new https.Agent({ ca: creds.ca, cert: creds.cert, key: creds.key, keepAlive: false });
   const headers: Record<string, string> = creds.bearerToken !== undefined ? { Authorization: `Bearer ${creds.bearerToken}` } : {};
-  const request = (method: string, apiPath: string, body?: unknown, contentType = 'application/json'): Promise<ApiResponse> =>
-    apiRequest(creds.server, agent, headers, method, apiPath, body, contentType, 30_000);
+  const request = <T = unknown>(method: string, apiPath: string, body?: unknown, contentType = 'application/json'): Promise<ApiResponse<T>> =>
+    apiRequest<T>(creds.server, agent, headers, method, apiPath, body, contentType, 30_000);
   return {
     request,
-    get: (p) => request('GET', p),
-    create: (p, b) => request('POST', p, b),
-    delete: (p) => request('DELETE', p),
+    get: <T = unknown>(p: string) => request<T>('GET', p),
+    create: <T = unknown>(p: string, b: unknown) => request<T>('POST', p, b),
+    delete: <T = unknown>(p: string) => request<T>('DELETE', p),
   };
 }
 
 // ---------------------------------------------------------------------------------------------------------
 
 /** Reads every CustomResourceDefinition document from the .yaml/.yml/.json files of a directory. */
-export function readCrds(dir: string): any[] {
+export function readCrds(dir: string): CrdDoc[] {
   const files = fs.readdirSync(dir).filter((f) => /\.(ya?ml|json)$/.test(f)).sort();
-  const crds: any[] = [];
+  const crds: CrdDoc[] = [];
   for (const f of files) {
     for (const doc of parseAllDocuments(fs.readFileSync(path.join(dir, f), 'utf8'))) {
-      if (doc.errors.length > 0) throw new Error(`${f}: ${doc.errors[0]!.message}`);
-      const obj = doc.toJS({ maxAliasCount: -1 });
-      if (obj?.kind === 'CustomResourceDefinition') crds.push(obj);
+      if (doc.errors.length > 0) throw new Error(`${f}: ${doc.errors[0].message}`);
+      const obj = doc.toJS({ maxAliasCount: -1 }) as Partial<CrdDoc> | null;
+      if (obj?.kind === 'CustomResourceDefinition') crds.push(obj as CrdDoc);
     }
   }
   if (crds.length === 0) throw new Error(`no CustomResourceDefinition found in ${dir}`);
@@ -454,7 +455,7 @@ export async function startCluster(opts: StartClusterOptions = {}): Promise<Test
       waitForResource: (group, version, plural, ms = timeoutMs) => waitForResource(admin, group, version, plural, ms),
       waitForQuotaStatus: (namespace, name, ms = 60_000) =>
         waitFor(`ResourceQuota ${namespace}/${name} status`, ms, async () => {
-          const q = (await admin.get(`/api/v1/namespaces/${namespace}/resourcequotas/${name}`)).body;
+          const q = (await admin.get<ResourceQuotaDoc | undefined>(`/api/v1/namespaces/${namespace}/resourcequotas/${name}`)).body;
           const used = q?.status?.used ?? {};
           return q?.spec?.hard !== undefined && Object.keys(q.spec.hard).every((k) => k in used);
         }),
@@ -477,32 +478,32 @@ export async function startCluster(opts: StartClusterOptions = {}): Promise<Test
 async function installCrds(admin: KubeClient, dir: string, timeoutMs: number): Promise<string[]> {
   const crds = readCrds(dir);
   for (const crd of crds) {
-    const res = await admin.create('/apis/apiextensions.k8s.io/v1/customresourcedefinitions', crd);
+    const res = await admin.create<Status | undefined>('/apis/apiextensions.k8s.io/v1/customresourcedefinitions', crd);
     if (res.status !== 201 && res.status !== 409) {
-      throw new Error(`creating CRD ${crd.metadata?.name}: HTTP ${res.status}: ${res.body?.message ?? JSON.stringify(res.body)}`);
+      throw new Error(`creating CRD ${crd.metadata.name}: HTTP ${res.status}: ${res.body?.message ?? JSON.stringify(res.body)}`);
     }
   }
   for (const crd of crds) {
-    const name: string = crd.metadata.name;
+    const name = crd.metadata.name;
     await waitFor(`CRD ${name} Established`, timeoutMs, async () => {
-      const res = await admin.get(`/apis/apiextensions.k8s.io/v1/customresourcedefinitions/${name}`);
-      const conditions: { type: string; status: string }[] = res.body?.status?.conditions ?? [];
+      const res = await admin.get<CrdDoc | undefined>(`/apis/apiextensions.k8s.io/v1/customresourcedefinitions/${name}`);
+      const conditions = res.body?.status?.conditions ?? [];
       return conditions.some((c) => c.type === 'Established' && c.status === 'True');
     });
   }
   for (const crd of crds) {
-    for (const v of crd.spec.versions as { name: string; served: boolean }[]) {
+    for (const v of crd.spec.versions) {
       if (v.served) await waitForResource(admin, crd.spec.group, v.name, crd.spec.names.plural, timeoutMs);
     }
   }
-  return crds.map((c) => c.metadata.name as string);
+  return crds.map((c) => c.metadata.name);
 }
 
 async function waitForResource(admin: KubeClient, group: string, version: string, plural: string, timeoutMs: number): Promise<void> {
   const gv = group === '' ? `/api/${version}` : `/apis/${group}/${version}`;
   await waitFor(`discovery of ${plural} in ${group}/${version}`, timeoutMs, async () => {
-    const res = await admin.get(gv);
-    return res.status === 200 && (res.body?.resources ?? []).some((r: { name: string }) => r.name === plural);
+    const res = await admin.get<ApiResourceList | undefined>(gv);
+    return res.status === 200 && (res.body?.resources ?? []).some((r) => r.name === plural);
   });
 }
 
@@ -579,7 +580,7 @@ async function makeJoinable(p: { kubeadm: string; dir: string; adminKubeconfig: 
     if (r.code !== 0) throw new Error(`kubeadm init phase ${phase.join(' ')} exited ${r.code}: ${r.stderr.slice(-3000)}`);
   }
   await waitFor('cluster-info signed by the bootstrap signer', p.timeoutMs, async () => {
-    const cm = (await p.admin.get('/api/v1/namespaces/kube-public/configmaps/cluster-info')).body;
+    const cm = (await p.admin.get<ConfigMapDoc | undefined>('/api/v1/namespaces/kube-public/configmaps/cluster-info')).body;
     return Object.keys(cm?.data ?? {}).some((k) => k.startsWith('jws-kubeconfig-'));
   });
   return { kubeadmVersion, kubeadmConfigFile, apiServerEndpoint: `127.0.0.1:${p.apiPort}` };
@@ -686,7 +687,7 @@ export async function startKubeadmNode(joinConfigFile: string, opts: { ignorePre
     },
   };
   try {
-    await waitFor('kubeadm join to end', opts.timeoutMs ?? 300_000, async () => read('join-exit-code') !== '', () => (component.exited && read('join-exit-code') === '' ? `the node exited early:\n${tail(component.logFile, 20)}` : undefined));
+    await waitFor('kubeadm join to end', opts.timeoutMs ?? 300_000, () => read('join-exit-code') !== '', () => (component.exited && read('join-exit-code') === '' ? `the node exited early:\n${tail(component.logFile, 20)}` : undefined));
   } catch (e) {
     const message = `${(e as Error).message}\n${node.logTail()}`;
     await node.stop();
@@ -701,13 +702,13 @@ export async function startKubeadmNode(joinConfigFile: string, opts: { ignorePre
  * CSR approver approves it and the signer issues the certificate; then, as that node, creates its Node object
  * with the labels and taints it would register with. Returns the CSR and the Node as the API server stored them.
  */
-export async function emulateKubeletJoin(cluster: TestCluster, p: { token: string; nodeName: string; labels: Record<string, string>; taints: readonly { key: string; value?: string; effect: string }[]; timeoutMs?: number }): Promise<{ csr: any; node: ApiResponse }> {
+export async function emulateKubeletJoin(cluster: TestCluster, p: { token: string; nodeName: string; labels: Record<string, string>; taints: readonly { key: string; value?: string; effect: string }[]; timeoutMs?: number }): Promise<{ csr: CsrDoc; node: ApiResponse<NodeDoc> }> {
   const dir = fs.mkdtempSync(path.join(cluster.dir, 'emulated-kubelet-'));
   fs.writeFileSync(path.join(dir, 'openssl.cnf'), OPENSSL_CONFIG);
   openssl(dir, ['req', '-new', '-nodes', '-config', 'openssl.cnf', '-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:prime256v1', '-keyout', 'node.key', '-out', 'node.csr', '-subj', subject(`system:node:${p.nodeName}`, ['system:nodes'])]);
   const bootstrap = bootstrapTokenClient(cluster, p.token);
   const csrs = '/apis/certificates.k8s.io/v1/certificatesigningrequests';
-  const created = await bootstrap.create(csrs, {
+  const created = await bootstrap.create<CsrDoc & Status>(csrs, {
     apiVersion: 'certificates.k8s.io/v1',
     kind: 'CertificateSigningRequest',
     metadata: { generateName: 'node-csr-' },
@@ -715,14 +716,17 @@ export async function emulateKubeletJoin(cluster: TestCluster, p: { token: strin
     spec: { request: fs.readFileSync(path.join(dir, 'node.csr')).toString('base64'), signerName: 'kubernetes.io/kube-apiserver-client-kubelet', usages: ['digital signature', 'client auth'] },
   });
   if (created.status !== 201) throw new Error(`posting the node's CSR as the bootstrap token: HTTP ${created.status}: ${created.body?.message ?? JSON.stringify(created.body)}`);
-  const name: string = created.body.metadata.name;
-  let csr: any;
+  const name = created.body.metadata.name;
+  let csr: CsrDoc | undefined;
+  let certificate = '';
   await waitFor(`CSR ${name} approved and issued`, p.timeoutMs ?? 60_000, async () => {
-    csr = (await bootstrap.get(`${csrs}/${name}`)).body;
-    return typeof csr?.status?.certificate === 'string' && csr.status.certificate.length > 0;
+    csr = (await bootstrap.get<CsrDoc | undefined>(`${csrs}/${name}`)).body;
+    certificate = csr?.status?.certificate ?? '';
+    return certificate.length > 0;
   });
-  const asNode = makeClient({ server: cluster.server, ca: fs.readFileSync(cluster.caFile), cert: Buffer.from(csr.status.certificate, 'base64'), key: fs.readFileSync(path.join(dir, 'node.key')) });
-  const node = await asNode.create('/api/v1/nodes', { apiVersion: 'v1', kind: 'Node', metadata: { name: p.nodeName, labels: p.labels }, spec: { taints: p.taints } });
+  if (csr === undefined) throw new Error(`CSR ${name}: not found after it was issued`);
+  const asNode = makeClient({ server: cluster.server, ca: fs.readFileSync(cluster.caFile), cert: Buffer.from(certificate, 'base64'), key: fs.readFileSync(path.join(dir, 'node.key')) });
+  const node = await asNode.create<NodeDoc>('/api/v1/nodes', { apiVersion: 'v1', kind: 'Node', metadata: { name: p.nodeName, labels: p.labels }, spec: { taints: p.taints } });
   return { csr, node };
 }
 
@@ -739,9 +743,21 @@ export interface KubevirtDefaulting {
   stop(): Promise<void>;
 }
 
+/** A VirtualMachine spec, loosely: the parts the defaulting emulation fills in. */
+interface DefaultedVmSpec {
+  template?: {
+    metadata?: Record<string, unknown>;
+    spec?: {
+      domain?: { devices?: Record<string, unknown>; resources?: Record<string, unknown>; machine?: { type?: string } };
+      architecture?: string;
+    };
+  };
+  dataVolumeTemplates?: { metadata?: Record<string, unknown> }[];
+}
+
 /** The spec as virt-api's VM mutator returns it (the subset of its defaulting that changes the shape). */
-export function kubevirtDefaultedSpec(spec: any): any {
-  const out = JSON.parse(JSON.stringify(spec ?? {}));
+export function kubevirtDefaultedSpec(spec: unknown): DefaultedVmSpec {
+  const out = JSON.parse(JSON.stringify(spec ?? {})) as DefaultedVmSpec;
   out.template ??= {};
   out.template.metadata = { ...(out.template.metadata ?? {}), creationTimestamp: null };
   out.template.spec ??= {};
@@ -764,7 +780,7 @@ export async function startKubevirtDefaulting(cluster: TestCluster): Promise<Kub
       const chunks: Buffer[] = [];
       req.on('data', (d: Buffer) => chunks.push(d));
       req.on('end', () => {
-        const review = JSON.parse(Buffer.concat(chunks).toString('utf8'));
+        const review = JSON.parse(Buffer.concat(chunks).toString('utf8')) as { request: { uid: string; object: { spec?: unknown } } };
         const object = review.request.object;
         const patch = [{ op: 'replace', path: '/spec', value: kubevirtDefaultedSpec(object.spec) }];
         res.setHeader('Content-Type', 'application/json');
@@ -801,7 +817,7 @@ export async function startKubevirtDefaulting(cluster: TestCluster): Promise<Kub
   }
   // The API server picks the webhook up through an informer: probe with a dry-run create until it applies.
   await waitFor('the KubeVirt defaulting webhook', 30_000, async () => {
-    const res = await admin.create('/apis/kubevirt.io/v1/namespaces/default/virtualmachines?dryRun=All', {
+    const res = await admin.create<{ spec?: DefaultedVmSpec } | undefined>('/apis/kubevirt.io/v1/namespaces/default/virtualmachines?dryRun=All', {
       apiVersion: 'kubevirt.io/v1', kind: 'VirtualMachine', metadata: { name: 'webhook-probe' }, spec: { template: { spec: { domain: { devices: {} } } } },
     });
     return res.status === 201 && res.body?.spec?.template?.spec?.architecture === 'amd64';

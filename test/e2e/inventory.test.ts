@@ -7,6 +7,7 @@ import { loadConfigFile } from '../../constructs/core/config';
 import { planModel } from '../../constructs/core/plan';
 import { EXAMPLE_CA } from '../support/models';
 import { startCluster, TestCluster } from './harness';
+import type { KubeDoc } from '../support/kube-docs';
 
 jest.setTimeout(600_000);
 
@@ -22,7 +23,7 @@ interface HostStatus {
 
 async function createHost(cluster: TestCluster, name: string, labels: Record<string, string>, status: HostStatus, consumer?: { kind: string; name: string; namespace: string }): Promise<void> {
   const admin = cluster.client();
-  const created = await admin.create(BMH, {
+  const created = await admin.create<KubeDoc>(BMH, {
     apiVersion: 'metal3.io/v1alpha1',
     kind: 'BareMetalHost',
     metadata: { name, labels },

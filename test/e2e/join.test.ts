@@ -25,6 +25,7 @@ import {
   TestCluster,
   tofu,
 } from './harness';
+import type { KubeDoc, KubeList, NodeDoc, SecretDoc, VirtualMachineDoc } from '../support/kube-docs';
 
 jest.setTimeout(1_800_000);
 
@@ -80,10 +81,10 @@ describe('e2e: nodes join with what metalslice renders', () => {
   /** The node's JoinConfiguration, written by cloud-init's write_files from the user-data Secret the cluster stores. */
   async function joinConfigurationOf(nodeName: string): Promise<{ file: string; config: JoinConfiguration; mode: number }> {
     const api = cluster.client();
-    const vm = await api.get(`${VMS}/${nodeName}`);
+    const vm = await api.get<VirtualMachineDoc>(`${VMS}/${nodeName}`);
     expect({ nodeName, status: vm.status }).toEqual({ nodeName, status: 200 });
     const volume = (vm.body.spec.template.spec.volumes as { cloudInitNoCloud?: { secretRef: { name: string } } }[]).find((v) => v.cloudInitNoCloud)!;
-    const secret = await api.get(`/api/v1/namespaces/${NAMESPACE}/secrets/${volume.cloudInitNoCloud!.secretRef.name}`);
+    const secret = await api.get<SecretDoc>(`/api/v1/namespaces/${NAMESPACE}/secrets/${volume.cloudInitNoCloud!.secretRef.name}`);
     expect(secret.status).toBe(200);
     const root = fs.mkdtempSync(path.join(work, `${nodeName}-root-`));
     cloudInitWriteFiles(decode(secret.body.data.userdata), root);
@@ -135,7 +136,7 @@ describe('e2e: nodes join with what metalslice renders', () => {
   }
 
   async function tokenSecrets(): Promise<TokenSecret[]> {
-    const items = (await cluster.client().get(`${TOKENS}?${MANAGED}`)).body.items as TokenSecret[];
+    const items = (await cluster.client().get<KubeList<KubeDoc>>(`${TOKENS}?${MANAGED}`)).body.items as TokenSecret[];
     return items.filter((s) => s.type === 'bootstrap.kubernetes.io/token');
   }
 
@@ -164,7 +165,7 @@ describe('e2e: nodes join with what metalslice renders', () => {
   });
 
   it('kubeadm config validate accepts the JoinConfiguration of every node, as cloud-init writes it', async () => {
-    const vms = ((await cluster.client().get(VMS)).body.items as { metadata: { name: string } }[]).map((v) => v.metadata.name).sort();
+    const vms = ((await cluster.client().get<KubeList<KubeDoc>>(VMS)).body.items).map((v) => v.metadata.name).sort();
     // Six workers, two highmem nodes, two static auto-nodes.
     expect(vms).toHaveLength(10);
     for (const name of vms) {
@@ -235,10 +236,10 @@ describe('e2e: nodes join with what metalslice renders', () => {
     }
     // The API server's record: the CSR came from this node's token and was approved and issued by the controllers.
     const tokenId = tokenIdOf(config);
-    const csrs = (await api.get('/apis/certificates.k8s.io/v1/certificatesigningrequests')).body.items as {
+    const csrs = (await api.get<KubeList<{
       spec: { username: string; groups: string[]; signerName: string };
       status: { conditions?: { type: string }[]; certificate?: string };
-    }[];
+    }>>('/apis/certificates.k8s.io/v1/certificatesigningrequests')).body.items;
     const csr = csrs.find((c) => c.spec.username === `system:bootstrap:${tokenId}`);
     expect(csr?.spec.groups).toEqual(expect.arrayContaining(['system:bootstrappers', 'system:bootstrappers:kubeadm:default-node-token']));
     expect(csr?.spec.signerName).toBe('kubernetes.io/kube-apiserver-client-kubelet');
@@ -247,7 +248,7 @@ describe('e2e: nodes join with what metalslice renders', () => {
     // The Node, registered by the node itself (NodeRestriction let it set exactly these labels).
     let registered: { metadata: { labels: Record<string, string> }; spec: { taints?: { key: string; effect: string }[] } } | undefined;
     for (const deadline = Date.now() + 60_000; Date.now() < deadline; await new Promise((r) => setTimeout(r, 500))) {
-      const res = await api.get(`/api/v1/nodes/${KUBELET_NODE}`);
+      const res = await api.get<NodeDoc>(`/api/v1/nodes/${KUBELET_NODE}`);
       if (res.status === 200) {
         registered = res.body;
         break;
@@ -286,9 +287,9 @@ describe('e2e: nodes join with what metalslice renders', () => {
       expect(changes.every((c) => c.actions === 'create' && c.address.includes(SHORT_LIVED))).toBe(true);
       await applyPlan('consumer');
       shortLived = await joinConfigurationOf(SHORT_LIVED);
-      vmUid = (await cluster.client().get(`${VMS}/${SHORT_LIVED}`)).body.metadata.uid;
+      vmUid = (await cluster.client().get<KubeDoc>(`${VMS}/${SHORT_LIVED}`)).body.metadata.uid ?? '';
       const name = `bootstrap-token-${tokenIdOf(shortLived.config)}`;
-      const secret = (await cluster.client().get(`${TOKENS}/${name}`)).body as TokenSecret;
+      const secret = (await cluster.client().get<TokenSecret>(`${TOKENS}/${name}`)).body;
       const expiration = Date.parse(decode(secret.data.expiration!));
       expect(Math.round((expiration - Date.parse(secret.metadata.creationTimestamp)) / 1000)).toBeGreaterThanOrEqual(SHORT_TTL_SECONDS - 2);
 
@@ -312,7 +313,7 @@ describe('e2e: nodes join with what metalslice renders', () => {
       const name = `bootstrap-token-${tokenIdOf(shortLived.config)}`;
       const renewed = (await cluster.client().get(`${TOKENS}/${name}`)).body as TokenSecret;
       expect(Date.parse(decode(renewed.data.expiration!))).toBeGreaterThan(Date.now());
-      expect((await cluster.client().get(`${VMS}/${SHORT_LIVED}`)).body.metadata.uid).toBe(vmUid);
+      expect((await cluster.client().get<KubeDoc>(`${VMS}/${SHORT_LIVED}`)).body.metadata.uid).toBe(vmUid);
       // The user data the VM boots with is unchanged, and its token works again.
       expect((await joinConfigurationOf(SHORT_LIVED)).config).toEqual(shortLived.config);
       const preflight = await joinPreflight(shortLived.file);

@@ -2,6 +2,7 @@
 // and the API server's own validation is live (a wrong value is refused, not silently kept).
 import { renderHostClaim, renderHostClaimUserDataSecret, renderHostDeployPolicy } from '../../constructs/render/metal3';
 import { startCluster, TestCluster } from './harness';
+import type { HostClaimDoc, SecretDoc, Status } from '../support/kube-docs';
 
 jest.setTimeout(600_000);
 
@@ -37,14 +38,14 @@ describe('Metal3 objects on a real API server', () => {
     const policy = renderHostDeployPolicy({ hostNamespace: 'metal3', tenantNamespaces: ['prod-metal'] });
 
     expect((await admin.create('/api/v1/namespaces/prod-metal/secrets', secret)).status).toBe(201);
-    const created = await admin.create(`${METAL3}/prod-metal/hostclaims`, claim);
+    const created = await admin.create<HostClaimDoc>(`${METAL3}/prod-metal/hostclaims`, claim);
     expect(created.status).toBe(201);
     // Nothing pruned: what comes back is what was sent.
     expect(created.body.spec).toEqual(claim.spec);
-    const createdPolicy = await admin.create(`${METAL3}/metal3/hostdeploypolicies`, policy);
+    const createdPolicy = await admin.create<HostClaimDoc>(`${METAL3}/metal3/hostdeploypolicies`, policy);
     expect(createdPolicy.status).toBe(201);
     expect(createdPolicy.body.spec).toEqual({ hostClaimNamespaces: { names: ['prod-metal'] } });
-    const stored = await admin.get(`/api/v1/namespaces/prod-metal/secrets/prod-gpu-0-userdata`);
+    const stored = await admin.get<SecretDoc>(`/api/v1/namespaces/prod-metal/secrets/prod-gpu-0-userdata`);
     expect(Buffer.from(stored.body.data.userData, 'base64').toString()).toBe('#cloud-config\n');
   });
 
@@ -61,11 +62,11 @@ describe('Metal3 objects on a real API server', () => {
       userDataSecret: 'x',
     });
     const badChecksum = { ...base, spec: { ...(base.spec as object), image: { url: 'https://x/os', checksum: 'abc', checksumType: 'crc32' } } };
-    const res = await admin.create(`${METAL3}/prod-metal/hostclaims`, badChecksum);
+    const res = await admin.create<Status>(`${METAL3}/prod-metal/hostclaims`, badChecksum);
     expect(res.status).toBe(422);
     expect(res.body.message).toMatch(/checksumType.*Unsupported value: "crc32"/);
     const { poweredOn: _dropped, ...withoutPower } = base.spec as Record<string, unknown>;
-    const res2 = await admin.create(`${METAL3}/prod-metal/hostclaims`, { ...base, spec: withoutPower });
+    const res2 = await admin.create<Status>(`${METAL3}/prod-metal/hostclaims`, { ...base, spec: withoutPower });
     expect(res2.status).toBe(422);
     expect(res2.body.message).toMatch(/poweredOn: Required value/);
   });

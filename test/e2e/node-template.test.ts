@@ -4,6 +4,7 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { copyTerraformTree, expectOk, REPO_ROOT, startCluster, TestCluster, tofu } from './harness';
+import type { HostClaimDoc, SecretDoc, VirtualMachineDoc } from '../support/kube-docs';
 
 jest.setTimeout(900_000);
 
@@ -70,18 +71,18 @@ describe('modules and node templates', () => {
     expectOk('init', await tofu(dir, ['init', '-input=false', '-no-color']));
     expectOk('apply', await tofu(dir, ['apply', '-auto-approve', ...env]));
 
-    const vm = await cluster.client().get('/apis/kubevirt.io/v1/namespaces/acme-team-a/virtualmachines/prod-small-7');
+    const vm = await cluster.client().get<VirtualMachineDoc>('/apis/kubevirt.io/v1/namespaces/acme-team-a/virtualmachines/prod-small-7');
     expect(vm.status).toBe(200);
     expect(vm.body.metadata.labels).toMatchObject({ 'metalslice.io/cluster': 'prod', 'metalslice.io/quota': 'team-a', 'metalslice.io/node-type': 'small', 'metalslice.io/pool': 'small' });
     const spec = vm.body.spec.template.spec;
     expect(spec.domain.cpu).toEqual({ cores: 2, sockets: 1, threads: 1 });
     // kubernetes_manifest writes an int-or-string quantity that parses as a number as a number.
-    expect({ ...spec.domain.resources.requests, cpu: String(spec.domain.resources.requests.cpu) }).toEqual({ cpu: '2', memory: '4Gi' });
+    expect({ ...spec.domain.resources.requests, cpu: String(spec.domain.resources.requests?.cpu) }).toEqual({ cpu: '2', memory: '4Gi' });
     expect(spec.nodeSelector).toEqual({ 'metalslice.io/fleet': 'fra1' });
     // No disk in the type: the root disk is the container disk itself.
     expect(spec.volumes[0]).toEqual({ name: 'rootdisk', containerDisk: { image: 'quay.io/containerdisks/ubuntu:24.04' } });
     expect(vm.body.spec.dataVolumeTemplates).toBeUndefined();
-    const secret = await cluster.client().get('/api/v1/namespaces/acme-team-a/secrets/prod-small-7-cloudinit');
+    const secret = await cluster.client().get<SecretDoc>('/api/v1/namespaces/acme-team-a/secrets/prod-small-7-cloudinit');
     expect(Buffer.from(secret.body.data.userdata, 'base64').toString()).toBe('#cloud-config\nhostname: prod-small-7\n');
 
     const replan = await tofu(dir, ['plan', '-detailed-exitcode', ...env]);
@@ -114,7 +115,7 @@ describe('modules and node templates', () => {
     expectOk('init', await tofu(dir, ['init', '-input=false', '-no-color']));
     expectOk('apply', await tofu(dir, ['apply', '-auto-approve', ...env]));
 
-    const hc = await cluster.client().get('/apis/metal3.io/v1alpha1/namespaces/prod-metal/hostclaims/prod-gpu-3');
+    const hc = await cluster.client().get<HostClaimDoc>('/apis/metal3.io/v1alpha1/namespaces/prod-metal/hostclaims/prod-gpu-3');
     expect(hc.status).toBe(200);
     expect(hc.body.spec).toEqual({
       hostSelector: { inNamespace: 'metal3', matchLabels: { class: 'gpu' } },
@@ -122,7 +123,7 @@ describe('modules and node templates', () => {
       userData: { name: 'prod-gpu-3-userdata', namespace: 'prod-metal' },
       poweredOn: true,
     });
-    const secret = await cluster.client().get('/api/v1/namespaces/prod-metal/secrets/prod-gpu-3-userdata');
+    const secret = await cluster.client().get<SecretDoc>('/api/v1/namespaces/prod-metal/secrets/prod-gpu-3-userdata');
     expect(Buffer.from(secret.body.data.userData, 'base64').toString()).toBe('#cloud-config\nhostname: prod-gpu-3\n');
 
     expectOk('destroy', await tofu(dir, ['destroy', '-auto-approve', ...env]));

@@ -8,6 +8,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { exampleStackEnv, expectOk, REPO_ROOT, startCluster, synthExampleApp, TestCluster, tofu } from './harness';
+import type { KubeDoc, KubeList } from '../support/kube-docs';
 
 jest.setTimeout(1_200_000);
 
@@ -53,7 +54,7 @@ describe('e2e: tenants are isolated, as their own credentials see it', () => {
     expect((await globex.create(`${VMS}/namespaces/globex-research/virtualmachines`, vm('globex-research', 'own'))).status).toBe(201);
     expect((await globex.delete(`${VMS}/namespaces/globex-research/virtualmachines/own`)).status).toBe(200);
     // ...and nowhere else: not acme's VMs, not acme's cloud-init Secrets (each holds a join token).
-    const userData = ((await cluster.client().get('/api/v1/namespaces/acme-team-a/secrets')).body.items as { metadata: { name: string } }[]).map((s) => s.metadata.name).filter((n) => n.endsWith('-cloudinit'));
+    const userData = ((await cluster.client().get<KubeList<KubeDoc>>('/api/v1/namespaces/acme-team-a/secrets')).body.items).map((s) => s.metadata.name).filter((n) => n.endsWith('-cloudinit'));
     expect(userData.length).toBeGreaterThan(0);
     const denied: [string, Promise<{ status: number }>][] = [
       ['list acme VMs', globex.get(`${VMS}/namespaces/acme-team-a/virtualmachines`)],
@@ -83,7 +84,7 @@ describe('e2e: tenants are isolated, as their own credentials see it', () => {
     // environment holds what the tenant must not reach).
     for (const ns of ['team-a-prod-virt']) {
       expect((await cluster.client().get(`/api/v1/namespaces/${ns}`)).status).toBe(200);
-      const policies = (await cluster.client().get(`/apis/networking.k8s.io/v1/namespaces/${ns}/networkpolicies`)).body.items as { spec: { podSelector: object; policyTypes: string[]; ingress?: unknown; egress?: unknown } }[];
+      const policies = (await cluster.client().get<KubeList<{ spec: { podSelector: object; policyTypes: string[]; ingress?: unknown; egress?: unknown } }>>(`/apis/networking.k8s.io/v1/namespaces/${ns}/networkpolicies`)).body.items;
       expect({ ns, policies: policies.map((p) => ({ podSelector: p.spec.podSelector, policyTypes: [...p.spec.policyTypes].sort(), ingress: p.spec.ingress ?? [], egress: p.spec.egress ?? [] })) }).toEqual({
         ns,
         policies: [{ podSelector: {}, policyTypes: ['Egress', 'Ingress'], ingress: [], egress: [] }],

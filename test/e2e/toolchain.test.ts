@@ -6,6 +6,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as k8s from '@kubernetes/client-node';
 import { CommandResult, expectOk, startCluster, TestCluster, tofu } from './harness';
+import type { ApiResourceList, SecretDoc, Status, VirtualMachineDoc } from '../support/kube-docs';
 
 jest.setTimeout(900_000);
 
@@ -64,9 +65,9 @@ describe('e2e toolchain', () => {
   it('installs every shared CRD, established and discoverable', async () => {
     expect(cluster.crds).toContain('virtualmachines.kubevirt.io');
     expect(cluster.crds.length).toBeGreaterThanOrEqual(13);
-    const res = await cluster.client().get(VMS);
+    const res = await cluster.client().get<ApiResourceList>(VMS);
     expect(res.status).toBe(200);
-    expect(res.body.resources.map((r: { name: string }) => r.name)).toContain('virtualmachines');
+    expect(res.body.resources.map((r) => r.name)).toContain('virtualmachines');
   });
 
   it('applies, re-plans clean and destroys a namespace, a random password and a VirtualMachine with OpenTofu', async () => {
@@ -110,7 +111,7 @@ describe('e2e toolchain', () => {
     expect(vm.spec.template.spec.domain.resources.requests).toEqual({ cpu: 2, memory: '4Gi' });
     expect(vm.spec.template.spec.volumes[1].cloudInitNoCloud.secretRef.name).toBe('node-0-userdata');
     expect(vm.spec.template.spec.architecture).toBe('amd64'); // defaulted by the (emulated) KubeVirt webhook
-    const secret = await cluster.client().get(`/api/v1/namespaces/${ns}/secrets/node-0-userdata`);
+    const secret = await cluster.client().get<SecretDoc>(`/api/v1/namespaces/${ns}/secrets/node-0-userdata`);
     expect(Buffer.from(secret.body.data.userdata, 'base64').toString()).toMatch(/^#cloud-config\npassword: [A-Za-z0-9]{24}\n$/);
     // No secret literal in the config: the password exists only in state and in the cluster.
     expect(fs.readFileSync(path.join(work, 'cdk.tf.json'), 'utf8')).not.toMatch(/password: [A-Za-z0-9]{24}/);
@@ -129,7 +130,7 @@ describe('e2e toolchain', () => {
     expect((await admin.create('/api/v1/namespaces', { metadata: { name: ns } })).status).toBe(201);
     const tenant = cluster.client(cluster.tenantKubeconfig('tenant-acme', ['metalslice:tenants']));
 
-    const denied = await tenant.create(`${VMS}/namespaces/${ns}/virtualmachines`, virtualMachine('vm-a', ns, 'ud'));
+    const denied = await tenant.create<Status>(`${VMS}/namespaces/${ns}/virtualmachines`, virtualMachine('vm-a', ns, 'ud'));
     expect(denied.status).toBe(403);
     expect(denied.body.reason).toBe('Forbidden');
     expect(denied.body.message).toContain('User "tenant-acme" cannot create resource "virtualmachines"');
@@ -169,7 +170,7 @@ describe('e2e toolchain', () => {
 
     const first = await admin.create(`${VMS}/namespaces/${ns}/virtualmachines`, virtualMachine('vm-1', ns, 'ud'));
     expect(first.status).toBe(201);
-    const second = await admin.create(`${VMS}/namespaces/${ns}/virtualmachines`, virtualMachine('vm-2', ns, 'ud'));
+    const second = await admin.create<Status>(`${VMS}/namespaces/${ns}/virtualmachines`, virtualMachine('vm-2', ns, 'ud'));
     expect(second.status).toBe(403);
     expect(second.body.message).toMatch(/exceeded quota: slice, requested: count\/virtualmachines\.kubevirt\.io=1, used: count\/virtualmachines\.kubevirt\.io=1, limited: count\/virtualmachines\.kubevirt\.io=1/);
   });
@@ -216,7 +217,7 @@ describe('e2e toolchain', () => {
       fs.writeFileSync(path.join(work, 'cdk.tf.json'), JSON.stringify(config));
       expectOk('apply (update)', await tofu(work, ['apply', '-auto-approve', '-input=false', '-no-color']));
       expect((await tofu(work, ['plan', '-detailed-exitcode', '-input=false', '-no-color'])).code).toBe(0);
-      const vm = await cluster.client().get(`${VMS}/namespaces/shape-cts-null/virtualmachines/vm`);
+      const vm = await cluster.client().get<VirtualMachineDoc>(`${VMS}/namespaces/shape-cts-null/virtualmachines/vm`);
       expect(vm.body.spec.template.metadata.labels['metalslice.io/pool']).toBe('burst');
       expectOk('destroy', await tofu(work, ['destroy', '-auto-approve', '-input=false', '-no-color']));
     });

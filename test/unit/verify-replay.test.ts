@@ -63,7 +63,7 @@ describe('verify replay', () => {
       expect(res.requests.memory).toBe(vm.launcher.requests.memory.toString());
       for (const d of KUBEVIRT_DEVICES) expect(res.limits[d]).toBe('1');
       if (vm.placement === 'planned') {
-        expect(o.spec.affinity.nodeAffinity.requiredDuringSchedulingIgnoredDuringExecution.nodeSelectorTerms[0].matchExpressions[0].values).toEqual([vm.host]);
+        expect(o.spec.affinity?.nodeAffinity?.requiredDuringSchedulingIgnoredDuringExecution?.nodeSelectorTerms?.[0].matchExpressions?.[0].values).toEqual([vm.host]);
       } else {
         expect(o.spec.topologySpreadConstraints).toHaveLength(1);
       }
