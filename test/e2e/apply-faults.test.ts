@@ -2,6 +2,7 @@
 // converges with nothing lost or duplicated; a second apply on the same state is refused by the state lock;
 // an inventory refreshed after a host disappeared and another shrank makes the plan name the pool that no
 // longer fits.
+import { afterAll, beforeAll, describe, expect, it, jest } from '@jest/globals';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';

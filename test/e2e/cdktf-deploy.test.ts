@@ -1,5 +1,6 @@
 // The workstation path itself: `cdktf deploy` and `cdktf destroy` of the example app with OpenTofu
 // (TERRAFORM_BINARY_NAME=tofu), against a real kube-apiserver.
+import { afterAll, beforeAll, describe, expect, it, jest } from '@jest/globals';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';

@@ -2,6 +2,7 @@
 // created together. VMs wait for the quota controller to account their quota (a real race otherwise).
 // Then the same config as a stack per pool (addConfigStacks): deployed in stack order, and scaling a pool
 // by one changes that pool's stack alone, by exactly one node.
+import { afterAll, beforeAll, describe, expect, it, jest } from '@jest/globals';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';

@@ -2,6 +2,7 @@
 // OpenTofu and the constructs' synth (its kubernetes_manifest, applied with OpenTofu too) create the same
 // VirtualMachine / HostClaim on a real kube-apiserver, field by field, names and namespaces aside; and the
 // join module writes the same cloud-config document as the constructs.
+import { afterAll, beforeAll, describe, expect, it, jest } from '@jest/globals';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { Testing, TerraformStack } from 'cdktf';

@@ -2,6 +2,7 @@
 // has only the peers (cdktf, constructs, the two provider bindings), the README's construct example
 // compiled with `tsc --strict` and synthesized there, and its plan compared with the plan of the same model
 // written as YAML and planned by `metalslice/core`.
+import { afterAll, beforeAll, describe, expect, it, jest } from '@jest/globals';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';

@@ -1,6 +1,7 @@
 // The deploy, proven on a real kube-apiserver with OpenTofu and the real providers: the example app is
 // synthesized, applied stack by stack, read back, re-planned (no changes), scaled by +1 and -1 (exactly one
 // node's resources), checked for tenant isolation and quota enforcement, and destroyed without leftovers.
+import { afterAll, beforeAll, describe, expect, it, jest } from '@jest/globals';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';

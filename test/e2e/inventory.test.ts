@@ -1,5 +1,6 @@
 // `metalslice inventory` against a real kube-apiserver: BareMetalHosts (status written through the status
 // subresource, as the baremetal-operator does) and a Node, read into the inventory file, which then plans.
+import { afterAll, beforeAll, describe, expect, it, jest } from '@jest/globals';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { runInventory } from '../../constructs/cli/inventory';

@@ -6,6 +6,7 @@
 // hash, and joins: a real kubelet with containerd where the machine allows, else the kubelet's part emulated.
 // Then the token's lifecycle, as the API server sees the token Secrets: expiry, renewal on the next apply
 // without touching the VM, and revocation when the node goes.
+import { afterAll, beforeAll, describe, expect, it, jest } from '@jest/globals';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';

@@ -1,5 +1,6 @@
 // The launcher-pod goldens the unit tests compare the planner with must be KubeVirt's word, not ours: rerun
 // KubeVirt's own code (the oracle, built by the toolchain) on what metalslice renders today and compare.
+import { describe, expect, it } from '@jest/globals';
 import * as fs from 'node:fs';
 import { GOLDEN_FILE, oracleBinary, runOracle } from '../oracles/kubevirt-launcher/generate-goldens';
 

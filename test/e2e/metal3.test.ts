@@ -1,5 +1,6 @@
 // The Metal3 objects the constructs render, accepted by a real kube-apiserver serving the upstream CRDs;
 // and the API server's own validation is live (a wrong value is refused, not silently kept).
+import { afterAll, beforeAll, describe, expect, it, jest } from '@jest/globals';
 import { renderHostClaim, renderHostClaimUserDataSecret, renderHostDeployPolicy } from '../../constructs/render/metal3';
 import { startCluster, TestCluster } from './harness';
 import type { HostClaimDoc, SecretDoc, Status } from '../support/kube-docs';

@@ -3,6 +3,7 @@
 // (node-templates/kubevirt, through modules/kubevirt-node) must write the same VirtualMachine as the
 // constructs (constructs/render/kubevirt.ts). OpenTofu evaluates the template's module with the claim the
 // platform would pass for that node (`tofu console`: no cluster needed), and the two objects are compared whole.
+import { afterAll, beforeAll, describe, expect, it, jest } from '@jest/globals';
 import { spawn } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';

@@ -1,6 +1,7 @@
 // The HCL side, end to end: every module and node template is `tofu fmt` clean and valid; a node template
 // is applied once per claim (as vCluster Platform does, with `vcluster` passed as a variable) and destroyed
 // when the claim goes away, leaving nothing behind.
+import { afterAll, beforeAll, describe, expect, it, jest } from '@jest/globals';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { copyTerraformTree, expectOk, REPO_ROOT, startCluster, TestCluster, tofu } from './harness';

@@ -4,6 +4,7 @@
  * packages (scripts/toolchain.sh installs it). METALSLICE_UPDATE_SCREENSHOT=1 keeps the picture as
  * docs/plan-review.png, the one the README shows.
  */
+import { describe, expect, it } from '@jest/globals';
 import { spawnSync } from 'child_process';
 import * as fs from 'fs';
 import * as os from 'os';

@@ -3,6 +3,7 @@
 // namespace and nothing of another tenant's: not its VMs, not its cloud-init Secrets (which hold the join
 // token), not the node environments where HostClaims live. A config whose cluster and provider names would
 // make two tenants share a namespace is refused before anything is applied.
+import { afterAll, beforeAll, describe, expect, it, jest } from '@jest/globals';
 import { spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';

@@ -2,6 +2,7 @@
 // kubernetes and random providers from the offline mirror applying a cdktf-shaped JSON config that creates a
 // KubeVirt VirtualMachine, a clean re-plan, a destroy; and the two ways the API server enforces a tenant
 // slice: RBAC (an unbound tenant cannot create VMs) and ResourceQuota (count/virtualmachines.kubevirt.io).
+import { afterAll, beforeAll, describe, expect, it, jest } from '@jest/globals';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as k8s from '@kubernetes/client-node';

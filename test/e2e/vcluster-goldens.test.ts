@@ -1,5 +1,6 @@
 // The verdicts the vcluster.yaml conformance test holds metalslice to must be vCluster's word, not ours:
 // rerun vCluster's own config validation (the oracle, built by the toolchain) on the corpus and compare.
+import { describe, expect, it } from '@jest/globals';
 import * as fs from 'node:fs';
 import { oracleBinary, runOracle } from '../oracles/vcluster-config/generate-goldens';
 import { CORPUS_GOLDEN } from '../support/vcluster-corpus';

@@ -1,5 +1,6 @@
 // `metalslice verify` end to end: plans replayed on a real etcd + kube-apiserver + kube-scheduler + KWOK.
 // One control plane for the whole file; each case resets it. Needs the toolchain (scripts/test-e2e.sh).
+import { afterAll, beforeAll, describe, expect, jest, test } from '@jest/globals';
 import * as path from 'path';
 import { extraVmOf, fullFleetConfig, mixedSpreadConfig, mixedSpreadKeptConfig, scaleConfig, spreadScaleConfig } from '../../bench/verify-fixtures';
 import { main } from '../../constructs/cli/main';

@@ -3,6 +3,7 @@
  * of a clash, or every namespace, every VM name within a namespace and every config construct id is
  * distinct. Names are drawn from a tiny alphabet with dashes so that concatenations collide often.
  */
+import { describe, expect, it } from '@jest/globals';
 import fc from 'fast-check';
 import { planModel } from '../../constructs/core/plan';
 import { AutoNodesSpec, MetalsliceConfig } from '../../constructs/core/model';

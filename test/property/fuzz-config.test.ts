@@ -2,6 +2,7 @@
  * Fuzzing the config path: random edits of a valid config (any value anywhere, keys dropped, entries
  * duplicated) must plan, or fail with path-named problems; never crash with anything else and never hang.
  */
+import { afterAll, describe, expect, it } from '@jest/globals';
 import fc from 'fast-check';
 import { parseConfigText } from '../../constructs/core/config';
 import { MetalsliceError, PlanIssue } from '../../constructs/core/errors';
@@ -40,7 +41,9 @@ function apply(doc: Doc, e: Edit): Doc {
 describe('config fuzzing', () => {
   let runs = 0;
   let refused = 0;
-  afterAll(() => process.stdout.write(`config fuzzing: ${runs} random configs, ${refused} refused with path-named problems, ${runs - refused} planned, 0 crashes\n`));
+  afterAll(() => {
+    process.stdout.write(`config fuzzing: ${runs} random configs, ${refused} refused with path-named problems, ${runs - refused} planned, 0 crashes\n`);
+  });
 
   it('plans or refuses with path-named problems, never crashes or hangs', () => {
     fc.assert(

@@ -1,3 +1,4 @@
+import { describe, expect, it } from '@jest/globals';
 import fc from 'fast-check';
 import { parseConfigText } from '../../constructs/core/config';
 import { MetalsliceError } from '../../constructs/core/errors';

@@ -1,3 +1,4 @@
+import { describe, it } from '@jest/globals';
 import fc from 'fast-check';
 import { parsePropertyOffer, parseRequirement, PropertyOffer } from '../../constructs/core/requirements';
 

@@ -2,6 +2,7 @@
  * Golden files of the plan report: the test fails on any difference, naming the file and how to accept an
  * intended change (METALSLICE_UPDATE_GOLDEN=1 rewrites them; review the diff before committing).
  */
+import { expect } from '@jest/globals';
 import * as fs from 'fs';
 import * as path from 'path';
 

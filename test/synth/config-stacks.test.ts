@@ -1,3 +1,4 @@
+import { describe, expect, it } from '@jest/globals';
 import * as path from 'path';
 import { App, TerraformStack, Testing } from 'cdktf';
 import { KubernetesProvider } from '@cdktf/provider-kubernetes/lib/provider';

@@ -1,3 +1,4 @@
+import { afterAll, describe, expect, it } from '@jest/globals';
 import { spawnSync } from 'child_process';
 import * as fs from 'fs';
 import * as os from 'os';

@@ -3,6 +3,7 @@
  * (cdk.tf.json, metalslice-plan.json and .md), and `metalslice plan` in all three formats, hold no bootstrap
  * token, private key or password. (The e2e suite does the same for `tofu show -json` and the apply logs.)
  */
+import { afterAll, describe, expect, it } from '@jest/globals';
 import { spawnSync } from 'child_process';
 import * as fs from 'fs';
 import * as path from 'path';

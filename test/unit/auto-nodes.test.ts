@@ -1,3 +1,4 @@
+import { describe, expect, it } from '@jest/globals';
 import { AutoNodesInput, planAutoNodes } from '../../constructs/core/auto-nodes';
 import { AutoNodesSpec, NodeProviderSpec } from '../../constructs/core/model';
 import { parseResources, ResourceVector } from '../../constructs/core/resources';

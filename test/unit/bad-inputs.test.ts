@@ -3,6 +3,7 @@
  * problem, at the path of that thing, whose message says what is wrong (and how to fix it). Nothing may
  * crash or pass.
  */
+import { afterAll, describe, expect, it } from '@jest/globals';
 import { TerraformStack, Testing } from 'cdktf';
 import { KubernetesProvider } from '@cdktf/provider-kubernetes/lib/provider';
 import { RandomProvider } from '@cdktf/provider-random/lib/provider';
@@ -184,7 +185,9 @@ for (const [title, text, path, message] of yamlCases) cases.push({ title, input:
 
 describe(`bad inputs: ${cases.length} cases, each refused once at its root`, () => {
   let refused = 0;
-  afterAll(() => process.stdout.write(`bad-input corpus: ${cases.length} inputs tried, ${refused} refused cleanly with one problem at its path\n`));
+  afterAll(() => {
+    process.stdout.write(`bad-input corpus: ${cases.length} inputs tried, ${refused} refused cleanly with one problem at its path\n`);
+  });
 
   it('holds at least 150 cases', () => {
     expect(cases.length).toBeGreaterThanOrEqual(150);

@@ -1,9 +1,12 @@
+import { describe, expect, it } from '@jest/globals';
 import { spawnSync } from 'child_process';
 import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
 import { main } from '../../constructs/cli/main';
 import { REPO_ROOT } from '../support/models';
+import { defined } from '../support/defined';
+import { EditablePlanJson, parsePlanJson } from '../support/plan-json';
 
 async function run(args: string[]) {
   let stdout = '';
@@ -19,7 +22,7 @@ describe('metalslice plan', () => {
   it('exits 0 on the example and prints the contract fields', async () => {
     const { code, stdout } = await run(['plan', example, '--json']);
     expect(code).toBe(0);
-    const report = JSON.parse(stdout);
+    const report = parsePlanJson(stdout);
     expect(report).toMatchObject({ ok: true, errors: [], warnings: expect.any(Array) });
     expect(report.fleets[0]).toEqual(expect.objectContaining({ name: 'fra1', capacity: expect.any(Object), allocated: expect.any(Object) }));
     expect(report.quotas[0]).toEqual(expect.objectContaining({ name: 'team-a', fleet: 'fra1', limits: expect.any(Object), allocated: expect.any(Object) }));
@@ -30,9 +33,9 @@ describe('metalslice plan', () => {
   it('exits 1 on the config that does not fit, listing every problem with its path', async () => {
     const { code, stdout } = await run(['plan', broken, '--json']);
     expect(code).toBe(1);
-    const report = JSON.parse(stdout);
+    const report = parsePlanJson(stdout);
     expect(report.ok).toBe(false);
-    expect(report.errors.map((e: { path: string }) => e.path).sort()).toEqual(
+    expect(report.errors.map((e) => e.path).sort()).toEqual(
       [
         'clusters[0].caCertificate',
         'nodePools[0].count',
@@ -47,15 +50,16 @@ describe('metalslice plan', () => {
   });
 
   it('reports the chosen node type of auto-node pools and why every other type lost', async () => {
-    const report = JSON.parse((await run(['plan', example, '--json'])).stdout);
-    const base = report.pools.find((p: { name: string }) => p.name === 'base');
+    const report = parsePlanJson((await run(['plan', example, '--json'])).stdout);
+    const base = defined(report.pools.find((p) => p.name === 'base'), 'pool base');
     expect(base).toMatchObject({ kind: 'static', nodeType: 'virt.small', provider: 'virt' });
-    expect(base.nodes.map((n: { nodeType: string }) => n.nodeType)).toEqual(['virt.small', 'virt.small']);
+    expect(base.nodes.map((n) => n.nodeType)).toEqual(['virt.small', 'virt.small']);
     expect(base.rejected).toEqual([{ nodeType: 'virt.gpu', reason: expect.stringMatching(/offers nvidia\.com\/gpu, which the pool does not request/) }]);
-    const burst = report.pools.find((p: { name: string }) => p.name === 'burst');
-    expect(burst.candidates.map((c: { nodeType: string }) => c.nodeType)).toEqual(['virt.small', 'virt.medium', 'virt.large']);
-    expect(burst.preview.summary).toMatch(/^40 of cpu 1, memory 2Gi and 3 of cpu 6, memory 24Gi would create .*virt\.large/);
-    expect(burst.preview.cost).toBeGreaterThanOrEqual(burst.preview.lowerBound);
+    const burst = defined(report.pools.find((p) => p.name === 'burst'), 'pool burst');
+    const preview = defined(burst.preview, 'the preview of pool burst');
+    expect(burst.candidates?.map((c) => c.nodeType)).toEqual(['virt.small', 'virt.medium', 'virt.large']);
+    expect(preview.summary).toMatch(/^40 of cpu 1, memory 2Gi and 3 of cpu 6, memory 24Gi would create .*virt\.large/);
+    expect(preview.cost).toBeGreaterThanOrEqual(preview.lowerBound);
     expect(report.warnings).toEqual([{ path: 'autoNodes[0].dynamic[0].preview', message: expect.stringMatching(/beyond the pool's limits on nodes \(\d+ > 8\)/) }]);
     expect(report.environments).toEqual([
       { cluster: 'team-a-prod', provider: 'metal' },
@@ -73,21 +77,21 @@ describe('metalslice plan', () => {
 
   it('shows what changed since a previous plan', async () => {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'metalslice-cli-'));
-    const previous = JSON.parse((await run(['plan', example, '--json'])).stdout);
+    const previous = JSON.parse((await run(['plan', example, '--json'])).stdout) as EditablePlanJson;
     previous.pools[0].nodes.pop();
     fs.writeFileSync(path.join(dir, 'prev.json'), JSON.stringify(previous));
     const { code, stdout } = await run(['plan', example, '--json', '--previous', path.join(dir, 'prev.json')]);
     expect(code).toBe(0);
-    const changes = JSON.parse(stdout).changes;
+    const changes = parsePlanJson(stdout).changes;
     expect(changes).toMatchObject({ added: ['team-a-workers/team-a-workers-5'], removed: [], moved: [], nodeTypes: [] });
-    expect(changes.pools).toEqual([{ pool: 'team-a-workers', before: 5, after: 6, added: 1, removed: 0, moved: 0 }]);
+    expect(changes?.pools).toEqual([{ pool: 'team-a-workers', before: 5, after: 6, added: 1, removed: 0, moved: 0 }]);
     fs.rmSync(dir, { recursive: true, force: true });
   });
 
   it('exits 2 naming the file when it cannot be read (a usage error, not an invalid config)', async () => {
     const { code, stdout } = await run(['plan', '/nonexistent/metalslice.yaml', '--json']);
     expect(code).toBe(2);
-    expect(JSON.parse(stdout).errors).toEqual([{ path: '/nonexistent/metalslice.yaml', message: 'cannot read the config file (ENOENT): check the path' }]);
+    expect(parsePlanJson(stdout).errors).toEqual([{ path: '/nonexistent/metalslice.yaml', message: 'cannot read the config file (ENOENT): check the path' }]);
   });
 
   it.each([[['plan']], [['plan', example, '--json', '--markdown']], [['frobnicate']], [['pack', 'x.vbp', '--time-limit-ms', 'soon']]])('exits 2 on a usage error: %j', async (args) => {
@@ -97,7 +101,7 @@ describe('metalslice plan', () => {
   });
 
   it('prints its version with --version (and -V), from package.json', async () => {
-    const version = JSON.parse(fs.readFileSync(path.join(REPO_ROOT, 'package.json'), 'utf8')).version;
+    const { version } = JSON.parse(fs.readFileSync(path.join(REPO_ROOT, 'package.json'), 'utf8')) as { version: string };
     for (const flag of ['--version', '-V']) {
       const { code, stdout } = await run([flag]);
       expect({ flag, code, stdout: stdout.trim() }).toEqual({ flag, code: 0, stdout: version });
@@ -129,8 +133,8 @@ describe('metalslice plan', () => {
   });
 
   it('checks N+1 per failure domain with --failure-domain', async () => {
-    const report = JSON.parse((await run(['plan', example, '--json', '--failure-domain', 'topology.kubernetes.io/zone'])).stdout);
-    expect(report.fleets[0].headroom.failureDomain).toMatchObject({ label: 'topology.kubernetes.io/zone' });
+    const report = parsePlanJson((await run(['plan', example, '--json', '--failure-domain', 'topology.kubernetes.io/zone'])).stdout);
+    expect(report.fleets[0].headroom?.failureDomain).toMatchObject({ label: 'topology.kubernetes.io/zone' });
   });
 
   it.each([
@@ -147,7 +151,7 @@ describe('metalslice plan', () => {
   it('renders a synthesized plan with `report`, against a previous one', async () => {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'metalslice-report-'));
     const plan = (await run(['plan', example, '--json'])).stdout;
-    const previous = JSON.parse(plan);
+    const previous = JSON.parse(plan) as EditablePlanJson;
     previous.pools[1].nodes[0].host = 'bm-d01';
     fs.writeFileSync(path.join(dir, 'plan.json'), plan);
     fs.writeFileSync(path.join(dir, 'prev.json'), JSON.stringify(previous));

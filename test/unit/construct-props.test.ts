@@ -2,6 +2,7 @@
  * Construct users get errors in their own terms: the construct path and the prop, every missing prop at
  * once, where the construct is made; never a TypeError from deep inside synth.
  */
+import { describe, expect, it } from '@jest/globals';
 import { TerraformStack, Testing } from 'cdktf';
 import { KubernetesProvider } from '@cdktf/provider-kubernetes/lib/provider';
 import { RandomProvider } from '@cdktf/provider-random/lib/provider';

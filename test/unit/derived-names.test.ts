@@ -1,3 +1,4 @@
+import { describe, expect, it } from '@jest/globals';
 import { planModel } from '../../constructs/core/plan';
 import { MetalsliceConfig } from '../../constructs/core/model';
 import { cluster, fleet, hosts, quota } from '../support/models';

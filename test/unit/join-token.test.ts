@@ -1,3 +1,4 @@
+import { describe, expect, it } from '@jest/globals';
 import { Testing, TerraformStack } from 'cdktf';
 import { ElasticFleet, ElasticNodePool, ElasticQuota, TenantCluster } from '../../constructs';
 import { bootstrapTokenTtlProblem, bootstrapTokenTtlSeconds, DEFAULT_BOOTSTRAP_TOKEN_TTL } from '../../constructs/core/join-token';

@@ -3,6 +3,7 @@
  * by running KubeVirt's code (test/oracles/kubevirt-launcher) on exactly what metalslice renders for each
  * case. The e2e suite reruns the oracle and checks the goldens are current.
  */
+import { describe, expect, it } from '@jest/globals';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { KUBEVIRT_VERSION, launcherScheduling } from '../../constructs/core/kubevirt/launcher';

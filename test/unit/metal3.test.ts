@@ -1,3 +1,4 @@
+import { describe, expect, it } from '@jest/globals';
 import { planModel } from '../../constructs/core/plan';
 import { HostSpec, NodeProviderSpec, PrivateNodePoolSpec } from '../../constructs/core/model';
 import {

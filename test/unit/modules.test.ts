@@ -2,6 +2,7 @@
 // files, every variable is typed, described and validated, reusable modules have no provider block, and
 // the provider constraints accept the providers the toolchain mirrors. `tofu fmt -check` and
 // `tofu validate` need the toolchain: they run in the e2e project (test/e2e/node-template.test.ts).
+import { describe, expect, it } from '@jest/globals';
 import * as fs from 'fs';
 import * as path from 'path';
 import { REPO_ROOT } from '../support/models';

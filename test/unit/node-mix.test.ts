@@ -1,3 +1,4 @@
+import { describe, expect, it } from '@jest/globals';
 import { chooseNodeMix, chooseNodeMixSync, NodeMix, NodeMixError, NodeType, PodDemand } from '../../constructs/core/node-mix';
 
 // Dimensions: CPU in millicores, memory in MiB.

@@ -1,3 +1,4 @@
+import { describe, expect, it } from '@jest/globals';
 import { NodeProviderSpec } from '../../constructs/core/model';
 import { defaultNodeTypeCost, nodeLabelsFor, parseNodeProviders } from '../../constructs/core/node-types';
 import { parseResources } from '../../constructs/core/resources';

@@ -1,3 +1,4 @@
+import { describe, expect, it } from '@jest/globals';
 import { lowerBound } from '../../constructs/core/packing/bounds';
 import { packBins, packingViolations } from '../../constructs/core/packing';
 import { toProblem } from '../../constructs/core/packing/problem';

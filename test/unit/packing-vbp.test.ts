@@ -1,3 +1,4 @@
+import { describe, expect, it } from '@jest/globals';
 import { clampNegativeSizes, parseVbp } from '../../constructs/core/packing';
 
 const SMALL = ['3', '100 100 100', '3', '99 11 25 1', '76 5 7 2', '10 82 1 1', ''].join('\n');

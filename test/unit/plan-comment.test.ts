@@ -1,3 +1,4 @@
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { spawn, spawnSync } from 'child_process';
 import * as fs from 'fs';
 import * as http from 'http';

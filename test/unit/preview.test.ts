@@ -1,3 +1,4 @@
+import { describe, expect, it } from '@jest/globals';
 import { planModel } from '../../constructs/core/plan';
 import { cluster } from '../support/models';
 import { MetalsliceConfig } from '../../constructs/core/model';

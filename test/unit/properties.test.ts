@@ -2,6 +2,7 @@
  * Node claim properties with vCluster Platform's precedence (claim over node type over provider), carried
  * into the VM: the root disk's size (counted against the quota) and the image it is filled from.
  */
+import { describe, expect, it } from '@jest/globals';
 import { planModel } from '../../constructs/core/plan';
 import { MetalsliceConfig } from '../../constructs/core/model';
 import { renderVirtualMachine } from '../../constructs/render/kubevirt';

@@ -1,3 +1,4 @@
+import { describe, expect, it } from '@jest/globals';
 import { Quantity, QuantityError } from '../../constructs/core/quantity';
 
 describe('Quantity', () => {

@@ -1,3 +1,4 @@
+import { describe, expect, it } from '@jest/globals';
 import { AutoNodesInput, planAutoNodes, PlannedAutoPool } from '../../constructs/core/auto-nodes';
 import { AutoNodesSpec, NodeProviderSpec } from '../../constructs/core/model';
 import { parseResources } from '../../constructs/core/resources';

@@ -1,3 +1,4 @@
+import { describe, expect, it } from '@jest/globals';
 import * as path from 'path';
 import { parse } from 'yaml';
 import { loadConfigFile } from '../../constructs/core/config';

@@ -2,6 +2,7 @@
  * The plan review: readable numbers, the three formats (golden files for the examples), the JSON Schema,
  * diff first, the size bound of a PR comment at 10,000 VMs, and N+1 headroom.
  */
+import { describe, expect, it } from '@jest/globals';
 import Ajv from 'ajv';
 import * as fc from 'fast-check';
 import * as fs from 'fs';

@@ -1,3 +1,4 @@
+import { describe, expect, it } from '@jest/globals';
 import { MetalsliceError } from '../../constructs/core/errors';
 import { matchesAll, parsePropertyOffer, parseRequirement, parseRequirements, PropertyOffer, Requirement } from '../../constructs/core/requirements';
 

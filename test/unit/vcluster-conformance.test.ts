@@ -4,6 +4,7 @@
  * decoder and validation, run by test/oracles/vcluster-config; the e2e suite checks the golden is current),
  * read the same pools vCluster reads, plan them against the suite's catalogue, and synthesize them.
  */
+import { afterAll, describe, expect, it } from '@jest/globals';
 import { TerraformStack, Testing } from 'cdktf';
 import { KubernetesProvider } from '@cdktf/provider-kubernetes/lib/provider';
 import { RandomProvider } from '@cdktf/provider-random/lib/provider';

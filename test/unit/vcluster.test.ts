@@ -1,3 +1,4 @@
+import { describe, expect, it } from '@jest/globals';
 import { parseResources } from '../../constructs/core/resources';
 import { importVclusterAutoNodes, planVclusterAutoNodes } from '../../constructs/core/vcluster';
 import { NodeProviderSpec } from '../../constructs/core/model';

@@ -1,3 +1,4 @@
+import { describe, expect, test } from '@jest/globals';
 import * as path from 'path';
 import { loadConfigFile } from '../../constructs/core/config';
 import { planModel } from '../../constructs/core/plan';
