@@ -80,9 +80,9 @@ function resourceCounts(outdir: string): Record<string, number> {
   return counts;
 }
 
-function runSynth(which: 'synth-ours' | 'synth-bare'): CaseResult {
-  // Required here, not imported at the top: only the synth cases load cdktf.
-  const apps = require('./scale-apps') as typeof import('./scale-apps');
+async function runSynth(which: 'synth-ours' | 'synth-bare'): Promise<CaseResult> {
+  // Loaded here, not imported at the top: only the synth cases load cdktf.
+  const apps = await import('./scale-apps');
   if (JSON.stringify(apps.SYNTH_SIZE) !== JSON.stringify(SYNTH_SIZE)) throw new Error('bench/scale.ts and bench/scale-apps.ts disagree on the synth size');
   const outdir = fs.mkdtempSync(path.join(os.tmpdir(), `metalslice-bench-${which}-`));
   try {
@@ -114,7 +114,7 @@ function runSynth(which: 'synth-ours' | 'synth-bare'): CaseResult {
   }
 }
 
-function runCase(name: CaseName): CaseResult {
+async function runCase(name: CaseName): Promise<CaseResult> {
   if (name === 'plan') return runPlan();
   return runSynth(name);
 }
@@ -146,11 +146,11 @@ function table(rows: readonly (readonly string[])[]): string {
   return rows.map((r) => r.map((cell, c) => (c === 0 ? cell.padEnd(widths[c]) : cell.padStart(widths[c]))).join('  ')).join('\n');
 }
 
-function main(): void {
+async function main(): Promise<void> {
   const args = process.argv.slice(2);
   const caseAt = args.indexOf('--case');
   if (caseAt >= 0) {
-    process.stdout.write(`${JSON.stringify(runCase(args[caseAt + 1] as CaseName))}\n`);
+    process.stdout.write(`${JSON.stringify(await runCase(args[caseAt + 1] as CaseName))}\n`);
     return;
   }
   const runsAt = args.indexOf('--runs');
@@ -228,4 +228,7 @@ function countsOf(r: CaseResult): Record<string, number | string | boolean> {
   return Object.fromEntries(Object.entries(r.detail).filter(([k]) => k.startsWith('resource:')));
 }
 
-main();
+main().catch((e: unknown) => {
+  process.stderr.write(`${e instanceof Error ? (e.stack ?? e.message) : String(e)}\n`);
+  process.exit(1);
+});

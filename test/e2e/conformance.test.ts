@@ -56,7 +56,7 @@ async function applyTemplate(dir: string, kubeconfig: string, vcluster: Record<s
 /** The object with what may differ between the two (namespace, server-set metadata) taken out. */
 function comparable(obj: { metadata: { labels?: Record<string, string> }; spec: unknown }, namespace: string): unknown {
   const text = JSON.stringify(obj.spec).split(`"namespace":"${namespace}"`).join('"namespace":"<ns>"');
-  return { labels: obj.metadata.labels, spec: JSON.parse(text) };
+  return { labels: obj.metadata.labels, spec: JSON.parse(text) as unknown };
 }
 
 function newStack(kubeconfig: string): TerraformStack {
@@ -205,7 +205,7 @@ describe('node templates conform to the constructs', () => {
     // The same document: equal as YAML, the kubeadm JoinConfiguration inside it included.
     const deep = (doc: string) => {
       const parsed = parse(doc) as { write_files: { path: string; content: string }[] };
-      return { ...parsed, write_files: parsed.write_files.map((f) => (f.path.endsWith('.yaml') ? { ...f, content: parse(f.content) } : f)) };
+      return { ...parsed, write_files: parsed.write_files.map((f) => (f.path.endsWith('.yaml') ? { ...f, content: parse(f.content) as unknown } : f)) };
     };
     expect(deep(fromModule)).toEqual(deep(expected));
 

@@ -7,6 +7,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { expectOk, REPO_ROOT, run } from './harness';
+import { parsePlanJson, PlanJson } from '../support/plan-json';
 
 jest.setTimeout(600_000);
 
@@ -39,7 +40,7 @@ function sameModelAsYaml(pem: string): string {
 }
 
 /** The parts of a plan report that say what is planned (not where the model was written). */
-function planned(report: { ok: boolean; quotas: unknown[]; pools: { name: string; kind: string; nodeType?: string; nodes: { name: string; host: string | null }[] }[]; fleets: unknown[] }) {
+function planned(report: PlanJson) {
   return { ok: report.ok, fleets: report.fleets, quotas: report.quotas, pools: report.pools.map((p) => ({ name: p.name, kind: p.kind, nodeType: p.nodeType, nodes: p.nodes })) };
 }
 
@@ -60,7 +61,7 @@ describe('e2e: the packed library in a fresh project', () => {
     // 2. An empty project with the peers and the tarball; from npm's cache when it has them.
     const project = path.join(work, 'app');
     fs.mkdirSync(project);
-    const dependencies = Object.fromEntries([...PEERS.map((p) => [p, versionOf(p)]), ['metalslice', `file:${path.join(work, packed[0].filename)}`]]);
+    const dependencies: Record<string, string> = Object.fromEntries([...PEERS.map((p): [string, string] => [p, versionOf(p)]), ['metalslice', `file:${path.join(work, packed[0].filename)}`]]);
     fs.writeFileSync(path.join(project, 'package.json'), JSON.stringify({ name: 'consumer', private: true, dependencies }, null, 2));
     expectOk('npm install', await run('npm', ['install', '--prefer-offline', '--no-audit', '--no-fund', '--ignore-scripts'], { cwd: project, timeoutMs: 480_000 }));
     // Exactly one copy of each peer: metalslice's constructs take the app's provider objects.
@@ -79,15 +80,15 @@ describe('e2e: the packed library in a fresh project', () => {
     // 4. Synth it, as cdktf does.
     const outdir = path.join(project, 'cdktf.out');
     expectOk('synth', await run(process.execPath, ['out/app.js'], { cwd: project, env: { ...process.env, CHECKPOINT_DISABLE: '1', CDKTF_OUTDIR: outdir } }));
-    const fromConstructs = JSON.parse(fs.readFileSync(path.join(outdir, 'stacks', 'fra1', 'metalslice-plan.json'), 'utf8'));
+    const fromConstructs = parsePlanJson(fs.readFileSync(path.join(outdir, 'stacks', 'fra1', 'metalslice-plan.json'), 'utf8'));
 
     // 5. The same model as YAML, planned by metalslice/core from the installed package.
     fs.writeFileSync(path.join(project, 'model.yaml'), sameModelAsYaml(pem));
     const core = await run(process.execPath, ['-e', "const m = require('metalslice/core'); process.stdout.write(JSON.stringify(m.planModel(m.loadConfigFile('model.yaml')).report))"], { cwd: project });
     expectOk('metalslice/core', core);
-    const fromYaml = JSON.parse(core.stdout);
+    const fromYaml = parsePlanJson(core.stdout);
     expect(fromConstructs.ok).toBe(true);
     expect(planned(fromConstructs)).toEqual(planned(fromYaml));
-    expect(fromConstructs.pools.map((p: { name: string }) => p.name)).toEqual(['workers', 'base', 'burst']);
+    expect(fromConstructs.pools.map((p) => p.name)).toEqual(['workers', 'base', 'burst']);
   });
 });

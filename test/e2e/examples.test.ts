@@ -8,6 +8,8 @@ import * as path from 'node:path';
 import { exampleStackEnv, expectOk, startCluster, synthExampleApp, TestCluster, tofu } from './harness';
 import { exposedStateValues, findSecrets, generatedSecrets, sensitiveStateValues } from '../support/secret-scan';
 import type { KubeDoc, KubeList, NamespaceDoc, ResourceQuotaDoc, SecretDoc, Status } from '../support/kube-docs';
+import { defined } from '../support/defined';
+import { parsePlanJson } from '../support/plan-json';
 
 jest.setTimeout(1_800_000);
 
@@ -33,7 +35,7 @@ describe('e2e: the example app on a real kube-apiserver', () => {
     expectOk('plan', await tofu(stackDir(stack), ['plan', '-input=false', '-no-color', '-out=tfplan']));
     const show = await tofu(stackDir(stack), ['show', '-json', 'tfplan']);
     expectOk('show', show);
-    return ((JSON.parse(show.stdout).resource_changes ?? []) as ResourceChange[]).filter((c) => !c.change.actions.includes('no-op') && !c.change.actions.includes('read'));
+    return ((JSON.parse(show.stdout) as { resource_changes?: ResourceChange[] }).resource_changes ?? []).filter((c) => !c.change.actions.includes('no-op') && !c.change.actions.includes('read'));
   }
 
   async function waitForQuotaStatus(namespaces: readonly string[]): Promise<void> {
@@ -94,11 +96,11 @@ describe('e2e: the example app on a real kube-apiserver', () => {
       metadata: { name: string };
       spec: { template: { spec: { domain: { cpu: { cores: number }; resources: { requests: Record<string, string> } }; volumes: { name: string; cloudInitNoCloud?: { secretRef: { name: string } } }[] } } };
     }>>(`${VMS}/namespaces/acme-team-a/virtualmachines`)).body.items;
-    const plan = JSON.parse(fs.readFileSync(path.join(stackDir('consumer'), 'metalslice-plan.json'), 'utf8'));
-    const planned = plan.pools.filter((p: { kind: string }) => p.kind !== 'dynamic').flatMap((p: { nodes: { name: string }[]; shape: Record<string, string> }) => p.nodes.map((n) => ({ name: n.name, shape: p.shape })));
-    expect(vms.map((v) => v.metadata.name).sort()).toEqual(planned.map((n: { name: string }) => n.name).sort());
+    const plan = parsePlanJson(fs.readFileSync(path.join(stackDir('consumer'), 'metalslice-plan.json'), 'utf8'));
+    const planned = plan.pools.filter((p) => p.kind !== 'dynamic').flatMap((p) => p.nodes.map((n) => ({ name: n.name, shape: p.shape })));
+    expect(vms.map((v) => v.metadata.name).sort()).toEqual(planned.map((n) => n.name).sort());
     for (const vm of vms) {
-      const shape = planned.find((n: { name: string }) => n.name === vm.metadata.name).shape;
+      const { shape } = defined(planned.find((n) => n.name === vm.metadata.name), `the plan's node ${vm.metadata.name}`);
       const domain = vm.spec.template.spec.domain;
       // int-or-string: the provider may store a whole CPU count as a number.
       const requests = { cpu: String(domain.resources.requests.cpu), memory: String(domain.resources.requests.memory) };

@@ -26,7 +26,7 @@ import {
   TestCluster,
   tofu,
 } from './harness';
-import type { KubeDoc, KubeList, NodeDoc, SecretDoc, VirtualMachineDoc } from '../support/kube-docs';
+import type { JoinConfiguration, KubeDoc, KubeList, NodeDoc, SecretDoc, VirtualMachineDoc } from '../support/kube-docs';
 
 jest.setTimeout(1_800_000);
 
@@ -43,12 +43,6 @@ const KUBELET_NODE = 'team-a-highmem-0';
 // The node the lifecycle tests add with a short-lived token.
 const SHORT_LIVED = 'team-a-workers-6';
 const SHORT_TTL_SECONDS = 60;
-
-interface JoinConfiguration {
-  discovery: { bootstrapToken: { apiServerEndpoint: string; token: string; caCertHashes: string[] } };
-  nodeRegistration: { name: string; kubeletExtraArgs: { name: string; value: string }[]; taints: { key: string; value?: string; effect: string }[] };
-  timeouts?: Record<string, string>;
-}
 
 interface TokenSecret {
   metadata: { name: string; creationTimestamp: string; uid: string };
@@ -72,7 +66,7 @@ describe('e2e: nodes join with what metalslice renders', () => {
     expectOk('plan', await tofu(stackDir(stack), ['plan', '-input=false', '-no-color', '-out=tfplan']));
     const show = await tofu(stackDir(stack), ['show', '-json', 'tfplan']);
     expectOk('show', show);
-    return ((JSON.parse(show.stdout).resource_changes ?? []) as { address: string; change: { actions: string[] } }[])
+    return ((JSON.parse(show.stdout) as { resource_changes?: { address: string; change: { actions: string[] } }[] }).resource_changes ?? [])
       .map((c) => ({ address: c.address, actions: c.change.actions.join() }))
       .filter((c) => c.actions !== 'no-op' && c.actions !== 'read');
   }
@@ -137,11 +131,11 @@ describe('e2e: nodes join with what metalslice renders', () => {
   }
 
   async function tokenSecrets(): Promise<TokenSecret[]> {
-    const items = (await cluster.client().get<KubeList<KubeDoc>>(`${TOKENS}?${MANAGED}`)).body.items as TokenSecret[];
+    const items = (await cluster.client().get<KubeList<TokenSecret>>(`${TOKENS}?${MANAGED}`)).body.items;
     return items.filter((s) => s.type === 'bootstrap.kubernetes.io/token');
   }
 
-  const tokenIdOf = (config: JoinConfiguration) => config.discovery.bootstrapToken.token.split('.')[0]!;
+  const tokenIdOf = (config: JoinConfiguration) => config.discovery.bootstrapToken.token.split('.')[0];
 
   beforeAll(async () => {
     cluster = await startCluster({ joinable: true, kubevirtDefaulting: true });
@@ -268,11 +262,11 @@ describe('e2e: nodes join with what metalslice renders', () => {
       const secrets = await tokenSecrets();
       expect(secrets).toHaveLength(10);
       for (const s of secrets) {
-        const lifetime = Date.parse(decode(s.data.expiration!)) - Date.parse(s.metadata.creationTimestamp);
+        const lifetime = Date.parse(decode(s.data.expiration)) - Date.parse(s.metadata.creationTimestamp);
         // Stamped by Terraform just before the API server creates the Secret.
         expect({ name: s.metadata.name, minutes: Math.round(lifetime / 60_000) }).toEqual({ name: s.metadata.name, minutes: 24 * 60 });
-        expect(decode(s.data['usage-bootstrap-authentication']!)).toBe('true');
-        expect(decode(s.data['auth-extra-groups']!)).toBe('system:bootstrappers:kubeadm:default-node-token');
+        expect(decode(s.data['usage-bootstrap-authentication'])).toBe('true');
+        expect(decode(s.data['auth-extra-groups'])).toBe('system:bootstrappers:kubeadm:default-node-token');
       }
       const { config } = await joinConfigurationOf('team-a-workers-0');
       expect(secrets.map((s) => s.metadata.name)).toContain(`bootstrap-token-${tokenIdOf(config)}`);
@@ -291,7 +285,7 @@ describe('e2e: nodes join with what metalslice renders', () => {
       vmUid = (await cluster.client().get<KubeDoc>(`${VMS}/${SHORT_LIVED}`)).body.metadata.uid ?? '';
       const name = `bootstrap-token-${tokenIdOf(shortLived.config)}`;
       const secret = (await cluster.client().get<TokenSecret>(`${TOKENS}/${name}`)).body;
-      const expiration = Date.parse(decode(secret.data.expiration!));
+      const expiration = Date.parse(decode(secret.data.expiration));
       expect(Math.round((expiration - Date.parse(secret.metadata.creationTimestamp)) / 1000)).toBeGreaterThanOrEqual(SHORT_TTL_SECONDS - 2);
 
       const valid = await joinPreflight(shortLived.file);
@@ -313,7 +307,7 @@ describe('e2e: nodes join with what metalslice renders', () => {
       await applyPlan('consumer');
       const name = `bootstrap-token-${tokenIdOf(shortLived.config)}`;
       const renewed = (await cluster.client().get(`${TOKENS}/${name}`)).body as TokenSecret;
-      expect(Date.parse(decode(renewed.data.expiration!))).toBeGreaterThan(Date.now());
+      expect(Date.parse(decode(renewed.data.expiration))).toBeGreaterThan(Date.now());
       expect((await cluster.client().get<KubeDoc>(`${VMS}/${SHORT_LIVED}`)).body.metadata.uid).toBe(vmUid);
       // The user data the VM boots with is unchanged, and its token works again.
       expect((await joinConfigurationOf(SHORT_LIVED)).config).toEqual(shortLived.config);

@@ -11,7 +11,7 @@ import * as os from 'os';
 import * as path from 'path';
 import * as zlib from 'zlib';
 import { loadConfigFile } from '../../constructs/core/config';
-import { planModel } from '../../constructs/core/plan';
+import { planModel, PlanReport } from '../../constructs/core/plan';
 import { diffPlans, renderPlanMarkdown } from '../../constructs/core/report';
 
 const REPO = path.join(__dirname, '..', '..');
@@ -86,9 +86,12 @@ describe('the Markdown report, screenshotted by headless Chromium', () => {
     if (chromium.status !== 0) throw new Error('chromium is not installed: run scripts/toolchain.sh (npm run setup), which installs it from Debian');
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'metalslice-shot-'));
     const after = planModel(loadConfigFile(path.join(REPO, 'examples', 'metalslice.yaml'))).report;
-    const before = JSON.parse(JSON.stringify(after));
-    before.pools[0].nodes.pop();
-    before.quotas[0].limits.memory = '768Gi';
+    // The plan before: one node fewer in the first pool, less memory in the first quota.
+    const before: PlanReport = {
+      ...after,
+      pools: after.pools.map((p, i) => (i === 0 ? { ...p, nodes: p.nodes.slice(0, -1) } : p)),
+      quotas: after.quotas.map((q, i) => (i === 0 ? { ...q, limits: { ...q.limits, memory: '768Gi' } } : q)),
+    };
     const md = path.join(dir, 'report.md');
     const html = path.join(dir, 'report.html');
     const png = path.join(dir, 'report.png');

@@ -10,6 +10,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { exampleStackEnv, expectOk, REPO_ROOT, startCluster, synthExampleApp, TestCluster, tofu } from './harness';
 import type { KubeDoc, KubeList } from '../support/kube-docs';
+import { parsePlanJson } from '../support/plan-json';
 
 jest.setTimeout(1_200_000);
 
@@ -105,7 +106,7 @@ describe('e2e: tenants are isolated, as their own credentials see it', () => {
     fs.writeFileSync(path.join(dir, 'c.yaml'), config);
     const run = spawnSync(process.execPath, [path.join(REPO_ROOT, 'bin', 'metalslice'), 'plan', path.join(dir, 'c.yaml'), '--json'], { encoding: 'utf8' });
     expect(run.status).toBe(1);
-    const errors = JSON.parse(run.stdout).errors as { path: string; message: string }[];
+    const { errors } = parsePlanJson(run.stdout);
     // Cluster team-a-prod with provider virt, and cluster team with provider a-prod-virt: both "team-a-prod-virt".
     expect(errors).toHaveLength(1);
     expect(errors[0].message).toMatch(/^namespace "team-a-prod-virt" would belong to both /);

@@ -19,7 +19,7 @@ const VMS = '/apis/kubevirt.io/v1';
  * cloud-init NoCloud user data from a Secret, and `creationTimestamp: null` in the template's metadata (what
  * KubeVirt's defaulting adds there; without it kubernetes_manifest fails with "inconsistent result"). */
 function virtualMachine(name: string, namespace: string, secretName: string, templateMetadata?: object | null): Record<string, unknown> {
-  const vm: any = {
+  const vm = {
     apiVersion: 'kubevirt.io/v1',
     kind: 'VirtualMachine',
     metadata: { name, namespace, labels: { 'metalslice.io/pool': 'workers' } },
@@ -46,7 +46,10 @@ function virtualMachine(name: string, namespace: string, secretName: string, tem
       },
     },
   };
-  if (templateMetadata === null) delete vm.spec.template.metadata;
+  if (templateMetadata === null) {
+    const { metadata: _dropped, ...template } = vm.spec.template;
+    return { ...vm, spec: { ...vm.spec, template } };
+  }
   return vm;
 }
 
@@ -104,13 +107,13 @@ describe('e2e toolchain', () => {
     expectOk('apply', await tofu(work, ['apply', '-auto-approve', '-input=false', '-no-color']));
 
     const objects = cluster.kubeConfig().makeApiClient(k8s.CustomObjectsApi);
-    const { body: vm } = (await objects.getNamespacedCustomObject('kubevirt.io', 'v1', ns, 'virtualmachines', 'node-0')) as { body: any };
+    const { body: vm } = (await objects.getNamespacedCustomObject('kubevirt.io', 'v1', ns, 'virtualmachines', 'node-0')) as { body: VirtualMachineDoc };
     expect(vm.spec.runStrategy).toBe('Always');
-    expect(vm.spec.template.spec.domain.cpu.cores).toBe(2);
+    expect(vm.spec.template.spec.domain.cpu?.cores).toBe(2);
     // The provider sends an int-or-string value that parses as an integer as a JSON integer ("2" -> 2); the
     // quantity is the same, and its state keeps the string, so plans stay clean.
     expect(vm.spec.template.spec.domain.resources.requests).toEqual({ cpu: 2, memory: '4Gi' });
-    expect(vm.spec.template.spec.volumes[1].cloudInitNoCloud.secretRef.name).toBe('node-0-userdata');
+    expect(vm.spec.template.spec.volumes[1].cloudInitNoCloud?.secretRef?.name).toBe('node-0-userdata');
     expect(vm.spec.template.spec.architecture).toBe('amd64'); // defaulted by the (emulated) KubeVirt webhook
     const secret = await cluster.client().get<SecretDoc>(`/api/v1/namespaces/${ns}/secrets/node-0-userdata`);
     expect(Buffer.from(secret.body.data.userdata, 'base64').toString()).toMatch(/^#cloud-config\npassword: [A-Za-z0-9]{24}\n$/);
@@ -213,7 +216,7 @@ describe('e2e toolchain', () => {
       expectOk('apply', apply);
       expect(plan?.code).toBe(0);
       // A label change is an in-place update that stays consistent too.
-      const config = JSON.parse(fs.readFileSync(path.join(work, 'cdk.tf.json'), 'utf8'));
+      const config = JSON.parse(fs.readFileSync(path.join(work, 'cdk.tf.json'), 'utf8')) as { resource: { kubernetes_manifest: { vm: { manifest: { spec: { template: { metadata: { labels: Record<string, string> } } } } } } } };
       config.resource.kubernetes_manifest.vm.manifest.spec.template.metadata.labels['metalslice.io/pool'] = 'burst';
       fs.writeFileSync(path.join(work, 'cdk.tf.json'), JSON.stringify(config));
       expectOk('apply (update)', await tofu(work, ['apply', '-auto-approve', '-input=false', '-no-color']));

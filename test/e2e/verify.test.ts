@@ -115,7 +115,7 @@ describe('metalslice verify', () => {
   test('the CLI: --json on the example exits 0 with every VM bound', async () => {
     const out: string[] = [];
     const code = await main(['verify', EXAMPLE, '--json'], { stdout: (t) => out.push(t), stderr: () => undefined });
-    const r = JSON.parse(out.join(''));
+    const r = JSON.parse(out.join('')) as VerifyResult & { ok: boolean };
     expect(code).toBe(0);
     expect(r.ok).toBe(true);
     expect(r.bound).toBe(r.vms);

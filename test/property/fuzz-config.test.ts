@@ -7,6 +7,7 @@ import fc from 'fast-check';
 import { parseConfigText } from '../../constructs/core/config';
 import { MetalsliceError, PlanIssue } from '../../constructs/core/errors';
 import { planModel } from '../../constructs/core/plan';
+import { nodeAt } from '../support/json-tree';
 import { Doc, validConfig } from '../support/valid-config';
 
 const RUNS = 400;
@@ -29,12 +30,13 @@ const edit: fc.Arbitrary<Edit> = fc.oneof(
 function apply(doc: Doc, e: Edit): Doc {
   const all = paths(doc).filter((p) => p.length > 0);
   const path = all[e.at % all.length];
-  let parent: any = doc; // eslint-disable-line @typescript-eslint/no-explicit-any
-  for (const k of path.slice(0, -1)) parent = parent[k];
+  const parent = nodeAt(doc, path.slice(0, -1));
   const key = path[path.length - 1];
   if (e.kind === 'set') parent[key] = e.value;
-  else if (e.kind === 'drop') Array.isArray(parent) ? parent.splice(Number(key), 1) : delete parent[key];
-  else if (Array.isArray(parent)) parent.push(JSON.parse(JSON.stringify(parent[Number(key)])));
+  else if (e.kind === 'drop') {
+    if (Array.isArray(parent)) parent.splice(Number(key), 1);
+    else delete parent[key];
+  } else if (Array.isArray(parent)) parent.push(structuredClone(parent[Number(key)]));
   return doc;
 }
 

@@ -114,7 +114,7 @@ describe('planner properties', () => {
           const j = random(i + 1);
           [vms[i], vms[j]] = [vms[j], vms[i]];
         }
-        const used = hosts.map(() => ({}) as ResourceVector);
+        const used = hosts.map((): ResourceVector => ({}));
         const perPool = new Map<string, number[]>();
         for (const vm of vms) {
           const counts = perPool.get(vm.poolPath) ?? hosts.map(() => 0);

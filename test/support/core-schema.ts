@@ -7,22 +7,22 @@ import { RoleBinding } from 'kubernetes-models/rbac.authorization.k8s.io/v1/Role
 import { Secret } from 'kubernetes-models/v1/Secret';
 
 type Model = { validate(): void };
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
-const MODELS: Record<string, new (data: any) => Model> = {
-  'v1/Namespace': Namespace,
-  'v1/ResourceQuota': ResourceQuota,
-  'v1/Secret': Secret,
-  'rbac.authorization.k8s.io/v1/Role': Role,
-  'rbac.authorization.k8s.io/v1/RoleBinding': RoleBinding,
-  'networking.k8s.io/v1/NetworkPolicy': NetworkPolicy,
+// Each model is built from the object as its own type; validate() then checks it against the OpenAPI schema.
+const MODELS: Record<string, (data: object) => Model> = {
+  'v1/Namespace': (d) => new Namespace(d),
+  'v1/ResourceQuota': (d) => new ResourceQuota(d),
+  'v1/Secret': (d) => new Secret(d),
+  'rbac.authorization.k8s.io/v1/Role': (d) => new Role(d),
+  'rbac.authorization.k8s.io/v1/RoleBinding': (d) => new RoleBinding(d as RoleBinding),
+  'networking.k8s.io/v1/NetworkPolicy': (d) => new NetworkPolicy(d),
 };
 
 /** Error strings for a core object (empty = valid); unknown kinds are an error, never a silent pass. */
 export function validateCoreObject(obj: { apiVersion: string; kind: string; [key: string]: unknown }): string[] {
-  const Ctor = MODELS[`${obj.apiVersion}/${obj.kind}`];
-  if (!Ctor) return [`no core model for ${obj.apiVersion}/${obj.kind}`];
+  const build = MODELS[`${obj.apiVersion}/${obj.kind}`];
+  if (!build) return [`no core model for ${obj.apiVersion}/${obj.kind}`];
   try {
-    new Ctor(obj).validate();
+    build(obj).validate();
     return [];
   } catch (e) {
     return [(e as Error).message];

@@ -91,7 +91,7 @@ function registerUnknownFormats(schema: Json, target: Ajv): void {
     else if (isObject(node)) {
       const format = node.format;
       if (typeof format === 'string' && !target.formats[format]) target.addFormat(format, true);
-      for (const value of Object.values(node)) walk(value as Json);
+      for (const value of Object.values(node)) walk(value);
     }
   };
   walk(schema);
@@ -106,7 +106,7 @@ function forbidUnknownFields(node: Json): Json {
   if (Array.isArray(node)) return node.map(forbidUnknownFields);
   if (!isObject(node)) return node;
   const out: { [key: string]: Json } = {};
-  for (const [k, v] of Object.entries(node)) out[k] = k === 'properties' && isObject(v) ? Object.fromEntries(Object.entries(v).map(([pk, pv]) => [pk, forbidUnknownFields(pv as Json)])) : forbidUnknownFields(v as Json);
+  for (const [k, v] of Object.entries(node)) out[k] = k === 'properties' && isObject(v) ? Object.fromEntries(Object.entries(v).map(([pk, pv]) => [pk, forbidUnknownFields(pv)])) : forbidUnknownFields(v);
   if (isObject(node.properties) && node.additionalProperties === undefined && node['x-kubernetes-preserve-unknown-fields'] !== true) out.additionalProperties = false;
   return out;
 }
@@ -124,12 +124,12 @@ export function validateAgainstCrd(obj: unknown): string[] {
   if (!isObject(obj) || typeof obj.apiVersion !== 'string' || typeof obj.kind !== 'string') {
     return ['the object has no apiVersion and kind'];
   }
-  const apiVersion = obj.apiVersion;
-  const key = apiVersion.includes('/') ? `${apiVersion}/${obj.kind}` : `core/${apiVersion}/${obj.kind}`;
+  const { apiVersion, kind } = obj;
+  const key = apiVersion.includes('/') ? `${apiVersion}/${kind}` : `core/${apiVersion}/${kind}`;
   const entry = load().get(key);
   if (!entry) {
-    const sameKind = [...load().keys()].filter((k) => k.endsWith(`/${obj.kind}`));
-    return [`no CRD serves ${apiVersion} ${obj.kind} in ${crdDirectory()}${sameKind.length > 0 ? ` (served: ${sameKind.join(', ')})` : ''}`];
+    const sameKind = [...load().keys()].filter((k) => k.endsWith(`/${kind}`));
+    return [`no CRD serves ${apiVersion} ${kind} in ${crdDirectory()}${sameKind.length > 0 ? ` (served: ${sameKind.join(', ')})` : ''}`];
   }
   if (!entry.validate) {
     const target = compiler();

@@ -1,3 +1,5 @@
+import type { VmiSchedulingFields } from '../../constructs/core/kubevirt/launcher';
+
 /**
  * The shapes of the API objects tests read back from kube-apiserver, as wire JSON (times are strings). Only
  * the fields some test reads; a field a test expects is required here, so a missing one fails the test's
@@ -116,4 +118,17 @@ export interface VirtualMachineDoc extends KubeDoc {
 /** A Metal3 HostClaim. */
 export interface HostClaimDoc extends KubeDoc {
   readonly spec: Record<string, unknown> & { readonly userData?: { readonly name: string; readonly namespace?: string } };
+}
+
+/** A kubeadm JoinConfiguration (v1beta4) as metalslice writes it into user data. */
+export interface JoinConfiguration {
+  apiVersion: string;
+  discovery: { bootstrapToken: { apiServerEndpoint: string; token: string; caCertHashes: string[] } };
+  nodeRegistration: { name: string; kubeletExtraArgs: { name: string; value: string }[]; taints: { key: string; value?: string; effect: string }[] };
+  timeouts?: Record<string, string>;
+}
+
+/** A VirtualMachine as metalslice renders it, read for its template's labels and scheduling fields. */
+export interface RenderedVm {
+  readonly spec: { readonly template: { readonly metadata: { readonly labels: Record<string, string> }; readonly spec: VmiSchedulingFields } };
 }

@@ -78,11 +78,11 @@ export function sensitiveStateValues(showJson: string): string[] {
   const pick = (values: Json, sensitive: Json) => {
     if (sensitive === true) {
       if (typeof values === 'string') out.push(values);
-      else if (values !== null && typeof values === 'object') for (const v of Object.values(values)) pick(v as Json, true);
+      else if (values !== null && typeof values === 'object') for (const v of Object.values(values)) pick(v, true);
       return;
     }
     if (values !== null && typeof values === 'object' && sensitive !== null && typeof sensitive === 'object') {
-      for (const [k, v] of Object.entries(values)) pick(v as Json, (sensitive as Record<string, Json>)[k] ?? false);
+      for (const [k, v] of Object.entries(values)) pick(v, (sensitive as Record<string, Json>)[k] ?? false);
     }
   };
   const walk = (m: ShowModule | undefined) => {

@@ -1,7 +1,26 @@
 /** A small valid config touching every kind, for tests that break one thing at a time. */
 import { EXAMPLE_CA } from './models';
 
-export type Doc = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
+/** An entry of one of the config's lists: its name and the references tests rewrite, and anything else. */
+export interface DocEntry {
+  name?: string;
+  fleet?: string;
+  quota?: string;
+  cluster?: string;
+  provider?: string;
+  [field: string]: unknown;
+}
+
+/** A config document as plain data, for tests to break. */
+export interface Doc {
+  fleets: DocEntry[];
+  quotas: DocEntry[];
+  clusters: DocEntry[];
+  nodePools: DocEntry[];
+  nodeProviders: DocEntry[];
+  autoNodes: DocEntry[];
+  [section: string]: unknown;
+}
 
 /** A valid config touching every kind; each case changes one place. */
 export function validConfig(): Doc {

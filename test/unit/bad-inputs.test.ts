@@ -12,6 +12,7 @@ import { parseConfigText } from '../../constructs/core/config';
 import { MetalsliceError, PlanIssue } from '../../constructs/core/errors';
 import { planModel } from '../../constructs/core/plan';
 import { EXAMPLE_CA } from '../support/models';
+import { setAt } from '../support/json-tree';
 import { Doc, validConfig as valid } from '../support/valid-config';
 
 function problems(input: Doc | string): readonly PlanIssue[] {
@@ -25,10 +26,7 @@ function problems(input: Doc | string): readonly PlanIssue[] {
 }
 
 function set(doc: Doc, path: (string | number)[], value: unknown): Doc {
-  let at = doc;
-  for (const key of path.slice(0, -1)) at = at[key];
-  if (value === undefined) delete at[path[path.length - 1]];
-  else at[path[path.length - 1]] = value;
+  setAt(doc, path, value);
   return doc;
 }
 

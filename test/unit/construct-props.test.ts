@@ -6,7 +6,7 @@ import { describe, expect, it } from '@jest/globals';
 import { TerraformStack, Testing } from 'cdktf';
 import { KubernetesProvider } from '@cdktf/provider-kubernetes/lib/provider';
 import { RandomProvider } from '@cdktf/provider-random/lib/provider';
-import { CapacityPlan, ElasticFleet, ElasticNodePool, ElasticQuota, MetalsliceError, NodeProvider, TenantCluster } from '../../constructs';
+import { CapacityPlan, ElasticFleet, ElasticFleetProps, ElasticNodePool, ElasticNodePoolProps, ElasticQuota, ElasticQuotaProps, MetalsliceError, NodeProvider, NodeProviderProps, TenantCluster, TenantClusterProps } from '../../constructs';
 import { EXAMPLE_CA } from '../support/models';
 
 function stack(): TerraformStack {
@@ -28,19 +28,18 @@ function issuesOf(fn: () => unknown) {
 }
 
 const fleet = (s: TerraformStack) => new ElasticFleet(s, 'fra1', { hosts: [{ name: 'h', capacity: { cpu: 64, memory: '256Gi', disk: '2Ti' } }] });
-/* eslint-disable @typescript-eslint/no-explicit-any */
 
 describe('construct props', () => {
   it('names every missing required prop by construct path, at once', () => {
     const s = stack();
-    expect(issuesOf(() => new ElasticQuota(s, 'team-a', { organization: 'acme' } as any))).toEqual([
+    expect(issuesOf(() => new ElasticQuota(s, 'team-a', { organization: 'acme' } as unknown as ElasticQuotaProps))).toEqual([
       { path: 'app/team-a.fleet', message: 'fleet is required: the ElasticFleet this quota slices' },
       { path: 'app/team-a.limits', message: expect.stringContaining('limits is required') },
     ]);
-    expect(issuesOf(() => new ElasticNodePool(s, 'workers', { count: 1 } as any)).map((i) => i.path)).toEqual(['app/workers.quota', 'app/workers.cluster', 'app/workers.shape']);
-    expect(issuesOf(() => new TenantCluster(s, 'prod', {} as any)).map((i) => i.path)).toEqual(['app/prod.endpoint', 'app/prod.caCertificate']);
-    expect(issuesOf(() => new NodeProvider(s, 'virt', { kind: 'kubevirt' } as any)).map((i) => i.path)).toEqual(['app/virt.nodeTypes']);
-    expect(issuesOf(() => new ElasticFleet(s, 'f2', undefined as any)).map((i) => i.path)).toEqual(['app/f2.hosts']);
+    expect(issuesOf(() => new ElasticNodePool(s, 'workers', { count: 1 } as unknown as ElasticNodePoolProps)).map((i) => i.path)).toEqual(['app/workers.quota', 'app/workers.cluster', 'app/workers.shape']);
+    expect(issuesOf(() => new TenantCluster(s, 'prod', {} as unknown as TenantClusterProps)).map((i) => i.path)).toEqual(['app/prod.endpoint', 'app/prod.caCertificate']);
+    expect(issuesOf(() => new NodeProvider(s, 'virt', { kind: 'kubevirt' } as unknown as NodeProviderProps)).map((i) => i.path)).toEqual(['app/virt.nodeTypes']);
+    expect(issuesOf(() => new ElasticFleet(s, 'f2', undefined as unknown as ElasticFleetProps)).map((i) => i.path)).toEqual(['app/f2.hosts']);
   });
 
   it('reports a bad prop value at the construct path and prop, once', () => {

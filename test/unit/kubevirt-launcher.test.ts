@@ -10,6 +10,7 @@ import { KUBEVIRT_VERSION, launcherScheduling } from '../../constructs/core/kube
 import { Quantity } from '../../constructs/core/quantity';
 import { goldenCases } from '../support/kubevirt-cases';
 import { REPO_ROOT } from '../support/models';
+import type { RenderedVm } from '../support/kube-docs';
 
 interface OracleCase {
   readonly error?: string;
@@ -60,7 +61,7 @@ describe(`launcher pods, against KubeVirt ${KUBEVIRT_VERSION}'s own code`, () =>
     (name, c) => {
       // verify's launcher pods (and so kube-scheduler's verdict) rest on this mirror of virt-controller.
       const theirs = byName.get(name)!.kubevirt.scheduling!;
-      const ours = launcherScheduling((c.input.vm as any).spec.template.spec);
+      const ours = launcherScheduling((c.input.vm as unknown as RenderedVm).spec.template.spec);
       expect(ours.nodeSelector).toEqual(theirs.nodeSelector);
       expect(ours.affinity).toEqual(theirs.affinity);
       expect(ours.tolerations ?? null).toEqual(theirs.tolerations);

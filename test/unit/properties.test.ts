@@ -7,6 +7,10 @@ import { planModel } from '../../constructs/core/plan';
 import { MetalsliceConfig } from '../../constructs/core/model';
 import { renderVirtualMachine } from '../../constructs/render/kubevirt';
 import { cluster, fleet, hosts, quota } from '../support/models';
+import type { VirtualMachineDoc } from '../support/kube-docs';
+import { PlannedVm } from '../../constructs/core/vms';
+
+const renderedVm = (vm: PlannedVm): VirtualMachineDoc => renderVirtualMachine(vm, { userDataSecret: 'x' }) as unknown as VirtualMachineDoc;
 
 function model(providerProps: Record<string, string>, typeProps: Record<string, string>, claimProps?: Record<string, string>): MetalsliceConfig {
   return {
@@ -40,11 +44,10 @@ describe('node claim properties', () => {
   });
 
   it('fill the root disk from an http image or a CDI DataSource (which wins when both are set)', () => {
-    /* eslint-disable @typescript-eslint/no-explicit-any */
     const http = planModel(model({}, {}, { [DISK]: '30Gi', [URL]: 'https://images.example.com/ubuntu.qcow2' })).vms[0];
-    expect((renderVirtualMachine(http, { userDataSecret: "x" }) as any).spec.dataVolumeTemplates[0].spec.source).toEqual({ http: { url: 'https://images.example.com/ubuntu.qcow2' } });
+    expect(renderedVm(http).spec.dataVolumeTemplates?.[0].spec.source).toEqual({ http: { url: 'https://images.example.com/ubuntu.qcow2' } });
     const ds = planModel(model({ 'kubevirt.vcluster.com/image-datasource': 'os-images/ubuntu' }, {}, { [DISK]: '30Gi', [URL]: 'https://x.example/i.qcow2' })).vms[0];
-    expect((renderVirtualMachine(ds, { userDataSecret: 'x' }) as any).spec.dataVolumeTemplates[0].spec.sourceRef).toEqual({ kind: 'DataSource', name: 'ubuntu', namespace: 'os-images' });
+    expect(renderedVm(ds).spec.dataVolumeTemplates?.[0].spec.sourceRef).toEqual({ kind: 'DataSource', name: 'ubuntu', namespace: 'os-images' });
   });
 
   it('refuse an image without a root-disk size, a bad size and a bad URL, at the place they are written', () => {

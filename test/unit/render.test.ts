@@ -11,6 +11,9 @@ import { cloudInitSchemaCheck } from '../support/cloud-init';
 import { validateCoreObject } from '../support/core-schema';
 import { validateAgainstCrd } from '../support/crd-schema';
 import { EXAMPLE_CA, REPO_ROOT } from '../support/models';
+import { setAt } from '../support/json-tree';
+import { defined } from '../support/defined';
+import type { JoinConfiguration } from '../support/kube-docs';
 
 const plan = planModel(loadConfigFile(path.join(REPO_ROOT, 'examples', 'metalslice.yaml')));
 const FAKE_TOKEN = 'abcdef.0123456789abcdef';
@@ -75,8 +78,8 @@ describe('rendered objects', () => {
 
   it('a VM that the validator should reject is rejected (the check has teeth)', () => {
     const vm = renderVirtualMachine(plan.vms[0], { userDataSecret: 's' });
-    const broken = JSON.parse(JSON.stringify(vm));
-    broken.spec.template.spec.domain.cpu.cores = 'lots';
+    const broken = structuredClone(vm);
+    setAt(broken, ['spec', 'template', 'spec', 'domain', 'cpu', 'cores'], 'lots');
     expect(validateAgainstCrd(broken)).not.toEqual([]);
   });
 
@@ -113,7 +116,7 @@ describe('rendered objects', () => {
 
   it('joins with kubeadm v1beta4, the CA hash and the node labels, never a node-role label', () => {
     const doc = parse(joinDocument()) as { write_files: { path: string; content: string }[]; runcmd: string[][] };
-    const join = parse(doc.write_files.find((f) => f.path === '/etc/kubernetes/kubeadm-join.yaml')!.content);
+    const join = parse(defined(doc.write_files.find((f) => f.path === '/etc/kubernetes/kubeadm-join.yaml'), 'the join file').content) as JoinConfiguration;
     expect(join.apiVersion).toBe('kubeadm.k8s.io/v1beta4');
     expect(join.discovery.bootstrapToken).toEqual({ apiServerEndpoint: '10.0.0.10:6443', token: FAKE_TOKEN, caCertHashes: [caCertHash(EXAMPLE_CA)] });
     expect(join.nodeRegistration.kubeletExtraArgs).toEqual([{ name: 'node-labels', value: 'metalslice.io/pool=team-a-workers,node.kubernetes.io/instance-type=team-a-workers' }]);

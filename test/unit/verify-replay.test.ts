@@ -12,6 +12,7 @@ import {
 } from '../../constructs/verify/replay';
 import { renderVirtualMachine } from '../../constructs/render/kubevirt';
 import { launcherScheduling } from '../../constructs/core/kubevirt/launcher';
+import type { RenderedVm } from '../support/kube-docs';
 
 const EXAMPLE = path.resolve(__dirname, '..', '..', 'examples', 'metalslice.yaml');
 
@@ -48,7 +49,7 @@ describe('verify replay', () => {
       expect(o.metadata.name).toBe(launcherPodName(vm.namespace, vm.name));
       expect(o.metadata.name).toMatch(new RegExp(`^virt-launcher-${vm.name}-[bcdfghjklmnpqrstvwxz2456789]{5}$`));
       expect(o.spec.schedulerName).toBe('default-scheduler');
-      const rendered = renderVirtualMachine(vm, { userDataSecret: 'x', hostSelector: plan.fleets[0].spec.hostSelector }) as any;
+      const rendered = renderVirtualMachine(vm, { userDataSecret: 'x', hostSelector: plan.fleets[0].spec.hostSelector }) as unknown as RenderedVm;
       const spec = rendered.spec.template.spec;
       // Exactly what virt-controller makes of the VM's fields (checked against KubeVirt in kubevirt-launcher.test.ts).
       const scheduling = launcherScheduling(spec);
