@@ -62,8 +62,18 @@ function log(message: string): void {
 function config(vms: number, quota: string, ca: string, server: string, extra: number): unknown {
   const pools = vms / PER_POOL;
   return {
-    fleets: [{ name: 'fra1', hosts: Array.from({ length: Math.max(10, vms / 10) }, (_, i) => ({ name: `bm-${String(i).padStart(4, '0')}`, capacity: { cpu: 64, memory: '256Gi', disk: '2Ti' } })) }],
-    quotas: [{ name: quota, fleet: 'fra1', organization: 'bench', limits: { cpu: vms * 2, memory: `${vms * 2}Gi`, disk: '1Ti' }, maxVirtualMachines: vms + 10 }],
+    fleets: [
+      {
+        name: 'fra1',
+        hosts: Array.from({ length: Math.max(10, vms / 10) }, (_, i) => ({
+          name: `bm-${String(i).padStart(4, '0')}`,
+          capacity: { cpu: 64, memory: '256Gi', disk: '2Ti' },
+        })),
+      },
+    ],
+    quotas: [
+      { name: quota, fleet: 'fra1', organization: 'bench', limits: { cpu: vms * 2, memory: `${vms * 2}Gi`, disk: '1Ti' }, maxVirtualMachines: vms + 10 },
+    ],
     clusters: [{ name: 'prod', endpoint: server, caCertificate: ca }],
     nodePools: Array.from({ length: pools }, (_, i) => ({
       name: `${quota}-p${String(i).padStart(3, '0')}`,
@@ -80,7 +90,12 @@ function config(vms: number, quota: string, ca: string, server: string, extra: n
  * Runs a command under GNU time: wall, CPU of it and every descendant it waited for, and their peak RSS.
  * Asynchronous: KubeVirt's defaulting webhook is served by this process and must keep answering.
  */
-async function timed(command: string, args: readonly string[], cwd: string, env: NodeJS.ProcessEnv): Promise<{ code: number; stdout: string; stderr: string; wallS: number; cpuS: number; peakRssMiB: number }> {
+async function timed(
+  command: string,
+  args: readonly string[],
+  cwd: string,
+  env: NodeJS.ProcessEnv,
+): Promise<{ code: number; stdout: string; stderr: string; wallS: number; cpuS: number; peakRssMiB: number }> {
   const out = path.join(os.tmpdir(), `bench-time-${process.pid}`);
   const r = await run('/usr/bin/time', ['-q', '-f', '%e %U %S %M', '-o', out, command, ...args], { cwd, env });
   const [wall, user, sys, rssKiB] = fs.readFileSync(out, 'utf8').trim().split('\n').pop()!.split(' ').map(Number);
@@ -215,7 +230,8 @@ export function toKubectl(file: string): void {
 /** A CLI config whose filesystem mirror is the toolchain's plus the kubectl provider. */
 function kubectlMirror(work: string): string {
   const binary = process.env.METALSLICE_BENCH_KUBECTL_PROVIDER;
-  if (!binary || !fs.existsSync(binary)) throw new Error('the per-pool-kubectl layout needs METALSLICE_BENCH_KUBECTL_PROVIDER (scripts/bench-deploy.sh builds it)');
+  if (!binary || !fs.existsSync(binary))
+    throw new Error('the per-pool-kubectl layout needs METALSLICE_BENCH_KUBECTL_PROVIDER (scripts/bench-deploy.sh builds it)');
   const mirror = path.join(work, 'mirror');
   fs.cpSync(path.join(process.env.METALSLICE_TOOLCHAIN ?? '', 'providers-mirror'), mirror, { recursive: true });
   for (const host of ['registry.opentofu.org', 'registry.terraform.io']) {
@@ -225,7 +241,10 @@ function kubectlMirror(work: string): string {
     fs.chmodSync(path.join(dir, `terraform-provider-kubectl_v${KUBECTL_PROVIDER_VERSION}`), 0o755);
   }
   const rc = path.join(work, 'tofurc');
-  fs.writeFileSync(rc, `provider_installation {\n  filesystem_mirror {\n    path    = "${mirror}"\n    include = ["*/*/*"]\n  }\n}\ndisable_checkpoint = true\n`);
+  fs.writeFileSync(
+    rc,
+    `provider_installation {\n  filesystem_mirror {\n    path    = "${mirror}"\n    include = ["*/*/*"]\n  }\n}\ndisable_checkpoint = true\n`,
+  );
   return rc;
 }
 
@@ -266,8 +285,14 @@ class LayoutRun {
   }
 
   private async synth(extra: number): Promise<void> {
-    fs.writeFileSync(path.join(this.work, 'config.json'), JSON.stringify(config(this.vms, this.quota, fs.readFileSync(path.join(REPO_ROOT, 'examples', 'team-a-prod-ca.crt'), 'utf8'), this.cluster.server, extra)));
-    const r = await run(process.execPath, [path.join(REPO_ROOT, 'node_modules', 'tsx', 'dist', 'cli.mjs'), path.join(REPO_ROOT, 'examples', 'config-app.ts')], { cwd: this.work, env: this.env });
+    fs.writeFileSync(
+      path.join(this.work, 'config.json'),
+      JSON.stringify(config(this.vms, this.quota, fs.readFileSync(path.join(REPO_ROOT, 'examples', 'team-a-prod-ca.crt'), 'utf8'), this.cluster.server, extra)),
+    );
+    const r = await run(process.execPath, [path.join(REPO_ROOT, 'node_modules', 'tsx', 'dist', 'cli.mjs'), path.join(REPO_ROOT, 'examples', 'config-app.ts')], {
+      cwd: this.work,
+      env: this.env,
+    });
     if (r.code !== 0) throw new Error(`synth failed: ${r.stderr.slice(-2000)}`);
     if (this.layout === 'baseline') for (const s of this.stacks()) toBaseline(path.join(this.stacksDir(), s, 'cdk.tf.json'));
     if (this.layout === 'per-pool-kubectl') for (const s of this.stacks()) toKubectl(path.join(this.stacksDir(), s, 'cdk.tf.json'));
@@ -301,7 +326,8 @@ class LayoutRun {
     const changed = this.stacks().filter((s) => before.get(s) !== fs.readFileSync(path.join(this.stacksDir(), s, 'cdk.tf.json'), 'utf8'));
     const plans = await this.each(changed, ['plan', '-detailed-exitcode', '-input=false', '-no-color', '-lock=false'], [2]);
     const counts = plans.map((p) => /Plan: (\d+) to add, (\d+) to change, (\d+) to destroy/.exec(p.stdout));
-    if (counts.some((c) => !c || c[2] !== '0' || c[3] !== '0')) throw new Error(`${this.layout}: the +1 plan changes or destroys something: ${plans.map((p) => p.stdout.slice(-600)).join('\n')}`);
+    if (counts.some((c) => !c || c[2] !== '0' || c[3] !== '0'))
+      throw new Error(`${this.layout}: the +1 plan changes or destroys something: ${plans.map((p) => p.stdout.slice(-600)).join('\n')}`);
     const resourcesPerVm = counts.reduce((n, c) => n + Number(c![1]), 0);
     return { layout: this.layout, vms: this.vms, stacks: stacks.length, resourcesPerVm, apply, noop, plusOne: sum(plans) };
   }
@@ -325,8 +351,36 @@ class LayoutRun {
 }
 
 function table(results: readonly Result[]): string {
-  const header = ['layout', 'VMs', 'stacks', 'res/VM', 'apply wall s', 'apply cpu s', 'no-op wall s', 'no-op cpu s', '+1 wall s', '+1 cpu s', '+1 stacks', 'peak RSS MiB'];
-  const rows = results.map((r) => [r.layout, r.vms, r.stacks, r.resourcesPerVm, r.apply.wallS, r.apply.cpuS, r.noop.wallS, r.noop.cpuS, r.plusOne.wallS, r.plusOne.cpuS, r.plusOne.stacks, Math.max(r.apply.peakRssMiB, r.noop.peakRssMiB, r.plusOne.peakRssMiB)].map(String));
+  const header = [
+    'layout',
+    'VMs',
+    'stacks',
+    'res/VM',
+    'apply wall s',
+    'apply cpu s',
+    'no-op wall s',
+    'no-op cpu s',
+    '+1 wall s',
+    '+1 cpu s',
+    '+1 stacks',
+    'peak RSS MiB',
+  ];
+  const rows = results.map((r) =>
+    [
+      r.layout,
+      r.vms,
+      r.stacks,
+      r.resourcesPerVm,
+      r.apply.wallS,
+      r.apply.cpuS,
+      r.noop.wallS,
+      r.noop.cpuS,
+      r.plusOne.wallS,
+      r.plusOne.cpuS,
+      r.plusOne.stacks,
+      Math.max(r.apply.peakRssMiB, r.noop.peakRssMiB, r.plusOne.peakRssMiB),
+    ].map(String),
+  );
   const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i].length)));
   return [header, ...rows].map((r) => r.map((c, i) => (i === 0 ? c.padEnd(widths[i]) : c.padStart(widths[i]))).join('  ')).join('\n');
 }

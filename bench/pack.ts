@@ -126,7 +126,10 @@ async function main(): Promise<number> {
     t = process.hrtime.bigint();
     const ours = await packBins(instance, { timeLimitMs: args.timeLimitMs });
     const oursMs = Number(process.hrtime.bigint() - t) / 1e6;
-    for (const [who, binOf] of [['ours', ours.binOf], ['ffd', ffd.binOf]] as const) {
+    for (const [who, binOf] of [
+      ['ours', ours.binOf],
+      ['ffd', ffd.binOf],
+    ] as const) {
       const problems = packingViolations(original, binOf);
       if (problems.length > 0) invalid.push(`${row.set}/${row.instance} ${who}: ${problems.join('; ')}`);
     }
@@ -151,7 +154,12 @@ async function main(): Promise<number> {
   const header = ['set', 'instances', 'FFD gap', 'FFD opt', 'FFD ms', 'ours gap', 'ours opt', 'ours ms', 'gap ours/FFD', 'bins ours/FFD', '351 gap', '351 opt'];
   const body: string[][] = [header];
   for (const set of [...new Set(measured.map((m) => m.row.set))]) {
-    body.push(summarise(set, measured.filter((m) => m.row.set === set)));
+    body.push(
+      summarise(
+        set,
+        measured.filter((m) => m.row.set === set),
+      ),
+    );
   }
   body.push(summarise('overall', measured));
   console.log('');
@@ -161,7 +169,9 @@ async function main(): Promise<number> {
   console.log('ms: mean wall time per instance; 351: best of 351 published heuristics per instance (from optimum.csv), for reference.');
   const proven = measured.filter((m) => m.ours.bins <= m.lowerBound).length;
   if (clampedInstances.length > 0) {
-    console.log(`${clampedInstances.length} instance(s) have negative sizes, packed as 0 by both (packings checked against the original): ${clampedInstances.join(', ')}`);
+    console.log(
+      `${clampedInstances.length} instance(s) have negative sizes, packed as 0 by both (packings checked against the original): ${clampedInstances.join(', ')}`,
+    );
   }
   console.log(`ours proved optimality (bins = own lower bound) on ${proven} of ${measured.length} instances.`);
   // The engine budgets work, not time; reaching the limit means the clock safety net stopped it.

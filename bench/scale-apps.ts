@@ -43,9 +43,20 @@ export function metalsliceApp(outdir: string, size: SynthSize = SYNTH_SIZE): App
   new CapacityPlan(stack, 'plan');
   const fleet = new ElasticFleet(stack, 'bench', { hosts, reservedPerHost: RESERVED_PER_HOST });
   const quotaConstructs = new Map(quotas.map((q) => [q.name, new ElasticQuota(stack, q.name, { fleet, organization: q.organization, limits: q.limits })]));
-  const clusterConstructs = new Map(clusters.map((c) => [c.name, new TenantCluster(stack, c.name, { endpoint: c.endpoint, caCertificate: c.caCertificate, kubernetesVersion: c.kubernetesVersion })]));
+  const clusterConstructs = new Map(
+    clusters.map((c) => [
+      c.name,
+      new TenantCluster(stack, c.name, { endpoint: c.endpoint, caCertificate: c.caCertificate, kubernetesVersion: c.kubernetesVersion }),
+    ]),
+  );
   pools.forEach((pool, i) => {
-    new ElasticNodePool(stack, pool.name, { quota: quotaConstructs.get(quotaOf[i])!, cluster: clusterConstructs.get(pool.cluster)!, shape: pool.shape, count: pool.count, placement: pool.placement });
+    new ElasticNodePool(stack, pool.name, {
+      quota: quotaConstructs.get(quotaOf[i])!,
+      cluster: clusterConstructs.get(pool.cluster)!,
+      shape: pool.shape,
+      count: pool.count,
+      placement: pool.placement,
+    });
   });
   return app;
 }
@@ -115,17 +126,32 @@ runcmd:
 }
 
 /** A VirtualMachine of the same structure as the rendered one, written inline. */
-function bareVm(nodeName: string, namespace: string, pool: string, quota: string, cluster: string, shape: { cpu: number; memory: string; disk: string }, host: string | undefined) {
+function bareVm(
+  nodeName: string,
+  namespace: string,
+  pool: string,
+  quota: string,
+  cluster: string,
+  shape: { cpu: number; memory: string; disk: string },
+  host: string | undefined,
+) {
   return {
     apiVersion: 'kubevirt.io/v1',
     kind: 'VirtualMachine',
-    metadata: { name: nodeName, namespace, labels: { ...MANAGED_BY, 'metalslice.io/pool': pool, 'metalslice.io/quota': quota, 'metalslice.io/cluster': cluster, 'metalslice.io/node-type': pool } },
+    metadata: {
+      name: nodeName,
+      namespace,
+      labels: { ...MANAGED_BY, 'metalslice.io/pool': pool, 'metalslice.io/quota': quota, 'metalslice.io/cluster': cluster, 'metalslice.io/node-type': pool },
+    },
     spec: {
       runStrategy: 'Always',
       dataVolumeTemplates: [
         {
           metadata: { name: `${nodeName}-root` },
-          spec: { source: { registry: { url: 'docker://quay.io/containerdisks/ubuntu:24.04' } }, storage: { resources: { requests: { storage: shape.disk } } } },
+          spec: {
+            source: { registry: { url: 'docker://quay.io/containerdisks/ubuntu:24.04' } },
+            storage: { resources: { requests: { storage: shape.disk } } },
+          },
         },
       ],
       template: {
@@ -145,8 +171,25 @@ function bareVm(nodeName: string, namespace: string, pool: string, quota: string
           },
           networks: [{ name: 'default', pod: {} }],
           ...(host !== undefined
-            ? { affinity: { nodeAffinity: { requiredDuringSchedulingIgnoredDuringExecution: { nodeSelectorTerms: [{ matchExpressions: [{ key: 'kubernetes.io/hostname', operator: 'In', values: [host] }] }] } } } }
-            : { topologySpreadConstraints: [{ maxSkew: 1, topologyKey: 'kubernetes.io/hostname', whenUnsatisfiable: 'ScheduleAnyway', labelSelector: { matchLabels: { 'metalslice.io/pool': pool } } }] }),
+            ? {
+                affinity: {
+                  nodeAffinity: {
+                    requiredDuringSchedulingIgnoredDuringExecution: {
+                      nodeSelectorTerms: [{ matchExpressions: [{ key: 'kubernetes.io/hostname', operator: 'In', values: [host] }] }],
+                    },
+                  },
+                },
+              }
+            : {
+                topologySpreadConstraints: [
+                  {
+                    maxSkew: 1,
+                    topologyKey: 'kubernetes.io/hostname',
+                    whenUnsatisfiable: 'ScheduleAnyway',
+                    labelSelector: { matchLabels: { 'metalslice.io/pool': pool } },
+                  },
+                ],
+              }),
           terminationGracePeriodSeconds: 180,
           volumes: [
             { name: 'rootdisk', dataVolume: { name: `${nodeName}-root` } },
@@ -192,8 +235,16 @@ export function bareApp(outdir: string, size: SynthSize = SYNTH_SIZE): App {
     const role = new RoleV1(stack, `${q.name}-role`, {
       metadata: { name: 'metalslice-consumer', namespace: ns.metadata.name, labels },
       rule: [
-        { apiGroups: ['kubevirt.io'], resources: ['virtualmachines', 'virtualmachineinstances'], verbs: ['get', 'list', 'watch', 'create', 'update', 'patch', 'delete'] },
-        { apiGroups: ['subresources.kubevirt.io'], resources: ['virtualmachines/start', 'virtualmachines/stop', 'virtualmachines/restart', 'virtualmachineinstances/console'], verbs: ['get', 'update'] },
+        {
+          apiGroups: ['kubevirt.io'],
+          resources: ['virtualmachines', 'virtualmachineinstances'],
+          verbs: ['get', 'list', 'watch', 'create', 'update', 'patch', 'delete'],
+        },
+        {
+          apiGroups: ['subresources.kubevirt.io'],
+          resources: ['virtualmachines/start', 'virtualmachines/stop', 'virtualmachines/restart', 'virtualmachineinstances/console'],
+          verbs: ['get', 'update'],
+        },
         { apiGroups: ['cdi.kubevirt.io'], resources: ['datavolumes'], verbs: ['get', 'list', 'watch', 'create', 'delete'] },
         { apiGroups: [''], resources: ['secrets'], verbs: ['get', 'list', 'create', 'update', 'patch', 'delete'] },
         { apiGroups: [''], resources: ['resourcequotas'], verbs: ['get', 'list', 'watch'] },

@@ -6,7 +6,17 @@ import * as fs from 'fs';
 import * as path from 'path';
 import { ClusterSpec, HostSpec, MetalsliceConfig, NodePoolSpec, QuotaSpec } from '../constructs/core/model';
 import { buildVm, plainFleetKubevirt } from '../constructs/core/vms';
-import { addResources, exceededResources, get, normalizeResources, parseResources, ResourceInput, ResourceVector, scaleResources, subtractResources } from '../constructs/core/resources';
+import {
+  addResources,
+  exceededResources,
+  get,
+  normalizeResources,
+  parseResources,
+  ResourceInput,
+  ResourceVector,
+  scaleResources,
+  subtractResources,
+} from '../constructs/core/resources';
 
 export const RESERVED_PER_HOST: ResourceInput = { cpu: 2, memory: '8Gi', disk: '100Gi' };
 
@@ -59,7 +69,11 @@ export function fleetHosts(count: number): { hosts: HostSpec[]; perKind: Map<Hos
     left -= n;
     perKind.set(kind, n);
     for (let j = 0; j < n; j++) {
-      hosts.push({ name: `${kind.name}-${String(j).padStart(4, '0')}`, labels: { 'metalslice.io/hardware': kind.name, zone: `z${j % 3}` }, capacity: kind.capacity });
+      hosts.push({
+        name: `${kind.name}-${String(j).padStart(4, '0')}`,
+        labels: { 'metalslice.io/hardware': kind.name, zone: `z${j % 3}` },
+        capacity: kind.capacity,
+      });
     }
   });
   return { hosts, perKind };
@@ -92,7 +106,12 @@ export function tenantCa(): string {
 }
 
 export function clusterSpecs(count: number, ca: string): ClusterSpec[] {
-  return Array.from({ length: count }, (_, i) => ({ name: `tenant-${i}`, endpoint: `https://10.0.${i}.10:6443`, caCertificate: ca, kubernetesVersion: '1.33' }));
+  return Array.from({ length: count }, (_, i) => ({
+    name: `tenant-${i}`,
+    endpoint: `https://10.0.${i}.10:6443`,
+    caCertificate: ca,
+    kubernetesVersion: '1.33',
+  }));
 }
 
 /** Rounds a quota's demand up to whole CPUs and GiB, the way someone writing limits would. */

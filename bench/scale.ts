@@ -188,13 +188,24 @@ async function main(): Promise<void> {
   const synthOk = ratio <= SYNTH_TARGET_RATIO;
 
   const out: string[] = [];
-  out.push(`metalslice scale benchmark (node ${process.version}, ${os.cpus().length} cpu, ${round(os.totalmem() / 2 ** 30, 0)} GiB, load average ${os.loadavg()[0].toFixed(1)})`);
+  out.push(
+    `metalslice scale benchmark (node ${process.version}, ${os.cpus().length} cpu, ${round(os.totalmem() / 2 ** 30, 0)} GiB, load average ${os.loadavg()[0].toFixed(1)})`,
+  );
   out.push('');
   out.push(`1. planModel: ${plan.detail.vms} VMs, ${plan.detail.pools} pools, ${plan.detail.quotas} quotas, ${plan.detail.hosts} hosts (3 kinds)`);
   out.push(
     table([
       ['', 'wall ms', 'cpu ms', 'peak RSS MiB', 'heap MiB', 'process ms', 'placed', 'target <= 1000 ms, all placed'],
-      ['planModel', `${plan.ms}`, `${plan.cpuMs}`, `${plan.peakRssMiB}`, `${plan.heapUsedMiB}`, `${plan.processMs}`, `${plan.detail.placed}/${plan.detail.vms}`, planOk ? 'met' : 'MISSED'],
+      [
+        'planModel',
+        `${plan.ms}`,
+        `${plan.cpuMs}`,
+        `${plan.peakRssMiB}`,
+        `${plan.heapUsedMiB}`,
+        `${plan.processMs}`,
+        `${plan.detail.placed}/${plan.detail.vms}`,
+        planOk ? 'met' : 'MISSED',
+      ],
     ]),
   );
   out.push('');
@@ -202,13 +213,33 @@ async function main(): Promise<void> {
     `2. cdktf synth: ${SYNTH_SIZE.hosts} hosts, ${SYNTH_SIZE.quotas} quotas, ${SYNTH_SIZE.pools} pools x ${SYNTH_SIZE.perPool} = ${SYNTH_SIZE.pools * SYNTH_SIZE.perPool} nodes; ` +
       `${ours[0].detail.resources} resources each (${sameResources ? 'same types and counts' : 'RESOURCE COUNTS DIFFER'}); median of ${runs}, alternating`,
   );
-  const row = (name: string, x: ReturnType<typeof summary>) => [name, `${x.medianMs}`, x.runsMs.join(' / '), `${x.cpuMs}`, `${x.constructMs}`, `${x.synthMs}`, `${x.peakRssMiB}`, `${x.processMs}`, `${x.cdkTfJsonMiB}`];
+  const row = (name: string, x: ReturnType<typeof summary>) => [
+    name,
+    `${x.medianMs}`,
+    x.runsMs.join(' / '),
+    `${x.cpuMs}`,
+    `${x.constructMs}`,
+    `${x.synthMs}`,
+    `${x.peakRssMiB}`,
+    `${x.processMs}`,
+    `${x.cdkTfJsonMiB}`,
+  ];
   out.push(
     table([
       ['', 'wall ms', 'runs ms', 'cpu ms', 'construct ms', 'synth ms', 'peak RSS MiB', 'process ms', 'cdk.tf.json MiB'],
       row('metalslice', o),
       row('bare cdktf', b),
-      ['ours / bare', `${ratio}`, '', `${cpuRatio}`, `${round(o.constructMs / b.constructMs, 2)}`, `${round(o.synthMs / b.synthMs, 2)}`, `${round(o.peakRssMiB / b.peakRssMiB, 2)}`, `${round(o.processMs / b.processMs, 2)}`, ''],
+      [
+        'ours / bare',
+        `${ratio}`,
+        '',
+        `${cpuRatio}`,
+        `${round(o.constructMs / b.constructMs, 2)}`,
+        `${round(o.synthMs / b.synthMs, 2)}`,
+        `${round(o.peakRssMiB / b.peakRssMiB, 2)}`,
+        `${round(o.processMs / b.processMs, 2)}`,
+        '',
+      ],
     ]),
   );
   out.push(`target: synth wall time (construct + app.synth()) <= ${SYNTH_TARGET_RATIO} x bare: ${synthOk ? 'met' : 'MISSED'} (${ratio}; cpu time ${cpuRatio})`);
@@ -219,7 +250,18 @@ async function main(): Promise<void> {
     node: process.version,
     loadAverage: round(os.loadavg()[0], 2),
     plan: { ms: plan.ms, cpuMs: plan.cpuMs, peakRssMiB: plan.peakRssMiB, processMs: plan.processMs, ...plan.detail, targetMs: PLAN_TARGET_MS, met: planOk },
-    synth: { ...SYNTH_SIZE, runs, ours: o, bare: b, ratio, cpuRatio, sameResources, resources: ours[0].detail.resources, targetRatio: SYNTH_TARGET_RATIO, met: synthOk },
+    synth: {
+      ...SYNTH_SIZE,
+      runs,
+      ours: o,
+      bare: b,
+      ratio,
+      cpuRatio,
+      sameResources,
+      resources: ours[0].detail.resources,
+      targetRatio: SYNTH_TARGET_RATIO,
+      met: synthOk,
+    },
   };
   process.stdout.write(`${JSON.stringify(machine)}\n`);
 }

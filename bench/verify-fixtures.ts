@@ -37,8 +37,23 @@ export function scaleConfig(hosts: number, quotas: number, clusters = 5): Metals
   // Each quota holds one pool of each shape; limits leave 15 % room above the guests (launcher overheads).
   const per = (r: 'cpu' | 'memory' | 'disk') => SHAPES.reduce((n, s) => n + (s.guest[r] * hosts * s.perHost) / quotas, 0);
   return {
-    fleets: [{ name: 'bench', reservedPerHost: { cpu: 2, memory: '8Gi', disk: '100Gi' }, hosts: Array.from({ length: hosts }, (_, i) => ({ name: `host-${String(i).padStart(4, '0')}`, labels: { zone: `z${i % 3}` }, capacity: { cpu: 64, memory: '512Gi', disk: '3840Gi' } })) }],
-    quotas: Array.from({ length: quotas }, (_, q) => ({ name: `q-${q}`, fleet: 'bench', organization: `org-${q % 5}`, limits: { cpu: Math.ceil(per('cpu') * 1.15), memory: `${Math.ceil(per('memory') * 1.15)}Gi`, disk: `${Math.ceil(per('disk') * 1.15)}Gi` } })),
+    fleets: [
+      {
+        name: 'bench',
+        reservedPerHost: { cpu: 2, memory: '8Gi', disk: '100Gi' },
+        hosts: Array.from({ length: hosts }, (_, i) => ({
+          name: `host-${String(i).padStart(4, '0')}`,
+          labels: { zone: `z${i % 3}` },
+          capacity: { cpu: 64, memory: '512Gi', disk: '3840Gi' },
+        })),
+      },
+    ],
+    quotas: Array.from({ length: quotas }, (_, q) => ({
+      name: `q-${q}`,
+      fleet: 'bench',
+      organization: `org-${q % 5}`,
+      limits: { cpu: Math.ceil(per('cpu') * 1.15), memory: `${Math.ceil(per('memory') * 1.15)}Gi`, disk: `${Math.ceil(per('disk') * 1.15)}Gi` },
+    })),
     clusters: clusterSpecs(clusters, tenantCa()),
     nodePools: pools,
   };
@@ -62,7 +77,17 @@ export function spreadScaleConfig(hosts: number, clusters = 2): MetalsliceConfig
     { name: 'edge', quota: 'q-1', cluster: `tenant-${1 % clusters}`, shape: shape('s'), count: hosts },
   ];
   return {
-    fleets: [{ name: 'bench', reservedPerHost: { cpu: 2, memory: '8Gi', disk: '100Gi' }, hosts: Array.from({ length: hosts }, (_, i) => ({ name: `host-${String(i).padStart(4, '0')}`, labels: { zone: `z${i % 3}` }, capacity: { cpu: 64, memory: '512Gi', disk: '3840Gi' } })) }],
+    fleets: [
+      {
+        name: 'bench',
+        reservedPerHost: { cpu: 2, memory: '8Gi', disk: '100Gi' },
+        hosts: Array.from({ length: hosts }, (_, i) => ({
+          name: `host-${String(i).padStart(4, '0')}`,
+          labels: { zone: `z${i % 3}` },
+          capacity: { cpu: 64, memory: '512Gi', disk: '3840Gi' },
+        })),
+      },
+    ],
     quotas: [
       { name: 'q-0', fleet: 'bench', organization: 'org-0', limits: { cpu: 17 * hosts, memory: `${56 * hosts}Gi`, disk: `${170 * hosts}Gi` } },
       { name: 'q-1', fleet: 'bench', organization: 'org-1', limits: { cpu: 35 * hosts, memory: `${140 * hosts}Gi`, disk: `${290 * hosts}Gi` } },
@@ -78,7 +103,13 @@ export function spreadScaleConfig(hosts: number, clusters = 2): MetalsliceConfig
  */
 export function mixedSpreadKeptConfig(): MetalsliceConfig {
   return {
-    fleets: [{ name: 'six', reservedPerHost: { cpu: 1, memory: '8Gi', disk: '100Gi' }, hosts: Array.from({ length: 6 }, (_, i) => ({ name: `six-${i}`, labels: {}, capacity: { cpu: 16, memory: '128Gi', disk: '2Ti' } })) }],
+    fleets: [
+      {
+        name: 'six',
+        reservedPerHost: { cpu: 1, memory: '8Gi', disk: '100Gi' },
+        hosts: Array.from({ length: 6 }, (_, i) => ({ name: `six-${i}`, labels: {}, capacity: { cpu: 16, memory: '128Gi', disk: '2Ti' } })),
+      },
+    ],
     quotas: [{ name: 'sq', fleet: 'six', organization: 'acme', limits: { cpu: 90, memory: '720Gi', disk: '11Ti' }, liveMigrations: 0 }],
     clusters: clusterSpecs(1, tenantCa()),
     nodePools: [
@@ -91,7 +122,13 @@ export function mixedSpreadKeptConfig(): MetalsliceConfig {
 /** A small fleet and one spread pool that exactly fills it by CPU: 2 hosts of 16 allocatable CPUs, 4 VMs of 7 vCPUs. */
 export function fullFleetConfig(): MetalsliceConfig {
   return {
-    fleets: [{ name: 'tight', reservedPerHost: { cpu: 2, memory: '8Gi', disk: '100Gi' }, hosts: [0, 1].map((i) => ({ name: `tight-${i}`, labels: { zone: `z${i}` }, capacity: { cpu: 18, memory: '136Gi', disk: '2Ti' } })) }],
+    fleets: [
+      {
+        name: 'tight',
+        reservedPerHost: { cpu: 2, memory: '8Gi', disk: '100Gi' },
+        hosts: [0, 1].map((i) => ({ name: `tight-${i}`, labels: { zone: `z${i}` }, capacity: { cpu: 18, memory: '136Gi', disk: '2Ti' } })),
+      },
+    ],
     quotas: [{ name: 'tq', fleet: 'tight', organization: 'acme', limits: { cpu: 32, memory: '256Gi', disk: '3Ti' }, liveMigrations: 0 }],
     clusters: clusterSpecs(1, tenantCa()),
     nodePools: [{ name: 'fill', quota: 'tq', cluster: 'tenant-0', shape: { cpu: 7, memory: '16Gi', disk: '50Gi' }, count: 4 }],
@@ -121,7 +158,13 @@ export function mixedSpreadConfig(): MetalsliceConfig {
     { name: 'large', quota: 'mq', cluster: 'tenant-0', shape: { cpu: 16, memory: '32Gi', disk: '100Gi' }, count: 6 },
   ];
   return {
-    fleets: [{ name: 'mixed', reservedPerHost: { cpu: 1, memory: '8Gi', disk: '100Gi' }, hosts: [0, 1, 2, 3].map((i) => ({ name: `mixed-${i}`, labels: {}, capacity: { cpu: 34, memory: '264Gi', disk: '2Ti' } })) }],
+    fleets: [
+      {
+        name: 'mixed',
+        reservedPerHost: { cpu: 1, memory: '8Gi', disk: '100Gi' },
+        hosts: [0, 1, 2, 3].map((i) => ({ name: `mixed-${i}`, labels: {}, capacity: { cpu: 34, memory: '264Gi', disk: '2Ti' } })),
+      },
+    ],
     quotas: [{ name: 'mq', fleet: 'mixed', organization: 'acme', limits: { cpu: 132, memory: '1Ti', disk: '7Ti' }, liveMigrations: 0 }],
     clusters: clusterSpecs(1, tenantCa()),
     nodePools: pools,

@@ -50,14 +50,28 @@ async function run(): Promise<void> {
     await cp.stop();
   }
   const line = (cells: string[]) => `| ${cells.join(' | ')} |`;
-  console.log(`control plane start (etcd, kube-apiserver, kube-scheduler, kwok): ${startSeconds.toFixed(1)} s; order ${order}${order === 'shuffled' ? ` seed ${seed}` : ''}`);
+  console.log(
+    `control plane start (etcd, kube-apiserver, kube-scheduler, kwok): ${startSeconds.toFixed(1)} s; order ${order}${order === 'shuffled' ? ` seed ${seed}` : ''}`,
+  );
   console.log(line(['case', 'plan s', 'nodes Ready s', 'schedule s', 'verify s', 'verify / plan', 'bound / total', 'off-plan']));
   console.log(line(['---', '---:', '---:', '---:', '---:', '---:', '---:', '---:']));
   for (const { name, planSeconds, r } of rows) {
     const verify = r.seconds.start + r.seconds.schedule;
-    console.log(line([name, planSeconds.toFixed(2), r.seconds.start.toFixed(1), r.seconds.schedule.toFixed(1), verify.toFixed(1), `${(verify / Math.max(planSeconds, 0.001)).toFixed(0)}x`, `${r.bound} / ${r.vms}`, String(r.movedFromPlan)]));
+    console.log(
+      line([
+        name,
+        planSeconds.toFixed(2),
+        r.seconds.start.toFixed(1),
+        r.seconds.schedule.toFixed(1),
+        verify.toFixed(1),
+        `${(verify / Math.max(planSeconds, 0.001)).toFixed(0)}x`,
+        `${r.bound} / ${r.vms}`,
+        String(r.movedFromPlan),
+      ]),
+    );
   }
-  for (const { name, r } of rows) for (const p of r.pending.slice(0, 20)) console.log(`pending in ${name}: ${p.namespace}/${p.vm} (planned ${p.plannedHost}): ${p.reason}`);
+  for (const { name, r } of rows)
+    for (const p of r.pending.slice(0, 20)) console.log(`pending in ${name}: ${p.namespace}/${p.vm} (planned ${p.plannedHost}): ${p.reason}`);
 }
 
 run().catch((e) => {

@@ -95,7 +95,8 @@ export class AutoNodes extends Construct implements IPlanContributor {
 
   /** A fixed number of nodes of the cheapest matching type. Changing `quantity` changes only the difference. */
   addStaticPool(spec: StaticPoolSpec): void {
-    if (!Number.isInteger(spec.quantity) || spec.quantity < 0) throw new Error(`[${this.node.path}] static pool "${spec.name}": quantity must be a whole number, 0 or more (got ${spec.quantity})`);
+    if (!Number.isInteger(spec.quantity) || spec.quantity < 0)
+      throw new Error(`[${this.node.path}] static pool "${spec.name}": quantity must be a whole number, 0 or more (got ${spec.quantity})`);
     this.statics.push(spec);
     // The plan refuses static pools on metal3 and terraform providers, with the reason and the alternative.
     if (this.provider.kind !== 'kubevirt') return;
@@ -124,7 +125,10 @@ export class AutoNodes extends Construct implements IPlanContributor {
     const name = spec.name;
     if ((spec.autoscaler ?? 'karpenter') === 'karpenter') {
       // Karpenter runs beside the tenant's control plane: its NodePool goes into the tenant cluster.
-      new Manifest(this, `${name}-nodepool`, { provider: this.cluster.provider, manifest: Lazy.anyValue({ produce: () => renderKarpenterNodePool(this.planned(name, 'dynamic')) }) });
+      new Manifest(this, `${name}-nodepool`, {
+        provider: this.cluster.provider,
+        manifest: Lazy.anyValue({ produce: () => renderKarpenterNodePool(this.planned(name, 'dynamic')) }),
+      });
       return;
     }
     const objects = () =>
@@ -134,8 +138,14 @@ export class AutoNodes extends Construct implements IPlanContributor {
       });
     // They live in the quota's namespace (else the node environment's): created after it, in the same apply.
     const after = this.quota ? (this.quota.admission ? [this.quota.admission] : undefined) : [this.environment.namespaceResource];
-    const template = new Manifest(this, `${name}-machine-template`, { manifest: Lazy.anyValue({ produce: () => objects().machineTemplate }), dependsOn: after });
-    const bootstrap = new Manifest(this, `${name}-bootstrap-template`, { manifest: Lazy.anyValue({ produce: () => objects().bootstrapTemplate }), dependsOn: after });
+    const template = new Manifest(this, `${name}-machine-template`, {
+      manifest: Lazy.anyValue({ produce: () => objects().machineTemplate }),
+      dependsOn: after,
+    });
+    const bootstrap = new Manifest(this, `${name}-bootstrap-template`, {
+      manifest: Lazy.anyValue({ produce: () => objects().bootstrapTemplate }),
+      dependsOn: after,
+    });
     new Manifest(this, `${name}-machine-deployment`, {
       manifest: Lazy.anyValue({ produce: () => objects().machineDeployment }),
       dependsOn: [template, bootstrap],

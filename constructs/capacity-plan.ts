@@ -125,7 +125,10 @@ export class CapacityPlan extends Construct {
     this.covered = props.covers ?? scope;
     if (props.covers) {
       const other = CapacityPlan.covering.get(props.covers);
-      if (other) throw new Error(`[${this.node.path}] ${props.covers.node.path || 'the app'} is already covered by the CapacityPlan ${other.node.path}: one plan per app`);
+      if (other)
+        throw new Error(
+          `[${this.node.path}] ${props.covers.node.path || 'the app'} is already covered by the CapacityPlan ${other.node.path}: one plan per app`,
+        );
       CapacityPlan.covering.set(props.covers, this);
     }
     this.node.addValidation({

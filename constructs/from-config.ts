@@ -106,7 +106,15 @@ function declareConfig(
   for (const q of config.quotas ?? []) {
     const fleet = fleets.get(q.fleet) ?? ElasticFleet.fromInventory(scope, `missing-fleet-${q.fleet}`, { name: q.fleet, hosts: [] });
     fleets.set(q.fleet, fleet);
-    const props = { name: q.name, fleet, organization: q.organization, limits: q.limits, maxVirtualMachines: q.maxVirtualMachines, namespace: q.namespace, consumers: q.consumers };
+    const props = {
+      name: q.name,
+      fleet,
+      organization: q.organization,
+      limits: q.limits,
+      maxVirtualMachines: q.maxVirtualMachines,
+      namespace: q.namespace,
+      consumers: q.consumers,
+    };
     quotas.set(q.name, options.importFleetsAndQuotas ? ElasticQuota.fromQuotaAttributes(scope, q.name, props) : new ElasticQuota(scope, q.name, props));
   }
   const clusters = new Map<string, TenantCluster>();
@@ -117,7 +125,9 @@ function declareConfig(
     const quota = quotas.get(p.quota);
     const cluster = clusters.get(p.cluster);
     if (!quota || !cluster) {
-      throw new Error(`nodePools "${p.name}": ${!quota ? `no quota named "${p.quota}"` : `no cluster named "${p.cluster}"`}; run \`metalslice plan\` on the config for every problem`);
+      throw new Error(
+        `nodePools "${p.name}": ${!quota ? `no quota named "${p.quota}"` : `no cluster named "${p.cluster}"`}; run \`metalslice plan\` on the config for every problem`,
+      );
     }
     nodePool(p, quota, cluster);
   }
@@ -132,7 +142,9 @@ function declareConfig(
     const cluster = clusters.get(a.cluster);
     const provider = providers.get(a.provider);
     if (!cluster || !provider) {
-      throw new Error(`autoNodes ${a.cluster}/${a.provider}: ${!cluster ? `no cluster named "${a.cluster}"` : `no node provider named "${a.provider}"`}; run \`metalslice plan\` on the config for every problem`);
+      throw new Error(
+        `autoNodes ${a.cluster}/${a.provider}: ${!cluster ? `no cluster named "${a.cluster}"` : `no node provider named "${a.provider}"`}; run \`metalslice plan\` on the config for every problem`,
+      );
     }
     const auto = new AutoNodes(scope, autoNodesConstructId(a), {
       cluster,
@@ -148,7 +160,9 @@ function declareConfig(
     const cluster = clusters.get(p.cluster);
     const provider = providers.get(p.provider);
     if (!cluster || !provider) {
-      throw new Error(`privateNodePools "${p.name}": ${!cluster ? `no cluster named "${p.cluster}"` : `no node provider named "${p.provider}"`}; run \`metalslice plan\` on the config for every problem`);
+      throw new Error(
+        `privateNodePools "${p.name}": ${!cluster ? `no cluster named "${p.cluster}"` : `no node provider named "${p.provider}"`}; run \`metalslice plan\` on the config for every problem`,
+      );
     }
     new PrivateNodePool(scope, p.name, { ...p, cluster, provider });
   }

@@ -55,7 +55,9 @@ export class ElasticNodePool extends Construct implements IPlanContributor {
 
   constructor(scope: Construct, id: string, props: ElasticNodePoolProps) {
     super(scope, id);
-    requireProps(this, props, ['quota', 'cluster', 'shape', 'count'], { shape: 'each VM\'s cpu, memory and disk, e.g. {cpu: 4, memory: "16Gi", disk: "50Gi"}' });
+    requireProps(this, props, ['quota', 'cluster', 'shape', 'count'], {
+      shape: 'each VM\'s cpu, memory and disk, e.g. {cpu: 4, memory: "16Gi", disk: "50Gi"}',
+    });
     if (!Number.isInteger(props.count) || props.count < 0) {
       throw new Error(`[${this.node.path}] count must be a whole number of nodes, 0 or more (got ${props.count})`);
     }
@@ -124,4 +126,3 @@ export class ElasticNodePool extends Construct implements IPlanContributor {
     model.add('nodePools', this.spec, this);
   }
 }
-

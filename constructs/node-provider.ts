@@ -46,7 +46,8 @@ export class NodeProvider extends Construct implements INodeProvider, IPlanContr
     super(scope, id);
     requireProps(this, props, ['kind', 'nodeTypes']);
     if (props.kind === 'kubevirt' && !props.fleet) throw new Error(`[${this.node.path}] a kubevirt node provider needs a fleet: pass fleet: <ElasticFleet>`);
-    if (props.kind !== 'kubevirt' && props.fleet) throw new Error(`[${this.node.path}] only kubevirt node providers run on a fleet; remove fleet or set kind: 'kubevirt'`);
+    if (props.kind !== 'kubevirt' && props.fleet)
+      throw new Error(`[${this.node.path}] only kubevirt node providers run on a fleet; remove fleet or set kind: 'kubevirt'`);
     this.providerName = props.name ?? id;
     this.kind = props.kind;
     this.spec = {

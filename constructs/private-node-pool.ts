@@ -90,13 +90,20 @@ export class PrivateNodePool extends Construct implements IPlanContributor {
     if (!Number.isInteger(props.count) || props.count < 0) fail(`count must be a whole number of hosts, 0 or more (got ${props.count})`);
     const ttlProblem = props.bootstrapTokenTtl === undefined ? undefined : bootstrapTokenTtlProblem(props.bootstrapTokenTtl);
     if (ttlProblem) fail(`bootstrapTokenTtl ${ttlProblem}`);
-    if (props.provider.kind !== 'metal3') fail(`provider "${props.provider.providerName}" is of kind ${props.provider.kind}; private node pools claim whole bare-metal hosts: pass a metal3 NodeProvider`);
+    if (props.provider.kind !== 'metal3')
+      fail(
+        `provider "${props.provider.providerName}" is of kind ${props.provider.kind}; private node pools claim whole bare-metal hosts: pass a metal3 NodeProvider`,
+      );
     const imageProblem = hostImageProblem(props.image);
     if (imageProblem) fail(imageProblem);
     const providerSpec = providerSpecOf(props.provider);
     const typeSpec = providerSpec?.nodeTypes.find((t) => t.name === props.nodeType);
-    if (providerSpec && !typeSpec) fail(`provider "${props.provider.providerName}" has no node type "${props.nodeType}"; its types: ${providerSpec.nodeTypes.map((t) => t.name).join(', ') || 'none'}`);
-    if (typeSpec && !typeSpec.hostSelector) fail(`node type "${props.nodeType}" of provider "${props.provider.providerName}" has no hostSelector: a HostClaim needs one to pick its BareMetalHost`);
+    if (providerSpec && !typeSpec)
+      fail(
+        `provider "${props.provider.providerName}" has no node type "${props.nodeType}"; its types: ${providerSpec.nodeTypes.map((t) => t.name).join(', ') || 'none'}`,
+      );
+    if (typeSpec && !typeSpec.hostSelector)
+      fail(`node type "${props.nodeType}" of provider "${props.provider.providerName}" has no hostSelector: a HostClaim needs one to pick its BareMetalHost`);
 
     this.poolName = props.name ?? id;
     const cluster = props.cluster.clusterName;
@@ -223,7 +230,11 @@ export class HostDeployPolicy extends Construct {
   }
 
   /** @param hostNamespace the namespace of the BareMetalHosts the policy lets tenants claim */
-  private constructor(scope: Construct, id: string, readonly hostNamespace: string) {
+  private constructor(
+    scope: Construct,
+    id: string,
+    readonly hostNamespace: string,
+  ) {
     super(scope, id);
     new Manifest(this, 'Resource', {
       manifest: Lazy.anyValue({

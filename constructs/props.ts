@@ -7,8 +7,18 @@ import { IConstruct } from 'constructs';
 import { MetalsliceError } from './core/errors';
 
 /** Throws one MetalsliceError listing every required prop of `props` that is missing. */
-export function requireProps<P extends object>(scope: IConstruct, props: P | undefined, required: readonly (keyof P & string)[], hints: Partial<Record<keyof P & string, string>> = {}): void {
-  const missing = required.filter((name) => props === undefined || props === null || (props as Record<string, unknown>)[name] === undefined || (props as Record<string, unknown>)[name] === null);
+export function requireProps<P extends object>(
+  scope: IConstruct,
+  props: P | undefined,
+  required: readonly (keyof P & string)[],
+  hints: Partial<Record<keyof P & string, string>> = {},
+): void {
+  const missing = required.filter(
+    (name) =>
+      props === undefined || props === null || (props as Record<string, unknown>)[name] === undefined || (props as Record<string, unknown>)[name] === null,
+  );
   if (missing.length === 0) return;
-  throw new MetalsliceError(missing.map((name) => ({ path: `${scope.node.path}.${name}`, message: `${name} is required${hints[name] ? `: ${hints[name]}` : ''}` })));
+  throw new MetalsliceError(
+    missing.map((name) => ({ path: `${scope.node.path}.${name}`, message: `${name} is required${hints[name] ? `: ${hints[name]}` : ''}` })),
+  );
 }

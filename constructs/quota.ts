@@ -67,7 +67,10 @@ abstract class QuotaBase extends Construct implements IElasticQuota, IPlanContri
 
   constructor(scope: Construct, id: string, props: ElasticQuotaProps) {
     super(scope, id);
-    requireProps(this, props, ['fleet', 'organization', 'limits'], { fleet: 'the ElasticFleet this quota slices', limits: 'at least cpu and memory, e.g. {cpu: 64, memory: "256Gi"}' });
+    requireProps(this, props, ['fleet', 'organization', 'limits'], {
+      fleet: 'the ElasticFleet this quota slices',
+      limits: 'at least cpu and memory, e.g. {cpu: 64, memory: "256Gi"}',
+    });
     this.quotaName = props.name ?? id;
     this.fleet = props.fleet;
     this.spec = toSpec(this.quotaName, props);
@@ -104,7 +107,9 @@ export class ElasticQuota extends QuotaBase {
       manifest: Lazy.anyValue({ produce: () => renderResourceQuota(planned()) }),
       dependsOn: [ns],
       wait: {
-        fields: Token.asStringMap(Lazy.anyValue({ produce: () => Object.fromEntries(Object.keys(resourceQuotaHard(planned())).map((k) => [`status.used["${k}"]`, '*'])) })),
+        fields: Token.asStringMap(
+          Lazy.anyValue({ produce: () => Object.fromEntries(Object.keys(resourceQuotaHard(planned())).map((k) => [`status.used["${k}"]`, '*'])) }),
+        ),
       },
       timeouts: { create: '5m', update: '5m' },
     });
@@ -126,7 +131,6 @@ export class ElasticQuota extends QuotaBase {
       subject: Lazy.anyValue({ produce: () => consumerSubjects(planned()).map((s) => ({ kind: s.kind, name: s.name, api_group: s.apiGroup })) }),
     });
   }
-
 }
 
 class ImportedQuota extends QuotaBase {}

@@ -71,7 +71,10 @@ export class TenantCluster extends Construct implements ITenantCluster, IPlanCon
 
   constructor(scope: Construct, id: string, props: TenantClusterProps) {
     super(scope, id);
-    requireProps(this, props, ['endpoint', 'caCertificate'], { endpoint: 'the tenant API server, https://HOST:PORT', caCertificate: 'the tenant cluster CA (PEM)' });
+    requireProps(this, props, ['endpoint', 'caCertificate'], {
+      endpoint: 'the tenant API server, https://HOST:PORT',
+      caCertificate: 'the tenant cluster CA (PEM)',
+    });
     this.clusterName = props.name ?? id;
     this.endpoint = props.endpoint;
     this.caCertificate = props.caCertificate;
@@ -94,7 +97,11 @@ export class TenantCluster extends Construct implements ITenantCluster, IPlanCon
 }
 
 function tenantProvider(scope: Construct, clusterName: string, props: Pick<TenantClusterProps, 'kubeconfigPath' | 'kubeconfigContext'>): KubernetesProvider {
-  return new KubernetesProvider(scope, 'Provider', { alias: `tenant-${clusterName}`, configPath: props.kubeconfigPath, configContext: props.kubeconfigContext });
+  return new KubernetesProvider(scope, 'Provider', {
+    alias: `tenant-${clusterName}`,
+    configPath: props.kubeconfigPath,
+    configContext: props.kubeconfigContext,
+  });
 }
 
 /** A TenantCluster declared in another stack, with a provider alias in this one (`TenantCluster.inStack`). */
@@ -108,7 +115,9 @@ class TenantClusterInStack extends Construct implements ITenantCluster {
   constructor(scope: Construct, id: string, cluster: TenantCluster) {
     super(scope, id);
     if (!cluster.ownProvider) {
-      throw new Error(`[${this.node.path}] tenant cluster "${cluster.clusterName}" was given its own provider, which belongs to its stack: declare it with kubeconfigPath/kubeconfigContext instead so each stack gets an alias like it`);
+      throw new Error(
+        `[${this.node.path}] tenant cluster "${cluster.clusterName}" was given its own provider, which belongs to its stack: declare it with kubeconfigPath/kubeconfigContext instead so each stack gets an alias like it`,
+      );
     }
     this.clusterName = cluster.clusterName;
     this.endpoint = cluster.endpoint;

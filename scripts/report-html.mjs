@@ -22,4 +22,7 @@ const style = `
   code { background: #eff1f3; padding: 1px 4px; border-radius: 4px; font-size: 12px; }
   pre { background: #f6f8fa; padding: 12px; font-size: 12px; overflow: hidden; }
   details { margin: 8px 0; } summary { cursor: pointer; color: #0969da; }`;
-writeFileSync(output, `<!doctype html>\n<html><head><meta charset="utf-8"><title>metalslice plan</title><style>${style}</style></head>\n<body>${body}</body></html>\n`);
+writeFileSync(
+  output,
+  `<!doctype html>\n<html><head><meta charset="utf-8"><title>metalslice plan</title><style>${style}</style></head>\n<body>${body}</body></html>\n`,
+);

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # `npm test`: everything, on a fresh machine too. Type-checks and builds, checks the API docs (TypeDoc, zero
-# warnings), brings up the real toolchain (OpenTofu, providers, etcd, kube-apiserver, cloud-init; cached after the
+# warnings), lints (zero warnings), brings up the real toolchain (OpenTofu, providers, etcd, kube-apiserver, cloud-init; cached after the
 # first run), runs the unit, property and synth tests, then the e2e tests serially against a real kube-apiserver.
 # Ends with one line `tests: N passed, N failed`.
 set -uo pipefail
@@ -13,6 +13,8 @@ trap 'rm -rf "$results"' EXIT
 npx tsc -p tsconfig.json || { echo "tests: 0 passed, 1 failed (type check)"; exit 1; }
 # The API reference builds with zero warnings: every exported class, interface, function and prop has TSDoc.
 npx typedoc --emit none || { echo "tests: 0 passed, 1 failed (API docs: see the TypeDoc warnings above)"; exit 1; }
+# Lint (typescript-eslint, type-checked rules) and format (Prettier) with zero warnings: `npm run format` fixes the format.
+npm run --silent lint || { echo "tests: 0 passed, 1 failed (lint: see the findings above; npm run format fixes formatting)"; exit 1; }
 
 env_file=$(bash scripts/toolchain.sh | tail -n 1) || { echo "tests: 0 passed, 1 failed (toolchain)"; exit 1; }
 # shellcheck source=/dev/null

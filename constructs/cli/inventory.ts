@@ -48,7 +48,10 @@ async function listNodes(kc: k8s.KubeConfig): Promise<NodeObject[]> {
     const res = await api.listNode(undefined, undefined, token, undefined, undefined, PAGE);
     for (const n of res.body.items) {
       if (!n.metadata?.name) continue;
-      out.push({ metadata: { name: n.metadata.name, labels: n.metadata.labels }, status: { capacity: n.status?.capacity, allocatable: n.status?.allocatable } });
+      out.push({
+        metadata: { name: n.metadata.name, labels: n.metadata.labels },
+        status: { capacity: n.status?.capacity, allocatable: n.status?.allocatable },
+      });
     }
     token = res.body.metadata?._continue || undefined;
   } while (token);
@@ -97,7 +100,14 @@ export async function runInventory(opts: InventoryOptions, io: InventoryIo): Pro
   }
   if (opts.context !== undefined) {
     if (!kc.getContexts().some((c) => c.name === opts.context)) {
-      io.stderr(`metalslice inventory: no context "${opts.context}" in ${source}; contexts: ${kc.getContexts().map((c) => c.name).join(', ') || 'none'}\n`);
+      io.stderr(
+        `metalslice inventory: no context "${opts.context}" in ${source}; contexts: ${
+          kc
+            .getContexts()
+            .map((c) => c.name)
+            .join(', ') || 'none'
+        }\n`,
+      );
       return 1;
     }
     kc.setCurrentContext(opts.context);
@@ -112,7 +122,9 @@ export async function runInventory(opts: InventoryOptions, io: InventoryIo): Pro
       return 1;
     }
     const status = statusOf(e);
-    io.stderr(`metalslice inventory: reading ${kc.getCurrentCluster()?.server ?? 'the cluster'} failed${status ? ` (HTTP ${status})` : ''}: ${describe(e)}; check the kubeconfig, the context and that it may list nodes and baremetalhosts\n`);
+    io.stderr(
+      `metalslice inventory: reading ${kc.getCurrentCluster()?.server ?? 'the cluster'} failed${status ? ` (HTTP ${status})` : ''}: ${describe(e)}; check the kubeconfig, the context and that it may list nodes and baremetalhosts\n`,
+    );
     return 1;
   }
   if (opts.out === undefined) {

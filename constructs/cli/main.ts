@@ -89,11 +89,18 @@ function readPreviousReport(file: string): PlanReport {
   try {
     parsed = JSON.parse(fs.readFileSync(file, 'utf8'));
   } catch (e) {
-    throw new MetalsliceError([{ path: file, message: `cannot read the previous plan (${(e as Error).message.split('\n')[0]}): pass a metalslice-plan.json or \`metalslice plan --json\` output` }]);
+    throw new MetalsliceError([
+      {
+        path: file,
+        message: `cannot read the previous plan (${(e as Error).message.split('\n')[0]}): pass a metalslice-plan.json or \`metalslice plan --json\` output`,
+      },
+    ]);
   }
   const plan = parsed as Partial<PlanReport> | null;
   if (typeof plan !== 'object' || plan === null || !Array.isArray(plan.pools) || typeof plan.ok !== 'boolean') {
-    throw new MetalsliceError([{ path: file, message: 'is not a metalslice plan (no "ok" and "pools"): pass a metalslice-plan.json or `metalslice plan --json` output' }]);
+    throw new MetalsliceError([
+      { path: file, message: 'is not a metalslice plan (no "ok" and "pools"): pass a metalslice-plan.json or `metalslice plan --json` output' },
+    ]);
   }
   return plan as PlanReport;
 }
@@ -153,7 +160,11 @@ export async function main(rawArgv: readonly string[], io: Io = processIo): Prom
     return await run(argv, io);
   } catch (e) {
     const err = e instanceof Error ? e : new Error(String(e));
-    io.stderr(debug ? `metalslice: internal error:\n${err.stack ?? err.message}\n` : `metalslice: internal error: ${err.message.split('\n')[0]} (rerun with --debug for the stack trace, and report it)\n`);
+    io.stderr(
+      debug
+        ? `metalslice: internal error:\n${err.stack ?? err.message}\n`
+        : `metalslice: internal error: ${err.message.split('\n')[0]} (rerun with --debug for the stack trace, and report it)\n`,
+    );
     return 70;
   }
 }
@@ -196,10 +207,11 @@ async function run(argv: readonly string[], io: Io): Promise<number> {
 
   program
     .command('pack')
-    .description('vector bin packing of a VPSolver .vbp instance with the planner\'s placement engine')
+    .description("vector bin packing of a VPSolver .vbp instance with the planner's placement engine")
     .argument('<file>', 'the .vbp file')
     .option('--time-limit-ms <n>', 'time budget in milliseconds', (v) => {
-      if (!/^\d+$/.test(v) || Number(v) <= 0) throw new CommanderError(2, 'metalslice.usage', `--time-limit-ms must be a positive whole number of milliseconds (got "${v}")`);
+      if (!/^\d+$/.test(v) || Number(v) <= 0)
+        throw new CommanderError(2, 'metalslice.usage', `--time-limit-ms must be a positive whole number of milliseconds (got "${v}")`);
       return Number(v);
     })
     .action(async (file: string, opts: { timeLimitMs?: number }) => {
@@ -208,7 +220,9 @@ async function run(argv: readonly string[], io: Io): Promise<number> {
 
   program
     .command('verify')
-    .description('plan a config, then replay the plan on a real control plane (etcd, kube-apiserver, kube-scheduler, KWOK nodes) and count the launcher pods that bind')
+    .description(
+      'plan a config, then replay the plan on a real control plane (etcd, kube-apiserver, kube-scheduler, KWOK nodes) and count the launcher pods that bind',
+    )
     .argument('<config>', 'the config file')
     .option('--json', 'print the result as one JSON object')
     .addOption(new Option('--order <order>', 'pod creation order').choices(['deploy', 'shuffled']).default('deploy'))

@@ -10,11 +10,7 @@ import { clampNegativeSizes, packBins, parseVbp, PackingInstance } from '../core
 
 export const DEFAULT_PACK_TIME_LIMIT_MS = 2000;
 
-export async function runPack(
-  file: string,
-  opts: { timeLimitMs?: number },
-  io: { stdout: (s: string) => void; stderr: (s: string) => void },
-): Promise<number> {
+export async function runPack(file: string, opts: { timeLimitMs?: number }, io: { stdout: (s: string) => void; stderr: (s: string) => void }): Promise<number> {
   let text: string;
   try {
     text = fs.readFileSync(file, 'utf8');

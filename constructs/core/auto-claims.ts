@@ -20,7 +20,9 @@ const STATIC_REFUSAL: Readonly<Record<NodeProviderSpec['kind'], string | undefin
 /** The path of the vcluster.yaml's (or config's) defaultProfile for an entry written at `entryPath`. */
 function defaultProfilePath(entryPath: string): string {
   const vclusterEntry = /\.autoNodes\[\d+\]$/;
-  return vclusterEntry.test(entryPath) && entryPath.includes('privateNodes') ? entryPath.replace(vclusterEntry, '.defaultProfile') : childPath(entryPath, 'defaultProfile');
+  return vclusterEntry.test(entryPath) && entryPath.includes('privateNodes')
+    ? entryPath.replace(vclusterEntry, '.defaultProfile')
+    : childPath(entryPath, 'defaultProfile');
 }
 
 /** The pool's taints, then the profile's that the pool does not set itself (same key and effect). */
@@ -46,18 +48,30 @@ interface ProfileContext {
   readonly warnings: PlanIssue[];
 }
 
-function withProfile<T extends StaticPoolSpec | DynamicPoolSpec>(pool: T, entry: AutoNodesSpec, poolPath: string, entryPath: string, ctx: ProfileContext): T | undefined {
+function withProfile<T extends StaticPoolSpec | DynamicPoolSpec>(
+  pool: T,
+  entry: AutoNodesSpec,
+  poolPath: string,
+  entryPath: string,
+  ctx: ProfileContext,
+): T | undefined {
   const name = pool.profile ?? entry.defaultProfile;
   if (name === undefined) return pool;
   const profile = ctx.profiles.get(name);
   if (!profile) {
     const at = pool.profile !== undefined ? childPath(poolPath, 'profile') : defaultProfilePath(entryPath);
     const known = [...ctx.profiles.keys()];
-    ctx.issues.add(at, `no node profile named "${name}": ${known.length > 0 ? `known: ${known.join(', ')}` : 'declare it under nodeProfiles (name, nodeLabels, taints)'}`);
+    ctx.issues.add(
+      at,
+      `no node profile named "${name}": ${known.length > 0 ? `known: ${known.join(', ')}` : 'declare it under nodeProfiles (name, nodeLabels, taints)'}`,
+    );
     return undefined;
   }
   if ((profile.startupTaints ?? []).length > 0) {
-    ctx.warnings.push({ path: poolPath, message: `node profile "${name}" has startupTaints, which metalslice does not set: its nodes register with the profile's taints and labels only` });
+    ctx.warnings.push({
+      path: poolPath,
+      message: `node profile "${name}" has startupTaints, which metalslice does not set: its nodes register with the profile's taints and labels only`,
+    });
   }
   const nodeLabels = { ...(profile.nodeLabels ?? {}), ...(pool.nodeLabels ?? {}) };
   const taints = mergeTaints(pool.taints, profile.taints);
@@ -94,7 +108,11 @@ export function resolveAutoClaims(
       const at = source.dynamic?.[j] ?? childPath(childPath(source.entry, 'dynamic'), j);
       return { pool: withProfile(pool, entry, at, source.entry, ctx) ?? pool, at };
     });
-    specs.push({ ...entry, ...(entry.static ? { static: statics.map((s) => s.pool) } : {}), ...(entry.dynamic ? { dynamic: dynamics.map((d) => d.pool) } : {}) });
+    specs.push({
+      ...entry,
+      ...(entry.static ? { static: statics.map((s) => s.pool) } : {}),
+      ...(entry.dynamic ? { dynamic: dynamics.map((d) => d.pool) } : {}),
+    });
     kept.push({ entry: source.entry, static: statics.map((s) => s.at), dynamic: dynamics.map((d) => d.at) });
   });
   return { specs, sources: kept };

@@ -236,7 +236,6 @@ function showSome(v: ResourceVector, names: readonly string[]): string {
   return names.map((n) => `${n} ${get(v, n).toString()}`).join(', ');
 }
 
-
 function sortKeys<T>(record: Readonly<Record<string, T>>): Record<string, T> {
   const out: Record<string, T> = {};
   for (const key of Object.keys(record).sort()) out[key] = record[key];
@@ -318,7 +317,14 @@ export function vmOfType(type: NodeType, fleet: FleetKubevirt): VmBuild | { read
   if (!built) {
     const problems: PlanIssue[] = [];
     const rootDisk = get(type.resources, 'disk').isZero() ? 'containerDisk' : 'dataVolume';
-    const vm = buildVm(type.resources, type.vm ?? {}, rootDisk, fleet, { options: childPath(type.path, 'vm'), shape: childPath(type.path, 'resources') }, problems);
+    const vm = buildVm(
+      type.resources,
+      type.vm ?? {},
+      rootDisk,
+      fleet,
+      { options: childPath(type.path, 'vm'), shape: childPath(type.path, 'resources') },
+      problems,
+    );
     built = vm ?? { problem: problems.map((p) => `${p.path}: ${p.message}`).join('; ') };
     byFleet.set(fleet, built);
   }
@@ -341,7 +347,14 @@ function kubevirtProblem(type: NodeType, ctx: PoolContext): string | undefined {
 
 function candidateOf(type: NodeType, ctx: PoolContext): CandidateType {
   const vm = type.providerKind === 'kubevirt' && ctx.fleet ? vmOfType(type, ctx.fleet) : undefined;
-  return { nodeType: type.id, name: type.name, cost: type.cost, resources: type.resources, footprint: footprintOf(type, ctx), ...(vm && !('problem' in vm) ? { vm } : {}) };
+  return {
+    nodeType: type.id,
+    name: type.name,
+    cost: type.cost,
+    resources: type.resources,
+    footprint: footprintOf(type, ctx),
+    ...(vm && !('problem' in vm) ? { vm } : {}),
+  };
 }
 
 /** Extended resources a claim asks for: named by a requirement (other than DoesNotExist) or by its resources/limits. */
@@ -353,7 +366,12 @@ function requestedExtended(requirements: readonly Requirement[], resources: Reso
 }
 
 /** Why a type does not match a claim (requirements, GPU rule, size), or undefined when it does. */
-function mismatch(type: NodeType, requirements: readonly Requirement[], requested: ReadonlySet<string>, minimum: ResourceVector | undefined): string | undefined {
+function mismatch(
+  type: NodeType,
+  requirements: readonly Requirement[],
+  requested: ReadonlySet<string>,
+  minimum: ResourceVector | undefined,
+): string | undefined {
   for (const r of requirements) {
     const offer = type.properties.get(r.key);
     if (!r.matches(offer)) {
@@ -391,8 +409,10 @@ export function checkTaints(taints: readonly Taint[] | undefined, path: string, 
       const valueProblem = typeof t.value === 'string' ? labelValueProblem(t.value) : 'it must be a string';
       if (valueProblem) issues.push({ path: childPath(at, 'value'), message: `taint value ${JSON.stringify(t.value)} is not valid: ${valueProblem}` });
     }
-    if (!TAINT_EFFECTS.includes(t.effect)) issues.push({ path: childPath(at, 'effect'), message: `taint effect ${JSON.stringify(t.effect)} is not valid: use ${TAINT_EFFECTS.join(', ')}` });
-    if (issues.length === before) out.push(t.value === undefined || t.value === '' ? { key: t.key, effect: t.effect } : { key: t.key, value: t.value, effect: t.effect });
+    if (!TAINT_EFFECTS.includes(t.effect))
+      issues.push({ path: childPath(at, 'effect'), message: `taint effect ${JSON.stringify(t.effect)} is not valid: use ${TAINT_EFFECTS.join(', ')}` });
+    if (issues.length === before)
+      out.push(t.value === undefined || t.value === '' ? { key: t.key, effect: t.effect } : { key: t.key, value: t.value, effect: t.effect });
   });
   return out;
 }
@@ -461,18 +481,35 @@ export function planAutoNodes(input: AutoNodesInput): AutoNodesPlan {
   warnings.push(...catalogue.warnings);
   const providers = new Map(catalogue.providers.map((p) => [p.name, p]));
   // Providers whose catalogue has a problem: their pools' "no type matches" would only repeat it.
-  const brokenCatalogues = new Set(catalogue.providers.filter((p) => catalogue.issues.some((i) => i.path === p.path || i.path.startsWith(`${p.path}.`) || i.path.startsWith(`${p.path}[`))).map((p) => p.name));
+  const brokenCatalogues = new Set(
+    catalogue.providers
+      .filter((p) => catalogue.issues.some((i) => i.path === p.path || i.path.startsWith(`${p.path}.`) || i.path.startsWith(`${p.path}[`)))
+      .map((p) => p.name),
+  );
   const ledger = new Ledger(input.quotas);
 
   // Fleets of kubevirt providers must exist: their CPU allocation ratio sizes every VM.
   for (const p of catalogue.providers) {
     if (p.kind === 'kubevirt' && p.fleet && !input.fleets.has(p.fleet) && !input.declared?.fleets.has(p.fleet)) {
-      issues.push({ path: childPath(p.path, 'fleet'), message: `unknown fleet "${p.fleet}": use one of ${[...input.fleets.keys()].sort().join(', ') || '(no fleets defined)'}` });
+      issues.push({
+        path: childPath(p.path, 'fleet'),
+        message: `unknown fleet "${p.fleet}": use one of ${[...input.fleets.keys()].sort().join(', ') || '(no fleets defined)'}`,
+      });
     }
   }
 
-  interface StaticWork { ctx: PoolContext; spec: StaticPoolSpec; path: string; order: number }
-  interface DynamicWork { ctx: PoolContext; spec: DynamicPoolSpec; path: string; order: number }
+  interface StaticWork {
+    ctx: PoolContext;
+    spec: StaticPoolSpec;
+    path: string;
+    order: number;
+  }
+  interface DynamicWork {
+    ctx: PoolContext;
+    spec: DynamicPoolSpec;
+    path: string;
+    order: number;
+  }
   const statics: StaticWork[] = [];
   const dynamics: DynamicWork[] = [];
   const poolNames = new Map<string, string>(); // `${cluster}/${name}` -> path
@@ -484,20 +521,34 @@ export function planAutoNodes(input: AutoNodesInput): AutoNodesPlan {
     const entryPath = source?.entry ?? childPath('autoNodes', i);
     const before = issues.length;
     if (!input.clusters.has(entry.cluster)) {
-      issues.push({ path: childPath(entryPath, 'cluster'), message: `unknown cluster ${JSON.stringify(entry.cluster)}: use one of ${[...input.clusters].sort().join(', ') || '(no clusters defined)'}, or add it to clusters` });
+      issues.push({
+        path: childPath(entryPath, 'cluster'),
+        message: `unknown cluster ${JSON.stringify(entry.cluster)}: use one of ${[...input.clusters].sort().join(', ') || '(no clusters defined)'}, or add it to clusters`,
+      });
     }
     const provider = providers.get(entry.provider);
     const providerDeclared = input.providers.some((p) => p.name === entry.provider);
     if (!provider) {
       if (!providerDeclared) {
-        issues.push({ path: childPath(entryPath, 'provider'), message: `unknown node provider ${JSON.stringify(entry.provider)}: use one of ${input.providers.map((p) => p.name).sort().join(', ') || '(no nodeProviders defined)'}` });
+        issues.push({
+          path: childPath(entryPath, 'provider'),
+          message: `unknown node provider ${JSON.stringify(entry.provider)}: use one of ${
+            input.providers
+              .map((p) => p.name)
+              .sort()
+              .join(', ') || '(no nodeProviders defined)'
+          }`,
+        });
       }
       return;
     }
     const fleet = provider.kind === 'kubevirt' && provider.fleet ? input.fleets.get(provider.fleet) : undefined;
     if (provider.kind === 'kubevirt') {
       if (entry.quota === undefined) {
-        issues.push({ path: childPath(entryPath, 'quota'), message: `provider ${provider.name} makes KubeVirt VMs, which are carved from a quota: set quota to one of ${[...input.quotas.keys()].sort().join(', ') || '(no quotas defined)'}` });
+        issues.push({
+          path: childPath(entryPath, 'quota'),
+          message: `provider ${provider.name} makes KubeVirt VMs, which are carved from a quota: set quota to one of ${[...input.quotas.keys()].sort().join(', ') || '(no quotas defined)'}`,
+        });
       }
     }
     if (entry.quota !== undefined) {
@@ -506,24 +557,46 @@ export function planAutoNodes(input: AutoNodesInput): AutoNodesPlan {
         // Declared but broken: its own problem is reported at the quota; nothing here can be planned.
         return;
       } else if (!quota) {
-        issues.push({ path: childPath(entryPath, 'quota'), message: `unknown quota ${JSON.stringify(entry.quota)}: use one of ${[...input.quotas.keys()].sort().join(', ') || '(no quotas defined)'}` });
+        issues.push({
+          path: childPath(entryPath, 'quota'),
+          message: `unknown quota ${JSON.stringify(entry.quota)}: use one of ${[...input.quotas.keys()].sort().join(', ') || '(no quotas defined)'}`,
+        });
       } else if (provider.kind !== 'kubevirt') {
-        warnings.push({ path: childPath(entryPath, 'quota'), message: `provider ${provider.name} is ${provider.kind}: its nodes are whole machines outside any quota, so quota ${entry.quota} is not charged; remove it` });
+        warnings.push({
+          path: childPath(entryPath, 'quota'),
+          message: `provider ${provider.name} is ${provider.kind}: its nodes are whole machines outside any quota, so quota ${entry.quota} is not charged; remove it`,
+        });
       } else if (provider.fleet && quota.fleet !== provider.fleet && input.fleets.has(quota.fleet) && input.fleets.has(provider.fleet)) {
-        issues.push({ path: childPath(entryPath, 'quota'), message: `quota ${entry.quota} slices fleet ${quota.fleet}, but provider ${provider.name} runs its VMs on fleet ${provider.fleet}: use a quota of fleet ${provider.fleet}` });
+        issues.push({
+          path: childPath(entryPath, 'quota'),
+          message: `quota ${entry.quota} slices fleet ${quota.fleet}, but provider ${provider.name} runs its VMs on fleet ${provider.fleet}: use a quota of fleet ${provider.fleet}`,
+        });
       }
     }
     if (issues.length > before) return;
-    const ctx: PoolContext = { path: entryPath, cluster: entry.cluster, provider, quota: provider.kind === 'kubevirt' ? entry.quota : undefined, fleet, catalogueBroken: brokenCatalogues.has(provider.name) };
+    const ctx: PoolContext = {
+      path: entryPath,
+      cluster: entry.cluster,
+      provider,
+      quota: provider.kind === 'kubevirt' ? entry.quota : undefined,
+      fleet,
+      catalogueBroken: brokenCatalogues.has(provider.name),
+    };
     const claimName = (name: unknown, path: string): boolean => {
       if (typeof name !== 'string' || !isDnsLabel(name)) {
-        issues.push({ path: childPath(path, 'name'), message: `pool name ${JSON.stringify(name)} is not a DNS-1123 label: use lower-case letters, digits and '-'` });
+        issues.push({
+          path: childPath(path, 'name'),
+          message: `pool name ${JSON.stringify(name)} is not a DNS-1123 label: use lower-case letters, digits and '-'`,
+        });
         return false;
       }
       const key = `${entry.cluster}/${name}`;
       const other = poolNames.get(key);
       if (other) {
-        issues.push({ path: childPath(path, 'name'), message: `pool "${name}" is already defined for cluster ${entry.cluster} at ${other}: pool names must be unique per cluster` });
+        issues.push({
+          path: childPath(path, 'name'),
+          message: `pool "${name}" is already defined for cluster ${entry.cluster} at ${other}: pool names must be unique per cluster`,
+        });
         return false;
       }
       poolNames.set(key, path);
@@ -577,7 +650,9 @@ export function planAutoNodes(input: AutoNodesInput): AutoNodesPlan {
     consumed: ledger.consumed.get(name) ?? {},
     remaining: ledger.remaining.get(name) ?? {},
   }));
-  const environments = [...envs.values()].sort((a, b) => (a.cluster !== b.cluster ? (a.cluster < b.cluster ? -1 : 1) : a.provider < b.provider ? -1 : a.provider > b.provider ? 1 : 0));
+  const environments = [...envs.values()].sort((a, b) =>
+    a.cluster !== b.cluster ? (a.cluster < b.cluster ? -1 : 1) : a.provider < b.provider ? -1 : a.provider > b.provider ? 1 : 0,
+  );
   return {
     ok: issues.length === 0,
     pools: planned.sort((a, b) => a.order - b.order).map((p) => p.pool),
@@ -595,7 +670,10 @@ function planStatic(ctx: PoolContext, spec: StaticPoolSpec, path: string, ledger
   if (typeof quantity !== 'number' || !Number.isInteger(quantity) || quantity < 0) {
     issues.push({ path: childPath(path, 'quantity'), message: `quantity must be a whole number of 0 or more (got ${JSON.stringify(quantity)})` });
   } else if (quantity > 0 && isDnsLabel(ctx.cluster) && nodeName(ctx.cluster, spec.name, quantity - 1).length > 63) {
-    issues.push({ path: childPath(path, 'name'), message: `node names ${nodeName(ctx.cluster, spec.name, quantity - 1)} would be longer than 63 characters: shorten the pool or cluster name` });
+    issues.push({
+      path: childPath(path, 'name'),
+      message: `node names ${nodeName(ctx.cluster, spec.name, quantity - 1)} would be longer than 63 characters: shorten the pool or cluster name`,
+    });
   }
   const minimum = spec.resources !== undefined ? captureInto(issues, () => parseResources(spec.resources!, childPath(path, 'resources'))) : undefined;
   if (issues.length > before) return undefined;
@@ -610,7 +688,8 @@ function planStatic(ctx: PoolContext, spec: StaticPoolSpec, path: string, ledger
     if (reason === undefined && refused === undefined) matching.push(type);
     else {
       rejected.push({ nodeType: type.id, reason: (reason ?? refused)! });
-      if (reason !== undefined && mismatch(type, common.requirements, new Set([...requested, ...type.extendedResources]), minimum) === undefined) gpuOnly.push(type);
+      if (reason !== undefined && mismatch(type, common.requirements, new Set([...requested, ...type.extendedResources]), minimum) === undefined)
+        gpuOnly.push(type);
     }
   }
   const base = {
@@ -632,16 +711,17 @@ function planStatic(ctx: PoolContext, spec: StaticPoolSpec, path: string, ledger
     return { ...base, nodes: [], rejected };
   }
 
-  const remaining = ctx.quota !== undefined ? ledger.remaining.get(ctx.quota) ?? {} : undefined;
+  const remaining = ctx.quota !== undefined ? (ledger.remaining.get(ctx.quota) ?? {}) : undefined;
   let chosen: NodeType | undefined;
   let firstQuotaMiss: { type: NodeType; demand: ResourceVector; over: string[] } | undefined;
   for (const type of matching) {
     const left = ledger.left(type);
     if (left < quantity) {
       const used = ledger.used(type);
-      const why = type.hosts !== undefined
-        ? `capacity exhausted: ${left} matching host(s) free (maxCapacity ${type.maxCapacity}, ${used} taken by earlier claims), the pool needs ${quantity}`
-        : `capacity exhausted: maxCapacity ${type.maxCapacity} with ${used} taken by earlier claims, ${left} left, the pool needs ${quantity}`;
+      const why =
+        type.hosts !== undefined
+          ? `capacity exhausted: ${left} matching host(s) free (maxCapacity ${type.maxCapacity}, ${used} taken by earlier claims), the pool needs ${quantity}`
+          : `capacity exhausted: maxCapacity ${type.maxCapacity} with ${used} taken by earlier claims, ${left} left, the pool needs ${quantity}`;
       rejected.push({ nodeType: type.id, reason: why });
       continue;
     }
@@ -649,7 +729,10 @@ function planStatic(ctx: PoolContext, spec: StaticPoolSpec, path: string, ledger
       const demand = scaleResources(footprintOf(type, ctx), quantity);
       const over = overQuota(demand, remaining);
       if (over.length > 0) {
-        rejected.push({ nodeType: type.id, reason: `over quota ${ctx.quota}: ${quantity} nodes need ${showSome(demand, over)}, ${showSome(remaining, over)} left` });
+        rejected.push({
+          nodeType: type.id,
+          reason: `over quota ${ctx.quota}: ${quantity} nodes need ${showSome(demand, over)}, ${showSome(remaining, over)} left`,
+        });
         firstQuotaMiss ??= { type, demand, over };
         continue;
       }
@@ -669,7 +752,10 @@ function planStatic(ctx: PoolContext, spec: StaticPoolSpec, path: string, ledger
     } else {
       issues.push({
         path: childPath(path, 'quantity'),
-        message: `no matching node type of provider ${ctx.provider.name} has room for ${quantity} nodes (a static pool takes all its nodes from one type): ${rejected.filter((r) => r.reason.startsWith('capacity')).map((r) => `${r.nodeType}: ${r.reason}`).join('; ')}; lower quantity, raise maxCapacity (metal3: add matching hosts), or add a node type`,
+        message: `no matching node type of provider ${ctx.provider.name} has room for ${quantity} nodes (a static pool takes all its nodes from one type): ${rejected
+          .filter((r) => r.reason.startsWith('capacity'))
+          .map((r) => `${r.nodeType}: ${r.reason}`)
+          .join('; ')}; lower quantity, raise maxCapacity (metal3: add matching hosts), or add a node type`,
       });
     }
     return { ...base, nodes: [], rejected };
@@ -693,7 +779,6 @@ function planStatic(ctx: PoolContext, spec: StaticPoolSpec, path: string, ledger
   return { ...base, nodeType: chosen.id, nodes, rejected };
 }
 
-
 function noMatchMessage(ctx: PoolContext, pool: string, rejected: readonly RejectedType[], gpuOnly: readonly NodeType[]): string {
   if (gpuOnly.length > 0) {
     const resources = [...new Set(gpuOnly.flatMap((t) => t.extendedResources))].sort();
@@ -702,7 +787,14 @@ function noMatchMessage(ctx: PoolContext, pool: string, rejected: readonly Rejec
   return `no node type of provider ${ctx.provider.name} matches pool ${pool}: ${rejected.map((r) => `${r.nodeType}: ${r.reason}`).join('; ') || 'the provider has no node types'}; relax the requirements or add a matching node type`;
 }
 
-function planDynamic(ctx: PoolContext, spec: DynamicPoolSpec, path: string, ledger: Ledger, issues: PlanIssue[], warnings: PlanIssue[]): PlannedAutoPool | undefined {
+function planDynamic(
+  ctx: PoolContext,
+  spec: DynamicPoolSpec,
+  path: string,
+  ledger: Ledger,
+  issues: PlanIssue[],
+  warnings: PlanIssue[],
+): PlannedAutoPool | undefined {
   const before = issues.length;
   const common = parseCommon(spec, path, issues);
   const autoscaler = spec.autoscaler ?? 'karpenter';
@@ -710,7 +802,10 @@ function planDynamic(ctx: PoolContext, spec: DynamicPoolSpec, path: string, ledg
     issues.push({ path: childPath(path, 'autoscaler'), message: `unknown autoscaler ${JSON.stringify(autoscaler)}: use karpenter or cluster-api` });
   }
   if (autoscaler === 'cluster-api' && ctx.provider.kind !== 'kubevirt') {
-    issues.push({ path: childPath(path, 'autoscaler'), message: `cluster-api pools are rendered as KubevirtMachineTemplates, but provider ${ctx.provider.name} is ${ctx.provider.kind}: use autoscaler: karpenter` });
+    issues.push({
+      path: childPath(path, 'autoscaler'),
+      message: `cluster-api pools are rendered as KubevirtMachineTemplates, but provider ${ctx.provider.name} is ${ctx.provider.kind}: use autoscaler: karpenter`,
+    });
   }
   // limits: Karpenter's map, resources plus `nodes`.
   let limits: ResourceVector = {};
@@ -719,7 +814,11 @@ function planDynamic(ctx: PoolContext, spec: DynamicPoolSpec, path: string, ledg
     const { nodes, ...rest } = spec.limits;
     if (nodes !== undefined) {
       const n = typeof nodes === 'string' && /^[0-9]+$/.test(nodes) ? Number(nodes) : nodes;
-      if (typeof n !== 'number' || !Number.isInteger(n) || n < 0) issues.push({ path: childPath(childPath(path, 'limits'), 'nodes'), message: `limits.nodes must be a whole number of 0 or more (got ${JSON.stringify(nodes)})` });
+      if (typeof n !== 'number' || !Number.isInteger(n) || n < 0)
+        issues.push({
+          path: childPath(childPath(path, 'limits'), 'nodes'),
+          message: `limits.nodes must be a whole number of 0 or more (got ${JSON.stringify(nodes)})`,
+        });
       else nodesLimit = n;
     }
     limits = captureInto(issues, () => parseResources(rest, childPath(path, 'limits'))) ?? {};
@@ -728,7 +827,10 @@ function planDynamic(ctx: PoolContext, spec: DynamicPoolSpec, path: string, ledg
   if (typeof minNodes !== 'number' || !Number.isInteger(minNodes) || minNodes < 0) {
     issues.push({ path: childPath(path, 'minNodes'), message: `minNodes must be a whole number of 0 or more (got ${JSON.stringify(spec.minNodes)})` });
   } else if (spec.minNodes !== undefined && autoscaler === 'karpenter') {
-    issues.push({ path: childPath(path, 'minNodes'), message: 'minNodes is for autoscaler: cluster-api (Karpenter pools start empty): remove it, or use a static pool for nodes that must always exist' });
+    issues.push({
+      path: childPath(path, 'minNodes'),
+      message: 'minNodes is for autoscaler: cluster-api (Karpenter pools start empty): remove it, or use a static pool for nodes that must always exist',
+    });
   }
   checkDisruption(spec, path, issues);
   if (issues.length > before) return undefined;
@@ -742,7 +844,8 @@ function planDynamic(ctx: PoolContext, spec: DynamicPoolSpec, path: string, ledg
     const refused = reason === undefined ? kubevirtProblem(type, ctx) : undefined;
     if (reason !== undefined || refused !== undefined) {
       rejected.push({ nodeType: type.id, reason: (reason ?? refused)! });
-      if (reason !== undefined && mismatch(type, common.requirements, new Set([...requested, ...type.extendedResources]), undefined) === undefined) gpuOnly.push(type);
+      if (reason !== undefined && mismatch(type, common.requirements, new Set([...requested, ...type.extendedResources]), undefined) === undefined)
+        gpuOnly.push(type);
     } else if (ledger.left(type) === 0) {
       rejected.push({ nodeType: type.id, reason: `capacity exhausted: all ${type.maxCapacity} nodes taken by static pools` });
     } else {
@@ -777,12 +880,14 @@ function planDynamic(ctx: PoolContext, spec: DynamicPoolSpec, path: string, ledg
   };
   if (matching.length === 0) {
     const all = rejected.every((r) => r.reason.startsWith('capacity'));
-    if (!ctx.catalogueBroken) issues.push({
-      path,
-      message: all && rejected.length > 0
-        ? `every matching node type of provider ${ctx.provider.name} is used up by static pools (${rejected.map((r) => r.nodeType).join(', ')}): raise maxCapacity or add a node type`
-        : noMatchMessage(ctx, spec.name, rejected, gpuOnly),
-    });
+    if (!ctx.catalogueBroken)
+      issues.push({
+        path,
+        message:
+          all && rejected.length > 0
+            ? `every matching node type of provider ${ctx.provider.name} is used up by static pools (${rejected.map((r) => r.nodeType).join(', ')}): raise maxCapacity or add a node type`
+            : noMatchMessage(ctx, spec.name, rejected, gpuOnly),
+      });
     return { ...base, dynamic: dynamicBase };
   }
 
@@ -827,17 +932,27 @@ function planDynamic(ctx: PoolContext, spec: DynamicPoolSpec, path: string, ledg
   if (autoscaler === 'cluster-api') {
     const m = cappedMax(types[0], limits, nodesLimit);
     if (m === Infinity) {
-      issues.push({ path: childPath(path, 'limits'), message: 'a cluster-api pool needs a size bound for cluster-autoscaler\'s max-size: set limits.nodes (or cpu / memory limits)' });
+      issues.push({
+        path: childPath(path, 'limits'),
+        message: "a cluster-api pool needs a size bound for cluster-autoscaler's max-size: set limits.nodes (or cpu / memory limits)",
+      });
     } else {
       maxNodes = m;
-      if (minNodes > m) issues.push({ path: childPath(path, 'minNodes'), message: `minNodes ${minNodes} is above the pool's maximum of ${m} nodes (from its limits): lower minNodes or raise the limits` });
+      if (minNodes > m)
+        issues.push({
+          path: childPath(path, 'minNodes'),
+          message: `minNodes ${minNodes} is above the pool's maximum of ${m} nodes (from its limits): lower minNodes or raise the limits`,
+        });
     }
   }
   if (ctx.quota !== undefined) {
     const remaining = ledger.remaining.get(ctx.quota) ?? {};
     // A cluster-api pool without a bound is already refused above, for cluster-autoscaler's max-size.
     if (unbounded && autoscaler !== 'cluster-api') {
-      issues.push({ path: childPath(path, 'limits'), message: `the pool has no limits and could grow past quota ${ctx.quota} (${show(remaining)} left): set limits.nodes, or cpu / memory limits` });
+      issues.push({
+        path: childPath(path, 'limits'),
+        message: `the pool has no limits and could grow past quota ${ctx.quota} (${show(remaining)} left): set limits.nodes, or cpu / memory limits`,
+      });
     } else if (spec.limits === undefined && autoscaler === 'karpenter' && worstCases.length > 0) {
       const most = worstCases.reduce((a, b) => (b.nodes > a.nodes ? b : a));
       warnings.push({
@@ -891,38 +1006,62 @@ function checkDisruption(spec: DynamicPoolSpec, path: string, issues: PlanIssue[
   const dPath = childPath(path, 'disruption');
   if (d !== undefined) {
     if (d.consolidationPolicy !== undefined && d.consolidationPolicy !== 'WhenEmpty' && d.consolidationPolicy !== 'WhenEmptyOrUnderutilized') {
-      issues.push({ path: childPath(dPath, 'consolidationPolicy'), message: `unknown consolidationPolicy ${JSON.stringify(d.consolidationPolicy)}: use WhenEmpty or WhenEmptyOrUnderutilized` });
+      issues.push({
+        path: childPath(dPath, 'consolidationPolicy'),
+        message: `unknown consolidationPolicy ${JSON.stringify(d.consolidationPolicy)}: use WhenEmpty or WhenEmptyOrUnderutilized`,
+      });
     }
     if (d.consolidateAfter !== undefined && (typeof d.consolidateAfter !== 'string' || !KARPENTER_DURATION.test(d.consolidateAfter))) {
-      issues.push({ path: childPath(dPath, 'consolidateAfter'), message: `consolidateAfter ${JSON.stringify(d.consolidateAfter)} is not a duration: write e.g. 30s, 5m, 1h30m or Never` });
+      issues.push({
+        path: childPath(dPath, 'consolidateAfter'),
+        message: `consolidateAfter ${JSON.stringify(d.consolidateAfter)} is not a duration: write e.g. 30s, 5m, 1h30m or Never`,
+      });
     }
     (d.budgets ?? []).forEach((b, k) => {
       const bPath = childPath(childPath(dPath, 'budgets'), k);
       if (typeof b.nodes !== 'string' || !BUDGET_NODES.test(b.nodes)) {
-        issues.push({ path: childPath(bPath, 'nodes'), message: `budget nodes ${JSON.stringify(b.nodes)} is not valid: write a count like "2" or a percentage like "10%"` });
+        issues.push({
+          path: childPath(bPath, 'nodes'),
+          message: `budget nodes ${JSON.stringify(b.nodes)} is not valid: write a count like "2" or a percentage like "10%"`,
+        });
       }
       if ((b.schedule === undefined) !== (b.duration === undefined)) {
         issues.push({ path: bPath, message: 'schedule and duration go together: set both (e.g. schedule "0 9 * * mon-fri", duration 8h) or neither' });
       }
-      if (b.schedule !== undefined && (typeof b.schedule !== 'string' || !/^(@(annually|yearly|monthly|weekly|daily|midnight|hourly))|((.+)\s(.+)\s(.+)\s(.+)\s(.+))$/.test(b.schedule))) {
-        issues.push({ path: childPath(bPath, 'schedule'), message: `schedule ${JSON.stringify(b.schedule)} is not a cron expression: five fields, or @daily style` });
+      if (
+        b.schedule !== undefined &&
+        (typeof b.schedule !== 'string' || !/^(@(annually|yearly|monthly|weekly|daily|midnight|hourly))|((.+)\s(.+)\s(.+)\s(.+)\s(.+))$/.test(b.schedule))
+      ) {
+        issues.push({
+          path: childPath(bPath, 'schedule'),
+          message: `schedule ${JSON.stringify(b.schedule)} is not a cron expression: five fields, or @daily style`,
+        });
       }
       if (b.duration !== undefined && (typeof b.duration !== 'string' || !BUDGET_DURATION.test(b.duration))) {
-        issues.push({ path: childPath(bPath, 'duration'), message: `duration ${JSON.stringify(b.duration)} is not valid: whole minutes or hours, e.g. 30m, 8h, 1h30m` });
+        issues.push({
+          path: childPath(bPath, 'duration'),
+          message: `duration ${JSON.stringify(b.duration)} is not valid: whole minutes or hours, e.g. 30m, 8h, 1h30m`,
+        });
       }
       (b.reasons ?? []).forEach((r, m) => {
-        if (!BUDGET_REASONS.includes(r)) issues.push({ path: childPath(childPath(bPath, 'reasons'), m), message: `unknown reason ${JSON.stringify(r)}: use ${BUDGET_REASONS.join(', ')}` });
+        if (!BUDGET_REASONS.includes(r))
+          issues.push({ path: childPath(childPath(bPath, 'reasons'), m), message: `unknown reason ${JSON.stringify(r)}: use ${BUDGET_REASONS.join(', ')}` });
       });
     });
   }
   if (spec.expireAfter !== undefined && (typeof spec.expireAfter !== 'string' || !KARPENTER_DURATION.test(spec.expireAfter))) {
-    issues.push({ path: childPath(path, 'expireAfter'), message: `expireAfter ${JSON.stringify(spec.expireAfter)} is not a duration: write e.g. 720h or Never` });
+    issues.push({
+      path: childPath(path, 'expireAfter'),
+      message: `expireAfter ${JSON.stringify(spec.expireAfter)} is not a duration: write e.g. 720h or Never`,
+    });
   }
   if (spec.terminationGracePeriod !== undefined && (typeof spec.terminationGracePeriod !== 'string' || !GRACE_PERIOD.test(spec.terminationGracePeriod))) {
-    issues.push({ path: childPath(path, 'terminationGracePeriod'), message: `terminationGracePeriod ${JSON.stringify(spec.terminationGracePeriod)} is not a duration: write e.g. 30s, 10m or 1h` });
+    issues.push({
+      path: childPath(path, 'terminationGracePeriod'),
+      message: `terminationGracePeriod ${JSON.stringify(spec.terminationGracePeriod)} is not a duration: write e.g. 30s, 10m or 1h`,
+    });
   }
   if (spec.weight !== undefined && (typeof spec.weight !== 'number' || !Number.isInteger(spec.weight) || spec.weight < 1 || spec.weight > 100)) {
     issues.push({ path: childPath(path, 'weight'), message: `weight must be a whole number from 1 to 100 (got ${JSON.stringify(spec.weight)})` });
   }
 }
-

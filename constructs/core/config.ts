@@ -106,7 +106,11 @@ export const CONFIG_SCHEMA: SchemaObject = {
               type: 'object',
               required: ['resourceName', 'pciVendorSelector'],
               additionalProperties: false,
-              properties: { resourceName: { type: 'string' }, pciVendorSelector: { type: 'string', pattern: '^[0-9a-fA-F]{4}:[0-9a-fA-F]{4}$' }, externalResourceProvider: { type: 'boolean' } },
+              properties: {
+                resourceName: { type: 'string' },
+                pciVendorSelector: { type: 'string', pattern: '^[0-9a-fA-F]{4}:[0-9a-fA-F]{4}$' },
+                externalResourceProvider: { type: 'boolean' },
+              },
             },
           },
           namespace: name,
@@ -284,7 +288,12 @@ export const CONFIG_SCHEMA: SchemaObject = {
                   properties: {
                     pods: {
                       type: 'array',
-                      items: { type: 'object', required: ['resources', 'count'], additionalProperties: false, properties: { resources, count: { type: 'integer', minimum: 1 } } },
+                      items: {
+                        type: 'object',
+                        required: ['resources', 'count'],
+                        additionalProperties: false,
+                        properties: { resources, count: { type: 'integer', minimum: 1 } },
+                      },
                     },
                     nodeOverhead: resources,
                   },
@@ -385,7 +394,15 @@ function describe(error: ErrorObject): PlanIssue {
     }
     case 'type': {
       const want = (error.params as { type: string | string[] }).type.toString();
-      const noun: Record<string, string> = { integer: 'a whole number', number: 'a number', string: 'a string', boolean: 'true or false', array: 'a list', object: 'a map', 'string,number': 'a string or a number' };
+      const noun: Record<string, string> = {
+        integer: 'a whole number',
+        number: 'a number',
+        string: 'a string',
+        boolean: 'true or false',
+        array: 'a list',
+        object: 'a map',
+        'string,number': 'a string or a number',
+      };
       const hint = want === 'string' && (typeof error.data === 'number' || typeof error.data === 'boolean') ? `: quote it ("${String(error.data)}")` : '';
       return { path: at, message: `must be ${noun[want] ?? want.replace(',', ' or ')} (got ${JSON.stringify(error.data)})${hint}` };
     }
@@ -405,7 +422,9 @@ function describe(error: ErrorObject): PlanIssue {
 export function validateConfigShape(data: unknown): MetalsliceConfig {
   const validate = validator();
   if (data === null || data === undefined || (typeof data === 'object' && !Array.isArray(data) && Object.keys(data).length === 0)) {
-    throw new MetalsliceError([{ path: '(config)', message: 'the config is empty: declare at least a fleet, quotas and node pools (see examples/metalslice.yaml)' }]);
+    throw new MetalsliceError([
+      { path: '(config)', message: 'the config is empty: declare at least a fleet, quotas and node pools (see examples/metalslice.yaml)' },
+    ]);
   }
   if (!validate(data)) {
     const seen = new Set<string>();
@@ -430,13 +449,20 @@ export const MAX_CONFIG_BYTES = 8 * 1024 * 1024;
  */
 export function parseConfigText(text: string, source: string): MetalsliceConfig {
   if (text.length > MAX_CONFIG_BYTES) {
-    throw new MetalsliceError([{ path: source, message: `the file is ${(text.length / 1024 / 1024).toFixed(1)} MiB, too large for a config (at most ${MAX_CONFIG_BYTES / 1024 / 1024} MiB): move host lists into hostsFile inventories` }]);
+    throw new MetalsliceError([
+      {
+        path: source,
+        message: `the file is ${(text.length / 1024 / 1024).toFixed(1)} MiB, too large for a config (at most ${MAX_CONFIG_BYTES / 1024 / 1024} MiB): move host lists into hostsFile inventories`,
+      },
+    ]);
   }
   const doc = parseDocument(text, { prettyErrors: true, uniqueKeys: true });
   if (doc.errors.length > 0) {
     // The first syntax error is the root; the parser's later ones follow from it.
     const e = doc.errors[0];
-    throw new MetalsliceError([{ path: `${source}:${e.linePos?.[0].line ?? '?'}`, message: `${e.code}: ${e.message.split('\n')[0]}; fix the YAML/JSON syntax` }]);
+    throw new MetalsliceError([
+      { path: `${source}:${e.linePos?.[0].line ?? '?'}`, message: `${e.code}: ${e.message.split('\n')[0]}; fix the YAML/JSON syntax` },
+    ]);
   }
   let data: unknown;
   try {
@@ -473,7 +499,10 @@ export function resolveVclusterFiles(config: MetalsliceConfig, baseDir: string):
     try {
       text = fs.readFileSync(path.resolve(baseDir, v.file), 'utf8');
     } catch (e) {
-      issues.push({ path: `${at}.file`, message: `cannot read ${v.file} (${(e as NodeJS.ErrnoException).code ?? 'error'}): check the path (relative to the config file)` });
+      issues.push({
+        path: `${at}.file`,
+        message: `cannot read ${v.file} (${(e as NodeJS.ErrnoException).code ?? 'error'}): check the path (relative to the config file)`,
+      });
       return;
     }
     const result = importVclusterAutoNodes(text, { cluster: v.cluster, quota: v.quota, quotaByProvider: v.quotaByProvider, pathPrefix: v.file });
@@ -495,7 +524,12 @@ export function readInventoryFile(file: string, at: string): readonly HostSpec[]
   try {
     parsed = parseDocument(fs.readFileSync(file, 'utf8')).toJS();
   } catch (e) {
-    throw new MetalsliceError([{ path: at, message: `cannot read hosts file ${file} (${(e as NodeJS.ErrnoException).code ?? (e as Error).message}): check the path, or run \`metalslice inventory --out ${file}\`` }]);
+    throw new MetalsliceError([
+      {
+        path: at,
+        message: `cannot read hosts file ${file} (${(e as NodeJS.ErrnoException).code ?? (e as Error).message}): check the path, or run \`metalslice inventory --out ${file}\``,
+      },
+    ]);
   }
   const wrapped = validateConfigShape({ fleets: [{ name: 'inventory', hosts: (parsed as InventoryFile | null)?.hosts ?? [] }] });
   if (!Array.isArray((parsed as InventoryFile | null)?.hosts)) {

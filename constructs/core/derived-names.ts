@@ -55,12 +55,18 @@ export interface DerivedNamesInput {
 
 /** Namespaces on the provider cluster: tenants' (quotas, node environments) are exclusive. */
 function claimNamespaces(input: DerivedNamesInput, issues: IssueCollector): void {
-  const namespaces = new NameSpace('namespace', issues, 'rename one of them (or set the quota\'s namespace explicitly)');
+  const namespaces = new NameSpace('namespace', issues, "rename one of them (or set the quota's namespace explicitly)");
   (input.model.fleets ?? []).forEach((f, i) => {
-    if (f.namespace !== undefined) namespaces.claim(f.namespace, { who: `fleet "${f.name}" (KubeVirt)`, path: `${input.pathOf('fleets', i)}.namespace`, shareable: 'kubevirt' });
+    if (f.namespace !== undefined)
+      namespaces.claim(f.namespace, { who: `fleet "${f.name}" (KubeVirt)`, path: `${input.pathOf('fleets', i)}.namespace`, shareable: 'kubevirt' });
   });
   (input.model.nodeProviders ?? []).forEach((p, i) => {
-    if (p.kind === 'metal3') namespaces.claim(p.hostNamespace ?? 'metal3', { who: `the host pool of provider "${p.name}"`, path: `${input.pathOf('nodeProviders', i)}.hostNamespace`, shareable: 'metal3-hosts' });
+    if (p.kind === 'metal3')
+      namespaces.claim(p.hostNamespace ?? 'metal3', {
+        who: `the host pool of provider "${p.name}"`,
+        path: `${input.pathOf('nodeProviders', i)}.hostNamespace`,
+        shareable: 'metal3-hosts',
+      });
   });
   for (const [name, q] of input.quotas) namespaces.claim(q.namespace, { who: `quota "${name}"`, path: `${q.path}.namespace` });
   for (const env of input.environments) {
@@ -86,16 +92,33 @@ export function autoNodesConstructId(entry: AutoNodesSpec): string {
 
 /** The construct ids a config becomes (from-config.ts): one stack scope for every kind. */
 export function claimConfigIds(model: MetalsliceConfig, issues: IssueCollector, pathOf: (kind: keyof MetalsliceConfig, index: number) => string): void {
-  const ids = new NameSpace('name', issues, 'names become Terraform resource addresses in one stack, so each must be unique across fleets, quotas, clusters, node pools, providers and private node pools: rename one');
+  const ids = new NameSpace(
+    'name',
+    issues,
+    'names become Terraform resource addresses in one stack, so each must be unique across fleets, quotas, clusters, node pools, providers and private node pools: rename one',
+  );
   const kinds = ['fleets', 'quotas', 'clusters', 'nodePools', 'nodeProviders', 'privateNodePools'] as const;
-  const singular: Record<(typeof kinds)[number], string> = { fleets: 'fleet', quotas: 'quota', clusters: 'cluster', nodePools: 'node pool', nodeProviders: 'node provider', privateNodePools: 'private node pool' };
+  const singular: Record<(typeof kinds)[number], string> = {
+    fleets: 'fleet',
+    quotas: 'quota',
+    clusters: 'cluster',
+    nodePools: 'node pool',
+    nodeProviders: 'node provider',
+    privateNodePools: 'private node pool',
+  };
   for (const kind of kinds) {
-    (model[kind] ?? []).forEach((item, i) => ids.claim((item as { name: string }).name, { who: `${singular[kind]} "${(item as { name: string }).name}"`, path: `${pathOf(kind, i)}.name` }));
+    (model[kind] ?? []).forEach((item, i) =>
+      ids.claim((item as { name: string }).name, { who: `${singular[kind]} "${(item as { name: string }).name}"`, path: `${pathOf(kind, i)}.name` }),
+    );
   }
   (model.autoNodes ?? []).forEach((a, i) => {
     const path = a.source?.entry ?? pathOf('autoNodes', i);
     // Two pairs whose id strings meet also meet in their node environment's namespace: reported there, once.
-    ids.claim(autoNodesConstructId(a), { who: `the auto nodes of cluster "${a.cluster}" on provider "${a.provider}" at ${path}`, path, shareable: 'auto-nodes' });
+    ids.claim(autoNodesConstructId(a), {
+      who: `the auto nodes of cluster "${a.cluster}" on provider "${a.provider}" at ${path}`,
+      path,
+      shareable: 'auto-nodes',
+    });
   });
 }
 

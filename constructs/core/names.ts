@@ -15,7 +15,6 @@ export function dns1123LabelProblem(name: string, maxLength = 63): string | unde
   return undefined;
 }
 
-
 /** Why `key` is not a valid label key (`prefix/name`), or undefined when it is. */
 export function labelKeyProblem(key: string): string | undefined {
   if (key === '') return 'it is empty';

@@ -111,11 +111,7 @@ interface Mix {
 }
 
 /** Chooses a cost-minimal node mix; exact on small instances, heuristic beyond. */
-export async function chooseNodeMix(
-  demand: readonly PodDemand[],
-  types: readonly NodeType[],
-  options: NodeMixOptions = {},
-): Promise<NodeMix> {
+export async function chooseNodeMix(demand: readonly PodDemand[], types: readonly NodeType[], options: NodeMixOptions = {}): Promise<NodeMix> {
   const cat = prepare(demand, types);
   const timeLimitMs = options.timeLimitMs ?? DEFAULT_TIME_LIMIT_MS;
   const heuristic = heuristicMix(cat, DEFAULT_ITERATIONS);
@@ -194,7 +190,8 @@ function prepare(demand: readonly PodDemand[], types: readonly NodeType[]): Cata
     names.add(t.name);
     if (t.capacity.length !== d) throw new NodeMixError(`node type "${t.name}" has ${t.capacity.length} capacities, expected ${d} like the pod sizes`);
     if (!Number.isFinite(t.cost) || t.cost < 0) throw new NodeMixError(`node type "${t.name}" has cost ${t.cost}: use a finite non-negative price`);
-    if (t.max !== undefined && (!Number.isSafeInteger(t.max) || t.max < 0)) throw new NodeMixError(`node type "${t.name}" has max ${t.max}: use a non-negative whole number`);
+    if (t.max !== undefined && (!Number.isSafeInteger(t.max) || t.max < 0))
+      throw new NodeMixError(`node type "${t.name}" has max ${t.max}: use a non-negative whole number`);
     const overhead = t.overhead ?? new Array<number>(d).fill(0);
     if (overhead.length !== d) throw new NodeMixError(`node type "${t.name}" has ${overhead.length} overheads, expected ${d}`);
     return t.capacity.map((c, k) => {
@@ -303,7 +300,13 @@ function patternModel(cat: Catalogue, patterns: readonly Pattern[], integer: boo
   });
   if (integer) {
     lines.push('General');
-    for (let j = 0; j < patterns.length; j += 20) lines.push(` ${patterns.slice(j, j + 20).map((_, i) => `z${j + i}`).join(' ')}`);
+    for (let j = 0; j < patterns.length; j += 20)
+      lines.push(
+        ` ${patterns
+          .slice(j, j + 20)
+          .map((_, i) => `z${j + i}`)
+          .join(' ')}`,
+      );
   }
   lines.push('End');
   return lines.join('\n');

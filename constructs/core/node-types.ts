@@ -140,7 +140,6 @@ function smallestCommon(vectors: readonly ResourceVector[]): ResourceVector {
   return out;
 }
 
-
 function parseOffers(props: Labels | undefined, path: string, issues: PlanIssue[]): Map<string, PropertyOffer> {
   const out = new Map<string, PropertyOffer>();
   if (props === undefined) return out;
@@ -184,11 +183,17 @@ export function parseNodeProviders(specs: readonly NodeProviderSpec[], basePath 
   specs.forEach((spec, i) => {
     const path = childPath(basePath, i);
     if (typeof spec.name !== 'string' || !isDnsLabel(spec.name)) {
-      issues.push({ path: childPath(path, 'name'), message: `provider name ${JSON.stringify(spec.name)} is not a DNS-1123 label: use lower-case letters, digits and '-', at most 63 characters` });
+      issues.push({
+        path: childPath(path, 'name'),
+        message: `provider name ${JSON.stringify(spec.name)} is not a DNS-1123 label: use lower-case letters, digits and '-', at most 63 characters`,
+      });
       return;
     }
     if (seen.has(spec.name)) {
-      issues.push({ path: childPath(path, 'name'), message: `provider "${spec.name}" is already defined at ${childPath(basePath, seen.get(spec.name)!)}: provider names must be unique` });
+      issues.push({
+        path: childPath(path, 'name'),
+        message: `provider "${spec.name}" is already defined at ${childPath(basePath, seen.get(spec.name)!)}: provider names must be unique`,
+      });
       return;
     }
     seen.set(spec.name, i);
@@ -207,11 +212,14 @@ export function parseNodeProviders(specs: readonly NodeProviderSpec[], basePath 
           : 'a metal3 provider needs hosts (its BareMetalHosts) or hostsFile (written by `metalslice inventory`)',
       });
     }
-    const hosts = spec.kind === 'metal3' ? spec.hosts ?? [] : [];
+    const hosts = spec.kind === 'metal3' ? (spec.hosts ?? []) : [];
     if (spec.kind === 'metal3') {
       hosts.forEach((h, k) => {
         if (h.errorMessage || h.state === 'error') {
-          warnings.push({ path: childPath(childPath(path, 'hosts'), k), message: `host ${h.name} is in error${h.errorMessage ? ` (${h.errorMessage})` : ''}: it is not handed out until the error is cleared` });
+          warnings.push({
+            path: childPath(childPath(path, 'hosts'), k),
+            message: `host ${h.name} is in error${h.errorMessage ? ` (${h.errorMessage})` : ''}: it is not handed out until the error is cleared`,
+          });
         }
       });
     }
@@ -234,11 +242,17 @@ export function parseNodeProviders(specs: readonly NodeProviderSpec[], basePath 
     (isList(spec.nodeTypes) ? spec.nodeTypes : []).forEach((t, j) => {
       const typePath = childPath(childPath(path, 'nodeTypes'), j);
       if (typeof t.name !== 'string' || !isNodeTypeName(t.name)) {
-        issues.push({ path: childPath(typePath, 'name'), message: `node type name ${JSON.stringify(t.name)} is not valid: use lower-case letters, digits, '-' and '.' (like t3.medium), starting and ending with a letter or digit, at most 63 characters` });
+        issues.push({
+          path: childPath(typePath, 'name'),
+          message: `node type name ${JSON.stringify(t.name)} is not valid: use lower-case letters, digits, '-' and '.' (like t3.medium), starting and ending with a letter or digit, at most 63 characters`,
+        });
         return;
       }
       if (typeNames.has(t.name)) {
-        issues.push({ path: childPath(typePath, 'name'), message: `node type "${t.name}" is already defined in provider ${spec.name} at nodeTypes[${typeNames.get(t.name)}]: names must be unique per provider` });
+        issues.push({
+          path: childPath(typePath, 'name'),
+          message: `node type "${t.name}" is already defined in provider ${spec.name} at nodeTypes[${typeNames.get(t.name)}]: names must be unique per provider`,
+        });
         return;
       }
       typeNames.set(t.name, j);
@@ -282,7 +296,7 @@ function parseNodeType(
       captureInto(issues, () => parsePropertyOffer(spec.zone!, childPath(path, 'zone')));
       zone = spec.zone;
     }
-    if (typeOffers.has(ZONE_LABEL) && (typeOffers.get(ZONE_LABEL)!.values.join(',') !== spec.zone)) {
+    if (typeOffers.has(ZONE_LABEL) && typeOffers.get(ZONE_LABEL)!.values.join(',') !== spec.zone) {
       issues.push({ path: childPath(childPath(path, 'properties'), ZONE_LABEL), message: `conflicts with zone: ${spec.zone}: set the zone once, with zone` });
     }
   } else if (zoneProperty && !zoneProperty.any && zoneProperty.values.length === 1) {
@@ -296,11 +310,17 @@ function parseNodeType(
   }
   if (provider.kind === 'metal3') {
     if (!spec.hostSelector) {
-      issues.push({ path: childPath(path, 'hostSelector'), message: 'a metal3 node type needs hostSelector (matchLabels / matchExpressions) to pick its BareMetalHosts' });
+      issues.push({
+        path: childPath(path, 'hostSelector'),
+        message: 'a metal3 node type needs hostSelector (matchLabels / matchExpressions) to pick its BareMetalHosts',
+      });
     } else {
       const matching = hosts.filter((h) => matchesLabelSelector(h.labels ?? {}, spec.hostSelector!));
       if (matching.length === 0) {
-        issues.push({ path: childPath(path, 'hostSelector'), message: `matches none of the ${hosts.length} hosts of provider ${provider.name}: fix the selector or the host labels` });
+        issues.push({
+          path: childPath(path, 'hostSelector'),
+          message: `matches none of the ${hosts.length} hosts of provider ${provider.name}: fix the selector or the host labels`,
+        });
       } else {
         const usable = matching.filter((h) => hostUnavailableReason(h) === undefined);
         // The type promises what every host can give: the smallest usable host (or, with none usable, the smallest matching one).
@@ -309,7 +329,10 @@ function parseNodeType(
         if (resources !== undefined) {
           const tooBig = resourceNames(resources).filter((n) => !resources![n].lte(discovered[n] ?? Quantity.ZERO));
           if (tooBig.length > 0) {
-            issues.push({ path: childPath(path, 'resources'), message: `promises more ${tooBig.join(', ')} than the smallest matching host has: lower the resources or narrow hostSelector` });
+            issues.push({
+              path: childPath(path, 'resources'),
+              message: `promises more ${tooBig.join(', ')} than the smallest matching host has: lower the resources or narrow hostSelector`,
+            });
           }
         } else {
           resources = discovered;
@@ -318,8 +341,10 @@ function parseNodeType(
       }
     }
   } else {
-    if (spec.hostSelector) issues.push({ path: childPath(path, 'hostSelector'), message: `hostSelector is for metal3 providers; ${provider.kind} types declare resources` });
-    if (spec.resources === undefined) issues.push({ path: childPath(path, 'resources'), message: 'a node type needs resources (cpu and memory of one node), e.g. {cpu: 4, memory: 16Gi}' });
+    if (spec.hostSelector)
+      issues.push({ path: childPath(path, 'hostSelector'), message: `hostSelector is for metal3 providers; ${provider.kind} types declare resources` });
+    if (spec.resources === undefined)
+      issues.push({ path: childPath(path, 'resources'), message: 'a node type needs resources (cpu and memory of one node), e.g. {cpu: 4, memory: 16Gi}' });
   }
   if (resources !== undefined && provider.kind !== 'metal3' && spec.resources !== undefined) {
     for (const required of ['cpu', 'memory']) {
@@ -340,7 +365,7 @@ function parseNodeType(
   }
   for (const [k, v] of providerOffers) properties.set(k, v);
   for (const [k, v] of typeOffers) properties.set(k, v);
-  properties.set(ZONE_LABEL, spec.zone !== undefined ? single(zone) : properties.get(ZONE_LABEL) ?? single(DEFAULT_ZONE));
+  properties.set(ZONE_LABEL, spec.zone !== undefined ? single(zone) : (properties.get(ZONE_LABEL) ?? single(DEFAULT_ZONE)));
   properties.set(NODE_TYPE_LABEL, single(spec.name));
   properties.set(INSTANCE_TYPE_LABEL, single(spec.name));
 
@@ -370,11 +395,7 @@ function parseNodeType(
  * the claim's `In` requirements narrow it (to the first allowed value in sort order); resource-derived
  * properties are not labels.
  */
-export function nodeLabelsFor(
-  type: NodeType,
-  narrowing: ReadonlyMap<string, readonly string[]>,
-  claimLabels: Labels = {},
-): Record<string, string> {
+export function nodeLabelsFor(type: NodeType, narrowing: ReadonlyMap<string, readonly string[]>, claimLabels: Labels = {}): Record<string, string> {
   const labels: Record<string, string> = {};
   for (const key of [...type.properties.keys()].sort()) {
     if (type.extendedResources.includes(key)) continue;

@@ -53,7 +53,10 @@ function chargeQuota(quota: PlannedQuota, pools: readonly PlannedVm[][], issues:
       const room = roomLeft(quota.limits, used);
       const fit = wholeWithin(pool[0].quotaDemand, room);
       const detail = over
-        .map((r) => `${r}: needs ${get(demand, r)} (${pool.length} x ${get(pool[0].quotaDemand, r)}, each VM's launcher pod as KubeVirt ${r === 'disk' ? 'and its root disk' : 'requests it'}), ${get(room, r).isNegative() ? '0' : get(room, r)} left of ${get(quota.limits, r)}`)
+        .map(
+          (r) =>
+            `${r}: needs ${get(demand, r)} (${pool.length} x ${get(pool[0].quotaDemand, r)}, each VM's launcher pod as KubeVirt ${r === 'disk' ? 'and its root disk' : 'requests it'}), ${get(room, r).isNegative() ? '0' : get(room, r)} left of ${get(quota.limits, r)}`,
+        )
         .join('; ');
       const field = pool[0].countPath.endsWith('.quantity') ? 'quantity' : 'count';
       issues.add(pool[0].countPath, `${describe(pool)} does not fit quota "${quota.name}" (${detail}): lower ${field} to ${fit} or raise ${quota.path}.limits`);
@@ -89,17 +92,32 @@ export function accountVms(foundation: Foundation, vms: readonly PlannedVm[], is
     const allocated = chargeQuota(quota, [...groupBy(concrete, (vm) => vm.poolPath).values()], issues, overQuotaPools);
     const max = quota.spec.maxVirtualMachines;
     if (max !== undefined && concrete.length > max) {
-      issues.add(`${quota.path}.maxVirtualMachines`, `quota "${quota.name}" allows ${max} VMs but its pools ask for ${concrete.length} (${[...new Set(concrete.map((vm) => vm.poolPath))].join(', ')}): raise maxVirtualMachines or lower the pools' counts`);
+      issues.add(
+        `${quota.path}.maxVirtualMachines`,
+        `quota "${quota.name}" allows ${max} VMs but its pools ask for ${concrete.length} (${[...new Set(concrete.map((vm) => vm.poolPath))].join(', ')}): raise maxVirtualMachines or lower the pools' counts`,
+      );
     } else if (max !== undefined) {
-      for (const pool of groupBy(own.filter((vm) => !vm.concrete), (vm) => vm.poolPath).values()) {
+      for (const pool of groupBy(
+        own.filter((vm) => !vm.concrete),
+        (vm) => vm.poolPath,
+      ).values()) {
         if (concrete.length + pool.length > max) {
-          issues.add(pool[0].countPath, `at its limits ${describe(pool)} can reach ${pool.length} VMs, and with the ${concrete.length} the quota already has that is more than quota "${quota.name}" allows (maxVirtualMachines ${max}): lower limits.nodes to ${Math.max(0, max - concrete.length)} or raise maxVirtualMachines`);
+          issues.add(
+            pool[0].countPath,
+            `at its limits ${describe(pool)} can reach ${pool.length} VMs, and with the ${concrete.length} the quota already has that is more than quota "${quota.name}" allows (maxVirtualMachines ${max}): lower limits.nodes to ${Math.max(0, max - concrete.length)} or raise maxVirtualMachines`,
+          );
         }
       }
     }
     const largest = concrete.filter((vm) => vm.eviction.migratable).sort((a, b) => compareSize(b, a))[0];
     const migrationHeadroom = checkMigrationHeadroom(quota, allocated, largest, issues);
-    quotas.set(quota.name, { quota, allocated: normalizeResources(allocated), migrationHeadroom, virtualMachines: concrete.length, ...(largest ? { largestMigratable: largest } : {}) });
+    quotas.set(quota.name, {
+      quota,
+      allocated: normalizeResources(allocated),
+      migrationHeadroom,
+      virtualMachines: concrete.length,
+      ...(largest ? { largestMigratable: largest } : {}),
+    });
   }
   const fleets = new Map<string, ResourceVector>();
   for (const vm of vms) if (vm.concrete) fleets.set(vm.fleet, addResources(fleets.get(vm.fleet) ?? {}, vm.hostDemand));

@@ -28,7 +28,13 @@ export function pathOf(paths: ModelPaths | undefined, kind: keyof MetalsliceConf
 }
 
 /** Checks that names are DNS-1123 labels and unique within their kind. */
-export function checkNames<T extends { name: string }>(items: readonly T[], kind: keyof MetalsliceConfig, paths: ModelPaths | undefined, issues: IssueCollector, maxLength = 63): void {
+export function checkNames<T extends { name: string }>(
+  items: readonly T[],
+  kind: keyof MetalsliceConfig,
+  paths: ModelPaths | undefined,
+  issues: IssueCollector,
+  maxLength = 63,
+): void {
   const index = new Map<string, number>();
   items.forEach((item, i) => {
     const at = pathOf(paths, kind, i);
@@ -85,7 +91,8 @@ function planFleet(spec: FleetSpec, at: string, issues: IssueCollector): Planned
   hostSpecs.forEach((h, i) => {
     const hostAt = `${at}.hosts[${i}]`;
     const problem = dns1123LabelProblem(h.name, 253);
-    if (problem && !/^[a-z0-9]([-a-z0-9.]*[a-z0-9])?$/.test(h.name)) issues.add(`${hostAt}.name`, `"${h.name}" is not a valid node name: use lower-case letters, digits, "-" and "."`);
+    if (problem && !/^[a-z0-9]([-a-z0-9.]*[a-z0-9])?$/.test(h.name))
+      issues.add(`${hostAt}.name`, `"${h.name}" is not a valid node name: use lower-case letters, digits, "-" and "."`);
     if (hostIndex.has(h.name)) issues.add(`${hostAt}.name`, `host "${h.name}" is listed twice (first at ${at}.hosts[${hostIndex.get(h.name)}])`);
     hostIndex.set(h.name, i);
     checkLabels(h.labels, `${hostAt}.labels`, issues);
@@ -95,11 +102,15 @@ function planFleet(spec: FleetSpec, at: string, issues: IssueCollector): Planned
     // kubelet admits at most maxPods pods, listed or not.
     const capacity = parsed.pods ? parsed : { ...parsed, pods: Quantity.fromUnits(podsPerHost) };
     for (const need of ['cpu', 'memory'] as const) {
-      if (get(capacity, need).isZero()) issues.add(`${hostAt}.capacity.${need}`, `host "${h.name}" has no ${need}: give its capacity, e.g. cpu: 64, memory: 512Gi`);
+      if (get(capacity, need).isZero())
+        issues.add(`${hostAt}.capacity.${need}`, `host "${h.name}" has no ${need}: give its capacity, e.g. cpu: 64, memory: 512Gi`);
     }
     const short = exceededResources(reserved, capacity);
     if (short.length > 0) {
-      issues.add(`${at}.reservedPerHost`, `reserves more ${short.join(', ')} than host "${h.name}" has (${short.map((r) => `${get(capacity, r)}`).join(', ')}): lower the reservation or remove the host`);
+      issues.add(
+        `${at}.reservedPerHost`,
+        `reserves more ${short.join(', ')} than host "${h.name}" has (${short.map((r) => `${get(capacity, r)}`).join(', ')}): lower the reservation or remove the host`,
+      );
       return;
     }
     hosts.push({ name: h.name, labels: h.labels ?? {}, capacity, allocatable: normalizeResources(subtractResources(capacity, reserved)) });
@@ -125,12 +136,21 @@ function planCluster(spec: ClusterSpec, at: string, issues: IssueCollector): Pla
     const cert = new X509Certificate(spec.caCertificate);
     if (!cert.ca) issues.add(`${at}.caCertificate`, 'is not a CA certificate (basicConstraints CA:FALSE): give the cluster CA, /etc/kubernetes/pki/ca.crt');
   } catch {
-    issues.add(`${at}.caCertificate`, 'is not a PEM certificate: paste the tenant cluster CA (/etc/kubernetes/pki/ca.crt), starting with -----BEGIN CERTIFICATE-----');
+    issues.add(
+      `${at}.caCertificate`,
+      'is not a PEM certificate: paste the tenant cluster CA (/etc/kubernetes/pki/ca.crt), starting with -----BEGIN CERTIFICATE-----',
+    );
   }
   return { name: spec.name, path: at, spec, kubernetesVersion: spec.kubernetesVersion ?? DEFAULT_KUBERNETES_VERSION };
 }
 
-function planQuotas(model: MetalsliceConfig, paths: ModelPaths | undefined, fleetNames: ReadonlySet<string>, fleets: ReadonlyMap<string, PlannedFleet>, issues: IssueCollector): Map<string, PlannedQuota> {
+function planQuotas(
+  model: MetalsliceConfig,
+  paths: ModelPaths | undefined,
+  fleetNames: ReadonlySet<string>,
+  fleets: ReadonlyMap<string, PlannedFleet>,
+  issues: IssueCollector,
+): Map<string, PlannedQuota> {
   const quotas = new Map<string, PlannedQuota>();
   (model.quotas ?? []).forEach((spec, i) => {
     const at = pathOf(paths, 'quotas', i);
@@ -145,12 +165,22 @@ function planQuotas(model: MetalsliceConfig, paths: ModelPaths | undefined, flee
     }
     const namespace = spec.namespace ?? `${spec.organization}-${spec.name}`;
     const nsProblem = dns1123LabelProblem(namespace);
-    if (nsProblem && (spec.namespace !== undefined || (!orgProblem && !dns1123LabelProblem(spec.name)))) issues.add(`${at}.namespace`, `namespace "${namespace}" ${nsProblem}; set namespace explicitly`);
+    if (nsProblem && (spec.namespace !== undefined || (!orgProblem && !dns1123LabelProblem(spec.name))))
+      issues.add(`${at}.namespace`, `namespace "${namespace}" ${nsProblem}; set namespace explicitly`);
     // Two owners of one namespace are found with every other derived name (derived-names.ts).
     const liveMigrations = spec.liveMigrations ?? 1;
-    if (!Number.isInteger(liveMigrations) || liveMigrations < 0) issues.add(`${at}.liveMigrations`, `must be a whole number of 0 or more (got ${liveMigrations})`);
+    if (!Number.isInteger(liveMigrations) || liveMigrations < 0)
+      issues.add(`${at}.liveMigrations`, `must be a whole number of 0 or more (got ${liveMigrations})`);
     if (limits && !quotas.has(spec.name)) {
-      quotas.set(spec.name, { name: spec.name, path: at, spec, fleet: spec.fleet, namespace, limits, liveMigrations: Number.isInteger(liveMigrations) && liveMigrations >= 0 ? liveMigrations : 1 });
+      quotas.set(spec.name, {
+        name: spec.name,
+        path: at,
+        spec,
+        fleet: spec.fleet,
+        namespace,
+        limits,
+        liveMigrations: Number.isInteger(liveMigrations) && liveMigrations >= 0 ? liveMigrations : 1,
+      });
     }
   });
   return quotas;

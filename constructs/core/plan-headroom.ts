@@ -61,7 +61,11 @@ function domainsOf(fleet: PlannedFleet, label: string): Map<string, number[]> {
 }
 
 function criticalLosses(fleet: PlannedFleet, vms: readonly PlannedVm[], named: readonly (readonly [string, readonly number[]])[]): CriticalLoss[] {
-  const stranded = strandedAfterLoss(fleet, vms, named.map(([, hosts]) => hosts));
+  const stranded = strandedAfterLoss(
+    fleet,
+    vms,
+    named.map(([, hosts]) => hosts),
+  );
   const vmsOn = new Map<string, number>();
   for (const vm of vms) if (vm.host !== undefined) vmsOn.set(vm.host, (vmsOn.get(vm.host) ?? 0) + 1);
   return named.flatMap(([name, hosts], i) =>
@@ -71,7 +75,11 @@ function criticalLosses(fleet: PlannedFleet, vms: readonly PlannedVm[], named: r
 
 function fleetHeadroom(fleet: PlannedFleet, vms: readonly PlannedVm[], failureDomain: string | undefined): FleetHeadroom {
   const own = vms.filter((vm) => vm.concrete && vm.fleet === fleet.name);
-  const hostLosses = criticalLosses(fleet, own, fleet.hosts.map((h, i) => [h.name, [i]] as const));
+  const hostLosses = criticalLosses(
+    fleet,
+    own,
+    fleet.hosts.map((h, i) => [h.name, [i]] as const),
+  );
   const headroom: FleetHeadroom = {
     required: fleet.spec.requireHostFailureHeadroom ?? false,
     hosts: { ok: hostLosses.length === 0, checked: fleet.hosts.length, critical: hostLosses },
@@ -80,7 +88,16 @@ function fleetHeadroom(fleet: PlannedFleet, vms: readonly PlannedVm[], failureDo
   const domains = domainsOf(fleet, failureDomain);
   const domainLosses = criticalLosses(fleet, own, [...domains.entries()]);
   const labelled = [...domains.values()].reduce((n, d) => n + d.length, 0);
-  return { ...headroom, failureDomain: { label: failureDomain, ok: domainLosses.length === 0, checked: domains.size, unlabelled: fleet.hosts.length - labelled, critical: domainLosses } };
+  return {
+    ...headroom,
+    failureDomain: {
+      label: failureDomain,
+      ok: domainLosses.length === 0,
+      checked: domains.size,
+      unlabelled: fleet.hosts.length - labelled,
+      critical: domainLosses,
+    },
+  };
 }
 
 function listLosses(kind: string, losses: readonly CriticalLoss[]): string {
@@ -93,13 +110,23 @@ function requireHeadroom(fleet: PlannedFleet, headroom: FleetHeadroom, issues: I
   if (!headroom.required) return;
   const at = `${fleet.path}.requireHostFailureHeadroom`;
   const fix = 'leave room on the other hosts for the VMs of any one (add a host, or lower pool counts or shapes), or drop requireHostFailureHeadroom';
-  if (!headroom.hosts.ok) issues.add(at, `fleet "${fleet.name}" cannot lose any one host and re-place every VM: ${listLosses('losing host', headroom.hosts.critical)}; ${fix}`);
+  if (!headroom.hosts.ok)
+    issues.add(at, `fleet "${fleet.name}" cannot lose any one host and re-place every VM: ${listLosses('losing host', headroom.hosts.critical)}; ${fix}`);
   const domain = headroom.failureDomain;
-  if (domain && !domain.ok) issues.add(at, `fleet "${fleet.name}" cannot lose any one ${domain.label} and re-place every VM: ${listLosses(`losing ${domain.label}`, domain.critical)}; ${fix}`);
+  if (domain && !domain.ok)
+    issues.add(
+      at,
+      `fleet "${fleet.name}" cannot lose any one ${domain.label} and re-place every VM: ${listLosses(`losing ${domain.label}`, domain.critical)}; ${fix}`,
+    );
 }
 
 /** Phase 6: the N+1 headroom of every fleet with hosts. */
-export function planHeadroom(fleets: ReadonlyMap<string, PlannedFleet>, vms: readonly PlannedVm[], failureDomain: string | undefined, issues: IssueCollector): Map<string, FleetHeadroom> {
+export function planHeadroom(
+  fleets: ReadonlyMap<string, PlannedFleet>,
+  vms: readonly PlannedVm[],
+  failureDomain: string | undefined,
+  issues: IssueCollector,
+): Map<string, FleetHeadroom> {
   const out = new Map<string, FleetHeadroom>();
   for (const fleet of fleets.values()) {
     if (fleet.hosts.length === 0) continue;

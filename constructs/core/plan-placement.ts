@@ -51,7 +51,20 @@ export function largestGuest(free: readonly ResourceVector[], settings: Kubevirt
     let vcpus = Math.floor((Number(get(f, 'cpu').ceilMillis()) * settings.cpuAllocationRatio) / 1000);
     let guestMi = Number(get(f, 'memory').ceilUnits() >> 20n);
     const fits = (cpus: number, mi: number): boolean => {
-      const pod = launcherPod({ sockets: 1, cores: cpus, threads: 1, guestMemory: Quantity.fromBytes(BigInt(mi) << 20n), dedicatedCpus: false, isolateEmulatorThread: false, graphics: true, devices: [], containerDisk: false }, settings);
+      const pod = launcherPod(
+        {
+          sockets: 1,
+          cores: cpus,
+          threads: 1,
+          guestMemory: Quantity.fromBytes(BigInt(mi) << 20n),
+          dedicatedCpus: false,
+          isolateEmulatorThread: false,
+          graphics: true,
+          devices: [],
+          containerDisk: false,
+        },
+        settings,
+      );
       return fitsWithin({ cpu: pod.requests.cpu, memory: pod.requests.memory }, f);
     };
     while (vcpus >= 1 && !fits(vcpus, 1)) vcpus--;
@@ -137,7 +150,9 @@ function placeStably(hostCaps: number[][], items: readonly { size: number[]; gro
 /** The dimensions a fleet is placed in: what hosts or VMs name; ephemeral storage only where hosts report it. */
 export function dimensionsOf(fleet: PlannedFleet, vms: readonly PlannedVm[]): string[] {
   const hostsReportEphemeral = fleet.hosts.some((h) => h.allocatable['ephemeral-storage'] !== undefined);
-  return resourceNames(...fleet.hosts.map((h) => h.allocatable), ...vms.map((vm) => vm.hostDemand)).filter((d) => d !== 'ephemeral-storage' || hostsReportEphemeral);
+  return resourceNames(...fleet.hosts.map((h) => h.allocatable), ...vms.map((vm) => vm.hostDemand)).filter(
+    (d) => d !== 'ephemeral-storage' || hostsReportEphemeral,
+  );
 }
 
 function unplacedMessage(pool: readonly PlannedVm[], n: number, fleet: PlannedFleet, largest: ResourceVector | undefined): string {
@@ -287,7 +302,13 @@ function spreadPinMessage(fleet: PlannedFleet, pools: readonly PlannedVm[][], o:
 }
 
 /** Phase 5: a host for every concrete VM, fleet by fleet; pools over their quota are left out. */
-export function placeVms(fleets: ReadonlyMap<string, PlannedFleet>, vms: readonly PlannedVm[], accounting: Accounting, issues: IssueCollector, warnings: PlanIssue[]): Placement {
+export function placeVms(
+  fleets: ReadonlyMap<string, PlannedFleet>,
+  vms: readonly PlannedVm[],
+  accounting: Accounting,
+  issues: IssueCollector,
+  warnings: PlanIssue[],
+): Placement {
   const hostOf = new Map<string, string>();
   const freeByFleet = new Map<string, ResourceVector[]>();
   const pinnedPools = new Map<string, string>();
@@ -317,7 +338,14 @@ export function placeVms(fleets: ReadonlyMap<string, PlannedFleet>, vms: readonl
     if (result.pinned.size > 0) {
       for (const [poolPath, overflow] of result.pinned) pinnedPools.set(poolPath, `kube-scheduler's spreading could overfill host ${overflow.host}`);
       const first = [...result.pinned.values()][0];
-      warnings.push({ path: fleet.path, message: spreadPinMessage(fleet, [...result.pinned.keys()].map((p) => byPool.get(p)!), first) });
+      warnings.push({
+        path: fleet.path,
+        message: spreadPinMessage(
+          fleet,
+          [...result.pinned.keys()].map((p) => byPool.get(p)!),
+          first,
+        ),
+      });
     }
     if (result.unproven) {
       const o = result.unproven.overflow;

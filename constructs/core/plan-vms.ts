@@ -134,7 +134,12 @@ export interface AutoSelection {
 }
 
 /** Private pools are static pools of one metal3 node type; they ask for whatever devices that type's hosts carry. */
-function privateAsAuto(model: MetalsliceConfig, paths: ModelPaths | undefined, providers: readonly NodeProvider[], issues: IssueCollector): { specs: AutoNodesSpec[]; sources: AutoNodesSourcePath[] } {
+function privateAsAuto(
+  model: MetalsliceConfig,
+  paths: ModelPaths | undefined,
+  providers: readonly NodeProvider[],
+  issues: IssueCollector,
+): { specs: AutoNodesSpec[]; sources: AutoNodesSourcePath[] } {
   const specs: AutoNodesSpec[] = [];
   const sources: AutoNodesSourcePath[] = [];
   const providerSpecs = model.nodeProviders ?? [];
@@ -142,7 +147,10 @@ function privateAsAuto(model: MetalsliceConfig, paths: ModelPaths | undefined, p
     const at = pathOf(paths, 'privateNodePools', i);
     const provider = providerSpecs.find((p) => p.name === spec.provider);
     if (provider && provider.kind !== 'metal3') {
-      issues.add(`${at}.provider`, `provider "${spec.provider}" is of kind ${provider.kind}; private node pools claim whole bare-metal hosts from a metal3 provider`);
+      issues.add(
+        `${at}.provider`,
+        `provider "${spec.provider}" is of kind ${provider.kind}; private node pools claim whole bare-metal hosts from a metal3 provider`,
+      );
       return;
     }
     const type = providers.find((p) => p.name === spec.provider)?.types.find((t) => t.name === spec.nodeType);
@@ -150,7 +158,15 @@ function privateAsAuto(model: MetalsliceConfig, paths: ModelPaths | undefined, p
     specs.push({
       cluster: spec.cluster,
       provider: spec.provider,
-      static: [{ name: spec.name, quantity: spec.count, requirements: [{ property: 'vcluster.com/node-type', value: spec.nodeType }, ...devices], taints: spec.taints, nodeLabels: spec.labels }],
+      static: [
+        {
+          name: spec.name,
+          quantity: spec.count,
+          requirements: [{ property: 'vcluster.com/node-type', value: spec.nodeType }, ...devices],
+          taints: spec.taints,
+          nodeLabels: spec.labels,
+        },
+      ],
     });
     sources.push({ entry: at, static: [at] });
   });
@@ -158,12 +174,25 @@ function privateAsAuto(model: MetalsliceConfig, paths: ModelPaths | undefined, p
 }
 
 /** Phase 2b: node types for every auto-node pool (and private pool), against the quota room the elastic VMs leave. */
-export function selectAutoNodeTypes(model: MetalsliceConfig, paths: ModelPaths | undefined, foundation: Foundation, elastic: ElasticPools, issues: IssueCollector, warnings: PlanIssue[]): AutoSelection {
+export function selectAutoNodeTypes(
+  model: MetalsliceConfig,
+  paths: ModelPaths | undefined,
+  foundation: Foundation,
+  elastic: ElasticPools,
+  issues: IssueCollector,
+  warnings: PlanIssue[],
+): AutoSelection {
   const providerSpecs = model.nodeProviders ?? [];
   const catalogue = parseNodeProviders(providerSpecs);
   const declared = (model.autoNodes ?? []).map((entry, i) => {
     const at = pathOf(paths, 'autoNodes', i);
-    return entry.source ?? { entry: at, static: (entry.static ?? []).map((_, j) => `${at}.static[${j}]`), dynamic: (entry.dynamic ?? []).map((_, j) => `${at}.dynamic[${j}]`) };
+    return (
+      entry.source ?? {
+        entry: at,
+        static: (entry.static ?? []).map((_, j) => `${at}.static[${j}]`),
+        dynamic: (entry.dynamic ?? []).map((_, j) => `${at}.dynamic[${j}]`),
+      }
+    );
   });
   const claims = resolveAutoClaims(model.autoNodes ?? [], declared, providerSpecs, model.nodeProfiles ?? [], issues, warnings);
   const autoSpecs: AutoNodesSpec[] = claims.specs;
@@ -216,12 +245,22 @@ function bareTypeName(id: string): string {
 
 /** The entry a pool was declared in: its claim properties and where they are written. */
 function claimOf(selection: AutoSelection, pool: PlannedAutoPool): { properties?: Labels; path: string } {
-  const entry = selection.autoSpecs.find((a) => a.cluster === pool.cluster && a.provider === pool.provider && [...(a.static ?? []), ...(a.dynamic ?? [])].some((p) => p.name === pool.name));
+  const entry = selection.autoSpecs.find(
+    (a) => a.cluster === pool.cluster && a.provider === pool.provider && [...(a.static ?? []), ...(a.dynamic ?? [])].some((p) => p.name === pool.name),
+  );
   return { properties: entry?.properties, path: pool.path.replace(/(\.|\[")?(static|dynamic)\[\d+\]$/, '') };
 }
 
 /** A pool's VM settings from its provider's, node type's and claim's properties (vCluster's precedence). */
-function propertiesOf(model: MetalsliceConfig, paths: ModelPaths | undefined, selection: AutoSelection, pool: PlannedAutoPool, typeName: string, issues: IssueCollector, warnings: PlanIssue[]): KubevirtProperties {
+function propertiesOf(
+  model: MetalsliceConfig,
+  paths: ModelPaths | undefined,
+  selection: AutoSelection,
+  pool: PlannedAutoPool,
+  typeName: string,
+  issues: IssueCollector,
+  warnings: PlanIssue[],
+): KubevirtProperties {
   const i = (model.nodeProviders ?? []).findIndex((p) => p.name === pool.provider);
   const provider = model.nodeProviders?.[i];
   const j = provider?.nodeTypes.findIndex((t) => t.name === typeName) ?? -1;
@@ -239,7 +278,14 @@ function propertiesOf(model: MetalsliceConfig, paths: ModelPaths | undefined, se
 }
 
 /** Phase 3: the VMs of kubevirt auto-node pools: static pools' nodes, and dynamic pools at their limits. */
-export function buildAutoVms(foundation: Foundation, selection: AutoSelection, model: MetalsliceConfig = {}, paths?: ModelPaths, issues: IssueCollector = new IssueCollector(), warnings: PlanIssue[] = []): PlannedVm[] {
+export function buildAutoVms(
+  foundation: Foundation,
+  selection: AutoSelection,
+  model: MetalsliceConfig = {},
+  paths?: ModelPaths,
+  issues: IssueCollector = new IssueCollector(),
+  warnings: PlanIssue[] = [],
+): PlannedVm[] {
   const vms: PlannedVm[] = [];
   const typeById = new Map(selection.providers.flatMap((p) => p.types.map((t) => [t.id, t] as const)));
   const seenWarnings = new Set<string>();
@@ -265,7 +311,14 @@ export function buildAutoVms(foundation: Foundation, selection: AutoSelection, m
         if (props.rootDiskSize) {
           // The root disk the properties ask for: a DataVolume of that size, counted against the quota.
           const problems: PlanIssue[] = [];
-          const vm = buildVm({ ...type.resources, disk: props.rootDiskSize }, type.vm ?? {}, 'dataVolume', fleet.kubevirt, { options: childPath(type.path, 'vm'), shape: childPath(type.path, 'resources') }, problems);
+          const vm = buildVm(
+            { ...type.resources, disk: props.rootDiskSize },
+            type.vm ?? {},
+            'dataVolume',
+            fleet.kubevirt,
+            { options: childPath(type.path, 'vm'), shape: childPath(type.path, 'resources') },
+            problems,
+          );
           for (const p of problems) issues.add(p.path, p.message);
           built = vm ? { ...vm, ...(props.image ? { imageSource: props.image } : {}) } : undefined;
         } else {
@@ -291,7 +344,16 @@ export function buildAutoVms(foundation: Foundation, selection: AutoSelection, m
       pool.nodes.forEach((node, index) => {
         const build = vmOf(node.nodeType);
         if (!build) return;
-        vms.push({ ...build, ...common, name: node.name, concrete: true, countPath: childPath(pool.path, 'quantity'), index, nodeType: bareTypeName(node.nodeType), labels: node.labels });
+        vms.push({
+          ...build,
+          ...common,
+          name: node.name,
+          concrete: true,
+          countPath: childPath(pool.path, 'quantity'),
+          index,
+          nodeType: bareTypeName(node.nodeType),
+          labels: node.labels,
+        });
       });
       continue;
     }
@@ -299,7 +361,16 @@ export function buildAutoVms(foundation: Foundation, selection: AutoSelection, m
     const build = worst ? vmOf(worst.nodeType) : undefined;
     if (!worst || !build) continue;
     for (let index = 0; index < worst.nodes; index++) {
-      vms.push({ ...build, ...common, name: `${pool.cluster}-${pool.name}-limit-${index}`, concrete: false, countPath: childPath(pool.path, 'limits'), index, nodeType: bareTypeName(worst.nodeType), labels: pool.nodeLabels });
+      vms.push({
+        ...build,
+        ...common,
+        name: `${pool.cluster}-${pool.name}-limit-${index}`,
+        concrete: false,
+        countPath: childPath(pool.path, 'limits'),
+        index,
+        nodeType: bareTypeName(worst.nodeType),
+        labels: pool.nodeLabels,
+      });
     }
   }
   return vms;

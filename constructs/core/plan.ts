@@ -346,7 +346,6 @@ export interface Plan {
   readonly report: PlanReport;
 }
 
-
 /** Plans the whole model; never throws for bad input: problems are in `errors`. */
 export function planModel(model: MetalsliceConfig, options: PlanOptions = {}): Plan {
   const issues = new IssueCollector();
@@ -360,7 +359,10 @@ export function planModel(model: MetalsliceConfig, options: PlanOptions = {}): P
     {
       model,
       quotas: foundation.quotas,
-      environments: selection.auto.environments.map((e) => ({ ...e, path: selection.auto.pools.find((p) => p.cluster === e.cluster && p.provider === e.provider)?.path ?? `${e.cluster}/${e.provider}` })),
+      environments: selection.auto.environments.map((e) => ({
+        ...e,
+        path: selection.auto.pools.find((p) => p.cluster === e.cluster && p.provider === e.provider)?.path ?? `${e.cluster}/${e.provider}`,
+      })),
       vms,
       configIds: options.paths === undefined,
       pathOf: (kind, index) => pathOf(options.paths, kind, index),
@@ -398,15 +400,26 @@ function assemblePlan(
   const byPool = groupBy(vms, (vm) => vm.poolPath);
   const hosts = new Map(vms.map((vm) => [`${vm.poolPath}\u0000${vm.name}`, vm.host]));
   const hostOfVm = (pool: string, name: string): string | undefined => hosts.get(`${pool}\u0000${name}`);
-  const pools: PlannedPool[] = elastic.pools.map((pool) => ({ ...pool, nodes: pool.nodes.map((node) => ({ name: node.name, host: hostOfVm(pool.path, node.name) })) }));
+  const pools: PlannedPool[] = elastic.pools.map((pool) => ({
+    ...pool,
+    nodes: pool.nodes.map((node) => ({ name: node.name, host: hostOfVm(pool.path, node.name) })),
+  }));
   const autoPools = selection.auto.pools.map((pool) =>
     pool.providerKind === 'kubevirt' ? { ...pool, nodes: pool.nodes.map((n) => ({ ...n, host: hostOfVm(pool.path, n.name) })) } : pool,
   );
-  const previewOf = new Map(selection.auto.pools.flatMap((pool, i) => (selection.previews.has(pool) ? [[autoPools[i], selection.previews.get(pool)!] as const] : [])));
+  const previewOf = new Map(
+    selection.auto.pools.flatMap((pool, i) => (selection.previews.has(pool) ? [[autoPools[i], selection.previews.get(pool)!] as const] : [])),
+  );
   const launcherOf = (pool: string): PlanReport['pools'][number]['launcher'] => {
     const vm = byPool.get(pool)?.[0];
     if (!vm) return undefined;
-    return { requests: formatResources(normalizeResources(vm.launcher.requests)), memoryOverhead: vm.launcher.memoryOverhead.toString(), eviction: vm.eviction.strategy, evictionReason: vm.eviction.reason, placement: vm.placement };
+    return {
+      requests: formatResources(normalizeResources(vm.launcher.requests)),
+      memoryOverhead: vm.launcher.memoryOverhead.toString(),
+      eviction: vm.eviction.strategy,
+      evictionReason: vm.eviction.reason,
+      placement: vm.placement,
+    };
   };
   const report: PlanReport = {
     ok: issues.ok,
@@ -419,13 +432,20 @@ function assemblePlan(
         capacity: formatResources(fleet.capacity),
         allocated: formatResources(allocated),
         free: formatResources(normalizeResources(subtractResources(fleet.capacity, allocated))),
-        quotaLimits: formatResources(normalizeResources(sumResources([...foundation.quotas.values()].filter((q) => q.fleet === fleet.name).map((q) => q.limits)))),
+        quotaLimits: formatResources(
+          normalizeResources(sumResources([...foundation.quotas.values()].filter((q) => q.fleet === fleet.name).map((q) => q.limits))),
+        ),
       };
       return {
         name: fleet.name,
         hosts: fleet.hosts.length,
         ...totals,
-        human: { capacity: readableResources(totals.capacity), allocated: readableResources(totals.allocated), free: readableResources(totals.free), quotaLimits: readableResources(totals.quotaLimits) },
+        human: {
+          capacity: readableResources(totals.capacity),
+          allocated: readableResources(totals.allocated),
+          free: readableResources(totals.free),
+          quotaLimits: readableResources(totals.quotaLimits),
+        },
         hostUsage: hostUsageOf(fleet, vms),
         ...(headroom.has(fleet.name) ? { headroom: headroom.get(fleet.name) } : {}),
       };

@@ -61,7 +61,10 @@ export function previewDynamicPool(
     const misfits = pods.flatMap((p, i) => (usable.some((u) => toSize(p.resources, true).every((v, k) => v <= u[k])) ? [] : [i]));
     if (misfits.length > 0) {
       return {
-        issues: misfits.map((i) => ({ path: `${at}.pods[${i}]`, message: `a pod of ${describe(pods[i].resources)} fits none of the pool's node types (${candidates.map((c) => c.nodeType).join(', ')}) after the node overhead: shrink the pod or allow a bigger type` })),
+        issues: misfits.map((i) => ({
+          path: `${at}.pods[${i}]`,
+          message: `a pod of ${describe(pods[i].resources)} fits none of the pool's node types (${candidates.map((c) => c.nodeType).join(', ')}) after the node overhead: shrink the pod or allow a bigger type`,
+        })),
         warnings: [],
       };
     }
@@ -77,12 +80,25 @@ export function previewDynamicPool(
     // The pool's limits cap what Karpenter may create; pods beyond them stay pending.
     const warnings: PlanIssue[] = [];
     const nodeCount = nodes.reduce((n, x) => n + x.count, 0);
-    const total = nodes.reduce<ResourceVector>((sum, n) => addResources(sum, scaleResources(candidates.find((c) => c.nodeType === n.nodeType)!.resources, n.count)), {});
+    const total = nodes.reduce<ResourceVector>(
+      (sum, n) => addResources(sum, scaleResources(candidates.find((c) => c.nodeType === n.nodeType)!.resources, n.count)),
+      {},
+    );
     const over = exceededResources(total, limits?.limits ?? {}).filter((r) => limits?.limits[r] !== undefined);
     if (limits?.nodesLimit !== undefined && nodeCount > limits.nodesLimit) over.unshift(`nodes (${nodeCount} > ${limits.nodesLimit})`);
-    if (over.length > 0) warnings.push({ path: at, message: `these pods need ${created}, beyond the pool's limits on ${over.join(', ')}: raise the limits or some pods stay pending` });
+    if (over.length > 0)
+      warnings.push({
+        path: at,
+        message: `these pods need ${created}, beyond the pool's limits on ${over.join(', ')}: raise the limits or some pods stay pending`,
+      });
     return {
-      preview: { pods: podCount, nodes, cost: mix.cost, lowerBound: bound, summary: `${demand} would create ${created} (cost ${mix.cost}, no mix costs less than ${bound})` },
+      preview: {
+        pods: podCount,
+        nodes,
+        cost: mix.cost,
+        lowerBound: bound,
+        summary: `${demand} would create ${created} (cost ${mix.cost}, no mix costs less than ${bound})`,
+      },
       issues: [],
       warnings,
     };

@@ -88,7 +88,8 @@ export function kubevirtProperties(effective: EffectiveProperties, claimPath: st
       if (!(e instanceof QuantityError)) throw e;
     }
     // A bare number is bytes: a root disk of a few bytes is a missing unit, not a disk.
-    if (parsed === undefined || parsed.cmp(Quantity.parse('1Gi')) < 0) issues.push({ path: at(ROOT_DISK_SIZE), message: `${JSON.stringify(size)} is not a root-disk size: write a quantity of 1Gi or more, such as 40Gi` });
+    if (parsed === undefined || parsed.cmp(Quantity.parse('1Gi')) < 0)
+      issues.push({ path: at(ROOT_DISK_SIZE), message: `${JSON.stringify(size)} is not a root-disk size: write a quantity of 1Gi or more, such as 40Gi` });
     else rootDiskSize = parsed;
   }
   let image: ImageSource | undefined;
@@ -102,13 +103,20 @@ export function kubevirtProperties(effective: EffectiveProperties, claimPath: st
     else issues.push({ path: at(IMAGE_URL), message: `${JSON.stringify(url)} is not an image URL: use docker://REGISTRY/IMAGE:TAG or an http(s) URL` });
   }
   if ((url !== undefined || dataSource !== undefined) && size === undefined) {
-    issues.push({ path: at(url !== undefined ? IMAGE_URL : IMAGE_DATASOURCE), message: `an image property needs ${ROOT_DISK_SIZE} (vCluster Platform fails provisioning without it): set it, e.g. 40Gi` });
+    issues.push({
+      path: at(url !== undefined ? IMAGE_URL : IMAGE_DATASOURCE),
+      message: `an image property needs ${ROOT_DISK_SIZE} (vCluster Platform fails provisioning without it): set it, e.g. 40Gi`,
+    });
   }
   if (effective[IMAGE_CHECKSUM] !== undefined && image !== undefined && !('http' in image)) {
     warnings.push({ path: at(IMAGE_CHECKSUM), message: 'image-checksum is only used with an http(s) image-url: remove it' });
   }
   for (const key of NOT_CARRIED) {
-    if (effective[key] !== undefined) warnings.push({ path: at(key), message: `metalslice does not carry ${key} into the VMs it renders yet: set it up on the VM template or leave these nodes to vCluster Platform` });
+    if (effective[key] !== undefined)
+      warnings.push({
+        path: at(key),
+        message: `metalslice does not carry ${key} into the VMs it renders yet: set it up on the VM template or leave these nodes to vCluster Platform`,
+      });
   }
   return { ...(rootDiskSize ? { rootDiskSize } : {}), ...(image ? { image } : {}) };
 }

@@ -41,7 +41,10 @@ const QUANTITY_PATTERN = /^([+-]?)(\d+\.?\d*|\.\d+)(Ki|Mi|Gi|Ti|Pi|Ei|n|u|m|k|M|
 
 /** A quantity that could not be parsed; `message` says what is allowed. */
 export class QuantityError extends Error {
-  constructor(readonly input: string, reason: string) {
+  constructor(
+    readonly input: string,
+    reason: string,
+  ) {
     super(`"${input}" is not a Kubernetes quantity: ${reason}. Write a number with an optional suffix, like 500m, 8, 32Gi or 2Ti`);
     this.name = 'QuantityError';
   }
@@ -91,7 +94,6 @@ export class Quantity {
     if (numerator % denominator !== 0n) nano += 1n;
     return new Quantity(sign === '-' ? -nano : nano, format);
   }
-
 
   /** A quantity of `nano` nano-units (10^-9). */
   static fromNano(nano: bigint, format: QuantityFormat = 'DecimalSI'): Quantity {

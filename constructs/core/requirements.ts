@@ -151,7 +151,10 @@ export function parseRequirement(input: RequirementSpec, path: string): Requirem
   }
   const key = input.property;
   if (typeof key !== 'string') {
-    issues.push({ path: childPath(path, 'property'), message: 'property is required: the name of the node type property to match, e.g. topology.kubernetes.io/zone' });
+    issues.push({
+      path: childPath(path, 'property'),
+      message: 'property is required: the name of the node type property to match, e.g. topology.kubernetes.io/zone',
+    });
   } else {
     const problem = labelKeyProblem(key);
     if (problem) issues.push({ path: childPath(path, 'property'), message: `"${key}" is not a valid property name: ${problem}` });
@@ -186,11 +189,17 @@ export function parseRequirement(input: RequirementSpec, path: string): Requirem
       } else if (!hasValue && !hasValues) {
         issues.push({ path, message: `${operator} needs value (one value or a comma list) or values: add the values to match, or use Exists` });
       } else if (hasValues && values.length === 0 && issues.length === 0) {
-        issues.push({ path: childPath(path, 'values'), message: `${operator} needs at least one value: add one, or use ${operator === 'In' ? 'Exists' : 'DoesNotExist'}` });
+        issues.push({
+          path: childPath(path, 'values'),
+          message: `${operator} needs at least one value: add one, or use ${operator === 'In' ? 'Exists' : 'DoesNotExist'}`,
+        });
       }
       for (const v of values) {
         if (v.text === '') {
-          issues.push({ path: v.path, message: 'empty value: remove it (a requirement matches property values, not their absence; use DoesNotExist for that)' });
+          issues.push({
+            path: v.path,
+            message: 'empty value: remove it (a requirement matches property values, not their absence; use DoesNotExist for that)',
+          });
           continue;
         }
         const problem = labelValueProblem(v.text);
@@ -206,14 +215,21 @@ export function parseRequirement(input: RequirementSpec, path: string): Requirem
       if (hasValue && hasValues) {
         issues.push({ path, message: `${operator} takes one integer as value, not both value and values: keep one` });
       } else if (values.length !== 1) {
-        issues.push({ path: hasValues ? childPath(path, 'values') : path, message: `${operator} needs exactly one integer, e.g. value: "4" (got ${values.length} values)` });
+        issues.push({
+          path: hasValues ? childPath(path, 'values') : path,
+          message: `${operator} needs exactly one integer, e.g. value: "4" (got ${values.length} values)`,
+        });
       } else if (!NON_NEGATIVE_INTEGER.test(values[0].text)) {
         issues.push({ path: values[0].path, message: `${operator} compares integers: "${values[0].text}" is not a non-negative integer; write e.g. "4"` });
       }
       break;
   }
   if (issues.length > 0) throw new MetalsliceError(issues);
-  return new Requirement(key, operator, values.map((v) => v.text));
+  return new Requirement(
+    key,
+    operator,
+    values.map((v) => v.text),
+  );
 }
 
 /** Parses a list of requirements, collecting the issues of all of them. */

@@ -69,7 +69,8 @@ const EXBIBYTE = 1024n ** 6n;
 function unitlessSizeProblem(name: string, raw: string | number, q: Quantity): string | undefined {
   if (!BYTE_RESOURCES.has(name) || !/^\s*[0-9.]+(e\+?[0-9]+)?\s*$/i.test(String(raw)) || q.isZero()) return undefined;
   const bytes = q.nano / 1_000_000_000n;
-  if (bytes < MEBIBYTE) return `${name} ${String(raw)} has no unit, so it means ${String(raw)} bytes: write it with a unit, e.g. ${String(raw).trim()}Gi or ${String(raw).trim()}Mi`;
+  if (bytes < MEBIBYTE)
+    return `${name} ${String(raw)} has no unit, so it means ${String(raw)} bytes: write it with a unit, e.g. ${String(raw).trim()}Gi or ${String(raw).trim()}Mi`;
   if (bytes >= EXBIBYTE) return `${name} ${String(raw)} has no unit and is ${q.toString()} bytes, more than any machine holds: write it with a unit, e.g. 64Gi`;
   return undefined;
 }

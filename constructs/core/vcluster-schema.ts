@@ -54,7 +54,10 @@ function describe(error: ErrorObject, prefix: string): PlanIssue {
       const known = Object.keys((error.parentSchema as { properties?: object } | undefined)?.properties ?? {});
       const guess = didYouMean(key, known);
       const fix = guess !== undefined ? `did you mean "${guess}"?` : known.length > 0 ? `known fields here: ${known.join(', ')}` : 'remove it';
-      return { path: pointerPath(prefix, `${error.instancePath}/${key.replace(/~/g, '~0').replace(/\//g, '~1')}`), message: `vCluster ${VCLUSTER_VERSION} has no field "${key}" here: ${fix}` };
+      return {
+        path: pointerPath(prefix, `${error.instancePath}/${key.replace(/~/g, '~0').replace(/\//g, '~1')}`),
+        message: `vCluster ${VCLUSTER_VERSION} has no field "${key}" here: ${fix}`,
+      };
     }
     case 'required': {
       const key = (error.params as { missingProperty: string }).missingProperty;
@@ -63,7 +66,14 @@ function describe(error: ErrorObject, prefix: string): PlanIssue {
     case 'type': {
       const want = String((error.params as { type: string | string[] }).type).replace(',', ' or ');
       const hint = want === 'string' && (typeof error.data === 'number' || typeof error.data === 'boolean') ? `: quote it ("${String(error.data)}")` : '';
-      const noun: Record<string, string> = { array: 'a list', object: 'a map', integer: 'a whole number', number: 'a number', boolean: 'true or false', string: 'a string' };
+      const noun: Record<string, string> = {
+        array: 'a list',
+        object: 'a map',
+        integer: 'a whole number',
+        number: 'a number',
+        boolean: 'true or false',
+        string: 'a string',
+      };
       return { path: at, message: `must be ${noun[want] ?? want} (got ${JSON.stringify(error.data)})${hint}` };
     }
     case 'enum':
@@ -85,7 +95,10 @@ export function schemaIssues(doc: unknown, prefix: string, skip: (pointer: strin
   for (const error of validate.errors ?? []) {
     // A oneOf/anyOf/if branch failing is reported by the branch's own errors.
     if (['oneOf', 'anyOf', 'if', 'not'].includes(error.keyword)) continue;
-    const pointer = error.keyword === 'additionalProperties' ? `${error.instancePath}/${(error.params as { additionalProperty: string }).additionalProperty}` : error.instancePath;
+    const pointer =
+      error.keyword === 'additionalProperties'
+        ? `${error.instancePath}/${(error.params as { additionalProperty: string }).additionalProperty}`
+        : error.instancePath;
     if (skip(pointer)) continue;
     const issue = describe(error, prefix);
     const key = `${issue.path}\u0000${issue.message}`;

@@ -59,7 +59,9 @@ function parseVclusterYaml(input: unknown, prefix: string): { doc?: unknown; iss
   const at = prefix || 'vcluster.yaml';
   const doc = parseDocument(input, { uniqueKeys: true, prettyErrors: true });
   if (doc.errors.length > 0) {
-    return { issues: doc.errors.map((e) => ({ path: `${at}:${e.linePos?.[0].line ?? '?'}`, message: `not valid YAML (${e.code}): ${e.message.split('\n')[0]}` })) };
+    return {
+      issues: doc.errors.map((e) => ({ path: `${at}:${e.linePos?.[0].line ?? '?'}`, message: `not valid YAML (${e.code}): ${e.message.split('\n')[0]}` })),
+    };
   }
   try {
     return { doc: doc.toJS({ maxAliasCount: 100 }), issues: [] };
@@ -97,11 +99,17 @@ function olderShapeIssues(doc: unknown, prefix: string): OlderShapes {
         if (!isObj(pool)) return;
         const at = `${base}/${i}/${mode}/${j}`;
         if (pool.provider !== undefined) {
-          out.issues.push({ path: pointerPath(prefix, `${at}/provider`), message: `vCluster ${VCLUSTER_AUTONODES_SINCE} moved provider from each pool to its autoNodes entry: remove it here and put the pool under the entry with provider: ${JSON.stringify(pool.provider)}` });
+          out.issues.push({
+            path: pointerPath(prefix, `${at}/provider`),
+            message: `vCluster ${VCLUSTER_AUTONODES_SINCE} moved provider from each pool to its autoNodes entry: remove it here and put the pool under the entry with provider: ${JSON.stringify(pool.provider)}`,
+          });
           out.covered.push(`${at}/provider`);
         }
         if (pool.requirements !== undefined) {
-          out.issues.push({ path: pointerPath(prefix, `${at}/requirements`), message: `vCluster ${VCLUSTER_AUTONODES_SINCE} renamed a pool's requirements to nodeTypeSelector: rename the key` });
+          out.issues.push({
+            path: pointerPath(prefix, `${at}/requirements`),
+            message: `vCluster ${VCLUSTER_AUTONODES_SINCE} renamed a pool's requirements to nodeTypeSelector: rename the key`,
+          });
           out.covered.push(`${at}/requirements`);
         }
       });
@@ -121,10 +129,16 @@ function requirementIssues(requirements: unknown, at: string, pool: string): Pla
     const operator = r.operator ?? '';
     const hasValue = (r.value ?? '') !== '';
     const hasValues = (r.values ?? []).length > 0;
-    if ((r.property ?? '') === '') return [{ path: childPath(path, 'property'), message: `pool ${pool}: a requirement needs a property (the node type property to match)` }];
+    if ((r.property ?? '') === '')
+      return [{ path: childPath(path, 'property'), message: `pool ${pool}: a requirement needs a property (the node type property to match)` }];
     if (!ALLOWED_OPERATORS.includes(operator)) {
       const hint = operator === 'NotExists' ? ' (vCluster spells it DoesNotExist)' : '';
-      return [{ path: childPath(path, 'operator'), message: `pool ${pool}: vCluster refuses operator "${operator}"${hint}: use In, NotIn, Exists, DoesNotExist, Gt or Lt ("" means In)` }];
+      return [
+        {
+          path: childPath(path, 'operator'),
+          message: `pool ${pool}: vCluster refuses operator "${operator}"${hint}: use In, NotIn, Exists, DoesNotExist, Gt or Lt ("" means In)`,
+        },
+      ];
     }
     if (hasValue && hasValues) return [{ path, message: `pool ${pool}: value and values cannot both be set: keep one` }];
     if (['', 'In', 'NotIn', 'Gt', 'Lt'].includes(operator) && !hasValue && !hasValues) {
@@ -162,7 +176,11 @@ function vclusterRuleIssues(doc: Obj, prefix: string): PlanIssue[] {
     issues.push({ path: pointerPath(prefix, '/controlPlane/endpoint'), message: `invalid endpoint ${endpoint}: write host:port` });
   }
   for (const rule of NOT_WITH_PRIVATE_NODES) {
-    if (dig(doc, rule.path) === true) issues.push({ path: pointerPath(prefix, `/${rule.path.join('/')}`), message: `vCluster does not support ${rule.what} with private nodes: turn it off or privateNodes.enabled off` });
+    if (dig(doc, rule.path) === true)
+      issues.push({
+        path: pointerPath(prefix, `/${rule.path.join('/')}`),
+        message: `vCluster does not support ${rule.what} with private nodes: turn it off or privateNodes.enabled off`,
+      });
   }
   const providers = new Map<string, string>();
   const pools = new Map<string, string>();
@@ -171,7 +189,11 @@ function vclusterRuleIssues(doc: Obj, prefix: string): PlanIssue[] {
     const at = pointerPath(prefix, `/privateNodes/autoNodes/${i}`);
     const provider = (entry.provider as string | undefined) ?? '';
     if (provider === '') issues.push({ path: childPath(at, 'provider'), message: 'provider is required: the name of the node provider of these pools' });
-    else if (providers.has(provider)) issues.push({ path: childPath(at, 'provider'), message: `provider ${provider} already has an entry at ${providers.get(provider)}: vCluster allows one entry per provider; merge their pools into it` });
+    else if (providers.has(provider))
+      issues.push({
+        path: childPath(at, 'provider'),
+        message: `provider ${provider} already has an entry at ${providers.get(provider)}: vCluster allows one entry per provider; merge their pools into it`,
+      });
     else providers.set(provider, at);
     for (const mode of ['static', 'dynamic'] as const) {
       list(entry[mode]).forEach((rawPool, j) => {
@@ -179,8 +201,13 @@ function vclusterRuleIssues(doc: Obj, prefix: string): PlanIssue[] {
         const poolAt = childPath(childPath(at, mode), j);
         const name = (pool.name as string | undefined) ?? '';
         if (name === '') issues.push({ path: childPath(poolAt, 'name'), message: 'name is required: every node pool needs a name' });
-        if (mode === 'static' && typeof pool.quantity === 'number' && pool.quantity < 0) issues.push({ path: childPath(poolAt, 'quantity'), message: `quantity cannot be negative (got ${pool.quantity})` });
-        if (name !== '' && pools.has(name)) issues.push({ path: childPath(poolAt, 'name'), message: `node pool name ${name} is already used at ${pools.get(name)}: pool names are unique across all providers, static and dynamic` });
+        if (mode === 'static' && typeof pool.quantity === 'number' && pool.quantity < 0)
+          issues.push({ path: childPath(poolAt, 'quantity'), message: `quantity cannot be negative (got ${pool.quantity})` });
+        if (name !== '' && pools.has(name))
+          issues.push({
+            path: childPath(poolAt, 'name'),
+            message: `node pool name ${name} is already used at ${pools.get(name)}: pool names are unique across all providers, static and dynamic`,
+          });
         else if (name !== '') pools.set(name, poolAt);
         issues.push(...requirementIssues(pool.nodeTypeSelector, childPath(poolAt, 'nodeTypeSelector'), name || `#${j}`));
       });
@@ -192,7 +219,9 @@ function vclusterRuleIssues(doc: Obj, prefix: string): PlanIssue[] {
 // --- Phase 3: into metalslice claims --------------------------------------------------------------------
 
 function omitEmpty<T extends object>(value: T): T {
-  return Object.fromEntries(Object.entries(value).filter(([, v]) => v !== undefined && v !== '' && !(Array.isArray(v) && v.length === 0) && !(isObj(v) && Object.keys(v).length === 0))) as T;
+  return Object.fromEntries(
+    Object.entries(value).filter(([, v]) => v !== undefined && v !== '' && !(Array.isArray(v) && v.length === 0) && !(isObj(v) && Object.keys(v).length === 0)),
+  ) as T;
 }
 
 function requirementsOf(raw: unknown): Requirement[] | undefined {
@@ -207,7 +236,10 @@ function taintsOf(raw: unknown): Taint[] | undefined {
 
 function staticOf(pool: Obj, at: string, warnings: PlanIssue[]): StaticPoolSpec {
   if (pool.terminationGracePeriod !== undefined) {
-    warnings.push({ path: childPath(at, 'terminationGracePeriod'), message: 'not used: metalslice deletes a static node\'s VM when the pool shrinks (tofu apply), without a Karpenter drain to bound' });
+    warnings.push({
+      path: childPath(at, 'terminationGracePeriod'),
+      message: "not used: metalslice deletes a static node's VM when the pool shrinks (tofu apply), without a Karpenter drain to bound",
+    });
   }
   return omitEmpty({
     name: pool.name as string,
@@ -243,7 +275,10 @@ function claimsOf(privateNodes: Obj, options: VclusterImportOptions, prefix: str
   const warnings: PlanIssue[] = [];
   for (const key of JOIN_FIELDS) {
     if (isObj(privateNodes[key]) && Object.keys(privateNodes[key]).length > 0) {
-      warnings.push({ path: pointerPath(prefix, `/privateNodes/${key}`), message: `not used by metalslice's node join (it renders the kubeadm join and kubelet settings itself): vCluster applies it to nodes it joins` });
+      warnings.push({
+        path: pointerPath(prefix, `/privateNodes/${key}`),
+        message: `not used by metalslice's node join (it renders the kubeadm join and kubelet settings itself): vCluster applies it to nodes it joins`,
+      });
     }
   }
   const defaultProfile = (privateNodes.defaultProfile as string | undefined) || undefined;
@@ -267,7 +302,11 @@ function claimsOf(privateNodes: Obj, options: VclusterImportOptions, prefix: str
         dynamic: dynamics,
       }),
     );
-    sourcePaths.push({ entry: at, static: statics.map((_, j) => childPath(childPath(at, 'static'), j)), dynamic: dynamics.map((_, j) => childPath(childPath(at, 'dynamic'), j)) });
+    sourcePaths.push({
+      entry: at,
+      static: statics.map((_, j) => childPath(childPath(at, 'static'), j)),
+      dynamic: dynamics.map((_, j) => childPath(childPath(at, 'dynamic'), j)),
+    });
   });
   return { autoNodes, sourcePaths, warnings };
 }
@@ -287,9 +326,25 @@ export function importVclusterAutoNodes(input: unknown, options: VclusterImportO
   const autoNodesPath = pointerPath(prefix, '/privateNodes/autoNodes');
   if (privateNodes.enabled !== true) {
     const endpoint = dig(doc, ['controlPlane', 'endpoint']);
-    if (typeof endpoint === 'string' && endpoint !== '') return { ...none, issues: [{ path: pointerPath(prefix, '/controlPlane/endpoint'), message: 'vCluster supports controlPlane.endpoint only with private nodes: remove it, or set privateNodes.enabled: true' }] };
+    if (typeof endpoint === 'string' && endpoint !== '')
+      return {
+        ...none,
+        issues: [
+          {
+            path: pointerPath(prefix, '/controlPlane/endpoint'),
+            message: 'vCluster supports controlPlane.endpoint only with private nodes: remove it, or set privateNodes.enabled: true',
+          },
+        ],
+      };
     const has = list(privateNodes.autoNodes).length > 0;
-    const warnings = has ? [{ path: pointerPath(prefix, '/privateNodes/enabled'), message: `privateNodes.enabled is not true, so vCluster ignores autoNodes and metalslice plans none of its pools: set privateNodes.enabled: true to plan them` }] : [{ path: autoNodesPath, message: 'the vcluster.yaml has no private nodes: nothing to plan' }];
+    const warnings = has
+      ? [
+          {
+            path: pointerPath(prefix, '/privateNodes/enabled'),
+            message: `privateNodes.enabled is not true, so vCluster ignores autoNodes and metalslice plans none of its pools: set privateNodes.enabled: true to plan them`,
+          },
+        ]
+      : [{ path: autoNodesPath, message: 'the vcluster.yaml has no private nodes: nothing to plan' }];
     return { ...none, issues: [], warnings };
   }
   const rules = vclusterRuleIssues(doc as Obj, prefix);
@@ -300,7 +355,11 @@ export function importVclusterAutoNodes(input: unknown, options: VclusterImportO
 }
 
 /** Imports a vcluster.yaml's auto nodes and plans them against the catalogue, quotas and clusters given. */
-export function planVclusterAutoNodes(input: unknown, options: VclusterImportOptions, context: Omit<AutoNodesInput, 'autoNodes' | 'sourcePaths'>): AutoNodesPlan {
+export function planVclusterAutoNodes(
+  input: unknown,
+  options: VclusterImportOptions,
+  context: Omit<AutoNodesInput, 'autoNodes' | 'sourcePaths'>,
+): AutoNodesPlan {
   const imported = importVclusterAutoNodes(input, options);
   const plan = planAutoNodes({ ...context, autoNodes: imported.autoNodes, sourcePaths: imported.sourcePaths });
   const issues = [...imported.issues, ...plan.issues];

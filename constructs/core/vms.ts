@@ -116,7 +116,11 @@ function evictionOf(guest: LauncherVm, options: VmOptions): VmEviction {
   if (devices.length > 0) blockers.push(`it passes through ${devices.join(', ')}`);
   const migratable = blockers.length === 0;
   if (options.evictionStrategy !== undefined) {
-    return { strategy: options.evictionStrategy, migratable, reason: `set by the pool${migratable ? '' : `; KubeVirt cannot live-migrate it: ${blockers.join(' and ')}`}` };
+    return {
+      strategy: options.evictionStrategy,
+      migratable,
+      reason: `set by the pool${migratable ? '' : `; KubeVirt cannot live-migrate it: ${blockers.join(' and ')}`}`,
+    };
   }
   if (migratable) return { strategy: 'LiveMigrate', migratable, reason: 'a host drain live-migrates it' };
   return { strategy: 'None', migratable, reason: `a host drain shuts it down: KubeVirt cannot live-migrate it, ${blockers.join(' and ')}` };
@@ -138,7 +142,11 @@ export function pinVm(vm: PlannedVm, why: string): PlannedVm {
   return {
     ...vm,
     placement: 'planned',
-    eviction: { strategy, migratable: false, reason: `${strategy === 'External' ? 'set by the pool; ' : 'a host drain shuts it down: '}it is pinned to its planned host (${why}), so it cannot live-migrate` },
+    eviction: {
+      strategy,
+      migratable: false,
+      reason: `${strategy === 'External' ? 'set by the pool; ' : 'a host drain shuts it down: '}it is pinned to its planned host (${why}), so it cannot live-migrate`,
+    },
   };
 }
 
@@ -159,16 +167,25 @@ export function buildVm(
   const sockets = options.sockets ?? 1;
   const threads = options.threads ?? 1;
   if (vcpus % (sockets * threads) !== 0) {
-    issues.push({ path: childPath(at.options, 'sockets'), message: `${vcpus} vCPUs do not divide into ${sockets} socket(s) x ${threads} thread(s): choose sockets and threads whose product divides the vCPU count` });
+    issues.push({
+      path: childPath(at.options, 'sockets'),
+      message: `${vcpus} vCPUs do not divide into ${sockets} socket(s) x ${threads} thread(s): choose sockets and threads whose product divides the vCPU count`,
+    });
   }
   if (options.isolateEmulatorThread && !options.dedicatedCpus) {
-    issues.push({ path: childPath(at.options, 'isolateEmulatorThread'), message: 'isolateEmulatorThread needs dedicatedCpus: true (KubeVirt refuses it otherwise)' });
+    issues.push({
+      path: childPath(at.options, 'isolateEmulatorThread'),
+      message: 'isolateEmulatorThread needs dedicatedCpus: true (KubeVirt refuses it otherwise)',
+    });
   }
   const memory = get(shape, 'memory');
   if (options.hugepages !== undefined) {
     const page = Quantity.parse(options.hugepages);
     if (memory.nano % page.nano !== 0n) {
-      issues.push({ path: childPath(at.shape, 'memory'), message: `memory ${memory} is not a whole number of ${options.hugepages} hugepages: round it to a multiple of ${options.hugepages}` });
+      issues.push({
+        path: childPath(at.shape, 'memory'),
+        message: `memory ${memory} is not a whole number of ${options.hugepages} hugepages: round it to a multiple of ${options.hugepages}`,
+      });
     }
   }
   const devices = resourceNames(shape)
@@ -222,6 +239,10 @@ export function groupBy<K>(vms: readonly PlannedVm[], key: (vm: PlannedVm) => K)
 }
 
 /** A fleet's KubeVirt view with KubeVirt's plain settings as metalslice renders them (ratio 1, no overcommit, console log on). */
-export function plainFleetKubevirt(settings: Partial<KubevirtSettings> = {}, permittedHostDevices: readonly PermittedHostDevice[] = [], path = 'fleets[0]'): FleetKubevirt {
+export function plainFleetKubevirt(
+  settings: Partial<KubevirtSettings> = {},
+  permittedHostDevices: readonly PermittedHostDevice[] = [],
+  path = 'fleets[0]',
+): FleetKubevirt {
   return { settings: { cpuAllocationRatio: 1, memoryOvercommit: 100, serialConsoleLog: true, ...settings }, permittedHostDevices, path };
 }

@@ -44,7 +44,14 @@ export function apiServerEndpoint(endpoint: string): string {
 
 /** Labels a kubelet may set on its own Node (NodeRestriction rejects node-role.kubernetes.io and most of kubernetes.io). */
 export function selfSettableLabels(labels: Readonly<Record<string, string>>): Record<string, string> {
-  const allowedKubernetesIo = new Set(['kubernetes.io/hostname', 'kubernetes.io/arch', 'kubernetes.io/os', 'node.kubernetes.io/instance-type', 'topology.kubernetes.io/zone', 'topology.kubernetes.io/region']);
+  const allowedKubernetesIo = new Set([
+    'kubernetes.io/hostname',
+    'kubernetes.io/arch',
+    'kubernetes.io/os',
+    'node.kubernetes.io/instance-type',
+    'topology.kubernetes.io/zone',
+    'topology.kubernetes.io/region',
+  ]);
   const out: Record<string, string> = {};
   for (const key of Object.keys(labels).sort()) {
     const prefix = key.includes('/') ? key.slice(0, key.indexOf('/')) : '';
@@ -95,7 +102,12 @@ export function renderJoinCloudConfig(options: JoinDocumentOptions): string {
         permissions: '0644',
         content: 'net.bridge.bridge-nf-call-iptables = 1\nnet.bridge.bridge-nf-call-ip6tables = 1\nnet.ipv4.ip_forward = 1\n',
       },
-      { path: '/etc/kubernetes/kubeadm-join.yaml', permissions: '0600', owner: 'root:root', content: stringify(renderJoinConfiguration(options), { lineWidth: 0 }) },
+      {
+        path: '/etc/kubernetes/kubeadm-join.yaml',
+        permissions: '0600',
+        owner: 'root:root',
+        content: stringify(renderJoinConfiguration(options), { lineWidth: 0 }),
+      },
     ],
     package_update: true,
     packages: ['apt-transport-https', 'ca-certificates', 'curl', 'gpg', 'containerd'],

@@ -36,7 +36,10 @@ export interface ClusterApiPoolObjects {
 
 /** `a=b,c=d` in key order: kubelet's --node-labels and cluster-autoscaler's labels annotation. */
 function labelList(labels: Readonly<Record<string, string>>): string {
-  return Object.keys(labels).sort().map((k) => `${k}=${labels[k]}`).join(',');
+  return Object.keys(labels)
+    .sort()
+    .map((k) => `${k}=${labels[k]}`)
+    .join(',');
 }
 
 function isGpu(resource: string): boolean {
@@ -53,7 +56,11 @@ export function renderClusterApiPool(pool: PlannedAutoPool, options: ClusterApiR
   const version = options.kubernetesVersion ?? 'v1.33.0';
   const labels = { ...MANAGED_BY_LABELS, [CLUSTER_LABEL]: pool.cluster, [PROVIDER_LABEL]: pool.provider };
   const selectorLabels = { 'cluster.x-k8s.io/cluster-name': clusterName, 'cluster.x-k8s.io/deployment-name': name };
-  const nodeLabels = { 'node.kubernetes.io/instance-type': candidate.name, 'vcluster.com/node-type': candidate.name, ...(options.nodeLabels ?? pool.nodeLabels) };
+  const nodeLabels = {
+    'node.kubernetes.io/instance-type': candidate.name,
+    'vcluster.com/node-type': candidate.name,
+    ...(options.nodeLabels ?? pool.nodeLabels),
+  };
   const resources = candidate.resources;
 
   // cluster-autoscaler builds a template node from these when the group is at zero.
@@ -95,8 +102,12 @@ export function renderClusterApiPool(pool: PlannedAutoPool, options: ClusterApiR
 
   const devices: Record<string, unknown> = { disks: [{ name: 'rootdisk', disk: { bus: 'virtio' } }] };
   const passthrough = resourceNames(resources).filter((r) => isExtendedResource(r) && r !== 'disk' && !resources[r].isZero());
-  const gpuDevices = passthrough.filter(isGpu).flatMap((r) => Array.from({ length: Number(resources[r].ceilUnits()) }, (_, i) => ({ name: `gpu${i}`, deviceName: r })));
-  const hostDevices = passthrough.filter((r) => !isGpu(r)).flatMap((r, k) => Array.from({ length: Number(resources[r].ceilUnits()) }, (_, i) => ({ name: `dev${k}-${i}`, deviceName: r })));
+  const gpuDevices = passthrough
+    .filter(isGpu)
+    .flatMap((r) => Array.from({ length: Number(resources[r].ceilUnits()) }, (_, i) => ({ name: `gpu${i}`, deviceName: r })));
+  const hostDevices = passthrough
+    .filter((r) => !isGpu(r))
+    .flatMap((r, k) => Array.from({ length: Number(resources[r].ceilUnits()) }, (_, i) => ({ name: `dev${k}-${i}`, deviceName: r })));
   if (gpuDevices.length > 0) devices.gpus = gpuDevices;
   if (hostDevices.length > 0) devices.hostDevices = hostDevices;
   const machineTemplate: KubernetesObject = {
@@ -137,7 +148,10 @@ export function renderClusterApiPool(pool: PlannedAutoPool, options: ClusterApiR
   };
 
   const nodeRegistration: Record<string, unknown> = { kubeletExtraArgs: [{ name: 'node-labels', value: labelList(nodeLabels) }] };
-  if (pool.taints.length > 0) nodeRegistration.taints = pool.taints.map((t) => (t.value !== undefined ? { key: t.key, value: t.value, effect: t.effect } : { key: t.key, effect: t.effect }));
+  if (pool.taints.length > 0)
+    nodeRegistration.taints = pool.taints.map((t) =>
+      t.value !== undefined ? { key: t.key, value: t.value, effect: t.effect } : { key: t.key, effect: t.effect },
+    );
   const bootstrapTemplate: KubernetesObject = {
     apiVersion: 'bootstrap.cluster.x-k8s.io/v1beta2',
     kind: 'KubeadmConfigTemplate',

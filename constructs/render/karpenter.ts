@@ -26,7 +26,6 @@ export interface KarpenterRenderOptions {
 export const DEFAULT_NODE_CLASS_GROUP = 'metalslice.io';
 export const DEFAULT_NODE_CLASS_KIND = 'NodeProviderClass';
 
-
 /** Label keys Karpenter refuses in requirements and template labels (its own domain, hostname). */
 export function isRestrictedByKarpenter(key: string): boolean {
   if (key === 'kubernetes.io/hostname' || key === 'karpenter.sh/nodepool') return true;
@@ -49,14 +48,19 @@ export function renderKarpenterNodePool(pool: PlannedAutoPool, options: Karpente
     // instance-type is already narrowed to the candidates; resource-derived properties are not node labels.
     if (r.key === INSTANCE_TYPE_LABEL || resourceKeys.has(r.key) || isRestrictedByKarpenter(r.key)) continue;
     // metalslice's operators are vCluster's, and vCluster's are Karpenter's (NodeSelectorRequirement).
-    requirements.push(r.operator === 'Exists' || r.operator === 'DoesNotExist' ? { key: r.key, operator: r.operator } : { key: r.key, operator: r.operator, values: [...r.values] });
+    requirements.push(
+      r.operator === 'Exists' || r.operator === 'DoesNotExist'
+        ? { key: r.key, operator: r.operator }
+        : { key: r.key, operator: r.operator, values: [...r.values] },
+    );
   }
   const labels = Object.fromEntries(Object.entries(pool.nodeLabels).filter(([k]) => !isRestrictedByKarpenter(k)));
   const templateSpec: Record<string, unknown> = {
     nodeClassRef: options.nodeClassRef ?? { group: DEFAULT_NODE_CLASS_GROUP, kind: DEFAULT_NODE_CLASS_KIND, name: pool.provider },
     requirements,
   };
-  if (pool.taints.length > 0) templateSpec.taints = pool.taints.map((t) => (t.value !== undefined ? { key: t.key, value: t.value, effect: t.effect } : { key: t.key, effect: t.effect }));
+  if (pool.taints.length > 0)
+    templateSpec.taints = pool.taints.map((t) => (t.value !== undefined ? { key: t.key, value: t.value, effect: t.effect } : { key: t.key, effect: t.effect }));
   if (dynamic.expireAfter !== undefined) templateSpec.expireAfter = dynamic.expireAfter;
   if (dynamic.terminationGracePeriod !== undefined) templateSpec.terminationGracePeriod = dynamic.terminationGracePeriod;
 

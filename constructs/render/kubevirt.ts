@@ -33,7 +33,11 @@ export function renderKubeVirt(fleet: PlannedFleet, vms: readonly PlannedVm[] = 
   // Always written, even empty: KubeVirt checks a VM's devices against this list only when it is set, and the
   // plan refuses exactly what is not on it.
   configuration.permittedHostDevices = {
-    pciHostDevices: permittedHostDevices.map((d) => ({ pciVendorSelector: d.pciVendorSelector, resourceName: d.resourceName, externalResourceProvider: d.externalResourceProvider ?? true })),
+    pciHostDevices: permittedHostDevices.map((d) => ({
+      pciVendorSelector: d.pciVendorSelector,
+      resourceName: d.resourceName,
+      externalResourceProvider: d.externalResourceProvider ?? true,
+    })),
   };
   return {
     apiVersion: 'kubevirt.io/v1',
@@ -102,7 +106,8 @@ function renderDomain(vm: PlannedVm): Record<string, unknown> {
 /** The root DataVolume's source: what the properties name (registry, http, a CDI DataSource), else the image. */
 function rootDiskSource(vm: PlannedVm, image: string): Record<string, unknown> {
   const from = vm.imageSource;
-  if (from && 'dataSource' in from) return { sourceRef: { kind: 'DataSource', name: from.dataSource.name, ...(from.dataSource.namespace ? { namespace: from.dataSource.namespace } : {}) } };
+  if (from && 'dataSource' in from)
+    return { sourceRef: { kind: 'DataSource', name: from.dataSource.name, ...(from.dataSource.namespace ? { namespace: from.dataSource.namespace } : {}) } };
   if (from && 'http' in from) return { source: { http: { url: from.http } } };
   const url = from && 'registry' in from ? from.registry : image;
   return { source: { registry: { url: url.includes('://') ? url : `docker://${url}` } } };
@@ -113,7 +118,8 @@ export function renderVirtualMachine(vm: PlannedVm, options: VirtualMachineOptio
   const nodeName = vm.name;
   const image = vm.image ?? DEFAULT_IMAGE;
   const labels = { ...MANAGED_BY, [POOL_LABEL]: vm.pool, [QUOTA_LABEL]: vm.quota, [CLUSTER_LABEL]: vm.cluster, [NODE_TYPE_LABEL]: vm.nodeType };
-  const rootVolume = vm.rootDisk === 'dataVolume' ? { name: 'rootdisk', dataVolume: { name: `${nodeName}-root` } } : { name: 'rootdisk', containerDisk: { image } };
+  const rootVolume =
+    vm.rootDisk === 'dataVolume' ? { name: 'rootdisk', dataVolume: { name: `${nodeName}-root` } } : { name: 'rootdisk', containerDisk: { image } };
   const podLabels = { [POOL_LABEL]: vm.pool, [QUOTA_LABEL]: vm.quota, [CLUSTER_LABEL]: vm.cluster, 'kubevirt.io/vm': nodeName };
   const pinned = vm.placement === 'planned' && vm.host !== undefined;
   return {

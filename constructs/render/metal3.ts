@@ -54,7 +54,11 @@ function hostSelectorOf(selector: LabelSelector, hostNamespace: string | undefin
   if (hostNamespace !== undefined) out.inNamespace = hostNamespace;
   const matchLabels = selector.matchLabels ?? {};
   if (Object.keys(matchLabels).length > 0) {
-    out.matchLabels = Object.fromEntries(Object.keys(matchLabels).sort().map((k) => [k, matchLabels[k]]));
+    out.matchLabels = Object.fromEntries(
+      Object.keys(matchLabels)
+        .sort()
+        .map((k) => [k, matchLabels[k]]),
+    );
   }
   const expressions = selector.matchExpressions ?? [];
   // The HostClaim CRD requires `values` on every expression, also for Exists / DoesNotExist (then empty).
@@ -79,7 +83,8 @@ export function hostImageProblem(image: HostImage | undefined): string | undefin
     return `image.url must be an http(s), file or oci URL of the OS image (got ${JSON.stringify(image?.url)})`;
   }
   const needsChecksum = image.format !== 'live-iso' && !image.url.startsWith('oci://');
-  if (needsChecksum && !image.checksum) return `image.checksum is required for ${image.format ?? 'disk'} images: give the image's sha256 (or a URL of its checksum file)`;
+  if (needsChecksum && !image.checksum)
+    return `image.checksum is required for ${image.format ?? 'disk'} images: give the image's sha256 (or a URL of its checksum file)`;
   return undefined;
 }
 

@@ -43,8 +43,16 @@ export function renderConsumerRole(quota: PlannedQuota): KubeObject {
     kind: 'Role',
     metadata: { name: 'metalslice-consumer', namespace: quota.namespace, labels: quotaLabels(quota) },
     rules: [
-      { apiGroups: ['kubevirt.io'], resources: ['virtualmachines', 'virtualmachineinstances'], verbs: ['get', 'list', 'watch', 'create', 'update', 'patch', 'delete'] },
-      { apiGroups: ['subresources.kubevirt.io'], resources: ['virtualmachines/start', 'virtualmachines/stop', 'virtualmachines/restart', 'virtualmachineinstances/console'], verbs: ['get', 'update'] },
+      {
+        apiGroups: ['kubevirt.io'],
+        resources: ['virtualmachines', 'virtualmachineinstances'],
+        verbs: ['get', 'list', 'watch', 'create', 'update', 'patch', 'delete'],
+      },
+      {
+        apiGroups: ['subresources.kubevirt.io'],
+        resources: ['virtualmachines/start', 'virtualmachines/stop', 'virtualmachines/restart', 'virtualmachineinstances/console'],
+        verbs: ['get', 'update'],
+      },
       { apiGroups: ['cdi.kubevirt.io'], resources: ['datavolumes'], verbs: ['get', 'list', 'watch', 'create', 'delete'] },
       { apiGroups: [''], resources: ['secrets'], verbs: ['get', 'list', 'create', 'update', 'patch', 'delete'] },
       { apiGroups: [''], resources: ['resourcequotas'], verbs: ['get', 'list', 'watch'] },
@@ -56,7 +64,9 @@ export function renderConsumerRole(quota: PlannedQuota): KubeObject {
 export function consumerSubjects(quota: PlannedQuota): { kind: 'User' | 'Group'; name: string; apiGroup: string }[] {
   const consumers = quota.spec.consumers ?? [`group:${quota.spec.organization}`];
   return consumers.map((c) =>
-    c.startsWith('group:') ? { kind: 'Group' as const, name: c.slice('group:'.length), apiGroup: 'rbac.authorization.k8s.io' } : { kind: 'User' as const, name: c, apiGroup: 'rbac.authorization.k8s.io' },
+    c.startsWith('group:')
+      ? { kind: 'Group' as const, name: c.slice('group:'.length), apiGroup: 'rbac.authorization.k8s.io' }
+      : { kind: 'User' as const, name: c, apiGroup: 'rbac.authorization.k8s.io' },
   );
 }
 

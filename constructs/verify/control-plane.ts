@@ -70,7 +70,10 @@ function toolchainPath(): string | undefined {
   const root = repoRoot();
   if (!root) return undefined;
   try {
-    const envFile = execFileSync('bash', [path.join(root, 'scripts', 'toolchain.sh'), '--print-env'], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }).trim().split('\n').pop();
+    const envFile = execFileSync('bash', [path.join(root, 'scripts', 'toolchain.sh'), '--print-env'], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] })
+      .trim()
+      .split('\n')
+      .pop();
     if (!envFile) return undefined;
     return execFileSync('bash', ['-c', 'source "$1" >/dev/null 2>&1 && printf %s "$PATH"', '_', envFile], { encoding: 'utf8' });
   } catch {
@@ -80,7 +83,10 @@ function toolchainPath(): string | undefined {
 
 /** bin directories of the toolchain cache, even when other tools of the toolchain are still building. */
 function cacheBinDirs(): string[] {
-  const cache = process.env.METALSLICE_TOOLCHAIN ?? process.env.METALSLICE_TOOLCHAIN_CACHE ?? path.join(process.env.XDG_CACHE_HOME ?? path.join(os.homedir(), '.cache'), 'metalslice', 'toolchain');
+  const cache =
+    process.env.METALSLICE_TOOLCHAIN ??
+    process.env.METALSLICE_TOOLCHAIN_CACHE ??
+    path.join(process.env.XDG_CACHE_HOME ?? path.join(os.homedir(), '.cache'), 'metalslice', 'toolchain');
   const dirs: string[] = [];
   for (const tool of ['kubernetes', 'etcd']) {
     let versions: string[] = [];
@@ -109,7 +115,9 @@ export function findBinaries(): Record<ControlPlaneBinary, string> {
   }
   const missing = CONTROL_PLANE_BINARIES.filter((b) => found[b] === undefined);
   if (missing.length > 0) {
-    throw new Error(`metalslice verify needs ${missing.join(', ')}: run scripts/toolchain.sh (npm run setup), then source "$(bash scripts/toolchain.sh --print-env)"`);
+    throw new Error(
+      `metalslice verify needs ${missing.join(', ')}: run scripts/toolchain.sh (npm run setup), then source "$(bash scripts/toolchain.sh --print-env)"`,
+    );
   }
   return found as Record<ControlPlaneBinary, string>;
 }
@@ -188,36 +196,55 @@ export async function startControlPlane(opts: ControlPlaneOptions = {}): Promise
     const etcdUrl = `http://127.0.0.1:${etcdPort}`;
     const peerUrl = `http://127.0.0.1:${peerPort}`;
     procs.push(
-      startComponent('etcd', bins.etcd, [
-        '--name=verify', `--data-dir=${path.join(dir, 'etcd')}`,
-        `--listen-client-urls=${etcdUrl}`, `--advertise-client-urls=${etcdUrl}`,
-        `--listen-peer-urls=${peerUrl}`, `--initial-advertise-peer-urls=${peerUrl}`, `--initial-cluster=verify=${peerUrl}`,
-        '--unsafe-no-fsync', '--log-level=warn', '--quota-backend-bytes=4294967296',
-      ], dir),
+      startComponent(
+        'etcd',
+        bins.etcd,
+        [
+          '--name=verify',
+          `--data-dir=${path.join(dir, 'etcd')}`,
+          `--listen-client-urls=${etcdUrl}`,
+          `--advertise-client-urls=${etcdUrl}`,
+          `--listen-peer-urls=${peerUrl}`,
+          `--initial-advertise-peer-urls=${peerUrl}`,
+          `--initial-cluster=verify=${peerUrl}`,
+          '--unsafe-no-fsync',
+          '--log-level=warn',
+          '--quota-backend-bytes=4294967296',
+        ],
+        dir,
+      ),
     );
     await waitFor('etcd', timeoutMs, async () => (await plainGet(`${etcdUrl}/health`, false)) === 200, dead);
 
     // kube-apiserver. Admission: no ServiceAccount (no controller makes the default accounts here) and no
     // TaintNodesByCondition (no node lifecycle controller would lift its not-ready taint); Nodes stay taint-free.
     procs.push(
-      startComponent('kube-apiserver', bins['kube-apiserver'], [
-        `--etcd-servers=${etcdUrl}`,
-        '--bind-address=127.0.0.1', '--advertise-address=127.0.0.1', `--secure-port=${apiPort}`,
-        `--cert-dir=${path.join(dir, 'certs')}`,
-        `--token-auth-file=${path.join(dir, 'tokens.csv')}`,
-        '--anonymous-auth=false',
-        '--authorization-mode=AlwaysAllow',
-        '--disable-admission-plugins=ServiceAccount,TaintNodesByCondition',
-        `--service-account-key-file=${path.join(dir, 'sa.pub')}`,
-        `--service-account-signing-key-file=${path.join(dir, 'sa.key')}`,
-        '--service-account-issuer=https://kubernetes.default.svc.cluster.local',
-        '--service-cluster-ip-range=10.96.0.0/16',
-        '--enable-priority-and-fairness=false',
-        '--max-requests-inflight=1000', '--max-mutating-requests-inflight=500',
-        '--event-ttl=2h',
-        '--profiling=false',
-        '--v=1',
-      ], dir),
+      startComponent(
+        'kube-apiserver',
+        bins['kube-apiserver'],
+        [
+          `--etcd-servers=${etcdUrl}`,
+          '--bind-address=127.0.0.1',
+          '--advertise-address=127.0.0.1',
+          `--secure-port=${apiPort}`,
+          `--cert-dir=${path.join(dir, 'certs')}`,
+          `--token-auth-file=${path.join(dir, 'tokens.csv')}`,
+          '--anonymous-auth=false',
+          '--authorization-mode=AlwaysAllow',
+          '--disable-admission-plugins=ServiceAccount,TaintNodesByCondition',
+          `--service-account-key-file=${path.join(dir, 'sa.pub')}`,
+          `--service-account-signing-key-file=${path.join(dir, 'sa.key')}`,
+          '--service-account-issuer=https://kubernetes.default.svc.cluster.local',
+          '--service-cluster-ip-range=10.96.0.0/16',
+          '--enable-priority-and-fairness=false',
+          '--max-requests-inflight=1000',
+          '--max-mutating-requests-inflight=500',
+          '--event-ttl=2h',
+          '--profiling=false',
+          '--v=1',
+        ],
+        dir,
+      ),
     );
     await waitFor('kube-apiserver /readyz', timeoutMs, async () => (await request('GET', '/readyz')).status === 200, dead);
 
@@ -238,26 +265,39 @@ export async function startControlPlane(opts: ControlPlaneOptions = {}): Promise
       ].join('\n'),
     );
     procs.push(
-      startComponent('kube-scheduler', bins['kube-scheduler'], [
-        `--config=${path.join(dir, 'scheduler.yaml')}`,
-        '--bind-address=127.0.0.1', `--secure-port=${schedPort}`,
-        `--cert-dir=${path.join(dir, 'scheduler-certs')}`,
-        `--authentication-kubeconfig=${kubeconfig}`, `--authorization-kubeconfig=${kubeconfig}`,
-        '--leader-elect=false',
-        '--v=1',
-      ], dir),
+      startComponent(
+        'kube-scheduler',
+        bins['kube-scheduler'],
+        [
+          `--config=${path.join(dir, 'scheduler.yaml')}`,
+          '--bind-address=127.0.0.1',
+          `--secure-port=${schedPort}`,
+          `--cert-dir=${path.join(dir, 'scheduler-certs')}`,
+          `--authentication-kubeconfig=${kubeconfig}`,
+          `--authorization-kubeconfig=${kubeconfig}`,
+          '--leader-elect=false',
+          '--v=1',
+        ],
+        dir,
+      ),
     );
 
     // KWOK: fake kubelets for the replay's Nodes only; default node (initialize, heartbeat) and pod (ready,
     // complete, delete) stages. HOME is the temp dir so no user kwok config is read.
     procs.push(
-      startComponent('kwok', bins.kwok, [
-        `--kubeconfig=${kubeconfig}`,
-        `--manage-nodes-with-label-selector=${KWOK_NODE_SELECTOR}`,
-        `--server-address=127.0.0.1:${kwokPort}`,
-        '--node-ip=127.0.0.1',
-        '--cidr=10.128.0.0/9',
-      ], dir, { ...process.env, HOME: dir }),
+      startComponent(
+        'kwok',
+        bins.kwok,
+        [
+          `--kubeconfig=${kubeconfig}`,
+          `--manage-nodes-with-label-selector=${KWOK_NODE_SELECTOR}`,
+          `--server-address=127.0.0.1:${kwokPort}`,
+          '--node-ip=127.0.0.1',
+          '--cidr=10.128.0.0/9',
+        ],
+        dir,
+        { ...process.env, HOME: dir },
+      ),
     );
     await waitFor('kube-scheduler /readyz', timeoutMs, async () => (await plainGet(`https://127.0.0.1:${schedPort}/readyz`, true)) === 200, dead);
     await waitFor('kwok /healthz', timeoutMs, async () => (await plainGet(`http://127.0.0.1:${kwokPort}/healthz`, false)) === 200, dead);

@@ -58,14 +58,23 @@ export interface LauncherPodObject extends KubeObject {
   readonly spec: LauncherScheduling & {
     readonly schedulerName: string;
     readonly terminationGracePeriodSeconds: number;
-    readonly containers: readonly { readonly name: string; readonly image: string; readonly resources: { readonly requests: Record<string, string>; readonly limits: Record<string, string> } }[];
+    readonly containers: readonly {
+      readonly name: string;
+      readonly image: string;
+      readonly resources: { readonly requests: Record<string, string>; readonly limits: Record<string, string> };
+    }[];
     readonly [field: string]: unknown;
   };
 }
 
 /** The parts of a rendered VirtualMachine the replay reads. */
 interface RenderedVmTemplate {
-  readonly spec: { readonly template: { readonly metadata?: { readonly labels?: Record<string, string> }; readonly spec: VmiSchedulingFields & { readonly terminationGracePeriodSeconds?: number } } };
+  readonly spec: {
+    readonly template: {
+      readonly metadata?: { readonly labels?: Record<string, string> };
+      readonly spec: VmiSchedulingFields & { readonly terminationGracePeriodSeconds?: number };
+    };
+  };
 }
 
 export interface Replay {

@@ -149,17 +149,18 @@ export async function resetControlPlane(cp: ControlPlane): Promise<void> {
   const pods = await ok<List<PodState>>(cp, 'listing pods', () => cp.request('GET', `/api/v1/pods?labelSelector=${LAUNCHER_SELECTOR}`));
   const namespaces = [...new Set((pods.items ?? []).map((p) => p.metadata.namespace ?? 'default'))];
   for (const ns of namespaces) {
-    await ok(cp, `deleting pods in ${ns}`, () =>
-      cp.request('DELETE', `/api/v1/namespaces/${ns}/pods?labelSelector=${LAUNCHER_SELECTOR}&gracePeriodSeconds=0`));
+    await ok(cp, `deleting pods in ${ns}`, () => cp.request('DELETE', `/api/v1/namespaces/${ns}/pods?labelSelector=${LAUNCHER_SELECTOR}&gracePeriodSeconds=0`));
   }
   const events = await ok<List<EventState>>(cp, 'listing events', () => cp.request('GET', '/api/v1/events'));
   for (const ns of new Set((events.items ?? []).map((e) => e.metadata?.namespace ?? 'default'))) {
     await ok(cp, `deleting events in ${ns}`, () => cp.request('DELETE', `/api/v1/namespaces/${ns}/events`));
   }
   await ok(cp, 'deleting nodes', () => cp.request('DELETE', `/api/v1/nodes?labelSelector=${encodeURIComponent(KWOK_NODE_SELECTOR)}`));
-  for (const deadline = Date.now() + 120_000; ; ) {
+  for (const deadline = Date.now() + 120_000; ;) {
     const left = await ok<List<PodState>>(cp, 'listing pods', () => cp.request('GET', `/api/v1/pods?labelSelector=${LAUNCHER_SELECTOR}&limit=1`));
-    const nodes = await ok<List<NodeState>>(cp, 'listing nodes', () => cp.request('GET', `/api/v1/nodes?labelSelector=${encodeURIComponent(KWOK_NODE_SELECTOR)}&limit=1`));
+    const nodes = await ok<List<NodeState>>(cp, 'listing nodes', () =>
+      cp.request('GET', `/api/v1/nodes?labelSelector=${encodeURIComponent(KWOK_NODE_SELECTOR)}&limit=1`),
+    );
     if ((left.items ?? []).length === 0 && (nodes.items ?? []).length === 0) return;
     if (Date.now() > deadline) throw new Error('resetting the control plane: pods or nodes of the previous replay are still there after 120 s');
     await sleep(250);
@@ -172,7 +173,9 @@ function isReady(node: NodeState): boolean {
 
 /** The latest FailedScheduling message per `namespace/pod`. */
 async function failedSchedulingMessages(cp: ControlPlane): Promise<Map<string, string>> {
-  const events = await ok<List<EventState>>(cp, 'listing events', () => cp.request('GET', `/api/v1/events?fieldSelector=${encodeURIComponent('reason=FailedScheduling')}`));
+  const events = await ok<List<EventState>>(cp, 'listing events', () =>
+    cp.request('GET', `/api/v1/events?fieldSelector=${encodeURIComponent('reason=FailedScheduling')}`),
+  );
   const latest = new Map<string, { at: string; message: string }>();
   for (const e of events.items ?? []) {
     const key = `${e.involvedObject?.namespace ?? ''}/${e.involvedObject?.name ?? ''}`;
@@ -200,14 +203,21 @@ export async function verifyPlan(plan: Pick<Plan, 'fleets' | 'vms'>, opts: Verif
   try {
     if (!owned) await resetControlPlane(cp);
     for (const ns of replay.namespaces) {
-      await ok(cp, `creating namespace ${ns}`, () => cp.request('POST', '/api/v1/namespaces', { apiVersion: 'v1', kind: 'Namespace', metadata: { name: ns } }), [201, 409]);
+      await ok(
+        cp,
+        `creating namespace ${ns}`,
+        () => cp.request('POST', '/api/v1/namespaces', { apiVersion: 'v1', kind: 'Namespace', metadata: { name: ns } }),
+        [201, 409],
+      );
     }
     log(`creating ${replay.nodes.length} nodes`);
     await pool(replay.nodes, concurrency, async (node) => {
       await ok(cp, `creating node ${node.metadata.name}`, () => cp.request('POST', '/api/v1/nodes', node), [201]);
     });
-    for (const deadline = Date.now() + 180_000; ; ) {
-      const nodes = await ok<List<NodeState>>(cp, 'listing nodes', () => cp.request('GET', `/api/v1/nodes?labelSelector=${encodeURIComponent(KWOK_NODE_SELECTOR)}`));
+    for (const deadline = Date.now() + 180_000; ;) {
+      const nodes = await ok<List<NodeState>>(cp, 'listing nodes', () =>
+        cp.request('GET', `/api/v1/nodes?labelSelector=${encodeURIComponent(KWOK_NODE_SELECTOR)}`),
+      );
       const ready = (nodes.items ?? []).filter(isReady).length;
       if (ready === replay.nodes.length) break;
       if (Date.now() > deadline) throw new Error(`only ${ready} of ${replay.nodes.length} nodes became Ready (kwok)\n${cp.logTail(20)}`);
@@ -218,7 +228,12 @@ export async function verifyPlan(plan: Pick<Plan, 'fleets' | 'vms'>, opts: Verif
     log(`creating ${ordered.length} launcher pods (${order}${order === 'shuffled' ? `, seed ${seed}` : ''}, ${concurrency} in flight)`);
     const scheduleFrom = Date.now();
     await pool(ordered, concurrency, async (pod) => {
-      await ok(cp, `creating pod ${pod.namespace}/${pod.object.metadata.name}`, () => cp.request('POST', `/api/v1/namespaces/${pod.namespace}/pods`, pod.object), [201, 409]);
+      await ok(
+        cp,
+        `creating pod ${pod.namespace}/${pod.object.metadata.name}`,
+        () => cp.request('POST', `/api/v1/namespaces/${pod.namespace}/pods`, pod.object),
+        [201, 409],
+      );
     });
 
     // Wait: everything bound, or the rest unschedulable and nothing bound for quietMs.
@@ -229,7 +244,8 @@ export async function verifyPlan(plan: Pick<Plan, 'fleets' | 'vms'>, opts: Verif
     let timedOut = false;
     for (;;) {
       const list = await ok<List<PodState>>(cp, 'listing unbound pods', () =>
-        cp.request('GET', `/api/v1/pods?labelSelector=${LAUNCHER_SELECTOR}&fieldSelector=${encodeURIComponent('spec.nodeName=')}`));
+        cp.request('GET', `/api/v1/pods?labelSelector=${LAUNCHER_SELECTOR}&fieldSelector=${encodeURIComponent('spec.nodeName=')}`),
+      );
       unbound = list.items ?? [];
       const bound = ordered.length - unbound.length;
       if (bound !== lastBound) {

@@ -18,7 +18,12 @@ export class ConsumerStack extends TerraformStack {
     acceptNewerProviders(this);
 
     const fleet = ElasticFleet.fromInventory(this, 'fra1', { hosts: exampleHosts(), reservedPerHost: { cpu: 2, memory: '8Gi', disk: '100Gi' } });
-    const quota = ElasticQuota.fromQuotaAttributes(this, 'team-a', { fleet, organization: 'acme', limits: { cpu: 256, memory: '1Ti', disk: '8Ti' }, maxVirtualMachines: 40 });
+    const quota = ElasticQuota.fromQuotaAttributes(this, 'team-a', {
+      fleet,
+      organization: 'acme',
+      limits: { cpu: 256, memory: '1Ti', disk: '8Ti' },
+      maxVirtualMachines: 40,
+    });
     const cluster = new TenantCluster(this, 'team-a-prod', {
       endpoint: settings.tenantEndpoint,
       caCertificate: exampleCaCertificate(),
@@ -26,7 +31,13 @@ export class ConsumerStack extends TerraformStack {
       kubeconfigPath: settings.tenantKubeconfig,
     });
 
-    new ElasticNodePool(this, 'team-a-workers', { quota, cluster, shape: { cpu: 8, memory: '32Gi', disk: '100Gi' }, count: settings.workers, bootstrapTokenTtl: settings.workerTokenTtl });
+    new ElasticNodePool(this, 'team-a-workers', {
+      quota,
+      cluster,
+      shape: { cpu: 8, memory: '32Gi', disk: '100Gi' },
+      count: settings.workers,
+      bootstrapTokenTtl: settings.workerTokenTtl,
+    });
     new ElasticNodePool(this, 'team-a-highmem', {
       quota,
       cluster,
@@ -57,7 +68,12 @@ export class ConsumerStack extends TerraformStack {
       disruption: { consolidationPolicy: 'WhenEmptyOrUnderutilized', consolidateAfter: '5m', budgets: [{ nodes: '20%' }] },
       expireAfter: '720h',
       // The plan shows which nodes these pods would make Karpenter create, at least cost.
-      preview: { pods: [{ resources: { cpu: 1, memory: '2Gi' }, count: 40 }, { resources: { cpu: 6, memory: '24Gi' }, count: 3 }] },
+      preview: {
+        pods: [
+          { resources: { cpu: 1, memory: '2Gi' }, count: 40 },
+          { resources: { cpu: 6, memory: '24Gi' }, count: 3 },
+        ],
+      },
     });
     auto.addDynamicPool({ name: 'scale', autoscaler: 'cluster-api', requirements: [{ property: 'tier', value: 'a' }], limits: { nodes: 4 }, minNodes: 0 });
   }

@@ -38,7 +38,14 @@ describe('e2e: faults during and between applies', () => {
       nodePools: [{ name: 'many', quota: 'team-a', cluster: 'prod', shape: { cpu: 1, memory: '1Gi' }, rootDisk: 'containerDisk', count: COUNT }],
     };
     fs.writeFileSync(path.join(work, 'faults.json'), JSON.stringify(config));
-    expectOk('synth', await run(process.execPath, [path.join(REPO_ROOT, 'node_modules', 'tsx', 'dist', 'cli.mjs'), path.join(REPO_ROOT, 'examples', 'config-app.ts')], { cwd: work, env: { ...env, METALSLICE_CONFIG: path.join(work, 'faults.json') }, timeoutMs: 300_000 }));
+    expectOk(
+      'synth',
+      await run(process.execPath, [path.join(REPO_ROOT, 'node_modules', 'tsx', 'dist', 'cli.mjs'), path.join(REPO_ROOT, 'examples', 'config-app.ts')], {
+        cwd: work,
+        env: { ...env, METALSLICE_CONFIG: path.join(work, 'faults.json') },
+        timeoutMs: 300_000,
+      }),
+    );
     expectOk('init', await tf(['init', '-input=false', '-no-color']));
   });
 
@@ -81,7 +88,10 @@ describe('e2e: faults during and between applies', () => {
   });
 
   it('refuses a second apply on the same state while one runs (state locking)', async () => {
-    const [a, b] = await Promise.all([tf(['apply', '-auto-approve', '-input=false', '-no-color']), tf(['apply', '-auto-approve', '-input=false', '-no-color', '-lock-timeout=0s'])]);
+    const [a, b] = await Promise.all([
+      tf(['apply', '-auto-approve', '-input=false', '-no-color']),
+      tf(['apply', '-auto-approve', '-input=false', '-no-color', '-lock-timeout=0s']),
+    ]);
     const outcomes = [a, b].map((r) => ({ code: r.code, locked: /Error acquiring the state lock/.test(r.stdout + r.stderr) }));
     // Exactly one ran; the other was refused by the lock, not run alongside.
     expect(outcomes.filter((o) => o.code === 0)).toHaveLength(1);
@@ -90,7 +100,12 @@ describe('e2e: faults during and between applies', () => {
 
   it('an inventory refreshed after a host disappeared and another shrank makes the plan name the pool that no longer fits', async () => {
     const api = cluster.client();
-    const node = (name: string, cpu: string) => ({ apiVersion: 'v1', kind: 'Node', metadata: { name, labels: { 'metalslice.io/fleet': 'edge' } }, status: { capacity: { cpu, memory: '64Gi', pods: '110' }, allocatable: { cpu, memory: '64Gi', pods: '110' } } });
+    const node = (name: string, cpu: string) => ({
+      apiVersion: 'v1',
+      kind: 'Node',
+      metadata: { name, labels: { 'metalslice.io/fleet': 'edge' } },
+      status: { capacity: { cpu, memory: '64Gi', pods: '110' }, allocatable: { cpu, memory: '64Gi', pods: '110' } },
+    });
     // Capacity is status: written through the status subresource, as the kubelet does.
     const setCpu = async (name: string, cpu: string) => {
       const current = (await api.get<NodeDoc>(`/api/v1/nodes/${name}`)).body;
@@ -104,13 +119,17 @@ describe('e2e: faults during and between applies', () => {
     const dir = fs.mkdtempSync(path.join(work, 'inventory-'));
     const inventory = path.join(dir, 'hosts.json');
     const config = path.join(dir, 'metalslice.json');
-    fs.writeFileSync(config, JSON.stringify({
-      fleets: [{ name: 'edge', hostsFile: 'hosts.json', hostSelector: { 'metalslice.io/fleet': 'edge' } }],
-      quotas: [{ name: 'edge-q', fleet: 'edge', organization: 'acme', limits: { cpu: 48, memory: '192Gi' }, liveMigrations: 0 }],
-      clusters: [{ name: 'prod', endpoint: 'https://10.0.0.10:6443', caCertificate: EXAMPLE_CA }],
-      nodePools: [{ name: 'edge-workers', quota: 'edge-q', cluster: 'prod', shape: { cpu: 7, memory: '8Gi' }, rootDisk: 'containerDisk', count: 6 }],
-    }));
-    const refresh = async () => expect(await runInventory({ kubeconfig: cluster.adminKubeconfig, out: inventory }, { stdout: () => undefined, stderr: () => undefined })).toBe(0);
+    fs.writeFileSync(
+      config,
+      JSON.stringify({
+        fleets: [{ name: 'edge', hostsFile: 'hosts.json', hostSelector: { 'metalslice.io/fleet': 'edge' } }],
+        quotas: [{ name: 'edge-q', fleet: 'edge', organization: 'acme', limits: { cpu: 48, memory: '192Gi' }, liveMigrations: 0 }],
+        clusters: [{ name: 'prod', endpoint: 'https://10.0.0.10:6443', caCertificate: EXAMPLE_CA }],
+        nodePools: [{ name: 'edge-workers', quota: 'edge-q', cluster: 'prod', shape: { cpu: 7, memory: '8Gi' }, rootDisk: 'containerDisk', count: 6 }],
+      }),
+    );
+    const refresh = async () =>
+      expect(await runInventory({ kubeconfig: cluster.adminKubeconfig, out: inventory }, { stdout: () => undefined, stderr: () => undefined })).toBe(0);
     await refresh();
     expect(planModel(loadConfigFile(config)).errors).toEqual([]);
     // One host goes away, another is shrunk (a DIMM failed, a CPU was offlined).

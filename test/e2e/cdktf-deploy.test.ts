@@ -11,7 +11,6 @@ jest.setTimeout(1_200_000);
 
 const VMS = '/apis/kubevirt.io/v1';
 
-
 describe('e2e: cdktf deploy and destroy with OpenTofu', () => {
   let cluster: TestCluster;
   let work: string;
@@ -30,7 +29,11 @@ describe('e2e: cdktf deploy and destroy with OpenTofu', () => {
     const tsx = path.join(REPO_ROOT, 'node_modules', 'tsx', 'dist', 'cli.mjs');
     fs.writeFileSync(
       path.join(work, 'cdktf.json'),
-      JSON.stringify({ language: 'typescript', app: `"${process.execPath}" "${tsx}" "${path.join(REPO_ROOT, 'examples', 'app.ts')}"`, sendCrashReports: 'false' }),
+      JSON.stringify({
+        language: 'typescript',
+        app: `"${process.execPath}" "${tsx}" "${path.join(REPO_ROOT, 'examples', 'app.ts')}"`,
+        sendCrashReports: 'false',
+      }),
     );
     env = exampleStackEnv(cluster, { TERRAFORM_BINARY_NAME: 'tofu', CI: 'true' });
   });
@@ -53,7 +56,9 @@ describe('e2e: cdktf deploy and destroy with OpenTofu', () => {
     }
     expectOk('cdktf deploy consumer', await cdktf(['deploy', 'consumer', '--auto-approve', '--skip-provider-lock']));
     const vms = (await api.get<KubeList<KubeDoc>>(`${VMS}/namespaces/acme-team-a/virtualmachines`)).body.items;
-    expect(vms.map((v: { metadata: { name: string } }) => v.metadata.name)).toEqual(expect.arrayContaining(['team-a-workers-0', 'team-a-highmem-1', 'team-a-prod-base-0']));
+    expect(vms.map((v: { metadata: { name: string } }) => v.metadata.name)).toEqual(
+      expect.arrayContaining(['team-a-workers-0', 'team-a-highmem-1', 'team-a-prod-base-0']),
+    );
     expect(fs.existsSync(path.join(work, 'cdktf.out', 'stacks', 'consumer', 'metalslice-plan.json'))).toBe(true);
 
     expectOk('cdktf destroy consumer', await cdktf(['destroy', 'consumer', '--auto-approve', '--skip-provider-lock']));

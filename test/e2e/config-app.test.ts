@@ -33,7 +33,14 @@ describe('e2e: the example config as one stack', () => {
 
   it('creates quotas, VMs, auto-node pools and HostClaims in one apply, re-plans clean, and destroys', async () => {
     const env = { ...process.env, CHECKPOINT_DISABLE: '1', CDKTF_OUTDIR: path.join(work, 'cdktf.out'), KUBE_CONFIG_PATH: cluster.adminKubeconfig };
-    expectOk('synth', await run(process.execPath, [path.join(REPO_ROOT, 'node_modules', 'tsx', 'dist', 'cli.mjs'), path.join(REPO_ROOT, 'examples', 'config-app.ts')], { cwd: work, env, timeoutMs: 120_000 }));
+    expectOk(
+      'synth',
+      await run(process.execPath, [path.join(REPO_ROOT, 'node_modules', 'tsx', 'dist', 'cli.mjs'), path.join(REPO_ROOT, 'examples', 'config-app.ts')], {
+        cwd: work,
+        env,
+        timeoutMs: 120_000,
+      }),
+    );
     const tf = (args: string[]) => run(binary('tofu'), args, { cwd: stackDir(), env, timeoutMs: 600_000 });
     expectOk('init', await tf(['init', '-input=false', '-no-color']));
     expectOk('apply', await tf(['apply', '-auto-approve', '-input=false', '-no-color']));
@@ -41,7 +48,18 @@ describe('e2e: the example config as one stack', () => {
     const api = cluster.client();
     const vms = (await api.get<KubeList<KubeDoc>>(`${VMS}/namespaces/acme-team-a/virtualmachines`)).body.items;
     expect(vms.map((v) => v.metadata.name).sort()).toEqual(
-      ['team-a-highmem-0', 'team-a-highmem-1', 'team-a-prod-base-0', 'team-a-prod-base-1', 'team-a-workers-0', 'team-a-workers-1', 'team-a-workers-2', 'team-a-workers-3', 'team-a-workers-4', 'team-a-workers-5'].sort(),
+      [
+        'team-a-highmem-0',
+        'team-a-highmem-1',
+        'team-a-prod-base-0',
+        'team-a-prod-base-1',
+        'team-a-workers-0',
+        'team-a-workers-1',
+        'team-a-workers-2',
+        'team-a-workers-3',
+        'team-a-workers-4',
+        'team-a-workers-5',
+      ].sort(),
     );
     const claims = (await api.get<KubeList<KubeDoc>>('/apis/metal3.io/v1alpha1/namespaces/team-a-prod-metal/hostclaims')).body.items;
     expect(claims.map((c) => c.metadata.name).sort()).toEqual(['team-a-prod-train-0', 'team-a-prod-train-1']);
@@ -65,8 +83,23 @@ describe('e2e: the example config as one stack', () => {
     const config = path.join(dir, 'metalslice.yaml');
     fs.writeFileSync(config, yaml);
     const outdir = path.join(dir, 'cdktf.out');
-    const env = { ...process.env, CHECKPOINT_DISABLE: '1', CDKTF_OUTDIR: outdir, KUBE_CONFIG_PATH: cluster.adminKubeconfig, METALSLICE_CONFIG: config, METALSLICE_LAYOUT: 'stack-per-pool' };
-    const synth = async () => expectOk('synth', await run(process.execPath, [path.join(REPO_ROOT, 'node_modules', 'tsx', 'dist', 'cli.mjs'), path.join(REPO_ROOT, 'examples', 'config-app.ts')], { cwd: dir, env, timeoutMs: 120_000 }));
+    const env = {
+      ...process.env,
+      CHECKPOINT_DISABLE: '1',
+      CDKTF_OUTDIR: outdir,
+      KUBE_CONFIG_PATH: cluster.adminKubeconfig,
+      METALSLICE_CONFIG: config,
+      METALSLICE_LAYOUT: 'stack-per-pool',
+    };
+    const synth = async () =>
+      expectOk(
+        'synth',
+        await run(process.execPath, [path.join(REPO_ROOT, 'node_modules', 'tsx', 'dist', 'cli.mjs'), path.join(REPO_ROOT, 'examples', 'config-app.ts')], {
+          cwd: dir,
+          env,
+          timeoutMs: 120_000,
+        }),
+      );
     await synth();
     const stacks = ['metalslice', 'metalslice-pool-team-a-workers', 'metalslice-pool-team-a-highmem'];
     expect(fs.readdirSync(path.join(outdir, 'stacks')).sort()).toEqual([...stacks].sort());
@@ -78,7 +111,10 @@ describe('e2e: the example config as one stack', () => {
       expectOk(`apply ${stack}`, await tf(stack, ['apply', '-auto-approve', '-input=false', '-no-color']));
     }
     const api = cluster.client();
-    const workers = async () => ((await api.get<KubeList<KubeDoc>>(`${VMS}/namespaces/acme-team-a/virtualmachines`)).body.items).map((v) => v.metadata.name).filter((n) => n.startsWith('team-a-workers-'));
+    const workers = async () =>
+      (await api.get<KubeList<KubeDoc>>(`${VMS}/namespaces/acme-team-a/virtualmachines`)).body.items
+        .map((v) => v.metadata.name)
+        .filter((n) => n.startsWith('team-a-workers-'));
     expect((await workers()).length).toBe(6);
     for (const stack of stacks) {
       const again = await tf(stack, ['plan', '-detailed-exitcode', '-input=false', '-no-color']);

@@ -22,9 +22,12 @@ jest.setTimeout(900_000);
 const K8S_PROVIDER_VERSION = process.env.METALSLICE_KUBERNETES_PROVIDER_VERSION ?? '3.2.1';
 const TEMPLATE_NS = 'conform-template';
 
-
-
-type Manifest = { apiVersion: string; kind: string; metadata: { name: string; namespace: string; labels: Record<string, string> }; spec: Record<string, unknown> };
+type Manifest = {
+  apiVersion: string;
+  kind: string;
+  metadata: { name: string; namespace: string; labels: Record<string, string> };
+  spec: Record<string, unknown>;
+};
 
 /** The kubernetes_manifest objects of a synthesized stack, by kind. */
 function synthesizedManifests(stack: TerraformStack, kind: string): Manifest[] {
@@ -50,7 +53,10 @@ async function applyManifests(dir: string, kubeconfig: string, manifests: readon
 async function applyTemplate(dir: string, kubeconfig: string, vcluster: Record<string, unknown>): Promise<void> {
   fs.writeFileSync(path.join(dir, 'claim.tfvars.json'), JSON.stringify({ vcluster }));
   expectOk('init', await tofu(dir, ['init', '-input=false', '-no-color']));
-  expectOk('apply', await tofu(dir, ['apply', '-auto-approve', '-var-file=claim.tfvars.json', `-var=kubeconfig_path=${kubeconfig}`, '-input=false', '-no-color']));
+  expectOk(
+    'apply',
+    await tofu(dir, ['apply', '-auto-approve', '-var-file=claim.tfvars.json', `-var=kubeconfig_path=${kubeconfig}`, '-input=false', '-no-color']),
+  );
 }
 
 /** The object with what may differ between the two (namespace, server-set metadata) taken out. */
@@ -75,7 +81,8 @@ describe('node templates conform to the constructs', () => {
     // KubeVirt's admission defaulting imitated, as on a real cluster (the VM shape is made for it).
     cluster = await startCluster({ kubevirtDefaulting: true });
     work = copyTerraformTree(fs.mkdtempSync(path.join(cluster.dir, 'conform-')));
-    for (const ns of ['acme-team-a', 'prod-metal', TEMPLATE_NS]) expect((await cluster.client().create('/api/v1/namespaces', { metadata: { name: ns } })).status).toBe(201);
+    for (const ns of ['acme-team-a', 'prod-metal', TEMPLATE_NS])
+      expect((await cluster.client().create('/api/v1/namespaces', { metadata: { name: ns } })).status).toBe(201);
   });
 
   afterAll(async () => {
@@ -84,7 +91,10 @@ describe('node templates conform to the constructs', () => {
 
   it('creates the same VirtualMachine from the kubevirt template as from an ElasticNodePool', async () => {
     const stack = newStack(cluster.adminKubeconfig);
-    const fleet = new ElasticFleet(stack, 'fra1', { hosts: [{ name: 'bm-01', labels: { pool: 'virt' }, capacity: { cpu: 64, memory: '256Gi', disk: '2Ti' } }], hostSelector: { pool: 'virt' } });
+    const fleet = new ElasticFleet(stack, 'fra1', {
+      hosts: [{ name: 'bm-01', labels: { pool: 'virt' }, capacity: { cpu: 64, memory: '256Gi', disk: '2Ti' } }],
+      hostSelector: { pool: 'virt' },
+    });
     const quota = new ElasticQuota(stack, 'team-a', { fleet, organization: 'acme', limits: { cpu: 16, memory: '64Gi', disk: '500Gi' } });
     const prod = new TenantCluster(stack, 'prod', { endpoint: 'https://10.0.0.10:6443', caCertificate: EXAMPLE_CA });
     new ElasticNodePool(stack, 'small', { quota, cluster: prod, shape: { cpu: 2, memory: '4Gi', disk: '20Gi' }, count: 1 });
@@ -102,7 +112,12 @@ describe('node templates conform to the constructs', () => {
         metadata: { name: 'small' },
         spec: {
           resources: { cpu: '2', memory: '4Gi', disk: '20Gi' },
-          properties: { 'metalslice.io/namespace': TEMPLATE_NS, 'metalslice.io/quota': 'team-a', 'metalslice.io/pool': 'small', 'metalslice.io/host-selector': 'pool=virt' },
+          properties: {
+            'metalslice.io/namespace': TEMPLATE_NS,
+            'metalslice.io/quota': 'team-a',
+            'metalslice.io/pool': 'small',
+            'metalslice.io/host-selector': 'pool=virt',
+          },
         },
       },
       instance: { metadata: { name: 'prod' } },
@@ -169,7 +184,10 @@ describe('node templates conform to the constructs', () => {
     const dir = path.join(work, 'join-root');
     fs.mkdirSync(dir);
     const labels = { 'metalslice.io/pool': 'small', 'node.kubernetes.io/instance-type': 'small', 'node-role.kubernetes.io/worker': '', tier: 'a' };
-    const taints = [{ key: 'dedicated', value: 'gpu', effect: 'NoSchedule' as const }, { key: 'spot', effect: 'PreferNoSchedule' as const }];
+    const taints = [
+      { key: 'dedicated', value: 'gpu', effect: 'NoSchedule' as const },
+      { key: 'spot', effect: 'PreferNoSchedule' as const },
+    ];
     const config = {
       terraform: { required_providers: { kubernetes: { source: 'kubernetes', version: K8S_PROVIDER_VERSION } } },
       provider: { kubernetes: [{ config_path: cluster.adminKubeconfig }] },
@@ -199,7 +217,15 @@ describe('node templates conform to the constructs', () => {
     const token = outputs.token.value;
     expect(token).toMatch(/^[a-z0-9]{6}\.[a-z0-9]{16}$/);
 
-    const expected = renderJoinCloudConfig({ nodeName: 'prod-small-0', endpoint: 'https://10.0.0.10:6443', caCertificate: EXAMPLE_CA, token, kubernetesVersion: '1.33', labels, taints });
+    const expected = renderJoinCloudConfig({
+      nodeName: 'prod-small-0',
+      endpoint: 'https://10.0.0.10:6443',
+      caCertificate: EXAMPLE_CA,
+      token,
+      kubernetesVersion: '1.33',
+      labels,
+      taints,
+    });
     const fromModule = outputs.cloud_config.value;
     expect(fromModule.startsWith('#cloud-config\n')).toBe(true);
     // The same document: equal as YAML, the kubeadm JoinConfiguration inside it included.

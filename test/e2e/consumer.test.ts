@@ -35,13 +35,26 @@ function sameModelAsYaml(pem: string): string {
     clusters: [{ name: 'team-a-prod', endpoint: 'https://10.0.0.10:6443', caCertificate: pem, kubeconfigPath: '~/.kube/team-a.config' }],
     nodePools: [{ name: 'workers', quota: 'team-a', cluster: 'team-a-prod', shape: { cpu: 8, memory: '32Gi', disk: '100Gi' }, count: 6 }],
     nodeProviders: [{ name: 'virt', kind: 'kubevirt', fleet: 'fra1', nodeTypes: [{ name: 'small', resources: { cpu: 2, memory: '4Gi' } }] }],
-    autoNodes: [{ cluster: 'team-a-prod', provider: 'virt', quota: 'team-a', static: [{ name: 'base', quantity: 2 }], dynamic: [{ name: 'burst', limits: { cpu: 64, nodes: 8 } }] }],
+    autoNodes: [
+      {
+        cluster: 'team-a-prod',
+        provider: 'virt',
+        quota: 'team-a',
+        static: [{ name: 'base', quantity: 2 }],
+        dynamic: [{ name: 'burst', limits: { cpu: 64, nodes: 8 } }],
+      },
+    ],
   });
 }
 
 /** The parts of a plan report that say what is planned (not where the model was written). */
 function planned(report: PlanJson) {
-  return { ok: report.ok, fleets: report.fleets, quotas: report.quotas, pools: report.pools.map((p) => ({ name: p.name, kind: p.kind, nodeType: p.nodeType, nodes: p.nodes })) };
+  return {
+    ok: report.ok,
+    fleets: report.fleets,
+    quotas: report.quotas,
+    pools: report.pools.map((p) => ({ name: p.name, kind: p.kind, nodeType: p.nodeType, nodes: p.nodes })),
+  };
 }
 
 describe('e2e: the packed library in a fresh project', () => {
@@ -61,9 +74,15 @@ describe('e2e: the packed library in a fresh project', () => {
     // 2. An empty project with the peers and the tarball; from npm's cache when it has them.
     const project = path.join(work, 'app');
     fs.mkdirSync(project);
-    const dependencies: Record<string, string> = Object.fromEntries([...PEERS.map((p): [string, string] => [p, versionOf(p)]), ['metalslice', `file:${path.join(work, packed[0].filename)}`]]);
+    const dependencies: Record<string, string> = Object.fromEntries([
+      ...PEERS.map((p): [string, string] => [p, versionOf(p)]),
+      ['metalslice', `file:${path.join(work, packed[0].filename)}`],
+    ]);
     fs.writeFileSync(path.join(project, 'package.json'), JSON.stringify({ name: 'consumer', private: true, dependencies }, null, 2));
-    expectOk('npm install', await run('npm', ['install', '--prefer-offline', '--no-audit', '--no-fund', '--ignore-scripts'], { cwd: project, timeoutMs: 480_000 }));
+    expectOk(
+      'npm install',
+      await run('npm', ['install', '--prefer-offline', '--no-audit', '--no-fund', '--ignore-scripts'], { cwd: project, timeoutMs: 480_000 }),
+    );
     // Exactly one copy of each peer: metalslice's constructs take the app's provider objects.
     for (const peer of PEERS) expect(fs.existsSync(path.join(project, 'node_modules', 'metalslice', 'node_modules', peer))).toBe(false);
 
@@ -74,7 +93,13 @@ describe('e2e: the packed library in a fresh project', () => {
     const imports = example.split('\n').filter((l) => l.startsWith('import '));
     const body = example.split('\n').filter((l) => !l.startsWith('import '));
     fs.writeFileSync(path.join(project, 'app.ts'), [...imports, prelude, ...body].join('\n'));
-    fs.writeFileSync(path.join(project, 'tsconfig.json'), JSON.stringify({ compilerOptions: { strict: true, target: 'ES2022', module: 'commonjs', moduleResolution: 'node', esModuleInterop: true, outDir: 'out', types: [] }, files: ['app.ts'] }));
+    fs.writeFileSync(
+      path.join(project, 'tsconfig.json'),
+      JSON.stringify({
+        compilerOptions: { strict: true, target: 'ES2022', module: 'commonjs', moduleResolution: 'node', esModuleInterop: true, outDir: 'out', types: [] },
+        files: ['app.ts'],
+      }),
+    );
     expectOk('tsc --strict', await run(process.execPath, [path.join(REPO_ROOT, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', project], { cwd: project }));
 
     // 4. Synth it, as cdktf does.
@@ -84,7 +109,11 @@ describe('e2e: the packed library in a fresh project', () => {
 
     // 5. The same model as YAML, planned by metalslice/core from the installed package.
     fs.writeFileSync(path.join(project, 'model.yaml'), sameModelAsYaml(pem));
-    const core = await run(process.execPath, ['-e', "const m = require('metalslice/core'); process.stdout.write(JSON.stringify(m.planModel(m.loadConfigFile('model.yaml')).report))"], { cwd: project });
+    const core = await run(
+      process.execPath,
+      ['-e', "const m = require('metalslice/core'); process.stdout.write(JSON.stringify(m.planModel(m.loadConfigFile('model.yaml')).report))"],
+      { cwd: project },
+    );
     expectOk('metalslice/core', core);
     const fromYaml = parsePlanJson(core.stdout);
     expect(fromConstructs.ok).toBe(true);

@@ -21,7 +21,6 @@ interface ResourceChange {
   change: { actions: string[] };
 }
 
-
 describe('e2e: the example app on a real kube-apiserver', () => {
   let cluster: TestCluster;
   let work: string;
@@ -35,7 +34,9 @@ describe('e2e: the example app on a real kube-apiserver', () => {
     expectOk('plan', await tofu(stackDir(stack), ['plan', '-input=false', '-no-color', '-out=tfplan']));
     const show = await tofu(stackDir(stack), ['show', '-json', 'tfplan']);
     expectOk('show', show);
-    return ((JSON.parse(show.stdout) as { resource_changes?: ResourceChange[] }).resource_changes ?? []).filter((c) => !c.change.actions.includes('no-op') && !c.change.actions.includes('read'));
+    return ((JSON.parse(show.stdout) as { resource_changes?: ResourceChange[] }).resource_changes ?? []).filter(
+      (c) => !c.change.actions.includes('no-op') && !c.change.actions.includes('read'),
+    );
   }
 
   async function waitForQuotaStatus(namespaces: readonly string[]): Promise<void> {
@@ -92,25 +93,47 @@ describe('e2e: the example app on a real kube-apiserver', () => {
     const rq = (await api.get<ResourceQuotaDoc>('/api/v1/namespaces/acme-team-a/resourcequotas/metalslice')).body;
     expect(rq.spec.hard).toEqual({ 'count/virtualmachines.kubevirt.io': '40', 'requests.cpu': '256', 'requests.memory': '1Ti', 'requests.storage': '8Ti' });
 
-    const vms = (await api.get<KubeList<{
-      metadata: { name: string };
-      spec: { template: { spec: { domain: { cpu: { cores: number }; resources: { requests: Record<string, string> } }; volumes: { name: string; cloudInitNoCloud?: { secretRef: { name: string } } }[] } } };
-    }>>(`${VMS}/namespaces/acme-team-a/virtualmachines`)).body.items;
+    const vms = (
+      await api.get<
+        KubeList<{
+          metadata: { name: string };
+          spec: {
+            template: {
+              spec: {
+                domain: { cpu: { cores: number }; resources: { requests: Record<string, string> } };
+                volumes: { name: string; cloudInitNoCloud?: { secretRef: { name: string } } }[];
+              };
+            };
+          };
+        }>
+      >(`${VMS}/namespaces/acme-team-a/virtualmachines`)
+    ).body.items;
     const plan = parsePlanJson(fs.readFileSync(path.join(stackDir('consumer'), 'metalslice-plan.json'), 'utf8'));
     const planned = plan.pools.filter((p) => p.kind !== 'dynamic').flatMap((p) => p.nodes.map((n) => ({ name: n.name, shape: p.shape })));
     expect(vms.map((v) => v.metadata.name).sort()).toEqual(planned.map((n) => n.name).sort());
     for (const vm of vms) {
-      const { shape } = defined(planned.find((n) => n.name === vm.metadata.name), `the plan's node ${vm.metadata.name}`);
+      const { shape } = defined(
+        planned.find((n) => n.name === vm.metadata.name),
+        `the plan's node ${vm.metadata.name}`,
+      );
       const domain = vm.spec.template.spec.domain;
       // int-or-string: the provider may store a whole CPU count as a number.
       const requests = { cpu: String(domain.resources.requests.cpu), memory: String(domain.resources.requests.memory) };
-      expect({ vm: vm.metadata.name, cores: domain.cpu.cores, requests }).toEqual({ vm: vm.metadata.name, cores: Number(shape.cpu), requests: { cpu: shape.cpu, memory: shape.memory } });
+      expect({ vm: vm.metadata.name, cores: domain.cpu.cores, requests }).toEqual({
+        vm: vm.metadata.name,
+        cores: Number(shape.cpu),
+        requests: { cpu: shape.cpu, memory: shape.memory },
+      });
       const secretName = vm.spec.template.spec.volumes.find((v) => v.cloudInitNoCloud)!.cloudInitNoCloud!.secretRef.name;
       const secret = (await api.get<SecretDoc>(`/api/v1/namespaces/acme-team-a/secrets/${secretName}`)).body;
       expect(Buffer.from(secret.data.userdata, 'base64').toString()).toMatch(/^#cloud-config\n/);
     }
     // One bootstrap token per node, in the tenant's kube-system, with a real expiration.
-    const tokens = ((await api.get<KubeList<{ type: string; data: Record<string, string> }>>('/api/v1/namespaces/kube-system/secrets?labelSelector=app.kubernetes.io/managed-by%3Dmetalslice')).body.items).filter((s) => s.type === 'bootstrap.kubernetes.io/token');
+    const tokens = (
+      await api.get<KubeList<{ type: string; data: Record<string, string> }>>(
+        '/api/v1/namespaces/kube-system/secrets?labelSelector=app.kubernetes.io/managed-by%3Dmetalslice',
+      )
+    ).body.items.filter((s) => s.type === 'bootstrap.kubernetes.io/token');
     expect(tokens).toHaveLength(vms.length);
     for (const t of tokens) expect(Date.parse(Buffer.from(t.data.expiration, 'base64').toString())).toBeGreaterThan(Date.now());
     // Karpenter NodePool in the tenant cluster, Cluster API objects beside the VMs.
@@ -147,13 +170,13 @@ describe('e2e: the example app on a real kube-apiserver', () => {
     }
   });
 
-  it('count + 1 adds exactly the new node\'s resources; count - 1 destroys only them', async () => {
+  it("count + 1 adds exactly the new node's resources; count - 1 destroys only them", async () => {
     await synth({ METALSLICE_EXAMPLE_WORKERS: '7' });
     const up = await planChanges('consumer');
     expect(up.every((c) => c.change.actions.join() === 'create')).toBe(true);
     expect(up.map((c) => c.address).sort()).toHaveLength(5);
     expect(up.every((c) => c.address.includes('team-a-workers-6'))).toBe(true);
-    expect((await planChanges('provider'))).toEqual([]);
+    expect(await planChanges('provider')).toEqual([]);
     expectOk('apply +1', await tofu(stackDir('consumer'), ['apply', '-auto-approve', '-input=false', '-no-color', 'tfplan']));
     expect((await cluster.client().get(`${VMS}/namespaces/acme-team-a/virtualmachines/team-a-workers-6`)).status).toBe(200);
 
@@ -182,9 +205,14 @@ describe('e2e: the example app on a real kube-apiserver', () => {
     expect((await tenant.delete(`${VMS}/namespaces/acme-team-a/virtualmachines/tenant-made`)).status).toBe(200);
   });
 
-  it('the API server rejects one VM over the quota\'s count limit', async () => {
+  it("the API server rejects one VM over the quota's count limit", async () => {
     const admin = cluster.client();
-    const vm = (name: string) => ({ apiVersion: 'kubevirt.io/v1', kind: 'VirtualMachine', metadata: { name }, spec: { runStrategy: 'Halted', template: { spec: { domain: { devices: {} } } } } });
+    const vm = (name: string) => ({
+      apiVersion: 'kubevirt.io/v1',
+      kind: 'VirtualMachine',
+      metadata: { name },
+      spec: { runStrategy: 'Halted', template: { spec: { domain: { devices: {} } } } },
+    });
     // team-b allows 2 VMs (maxVirtualMachines: 2).
     expect((await admin.create(`${VMS}/namespaces/acme-team-b/virtualmachines`, vm('one'))).status).toBe(201);
     expect((await admin.create(`${VMS}/namespaces/acme-team-b/virtualmachines`, vm('two'))).status).toBe(201);
@@ -201,7 +229,8 @@ describe('e2e: the example app on a real kube-apiserver', () => {
     const api = cluster.client();
     const vms = await api.get<KubeList<KubeDoc>>(`${VMS}/virtualmachines`);
     expect(vms.body.items).toEqual([]);
-    const tokens = (await api.get<KubeList<KubeDoc>>('/api/v1/namespaces/kube-system/secrets?labelSelector=app.kubernetes.io/managed-by%3Dmetalslice')).body.items;
+    const tokens = (await api.get<KubeList<KubeDoc>>('/api/v1/namespaces/kube-system/secrets?labelSelector=app.kubernetes.io/managed-by%3Dmetalslice')).body
+      .items;
     expect(tokens).toEqual([]);
     expect((await api.get<KubeList<KubeDoc>>('/apis/karpenter.sh/v1/nodepools')).body.items).toEqual([]);
     // Namespaces are deleted (the namespace controller may still be finalizing them).

@@ -137,7 +137,10 @@ export function expectOk(step: string, r: CommandResult): void {
 /** A copy of modules/ and node-templates/ (templates refer to ../../modules), so `tofu init` never writes into the repo. */
 export function copyTerraformTree(dest: string): string {
   for (const dir of ['modules', 'node-templates']) {
-    fs.cpSync(path.join(REPO_ROOT, dir), path.join(dest, dir), { recursive: true, filter: (src) => !/\.terraform(\.lock\.hcl)?$/.test(src) && !src.endsWith('.tfstate') });
+    fs.cpSync(path.join(REPO_ROOT, dir), path.join(dest, dir), {
+      recursive: true,
+      filter: (src) => !/\.terraform(\.lock\.hcl)?$/.test(src) && !src.endsWith('.tfstate'),
+    });
   }
   return dest;
 }
@@ -160,7 +163,11 @@ export function exampleStackEnv(cluster: Pick<TestCluster, 'adminKubeconfig' | '
 
 /** Synthesizes the example app (examples/app.ts, run with tsx as its cdktf.json would) in `cwd` with `env`. */
 export async function synthExampleApp(cwd: string, env: NodeJS.ProcessEnv): Promise<void> {
-  const r = await run(process.execPath, [path.join(REPO_ROOT, 'node_modules', 'tsx', 'dist', 'cli.mjs'), path.join(REPO_ROOT, 'examples', 'app.ts')], { cwd, env, timeoutMs: 120_000 });
+  const r = await run(process.execPath, [path.join(REPO_ROOT, 'node_modules', 'tsx', 'dist', 'cli.mjs'), path.join(REPO_ROOT, 'examples', 'app.ts')], {
+    cwd,
+    env,
+    timeoutMs: 120_000,
+  });
   expectOk('synth', r);
 }
 
@@ -205,9 +212,26 @@ function subject(cn: string, groups: readonly string[]): string {
 function makeCa(dir: string): void {
   fs.writeFileSync(path.join(dir, 'openssl.cnf'), OPENSSL_CONFIG);
   openssl(dir, [
-    'req', '-x509', '-new', '-nodes', '-config', 'openssl.cnf', '-extensions', 'v3_ca',
-    '-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:prime256v1',
-    '-keyout', 'ca.key', '-out', 'ca.crt', '-days', '2', '-subj', '/CN=metalslice-e2e-ca',
+    'req',
+    '-x509',
+    '-new',
+    '-nodes',
+    '-config',
+    'openssl.cnf',
+    '-extensions',
+    'v3_ca',
+    '-newkey',
+    'ec',
+    '-pkeyopt',
+    'ec_paramgen_curve:prime256v1',
+    '-keyout',
+    'ca.key',
+    '-out',
+    'ca.crt',
+    '-days',
+    '2',
+    '-subj',
+    '/CN=metalslice-e2e-ca',
   ]);
 }
 
@@ -215,12 +239,41 @@ function makeLeaf(dir: string, name: string, subj: string, extensions: string): 
   const ext = `${name}.ext`;
   fs.writeFileSync(path.join(dir, ext), `[v3]\nbasicConstraints = critical,CA:FALSE\n${extensions}\n`);
   openssl(dir, [
-    'req', '-new', '-nodes', '-config', 'openssl.cnf', '-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:prime256v1',
-    '-keyout', `${name}.key`, '-out', `${name}.csr`, '-subj', subj,
+    'req',
+    '-new',
+    '-nodes',
+    '-config',
+    'openssl.cnf',
+    '-newkey',
+    'ec',
+    '-pkeyopt',
+    'ec_paramgen_curve:prime256v1',
+    '-keyout',
+    `${name}.key`,
+    '-out',
+    `${name}.csr`,
+    '-subj',
+    subj,
   ]);
   openssl(dir, [
-    'x509', '-req', '-in', `${name}.csr`, '-CA', 'ca.crt', '-CAkey', 'ca.key', '-set_serial', `0x${randomHex(16)}`,
-    '-days', '2', '-out', `${name}.crt`, '-extfile', ext, '-extensions', 'v3',
+    'x509',
+    '-req',
+    '-in',
+    `${name}.csr`,
+    '-CA',
+    'ca.crt',
+    '-CAkey',
+    'ca.key',
+    '-set_serial',
+    `0x${randomHex(16)}`,
+    '-days',
+    '2',
+    '-out',
+    `${name}.crt`,
+    '-extfile',
+    ext,
+    '-extensions',
+    'v3',
   ]);
   fs.rmSync(path.join(dir, `${name}.csr`));
 }
@@ -297,7 +350,10 @@ function makeClient(creds: KubeconfigCreds): KubeClient {
 
 /** Reads every CustomResourceDefinition document from the .yaml/.yml/.json files of a directory. */
 export function readCrds(dir: string): CrdDoc[] {
-  const files = fs.readdirSync(dir).filter((f) => /\.(ya?ml|json)$/.test(f)).sort();
+  const files = fs
+    .readdirSync(dir)
+    .filter((f) => /\.(ya?ml|json)$/.test(f))
+    .sort();
   const crds: CrdDoc[] = [];
   for (const f of files) {
     for (const doc of parseAllDocuments(fs.readFileSync(path.join(dir, f), 'utf8'))) {
@@ -315,15 +371,19 @@ export async function startCluster(opts: StartClusterOptions = {}): Promise<Test
   const timeoutMs = opts.startTimeoutMs ?? 120_000;
   const crdDir = opts.crdDir === undefined ? defaultCrdDir() : opts.crdDir;
   const joinable = opts.joinable === true;
-  if (joinable && opts.controllerManager === false) throw new Error('startCluster: a joinable control plane needs kube-controller-manager (its bootstrap signer signs cluster-info)');
-  const bins = { etcd: binary('etcd'), apiserver: binary('kube-apiserver'), kcm: opts.controllerManager === false ? undefined : binary('kube-controller-manager') };
+  if (joinable && opts.controllerManager === false)
+    throw new Error('startCluster: a joinable control plane needs kube-controller-manager (its bootstrap signer signs cluster-info)');
+  const bins = {
+    etcd: binary('etcd'),
+    apiserver: binary('kube-apiserver'),
+    kcm: opts.controllerManager === false ? undefined : binary('kube-controller-manager'),
+  };
   const kubeadm = joinable ? binary('kubeadm') : undefined;
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'metalslice-e2e-'));
   const components: Component[] = [];
   const beforeStop: (() => Promise<void>)[] = [];
   let stopped = false;
-  const logTail = (lines = 40): string =>
-    components.map((c) => `----- ${c.name} (${c.logFile}) -----\n${tail(c.logFile, lines)}`).join('\n');
+  const logTail = (lines = 40): string => components.map((c) => `----- ${c.name} (${c.logFile}) -----\n${tail(c.logFile, lines)}`).join('\n');
   const stop = async (): Promise<void> => {
     if (stopped) return;
     stopped = true;
@@ -340,11 +400,16 @@ export async function startCluster(opts: StartClusterOptions = {}): Promise<Test
   try {
     // Certificates and keys.
     makeCa(dir);
-    makeLeaf(dir, 'apiserver', '/CN=kube-apiserver', [
-      'keyUsage = critical,digitalSignature,keyEncipherment',
-      'extendedKeyUsage = serverAuth',
-      'subjectAltName = IP:127.0.0.1,DNS:localhost,DNS:kubernetes,DNS:kubernetes.default,DNS:kubernetes.default.svc',
-    ].join('\n'));
+    makeLeaf(
+      dir,
+      'apiserver',
+      '/CN=kube-apiserver',
+      [
+        'keyUsage = critical,digitalSignature,keyEncipherment',
+        'extendedKeyUsage = serverAuth',
+        'subjectAltName = IP:127.0.0.1,DNS:localhost,DNS:kubernetes,DNS:kubernetes.default,DNS:kubernetes.default.svc',
+      ].join('\n'),
+    );
     makeClientCert(dir, 'admin', 'metalslice-admin', ['system:masters']);
     openssl(dir, ['genpkey', '-algorithm', 'RSA', '-pkeyopt', 'rsa_keygen_bits:2048', '-out', 'sa.key']);
     openssl(dir, ['pkey', '-in', 'sa.key', '-pubout', '-out', 'sa.pub']);
@@ -360,34 +425,64 @@ export async function startCluster(opts: StartClusterOptions = {}): Promise<Test
     const etcdUrl = `http://127.0.0.1:${etcdClientPort}`;
     const peerUrl = `http://127.0.0.1:${etcdPeerPort}`;
     components.push(
-      startComponent('etcd', bins.etcd, [
-        '--name=e2e', `--data-dir=${path.join(dir, 'etcd')}`,
-        `--listen-client-urls=${etcdUrl}`, `--advertise-client-urls=${etcdUrl}`,
-        `--listen-peer-urls=${peerUrl}`, `--initial-advertise-peer-urls=${peerUrl}`, `--initial-cluster=e2e=${peerUrl}`,
-        '--unsafe-no-fsync', '--log-level=warn', '--quota-backend-bytes=2147483648',
-      ], dir),
+      startComponent(
+        'etcd',
+        bins.etcd,
+        [
+          '--name=e2e',
+          `--data-dir=${path.join(dir, 'etcd')}`,
+          `--listen-client-urls=${etcdUrl}`,
+          `--advertise-client-urls=${etcdUrl}`,
+          `--listen-peer-urls=${peerUrl}`,
+          `--initial-advertise-peer-urls=${peerUrl}`,
+          `--initial-cluster=e2e=${peerUrl}`,
+          '--unsafe-no-fsync',
+          '--log-level=warn',
+          '--quota-backend-bytes=2147483648',
+        ],
+        dir,
+      ),
     );
-    await waitFor('etcd health', timeoutMs, async () => {
-      const res = await fetch(`${etcdUrl}/health`);
-      return res.ok && ((await res.json()) as { health?: string }).health === 'true';
-    }, diedEarly);
+    await waitFor(
+      'etcd health',
+      timeoutMs,
+      async () => {
+        const res = await fetch(`${etcdUrl}/health`);
+        return res.ok && ((await res.json()) as { health?: string }).health === 'true';
+      },
+      diedEarly,
+    );
 
     const startApiserver = () =>
-      startComponent('kube-apiserver', bins.apiserver, [
-        `--etcd-servers=${etcdUrl}`,
-        '--bind-address=127.0.0.1', '--advertise-address=127.0.0.1', `--secure-port=${apiPort}`,
-        `--cert-dir=${dir}`,
-        `--tls-cert-file=${path.join(dir, 'apiserver.crt')}`, `--tls-private-key-file=${path.join(dir, 'apiserver.key')}`,
-        `--client-ca-file=${caFile}`,
-        ...(joinable ? JOINABLE_APISERVER_FLAGS : ['--anonymous-auth=false', '--authorization-mode=RBAC', '--enable-admission-plugins=NamespaceLifecycle,LimitRanger,ServiceAccount,ResourceQuota']),
-        `--service-account-key-file=${path.join(dir, 'sa.pub')}`,
-        `--service-account-signing-key-file=${path.join(dir, 'sa.key')}`,
-        '--service-account-issuer=https://kubernetes.default.svc.cluster.local',
-        '--service-cluster-ip-range=10.96.0.0/16',
-        '--enable-priority-and-fairness=false',
-        '--profiling=false',
-        '--v=1',
-      ], dir);
+      startComponent(
+        'kube-apiserver',
+        bins.apiserver,
+        [
+          `--etcd-servers=${etcdUrl}`,
+          '--bind-address=127.0.0.1',
+          '--advertise-address=127.0.0.1',
+          `--secure-port=${apiPort}`,
+          `--cert-dir=${dir}`,
+          `--tls-cert-file=${path.join(dir, 'apiserver.crt')}`,
+          `--tls-private-key-file=${path.join(dir, 'apiserver.key')}`,
+          `--client-ca-file=${caFile}`,
+          ...(joinable
+            ? JOINABLE_APISERVER_FLAGS
+            : [
+                '--anonymous-auth=false',
+                '--authorization-mode=RBAC',
+                '--enable-admission-plugins=NamespaceLifecycle,LimitRanger,ServiceAccount,ResourceQuota',
+              ]),
+          `--service-account-key-file=${path.join(dir, 'sa.pub')}`,
+          `--service-account-signing-key-file=${path.join(dir, 'sa.key')}`,
+          '--service-account-issuer=https://kubernetes.default.svc.cluster.local',
+          '--service-cluster-ip-range=10.96.0.0/16',
+          '--enable-priority-and-fairness=false',
+          '--profiling=false',
+          '--v=1',
+        ],
+        dir,
+      );
     components.push(startApiserver());
     await waitFor('kube-apiserver /readyz', timeoutMs, async () => (await admin.get('/readyz')).status === 200, diedEarly);
     // A fault: kill the API server (SIGKILL, as a crash) and, after `downMs`, start it again on the same etcd.
@@ -397,7 +492,12 @@ export async function startCluster(opts: StartClusterOptions = {}): Promise<Test
       await stopComponent(components[i], 0);
       await new Promise((r) => setTimeout(r, downMs));
       components[i] = startApiserver();
-      await waitFor('kube-apiserver /readyz after restart', timeoutMs, async () => (await admin.get('/readyz').catch(() => ({ status: 0 }))).status === 200, diedEarly);
+      await waitFor(
+        'kube-apiserver /readyz after restart',
+        timeoutMs,
+        async () => (await admin.get('/readyz').catch(() => ({ status: 0 }))).status === 200,
+        diedEarly,
+      );
     };
 
     // CRDs before the controller manager: its quota and garbage collector monitors start from discovery
@@ -406,21 +506,30 @@ export async function startCluster(opts: StartClusterOptions = {}): Promise<Test
 
     if (bins.kcm) {
       components.push(
-        startComponent('kube-controller-manager', bins.kcm, [
-          `--kubeconfig=${adminKubeconfig}`,
-          `--controllers=namespace-controller,resourcequota-controller,garbage-collector-controller,serviceaccount-controller,serviceaccount-token-controller,clusterrole-aggregation-controller,root-ca-certificate-publisher-controller${joinable ? `,${JOINABLE_CONTROLLERS.join(',')}` : ''}`,
-          ...(joinable ? [`--cluster-signing-cert-file=${caFile}`, `--cluster-signing-key-file=${path.join(dir, 'ca.key')}`] : []),
-          `--service-account-private-key-file=${path.join(dir, 'sa.key')}`,
-          `--root-ca-file=${caFile}`,
-          '--leader-elect=false',
-          '--secure-port=0',
-          '--resource-quota-sync-period=10s',
-          '--v=1',
-        ], dir),
+        startComponent(
+          'kube-controller-manager',
+          bins.kcm,
+          [
+            `--kubeconfig=${adminKubeconfig}`,
+            `--controllers=namespace-controller,resourcequota-controller,garbage-collector-controller,serviceaccount-controller,serviceaccount-token-controller,clusterrole-aggregation-controller,root-ca-certificate-publisher-controller${joinable ? `,${JOINABLE_CONTROLLERS.join(',')}` : ''}`,
+            ...(joinable ? [`--cluster-signing-cert-file=${caFile}`, `--cluster-signing-key-file=${path.join(dir, 'ca.key')}`] : []),
+            `--service-account-private-key-file=${path.join(dir, 'sa.key')}`,
+            `--root-ca-file=${caFile}`,
+            '--leader-elect=false',
+            '--secure-port=0',
+            '--resource-quota-sync-period=10s',
+            '--v=1',
+          ],
+          dir,
+        ),
       );
       // The service account controller creating "default" in the default namespace shows the controllers are running.
-      await waitFor('kube-controller-manager', timeoutMs,
-        async () => (await admin.get('/api/v1/namespaces/default/serviceaccounts/default')).status === 200, diedEarly);
+      await waitFor(
+        'kube-controller-manager',
+        timeoutMs,
+        async () => (await admin.get('/api/v1/namespaces/default/serviceaccounts/default')).status === 200,
+        diedEarly,
+      );
     }
 
     const joinableControlPlane = kubeadm ? await makeJoinable({ kubeadm, dir, adminKubeconfig, apiPort, admin, timeoutMs }) : undefined;
@@ -538,7 +647,14 @@ function kubeadmInitConfiguration(kubernetesVersion: string, apiPort: number): s
       apiVersion: 'kubeadm.k8s.io/v1beta4',
       kind: 'InitConfiguration',
       // kubeadm init always makes one token; so does this control plane (its secret is never printed).
-      bootstrapTokens: [{ description: 'the e2e control plane\'s own token, as kubeadm init makes one', ttl: '1h', groups: ['system:bootstrappers:kubeadm:default-node-token'], usages: ['signing', 'authentication'] }],
+      bootstrapTokens: [
+        {
+          description: "the e2e control plane's own token, as kubeadm init makes one",
+          ttl: '1h',
+          groups: ['system:bootstrappers:kubeadm:default-node-token'],
+          usages: ['signing', 'authentication'],
+        },
+      ],
       // No advertiseAddress: kubeadm refuses a loopback one, and only the endpoint below is ever dialled.
       localAPIEndpoint: { bindPort: apiPort },
       nodeRegistration: { name: 'e2e-control-plane', criSocket: 'unix:///run/containerd/containerd.sock' },
@@ -568,14 +684,26 @@ function kubeadmInitConfiguration(kubernetesVersion: string, apiPort: number): s
  * anonymously; RBAC that lets bootstrap tokens post CSRs and get Nodes; auto-approval of node client CSRs and
  * their renewals; kubeadm's own token). Returns once the bootstrap signer has signed cluster-info.
  */
-async function makeJoinable(p: { kubeadm: string; dir: string; adminKubeconfig: string; apiPort: number; admin: KubeClient; timeoutMs: number }): Promise<JoinableControlPlane> {
+async function makeJoinable(p: {
+  kubeadm: string;
+  dir: string;
+  adminKubeconfig: string;
+  apiPort: number;
+  admin: KubeClient;
+  timeoutMs: number;
+}): Promise<JoinableControlPlane> {
   const version = await run(p.kubeadm, ['version', '-o', 'short']);
   expectOk('kubeadm version', version);
   const kubeadmVersion = version.stdout.trim();
   const kubeadmConfigFile = path.join(p.dir, 'kubeadm-init.yaml');
   fs.writeFileSync(kubeadmConfigFile, kubeadmInitConfiguration(kubeadmVersion, p.apiPort));
-  for (const phase of [['upload-config', 'all'], ['bootstrap-token', '--skip-token-print']]) {
-    const r = await run(p.kubeadm, ['init', 'phase', ...phase, `--config=${kubeadmConfigFile}`, `--kubeconfig=${p.adminKubeconfig}`], { timeoutMs: p.timeoutMs });
+  for (const phase of [
+    ['upload-config', 'all'],
+    ['bootstrap-token', '--skip-token-print'],
+  ]) {
+    const r = await run(p.kubeadm, ['init', 'phase', ...phase, `--config=${kubeadmConfigFile}`, `--kubeconfig=${p.adminKubeconfig}`], {
+      timeoutMs: p.timeoutMs,
+    });
     fs.writeFileSync(path.join(p.dir, `kubeadm-init-phase-${phase[0]}.log`), r.stdout + r.stderr);
     if (r.code !== 0) throw new Error(`kubeadm init phase ${phase.join(' ')} exited ${r.code}: ${r.stderr.slice(-3000)}`);
   }
@@ -636,7 +764,10 @@ function kubeletCgroups(): Set<string> {
   const found = new Set<string>();
   const dirs = (dir: string): string[] => {
     try {
-      return fs.readdirSync(dir, { withFileTypes: true }).filter((e) => e.isDirectory()).map((e) => path.join(dir, e.name));
+      return fs
+        .readdirSync(dir, { withFileTypes: true })
+        .filter((e) => e.isDirectory())
+        .map((e) => path.join(dir, e.name));
     } catch {
       return [];
     }
@@ -656,21 +787,40 @@ function removeCgroup(dir: string): void {
  * containerd as its runtime and the kubelet started from the files kubeadm writes. Resolves when `kubeadm join`
  * has ended (it waits for the kubelet's TLS bootstrap); the kubelet keeps running until stop().
  */
-export async function startKubeadmNode(joinConfigFile: string, opts: { ignorePreflightErrors?: readonly string[]; timeoutMs?: number } = {}): Promise<KubeadmNode> {
+export async function startKubeadmNode(
+  joinConfigFile: string,
+  opts: { ignorePreflightErrors?: readonly string[]; timeoutMs?: number } = {},
+): Promise<KubeadmNode> {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'metalslice-node-'));
   const cgroupsBefore = kubeletCgroups();
   const flags = opts.ignorePreflightErrors?.length ? [`--ignore-preflight-errors=${opts.ignorePreflightErrors.join(',')}`] : [];
-  const component = startComponent('kubeadm-node', 'unshare', [
-    '--mount', '--propagation', 'private', 'env', `PATH=${NODE_PATH}`,
-    'bash', path.join(__dirname, 'kubeadm-node.sh'), dir, path.resolve(joinConfigFile), ...flags,
-  ], dir);
+  const component = startComponent(
+    'kubeadm-node',
+    'unshare',
+    [
+      '--mount',
+      '--propagation',
+      'private',
+      'env',
+      `PATH=${NODE_PATH}`,
+      'bash',
+      path.join(__dirname, 'kubeadm-node.sh'),
+      dir,
+      path.resolve(joinConfigFile),
+      ...flags,
+    ],
+    dir,
+  );
   const read = (name: string): string => (fs.existsSync(path.join(dir, name)) ? fs.readFileSync(path.join(dir, name), 'utf8') : '');
   let stopped = false;
   const node: KubeadmNode = {
     dir,
     joinExitCode: -1,
     joinOutput: '',
-    logTail: (lines = 40) => ['kubeadm-join', 'kubelet', 'containerd'].map((n) => `----- ${n} (${path.join(dir, `${n}.log`)}) -----\n${tail(path.join(dir, `${n}.log`), lines)}`).join('\n'),
+    logTail: (lines = 40) =>
+      ['kubeadm-join', 'kubelet', 'containerd']
+        .map((n) => `----- ${n} (${path.join(dir, `${n}.log`)}) -----\n${tail(path.join(dir, `${n}.log`), lines)}`)
+        .join('\n'),
     async stop(): Promise<void> {
       if (stopped) return;
       stopped = true;
@@ -687,7 +837,12 @@ export async function startKubeadmNode(joinConfigFile: string, opts: { ignorePre
     },
   };
   try {
-    await waitFor('kubeadm join to end', opts.timeoutMs ?? 300_000, () => read('join-exit-code') !== '', () => (component.exited && read('join-exit-code') === '' ? `the node exited early:\n${tail(component.logFile, 20)}` : undefined));
+    await waitFor(
+      'kubeadm join to end',
+      opts.timeoutMs ?? 300_000,
+      () => read('join-exit-code') !== '',
+      () => (component.exited && read('join-exit-code') === '' ? `the node exited early:\n${tail(component.logFile, 20)}` : undefined),
+    );
   } catch (e) {
     const message = `${(e as Error).message}\n${node.logTail()}`;
     await node.stop();
@@ -702,10 +857,35 @@ export async function startKubeadmNode(joinConfigFile: string, opts: { ignorePre
  * CSR approver approves it and the signer issues the certificate; then, as that node, creates its Node object
  * with the labels and taints it would register with. Returns the CSR and the Node as the API server stored them.
  */
-export async function emulateKubeletJoin(cluster: TestCluster, p: { token: string; nodeName: string; labels: Record<string, string>; taints: readonly { key: string; value?: string; effect: string }[]; timeoutMs?: number }): Promise<{ csr: CsrDoc; node: ApiResponse<NodeDoc> }> {
+export async function emulateKubeletJoin(
+  cluster: TestCluster,
+  p: {
+    token: string;
+    nodeName: string;
+    labels: Record<string, string>;
+    taints: readonly { key: string; value?: string; effect: string }[];
+    timeoutMs?: number;
+  },
+): Promise<{ csr: CsrDoc; node: ApiResponse<NodeDoc> }> {
   const dir = fs.mkdtempSync(path.join(cluster.dir, 'emulated-kubelet-'));
   fs.writeFileSync(path.join(dir, 'openssl.cnf'), OPENSSL_CONFIG);
-  openssl(dir, ['req', '-new', '-nodes', '-config', 'openssl.cnf', '-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:prime256v1', '-keyout', 'node.key', '-out', 'node.csr', '-subj', subject(`system:node:${p.nodeName}`, ['system:nodes'])]);
+  openssl(dir, [
+    'req',
+    '-new',
+    '-nodes',
+    '-config',
+    'openssl.cnf',
+    '-newkey',
+    'ec',
+    '-pkeyopt',
+    'ec_paramgen_curve:prime256v1',
+    '-keyout',
+    'node.key',
+    '-out',
+    'node.csr',
+    '-subj',
+    subject(`system:node:${p.nodeName}`, ['system:nodes']),
+  ]);
   const bootstrap = bootstrapTokenClient(cluster, p.token);
   const csrs = '/apis/certificates.k8s.io/v1/certificatesigningrequests';
   const created = await bootstrap.create<CsrDoc & Status>(csrs, {
@@ -713,9 +893,14 @@ export async function emulateKubeletJoin(cluster: TestCluster, p: { token: strin
     kind: 'CertificateSigningRequest',
     metadata: { generateName: 'node-csr-' },
     // The signer and usages a kubelet asks for with an EC key.
-    spec: { request: fs.readFileSync(path.join(dir, 'node.csr')).toString('base64'), signerName: 'kubernetes.io/kube-apiserver-client-kubelet', usages: ['digital signature', 'client auth'] },
+    spec: {
+      request: fs.readFileSync(path.join(dir, 'node.csr')).toString('base64'),
+      signerName: 'kubernetes.io/kube-apiserver-client-kubelet',
+      usages: ['digital signature', 'client auth'],
+    },
   });
-  if (created.status !== 201) throw new Error(`posting the node's CSR as the bootstrap token: HTTP ${created.status}: ${created.body?.message ?? JSON.stringify(created.body)}`);
+  if (created.status !== 201)
+    throw new Error(`posting the node's CSR as the bootstrap token: HTTP ${created.status}: ${created.body?.message ?? JSON.stringify(created.body)}`);
   const name = created.body.metadata.name;
   let csr: CsrDoc | undefined;
   let certificate = '';
@@ -725,8 +910,18 @@ export async function emulateKubeletJoin(cluster: TestCluster, p: { token: strin
     return certificate.length > 0;
   });
   if (csr === undefined) throw new Error(`CSR ${name}: not found after it was issued`);
-  const asNode = makeClient({ server: cluster.server, ca: fs.readFileSync(cluster.caFile), cert: Buffer.from(certificate, 'base64'), key: fs.readFileSync(path.join(dir, 'node.key')) });
-  const node = await asNode.create<NodeDoc>('/api/v1/nodes', { apiVersion: 'v1', kind: 'Node', metadata: { name: p.nodeName, labels: p.labels }, spec: { taints: p.taints } });
+  const asNode = makeClient({
+    server: cluster.server,
+    ca: fs.readFileSync(cluster.caFile),
+    cert: Buffer.from(certificate, 'base64'),
+    key: fs.readFileSync(path.join(dir, 'node.key')),
+  });
+  const node = await asNode.create<NodeDoc>('/api/v1/nodes', {
+    apiVersion: 'v1',
+    kind: 'Node',
+    metadata: { name: p.nodeName, labels: p.labels },
+    spec: { taints: p.taints },
+  });
   return { csr, node };
 }
 
@@ -784,11 +979,13 @@ export async function startKubevirtDefaulting(cluster: TestCluster): Promise<Kub
         const object = review.request.object;
         const patch = [{ op: 'replace', path: '/spec', value: kubevirtDefaultedSpec(object.spec) }];
         res.setHeader('Content-Type', 'application/json');
-        res.end(JSON.stringify({
-          apiVersion: 'admission.k8s.io/v1',
-          kind: 'AdmissionReview',
-          response: { uid: review.request.uid, allowed: true, patchType: 'JSONPatch', patch: Buffer.from(JSON.stringify(patch)).toString('base64') },
-        }));
+        res.end(
+          JSON.stringify({
+            apiVersion: 'admission.k8s.io/v1',
+            kind: 'AdmissionReview',
+            response: { uid: review.request.uid, allowed: true, patchType: 'JSONPatch', patch: Buffer.from(JSON.stringify(patch)).toString('base64') },
+          }),
+        );
       });
     },
   );
@@ -801,15 +998,17 @@ export async function startKubevirtDefaulting(cluster: TestCluster): Promise<Kub
   const configs = '/apis/admissionregistration.k8s.io/v1/mutatingwebhookconfigurations';
   const created = await admin.create(configs, {
     metadata: { name },
-    webhooks: [{
-      name: 'virtualmachines-mutator.kubevirt.io',
-      clientConfig: { url: `https://127.0.0.1:${port}/virtualmachines-mutate`, caBundle: fs.readFileSync(cluster.caFile).toString('base64') },
-      rules: [{ apiGroups: ['kubevirt.io'], apiVersions: ['v1'], resources: ['virtualmachines'], operations: ['CREATE', 'UPDATE'] }],
-      admissionReviewVersions: ['v1'],
-      sideEffects: 'None',
-      failurePolicy: 'Fail',
-      timeoutSeconds: 10,
-    }],
+    webhooks: [
+      {
+        name: 'virtualmachines-mutator.kubevirt.io',
+        clientConfig: { url: `https://127.0.0.1:${port}/virtualmachines-mutate`, caBundle: fs.readFileSync(cluster.caFile).toString('base64') },
+        rules: [{ apiGroups: ['kubevirt.io'], apiVersions: ['v1'], resources: ['virtualmachines'], operations: ['CREATE', 'UPDATE'] }],
+        admissionReviewVersions: ['v1'],
+        sideEffects: 'None',
+        failurePolicy: 'Fail',
+        timeoutSeconds: 10,
+      },
+    ],
   });
   if (created.status !== 201) {
     server.close();
@@ -818,7 +1017,10 @@ export async function startKubevirtDefaulting(cluster: TestCluster): Promise<Kub
   // The API server picks the webhook up through an informer: probe with a dry-run create until it applies.
   await waitFor('the KubeVirt defaulting webhook', 30_000, async () => {
     const res = await admin.create<{ spec?: DefaultedVmSpec } | undefined>('/apis/kubevirt.io/v1/namespaces/default/virtualmachines?dryRun=All', {
-      apiVersion: 'kubevirt.io/v1', kind: 'VirtualMachine', metadata: { name: 'webhook-probe' }, spec: { template: { spec: { domain: { devices: {} } } } },
+      apiVersion: 'kubevirt.io/v1',
+      kind: 'VirtualMachine',
+      metadata: { name: 'webhook-probe' },
+      spec: { template: { spec: { domain: { devices: {} } } } },
     });
     return res.status === 201 && res.body?.spec?.template?.spec?.architecture === 'amd64';
   });

@@ -22,7 +22,13 @@ interface HostStatus {
   disks: number[];
 }
 
-async function createHost(cluster: TestCluster, name: string, labels: Record<string, string>, status: HostStatus, consumer?: { kind: string; name: string; namespace: string }): Promise<void> {
+async function createHost(
+  cluster: TestCluster,
+  name: string,
+  labels: Record<string, string>,
+  status: HostStatus,
+  consumer?: { kind: string; name: string; namespace: string },
+): Promise<void> {
   const admin = cluster.client();
   const created = await admin.create<KubeDoc>(BMH, {
     apiVersion: 'metal3.io/v1alpha1',
@@ -46,7 +52,11 @@ async function createHost(cluster: TestCluster, name: string, labels: Record<str
       poweredOn: true,
       provisioningFailCount: 0,
       provisioning: { ID: `ironic-${name}`, state: status.state },
-      hardware: { cpu: { count: status.cpus, arch: 'x86_64' }, ramMebibytes: status.ramMiB, storage: status.disks.map((sizeBytes, i) => ({ name: `/dev/sd${'abc'[i]}`, sizeBytes })) },
+      hardware: {
+        cpu: { count: status.cpus, arch: 'x86_64' },
+        ramMebibytes: status.ramMiB,
+        storage: status.disks.map((sizeBytes, i) => ({ name: `/dev/sd${'abc'[i]}`, sizeBytes })),
+      },
     },
   };
   const updated = await admin.request('PUT', `${BMH}/${name}/status`, withStatus);
@@ -62,11 +72,32 @@ describe('metalslice inventory', () => {
     expect((await admin.create('/api/v1/namespaces', { metadata: { name: 'metal3' } })).status).toBe(201);
     await createHost(cluster, 'gpu-02', { class: 'gpu' }, { state: 'available', cpus: 96, ramMiB: 1048576, disks: [1920383410176, 1920383410176] });
     await createHost(cluster, 'gpu-01', { class: 'gpu' }, { state: 'available', cpus: 96, ramMiB: 1048576, disks: [3840766820352] });
-    await createHost(cluster, 'gpu-03', { class: 'gpu' }, { state: 'provisioned', cpus: 96, ramMiB: 1048576, disks: [3840766820352] }, { kind: 'HostClaim', name: 'other-gpu-0', namespace: 'other-metal' });
-    await createHost(cluster, 'gpu-04', { class: 'gpu' }, { state: 'registering', error: 'Failed to get power state for node: BMC unreachable', cpus: 96, ramMiB: 1048576, disks: [] });
+    await createHost(
+      cluster,
+      'gpu-03',
+      { class: 'gpu' },
+      { state: 'provisioned', cpus: 96, ramMiB: 1048576, disks: [3840766820352] },
+      { kind: 'HostClaim', name: 'other-gpu-0', namespace: 'other-metal' },
+    );
+    await createHost(
+      cluster,
+      'gpu-04',
+      { class: 'gpu' },
+      { state: 'registering', error: 'Failed to get power state for node: BMC unreachable', cpus: 96, ramMiB: 1048576, disks: [] },
+    );
     const node = await admin.create('/api/v1/nodes', { metadata: { name: 'bm-01', labels: { 'kubernetes.io/hostname': 'bm-01', zone: 'a' } } });
     expect(node.status).toBe(201);
-    const status = await admin.request('PATCH', '/api/v1/nodes/bm-01/status', { status: { capacity: { cpu: '64', memory: '263921780Ki', 'ephemeral-storage': '3840Gi', pods: '110', 'nvidia.com/gpu': '2' }, allocatable: { cpu: '63', memory: '250Gi', 'ephemeral-storage': '3800Gi', pods: '110', 'nvidia.com/gpu': '2' } } }, 'application/merge-patch+json');
+    const status = await admin.request(
+      'PATCH',
+      '/api/v1/nodes/bm-01/status',
+      {
+        status: {
+          capacity: { cpu: '64', memory: '263921780Ki', 'ephemeral-storage': '3840Gi', pods: '110', 'nvidia.com/gpu': '2' },
+          allocatable: { cpu: '63', memory: '250Gi', 'ephemeral-storage': '3800Gi', pods: '110', 'nvidia.com/gpu': '2' },
+        },
+      },
+      'application/merge-patch+json',
+    );
     expect(status.status).toBe(200);
   });
 
@@ -83,11 +114,27 @@ describe('metalslice inventory', () => {
     const text = fs.readFileSync(out, 'utf8');
     expect(JSON.parse(text)).toEqual({
       hosts: [
-        { name: 'bm-01', labels: { 'kubernetes.io/hostname': 'bm-01', zone: 'a' }, capacity: { cpu: '64', memory: '263921780Ki', disk: '3840Gi', 'nvidia.com/gpu': '2' } },
+        {
+          name: 'bm-01',
+          labels: { 'kubernetes.io/hostname': 'bm-01', zone: 'a' },
+          capacity: { cpu: '64', memory: '263921780Ki', disk: '3840Gi', 'nvidia.com/gpu': '2' },
+        },
         { name: 'gpu-01', labels: { class: 'gpu' }, capacity: { cpu: '96', memory: '1Ti', disk: '3750748848Ki' }, state: 'available' },
         { name: 'gpu-02', labels: { class: 'gpu' }, capacity: { cpu: '96', memory: '1Ti', disk: '3750748848Ki' }, state: 'available' },
-        { name: 'gpu-03', labels: { class: 'gpu' }, capacity: { cpu: '96', memory: '1Ti', disk: '3750748848Ki' }, state: 'provisioned', consumer: 'other-metal/other-gpu-0' },
-        { name: 'gpu-04', labels: { class: 'gpu' }, capacity: { cpu: '96', memory: '1Ti' }, state: 'registering', errorMessage: 'Failed to get power state for node: BMC unreachable' },
+        {
+          name: 'gpu-03',
+          labels: { class: 'gpu' },
+          capacity: { cpu: '96', memory: '1Ti', disk: '3750748848Ki' },
+          state: 'provisioned',
+          consumer: 'other-metal/other-gpu-0',
+        },
+        {
+          name: 'gpu-04',
+          labels: { class: 'gpu' },
+          capacity: { cpu: '96', memory: '1Ti' },
+          state: 'registering',
+          errorMessage: 'Failed to get power state for node: BMC unreachable',
+        },
       ],
     });
     expect(text).not.toMatch(/redfish|bmc-secret|52:54:00/);
@@ -100,12 +147,25 @@ describe('metalslice inventory', () => {
 
   it('round-trips: a config whose fleet and metal3 provider point hostsFile at the file plans with those hosts', async () => {
     const dir = fs.mkdtempSync(path.join(cluster.dir, 'plan-'));
-    expect(await runInventory({ kubeconfig: cluster.adminKubeconfig, out: path.join(dir, 'hosts.json') }, { stdout: () => undefined, stderr: () => undefined })).toBe(0);
+    expect(
+      await runInventory({ kubeconfig: cluster.adminKubeconfig, out: path.join(dir, 'hosts.json') }, { stdout: () => undefined, stderr: () => undefined }),
+    ).toBe(0);
     const config = {
       fleets: [{ name: 'fra1', hostsFile: 'hosts.json', hostSelector: { zone: 'a' }, reservedPerHost: { cpu: 2, memory: '8Gi' } }],
       clusters: [{ name: 'prod', endpoint: 'https://10.0.0.10:6443', caCertificate: EXAMPLE_CA }],
-      nodeProviders: [{ name: 'metal', kind: 'metal3', hostsFile: 'hosts.json', nodeTypes: [{ name: 'gpu-node', hostSelector: { matchLabels: { class: 'gpu' } } }] }],
-      privateNodePools: [{ name: 'gpu', cluster: 'prod', provider: 'metal', nodeType: 'gpu-node', count: 2, image: { url: 'https://images.example.com/os.raw', checksum: 'f'.repeat(64) } }],
+      nodeProviders: [
+        { name: 'metal', kind: 'metal3', hostsFile: 'hosts.json', nodeTypes: [{ name: 'gpu-node', hostSelector: { matchLabels: { class: 'gpu' } } }] },
+      ],
+      privateNodePools: [
+        {
+          name: 'gpu',
+          cluster: 'prod',
+          provider: 'metal',
+          nodeType: 'gpu-node',
+          count: 2,
+          image: { url: 'https://images.example.com/os.raw', checksum: 'f'.repeat(64) },
+        },
+      ],
     };
     fs.writeFileSync(path.join(dir, 'metalslice.json'), JSON.stringify(config));
     const plan = planModel(loadConfigFile(path.join(dir, 'metalslice.json')));

@@ -71,7 +71,8 @@ describe('e2e: nodes join with what metalslice renders', () => {
       .filter((c) => c.actions !== 'no-op' && c.actions !== 'read');
   }
 
-  const applyPlan = async (stack: string) => expectOk(`apply ${stack}`, await tofu(stackDir(stack), ['apply', '-auto-approve', '-input=false', '-no-color', 'tfplan']));
+  const applyPlan = async (stack: string) =>
+    expectOk(`apply ${stack}`, await tofu(stackDir(stack), ['apply', '-auto-approve', '-input=false', '-no-color', 'tfplan']));
 
   /** The node's JoinConfiguration, written by cloud-init's write_files from the user-data Secret the cluster stores. */
   async function joinConfigurationOf(nodeName: string): Promise<{ file: string; config: JoinConfiguration; mode: number }> {
@@ -113,7 +114,9 @@ describe('e2e: nodes join with what metalslice renders', () => {
    * signature is reported under its own id (dry-run swaps in a placeholder token once discovery misses).
    */
   async function joinPreflight(configFile: string): Promise<{ code: number; output: string }> {
-    const r = await run(binary('kubeadm'), ['join', 'phase', 'preflight', '--config', configFile, `--ignore-preflight-errors=${IGNORED_PREFLIGHT.join(',')}`], { timeoutMs: 180_000 });
+    const r = await run(binary('kubeadm'), ['join', 'phase', 'preflight', '--config', configFile, `--ignore-preflight-errors=${IGNORED_PREFLIGHT.join(',')}`], {
+      timeoutMs: 180_000,
+    });
     return { code: r.code, output: r.stdout + r.stderr };
   }
 
@@ -160,7 +163,7 @@ describe('e2e: nodes join with what metalslice renders', () => {
   });
 
   it('kubeadm config validate accepts the JoinConfiguration of every node, as cloud-init writes it', async () => {
-    const vms = ((await cluster.client().get<KubeList<KubeDoc>>(VMS)).body.items).map((v) => v.metadata.name).sort();
+    const vms = (await cluster.client().get<KubeList<KubeDoc>>(VMS)).body.items.map((v) => v.metadata.name).sort();
     // Six workers, two highmem nodes, two static auto-nodes.
     expect(vms).toHaveLength(10);
     for (const name of vms) {
@@ -172,7 +175,7 @@ describe('e2e: nodes join with what metalslice renders', () => {
     }
   });
 
-  it('kubeadm join --dry-run discovers the cluster with the node\'s token and CA hash, and would start the kubelet with the pool\'s labels and taints', async () => {
+  it("kubeadm join --dry-run discovers the cluster with the node's token and CA hash, and would start the kubelet with the pool's labels and taints", async () => {
     const { file, config } = await joinConfigurationOf(KUBELET_NODE);
     expect(config.discovery.bootstrapToken.apiServerEndpoint).toBe(cluster.joinable!.apiServerEndpoint);
     const dry = await joinDryRun(file);
@@ -192,7 +195,7 @@ describe('e2e: nodes join with what metalslice renders', () => {
     expect(preflight.output).toContain('Reading configuration from the "kubeadm-config" ConfigMap');
   });
 
-  it('refuses a CA hash that is not the cluster CA\'s', async () => {
+  it("refuses a CA hash that is not the cluster CA's", async () => {
     const { config } = await joinConfigurationOf('team-a-workers-0');
     const wrong = variant('wrong-ca-hash', config, (c) => {
       c.discovery.bootstrapToken.caCertHashes = [`sha256:${'0'.repeat(64)}`];
@@ -213,7 +216,7 @@ describe('e2e: nodes join with what metalslice renders', () => {
     await expectTokenRefused(unknown, unknownId);
   });
 
-  it('a node joins: TLS bootstrap with its token, CSR approved, Node registered with the pool\'s labels and taints', async () => {
+  it("a node joins: TLS bootstrap with its token, CSR approved, Node registered with the pool's labels and taints", async () => {
     const { file, config } = await joinConfigurationOf(KUBELET_NODE);
     const labelsArg = config.nodeRegistration.kubeletExtraArgs.find((a) => a.name === 'node-labels')!.value;
     const labels = Object.fromEntries(labelsArg.split(',').map((kv) => kv.split('=') as [string, string]));
@@ -222,19 +225,31 @@ describe('e2e: nodes join with what metalslice renders', () => {
     if (why === undefined) {
       console.log(`join: a real kubelet (containerd, runc) started from the files kubeadm join writes, node ${KUBELET_NODE}`);
       node = await startKubeadmNode(file, { ignorePreflightErrors: IGNORED_PREFLIGHT });
-      expect({ code: node.joinExitCode, output: node.joinExitCode === 0 ? '' : `${node.joinOutput.slice(-3000)}\n${node.logTail()}` }).toEqual({ code: 0, output: '' });
+      expect({ code: node.joinExitCode, output: node.joinExitCode === 0 ? '' : `${node.joinOutput.slice(-3000)}\n${node.logTail()}` }).toEqual({
+        code: 0,
+        output: '',
+      });
       expect(node.joinOutput).toContain('This node has joined the cluster');
     } else {
       console.log(`join: the kubelet's part emulated with the bootstrap token, because ${why}`);
-      const emulated = await emulateKubeletJoin(cluster, { token: config.discovery.bootstrapToken.token, nodeName: KUBELET_NODE, labels, taints: config.nodeRegistration.taints });
+      const emulated = await emulateKubeletJoin(cluster, {
+        token: config.discovery.bootstrapToken.token,
+        nodeName: KUBELET_NODE,
+        labels,
+        taints: config.nodeRegistration.taints,
+      });
       expect(emulated.node.status).toBe(201);
     }
     // The API server's record: the CSR came from this node's token and was approved and issued by the controllers.
     const tokenId = tokenIdOf(config);
-    const csrs = (await api.get<KubeList<{
-      spec: { username: string; groups: string[]; signerName: string };
-      status: { conditions?: { type: string }[]; certificate?: string };
-    }>>('/apis/certificates.k8s.io/v1/certificatesigningrequests')).body.items;
+    const csrs = (
+      await api.get<
+        KubeList<{
+          spec: { username: string; groups: string[]; signerName: string };
+          status: { conditions?: { type: string }[]; certificate?: string };
+        }>
+      >('/apis/certificates.k8s.io/v1/certificatesigningrequests')
+    ).body.items;
     const csr = csrs.find((c) => c.spec.username === `system:bootstrap:${tokenId}`);
     expect(csr?.spec.groups).toEqual(expect.arrayContaining(['system:bootstrappers', 'system:bootstrappers:kubeadm:default-node-token']));
     expect(csr?.spec.signerName).toBe('kubernetes.io/kube-apiserver-client-kubelet');
@@ -251,14 +266,16 @@ describe('e2e: nodes join with what metalslice renders', () => {
     }
     expect(registered).toBeDefined();
     expect(registered!.metadata.labels).toEqual(expect.objectContaining(labels));
-    expect(registered!.metadata.labels).toEqual(expect.objectContaining({ 'metalslice.io/pool': 'team-a-highmem', 'node.kubernetes.io/instance-type': 'team-a-highmem' }));
+    expect(registered!.metadata.labels).toEqual(
+      expect.objectContaining({ 'metalslice.io/pool': 'team-a-highmem', 'node.kubernetes.io/instance-type': 'team-a-highmem' }),
+    );
     expect(registered!.spec.taints).toEqual(expect.arrayContaining([{ key: 'metalslice.io/highmem', effect: 'NoSchedule' }]));
     await node?.stop();
     node = undefined;
   });
 
   describe('token lifecycle, as the API server sees the token Secrets', () => {
-    it('every node\'s token is valid for 24h by default, one per node, matching its user data', async () => {
+    it("every node's token is valid for 24h by default, one per node, matching its user data", async () => {
       const secrets = await tokenSecrets();
       expect(secrets).toHaveLength(10);
       for (const s of secrets) {
@@ -293,7 +310,11 @@ describe('e2e: nodes join with what metalslice renders', () => {
 
       // The token cleaner deletes the Secret once it has expired.
       await new Promise((r) => setTimeout(r, Math.max(0, expiration - Date.now())));
-      for (const deadline = Date.now() + 60_000; (await cluster.client().get(`${TOKENS}/${name}`)).status !== 404; await new Promise((r) => setTimeout(r, 1000))) {
+      for (
+        const deadline = Date.now() + 60_000;
+        (await cluster.client().get(`${TOKENS}/${name}`)).status !== 404;
+        await new Promise((r) => setTimeout(r, 1000))
+      ) {
         if (Date.now() > deadline) throw new Error(`${name} still exists 60 s after it expired:\n${cluster.logTail(20)}`);
       }
       const expired = variant('expired-token', shortLived.config, () => undefined);

@@ -5,7 +5,7 @@ import * as fs from 'node:fs';
 import { GOLDEN_FILE, oracleBinary, runOracle } from '../oracles/kubevirt-launcher/generate-goldens';
 
 describe('KubeVirt launcher goldens', () => {
-  it('are exactly what KubeVirt v1.9.0\'s code renders for the VMs metalslice writes', () => {
+  it("are exactly what KubeVirt v1.9.0's code renders for the VMs metalslice writes", () => {
     const fresh = runOracle(oracleBinary());
     const golden = fs.readFileSync(GOLDEN_FILE, 'utf8');
     expect((JSON.parse(fresh) as { cases: unknown[] }).cases.length).toBeGreaterThanOrEqual(20);

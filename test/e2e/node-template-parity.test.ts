@@ -24,11 +24,15 @@ jest.setTimeout(900_000);
  * provider team sets on the NodeProvider for the template (node-templates/kubevirt/main.tf lists them).
  */
 function claimFor(vm: PlannedVm, model: MetalsliceConfig, poolProperties: Record<string, string>): Record<string, unknown> {
-  const entry = (model.autoNodes ?? []).find((a) => a.cluster === vm.cluster && [...(a.static ?? [])].some((p) => `${a.cluster}-${p.name}` === vm.pool || p.name === vm.pool));
+  const entry = (model.autoNodes ?? []).find(
+    (a) => a.cluster === vm.cluster && [...(a.static ?? [])].some((p) => `${a.cluster}-${p.name}` === vm.pool || p.name === vm.pool),
+  );
   const provider = (model.nodeProviders ?? []).find((p) => p.name === entry?.provider)!;
   const type = provider.nodeTypes.find((t) => t.name === vm.nodeType || `${provider.name}.${t.name}` === vm.nodeType)!;
   const fleet = (model.fleets ?? []).find((f) => f.name === vm.fleet)!;
-  const hostSelector = Object.entries(fleet.hostSelector ?? {}).map(([k, v]) => `${k}=${v}`).join(',');
+  const hostSelector = Object.entries(fleet.hostSelector ?? {})
+    .map(([k, v]) => `${k}=${v}`)
+    .join(',');
   return {
     vcluster: {
       name: vm.name,
@@ -49,7 +53,10 @@ function claimFor(vm: PlannedVm, model: MetalsliceConfig, poolProperties: Record
         ...(vm.placement === 'planned' && vm.host !== undefined ? { 'metalslice.io/host': vm.host } : {}),
       },
       nodeClaim: { metadata: { name: vm.name, namespace: 'p-acme' } },
-      nodeType: { metadata: { name: type.name }, spec: { resources: Object.fromEntries(Object.entries(type.resources ?? {}).map(([k, v]) => [k, String(v)])), properties: type.properties ?? {} } },
+      nodeType: {
+        metadata: { name: type.name },
+        spec: { resources: Object.fromEntries(Object.entries(type.resources ?? {}).map(([k, v]) => [k, String(v)])), properties: type.properties ?? {} },
+      },
       nodeProvider: { metadata: { name: provider.name } },
       instance: { metadata: { name: vm.cluster, namespace: 'p-acme' } },
     },
@@ -100,7 +107,13 @@ describe('the kubevirt node template and the constructs render the same VM', () 
     expect(new Set(cases.map((c) => c.file)).size).toBeGreaterThanOrEqual(15);
     // ...among them pinned nodes, devices, and every root disk source the properties can name.
     const rendered = JSON.stringify(cases.map(({ vm }) => renderVirtualMachine(vm, { userDataSecret: 'x' })));
-    for (const part of ['"sourceRef":{"kind":"DataSource","name":"ubuntu-2404","namespace":"os-images"}', '"http":{"url":"https://', '"registry":{"url":"docker://quay.io/containerdisks/debian:12"}', '"gpus":[', '"nodeAffinity"']) {
+    for (const part of [
+      '"sourceRef":{"kind":"DataSource","name":"ubuntu-2404","namespace":"os-images"}',
+      '"http":{"url":"https://',
+      '"registry":{"url":"docker://quay.io/containerdisks/debian:12"}',
+      '"gpus":[',
+      '"nodeAffinity"',
+    ]) {
       expect(rendered).toContain(part);
     }
   });

@@ -11,8 +11,6 @@ jest.setTimeout(900_000);
 
 const ROOTS = ['modules/join', 'modules/kubevirt-node', 'modules/metal3-node', 'node-templates/kubevirt', 'node-templates/metal3'];
 
-
-
 /** A claim as the platform passes it: the node claim, its node type and provider, the tenant and the user data. */
 function claim(nodeName: string, nodeType: Record<string, unknown>, userData: string): Record<string, unknown> {
   return {
@@ -46,7 +44,8 @@ describe('modules and node templates', () => {
   });
 
   it('formats clean (tofu fmt -check) and validates (tofu validate) every module and node template', async () => {
-    for (const dir of ['modules', 'node-templates']) expectOk(`fmt -check ${dir}`, await tofu(path.join(work, dir), ['fmt', '-check', '-recursive', '-diff', '-no-color']));
+    for (const dir of ['modules', 'node-templates'])
+      expectOk(`fmt -check ${dir}`, await tofu(path.join(work, dir), ['fmt', '-check', '-recursive', '-diff', '-no-color']));
     for (const root of ROOTS) {
       const dir = path.join(work, root);
       expectOk(`init ${root}`, await tofu(dir, ['init', '-backend=false', '-input=false', '-no-color']));
@@ -56,7 +55,11 @@ describe('modules and node templates', () => {
 
   it('keeps provider blocks out of the reusable modules and in the node templates', () => {
     for (const root of ROOTS) {
-      const text = fs.readdirSync(path.join(REPO_ROOT, root)).filter((f) => f.endsWith('.tf')).map((f) => fs.readFileSync(path.join(REPO_ROOT, root, f), 'utf8')).join('\n');
+      const text = fs
+        .readdirSync(path.join(REPO_ROOT, root))
+        .filter((f) => f.endsWith('.tf'))
+        .map((f) => fs.readFileSync(path.join(REPO_ROOT, root, f), 'utf8'))
+        .join('\n');
       expect({ root, provider: /^provider\s+"/m.test(text) }).toEqual({ root, provider: root.startsWith('node-templates/') });
     }
   });
@@ -65,7 +68,10 @@ describe('modules and node templates', () => {
     const dir = path.join(work, 'node-templates', 'kubevirt');
     const nodeType = {
       metadata: { name: 'small' },
-      spec: { resources: { cpu: '2', memory: '4Gi' }, properties: { 'metalslice.io/namespace': 'acme-team-a', 'metalslice.io/quota': 'team-a', 'metalslice.io/host-selector': 'metalslice.io/fleet=fra1' } },
+      spec: {
+        resources: { cpu: '2', memory: '4Gi' },
+        properties: { 'metalslice.io/namespace': 'acme-team-a', 'metalslice.io/quota': 'team-a', 'metalslice.io/host-selector': 'metalslice.io/fleet=fra1' },
+      },
     };
     fs.writeFileSync(path.join(dir, 'claim.tfvars.json'), JSON.stringify(claim('prod-small-7', nodeType, '#cloud-config\nhostname: prod-small-7\n')));
     const env = ['-var-file=claim.tfvars.json', `-var=kubeconfig_path=${cluster.adminKubeconfig}`, '-input=false', '-no-color'];
@@ -74,7 +80,12 @@ describe('modules and node templates', () => {
 
     const vm = await cluster.client().get<VirtualMachineDoc>('/apis/kubevirt.io/v1/namespaces/acme-team-a/virtualmachines/prod-small-7');
     expect(vm.status).toBe(200);
-    expect(vm.body.metadata.labels).toMatchObject({ 'metalslice.io/cluster': 'prod', 'metalslice.io/quota': 'team-a', 'metalslice.io/node-type': 'small', 'metalslice.io/pool': 'small' });
+    expect(vm.body.metadata.labels).toMatchObject({
+      'metalslice.io/cluster': 'prod',
+      'metalslice.io/quota': 'team-a',
+      'metalslice.io/node-type': 'small',
+      'metalslice.io/pool': 'small',
+    });
     const spec = vm.body.spec.template.spec;
     expect(spec.domain.cpu).toEqual({ cores: 2, sockets: 1, threads: 1 });
     // kubernetes_manifest writes an int-or-string quantity that parses as a number as a number.

@@ -63,7 +63,7 @@ function readPng(file: string): { width: number; height: number; inked: number }
   expect(data.subarray(0, 8)).toEqual(Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]));
   const idat: Buffer[] = [];
   let [width, height, bpp] = [0, 0, 0];
-  for (let at = 8; at < data.length; ) {
+  for (let at = 8; at < data.length;) {
     const length = data.readUInt32BE(at);
     const type = data.toString('ascii', at + 4, at + 8);
     const body = data.subarray(at + 8, at + 8 + length);

@@ -44,7 +44,9 @@ describe('e2e: tenants are isolated, as their own credentials see it', () => {
   });
 
   afterAll(async () => {
-    for (const stack of [...STACKS].reverse()) if (work && fs.existsSync(path.join(stackDir(stack), 'terraform.tfstate'))) await tofu(stackDir(stack), ['destroy', '-auto-approve', '-input=false', '-no-color']);
+    for (const stack of [...STACKS].reverse())
+      if (work && fs.existsSync(path.join(stackDir(stack), 'terraform.tfstate')))
+        await tofu(stackDir(stack), ['destroy', '-auto-approve', '-input=false', '-no-color']);
     await cluster?.stop();
     if (work) fs.rmSync(work, { recursive: true, force: true });
   });
@@ -56,7 +58,9 @@ describe('e2e: tenants are isolated, as their own credentials see it', () => {
     expect((await globex.create(`${VMS}/namespaces/globex-research/virtualmachines`, vm('globex-research', 'own'))).status).toBe(201);
     expect((await globex.delete(`${VMS}/namespaces/globex-research/virtualmachines/own`)).status).toBe(200);
     // ...and nowhere else: not acme's VMs, not acme's cloud-init Secrets (each holds a join token).
-    const userData = ((await cluster.client().get<KubeList<KubeDoc>>('/api/v1/namespaces/acme-team-a/secrets')).body.items).map((s) => s.metadata.name).filter((n) => n.endsWith('-cloudinit'));
+    const userData = (await cluster.client().get<KubeList<KubeDoc>>('/api/v1/namespaces/acme-team-a/secrets')).body.items
+      .map((s) => s.metadata.name)
+      .filter((n) => n.endsWith('-cloudinit'));
     expect(userData.length).toBeGreaterThan(0);
     const denied: [string, Promise<{ status: number }>][] = [
       ['list acme VMs', globex.get(`${VMS}/namespaces/acme-team-a/virtualmachines`)],
@@ -64,8 +68,14 @@ describe('e2e: tenants are isolated, as their own credentials see it', () => {
       ['list acme Secrets', globex.get('/api/v1/namespaces/acme-team-a/secrets')],
       ...userData.map((name): [string, Promise<{ status: number }>] => [`read ${name}`, globex.get(`/api/v1/namespaces/acme-team-a/secrets/${name}`)]),
       ['list the node environment', globex.get('/api/v1/namespaces/team-a-prod-virt/secrets')],
-      ['create a HostClaim in the node environment', globex.create('/apis/metal3.io/v1alpha1/namespaces/team-a-prod-virt/hostclaims', hostClaim('team-a-prod-virt'))],
-      ['create a HostClaim in its own quota namespace', globex.create('/apis/metal3.io/v1alpha1/namespaces/globex-research/hostclaims', hostClaim('globex-research'))],
+      [
+        'create a HostClaim in the node environment',
+        globex.create('/apis/metal3.io/v1alpha1/namespaces/team-a-prod-virt/hostclaims', hostClaim('team-a-prod-virt')),
+      ],
+      [
+        'create a HostClaim in its own quota namespace',
+        globex.create('/apis/metal3.io/v1alpha1/namespaces/globex-research/hostclaims', hostClaim('globex-research')),
+      ],
       ['read the bootstrap tokens', globex.get('/api/v1/namespaces/kube-system/secrets')],
     ];
     for (const [what, request] of denied) expect({ what, status: (await request).status }).toEqual({ what, status: 403 });
@@ -86,8 +96,22 @@ describe('e2e: tenants are isolated, as their own credentials see it', () => {
     // environment holds what the tenant must not reach).
     for (const ns of ['team-a-prod-virt']) {
       expect((await cluster.client().get(`/api/v1/namespaces/${ns}`)).status).toBe(200);
-      const policies = (await cluster.client().get<KubeList<{ spec: { podSelector: object; policyTypes: string[]; ingress?: unknown; egress?: unknown } }>>(`/apis/networking.k8s.io/v1/namespaces/${ns}/networkpolicies`)).body.items;
-      expect({ ns, policies: policies.map((p) => ({ podSelector: p.spec.podSelector, policyTypes: [...p.spec.policyTypes].sort(), ingress: p.spec.ingress ?? [], egress: p.spec.egress ?? [] })) }).toEqual({
+      const policies = (
+        await cluster
+          .client()
+          .get<KubeList<{ spec: { podSelector: object; policyTypes: string[]; ingress?: unknown; egress?: unknown } }>>(
+            `/apis/networking.k8s.io/v1/namespaces/${ns}/networkpolicies`,
+          )
+      ).body.items;
+      expect({
+        ns,
+        policies: policies.map((p) => ({
+          podSelector: p.spec.podSelector,
+          policyTypes: [...p.spec.policyTypes].sort(),
+          ingress: p.spec.ingress ?? [],
+          egress: p.spec.egress ?? [],
+        })),
+      }).toEqual({
         ns,
         policies: [{ podSelector: {}, policyTypes: ['Egress', 'Ingress'], ingress: [], egress: [] }],
       });
@@ -96,13 +120,26 @@ describe('e2e: tenants are isolated, as their own credentials see it', () => {
 
   it('a config whose names would make two tenants share a namespace is refused before anything is applied, naming both', () => {
     const dir = fs.mkdtempSync(path.join(work, 'collide-'));
-    const example = fs.readFileSync(path.join(REPO_ROOT, 'examples', 'metalslice.yaml'), 'utf8').replace('hostsFile: inventory/fra1.json', `hostsFile: ${path.join(REPO_ROOT, 'examples', 'inventory', 'fra1.json')}`);
-    const ca = fs.readFileSync(path.join(REPO_ROOT, 'examples', 'team-a-prod-ca.crt'), 'utf8').trim().split('\n').map((l) => `      ${l}`).join('\n');
+    const example = fs
+      .readFileSync(path.join(REPO_ROOT, 'examples', 'metalslice.yaml'), 'utf8')
+      .replace('hostsFile: inventory/fra1.json', `hostsFile: ${path.join(REPO_ROOT, 'examples', 'inventory', 'fra1.json')}`);
+    const ca = fs
+      .readFileSync(path.join(REPO_ROOT, 'examples', 'team-a-prod-ca.crt'), 'utf8')
+      .trim()
+      .split('\n')
+      .map((l) => `      ${l}`)
+      .join('\n');
     const extra = `  - name: team\n    endpoint: https://10.0.0.20:6443\n    caCertificate: |\n${ca}\n`;
     const config = example
       .replace(/^clusters:\n/m, `clusters:\n${extra}`)
-      .replace(/^nodeProviders:\n/m, 'nodeProviders:\n  - {name: a-prod-virt, kind: kubevirt, fleet: fra1, nodeTypes: [{name: tiny, resources: {cpu: 1, memory: 2Gi}}]}\n')
-      .replace(/^autoNodes:\n/m, 'autoNodes:\n  - {cluster: team, provider: a-prod-virt, quota: team-b, dynamic: [{name: other-burst, limits: {nodes: "1"}}]}\n');
+      .replace(
+        /^nodeProviders:\n/m,
+        'nodeProviders:\n  - {name: a-prod-virt, kind: kubevirt, fleet: fra1, nodeTypes: [{name: tiny, resources: {cpu: 1, memory: 2Gi}}]}\n',
+      )
+      .replace(
+        /^autoNodes:\n/m,
+        'autoNodes:\n  - {cluster: team, provider: a-prod-virt, quota: team-b, dynamic: [{name: other-burst, limits: {nodes: "1"}}]}\n',
+      );
     fs.writeFileSync(path.join(dir, 'c.yaml'), config);
     const run = spawnSync(process.execPath, [path.join(REPO_ROOT, 'bin', 'metalslice'), 'plan', path.join(dir, 'c.yaml'), '--json'], { encoding: 'utf8' });
     expect(run.status).toBe(1);

@@ -53,7 +53,6 @@ function virtualMachine(name: string, namespace: string, secretName: string, tem
   return vm;
 }
 
-
 describe('e2e toolchain', () => {
   let cluster: TestCluster;
 
@@ -141,15 +140,23 @@ describe('e2e toolchain', () => {
 
     // The same identity succeeds once bound: the 403 above was authorization, not authentication.
     const rbac = '/apis/rbac.authorization.k8s.io/v1';
-    expect((await admin.create(`${rbac}/namespaces/${ns}/roles`, {
-      metadata: { name: 'vm-editor' },
-      rules: [{ apiGroups: ['kubevirt.io'], resources: ['virtualmachines'], verbs: ['get', 'list', 'create', 'delete'] }],
-    })).status).toBe(201);
-    expect((await admin.create(`${rbac}/namespaces/${ns}/rolebindings`, {
-      metadata: { name: 'acme-vm-editor' },
-      roleRef: { apiGroup: 'rbac.authorization.k8s.io', kind: 'Role', name: 'vm-editor' },
-      subjects: [{ apiGroup: 'rbac.authorization.k8s.io', kind: 'Group', name: 'metalslice:tenants' }],
-    })).status).toBe(201);
+    expect(
+      (
+        await admin.create(`${rbac}/namespaces/${ns}/roles`, {
+          metadata: { name: 'vm-editor' },
+          rules: [{ apiGroups: ['kubevirt.io'], resources: ['virtualmachines'], verbs: ['get', 'list', 'create', 'delete'] }],
+        })
+      ).status,
+    ).toBe(201);
+    expect(
+      (
+        await admin.create(`${rbac}/namespaces/${ns}/rolebindings`, {
+          metadata: { name: 'acme-vm-editor' },
+          roleRef: { apiGroup: 'rbac.authorization.k8s.io', kind: 'Role', name: 'vm-editor' },
+          subjects: [{ apiGroup: 'rbac.authorization.k8s.io', kind: 'Group', name: 'metalslice:tenants' }],
+        })
+      ).status,
+    ).toBe(201);
     // RBAC changes reach the authorizer through an informer: allow a moment.
     let allowed = await tenant.create(`${VMS}/namespaces/${ns}/virtualmachines`, virtualMachine('vm-a', ns, 'ud'));
     for (let i = 0; i < 50 && allowed.status === 403; i++) {
@@ -165,10 +172,14 @@ describe('e2e toolchain', () => {
     const admin = cluster.client();
     const ns = 'acme-quota';
     expect((await admin.create('/api/v1/namespaces', { metadata: { name: ns } })).status).toBe(201);
-    expect((await admin.create(`/api/v1/namespaces/${ns}/resourcequotas`, {
-      metadata: { name: 'slice' },
-      spec: { hard: { 'count/virtualmachines.kubevirt.io': '1' } },
-    })).status).toBe(201);
+    expect(
+      (
+        await admin.create(`/api/v1/namespaces/${ns}/resourcequotas`, {
+          metadata: { name: 'slice' },
+          spec: { hard: { 'count/virtualmachines.kubevirt.io': '1' } },
+        })
+      ).status,
+    ).toBe(201);
     // Admission refuses to count against a quota whose status the quota controller has not filled in yet.
     await cluster.waitForQuotaStatus(ns, 'slice');
 
@@ -176,19 +187,28 @@ describe('e2e toolchain', () => {
     expect(first.status).toBe(201);
     const second = await admin.create<Status>(`${VMS}/namespaces/${ns}/virtualmachines`, virtualMachine('vm-2', ns, 'ud'));
     expect(second.status).toBe(403);
-    expect(second.body.message).toMatch(/exceeded quota: slice, requested: count\/virtualmachines\.kubevirt\.io=1, used: count\/virtualmachines\.kubevirt\.io=1, limited: count\/virtualmachines\.kubevirt\.io=1/);
+    expect(second.body.message).toMatch(
+      /exceeded quota: slice, requested: count\/virtualmachines\.kubevirt\.io=1, used: count\/virtualmachines\.kubevirt\.io=1, limited: count\/virtualmachines\.kubevirt\.io=1/,
+    );
   });
   describe('kubernetes_manifest shape for a VirtualMachine under KubeVirt defaulting', () => {
     /** Applies one VM manifest with OpenTofu in a fresh namespace; returns apply, then (if it worked) plan. */
-    async function applyShape(ns: string, templateMetadata: object | null, extra: object = {}): Promise<{ apply: CommandResult; plan?: CommandResult; work: string }> {
+    async function applyShape(
+      ns: string,
+      templateMetadata: object | null,
+      extra: object = {},
+    ): Promise<{ apply: CommandResult; plan?: CommandResult; work: string }> {
       expect((await cluster.client().create('/api/v1/namespaces', { metadata: { name: ns } })).status).toBe(201);
       const work = fs.mkdtempSync(path.join(cluster.dir, 'tf-'));
       const write = (vm: object): void =>
-        fs.writeFileSync(path.join(work, 'cdk.tf.json'), JSON.stringify({
-          terraform: { required_providers: { kubernetes: { source: 'kubernetes', version: K8S_PROVIDER_VERSION } } },
-          provider: { kubernetes: [{ config_path: cluster.adminKubeconfig }] },
-          resource: { kubernetes_manifest: { vm: { manifest: vm, ...extra } } },
-        }));
+        fs.writeFileSync(
+          path.join(work, 'cdk.tf.json'),
+          JSON.stringify({
+            terraform: { required_providers: { kubernetes: { source: 'kubernetes', version: K8S_PROVIDER_VERSION } } },
+            provider: { kubernetes: [{ config_path: cluster.adminKubeconfig }] },
+            resource: { kubernetes_manifest: { vm: { manifest: vm, ...extra } } },
+          }),
+        );
       write(virtualMachine('vm', ns, 'ud', templateMetadata));
       expectOk('init', await tofu(work, ['init', '-input=false', '-no-color']));
       const apply = await tofu(work, ['apply', '-auto-approve', '-input=false', '-no-color']);
@@ -204,9 +224,13 @@ describe('e2e toolchain', () => {
     });
 
     it('is not fixed by computed_fields on spec.template.metadata', async () => {
-      const { apply } = await applyShape('shape-computed', { labels: { 'kubevirt.io/vm': 'vm' } }, {
-        computed_fields: ['metadata.labels', 'metadata.annotations', 'spec.template.metadata'],
-      });
+      const { apply } = await applyShape(
+        'shape-computed',
+        { labels: { 'kubevirt.io/vm': 'vm' } },
+        {
+          computed_fields: ['metadata.labels', 'metadata.annotations', 'spec.template.metadata'],
+        },
+      );
       expect(apply.code).toBe(1);
       expect(apply.stderr).toContain('Provider produced inconsistent result after apply');
     });
@@ -216,7 +240,9 @@ describe('e2e toolchain', () => {
       expectOk('apply', apply);
       expect(plan?.code).toBe(0);
       // A label change is an in-place update that stays consistent too.
-      const config = JSON.parse(fs.readFileSync(path.join(work, 'cdk.tf.json'), 'utf8')) as { resource: { kubernetes_manifest: { vm: { manifest: { spec: { template: { metadata: { labels: Record<string, string> } } } } } } } };
+      const config = JSON.parse(fs.readFileSync(path.join(work, 'cdk.tf.json'), 'utf8')) as {
+        resource: { kubernetes_manifest: { vm: { manifest: { spec: { template: { metadata: { labels: Record<string, string> } } } } } } };
+      };
       config.resource.kubernetes_manifest.vm.manifest.spec.template.metadata.labels['metalslice.io/pool'] = 'burst';
       fs.writeFileSync(path.join(work, 'cdk.tf.json'), JSON.stringify(config));
       expectOk('apply (update)', await tofu(work, ['apply', '-auto-approve', '-input=false', '-no-color']));

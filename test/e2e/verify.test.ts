@@ -42,7 +42,7 @@ describe('metalslice verify', () => {
     }
   });
 
-  test('a plan-rejected extra VM on a full fleet stays Pending with the scheduler\'s reason', async () => {
+  test("a plan-rejected extra VM on a full fleet stays Pending with the scheduler's reason", async () => {
     const plan = planModel(fullFleetConfig());
     expect(plan.ok).toBe(true);
     const extra = extraVmOf(plan, 'fill');

@@ -22,7 +22,11 @@ function paths(doc: unknown, prefix: (string | number)[] = []): (string | number
 type Edit = { kind: 'set'; at: number; value: unknown } | { kind: 'drop'; at: number } | { kind: 'duplicate'; at: number };
 
 const edit: fc.Arbitrary<Edit> = fc.oneof(
-  fc.record({ kind: fc.constant('set' as const), at: fc.nat(), value: fc.oneof(fc.jsonValue({ maxDepth: 2 }), fc.constantFrom('', '-1', '0', '1e400', 'Team_A', '10Xi', 'nope', '100Gi', 'a'.repeat(300))) }),
+  fc.record({
+    kind: fc.constant('set' as const),
+    at: fc.nat(),
+    value: fc.oneof(fc.jsonValue({ maxDepth: 2 }), fc.constantFrom('', '-1', '0', '1e400', 'Team_A', '10Xi', 'nope', '100Gi', 'a'.repeat(300))),
+  }),
   fc.record({ kind: fc.constant('drop' as const), at: fc.nat() }),
   fc.record({ kind: fc.constant('duplicate' as const), at: fc.nat() }),
 );

@@ -1,13 +1,6 @@
 import { describe, expect, it } from '@jest/globals';
 import fc from 'fast-check';
-import {
-  firstFitDecreasingPacking,
-  packBins,
-  packBinsSync,
-  PackingInstance,
-  packingViolations,
-  placeOnHosts,
-} from '../../constructs/core/packing';
+import { firstFitDecreasingPacking, packBins, packBinsSync, PackingInstance, packingViolations, placeOnHosts } from '../../constructs/core/packing';
 
 /** Instances of 1 to 3 dimensions with up to `maxItems` items, every item fitting an empty bin. */
 const instance = (maxItems: number): fc.Arbitrary<PackingInstance> =>
@@ -124,7 +117,10 @@ describe('placeOnHosts properties', () => {
         // As many hosts as the packing engine needs bins: a placement of all items exists.
         const { bins } = packBinsSync(inst, { iterations: 10_000 });
         const hosts = Array.from({ length: bins }, () => ({ capacity: inst.capacity }));
-        const { unplaced } = placeOnHosts(hosts, inst.items.map((size) => ({ size })));
+        const { unplaced } = placeOnHosts(
+          hosts,
+          inst.items.map((size) => ({ size })),
+        );
         expect(unplaced).toEqual([]);
       }),
       { numRuns: 100 },

@@ -14,13 +14,36 @@ const gi = (n: number) => `${n}Gi`;
 const models = fc
   .record({
     hosts: fc.array(fc.record({ cpu: fc.integer({ min: 8, max: 128 }), memory: fc.integer({ min: 16, max: 1024 }) }), { minLength: 1, maxLength: 8 }),
-    quotas: fc.array(fc.record({ cpu: fc.integer({ min: 1, max: 256 }), memory: fc.integer({ min: 4, max: 2048 }), maxVms: fc.option(fc.integer({ min: 0, max: 20 })), migrations: fc.integer({ min: 0, max: 2 }) }), { minLength: 1, maxLength: 3 }),
-    pools: fc.array(fc.record({ quota: fc.nat(), cpu: fc.integer({ min: 1, max: 32 }), memory: fc.integer({ min: 1, max: 128 }), count: fc.integer({ min: 0, max: 12 }), planned: fc.boolean() }), { maxLength: 5 }),
+    quotas: fc.array(
+      fc.record({
+        cpu: fc.integer({ min: 1, max: 256 }),
+        memory: fc.integer({ min: 4, max: 2048 }),
+        maxVms: fc.option(fc.integer({ min: 0, max: 20 })),
+        migrations: fc.integer({ min: 0, max: 2 }),
+      }),
+      { minLength: 1, maxLength: 3 },
+    ),
+    pools: fc.array(
+      fc.record({
+        quota: fc.nat(),
+        cpu: fc.integer({ min: 1, max: 32 }),
+        memory: fc.integer({ min: 1, max: 128 }),
+        count: fc.integer({ min: 0, max: 12 }),
+        planned: fc.boolean(),
+      }),
+      { maxLength: 5 },
+    ),
     statics: fc.array(fc.record({ quota: fc.nat(), quantity: fc.integer({ min: 0, max: 8 }) }), { maxLength: 2 }),
   })
   .map(({ hosts, quotas, pools, statics }): MetalsliceConfig => ({
     clusters: [cluster()],
-    fleets: [{ name: 'f', reservedPerHost: { cpu: 1, memory: '2Gi' }, hosts: hosts.map((h, i) => ({ name: `h-${i}`, capacity: { cpu: h.cpu, memory: gi(h.memory) } })) }],
+    fleets: [
+      {
+        name: 'f',
+        reservedPerHost: { cpu: 1, memory: '2Gi' },
+        hosts: hosts.map((h, i) => ({ name: `h-${i}`, capacity: { cpu: h.cpu, memory: gi(h.memory) } })),
+      },
+    ],
     quotas: quotas.map((q, i) => ({
       name: `q-${i}`,
       fleet: 'f',
@@ -39,7 +62,12 @@ const models = fc
       placement: p.planned ? ('planned' as const) : ('spread' as const),
     })),
     nodeProviders: [{ name: 'virt', kind: 'kubevirt', fleet: 'f', nodeTypes: [{ name: 'small', resources: { cpu: 2, memory: '4Gi' } }] }],
-    autoNodes: statics.map((a, i) => ({ cluster: 'prod', provider: 'virt', quota: `q-${a.quota % quotas.length}`, static: [{ name: `s-${i}`, quantity: a.quantity }] })),
+    autoNodes: statics.map((a, i) => ({
+      cluster: 'prod',
+      provider: 'virt',
+      quota: `q-${a.quota % quotas.length}`,
+      static: [{ name: `s-${i}`, quantity: a.quantity }],
+    })),
   }));
 
 /** One quota with room for everything, on 2-6 equal hosts: plans that are ok are often tight. */
@@ -47,11 +75,25 @@ const crowdedFleets = fc
   .record({
     hosts: fc.integer({ min: 2, max: 6 }),
     cpu: fc.integer({ min: 8, max: 48 }),
-    pools: fc.array(fc.record({ cpu: fc.integer({ min: 1, max: 16 }), memory: fc.integer({ min: 1, max: 32 }), count: fc.integer({ min: 1, max: 14 }), planned: fc.boolean() }), { minLength: 1, maxLength: 4 }),
+    pools: fc.array(
+      fc.record({
+        cpu: fc.integer({ min: 1, max: 16 }),
+        memory: fc.integer({ min: 1, max: 32 }),
+        count: fc.integer({ min: 1, max: 14 }),
+        planned: fc.boolean(),
+      }),
+      { minLength: 1, maxLength: 4 },
+    ),
   })
   .map(({ hosts, cpu, pools }): MetalsliceConfig => ({
     clusters: [cluster()],
-    fleets: [{ name: 'f', reservedPerHost: { cpu: 1, memory: '2Gi' }, hosts: Array.from({ length: hosts }, (_, i) => ({ name: `h-${i}`, capacity: { cpu, memory: gi(cpu * 4) } })) }],
+    fleets: [
+      {
+        name: 'f',
+        reservedPerHost: { cpu: 1, memory: '2Gi' },
+        hosts: Array.from({ length: hosts }, (_, i) => ({ name: `h-${i}`, capacity: { cpu, memory: gi(cpu * 4) } })),
+      },
+    ],
     quotas: [{ name: 'q', fleet: 'f', organization: 'o', limits: { cpu: (cpu - 1) * hosts, memory: gi((cpu * 4 - 2) * hosts) }, liveMigrations: 0 }],
     nodePools: pools.map((p, i) => ({
       name: `p-${i}`,
@@ -66,7 +108,11 @@ const crowdedFleets = fc
 
 /** Only the resources a quota limits (cpu and memory always). */
 function limitedBy(v: ResourceVector, limits: ResourceVector): ResourceVector {
-  return Object.fromEntries(Object.keys(v).filter((r) => r === 'cpu' || r === 'memory' || limits[r] !== undefined).map((r) => [r, v[r]]));
+  return Object.fromEntries(
+    Object.keys(v)
+      .filter((r) => r === 'cpu' || r === 'memory' || limits[r] !== undefined)
+      .map((r) => [r, v[r]]),
+  );
 }
 
 describe('planner properties', () => {
@@ -134,7 +180,7 @@ describe('planner properties', () => {
     );
   });
 
-  it('the report\'s allocated figures are exactly the sums over the one VM list, static auto-node VMs included', () => {
+  it("the report's allocated figures are exactly the sums over the one VM list, static auto-node VMs included", () => {
     fc.assert(
       fc.property(models, (model) => {
         const plan = planModel(model);
@@ -145,11 +191,18 @@ describe('planner properties', () => {
           expect(quota.allocated).toEqual(formatResources(normalizeResources(sumResources(own.map((vm) => vm.quotaDemand)))));
         }
         for (const fleet of plan.report.fleets) {
-          expect(fleet.allocated).toEqual(formatResources(normalizeResources(sumResources(concrete.filter((vm) => vm.fleet === fleet.name).map((vm) => vm.hostDemand)))));
+          expect(fleet.allocated).toEqual(
+            formatResources(normalizeResources(sumResources(concrete.filter((vm) => vm.fleet === fleet.name).map((vm) => vm.hostDemand)))),
+          );
         }
         // Every static auto-node of a kubevirt pool is in the list, once.
         const staticNodes = plan.autoPools.filter((p) => p.mode === 'static' && p.providerKind === 'kubevirt').flatMap((p) => p.nodes.map((n) => n.name));
-        expect(concrete.filter((vm) => vm.origin === 'static').map((vm) => vm.name).sort()).toEqual([...staticNodes].sort());
+        expect(
+          concrete
+            .filter((vm) => vm.origin === 'static')
+            .map((vm) => vm.name)
+            .sort(),
+        ).toEqual([...staticNodes].sort());
       }),
       { numRuns: 150 },
     );
@@ -179,7 +232,11 @@ describe('planner properties', () => {
         const perVm = get(planModel(base).vms[0].quotaDemand, 'memory');
         // A quota exactly `fitting` VMs big, then a pool of fitting and of fitting + 1.
         const limit = Quantity.fromBytes(perVm.times(Math.max(fitting, 0)).ceilUnits()).toString();
-        const withCount = (count: number): MetalsliceConfig => ({ ...base, quotas: [{ ...base.quotas![0], limits: { cpu: 10_000, memory: fitting === 0 ? '1Ki' : limit } }], nodePools: [{ ...base.nodePools![0], count }] });
+        const withCount = (count: number): MetalsliceConfig => ({
+          ...base,
+          quotas: [{ ...base.quotas![0], limits: { cpu: 10_000, memory: fitting === 0 ? '1Ki' : limit } }],
+          nodePools: [{ ...base.nodePools![0], count }],
+        });
         expect(planModel(withCount(fitting)).ok).toBe(true);
         expect(planModel(withCount(fitting + 1)).errors.map((e) => e.path)).toContain('nodePools[0].count');
       }),
@@ -189,14 +246,21 @@ describe('planner properties', () => {
 
   it('the config parser turns any input into a config or a list of path-named problems, never a crash', () => {
     fc.assert(
-      fc.property(fc.oneof(fc.string(), fc.json(), fc.jsonValue().map((v) => JSON.stringify({ fleets: [v], quotas: v }))), (text) => {
-        try {
-          parseConfigText(text, 'c.yaml');
-        } catch (e) {
-          expect(e).toBeInstanceOf(MetalsliceError);
-          for (const issue of (e as MetalsliceError).issues) expect(issue.path).not.toBe('');
-        }
-      }),
+      fc.property(
+        fc.oneof(
+          fc.string(),
+          fc.json(),
+          fc.jsonValue().map((v) => JSON.stringify({ fleets: [v], quotas: v })),
+        ),
+        (text) => {
+          try {
+            parseConfigText(text, 'c.yaml');
+          } catch (e) {
+            expect(e).toBeInstanceOf(MetalsliceError);
+            for (const issue of (e as MetalsliceError).issues) expect(issue.path).not.toBe('');
+          }
+        },
+      ),
       { numRuns: 300 },
     );
   });
@@ -206,7 +270,13 @@ describe('planner properties', () => {
       fc.property(fc.jsonValue(), (value) => {
         let config: MetalsliceConfig;
         try {
-          config = parseConfigText(JSON.stringify({ fleets: [{ name: 'f', hosts: [{ name: 'h', capacity: value }] }], quotas: [{ name: 'q', fleet: 'f', organization: 'o', limits: value }] }), 'c');
+          config = parseConfigText(
+            JSON.stringify({
+              fleets: [{ name: 'f', hosts: [{ name: 'h', capacity: value }] }],
+              quotas: [{ name: 'q', fleet: 'f', organization: 'o', limits: value }],
+            }),
+            'c',
+          );
         } catch {
           return;
         }

@@ -21,12 +21,19 @@ describe('requirement matching (properties)', () => {
 
   it('Exists matches any defined property, DoesNotExist only an absent one', () => {
     fc.assert(
-      fc.property(key, fc.oneof(values.map((vs) => vs.join(',')), fc.constant('*')), (k, raw) => {
-        const offered = parsePropertyOffer(raw, 'p');
-        const exists = parseRequirement({ property: k, operator: 'Exists' }, 'r');
-        const notExists = parseRequirement({ property: k, operator: 'DoesNotExist' }, 'r');
-        return exists.matches(offered) && !notExists.matches(offered) && !exists.matches(undefined) && notExists.matches(undefined);
-      }),
+      fc.property(
+        key,
+        fc.oneof(
+          values.map((vs) => vs.join(',')),
+          fc.constant('*'),
+        ),
+        (k, raw) => {
+          const offered = parsePropertyOffer(raw, 'p');
+          const exists = parseRequirement({ property: k, operator: 'Exists' }, 'r');
+          const notExists = parseRequirement({ property: k, operator: 'DoesNotExist' }, 'r');
+          return exists.matches(offered) && !notExists.matches(offered) && !exists.matches(undefined) && notExists.matches(undefined);
+        },
+      ),
     );
   });
 

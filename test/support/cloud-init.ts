@@ -36,7 +36,11 @@ print(json.dumps([f["path"] for f in files]))
 export function cloudInitWriteFiles(userData: string, root: string): string[] {
   if (!userData.startsWith('#cloud-config\n')) throw new Error('user data does not start with #cloud-config: cloud-init would not read it as cloud-config');
   // cloud-init is a Python package of the distribution: run the interpreter its own command uses.
-  const python = fs.readFileSync('/usr/bin/cloud-init', 'utf8').split('\n')[0].replace(/^#!\s*/, '').split(/\s+/)[0];
+  const python = fs
+    .readFileSync('/usr/bin/cloud-init', 'utf8')
+    .split('\n')[0]
+    .replace(/^#!\s*/, '')
+    .split(/\s+/)[0];
   const run = spawnSync(python, ['-c', WRITE_FILES, root], { input: userData, encoding: 'utf8' });
   if (run.error || run.status !== 0) throw new Error(`cloud-init's write_files failed (${run.error?.message ?? `exit ${run.status}`}): ${run.stderr}`);
   return JSON.parse(run.stdout) as string[];

@@ -35,7 +35,10 @@ function load(): Map<string, CrdVersion> {
   if (registry) return registry;
   registry = new Map();
   const dir = crdDirectory();
-  for (const file of fs.readdirSync(dir).filter((f) => /\.ya?ml$/.test(f)).sort()) {
+  for (const file of fs
+    .readdirSync(dir)
+    .filter((f) => /\.ya?ml$/.test(f))
+    .sort()) {
     for (const doc of parseAllDocuments(fs.readFileSync(path.join(dir, file), 'utf8'))) {
       const crd: unknown = doc.toJS();
       if (!isObject(crd) || crd.kind !== 'CustomResourceDefinition' || !isObject(crd.spec)) continue;
@@ -106,8 +109,11 @@ function forbidUnknownFields(node: Json): Json {
   if (Array.isArray(node)) return node.map(forbidUnknownFields);
   if (!isObject(node)) return node;
   const out: { [key: string]: Json } = {};
-  for (const [k, v] of Object.entries(node)) out[k] = k === 'properties' && isObject(v) ? Object.fromEntries(Object.entries(v).map(([pk, pv]) => [pk, forbidUnknownFields(pv)])) : forbidUnknownFields(v);
-  if (isObject(node.properties) && node.additionalProperties === undefined && node['x-kubernetes-preserve-unknown-fields'] !== true) out.additionalProperties = false;
+  for (const [k, v] of Object.entries(node))
+    out[k] =
+      k === 'properties' && isObject(v) ? Object.fromEntries(Object.entries(v).map(([pk, pv]) => [pk, forbidUnknownFields(pv)])) : forbidUnknownFields(v);
+  if (isObject(node.properties) && node.additionalProperties === undefined && node['x-kubernetes-preserve-unknown-fields'] !== true)
+    out.additionalProperties = false;
   return out;
 }
 
@@ -138,7 +144,12 @@ export function validateAgainstCrd(obj: unknown): string[] {
   }
   const errors: string[] = [];
   const metadata = obj.metadata;
-  if (!isObject(metadata) || typeof metadata.name !== 'string' || !/^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$/.test(metadata.name) || metadata.name.length > 253) {
+  if (
+    !isObject(metadata) ||
+    typeof metadata.name !== 'string' ||
+    !/^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$/.test(metadata.name) ||
+    metadata.name.length > 253
+  ) {
     errors.push('/metadata/name: must be a DNS-1123 subdomain');
   }
   if (!entry.validate(obj)) {

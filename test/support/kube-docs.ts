@@ -80,7 +80,12 @@ export interface CrdDoc extends KubeDoc {
   readonly spec: {
     readonly group: string;
     readonly names: { readonly plural: string; readonly kind: string };
-    readonly versions: { readonly name: string; readonly served: boolean; readonly storage?: boolean; readonly schema?: { readonly openAPIV3Schema?: unknown } }[];
+    readonly versions: {
+      readonly name: string;
+      readonly served: boolean;
+      readonly storage?: boolean;
+      readonly schema?: { readonly openAPIV3Schema?: unknown };
+    }[];
   };
   readonly status?: { readonly conditions?: Condition[] };
 }
@@ -94,21 +99,40 @@ export interface ApiResourceList {
 export interface VirtualMachineDoc extends KubeDoc {
   readonly spec: {
     readonly runStrategy?: string;
-    readonly dataVolumeTemplates?: { readonly metadata: Meta; readonly spec: { readonly storage: { readonly resources: { readonly requests: Record<string, string> } }; readonly source?: Record<string, unknown>; readonly [k: string]: unknown } }[];
+    readonly dataVolumeTemplates?: {
+      readonly metadata: Meta;
+      readonly spec: {
+        readonly storage: { readonly resources: { readonly requests: Record<string, string> } };
+        readonly source?: Record<string, unknown>;
+        readonly [k: string]: unknown;
+      };
+    }[];
     readonly template: {
       readonly metadata: { readonly labels: Record<string, string>; readonly annotations?: Record<string, string> };
       readonly spec: {
         readonly domain: {
           readonly cpu?: { readonly cores?: number; readonly sockets?: number; readonly threads?: number; readonly dedicatedCpuPlacement?: boolean };
           readonly memory?: { readonly guest?: string };
-          readonly resources: { readonly requests?: Record<string, string>; readonly limits?: Record<string, string>; readonly overcommitGuestOverhead?: boolean };
-          readonly devices: { readonly gpus?: { readonly name: string; readonly deviceName: string }[]; readonly hostDevices?: { readonly name: string; readonly deviceName: string }[]; readonly [k: string]: unknown };
+          readonly resources: {
+            readonly requests?: Record<string, string>;
+            readonly limits?: Record<string, string>;
+            readonly overcommitGuestOverhead?: boolean;
+          };
+          readonly devices: {
+            readonly gpus?: { readonly name: string; readonly deviceName: string }[];
+            readonly hostDevices?: { readonly name: string; readonly deviceName: string }[];
+            readonly [k: string]: unknown;
+          };
           readonly [k: string]: unknown;
         };
         readonly nodeSelector?: Record<string, string>;
         readonly affinity?: Record<string, unknown>;
         readonly topologySpreadConstraints?: Record<string, unknown>[];
-        readonly volumes: { readonly name: string; readonly cloudInitNoCloud?: { readonly secretRef?: { readonly name: string }; readonly networkDataSecretRef?: { readonly name: string } }; readonly [k: string]: unknown }[];
+        readonly volumes: {
+          readonly name: string;
+          readonly cloudInitNoCloud?: { readonly secretRef?: { readonly name: string }; readonly networkDataSecretRef?: { readonly name: string } };
+          readonly [k: string]: unknown;
+        }[];
         readonly [k: string]: unknown;
       };
     };

@@ -43,12 +43,21 @@ export const CASE_SPECS: readonly CaseSpec[] = [
   { name: 'dedicated-containerdisk-2-8gi', shape: { cpu: 2, memory: '8Gi' }, vm: { dedicatedCpus: true }, rootDisk: 'containerDisk' },
   { name: 'hugepages-2mi-4-16gi', shape: { cpu: 4, memory: '16Gi', disk: '50Gi' }, vm: { hugepages: '2Mi' } },
   { name: 'hugepages-1gi-8-32gi', shape: { cpu: 8, memory: '32Gi', disk: '50Gi' }, vm: { hugepages: '1Gi' } },
-  { name: 'nfv-dedicated-isolated-hugepages', shape: { cpu: 8, memory: '32Gi', disk: '50Gi' }, vm: { dedicatedCpus: true, isolateEmulatorThread: true, hugepages: '1Gi' } },
+  {
+    name: 'nfv-dedicated-isolated-hugepages',
+    shape: { cpu: 8, memory: '32Gi', disk: '50Gi' },
+    vm: { dedicatedCpus: true, isolateEmulatorThread: true, hugepages: '1Gi' },
+  },
   { name: 'iothreads-2-4-16gi', shape: { cpu: 4, memory: '16Gi', disk: '50Gi' }, vm: { ioThreads: 2 } },
   { name: 'iothreads-2-dedicated', shape: { cpu: 4, memory: '16Gi', disk: '50Gi' }, vm: { ioThreads: 2, dedicatedCpus: true } },
   { name: 'console-log-off-vm', shape: { cpu: 2, memory: '4Gi', disk: '40Gi' }, vm: { serialConsoleLog: false } },
   { name: 'console-log-off-fleet', shape: { cpu: 2, memory: '4Gi', disk: '40Gi' }, settings: { serialConsoleLog: false } },
-  { name: 'console-log-on-vm-off-fleet', shape: { cpu: 2, memory: '4Gi', disk: '40Gi' }, vm: { serialConsoleLog: true }, settings: { serialConsoleLog: false } },
+  {
+    name: 'console-log-on-vm-off-fleet',
+    shape: { cpu: 2, memory: '4Gi', disk: '40Gi' },
+    vm: { serialConsoleLog: true },
+    settings: { serialConsoleLog: false },
+  },
   { name: 'no-graphics', shape: { cpu: 2, memory: '4Gi', disk: '40Gi' }, vm: { graphics: false } },
   { name: 'ratio-4', shape: { cpu: 2, memory: '4Gi', disk: '40Gi' }, settings: { cpuAllocationRatio: 4 } },
   { name: 'ratio-3-odd', shape: { cpu: 1, memory: '2Gi', disk: '40Gi' }, settings: { cpuAllocationRatio: 3 } },
@@ -60,7 +69,11 @@ export const CASE_SPECS: readonly CaseSpec[] = [
   { name: 'host-devices-nic', shape: { cpu: 4, memory: '16Gi', disk: '40Gi', 'intel.com/e810_vf': 2 }, permitted: [NIC] },
   { name: 'pinned-to-host', shape: { cpu: 4, memory: '8Gi', disk: '40Gi' }, host: 'metal-07' },
   { name: 'pinned-host-selector', shape: { cpu: 2, memory: '4Gi', disk: '40Gi' }, host: 'metal-07', hostSelector: { 'metalslice.io/fleet': 'f' } },
-  { name: 'spread-host-selector', shape: { cpu: 2, memory: '4Gi', disk: '40Gi' }, hostSelector: { 'metalslice.io/fleet': 'f', 'node-role.kubernetes.io/virt': '' } },
+  {
+    name: 'spread-host-selector',
+    shape: { cpu: 2, memory: '4Gi', disk: '40Gi' },
+    hostSelector: { 'metalslice.io/fleet': 'f', 'node-role.kubernetes.io/virt': '' },
+  },
   { name: 'gpu-not-permitted', shape: { cpu: 8, memory: '64Gi', disk: '100Gi', 'nvidia.com/gpu': 1 }, permitted: [NIC] },
 ];
 
@@ -73,7 +86,11 @@ export interface GoldenCase {
 }
 
 function fleetOf(spec: CaseSpec, permitted: readonly PermittedHostDevice[]): FleetKubevirt {
-  return { settings: { cpuAllocationRatio: 1, memoryOvercommit: 100, serialConsoleLog: true, ...spec.settings }, permittedHostDevices: permitted, path: 'fleets[0]' };
+  return {
+    settings: { cpuAllocationRatio: 1, memoryOvercommit: 100, serialConsoleLog: true, ...spec.settings },
+    permittedHostDevices: permitted,
+    path: 'fleets[0]',
+  };
 }
 
 /** Builds every case as the planner and the renderers would. */
@@ -105,10 +122,21 @@ export function goldenCases(): GoldenCase[] {
       taints: [],
     };
     const vm = spec.host !== undefined ? { ...pinVm(unpinned, 'placement: planned'), host: spec.host } : unpinned;
-    const plannedFleet = { name: 'f', path: 'fleets[0]', spec: { name: 'f' }, hosts: [], capacity: {}, cpuAllocationRatio: fleet.settings.cpuAllocationRatio, kubevirt: fleet } as PlannedFleet;
+    const plannedFleet = {
+      name: 'f',
+      path: 'fleets[0]',
+      spec: { name: 'f' },
+      hosts: [],
+      capacity: {},
+      cpuAllocationRatio: fleet.settings.cpuAllocationRatio,
+      kubevirt: fleet,
+    } as PlannedFleet;
     return {
       name: spec.name,
-      input: { kubevirt: renderKubeVirt(plannedFleet, [vm]), vm: renderVirtualMachine(vm, { userDataSecret: `${spec.name}-cloudinit`, hostSelector: spec.hostSelector }) },
+      input: {
+        kubevirt: renderKubeVirt(plannedFleet, [vm]),
+        vm: renderVirtualMachine(vm, { userDataSecret: `${spec.name}-cloudinit`, hostSelector: spec.hostSelector }),
+      },
       planned: planned ?? { refused: issues },
     };
   });

@@ -30,7 +30,8 @@ function exposedLeaves(values: Json, sensitive: Json, at: string, out: { path: s
   if (sensitive === true) return;
   if (Array.isArray(values)) values.forEach((v, i) => exposedLeaves(v, Array.isArray(sensitive) ? (sensitive[i] ?? false) : false, `${at}[${i}]`, out));
   else if (values !== null && typeof values === 'object') {
-    for (const [k, v] of Object.entries(values)) exposedLeaves(v, sensitive !== null && typeof sensitive === 'object' && !Array.isArray(sensitive) ? (sensitive[k] ?? false) : false, `${at}.${k}`, out);
+    for (const [k, v] of Object.entries(values))
+      exposedLeaves(v, sensitive !== null && typeof sensitive === 'object' && !Array.isArray(sensitive) ? (sensitive[k] ?? false) : false, `${at}.${k}`, out);
   } else if (typeof values === 'string') out.push({ path: at, value: values });
 }
 

@@ -65,7 +65,11 @@ export function vclusterVerdicts(): Map<string, VclusterVerdict> {
 /** A corpus file read as metalslice reads a vcluster.yaml, for the catalogue's tenant cluster and quota. */
 export function importCorpusFile(file: { readonly name: string; readonly text: string }, catalogue: MetalsliceConfig) {
   const quota = catalogue.quotas?.[0]?.name;
-  return importVclusterAutoNodes(file.text, { cluster: catalogue.clusters?.[0]?.name ?? 'tenant', ...(quota !== undefined ? { quota } : {}), pathPrefix: file.name });
+  return importVclusterAutoNodes(file.text, {
+    cluster: catalogue.clusters?.[0]?.name ?? 'tenant',
+    ...(quota !== undefined ? { quota } : {}),
+    pathPrefix: file.name,
+  });
 }
 
 /** The model a corpus file is planned as: the catalogue plus the file's auto-node pools and read warnings. */

@@ -48,7 +48,7 @@ describe('addConfigStacks: a stack per elastic node pool', () => {
     }
   });
 
-  it('synthesizes the same resources as one stack, a pool\'s VMs waiting for their quota by stack order instead of depends_on', () => {
+  it("synthesizes the same resources as one stack, a pool's VMs waiting for their quota by stack order instead of depends_on", () => {
     const oneStack = new TerraformStack(Testing.app(), 'from-config');
     setUpStack(oneStack);
     new CapacityPlan(oneStack, 'plan');
@@ -57,10 +57,11 @@ describe('addConfigStacks: a stack per elastic node pool', () => {
 
     const parts = [stacks.base, ...stacks.pools.values()].map((s) => resources(synth(s)));
     const union = new Map<string, Resource>();
-    for (const part of parts) for (const [key, body] of part) {
-      expect(union.has(key)).toBe(false);
-      union.set(key, body);
-    }
+    for (const part of parts)
+      for (const [key, body] of part) {
+        expect(union.has(key)).toBe(false);
+        union.set(key, body);
+      }
     expect([...union.keys()].sort()).toEqual([...whole.keys()].sort());
     let waited = 0;
     for (const [key, body] of whole) {
@@ -79,7 +80,7 @@ describe('addConfigStacks: a stack per elastic node pool', () => {
     expect(waited).toBe(8);
   });
 
-  it('gives each pool stack its own providers, the tenant cluster as an alias like the base stack\'s', () => {
+  it("gives each pool stack its own providers, the tenant cluster as an alias like the base stack's", () => {
     const base = synth(stacks.base);
     for (const stack of stacks.pools.values()) {
       const json = synth(stack);
@@ -99,7 +100,7 @@ describe('addConfigStacks: a stack per elastic node pool', () => {
     expect(report.quotas.find((q) => q.name === 'team-a')!.virtualMachines).toBe(10);
   });
 
-  it('changes only the scaled pool\'s stack when a pool grows by one', () => {
+  it("changes only the scaled pool's stack when a pool grows by one", () => {
     const config = example();
     const grown = { ...config, nodePools: config.nodePools!.map((p) => (p.name === 'team-a-workers' ? { ...p, count: p.count + 1 } : p)) };
     const after = split(grown).stacks;
@@ -124,8 +125,14 @@ describe('addConfigStacks: a stack per elastic node pool', () => {
     const other = new TerraformStack(app, 'other');
     expect(() => new CapacityPlan(other, 'plan', { covers: app })).toThrow(/already covered by the CapacityPlan metalslice\/plan: one plan per app/);
     const given = new TerraformStack(Testing.app(), 'given');
-    const cluster = new TenantCluster(given, 'c', { endpoint: 'https://10.0.0.1:6443', caCertificate: 'x', provider: new KubernetesProvider(given, 'k', { alias: 'mine' }) });
-    expect(() => TenantCluster.inStack(new TerraformStack(given.node.scope!, 'elsewhere'), cluster)).toThrow(/was given its own provider, which belongs to its stack: declare it with kubeconfigPath/);
+    const cluster = new TenantCluster(given, 'c', {
+      endpoint: 'https://10.0.0.1:6443',
+      caCertificate: 'x',
+      provider: new KubernetesProvider(given, 'k', { alias: 'mine' }),
+    });
+    expect(() => TenantCluster.inStack(new TerraformStack(given.node.scope!, 'elsewhere'), cluster)).toThrow(
+      /was given its own provider, which belongs to its stack: declare it with kubeconfigPath/,
+    );
     expect(TenantCluster.inStack(given, cluster)).toBe(cluster);
   });
 });

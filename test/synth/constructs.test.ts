@@ -21,8 +21,17 @@ function build(app: App, options: Options = {}): TerraformStack {
   new RandomProvider(stack, 'random');
   if (options.withPlan ?? true) new CapacityPlan(stack, 'plan');
   const fleet = new ElasticFleet(stack, 'fleet', { hosts: hosts(2, { cpu: 32, memory: '128Gi', disk: '1Ti' }), reservedPerHost: { cpu: 2, memory: '4Gi' } });
-  const quota = new ElasticQuota(stack, 'team', { fleet, organization: 'acme', limits: { cpu: 16, memory: options.quotaMemory ?? '64Gi', disk: '500Gi' }, maxVirtualMachines: 4 });
-  const cluster = new TenantCluster(stack, 'prod', { endpoint: 'https://10.0.0.10:6443', caCertificate: EXAMPLE_CA, kubeconfigPath: '/etc/metalslice/tenant.kubeconfig' });
+  const quota = new ElasticQuota(stack, 'team', {
+    fleet,
+    organization: 'acme',
+    limits: { cpu: 16, memory: options.quotaMemory ?? '64Gi', disk: '500Gi' },
+    maxVirtualMachines: 4,
+  });
+  const cluster = new TenantCluster(stack, 'prod', {
+    endpoint: 'https://10.0.0.10:6443',
+    caCertificate: EXAMPLE_CA,
+    kubeconfigPath: '/etc/metalslice/tenant.kubeconfig',
+  });
   new ElasticNodePool(stack, 'workers', { quota, cluster, shape: { cpu: 4, memory: '16Gi', disk: '40Gi' }, count: options.count ?? 1 });
   return stack;
 }
@@ -38,7 +47,9 @@ describe('constructs synth', () => {
     const outdir = fs.mkdtempSync(path.join(os.tmpdir(), 'metalslice-fail-'));
     const app = new App({ outdir });
     build(app, { count: 4, quotaMemory: '32Gi' });
-    expect(() => app.synth()).toThrow(/\[tenant\/plan\] tenant\/workers\.count: pool "workers" does not fit quota "team" .*lower count to 1 or raise tenant\/team\.limits/);
+    expect(() => app.synth()).toThrow(
+      /\[tenant\/plan\] tenant\/workers\.count: pool "workers" does not fit quota "team" .*lower count to 1 or raise tenant\/team\.limits/,
+    );
     expect(fs.existsSync(path.join(outdir, 'stacks', 'tenant', 'cdk.tf.json'))).toBe(false);
     expect(fs.existsSync(path.join(outdir, 'stacks', 'tenant', 'metalslice-plan.json'))).toBe(false);
     fs.rmSync(outdir, { recursive: true, force: true });
@@ -68,17 +79,35 @@ describe('constructs synth', () => {
   it('rejects a negative count in the constructor', () => {
     const app = Testing.app();
     const stack = build(app);
-    expect(() => new ElasticNodePool(stack, 'bad', { quota: ElasticQuota.fromQuotaAttributes(stack, 'q2', { fleet: ElasticFleet.fromInventory(stack, 'f2', { hosts: [] }), organization: 'o', limits: {} }), cluster: new TenantCluster(stack, 'c2', { endpoint: 'https://x:6443', caCertificate: EXAMPLE_CA }), shape: {}, count: -1 })).toThrow(
-      /tenant\/bad\] count must be a whole number of nodes, 0 or more \(got -1\)/,
-    );
+    expect(
+      () =>
+        new ElasticNodePool(stack, 'bad', {
+          quota: ElasticQuota.fromQuotaAttributes(stack, 'q2', {
+            fleet: ElasticFleet.fromInventory(stack, 'f2', { hosts: [] }),
+            organization: 'o',
+            limits: {},
+          }),
+          cluster: new TenantCluster(stack, 'c2', { endpoint: 'https://x:6443', caCertificate: EXAMPLE_CA }),
+          shape: {},
+          count: -1,
+        }),
+    ).toThrow(/tenant\/bad\] count must be a whole number of nodes, 0 or more \(got -1\)/);
   });
 
   it('writes the ResourceQuota the plan proved, and VMs wait until the quota controller has accounted it', () => {
-    type Manifests = Record<string, { manifest: { kind: string; spec: { hard: Record<string, string> } }; wait?: { fields: Record<string, string> }; depends_on?: string[] }>;
+    type Manifests = Record<
+      string,
+      { manifest: { kind: string; spec: { hard: Record<string, string> } }; wait?: { fields: Record<string, string> }; depends_on?: string[] }
+    >;
     const json = JSON.parse(Testing.synth(build(Testing.app()))) as { resource: { kubernetes_manifest: Manifests } };
     const entries = Object.entries(json.resource.kubernetes_manifest);
     const [rqName, rq] = entries.find(([, r]) => r.manifest.kind === 'ResourceQuota')!;
-    expect(rq.manifest.spec.hard).toEqual({ 'count/virtualmachines.kubevirt.io': '4', 'requests.cpu': '16', 'requests.memory': '64Gi', 'requests.storage': '500Gi' });
+    expect(rq.manifest.spec.hard).toEqual({
+      'count/virtualmachines.kubevirt.io': '4',
+      'requests.cpu': '16',
+      'requests.memory': '64Gi',
+      'requests.storage': '500Gi',
+    });
     expect(rq.wait!.fields).toEqual({
       'status.used["count/virtualmachines.kubevirt.io"]': '*',
       'status.used["requests.cpu"]': '*',

@@ -22,7 +22,9 @@ describe('example app synth', () => {
     const kinds = new Set(knownKinds());
     let checked = 0;
     for (const stack of ['provider', 'consumer']) {
-      const json = JSON.parse(readTree(first).get(`stacks/${stack}/cdk.tf.json`)!) as { resource: { kubernetes_manifest: Record<string, { manifest: { apiVersion: string; kind: string } }> } };
+      const json = JSON.parse(readTree(first).get(`stacks/${stack}/cdk.tf.json`)!) as {
+        resource: { kubernetes_manifest: Record<string, { manifest: { apiVersion: string; kind: string } }> };
+      };
       for (const [name, r] of Object.entries(json.resource.kubernetes_manifest)) {
         const m = r.manifest;
         const crd = kinds.has(`${m.apiVersion}/${m.kind}`) || kinds.has(m.kind);
@@ -34,11 +36,16 @@ describe('example app synth', () => {
     expect(checked).toBeGreaterThanOrEqual(15);
   });
 
-  it('one more static auto node adds exactly that node\'s resources', () => {
+  it("one more static auto node adds exactly that node's resources", () => {
     const before = resourcesOf(readTree(first).get('stacks/consumer/cdk.tf.json')!);
     const after = resourcesOf(readTree(scaledBase).get('stacks/consumer/cdk.tf.json')!);
-    const added = [...after.keys()].filter((k) => !before.has(k)).map((k) => after.get(k)!.path).sort();
-    expect(added).toEqual(['Join/BootstrapToken', 'Join/TokenId', 'Join/TokenSecret', 'Resource', 'UserData'].map((r) => `consumer/team-a-prod-virt/base/team-a-prod-base-2/${r}`));
+    const added = [...after.keys()]
+      .filter((k) => !before.has(k))
+      .map((k) => after.get(k)!.path)
+      .sort();
+    expect(added).toEqual(
+      ['Join/BootstrapToken', 'Join/TokenId', 'Join/TokenSecret', 'Resource', 'UserData'].map((r) => `consumer/team-a-prod-virt/base/team-a-prod-base-2/${r}`),
+    );
     for (const [key, value] of before) expect({ key, body: after.get(key)?.body }).toEqual({ key, body: value.body });
   });
 
@@ -49,7 +56,9 @@ describe('example app synth', () => {
       encoding: 'utf8',
     });
     expect(run.status).toBe(1);
-    expect(run.stderr).toMatch(/synth failed, nothing was written:[\s\S]*\[consumer\/plan\] consumer\/team-a-workers\.count: pool "team-a-workers" does not fit quota "team-a"/);
+    expect(run.stderr).toMatch(
+      /synth failed, nothing was written:[\s\S]*\[consumer\/plan\] consumer\/team-a-workers\.count: pool "team-a-workers" does not fit quota "team-a"/,
+    );
     expect(run.stderr).not.toMatch(/\n\s+at /);
     expect(fs.existsSync(path.join(outdir, 'stacks'))).toBe(false);
     fs.rmSync(outdir, { recursive: true, force: true });
@@ -58,7 +67,9 @@ describe('example app synth', () => {
   it('writes cdk.tf.json and the plan report beside it, for both stacks', () => {
     const files = [...readTree(first).keys()];
     for (const stack of ['provider', 'consumer']) {
-      expect(files).toEqual(expect.arrayContaining([`stacks/${stack}/cdk.tf.json`, `stacks/${stack}/metalslice-plan.json`, `stacks/${stack}/metalslice-plan.md`]));
+      expect(files).toEqual(
+        expect.arrayContaining([`stacks/${stack}/cdk.tf.json`, `stacks/${stack}/metalslice-plan.json`, `stacks/${stack}/metalslice-plan.md`]),
+      );
     }
   });
 
@@ -82,7 +93,7 @@ describe('example app synth', () => {
     expect(consumer).toContain('"token-id": "${random_string.');
   });
 
-  it('one more node in a pool adds exactly that node\'s VM, Secrets and token, and changes nothing else', () => {
+  it("one more node in a pool adds exactly that node's VM, Secrets and token, and changes nothing else", () => {
     const before = resourcesOf(readTree(first).get('stacks/consumer/cdk.tf.json')!);
     const after = resourcesOf(readTree(scaled).get('stacks/consumer/cdk.tf.json')!);
     const added = [...after.keys()].filter((k) => !before.has(k));

@@ -35,7 +35,10 @@ describe('no secret literals in synth output or CLI output', () => {
     const cli = path.join(REPO_ROOT, 'constructs', 'cli', 'main.ts');
     const script = `require(${JSON.stringify(cli)}).main(process.argv.slice(1)).then((c) => { process.exitCode = c; })`;
     for (const format of [[], ['--markdown'], ['--json']]) {
-      const run = spawnSync(bin, ['-e', script, 'plan', path.join(REPO_ROOT, 'examples', 'metalslice.yaml'), ...format], { encoding: 'utf8', env: { ...process.env, CHECKPOINT_DISABLE: '1' } });
+      const run = spawnSync(bin, ['-e', script, 'plan', path.join(REPO_ROOT, 'examples', 'metalslice.yaml'), ...format], {
+        encoding: 'utf8',
+        env: { ...process.env, CHECKPOINT_DISABLE: '1' },
+      });
       expect(run.stdout.length).toBeGreaterThan(100);
       expect({ format, hits: findSecrets(run.stdout + run.stderr) }).toEqual({ format, hits: [] });
     }

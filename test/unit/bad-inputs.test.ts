@@ -31,7 +31,10 @@ function set(doc: Doc, path: (string | number)[], value: unknown): Doc {
 }
 
 function pathText(path: (string | number)[]): string {
-  return path.reduce<string>((acc, k) => (typeof k === 'number' ? `${acc}[${k}]` : /^[A-Za-z_][A-Za-z0-9_-]*$/.test(k) ? (acc === '' ? k : `${acc}.${k}`) : `${acc}["${k}"]`), '');
+  return path.reduce<string>(
+    (acc, k) => (typeof k === 'number' ? `${acc}[${k}]` : /^[A-Za-z_][A-Za-z0-9_-]*$/.test(k) ? (acc === '' ? k : `${acc}.${k}`) : `${acc}["${k}"]`),
+    '',
+  );
 }
 
 interface Case {
@@ -42,7 +45,8 @@ interface Case {
 }
 
 const cases: Case[] = [];
-const at = (title: string, where: (string | number)[], value: unknown, message: RegExp, reportedAt = pathText(where)) => cases.push({ title, input: set(valid(), where, value), path: reportedAt, message });
+const at = (title: string, where: (string | number)[], value: unknown, message: RegExp, reportedAt = pathText(where)) =>
+  cases.push({ title, input: set(valid(), where, value), path: reportedAt, message });
 
 // 1. Quantities: wrong types, negative, not a quantity, unknown units.
 const quantityFields: (string | number)[][] = [
@@ -82,7 +86,13 @@ function renamed(kind: 'fleets' | 'quotas' | 'clusters' | 'nodePools' | 'nodePro
   return doc;
 }
 for (const kind of ['fleets', 'quotas', 'clusters', 'nodePools', 'nodeProviders'] as const) {
-  for (const bad of ['Team_A', '-a', 'a b', 'a'.repeat(64)]) cases.push({ title: `${kind} name ${bad.slice(0, 8)}`, input: renamed(kind, bad), path: `${kind}[0].name`, message: /must consist of lower-case|is \d+ characters long|not a DNS-1123 label/ });
+  for (const bad of ['Team_A', '-a', 'a b', 'a'.repeat(64)])
+    cases.push({
+      title: `${kind} name ${bad.slice(0, 8)}`,
+      input: renamed(kind, bad),
+      path: `${kind}[0].name`,
+      message: /must consist of lower-case|is \d+ characters long|not a DNS-1123 label/,
+    });
 }
 // 4. Whole numbers.
 for (const [where, bad, message] of [
@@ -118,7 +128,12 @@ for (const kind of ['fleets', 'quotas', 'clusters', 'nodePools', 'nodeProviders'
   cases.push({ title: `duplicate ${kind}`, input: doc, path: `${kind}[1].name`, message: /already (used|defined)/ });
 }
 // The clash is reported at the owner that comes later in fleets, quotas, clusters, node pools, providers.
-for (const [a, b] of [['quotas', 'nodePools'], ['fleets', 'clusters'], ['nodePools', 'nodeProviders'], ['fleets', 'quotas']] as const) {
+for (const [a, b] of [
+  ['quotas', 'nodePools'],
+  ['fleets', 'clusters'],
+  ['nodePools', 'nodeProviders'],
+  ['fleets', 'quotas'],
+] as const) {
   const doc = valid();
   doc[b][0].name = doc[a][0].name;
   // Renaming a target breaks its references; point them at the new name so only the clash remains.
@@ -129,11 +144,20 @@ for (const [a, b] of [['quotas', 'nodePools'], ['fleets', 'clusters'], ['nodePoo
   cases.push({ title: `${a} and ${b} share a name`, input: doc, path: `${b}[0].name`, message: /would belong to both/ });
 }
 // 7. Labels and taints.
-for (const where of [['nodePools', 0, 'labels'], ['autoNodes', 0, 'static', 0, 'nodeLabels']] as (string | number)[][]) {
+for (const where of [
+  ['nodePools', 0, 'labels'],
+  ['autoNodes', 0, 'static', 0, 'nodeLabels'],
+] as (string | number)[][]) {
   at(`${pathText(where)} bad key`, [...where, 'bad key!'], 'x', /label key|not a valid label key|the name part/, `${pathText(where)}["bad key!"]`);
   at(`${pathText(where)} bad value`, [...where, 'ok'], 'has space', /label value|not a valid label value/);
   at(`${pathText(where)} too long value`, [...where, 'ok'], 'v'.repeat(64), /64 characters long/);
-  at(`${pathText(where)} kubelet-refused prefix`, [...where, 'node-role.kubernetes.io/worker'], '', /the kubelet refuses to join with labels under node-role.kubernetes.io/, `${pathText(where)}["node-role.kubernetes.io/worker"]`);
+  at(
+    `${pathText(where)} kubelet-refused prefix`,
+    [...where, 'node-role.kubernetes.io/worker'],
+    '',
+    /the kubelet refuses to join with labels under node-role.kubernetes.io/,
+    `${pathText(where)}["node-role.kubernetes.io/worker"]`,
+  );
 }
 at('taint effect', ['nodePools', 0, 'taints', 0, 'effect'], 'Never', /must be one of "NoSchedule", "PreferNoSchedule", "NoExecute"/);
 at('taint without key', ['nodePools', 0, 'taints', 0, 'key'], undefined, /missing required field "key"/);
@@ -142,7 +166,7 @@ at('taint bad key', ['nodePools', 0, 'taints', 0, 'key'], 'a b', /key/);
 const req = ['autoNodes', 0, 'static', 0, 'nodeTypeSelector', 0];
 at('value with values', req, { property: 'tier', value: 'a', values: ['b'] }, /either value or values, not both/, pathText(req));
 at('Exists with a value', req, { property: 'tier', operator: 'Exists', value: 'a' }, /takes no value/, pathText(req));
-at('NotExists (the docs\' spelling)', req, { property: 'tier', operator: 'NotExists' }, /must be one of .*"DoesNotExist"/, `${pathText(req)}.operator`);
+at("NotExists (the docs' spelling)", req, { property: 'tier', operator: 'NotExists' }, /must be one of .*"DoesNotExist"/, `${pathText(req)}.operator`);
 at('Gt with a word', req, { property: 'cpu', operator: 'Gt', value: 'many' }, /compares integers/, `${pathText(req)}.value`);
 at('requirement without property', req, { value: 'a' }, /missing required field "property"/, `${pathText(req)}.property`);
 at('In without values', req, { property: 'tier', operator: 'In' }, /needs value/, pathText(req));
@@ -173,7 +197,12 @@ const yamlCases: [string, string, string, RegExp][] = [
   ['unclosed flow list', 'fleets: [{name: a\n', 'c.yaml:', /fix the YAML\/JSON syntax/],
   ['duplicate key', 'fleets: []\nfleets: []\n', 'c.yaml:2', /DUPLICATE_KEY|unique/i],
   ['alias to nothing', 'fleets: *nothing\n', 'c.yaml', /fix the YAML\/JSON syntax/],
-  ['alias bomb', `a: &a [x,x,x,x,x,x,x,x,x]\nb: &b [*a,*a,*a,*a,*a,*a,*a,*a,*a]\nc: &c [*b,*b,*b,*b,*b,*b,*b,*b,*b]\nd: &d [*c,*c,*c,*c,*c,*c,*c,*c,*c]\ne: &e [*d,*d,*d,*d,*d,*d,*d,*d,*d]\nf: [*e,*e,*e,*e,*e,*e,*e,*e,*e]\n`, 'c.yaml', /alias|resource exhaustion/i],
+  [
+    'alias bomb',
+    `a: &a [x,x,x,x,x,x,x,x,x]\nb: &b [*a,*a,*a,*a,*a,*a,*a,*a,*a]\nc: &c [*b,*b,*b,*b,*b,*b,*b,*b,*b]\nd: &d [*c,*c,*c,*c,*c,*c,*c,*c,*c]\ne: &e [*d,*d,*d,*d,*d,*d,*d,*d,*d]\nf: [*e,*e,*e,*e,*e,*e,*e,*e,*e]\n`,
+    'c.yaml',
+    /alias|resource exhaustion/i,
+  ],
   ['a list, not a map', '- fleets\n', '(config)', /must be a map/],
   ['a bare string', 'fleets\n', '(config)', /must be a map/],
   ['empty', '', '(config)', /the config is empty/],

@@ -51,16 +51,24 @@ describe('metalslice plan', () => {
 
   it('reports the chosen node type of auto-node pools and why every other type lost', async () => {
     const report = parsePlanJson((await run(['plan', example, '--json'])).stdout);
-    const base = defined(report.pools.find((p) => p.name === 'base'), 'pool base');
+    const base = defined(
+      report.pools.find((p) => p.name === 'base'),
+      'pool base',
+    );
     expect(base).toMatchObject({ kind: 'static', nodeType: 'virt.small', provider: 'virt' });
     expect(base.nodes.map((n) => n.nodeType)).toEqual(['virt.small', 'virt.small']);
     expect(base.rejected).toEqual([{ nodeType: 'virt.gpu', reason: expect.stringMatching(/offers nvidia\.com\/gpu, which the pool does not request/) }]);
-    const burst = defined(report.pools.find((p) => p.name === 'burst'), 'pool burst');
+    const burst = defined(
+      report.pools.find((p) => p.name === 'burst'),
+      'pool burst',
+    );
     const preview = defined(burst.preview, 'the preview of pool burst');
     expect(burst.candidates?.map((c) => c.nodeType)).toEqual(['virt.small', 'virt.medium', 'virt.large']);
     expect(preview.summary).toMatch(/^40 of cpu 1, memory 2Gi and 3 of cpu 6, memory 24Gi would create .*virt\.large/);
     expect(preview.cost).toBeGreaterThanOrEqual(preview.lowerBound);
-    expect(report.warnings).toEqual([{ path: 'autoNodes[0].dynamic[0].preview', message: expect.stringMatching(/beyond the pool's limits on nodes \(\d+ > 8\)/) }]);
+    expect(report.warnings).toEqual([
+      { path: 'autoNodes[0].dynamic[0].preview', message: expect.stringMatching(/beyond the pool's limits on nodes \(\d+ > 8\)/) },
+    ]);
     expect(report.environments).toEqual([
       { cluster: 'team-a-prod', provider: 'metal' },
       { cluster: 'team-a-prod', provider: 'virt' },
@@ -94,11 +102,14 @@ describe('metalslice plan', () => {
     expect(parsePlanJson(stdout).errors).toEqual([{ path: '/nonexistent/metalslice.yaml', message: 'cannot read the config file (ENOENT): check the path' }]);
   });
 
-  it.each([[['plan']], [['plan', example, '--json', '--markdown']], [['frobnicate']], [['pack', 'x.vbp', '--time-limit-ms', 'soon']]])('exits 2 on a usage error: %j', async (args) => {
-    const { code, stderr } = await run(args);
-    expect(code).toBe(2);
-    expect(stderr).not.toBe('');
-  });
+  it.each([[['plan']], [['plan', example, '--json', '--markdown']], [['frobnicate']], [['pack', 'x.vbp', '--time-limit-ms', 'soon']]])(
+    'exits 2 on a usage error: %j',
+    async (args) => {
+      const { code, stderr } = await run(args);
+      expect(code).toBe(2);
+      expect(stderr).not.toBe('');
+    },
+  );
 
   it('prints its version with --version (and -V), from package.json', async () => {
     const { version } = JSON.parse(fs.readFileSync(path.join(REPO_ROOT, 'package.json'), 'utf8')) as { version: string };
@@ -113,11 +124,27 @@ describe('metalslice plan', () => {
     const boom = { stdout: () => undefined, stderr: () => undefined };
     let plain = '';
     let debug = '';
-    const failing = (into: (s: string) => void) => ({ ...boom, stdout: () => { throw new Error('disk full'); }, stderr: into });
-    expect(await main(['plan', example], failing((s) => (plain += s)))).toBe(70);
+    const failing = (into: (s: string) => void) => ({
+      ...boom,
+      stdout: () => {
+        throw new Error('disk full');
+      },
+      stderr: into,
+    });
+    expect(
+      await main(
+        ['plan', example],
+        failing((s) => (plain += s)),
+      ),
+    ).toBe(70);
     expect(plain).toMatch(/^metalslice: internal error: disk full \(rerun with --debug/);
     expect(plain).not.toMatch(/\n\s+at /);
-    expect(await main(['plan', example, '--debug'], failing((s) => (debug += s)))).toBe(70);
+    expect(
+      await main(
+        ['plan', example, '--debug'],
+        failing((s) => (debug += s)),
+      ),
+    ).toBe(70);
     expect(debug).toMatch(/\n\s+at /);
   });
 

@@ -18,13 +18,24 @@ function issuesOf(text: string) {
 
 describe('config', () => {
   it('refuses an empty config instead of planning nothing with exit 0', () => {
-    for (const text of ['', '# nothing\n', '{}', 'null']) expect(issuesOf(text)).toEqual([{ path: '(config)', message: expect.stringContaining('the config is empty') }]);
+    for (const text of ['', '# nothing\n', '{}', 'null'])
+      expect(issuesOf(text)).toEqual([{ path: '(config)', message: expect.stringContaining('the config is empty') }]);
   });
 
   it('refuses sizes without a unit that cannot be meant as bytes, suggesting the unit', () => {
-    const at = (limits: string) => planModel(parseConfigText(`fleets: [{name: f, hosts: [{name: h, capacity: {cpu: 8, memory: 64Gi, disk: 2Ti}}]}]\nquotas: [{name: q, fleet: f, organization: o, limits: ${limits}}]\n`, 'c.yaml')).errors;
-    expect(at('{cpu: 4, memory: 8Gi, disk: 100}')).toEqual([{ path: 'quotas[0].limits.disk', message: 'disk 100 has no unit, so it means 100 bytes: write it with a unit, e.g. 100Gi or 100Mi' }]);
-    expect(at('{cpu: 4, memory: 2000000000000000000000}')).toEqual([{ path: 'quotas[0].limits.memory', message: expect.stringContaining('more than any machine holds') }]);
+    const at = (limits: string) =>
+      planModel(
+        parseConfigText(
+          `fleets: [{name: f, hosts: [{name: h, capacity: {cpu: 8, memory: 64Gi, disk: 2Ti}}]}]\nquotas: [{name: q, fleet: f, organization: o, limits: ${limits}}]\n`,
+          'c.yaml',
+        ),
+      ).errors;
+    expect(at('{cpu: 4, memory: 8Gi, disk: 100}')).toEqual([
+      { path: 'quotas[0].limits.disk', message: 'disk 100 has no unit, so it means 100 bytes: write it with a unit, e.g. 100Gi or 100Mi' },
+    ]);
+    expect(at('{cpu: 4, memory: 2000000000000000000000}')).toEqual([
+      { path: 'quotas[0].limits.memory', message: expect.stringContaining('more than any machine holds') },
+    ]);
     // Exact byte counts (as an inventory writes them) and quantities with units are fine.
     expect(at('{cpu: 4, memory: 68719476736}')).toEqual([]);
     expect(at('{cpu: 4, memory: 64Gi, disk: 1Ti}')).toEqual([]);
@@ -37,7 +48,9 @@ describe('config', () => {
 
   it('names unknown fields, with the field a typo meant, and says to remove the others', () => {
     expect(issuesOf('fleets:\n  - name: a\n    hostz: []\n')).toEqual([{ path: 'fleets[0].hostz', message: 'unknown field "hostz": did you mean "hosts"?' }]);
-    expect(issuesOf('fleets:\n  - name: a\n    colour: blue\n')).toEqual([{ path: 'fleets[0].colour', message: 'unknown field "colour": remove it or check its spelling' }]);
+    expect(issuesOf('fleets:\n  - name: a\n    colour: blue\n')).toEqual([
+      { path: 'fleets[0].colour', message: 'unknown field "colour": remove it or check its spelling' },
+    ]);
   });
 
   it('names missing required fields', () => {
@@ -59,9 +72,11 @@ describe('config', () => {
     expect(issuesOf('fleets: *nowhere\n')).toEqual([{ path: 'config.yaml', message: expect.stringMatching(/fix the YAML\/JSON syntax/) }]);
   });
 
-  it('plans a tenant\'s vcluster.yaml privateNodes.autoNodes block as it is', () => {
+  it("plans a tenant's vcluster.yaml privateNodes.autoNodes block as it is", () => {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'metalslice-vcluster-'));
-    const example = fs.readFileSync(path.join(__dirname, '..', '..', 'examples', 'metalslice.yaml'), 'utf8').replace('hostsFile: inventory/fra1.json', `hostsFile: ${path.join(__dirname, '..', '..', 'examples', 'inventory', 'fra1.json')}`);
+    const example = fs
+      .readFileSync(path.join(__dirname, '..', '..', 'examples', 'metalslice.yaml'), 'utf8')
+      .replace('hostsFile: inventory/fra1.json', `hostsFile: ${path.join(__dirname, '..', '..', 'examples', 'inventory', 'fra1.json')}`);
     fs.writeFileSync(path.join(dir, 'c.yaml'), `${example}vclusters:\n  - {cluster: team-a-prod, file: team-a.vcluster.yaml, quota: team-b}\n`);
     fs.writeFileSync(
       path.join(dir, 'team-a.vcluster.yaml'),
@@ -73,32 +88,48 @@ describe('config', () => {
     expect(pool).toMatchObject({ kind: 'static', nodeType: 'virt.small', quota: 'team-b' });
     expect(pool.nodes).toHaveLength(2);
     // Errors point into the vcluster.yaml.
-    fs.writeFileSync(path.join(dir, 'team-a.vcluster.yaml'), 'privateNodes:\n  enabled: true\n  autoNodes:\n    - provider: virt\n      static:\n        - {name: huge, quantity: 500}\n');
+    fs.writeFileSync(
+      path.join(dir, 'team-a.vcluster.yaml'),
+      'privateNodes:\n  enabled: true\n  autoNodes:\n    - provider: virt\n      static:\n        - {name: huge, quantity: 500}\n',
+    );
     const over = planModel(loadConfigFile(path.join(dir, 'c.yaml')));
     expect(over.errors.map((e) => e.path)).toContain('team-a.vcluster.yaml.privateNodes.autoNodes[0].static[0].quantity');
     fs.rmSync(dir, { recursive: true, force: true });
   });
 
-  it('carries the vcluster.yaml reader\'s warnings into the plan, applies profiles, and refuses static pools it cannot make', () => {
+  it("carries the vcluster.yaml reader's warnings into the plan, applies profiles, and refuses static pools it cannot make", () => {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'metalslice-vcluster-'));
-    const example = fs.readFileSync(path.join(__dirname, '..', '..', 'examples', 'metalslice.yaml'), 'utf8').replace('hostsFile: inventory/fra1.json', `hostsFile: ${path.join(__dirname, '..', '..', 'examples', 'inventory', 'fra1.json')}`);
-    const profiles = 'nodeProfiles:\n  - {name: standard, nodeLabels: {tier: standard, team: platform}, taints: [{key: dedicated, value: a, effect: NoSchedule}]}\n';
+    const example = fs
+      .readFileSync(path.join(__dirname, '..', '..', 'examples', 'metalslice.yaml'), 'utf8')
+      .replace('hostsFile: inventory/fra1.json', `hostsFile: ${path.join(__dirname, '..', '..', 'examples', 'inventory', 'fra1.json')}`);
+    const profiles =
+      'nodeProfiles:\n  - {name: standard, nodeLabels: {tier: standard, team: platform}, taints: [{key: dedicated, value: a, effect: NoSchedule}]}\n';
     fs.writeFileSync(path.join(dir, 'c.yaml'), `${example}${profiles}vclusters:\n  - {cluster: team-a-prod, file: t.yaml, quota: team-b}\n`);
-    const vcluster = (pools: string) => `privateNodes:\n  enabled: true\n  defaultProfile: standard\n  joinNode: {containerd: {enabled: true}}\n  autoNodes:\n${pools}`;
-    fs.writeFileSync(path.join(dir, 't.yaml'), vcluster('    - provider: virt\n      static:\n        - {name: vbase, quantity: 1, nodeLabels: {team: payments}, terminationGracePeriod: 5m}\n'));
+    const vcluster = (pools: string) =>
+      `privateNodes:\n  enabled: true\n  defaultProfile: standard\n  joinNode: {containerd: {enabled: true}}\n  autoNodes:\n${pools}`;
+    fs.writeFileSync(
+      path.join(dir, 't.yaml'),
+      vcluster('    - provider: virt\n      static:\n        - {name: vbase, quantity: 1, nodeLabels: {team: payments}, terminationGracePeriod: 5m}\n'),
+    );
     const plan = planModel(loadConfigFile(path.join(dir, 'c.yaml')));
     expect(plan.errors).toEqual([]);
-    expect(plan.warnings.map((w) => w.path)).toEqual(expect.arrayContaining(['t.yaml.privateNodes.joinNode', 't.yaml.privateNodes.autoNodes[0].static[0].terminationGracePeriod']));
+    expect(plan.warnings.map((w) => w.path)).toEqual(
+      expect.arrayContaining(['t.yaml.privateNodes.joinNode', 't.yaml.privateNodes.autoNodes[0].static[0].terminationGracePeriod']),
+    );
     const vm = plan.vms.find((v) => v.pool === 'vbase')!;
     // The profile's labels and taints, the pool's own label winning.
     expect(vm.labels).toMatchObject({ tier: 'standard', team: 'payments' });
     expect(vm.taints).toEqual([{ key: 'dedicated', value: 'a', effect: 'NoSchedule' }]);
     // An unknown profile is an error at the field that names it.
     fs.writeFileSync(path.join(dir, 't.yaml'), vcluster('    - provider: virt\n      static:\n        - {name: vbase, quantity: 1, profile: gpu}\n'));
-    expect(planModel(loadConfigFile(path.join(dir, 'c.yaml'))).errors).toEqual([{ path: 't.yaml.privateNodes.autoNodes[0].static[0].profile', message: expect.stringContaining('no node profile named "gpu": known: standard') }]);
+    expect(planModel(loadConfigFile(path.join(dir, 'c.yaml'))).errors).toEqual([
+      { path: 't.yaml.privateNodes.autoNodes[0].static[0].profile', message: expect.stringContaining('no node profile named "gpu": known: standard') },
+    ]);
     // A static pool on a metal3 provider is refused by the plan, with the way to get such nodes.
     fs.writeFileSync(path.join(dir, 't.yaml'), vcluster('    - provider: metal\n      static:\n        - {name: metal-base, quantity: 1}\n'));
-    expect(planModel(loadConfigFile(path.join(dir, 'c.yaml'))).errors).toEqual([{ path: 't.yaml.privateNodes.autoNodes[0].static[0]', message: expect.stringContaining('declare the nodes there (privateNodePools') }]);
+    expect(planModel(loadConfigFile(path.join(dir, 'c.yaml'))).errors).toEqual([
+      { path: 't.yaml.privateNodes.autoNodes[0].static[0]', message: expect.stringContaining('declare the nodes there (privateNodePools') },
+    ]);
     fs.rmSync(dir, { recursive: true, force: true });
   });
 
@@ -115,7 +146,9 @@ describe('config', () => {
       throw new Error('expected an error');
     } catch (e) {
       expect(e).toBeInstanceOf(MetalsliceError);
-      expect((e as MetalsliceError).issues).toEqual([{ path: 'fleets[1].hostsFile', message: expect.stringMatching(/cannot read hosts file .*gone\.json \(ENOENT\).*metalslice inventory/) }]);
+      expect((e as MetalsliceError).issues).toEqual([
+        { path: 'fleets[1].hostsFile', message: expect.stringMatching(/cannot read hosts file .*gone\.json \(ENOENT\).*metalslice inventory/) },
+      ]);
     }
     fs.writeFileSync(path.join(dir, 'c.yaml'), 'fleets:\n  - {name: a, hostsFile: inv.json}\n');
     expect(loadConfigFile(path.join(dir, 'c.yaml')).fleets![0].hosts![0].name).toBe('h1');

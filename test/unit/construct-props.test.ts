@@ -6,7 +6,20 @@ import { describe, expect, it } from '@jest/globals';
 import { TerraformStack, Testing } from 'cdktf';
 import { KubernetesProvider } from '@cdktf/provider-kubernetes/lib/provider';
 import { RandomProvider } from '@cdktf/provider-random/lib/provider';
-import { CapacityPlan, ElasticFleet, ElasticFleetProps, ElasticNodePool, ElasticNodePoolProps, ElasticQuota, ElasticQuotaProps, MetalsliceError, NodeProvider, NodeProviderProps, TenantCluster, TenantClusterProps } from '../../constructs';
+import {
+  CapacityPlan,
+  ElasticFleet,
+  ElasticFleetProps,
+  ElasticNodePool,
+  ElasticNodePoolProps,
+  ElasticQuota,
+  ElasticQuotaProps,
+  MetalsliceError,
+  NodeProvider,
+  NodeProviderProps,
+  TenantCluster,
+  TenantClusterProps,
+} from '../../constructs';
 import { EXAMPLE_CA } from '../support/models';
 
 function stack(): TerraformStack {
@@ -36,9 +49,18 @@ describe('construct props', () => {
       { path: 'app/team-a.fleet', message: 'fleet is required: the ElasticFleet this quota slices' },
       { path: 'app/team-a.limits', message: expect.stringContaining('limits is required') },
     ]);
-    expect(issuesOf(() => new ElasticNodePool(s, 'workers', { count: 1 } as unknown as ElasticNodePoolProps)).map((i) => i.path)).toEqual(['app/workers.quota', 'app/workers.cluster', 'app/workers.shape']);
-    expect(issuesOf(() => new TenantCluster(s, 'prod', {} as unknown as TenantClusterProps)).map((i) => i.path)).toEqual(['app/prod.endpoint', 'app/prod.caCertificate']);
-    expect(issuesOf(() => new NodeProvider(s, 'virt', { kind: 'kubevirt' } as unknown as NodeProviderProps)).map((i) => i.path)).toEqual(['app/virt.nodeTypes']);
+    expect(issuesOf(() => new ElasticNodePool(s, 'workers', { count: 1 } as unknown as ElasticNodePoolProps)).map((i) => i.path)).toEqual([
+      'app/workers.quota',
+      'app/workers.cluster',
+      'app/workers.shape',
+    ]);
+    expect(issuesOf(() => new TenantCluster(s, 'prod', {} as unknown as TenantClusterProps)).map((i) => i.path)).toEqual([
+      'app/prod.endpoint',
+      'app/prod.caCertificate',
+    ]);
+    expect(issuesOf(() => new NodeProvider(s, 'virt', { kind: 'kubevirt' } as unknown as NodeProviderProps)).map((i) => i.path)).toEqual([
+      'app/virt.nodeTypes',
+    ]);
     expect(issuesOf(() => new ElasticFleet(s, 'f2', undefined as unknown as ElasticFleetProps)).map((i) => i.path)).toEqual(['app/f2.hosts']);
   });
 

@@ -25,7 +25,9 @@ describe('derived names have one owner', () => {
     expect(plan.errors).toEqual([
       {
         path: 'autoNodes[1].dynamic[0]',
-        message: expect.stringContaining('namespace "team-a-virt" would belong to both the node environment of cluster "team" and provider "a-virt" (autoNodes[0].dynamic[0]) and the node environment of cluster "team-a" and provider "virt"'),
+        message: expect.stringContaining(
+          'namespace "team-a-virt" would belong to both the node environment of cluster "team" and provider "a-virt" (autoNodes[0].dynamic[0]) and the node environment of cluster "team-a" and provider "virt"',
+        ),
       },
     ]);
   });
@@ -43,10 +45,12 @@ describe('derived names have one owner', () => {
 
   it('refuses a quota and a node pool of one name (they would be one construct of a config app)', () => {
     const plan = planModel(base({ nodePools: [{ name: 'q1', quota: 'q1', cluster: 'team', shape: { cpu: 1, memory: '2Gi', disk: '10Gi' }, count: 1 }] }));
-    expect(plan.errors).toEqual([{ path: 'nodePools[0].name', message: expect.stringContaining('"q1" would belong to both quota "q1" (quotas[0].name) and node pool "q1"') }]);
+    expect(plan.errors).toEqual([
+      { path: 'nodePools[0].name', message: expect.stringContaining('"q1" would belong to both quota "q1" (quotas[0].name) and node pool "q1"') },
+    ]);
   });
 
-  it('refuses an elastic pool whose VM names are a static pool\'s in the same namespace', () => {
+  it("refuses an elastic pool whose VM names are a static pool's in the same namespace", () => {
     const plan = planModel(
       base({
         nodeProviders: [virt('virt')],
@@ -54,6 +58,8 @@ describe('derived names have one owner', () => {
         autoNodes: [{ cluster: 'team', provider: 'virt', quota: 'q1', static: [{ name: 'base', quantity: 1 }] }],
       }),
     );
-    expect(plan.errors.map((e) => e.message)).toEqual([expect.stringContaining('VM name in namespace acme-q1 "team-base-0" would belong to both elastic pool "team-base"')]);
+    expect(plan.errors.map((e) => e.message)).toEqual([
+      expect.stringContaining('VM name in namespace acme-q1 "team-base-0" would belong to both elastic pool "team-base"'),
+    ]);
   });
 });

@@ -8,9 +8,15 @@ import { hostUnavailableReason } from '../../constructs/core/node-types';
 import { stableJson } from '../../constructs/core/report';
 import { runInventory } from '../../constructs/cli/inventory';
 
-const node = (name: string, capacity: Record<string, string>, labels: Record<string, string> = {}): NodeObject => ({ metadata: { name, labels }, status: { capacity, allocatable: capacity } });
+const node = (name: string, capacity: Record<string, string>, labels: Record<string, string> = {}): NodeObject => ({
+  metadata: { name, labels },
+  status: { capacity, allocatable: capacity },
+});
 
-const bmh = (name: string, extra: Partial<{ state: string; consumer: { name: string; namespace?: string }; error: string; labels: Record<string, string> }> = {}): BareMetalHostObject => ({
+const bmh = (
+  name: string,
+  extra: Partial<{ state: string; consumer: { name: string; namespace?: string }; error: string; labels: Record<string, string> }> = {},
+): BareMetalHostObject => ({
   metadata: { name, namespace: 'metal3', labels: extra.labels ?? { class: 'gpu' } },
   spec: extra.consumer ? { consumerRef: { kind: 'HostClaim', ...extra.consumer } } : {},
   status: {
@@ -23,9 +29,17 @@ const bmh = (name: string, extra: Partial<{ state: string; consumer: { name: str
 describe('hostFromNode', () => {
   it('takes cpu, memory, ephemeral-storage as disk and qualified extended resources, in canonical form', () => {
     const host = hostFromNode(
-      node('bm-01', { cpu: '64', memory: '536870912Ki', 'ephemeral-storage': '3840Gi', 'nvidia.com/gpu': '4', pods: '110', 'hugepages-2Mi': '0', 'example.com/none': '0' }, { zone: 'a', 'kubernetes.io/hostname': 'bm-01' }),
+      node(
+        'bm-01',
+        { cpu: '64', memory: '536870912Ki', 'ephemeral-storage': '3840Gi', 'nvidia.com/gpu': '4', pods: '110', 'hugepages-2Mi': '0', 'example.com/none': '0' },
+        { zone: 'a', 'kubernetes.io/hostname': 'bm-01' },
+      ),
     );
-    expect(host).toEqual({ name: 'bm-01', labels: { 'kubernetes.io/hostname': 'bm-01', zone: 'a' }, capacity: { cpu: '64', memory: '512Gi', disk: '3840Gi', 'nvidia.com/gpu': '4' } });
+    expect(host).toEqual({
+      name: 'bm-01',
+      labels: { 'kubernetes.io/hostname': 'bm-01', zone: 'a' },
+      capacity: { cpu: '64', memory: '512Gi', disk: '3840Gi', 'nvidia.com/gpu': '4' },
+    });
     expect(Object.keys(host.capacity)).toEqual(['cpu', 'memory', 'disk', 'nvidia.com/gpu']);
   });
 
@@ -36,7 +50,12 @@ describe('hostFromNode', () => {
 
 describe('hostFromBareMetalHost', () => {
   it('takes the inspected CPU count, RAM and the sum of the disks, with state', () => {
-    expect(hostFromBareMetalHost(bmh('gpu-01'))).toEqual({ name: 'gpu-01', labels: { class: 'gpu' }, capacity: { cpu: '96', memory: '1Ti', disk: '3750748848Ki' }, state: 'available' });
+    expect(hostFromBareMetalHost(bmh('gpu-01'))).toEqual({
+      name: 'gpu-01',
+      labels: { class: 'gpu' },
+      capacity: { cpu: '96', memory: '1Ti', disk: '3750748848Ki' },
+      state: 'available',
+    });
   });
 
   it('records the consumer (namespace/name of the claim) and the error, which make the host unusable', () => {
@@ -62,7 +81,12 @@ describe('buildInventory', () => {
       [bmh('gpu-01'), bmh('bm-01', { state: 'externally provisioned', labels: { class: 'virt', rack: 'r1' } })],
     );
     expect(inv.hosts.map((h) => h.name)).toEqual(['bm-01', 'bm-02', 'gpu-01']);
-    expect(inv.hosts[0]).toEqual({ name: 'bm-01', labels: { class: 'node', rack: 'r1' }, capacity: { cpu: '64', memory: '256Gi' }, state: 'externally provisioned' });
+    expect(inv.hosts[0]).toEqual({
+      name: 'bm-01',
+      labels: { class: 'node', rack: 'r1' },
+      capacity: { cpu: '64', memory: '256Gi' },
+      state: 'externally provisioned',
+    });
   });
 
   it('is deterministic: the same objects in any order give the same bytes', () => {
@@ -72,7 +96,10 @@ describe('buildInventory', () => {
   });
 
   it('writes a file readInventoryFile reads back as the same hosts', () => {
-    const inv = buildInventory([node('bm-01', { cpu: '64', memory: '256Gi', 'ephemeral-storage': '1Ti' })], [bmh('gpu-01', { state: 'provisioned', consumer: { name: 'c' }, error: 'x' })]);
+    const inv = buildInventory(
+      [node('bm-01', { cpu: '64', memory: '256Gi', 'ephemeral-storage': '1Ti' })],
+      [bmh('gpu-01', { state: 'provisioned', consumer: { name: 'c' }, error: 'x' })],
+    );
     const file = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'inv-')), 'inventory.json');
     fs.writeFileSync(file, stableJson(inv));
     expect(readInventoryFile(file, 'fleets[0].hostsFile')).toEqual(inv.hosts);
@@ -91,8 +118,14 @@ describe('runInventory', () => {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'kc-'));
     const a = path.join(dir, 'a');
     const b = path.join(dir, 'b');
-    fs.writeFileSync(a, 'apiVersion: v1\nkind: Config\nclusters: [{name: c, cluster: {server: "https://127.0.0.1:1"}}]\nusers: [{name: u, user: {}}]\ncontexts: [{name: first, context: {cluster: c, user: u}}]\ncurrent-context: first\n');
-    fs.writeFileSync(b, 'apiVersion: v1\nkind: Config\nclusters: [{name: d, cluster: {server: "https://127.0.0.1:2"}}]\nusers: [{name: v, user: {}}]\ncontexts: [{name: second, context: {cluster: d, user: v}}]\n');
+    fs.writeFileSync(
+      a,
+      'apiVersion: v1\nkind: Config\nclusters: [{name: c, cluster: {server: "https://127.0.0.1:1"}}]\nusers: [{name: u, user: {}}]\ncontexts: [{name: first, context: {cluster: c, user: u}}]\ncurrent-context: first\n',
+    );
+    fs.writeFileSync(
+      b,
+      'apiVersion: v1\nkind: Config\nclusters: [{name: d, cluster: {server: "https://127.0.0.1:2"}}]\nusers: [{name: v, user: {}}]\ncontexts: [{name: second, context: {cluster: d, user: v}}]\n',
+    );
     const saved = process.env.KUBECONFIG;
     process.env.KUBECONFIG = `${a}${path.delimiter}${b}`;
     try {
@@ -111,7 +144,10 @@ describe('runInventory', () => {
 
   it('fails with exit 1 naming the contexts there are when --context is unknown', async () => {
     const file = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'kc-')), 'kubeconfig');
-    fs.writeFileSync(file, 'apiVersion: v1\nkind: Config\nclusters: [{name: c, cluster: {server: "https://127.0.0.1:1"}}]\nusers: [{name: u, user: {}}]\ncontexts: [{name: main, context: {cluster: c, user: u}}]\ncurrent-context: main\n');
+    fs.writeFileSync(
+      file,
+      'apiVersion: v1\nkind: Config\nclusters: [{name: c, cluster: {server: "https://127.0.0.1:1"}}]\nusers: [{name: u, user: {}}]\ncontexts: [{name: main, context: {cluster: c, user: u}}]\ncurrent-context: main\n',
+    );
     const err: string[] = [];
     const code = await runInventory({ kubeconfig: file, context: 'other' }, { stdout: () => undefined, stderr: (s) => err.push(s) });
     expect(code).toBe(1);

@@ -18,7 +18,10 @@ describe('bootstrap token lifetime', () => {
 
   it('refuses what is not a duration, and a lifetime of zero, saying how to write one', () => {
     for (const bad of ['', '24', '1d', '1.5h', '-1h', '24 h', 'PT24H']) {
-      expect({ bad, problem: bootstrapTokenTtlProblem(bad) }).toEqual({ bad, problem: expect.stringMatching(/is not a duration: write whole hours, minutes and seconds, like 24h, 90m or 1h30m/) });
+      expect({ bad, problem: bootstrapTokenTtlProblem(bad) }).toEqual({
+        bad,
+        problem: expect.stringMatching(/is not a duration: write whole hours, minutes and seconds, like 24h, 90m or 1h30m/),
+      });
     }
     expect(bootstrapTokenTtlProblem('0h0m')).toMatch(/would expire the token as it is made/);
     expect(bootstrapTokenTtlProblem('24h')).toBeUndefined();

@@ -51,7 +51,8 @@ describe(`launcher pods, against KubeVirt ${KUBEVIRT_VERSION}'s own code`, () =>
     const ours = c.planned.launcher.requests;
     const theirs = Object.fromEntries(Object.entries(requests).filter(([k]) => !/(Milli|Bytes)$/.test(k) && !VIRT_DEVICES.includes(k)));
     expect(Object.keys(ours).sort()).toEqual(Object.keys(theirs).sort());
-    for (const [resource, value] of Object.entries(theirs)) expect(`${resource}=${ours[resource].nano}`).toBe(`${resource}=${Quantity.parse(String(value)).nano}`);
+    for (const [resource, value] of Object.entries(theirs))
+      expect(`${resource}=${ours[resource].nano}`).toBe(`${resource}=${Quantity.parse(String(value)).nano}`);
     expect(c.planned.launcher.memoryOverhead.nano).toBe(Quantity.parse(kubevirt.memoryOverhead!).nano);
     for (const d of VIRT_DEVICES) expect(requests[d]).toBe('1');
   });

@@ -10,7 +10,12 @@ import { validateAgainstCrd } from '../support/crd-schema';
 import { EXAMPLE_CA } from '../support/models';
 
 const image = { url: 'https://images.example.com/ubuntu-24.04.raw', checksum: 'b'.repeat(64), checksumType: 'sha256', format: 'raw' } as const;
-const metalHost = (name: string, labels: Record<string, string> = {}): HostSpec => ({ name, labels: { class: 'gpu', ...labels }, state: 'available', capacity: { cpu: 64, memory: '512Gi', disk: '3840Gi' } });
+const metalHost = (name: string, labels: Record<string, string> = {}): HostSpec => ({
+  name,
+  labels: { class: 'gpu', ...labels },
+  state: 'available',
+  capacity: { cpu: 64, memory: '512Gi', disk: '3840Gi' },
+});
 
 interface Options {
   count?: number;
@@ -25,11 +30,20 @@ function build(app: App, options: Options = {}): TerraformStack {
   new CapacityPlan(stack, 'plan', { writeReport: false });
   const metal = new NodeProvider(stack, 'metal', {
     kind: 'metal3',
-    hosts: options.hosts ?? [metalHost('gpu-01', { 'infrastructure.cluster.x-k8s.io/failure-domain': 'rack-1' }), metalHost('gpu-02'), metalHost('gpu-03'), metalHost('gpu-04')],
+    hosts: options.hosts ?? [
+      metalHost('gpu-01', { 'infrastructure.cluster.x-k8s.io/failure-domain': 'rack-1' }),
+      metalHost('gpu-02'),
+      metalHost('gpu-03'),
+      metalHost('gpu-04'),
+    ],
     hostNamespace: 'bm-pool',
     nodeTypes: [{ name: 'big', hostSelector: { matchLabels: { class: 'gpu' } } }],
   });
-  const prod = new TenantCluster(stack, 'prod', { endpoint: 'https://10.0.0.10:6443', caCertificate: EXAMPLE_CA, kubeconfigPath: '/etc/metalslice/tenant.kubeconfig' });
+  const prod = new TenantCluster(stack, 'prod', {
+    endpoint: 'https://10.0.0.10:6443',
+    caCertificate: EXAMPLE_CA,
+    kubeconfigPath: '/etc/metalslice/tenant.kubeconfig',
+  });
   new PrivateNodePool(stack, 'metal-workers', { cluster: prod, provider: metal, nodeType: 'big', count: options.count ?? 2, image, labels: { tier: 'metal' } });
   if (options.secondCluster) {
     const dev = new TenantCluster(stack, 'dev', { endpoint: 'https://10.0.0.20:6443', caCertificate: EXAMPLE_CA });
@@ -52,7 +66,11 @@ describe('PrivateNodePool synth', () => {
     expect(claims.map((c) => c.metadata.name)).toEqual(['prod-metal-workers-0', 'prod-metal-workers-1']);
     for (const c of claims) expect(validateAgainstCrd(c)).toEqual([]);
     expect(claims[0].metadata.namespace).toBe('prod-metal');
-    expect(claims[0].spec).toMatchObject({ hostSelector: { inNamespace: 'bm-pool', matchLabels: { class: 'gpu' } }, userData: { name: 'prod-metal-workers-0-userdata', namespace: 'prod-metal' }, poweredOn: true });
+    expect(claims[0].spec).toMatchObject({
+      hostSelector: { inNamespace: 'bm-pool', matchLabels: { class: 'gpu' } },
+      userData: { name: 'prod-metal-workers-0-userdata', namespace: 'prod-metal' },
+      poweredOn: true,
+    });
     // The planned host's failure domain becomes the claim's preference; a host without one adds none.
     expect(claims[0].spec.failureDomain).toBe('rack-1');
     expect(claims[1].spec.failureDomain).toBeUndefined();
@@ -78,13 +96,24 @@ describe('PrivateNodePool synth', () => {
   it('adds exactly one node when the count grows by one and changes nothing else', () => {
     const before = synth({ count: 2 });
     const after = synth({ count: 3 });
-    const flat = (j: Synth) => new Map(Object.entries(j.resource).flatMap(([type, byName]) => Object.entries(byName).map(([name, body]) => [`${type}.${name}`, JSON.stringify(body)] as const)));
+    const flat = (j: Synth) =>
+      new Map(
+        Object.entries(j.resource).flatMap(([type, byName]) =>
+          Object.entries(byName).map(([name, body]) => [`${type}.${name}`, JSON.stringify(body)] as const),
+        ),
+      );
     const a = flat(before);
     const b = flat(after);
     for (const [k, v] of a) expect(b.get(k)).toBe(v);
     const added = [...b.keys()].filter((k) => !a.has(k));
     expect(added.every((k) => /prod-metal-workers-2/.test(k))).toBe(true);
-    expect(added.map((k) => k.split('.')[0]).sort()).toEqual(['kubernetes_manifest', 'kubernetes_secret_v1', 'kubernetes_secret_v1', 'random_password', 'random_string']);
+    expect(added.map((k) => k.split('.')[0]).sort()).toEqual([
+      'kubernetes_manifest',
+      'kubernetes_secret_v1',
+      'kubernetes_secret_v1',
+      'random_password',
+      'random_string',
+    ]);
   });
 
   it('fails synth naming the free hosts when the pool claims more than there are', () => {
@@ -97,7 +126,11 @@ describe('PrivateNodePool synth', () => {
 describe('PrivateNodePool props', () => {
   const base = (stack: TerraformStack): PrivateNodePoolProps => ({
     cluster: new TenantCluster(stack, 'c', { endpoint: 'https://10.0.0.10:6443', caCertificate: EXAMPLE_CA }),
-    provider: new NodeProvider(stack, 'metal', { kind: 'metal3', hosts: [metalHost('gpu-01')], nodeTypes: [{ name: 'big', hostSelector: { matchLabels: { class: 'gpu' } } }, { name: 'loose' }] }),
+    provider: new NodeProvider(stack, 'metal', {
+      kind: 'metal3',
+      hosts: [metalHost('gpu-01')],
+      nodeTypes: [{ name: 'big', hostSelector: { matchLabels: { class: 'gpu' } } }, { name: 'loose' }],
+    }),
     nodeType: 'big',
     count: 1,
     image,
@@ -106,7 +139,9 @@ describe('PrivateNodePool props', () => {
 
   it('rejects an unknown node type, listing the provider types', () => {
     const s = stack();
-    expect(() => new PrivateNodePool(s, 'p', { ...base(s), nodeType: 'huge' })).toThrow(/\[s\/p\] provider "metal" has no node type "huge"; its types: big, loose/);
+    expect(() => new PrivateNodePool(s, 'p', { ...base(s), nodeType: 'huge' })).toThrow(
+      /\[s\/p\] provider "metal" has no node type "huge"; its types: big, loose/,
+    );
   });
 
   it('rejects a node type without a host selector, a non-metal3 provider, a bad count and an image without checksum', () => {

@@ -37,7 +37,12 @@ describe('renderHostClaim', () => {
       metadata: {
         name: 'prod-gpu-0',
         namespace: 'prod-metal',
-        labels: { 'app.kubernetes.io/managed-by': 'metalslice', 'metalslice.io/pool': 'gpu', 'metalslice.io/cluster': 'prod', 'metalslice.io/node-type': 'gpu-node' },
+        labels: {
+          'app.kubernetes.io/managed-by': 'metalslice',
+          'metalslice.io/pool': 'gpu',
+          'metalslice.io/cluster': 'prod',
+          'metalslice.io/node-type': 'gpu-node',
+        },
       },
       spec: {
         hostSelector: { inNamespace: 'metal3', matchLabels: { class: 'gpu' } },
@@ -122,12 +127,27 @@ describe('renderHostDeployPolicy', () => {
 });
 
 describe('private node pools in the plan', () => {
-  const metalHost = (name: string, extra: Partial<HostSpec> = {}): HostSpec => ({ name, labels: { class: 'gpu' }, state: 'available', capacity: { cpu: 96, memory: '1Ti', disk: '3840Gi' }, ...extra });
-  const metal = (hosts: HostSpec[]): NodeProviderSpec => ({ name: 'metal', kind: 'metal3', hosts, nodeTypes: [{ name: 'gpu-node', hostSelector: { matchLabels: { class: 'gpu' } } }] });
+  const metalHost = (name: string, extra: Partial<HostSpec> = {}): HostSpec => ({
+    name,
+    labels: { class: 'gpu' },
+    state: 'available',
+    capacity: { cpu: 96, memory: '1Ti', disk: '3840Gi' },
+    ...extra,
+  });
+  const metal = (hosts: HostSpec[]): NodeProviderSpec => ({
+    name: 'metal',
+    kind: 'metal3',
+    hosts,
+    nodeTypes: [{ name: 'gpu-node', hostSelector: { matchLabels: { class: 'gpu' } } }],
+  });
   const privatePool = (count: number): PrivateNodePoolSpec => ({ name: 'gpu', cluster: 'prod', provider: 'metal', nodeType: 'gpu-node', count, image });
 
   it('gives every node of a private pool its own free host', () => {
-    const plan = planModel({ clusters: [cluster()], nodeProviders: [metal([metalHost('gpu-01'), metalHost('gpu-02'), metalHost('gpu-03', { consumer: 'other' })])], privateNodePools: [privatePool(2)] });
+    const plan = planModel({
+      clusters: [cluster()],
+      nodeProviders: [metal([metalHost('gpu-01'), metalHost('gpu-02'), metalHost('gpu-03', { consumer: 'other' })])],
+      privateNodePools: [privatePool(2)],
+    });
     expect(plan.errors).toEqual([]);
     const pool = plan.autoPools.find((p) => p.name === 'gpu' && p.mode === 'static');
     expect(pool?.nodes.map((n) => [n.name, n.host])).toEqual([
@@ -137,7 +157,11 @@ describe('private node pools in the plan', () => {
   });
 
   it('rejects a private pool of 3 when the node type has 2 free hosts, naming the free count', () => {
-    const plan = planModel({ clusters: [cluster()], nodeProviders: [metal([metalHost('gpu-01'), metalHost('gpu-02'), metalHost('gpu-03', { state: 'provisioned', consumer: 'other' })])], privateNodePools: [privatePool(3)] });
+    const plan = planModel({
+      clusters: [cluster()],
+      nodeProviders: [metal([metalHost('gpu-01'), metalHost('gpu-02'), metalHost('gpu-03', { state: 'provisioned', consumer: 'other' })])],
+      privateNodePools: [privatePool(3)],
+    });
     expect(plan.ok).toBe(false);
     expect(plan.errors.map((e) => `${e.path}: ${e.message}`).join('\n')).toMatch(/privateNodePools\[0\][\s\S]*2 [^\n]*free/);
   });

@@ -70,7 +70,12 @@ describe.each([...MODULES, ...TEMPLATES])('%s', (dir) => {
     const vars = variables(read(dir, 'variables.tf'));
     expect(vars.length).toBeGreaterThan(0);
     for (const v of vars) {
-      expect({ variable: v.name, type: /^\s+type\s+=/m.test(v.body), description: /^\s+description\s+=\s+"\S/m.test(v.body), validation: /^\s+validation \{/m.test(v.body) }).toEqual({
+      expect({
+        variable: v.name,
+        type: /^\s+type\s+=/m.test(v.body),
+        description: /^\s+description\s+=\s+"\S/m.test(v.body),
+        validation: /^\s+validation \{/m.test(v.body),
+      }).toEqual({
         variable: v.name,
         type: true,
         description: true,
@@ -107,7 +112,9 @@ describe('provider blocks', () => {
   });
 
   it.each(TEMPLATES)('%s configures the kubernetes provider from variables and the environment', (dir) => {
-    expect(read(dir, 'versions.tf')).toMatch(/^provider "kubernetes" \{\n\s+config_path\s+= var\.kubeconfig_path\n\s+config_context = var\.kubeconfig_context\n\}/m);
+    expect(read(dir, 'versions.tf')).toMatch(
+      /^provider "kubernetes" \{\n\s+config_path\s+= var\.kubeconfig_path\n\s+config_context = var\.kubeconfig_context\n\}/m,
+    );
   });
 });
 

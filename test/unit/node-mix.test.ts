@@ -87,7 +87,10 @@ describe('chooseNodeMix', () => {
   });
 
   it('returns no nodes for no pods', async () => {
-    const mix = await chooseNodeMix([{ size: [1, 1], count: 0 }], catalogue.map((t) => ({ ...t, capacity: [4, 4], overhead: undefined })));
+    const mix = await chooseNodeMix(
+      [{ size: [1, 1], count: 0 }],
+      catalogue.map((t) => ({ ...t, capacity: [4, 4], overhead: undefined })),
+    );
     expect(mix).toMatchObject({ nodes: [], cost: 0, lowerBound: 0, optimal: true });
   });
 

@@ -3,7 +3,13 @@ import { NodeProviderSpec } from '../../constructs/core/model';
 import { defaultNodeTypeCost, nodeLabelsFor, parseNodeProviders } from '../../constructs/core/node-types';
 import { parseResources } from '../../constructs/core/resources';
 
-const virt = (nodeTypes: NodeProviderSpec['nodeTypes'], extra: Partial<NodeProviderSpec> = {}): NodeProviderSpec => ({ name: 'virt', kind: 'kubevirt', fleet: 'fra1', nodeTypes, ...extra });
+const virt = (nodeTypes: NodeProviderSpec['nodeTypes'], extra: Partial<NodeProviderSpec> = {}): NodeProviderSpec => ({
+  name: 'virt',
+  kind: 'kubevirt',
+  fleet: 'fra1',
+  nodeTypes,
+  ...extra,
+});
 
 describe('default node type cost', () => {
   it('is 10 per CPU + 2 per GiB: 2 CPU / 4Gi costs 28, 4 CPU / 16Gi costs 72', () => {
@@ -42,7 +48,9 @@ describe('parsing a catalogue', () => {
   });
 
   it('lets type properties override provider properties and sets the zone', () => {
-    const { providers } = parseNodeProviders([virt([{ name: 'a', resources: { cpu: 1, memory: '1Gi' }, zone: 'z1', properties: { tier: 'gold' } }], { properties: { tier: 'bronze', region: 'eu' } })]);
+    const { providers } = parseNodeProviders([
+      virt([{ name: 'a', resources: { cpu: 1, memory: '1Gi' }, zone: 'z1', properties: { tier: 'gold' } }], { properties: { tier: 'bronze', region: 'eu' } }),
+    ]);
     const t = providers[0].types[0];
     expect(t.properties.get('tier')!.values).toEqual(['gold']);
     expect(t.properties.get('region')!.values).toEqual(['eu']);

@@ -55,6 +55,13 @@ describe('parseVbp', () => {
       [5, -2],
       [4, 4],
     ]);
-    expect(clampNegativeSizes(parsed)).toEqual({ capacity: [10, 10], items: [[5, 0], [4, 4]], clamped: 1 });
+    expect(clampNegativeSizes(parsed)).toEqual({
+      capacity: [10, 10],
+      items: [
+        [5, 0],
+        [4, 4],
+      ],
+      clamped: 1,
+    });
   });
 });

@@ -1,12 +1,5 @@
 import { describe, expect, it } from '@jest/globals';
-import {
-  firstFitDecreasingPacking,
-  packBins,
-  packBinsSync,
-  PackingInputError,
-  packingViolations,
-  placeOnHosts,
-} from '../../constructs/core/packing';
+import { firstFitDecreasingPacking, packBins, packBinsSync, PackingInputError, packingViolations, placeOnHosts } from '../../constructs/core/packing';
 import { conflictBound, dualFeasibleBound, lowerBound, volumeBound } from '../../constructs/core/packing/bounds';
 import { placeWithBudget } from '../../constructs/core/packing/place-on-hosts';
 import { toProblem } from '../../constructs/core/packing/problem';
@@ -18,17 +11,40 @@ describe('packBins and packBinsSync', () => {
   });
 
   it('puts items of size zero into one bin', () => {
-    expect(packBinsSync({ capacity: [10, 10], items: [[0, 0], [0, 0]] })).toMatchObject({ bins: 1, binOf: [0, 0], optimal: true });
+    expect(
+      packBinsSync({
+        capacity: [10, 10],
+        items: [
+          [0, 0],
+          [0, 0],
+        ],
+      }),
+    ).toMatchObject({ bins: 1, binOf: [0, 0], optimal: true });
   });
 
   it('accepts a dimension of capacity zero when no item needs it', () => {
-    const result = packBinsSync({ capacity: [10, 0], items: [[6, 0], [6, 0], [4, 0]] });
+    const result = packBinsSync({
+      capacity: [10, 0],
+      items: [
+        [6, 0],
+        [6, 0],
+        [4, 0],
+      ],
+    });
     expect(result).toMatchObject({ bins: 2, optimal: true });
   });
 
   it('pairs items that only fit together crosswise (the vector case)', async () => {
     // Sorted by any single size, first fit opens three bins; the optimum pairs (8,2) with (2,8).
-    const instance = { capacity: [10, 10], items: [[8, 2], [7, 3], [2, 8], [3, 7]] };
+    const instance = {
+      capacity: [10, 10],
+      items: [
+        [8, 2],
+        [7, 3],
+        [2, 8],
+        [3, 7],
+      ],
+    };
     const result = await packBins(instance, { timeLimitMs: 200 });
     expect(result).toMatchObject({ bins: 2, optimal: true });
     expect(packingViolations(instance, result.binOf)).toEqual([]);
@@ -57,9 +73,16 @@ describe('packBins and packBinsSync', () => {
     for (let t = 0; t < 8; t++) {
       const a = [20 + 3 * t, 30 + t, 25 + 2 * t];
       const b = [35 - t, 31 + 2 * t, 40 - t];
-      items.push(a, b, a.map((x, k) => 100 - x - b[k]));
+      items.push(
+        a,
+        b,
+        a.map((x, k) => 100 - x - b[k]),
+      );
     }
-    const shuffled = items.map((item, i) => ({ item, key: (i * 37) % items.length })).sort((x, y) => x.key - y.key).map((x) => x.item);
+    const shuffled = items
+      .map((item, i) => ({ item, key: (i * 37) % items.length }))
+      .sort((x, y) => x.key - y.key)
+      .map((x) => x.item);
     const instance = { capacity: [100, 100, 100], items: shuffled };
     const result = packBinsSync(instance);
     expect(result).toMatchObject({ bins: 8, optimal: true });
@@ -80,7 +103,18 @@ describe('packBins and packBinsSync', () => {
 
 describe('lower bounds', () => {
   it('volume: the total size over the capacity, per dimension', () => {
-    expect(volumeBound(toProblem({ capacity: [10, 10], items: [[5, 1], [5, 1], [5, 1]] }))).toBe(2);
+    expect(
+      volumeBound(
+        toProblem({
+          capacity: [10, 10],
+          items: [
+            [5, 1],
+            [5, 1],
+            [5, 1],
+          ],
+        }),
+      ),
+    ).toBe(2);
   });
 
   it('dual feasible function: items above half a bin each need their own bin', () => {
@@ -90,7 +124,14 @@ describe('lower bounds', () => {
 
   it('conflicts: items that pairwise clash in some dimension each need a bin', () => {
     // Each pair clashes in one of the dimensions, though no single dimension has two big items... except pairwise.
-    const p = toProblem({ capacity: [10, 10, 10], items: [[6, 6, 0], [6, 0, 6], [0, 6, 6]] });
+    const p = toProblem({
+      capacity: [10, 10, 10],
+      items: [
+        [6, 6, 0],
+        [6, 0, 6],
+        [0, 6, 6],
+      ],
+    });
     expect(volumeBound(p)).toBe(2);
     expect(conflictBound(p)).toBe(3);
     expect(lowerBound(p)).toBe(3);
@@ -134,7 +175,11 @@ describe('placeOnHosts', () => {
   it('spreads only as far as it can without leaving an item out', () => {
     // The 8 fills host 1 almost; spreading both 5s would need host 1 too. Everything must still be placed.
     const hosts = [{ capacity: [10] }, { capacity: [10] }];
-    const items = [{ size: [5], group: 1 }, { size: [5], group: 1 }, { size: [8], group: 2 }];
+    const items = [
+      { size: [5], group: 1 },
+      { size: [5], group: 1 },
+      { size: [8], group: 2 },
+    ];
     const { hostOf, unplaced } = placeOnHosts(hosts, items, { spreadGroups: true });
     expect(unplaced).toEqual([]);
     expect(hostOf[0]).toBe(hostOf[1]);

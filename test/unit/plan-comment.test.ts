@@ -114,7 +114,11 @@ describe('examples/ci/plan-comment.sh', () => {
 
   it('stops with the CLI exit code when metalslice cannot run, instead of posting an empty comment', async () => {
     const before = calls.length;
-    const result = await runScript(repo, { METALSLICE: `${process.execPath} ${path.join(REPO_ROOT, 'bin', 'metalslice')}`, METALSLICE_CONFIG: 'missing.yaml', OUT: 'review-missing' });
+    const result = await runScript(repo, {
+      METALSLICE: `${process.execPath} ${path.join(REPO_ROOT, 'bin', 'metalslice')}`,
+      METALSLICE_CONFIG: 'missing.yaml',
+      OUT: 'review-missing',
+    });
     expect(result.code).toBe(2);
     expect(result.stderr).toContain('metalslice plan failed (exit 2)');
     expect(calls.length).toBe(before);

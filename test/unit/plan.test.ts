@@ -55,7 +55,14 @@ describe('planModel', () => {
   });
 
   it('rejects a pool that exceeds its quota by one node, and says how many fit', () => {
-    const vm = buildVm({ cpu: Quantity.parse('2'), memory: Quantity.parse('8Gi') }, {}, 'containerDisk', plainFleetKubevirt(), { options: 'vm', shape: 'shape' }, [])!;
+    const vm = buildVm(
+      { cpu: Quantity.parse('2'), memory: Quantity.parse('8Gi') },
+      {},
+      'containerDisk',
+      plainFleetKubevirt(),
+      { options: 'vm', shape: 'shape' },
+      [],
+    )!;
     const perVm = vm.quotaDemand.memory;
     // Room for exactly three VMs with their overhead.
     const limit = Quantity.fromBytes(perVm.times(3).ceilUnits());
@@ -66,7 +73,9 @@ describe('planModel', () => {
     });
     expect(errorsOf(m)).toEqual([]);
     const over = { ...m, nodePools: [pool('p', 'q', { cpu: 2, memory: '8Gi' }, 4, { rootDisk: 'containerDisk' })] };
-    expect(errorsOf(over)).toEqual([{ path: 'nodePools[0].count', message: expect.stringMatching(/does not fit quota "q" .*memory: needs .*lower count to 3/) }]);
+    expect(errorsOf(over)).toEqual([
+      { path: 'nodePools[0].count', message: expect.stringMatching(/does not fit quota "q" .*memory: needs .*lower count to 3/) },
+    ]);
   });
 
   it('counts KubeVirt overhead: a pool that fits by guest memory alone is refused', () => {
@@ -82,12 +91,22 @@ describe('planModel', () => {
     expect(errors[0].message).toMatch(/launcher pod as KubeVirt requests it/);
   });
 
-  describe('k VMs sized by KubeVirt\'s figures are planned as k, never k+1', () => {
+  describe("k VMs sized by KubeVirt's figures are planned as k, never k+1", () => {
     const guest = { cpu: 4, memory: '16Gi' };
-    const launcher = buildVm({ cpu: Quantity.parse('4'), memory: Quantity.parse('16Gi') }, {}, 'containerDisk', plainFleetKubevirt(), { options: 'vm', shape: 'shape' }, [])!.launcher.requests;
+    const launcher = buildVm(
+      { cpu: Quantity.parse('4'), memory: Quantity.parse('16Gi') },
+      {},
+      'containerDisk',
+      plainFleetKubevirt(),
+      { options: 'vm', shape: 'shape' },
+      [],
+    )!.launcher.requests;
     // k launcher pods' worth of a resource, plus `extra` halves of one.
     const exactly = (k: number, r: 'cpu' | 'memory', halves = 0) =>
-      (r === 'cpu' ? Quantity.fromMillis((launcher.cpu.ceilMillis() * BigInt(2 * k + halves) + 1n) / 2n) : Quantity.fromBytes((launcher.memory.ceilUnits() * BigInt(2 * k + halves) + 1n) / 2n)).toString();
+      (r === 'cpu'
+        ? Quantity.fromMillis((launcher.cpu.ceilMillis() * BigInt(2 * k + halves) + 1n) / 2n)
+        : Quantity.fromBytes((launcher.memory.ceilUnits() * BigInt(2 * k + halves) + 1n) / 2n)
+      ).toString();
     const plentiful = { cpu: '1000', memory: '4Ti' };
     const plan = (hostCapacity: Record<string, string>, limits: Record<string, string>, count: number, hostCount = 1) =>
       planModel(
@@ -102,33 +121,62 @@ describe('planModel', () => {
       const host = { ...plentiful, [r]: exactly(3, r, 1) };
       const limits = { ...plentiful, [r]: exactly(7, r) };
       expect(plan(host, limits, 6, 2).errors).toEqual([]);
-      expect(plan(host, limits, 7, 2).errors).toEqual([{ path: 'nodePools[0].count', message: expect.stringMatching(/^1 of 7 nodes of pool "p" .*cannot be placed/) }]);
+      expect(plan(host, limits, 7, 2).errors).toEqual([
+        { path: 'nodePools[0].count', message: expect.stringMatching(/^1 of 7 nodes of pool "p" .*cannot be placed/) },
+      ]);
     });
     it.each(['cpu', 'memory'] as const)('a quota with room for exactly 3 launcher pods by %s takes 3 VMs and refuses the 4th', (r) => {
       const limits = { ...plentiful, [r]: exactly(3, r) };
       expect(plan({ cpu: '10000', memory: '100Ti' }, limits, 3).errors).toEqual([]);
-      expect(plan({ cpu: '10000', memory: '100Ti' }, limits, 4).errors).toEqual([{ path: 'nodePools[0].count', message: expect.stringMatching(/does not fit quota "q".*lower count to 3/) }]);
+      expect(plan({ cpu: '10000', memory: '100Ti' }, limits, 4).errors).toEqual([
+        { path: 'nodePools[0].count', message: expect.stringMatching(/does not fit quota "q".*lower count to 3/) },
+      ]);
     });
-    it('a host that runs kubelet\'s 110 pods at most holds 110 VMs, whatever its size', () => {
+    it("a host that runs kubelet's 110 pods at most holds 110 VMs, whatever its size", () => {
       const tiny = { cpu: 1, memory: '2Gi' };
       const m = (count: number) =>
-        planModel(model({ fleets: [fleet('f', hosts(1, { cpu: '10000', memory: '100Ti' }))], quotas: [quota('q', 'f', plentiful, { liveMigrations: 0 })], nodePools: [pool('p', 'q', tiny, count, { rootDisk: 'containerDisk' })] }));
+        planModel(
+          model({
+            fleets: [fleet('f', hosts(1, { cpu: '10000', memory: '100Ti' }))],
+            quotas: [quota('q', 'f', plentiful, { liveMigrations: 0 })],
+            nodePools: [pool('p', 'q', tiny, count, { rootDisk: 'containerDisk' })],
+          }),
+        );
       expect(m(110).errors).toEqual([]);
       expect(m(111).errors.map((e) => e.path)).toEqual(['nodePools[0].count']);
     });
   });
 
   it('keeps room in a quota for one live migration by default: a second launcher pod of its largest migratable VM', () => {
-    const vm = buildVm({ cpu: Quantity.parse('2'), memory: Quantity.parse('8Gi') }, {}, 'containerDisk', plainFleetKubevirt(), { options: 'vm', shape: 'shape' }, [])!;
+    const vm = buildVm(
+      { cpu: Quantity.parse('2'), memory: Quantity.parse('8Gi') },
+      {},
+      'containerDisk',
+      plainFleetKubevirt(),
+      { options: 'vm', shape: 'shape' },
+      [],
+    )!;
     const four = Quantity.fromBytes(vm.quotaDemand.memory.ceilUnits() * 4n).toString();
     const m = (count: number, extra = {}) =>
-      planModel(model({ fleets: [fleet('f', hosts(2, big))], quotas: [quota('q', 'f', { cpu: 64, memory: four }, extra)], nodePools: [pool('p', 'q', { cpu: 2, memory: '8Gi' }, count, { rootDisk: 'containerDisk' })] }));
+      planModel(
+        model({
+          fleets: [fleet('f', hosts(2, big))],
+          quotas: [quota('q', 'f', { cpu: 64, memory: four }, extra)],
+          nodePools: [pool('p', 'q', { cpu: 2, memory: '8Gi' }, count, { rootDisk: 'containerDisk' })],
+        }),
+      );
     expect(m(3).errors).toEqual([]);
     expect(m(3).report.quotas[0].migrationHeadroom.memory).toBe(vm.launcher.requests.memory.toString());
     expect(m(4).errors).toEqual([{ path: 'quotas[0].liveMigrations', message: expect.stringMatching(/no room to live-migrate .*second launcher pod/) }]);
     expect(m(4, { liveMigrations: 0 }).errors).toEqual([]);
     // Pinned CPUs cannot migrate: no headroom is kept for them, and the VM says why.
-    const pinned = planModel(model({ fleets: [fleet('f', hosts(2, big))], quotas: [quota('q', 'f', { cpu: 64, memory: '256Gi' })], nodePools: [pool('p', 'q', { cpu: 2, memory: '8Gi' }, 2, { rootDisk: 'containerDisk', vm: { dedicatedCpus: true } })] }));
+    const pinned = planModel(
+      model({
+        fleets: [fleet('f', hosts(2, big))],
+        quotas: [quota('q', 'f', { cpu: 64, memory: '256Gi' })],
+        nodePools: [pool('p', 'q', { cpu: 2, memory: '8Gi' }, 2, { rootDisk: 'containerDisk', vm: { dedicatedCpus: true } })],
+      }),
+    );
     expect(pinned.report.quotas[0].migrationHeadroom).toEqual({});
     expect(pinned.vms[0].eviction).toMatchObject({ strategy: 'None', migratable: false, reason: expect.stringMatching(/pinned/) });
   });
@@ -143,7 +191,9 @@ describe('planModel', () => {
           autoNodes: [{ cluster: 'prod', provider: 'virt', quota: 'q', static: [{ name: 'base', quantity }] }],
         }),
       );
-    expect(m(5).errors).toEqual([{ path: 'quotas[0].maxVirtualMachines', message: expect.stringMatching(/allows 2 VMs but its pools ask for 5 \(autoNodes\[0\]\.static\[0\]\)/) }]);
+    expect(m(5).errors).toEqual([
+      { path: 'quotas[0].maxVirtualMachines', message: expect.stringMatching(/allows 2 VMs but its pools ask for 5 \(autoNodes\[0\]\.static\[0\]\)/) },
+    ]);
     const ok = m(2);
     expect(ok.errors).toEqual([]);
     expect(ok.report.quotas[0].virtualMachines).toBe(2);
@@ -154,22 +204,41 @@ describe('planModel', () => {
 
   it('refuses VM options KubeVirt would refuse, each at its path with the fix', () => {
     const m = (shape: Record<string, string | number>, vm: object) =>
-      errorsOf(model({ fleets: [fleet('f', hosts(1, big))], quotas: [quota('q', 'f', { cpu: 64, memory: '256Gi' })], nodePools: [pool('p', 'q', shape, 1, { rootDisk: 'containerDisk', vm })] }));
-    expect(m({ cpu: 6, memory: '8Gi' }, { sockets: 4 })).toEqual([{ path: 'nodePools[0].vm.sockets', message: expect.stringMatching(/6 vCPUs do not divide into 4 socket\(s\) x 1 thread\(s\)/) }]);
-    expect(m({ cpu: 4, memory: '8Gi' }, { isolateEmulatorThread: true })).toEqual([{ path: 'nodePools[0].vm.isolateEmulatorThread', message: expect.stringMatching(/needs dedicatedCpus: true/) }]);
-    expect(m({ cpu: 4, memory: '1025Mi' }, { hugepages: '1Gi' })).toEqual([{ path: 'nodePools[0].shape.memory', message: expect.stringMatching(/not a whole number of 1Gi hugepages/) }]);
+      errorsOf(
+        model({
+          fleets: [fleet('f', hosts(1, big))],
+          quotas: [quota('q', 'f', { cpu: 64, memory: '256Gi' })],
+          nodePools: [pool('p', 'q', shape, 1, { rootDisk: 'containerDisk', vm })],
+        }),
+      );
+    expect(m({ cpu: 6, memory: '8Gi' }, { sockets: 4 })).toEqual([
+      { path: 'nodePools[0].vm.sockets', message: expect.stringMatching(/6 vCPUs do not divide into 4 socket\(s\) x 1 thread\(s\)/) },
+    ]);
+    expect(m({ cpu: 4, memory: '8Gi' }, { isolateEmulatorThread: true })).toEqual([
+      { path: 'nodePools[0].vm.isolateEmulatorThread', message: expect.stringMatching(/needs dedicatedCpus: true/) },
+    ]);
+    expect(m({ cpu: 4, memory: '1025Mi' }, { hugepages: '1Gi' })).toEqual([
+      { path: 'nodePools[0].shape.memory', message: expect.stringMatching(/not a whole number of 1Gi hugepages/) },
+    ]);
   });
 
   it('refuses a fractional cpuAllocationRatio, as KubeVirt does', () => {
     const errors = errorsOf(model({ fleets: [fleet('f', hosts(1, big), { cpuAllocationRatio: 1.5 })] }));
-    expect(errors).toEqual([{ path: 'fleets[0].cpuAllocationRatio', message: expect.stringMatching(/1\.5 is not a whole number.*KubeVirt's cpuAllocationRatio is an integer/) }]);
+    expect(errors).toEqual([
+      { path: 'fleets[0].cpuAllocationRatio', message: expect.stringMatching(/1\.5 is not a whole number.*KubeVirt's cpuAllocationRatio is an integer/) },
+    ]);
   });
 
   it('refuses a device the fleet does not permit, and turns on the gate and permitted devices when it does', () => {
     const gpuPool = pool('g', 'q', { cpu: 4, memory: '16Gi', 'nvidia.com/gpu': 1 }, 1, { rootDisk: 'containerDisk' });
     const gpuHosts = hosts(1, { ...big, 'nvidia.com/gpu': '2' });
     const refused = errorsOf(model({ fleets: [fleet('f', gpuHosts)], quotas: [quota('q', 'f', { cpu: 64, memory: '256Gi' })], nodePools: [gpuPool] }));
-    expect(refused).toEqual([{ path: 'nodePools[0].shape["nvidia.com/gpu"]', message: expect.stringMatching(/not in the fleet's permittedHostDevices; add .* to fleets\[0\]\.permittedHostDevices/) }]);
+    expect(refused).toEqual([
+      {
+        path: 'nodePools[0].shape["nvidia.com/gpu"]',
+        message: expect.stringMatching(/not in the fleet's permittedHostDevices; add .* to fleets\[0\]\.permittedHostDevices/),
+      },
+    ]);
     const permitted = planModel(
       model({
         fleets: [fleet('f', gpuHosts, { permittedHostDevices: [{ resourceName: 'nvidia.com/gpu', pciVendorSelector: '10de:2236' }] })],
@@ -193,7 +262,9 @@ describe('planModel', () => {
     expect(errors).toEqual([
       {
         path: 'nodePools[0].count',
-        message: expect.stringMatching(/^1 of 4 nodes of pool "wide" .* cannot be placed on fleet "f": the quotas fit by sums.*largest node that still fits on one host is cpu: 5, memory: 23\d\d\dMi/),
+        message: expect.stringMatching(
+          /^1 of 4 nodes of pool "wide" .* cannot be placed on fleet "f": the quotas fit by sums.*largest node that still fits on one host is cpu: 5, memory: 23\d\d\dMi/,
+        ),
       },
     ]);
   });
@@ -209,7 +280,13 @@ describe('planModel', () => {
   });
 
   it('rejects fractional vCPUs for a VM', () => {
-    const errors = errorsOf(model({ fleets: [fleet('f', hosts(1, big))], quotas: [quota('q', 'f', { cpu: 4, memory: '16Gi' })], nodePools: [pool('p', 'q', { cpu: '1500m', memory: '2Gi', disk: '10Gi' }, 1)] }));
+    const errors = errorsOf(
+      model({
+        fleets: [fleet('f', hosts(1, big))],
+        quotas: [quota('q', 'f', { cpu: 4, memory: '16Gi' })],
+        nodePools: [pool('p', 'q', { cpu: '1500m', memory: '2Gi', disk: '10Gi' }, 1)],
+      }),
+    );
     expect(errors).toEqual([{ path: 'nodePools[0].shape.cpu', message: 'a VM gets whole vCPUs: got 1500m; use 2' }]);
   });
 
@@ -234,10 +311,31 @@ describe('planModel', () => {
   });
 
   it('claims GPU hosts for a private pool that names a GPU node type, one host per node', () => {
-    const gpuHost = (name: string, state = 'available') => ({ name, labels: { class: 'gpu' }, state, capacity: { cpu: 96, memory: '1Ti', 'nvidia.com/gpu': 8 } });
+    const gpuHost = (name: string, state = 'available') => ({
+      name,
+      labels: { class: 'gpu' },
+      state,
+      capacity: { cpu: 96, memory: '1Ti', 'nvidia.com/gpu': 8 },
+    });
     const m = model({
-      nodeProviders: [{ name: 'metal', kind: 'metal3', hosts: [gpuHost('gpu-01'), gpuHost('gpu-02'), gpuHost('gpu-03', 'provisioned')], nodeTypes: [{ name: 'gpu-node', hostSelector: { matchLabels: { class: 'gpu' } } }] }],
-      privateNodePools: [{ name: 'train', cluster: 'prod', provider: 'metal', nodeType: 'gpu-node', count: 2, image: { url: 'https://images.example/ubuntu.img', checksum: 'abc' } }],
+      nodeProviders: [
+        {
+          name: 'metal',
+          kind: 'metal3',
+          hosts: [gpuHost('gpu-01'), gpuHost('gpu-02'), gpuHost('gpu-03', 'provisioned')],
+          nodeTypes: [{ name: 'gpu-node', hostSelector: { matchLabels: { class: 'gpu' } } }],
+        },
+      ],
+      privateNodePools: [
+        {
+          name: 'train',
+          cluster: 'prod',
+          provider: 'metal',
+          nodeType: 'gpu-node',
+          count: 2,
+          image: { url: 'https://images.example/ubuntu.img', checksum: 'abc' },
+        },
+      ],
     });
     const plan = planModel(m);
     expect(plan.errors).toEqual([]);
@@ -322,7 +420,10 @@ describe('spread placement as kube-scheduler will carry it out', () => {
       model({
         fleets: [fleet6()],
         quotas: [roomy()],
-        nodePools: [pool('big', 'q', { cpu: 7, memory: '8Gi', disk: '20Gi' }, 7, { vm: { evictionStrategy: 'LiveMigrate' } }), pool('tiny', 'q', { cpu: 1, memory: '2Gi', disk: '20Gi' }, 6)],
+        nodePools: [
+          pool('big', 'q', { cpu: 7, memory: '8Gi', disk: '20Gi' }, 7, { vm: { evictionStrategy: 'LiveMigrate' } }),
+          pool('tiny', 'q', { cpu: 1, memory: '2Gi', disk: '20Gi' }, 6),
+        ],
       }),
     );
     expect(errors).toEqual([{ path: 'nodePools[0].count', message: expect.stringMatching(/kube-scheduler could leave VMs of fleet "f" pending/) }]);

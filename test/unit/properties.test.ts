@@ -17,7 +17,15 @@ function model(providerProps: Record<string, string>, typeProps: Record<string, 
     fleets: [fleet('fra1', hosts(2, { cpu: 64, memory: '256Gi', disk: '4Ti' }))],
     quotas: [quota('q', 'fra1', { cpu: 32, memory: '128Gi', disk: '1Ti' })],
     clusters: [cluster('prod')],
-    nodeProviders: [{ name: 'virt', kind: 'kubevirt', fleet: 'fra1', properties: providerProps, nodeTypes: [{ name: 'small', resources: { cpu: 2, memory: '4Gi' }, properties: typeProps }] }],
+    nodeProviders: [
+      {
+        name: 'virt',
+        kind: 'kubevirt',
+        fleet: 'fra1',
+        properties: providerProps,
+        nodeTypes: [{ name: 'small', resources: { cpu: 2, memory: '4Gi' }, properties: typeProps }],
+      },
+    ],
     autoNodes: [{ cluster: 'prod', provider: 'virt', quota: 'q', ...(claimProps ? { properties: claimProps } : {}), static: [{ name: 'base', quantity: 2 }] }],
   };
 }
@@ -25,7 +33,7 @@ const DISK = 'kubevirt.vcluster.com/root-disk-size';
 const URL = 'kubevirt.vcluster.com/image-url';
 
 describe('node claim properties', () => {
-  it('take the claim\'s value over the node type\'s over the provider\'s', () => {
+  it("take the claim's value over the node type's over the provider's", () => {
     const diskOf = (m: MetalsliceConfig) => planModel(m).vms.map((v) => v.shape.disk?.toString());
     expect(diskOf(model({ [DISK]: '10Gi' }, {}))).toEqual(['10Gi', '10Gi']);
     expect(diskOf(model({ [DISK]: '10Gi' }, { [DISK]: '20Gi' }))).toEqual(['20Gi', '20Gi']);
@@ -40,20 +48,30 @@ describe('node claim properties', () => {
     expect(vm.quotaDemand.disk?.toString()).toBe('40Gi');
     expect(plan.report.quotas[0].allocated).toMatchObject({ disk: '80Gi' });
     const rendered = renderVirtualMachine(vm, { userDataSecret: 'x' }) as unknown as { spec: { dataVolumeTemplates: { spec: Record<string, unknown> }[] } };
-    expect(rendered.spec.dataVolumeTemplates[0].spec).toMatchObject({ source: { registry: { url: 'docker://quay.io/containerdisks/ubuntu:22.04' } }, storage: { resources: { requests: { storage: '40Gi' } } } });
+    expect(rendered.spec.dataVolumeTemplates[0].spec).toMatchObject({
+      source: { registry: { url: 'docker://quay.io/containerdisks/ubuntu:22.04' } },
+      storage: { resources: { requests: { storage: '40Gi' } } },
+    });
   });
 
   it('fill the root disk from an http image or a CDI DataSource (which wins when both are set)', () => {
     const http = planModel(model({}, {}, { [DISK]: '30Gi', [URL]: 'https://images.example.com/ubuntu.qcow2' })).vms[0];
     expect(renderedVm(http).spec.dataVolumeTemplates?.[0].spec.source).toEqual({ http: { url: 'https://images.example.com/ubuntu.qcow2' } });
-    const ds = planModel(model({ 'kubevirt.vcluster.com/image-datasource': 'os-images/ubuntu' }, {}, { [DISK]: '30Gi', [URL]: 'https://x.example/i.qcow2' })).vms[0];
+    const ds = planModel(model({ 'kubevirt.vcluster.com/image-datasource': 'os-images/ubuntu' }, {}, { [DISK]: '30Gi', [URL]: 'https://x.example/i.qcow2' }))
+      .vms[0];
     expect(renderedVm(ds).spec.dataVolumeTemplates?.[0].spec.sourceRef).toEqual({ kind: 'DataSource', name: 'ubuntu', namespace: 'os-images' });
   });
 
   it('refuse an image without a root-disk size, a bad size and a bad URL, at the place they are written', () => {
-    expect(planModel(model({}, {}, { [URL]: 'docker://x/y:1' })).errors).toEqual([{ path: `autoNodes[0].properties["${URL}"]`, message: expect.stringContaining(`needs ${DISK}`) }]);
-    expect(planModel(model({}, { [DISK]: '40' }, {})).errors).toEqual([{ path: `nodeProviders[0].nodeTypes[0].properties["${DISK}"]`, message: expect.stringContaining('is not a root-disk size') }]);
-    expect(planModel(model({}, {}, { [DISK]: '40Gi', [URL]: 'ftp://x/y' })).errors).toEqual([{ path: `autoNodes[0].properties["${URL}"]`, message: expect.stringContaining('is not an image URL') }]);
+    expect(planModel(model({}, {}, { [URL]: 'docker://x/y:1' })).errors).toEqual([
+      { path: `autoNodes[0].properties["${URL}"]`, message: expect.stringContaining(`needs ${DISK}`) },
+    ]);
+    expect(planModel(model({}, { [DISK]: '40' }, {})).errors).toEqual([
+      { path: `nodeProviders[0].nodeTypes[0].properties["${DISK}"]`, message: expect.stringContaining('is not a root-disk size') },
+    ]);
+    expect(planModel(model({}, {}, { [DISK]: '40Gi', [URL]: 'ftp://x/y' })).errors).toEqual([
+      { path: `autoNodes[0].properties["${URL}"]`, message: expect.stringContaining('is not an image URL') },
+    ]);
   });
 
   it('name the provider properties metalslice does not carry yet, once per place', () => {

@@ -38,11 +38,22 @@ function plan(autoNodes: AutoNodesSpec[]): PlannedAutoPool[] {
 const burst: AutoNodesSpec['dynamic'] = [
   {
     name: 'burst',
-    requirements: [{ property: 'tier', value: 'a' }, { property: 'scratch', operator: 'DoesNotExist' }, { property: 'kubernetes.io/os', operator: 'Exists' }],
+    requirements: [
+      { property: 'tier', value: 'a' },
+      { property: 'scratch', operator: 'DoesNotExist' },
+      { property: 'kubernetes.io/os', operator: 'Exists' },
+    ],
     limits: { cpu: 64, memory: '256Gi', nodes: 8 },
-    taints: [{ key: 'dedicated', value: 'burst', effect: 'NoSchedule' }, { key: 'spot', effect: 'PreferNoSchedule' }],
+    taints: [
+      { key: 'dedicated', value: 'burst', effect: 'NoSchedule' },
+      { key: 'spot', effect: 'PreferNoSchedule' },
+    ],
     nodeLabels: { team: 'a' },
-    disruption: { consolidationPolicy: 'WhenEmpty', consolidateAfter: '5m', budgets: [{ nodes: '10%' }, { nodes: '0', schedule: '0 9 * * mon-fri', duration: '8h', reasons: ['Underutilized', 'Drifted'] }] },
+    disruption: {
+      consolidationPolicy: 'WhenEmpty',
+      consolidateAfter: '5m',
+      budgets: [{ nodes: '10%' }, { nodes: '0', schedule: '0 9 * * mon-fri', duration: '8h', reasons: ['Underutilized', 'Drifted'] }],
+    },
     expireAfter: '720h',
     terminationGracePeriod: '1h',
     weight: 10,
@@ -51,10 +62,30 @@ const burst: AutoNodesSpec['dynamic'] = [
 
 describe('Karpenter NodePool', () => {
   it('lists the matching types cheapest first, then the pool requirements, and validates against the CRD', () => {
-    const [pool] = plan([{ cluster: 'prod', provider: 'virt', quota: 'team-a', dynamic: [{ ...burst[0], requirements: [{ property: 'tier', value: 'a' }, { property: 'kubernetes.io/os', operator: 'Exists' }] }] }]);
+    const [pool] = plan([
+      {
+        cluster: 'prod',
+        provider: 'virt',
+        quota: 'team-a',
+        dynamic: [
+          {
+            ...burst[0],
+            requirements: [
+              { property: 'tier', value: 'a' },
+              { property: 'kubernetes.io/os', operator: 'Exists' },
+            ],
+          },
+        ],
+      },
+    ]);
     const np = renderKarpenterNodePool(pool);
     expect(validateAgainstCrd(np)).toEqual([]);
-    const spec = np.spec as { template: { metadata: unknown; spec: { requirements: unknown[]; nodeClassRef: unknown; taints: unknown[] } }; limits: unknown; disruption: unknown; weight: number };
+    const spec = np.spec as {
+      template: { metadata: unknown; spec: { requirements: unknown[]; nodeClassRef: unknown; taints: unknown[] } };
+      limits: unknown;
+      disruption: unknown;
+      weight: number;
+    };
     expect(spec.template.spec.requirements).toEqual([
       { key: 'node.kubernetes.io/instance-type', operator: 'In', values: ['small', 'large'] },
       { key: 'tier', operator: 'In', values: ['a'] },
@@ -69,11 +100,30 @@ describe('Karpenter NodePool', () => {
       budgets: [{ nodes: '10%' }, { nodes: '0', reasons: ['Underutilized', 'Drifted'], schedule: '0 9 * * mon-fri', duration: '8h' }],
     });
     expect(spec.weight).toBe(10);
-    expect(spec.template.spec.taints).toEqual([{ key: 'dedicated', value: 'burst', effect: 'NoSchedule' }, { key: 'spot', effect: 'PreferNoSchedule' }]);
+    expect(spec.template.spec.taints).toEqual([
+      { key: 'dedicated', value: 'burst', effect: 'NoSchedule' },
+      { key: 'spot', effect: 'PreferNoSchedule' },
+    ]);
   });
 
   it('spells DoesNotExist as DoesNotExist and keeps GPU types when asked for', () => {
-    const [pool] = plan([{ cluster: 'prod', provider: 'virt', quota: 'team-a', dynamic: [{ name: 'ml', requirements: [{ property: 'nvidia.com/gpu', operator: 'Exists' }, { property: 'scratch', operator: 'DoesNotExist' }], limits: { nodes: 2 } }] }]);
+    const [pool] = plan([
+      {
+        cluster: 'prod',
+        provider: 'virt',
+        quota: 'team-a',
+        dynamic: [
+          {
+            name: 'ml',
+            requirements: [
+              { property: 'nvidia.com/gpu', operator: 'Exists' },
+              { property: 'scratch', operator: 'DoesNotExist' },
+            ],
+            limits: { nodes: 2 },
+          },
+        ],
+      },
+    ]);
     const np = renderKarpenterNodePool(pool);
     expect(validateAgainstCrd(np)).toEqual([]);
     const reqs = (np.spec as { template: { spec: { requirements: unknown[] } } }).template.spec.requirements;
@@ -98,7 +148,23 @@ describe('Karpenter NodePool', () => {
 
 describe('Cluster API pool', () => {
   const caPool = (): PlannedAutoPool =>
-    plan([{ cluster: 'prod', provider: 'virt', quota: 'team-a', dynamic: [{ name: 'ca', autoscaler: 'cluster-api', requirements: [{ property: 'tier', value: 'b' }], limits: { cpu: 20 }, taints: [{ key: 'dedicated', value: 'ca', effect: 'NoSchedule' }], nodeLabels: { team: 'a' } }] }])[0];
+    plan([
+      {
+        cluster: 'prod',
+        provider: 'virt',
+        quota: 'team-a',
+        dynamic: [
+          {
+            name: 'ca',
+            autoscaler: 'cluster-api',
+            requirements: [{ property: 'tier', value: 'b' }],
+            limits: { cpu: 20 },
+            taints: [{ key: 'dedicated', value: 'ca', effect: 'NoSchedule' }],
+            nodeLabels: { team: 'a' },
+          },
+        ],
+      },
+    ])[0];
 
   it('renders a MachineDeployment, KubevirtMachineTemplate and KubeadmConfigTemplate that the CRDs accept', () => {
     const objs = renderClusterApiPool(caPool(), { namespace: 'acme-team-a' });
@@ -124,11 +190,22 @@ describe('Cluster API pool', () => {
 
   it('requests the CPU the planner counted (after the allocation ratio) and gives GPUs to the VM', () => {
     const objs = renderClusterApiPool(caPool(), { namespace: 'acme-team-a' });
-    const domain = (objs.machineTemplate.spec as { template: { spec: { virtualMachineTemplate: { spec: { template: { spec: { domain: { cpu: unknown; resources: unknown } } } } } } } }).template.spec.virtualMachineTemplate.spec.template.spec.domain;
+    const domain = (
+      objs.machineTemplate.spec as {
+        template: { spec: { virtualMachineTemplate: { spec: { template: { spec: { domain: { cpu: unknown; resources: unknown } } } } } } };
+      }
+    ).template.spec.virtualMachineTemplate.spec.template.spec.domain;
     expect(domain.cpu).toEqual({ cores: 2 });
     expect(domain.resources).toEqual({ requests: { cpu: '1', memory: '4Gi' } });
 
-    const [gpuPool] = plan([{ cluster: 'prod', provider: 'virt', quota: 'team-a', dynamic: [{ name: 'ml', autoscaler: 'cluster-api', requirements: [{ property: 'nvidia.com/gpu', operator: 'Exists' }], limits: { nodes: 2 } }] }]);
+    const [gpuPool] = plan([
+      {
+        cluster: 'prod',
+        provider: 'virt',
+        quota: 'team-a',
+        dynamic: [{ name: 'ml', autoscaler: 'cluster-api', requirements: [{ property: 'nvidia.com/gpu', operator: 'Exists' }], limits: { nodes: 2 } }],
+      },
+    ]);
     const gpuObjs = renderClusterApiPool(gpuPool, { namespace: 'acme-team-a' });
     expect(validateAgainstCrd(gpuObjs.machineTemplate)).toEqual([]);
     expect(gpuObjs.machineDeployment.metadata.annotations).toMatchObject({
@@ -141,12 +218,29 @@ describe('Cluster API pool', () => {
 describe('node environment', () => {
   it('makes a namespace and a default-deny NetworkPolicy per (cluster, provider)', () => {
     const [ns, np] = renderNodeEnvironment({ cluster: 'prod', provider: 'virt' });
-    expect(ns).toEqual({ apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'prod-virt', labels: { 'app.kubernetes.io/managed-by': 'metalslice', 'metalslice.io/cluster': 'prod', 'metalslice.io/provider': 'virt' } } });
-    expect(np).toMatchObject({ apiVersion: 'networking.k8s.io/v1', kind: 'NetworkPolicy', metadata: { name: 'default-deny', namespace: 'prod-virt' }, spec: { podSelector: {}, policyTypes: ['Ingress', 'Egress'] } });
+    expect(ns).toEqual({
+      apiVersion: 'v1',
+      kind: 'Namespace',
+      metadata: {
+        name: 'prod-virt',
+        labels: { 'app.kubernetes.io/managed-by': 'metalslice', 'metalslice.io/cluster': 'prod', 'metalslice.io/provider': 'virt' },
+      },
+    });
+    expect(np).toMatchObject({
+      apiVersion: 'networking.k8s.io/v1',
+      kind: 'NetworkPolicy',
+      metadata: { name: 'default-deny', namespace: 'prod-virt' },
+      spec: { podSelector: {}, policyTypes: ['Ingress', 'Egress'] },
+    });
     // Core objects: validated against the Kubernetes OpenAPI schema (throws when invalid).
     expect(() => new Namespace(ns as ConstructorParameters<typeof Namespace>[0]).validate()).not.toThrow();
     expect(() => new NetworkPolicy(np as ConstructorParameters<typeof NetworkPolicy>[0]).validate()).not.toThrow();
-    expect(renderNodeEnvironments([{ cluster: 'a', provider: 'b' }, { cluster: 'c', provider: 'd' }])).toHaveLength(4);
+    expect(
+      renderNodeEnvironments([
+        { cluster: 'a', provider: 'b' },
+        { cluster: 'c', provider: 'd' },
+      ]),
+    ).toHaveLength(4);
   });
 
   it('shortens long names with a stable hash that keeps pairs apart', () => {

@@ -54,7 +54,19 @@ describe('rendered objects', () => {
       {
         ...vm0,
         rootDisk: 'containerDisk',
-        guest: { ...vm0.guest, sockets: 2, cores: 2, threads: 2, dedicatedCpus: true, isolateEmulatorThread: true, hugepages: '2Mi', ioThreads: 2, serialConsoleLog: false, graphics: false, devices: [gpu, nic] },
+        guest: {
+          ...vm0.guest,
+          sockets: 2,
+          cores: 2,
+          threads: 2,
+          dedicatedCpus: true,
+          isolateEmulatorThread: true,
+          hugepages: '2Mi',
+          ioThreads: 2,
+          serialConsoleLog: false,
+          graphics: false,
+          devices: [gpu, nic],
+        },
         eviction: { strategy: 'None', migratable: false, reason: 'pinned' },
       },
       { userDataSecret: 'gpu-0-cloudinit' },
@@ -72,7 +84,10 @@ describe('rendered objects', () => {
     const vm = renderVirtualMachine(planned, { userDataSecret: 's' }) as unknown as {
       spec: { template: { spec: { domain: { resources: { requests: { cpu: string; memory: string } }; cpu: { cores: number } } } } };
     };
-    expect(vm.spec.template.spec.domain.resources.requests).toEqual({ cpu: planned.vmiRequests.cpu!.toString(), memory: planned.vmiRequests.memory.toString() });
+    expect(vm.spec.template.spec.domain.resources.requests).toEqual({
+      cpu: planned.vmiRequests.cpu!.toString(),
+      memory: planned.vmiRequests.memory.toString(),
+    });
     expect(vm.spec.template.spec.domain.cpu.cores).toBe(Number(planned.shape.cpu.ceilUnits()));
   });
 
@@ -91,18 +106,22 @@ describe('rendered objects', () => {
     }
   });
 
-  it('the ResourceQuota holds the plan\'s line, VM count included', () => {
+  it("the ResourceQuota holds the plan's line, VM count included", () => {
     const rq = renderResourceQuota(plan.quotas[0]) as unknown as { spec: { hard: Record<string, string> } };
     expect(rq.spec.hard).toEqual({ 'count/virtualmachines.kubevirt.io': '40', 'requests.cpu': '256', 'requests.memory': '1Ti', 'requests.storage': '8Ti' });
   });
 
   it('secrets validate as core Kubernetes objects', () => {
     expect(validateCoreObject(renderUserDataSecret('n-cloudinit', 'ns', 'p', joinDocument()))).toEqual([]);
-    expect(validateCoreObject(renderBootstrapTokenSecret({ tokenId: 'abcdef', tokenSecret: '0123456789abcdef', expiration: '2030-01-01T00:00:00Z', description: 'd' }))).toEqual([]);
+    expect(
+      validateCoreObject(
+        renderBootstrapTokenSecret({ tokenId: 'abcdef', tokenSecret: '0123456789abcdef', expiration: '2030-01-01T00:00:00Z', description: 'd' }),
+      ),
+    ).toEqual([]);
     expect(validateCoreObject({ apiVersion: 'v1', kind: 'Secret', metadata: { name: 'x' }, stringData: { a: 1 } })).not.toEqual([]);
   });
 
-  it('every join document passes cloud-init\'s own schema check', () => {
+  it("every join document passes cloud-init's own schema check", () => {
     for (const pool of plan.pools) {
       const result = cloudInitSchemaCheck(joinDocument(pool));
       expect(result.output).toMatch(/^Valid/m);
@@ -110,22 +129,32 @@ describe('rendered objects', () => {
     }
   });
 
-  it('cloud-init\'s schema check rejects a broken document (the check has teeth)', () => {
+  it("cloud-init's schema check rejects a broken document (the check has teeth)", () => {
     expect(cloudInitSchemaCheck('#cloud-config\nruncmd: 42\npackages: {a: 1}\n').ok).toBe(false);
   });
 
   it('joins with kubeadm v1beta4, the CA hash and the node labels, never a node-role label', () => {
     const doc = parse(joinDocument()) as { write_files: { path: string; content: string }[]; runcmd: string[][] };
-    const join = parse(defined(doc.write_files.find((f) => f.path === '/etc/kubernetes/kubeadm-join.yaml'), 'the join file').content) as JoinConfiguration;
+    const join = parse(
+      defined(
+        doc.write_files.find((f) => f.path === '/etc/kubernetes/kubeadm-join.yaml'),
+        'the join file',
+      ).content,
+    ) as JoinConfiguration;
     expect(join.apiVersion).toBe('kubeadm.k8s.io/v1beta4');
     expect(join.discovery.bootstrapToken).toEqual({ apiServerEndpoint: '10.0.0.10:6443', token: FAKE_TOKEN, caCertHashes: [caCertHash(EXAMPLE_CA)] });
-    expect(join.nodeRegistration.kubeletExtraArgs).toEqual([{ name: 'node-labels', value: 'metalslice.io/pool=team-a-workers,node.kubernetes.io/instance-type=team-a-workers' }]);
+    expect(join.nodeRegistration.kubeletExtraArgs).toEqual([
+      { name: 'node-labels', value: 'metalslice.io/pool=team-a-workers,node.kubernetes.io/instance-type=team-a-workers' },
+    ]);
     expect(doc.runcmd.at(-1)).toEqual(['kubeadm', 'join', '--config', '/etc/kubernetes/kubeadm-join.yaml']);
     expect(JSON.stringify(doc)).toContain('https://pkgs.k8s.io/core:/stable:/v1.33/deb/');
   });
 
   it('drops labels a kubelet may not set on itself', () => {
-    expect(selfSettableLabels({ 'node-role.kubernetes.io/worker': '', 'kubernetes.io/foo': 'x', 'a.io/b': 'c', 'topology.kubernetes.io/zone': 'z' })).toEqual({ 'a.io/b': 'c', 'topology.kubernetes.io/zone': 'z' });
+    expect(selfSettableLabels({ 'node-role.kubernetes.io/worker': '', 'kubernetes.io/foo': 'x', 'a.io/b': 'c', 'topology.kubernetes.io/zone': 'z' })).toEqual({
+      'a.io/b': 'c',
+      'topology.kubernetes.io/zone': 'z',
+    });
   });
 
   it('hashes the CA public key as kubeadm does (sha256 of the SubjectPublicKeyInfo)', () => {

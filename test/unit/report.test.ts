@@ -43,7 +43,13 @@ describe('readable numbers', () => {
   });
 
   it('keeps three significant digits, and trailing zeros only when it rounded', () => {
-    expect([threeDigits(10025n, 1000n), threeDigits(9996n, 1000n), threeDigits(4412n, 10000n), threeDigits(488n, 1000000n), threeDigits(1252n, 1n)]).toEqual(['10.0', '10.0', '0.441', '0.000488', '1252']);
+    expect([threeDigits(10025n, 1000n), threeDigits(9996n, 1000n), threeDigits(4412n, 10000n), threeDigits(488n, 1000000n), threeDigits(1252n, 1n)]).toEqual([
+      '10.0',
+      '10.0',
+      '0.441',
+      '0.000488',
+      '1252',
+    ]);
   });
 
   it('is within half a unit of the third digit of the exact value (property)', () => {
@@ -60,13 +66,20 @@ describe('readable numbers', () => {
   });
 
   it('gives a column one unit, the one most of its values read in', () => {
-    const unit = columnUnit('memory', ['32Gi', '128Gi', '4Gi', '1Ti'].map((s) => Quantity.parse(s)));
+    const unit = columnUnit(
+      'memory',
+      ['32Gi', '128Gi', '4Gi', '1Ti'].map((s) => Quantity.parse(s)),
+    );
     expect(unit.label).toBe('Gi');
     expect(inUnit(Quantity.parse('1Ti'), unit)).toBe('1024');
   });
 
   it('never shows a share that is not full as 100 %, nor one above zero as 0 %', () => {
-    expect([percent(Quantity.parse('999'), Quantity.parse('1000')), percent(Quantity.parse('1'), Quantity.parse('1000')), percent(Quantity.parse('1000'), Quantity.parse('1000'))]).toEqual(['99', '<1', '100']);
+    expect([
+      percent(Quantity.parse('999'), Quantity.parse('1000')),
+      percent(Quantity.parse('1'), Quantity.parse('1000')),
+      percent(Quantity.parse('1000'), Quantity.parse('1000')),
+    ]).toEqual(['99', '<1', '100']);
   });
 });
 
@@ -148,7 +161,10 @@ describe('diff first', () => {
   });
 
   it('shows quota limit and allocation deltas and the cost delta', () => {
-    const before = clone(after) as unknown as { quotas: { name: string; limits: Record<string, string>; allocated: Record<string, string> }[]; pools: { name: string; cost: number }[] };
+    const before = clone(after) as unknown as {
+      quotas: { name: string; limits: Record<string, string>; allocated: Record<string, string> }[];
+      pools: { name: string; cost: number }[];
+    };
     before.quotas[0].limits.memory = '512Gi';
     before.quotas[0].allocated.cpu = '76045m';
     before.pools[0].cost = 720;
@@ -201,7 +217,9 @@ describe('bounded for pull request comments', () => {
     expect(md.length).toBeLessThanOrEqual(60_000);
     for (const w of big.report.warnings) expect(md).toContain(w.message);
     expect(md).toContain(`- pool ${big.report.pools[3].name}: ${big.report.pools[3].nodes.length - 7} → ${big.report.pools[3].nodes.length} nodes, 7 added`);
-    const leftOut = Number(/\*\*([\d,]+) rows left out to keep this within 60,000 characters\.\*\* The full report: the plan-report artifact\./.exec(md)?.[1].replace(/,/g, ''));
+    const leftOut = Number(
+      /\*\*([\d,]+) rows left out to keep this within 60,000 characters\.\*\* The full report: the plan-report artifact\./.exec(md)?.[1].replace(/,/g, ''),
+    );
     const rowsShown = md.split('\n').filter((l) => /^\| (?!---)/.test(l)).length - (md.match(/^\| [a-z].* \|\n\| ---/gm) ?? []).length;
     const rowsTotal = full.split('\n').filter((l) => /^\| (?!---)/.test(l)).length - (full.match(/^\| [a-z].* \|\n\| ---/gm) ?? []).length;
     expect(leftOut).toBe(rowsTotal - rowsShown);
@@ -278,7 +296,10 @@ describe('N+1 headroom', () => {
     fc.assert(
       fc.property(fc.integer({ min: 2, max: 6 }), fc.integer({ min: 1, max: 4 }), (hosts, count) => {
         const config = headroomConfig();
-        const fleet = { ...config.fleets![0], hosts: Array.from({ length: hosts }, (_, i) => ({ name: `h${i}`, capacity: { cpu: 64, memory: '256Gi', disk: '2Ti' } })) };
+        const fleet = {
+          ...config.fleets![0],
+          hosts: Array.from({ length: hosts }, (_, i) => ({ name: `h${i}`, capacity: { cpu: 64, memory: '256Gi', disk: '2Ti' } })),
+        };
         const plan = planModel({ ...config, fleets: [fleet], nodePools: [{ ...config.nodePools![1], count }] });
         // Each host holds 62 spare CPUs at most 4 small VMs use: any one host's VMs fit on another.
         expect(plan.report.fleets[0].headroom!.hosts.ok).toBe(true);

@@ -25,7 +25,15 @@ describe('parsing requirements', () => {
   });
 
   it('rejects In with both value and values, naming the requirement', () => {
-    const issues = issuesOf(() => parseRequirements([{ property: 'tier', value: 'a' }, { property: 'tier', value: 'a', values: ['b'] }], 'autoNodes[0].static[1].requirements'));
+    const issues = issuesOf(() =>
+      parseRequirements(
+        [
+          { property: 'tier', value: 'a' },
+          { property: 'tier', value: 'a', values: ['b'] },
+        ],
+        'autoNodes[0].static[1].requirements',
+      ),
+    );
     expect(issues).toEqual([{ path: 'autoNodes[0].static[1].requirements[1]', message: expect.stringContaining('either value or values') }]);
   });
 
@@ -42,13 +50,27 @@ describe('parsing requirements', () => {
   it('requires exactly one non-negative integer for Gt and Lt', () => {
     expect(req({ property: 'cores', operator: 'Gt', value: '4' }).bound).toBe(4);
     expect(req({ property: 'cores', operator: 'Lt', values: ['16'] }).bound).toBe(16);
-    expect(issuesOf(() => req({ property: 'cores', operator: 'Gt', value: 'four' }))[0]).toEqual({ path: 'r.value', message: expect.stringContaining('not a non-negative integer') });
+    expect(issuesOf(() => req({ property: 'cores', operator: 'Gt', value: 'four' }))[0]).toEqual({
+      path: 'r.value',
+      message: expect.stringContaining('not a non-negative integer'),
+    });
     expect(issuesOf(() => req({ property: 'cores', operator: 'Lt', values: ['1', '2'] }))[0].message).toMatch(/exactly one integer/);
   });
 
   it('names the bad value path and says what is allowed', () => {
-    const issues = issuesOf(() => parseRequirements([{ property: 'tier', value: 'a' }, { property: 'tier', value: 'a' }, { property: 'tier', value: 'no spaces!' }], 'autoNodes[0].static[1].requirements'));
-    expect(issues).toEqual([{ path: 'autoNodes[0].static[1].requirements[2].value', message: expect.stringMatching(/not a valid label value: .*letter or digit/) }]);
+    const issues = issuesOf(() =>
+      parseRequirements(
+        [
+          { property: 'tier', value: 'a' },
+          { property: 'tier', value: 'a' },
+          { property: 'tier', value: 'no spaces!' },
+        ],
+        'autoNodes[0].static[1].requirements',
+      ),
+    );
+    expect(issues).toEqual([
+      { path: 'autoNodes[0].static[1].requirements[2].value', message: expect.stringMatching(/not a valid label value: .*letter or digit/) },
+    ]);
   });
 
   it('checks property names as label keys', () => {
@@ -58,7 +80,10 @@ describe('parsing requirements', () => {
   });
 
   it('rejects an unknown operator', () => {
-    expect(issuesOf(() => req({ property: 'tier', operator: 'Like' as never, value: 'a' }))[0]).toEqual({ path: 'r.operator', message: expect.stringContaining('In, NotIn, Exists, DoesNotExist, Gt, Lt') });
+    expect(issuesOf(() => req({ property: 'tier', operator: 'Like' as never, value: 'a' }))[0]).toEqual({
+      path: 'r.operator',
+      message: expect.stringContaining('In, NotIn, Exists, DoesNotExist, Gt, Lt'),
+    });
   });
 });
 
@@ -123,9 +148,21 @@ describe('matching', () => {
   });
 
   it('requires all requirements to match', () => {
-    const rs = parseRequirements([{ property: 'tier', value: 'a' }, { property: 'zone', value: 'x' }], 'r');
+    const rs = parseRequirements(
+      [
+        { property: 'tier', value: 'a' },
+        { property: 'zone', value: 'x' },
+      ],
+      'r',
+    );
     expect(matchesAll(rs, props)).toBe(true);
-    const rs2 = parseRequirements([{ property: 'tier', value: 'a' }, { property: 'zone', value: 'y' }], 'r');
+    const rs2 = parseRequirements(
+      [
+        { property: 'tier', value: 'a' },
+        { property: 'zone', value: 'y' },
+      ],
+      'r',
+    );
     expect(matchesAll(rs2, props)).toBe(false);
   });
 

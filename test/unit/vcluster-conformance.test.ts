@@ -26,7 +26,8 @@ const PLANNING_REFUSES: Readonly<Record<string, RegExp>> = {
   '065-unknown-profile.yaml': /no node profile named "nope": known: gpu-training, standard/,
   // Static pools metalslice cannot make nodes for, with the way to get them.
   '068-static-on-metal3.yaml': /static pool bare on metal3 provider metal3: .*privateNodePools/,
-  '069-static-on-terraform.yaml': /static pool tf on terraform provider terraform-example: .*only|static pool tf on terraform provider terraform-example: .*vCluster Platform/,
+  '069-static-on-terraform.yaml':
+    /static pool tf on terraform provider terraform-example: .*only|static pool tf on terraform provider terraform-example: .*vCluster Platform/,
   // The quota holds fewer nodes than the pool asks for.
   '071-too-many-nodes.yaml': /quota tenant-quota is exceeded: 500 x my-node-provider.large/,
   // The kubelet refuses to join with a label under node-role.kubernetes.io.
@@ -45,11 +46,17 @@ const imported = (file: { name: string; text: string }) => importCorpusFile(file
 
 /** What vCluster read, in the shape metalslice compares: provider, then each pool's name (and static quantity). */
 function vclusterPools(entries: readonly VclusterEntry[] | null | undefined): string[] {
-  return (entries ?? []).flatMap((e) => [...(e.static ?? []).map((p) => `${e.provider}/static/${p.name}x${p.quantity}`), ...(e.dynamic ?? []).map((p) => `${e.provider}/dynamic/${p.name}`)]);
+  return (entries ?? []).flatMap((e) => [
+    ...(e.static ?? []).map((p) => `${e.provider}/static/${p.name}x${p.quantity}`),
+    ...(e.dynamic ?? []).map((p) => `${e.provider}/dynamic/${p.name}`),
+  ]);
 }
 
 function metalslicePools(entries: readonly AutoNodesSpec[]): string[] {
-  return entries.flatMap((e) => [...(e.static ?? []).map((p) => `${e.provider}/static/${p.name}x${p.quantity}`), ...(e.dynamic ?? []).map((p) => `${e.provider}/dynamic/${p.name}`)]);
+  return entries.flatMap((e) => [
+    ...(e.static ?? []).map((p) => `${e.provider}/static/${p.name}x${p.quantity}`),
+    ...(e.dynamic ?? []).map((p) => `${e.provider}/dynamic/${p.name}`),
+  ]);
 }
 
 const modelOf = (file: { name: string; text: string }) => corpusModel(file, catalogue);
@@ -60,10 +67,12 @@ describeCorpus('vcluster.yaml conformance (vCluster v0.36.1 decides)', () => {
   afterAll(() => {
     const accepted = files.filter((f) => acceptedByVcluster(verdicts.get(f.name)!)).length;
     const agree = files.filter((f) => acceptedByVcluster(verdicts.get(f.name)!) === (imported(f).issues.length === 0)).length;
-    process.stdout.write(`vcluster.yaml conformance: ${files.length} files, vCluster accepts ${accepted} and refuses ${files.length - accepted}; metalslice agrees on ${agree} of ${files.length}\n`);
+    process.stdout.write(
+      `vcluster.yaml conformance: ${files.length} files, vCluster accepts ${accepted} and refuses ${files.length - accepted}; metalslice agrees on ${agree} of ${files.length}\n`,
+    );
   });
 
-  it('holds at least 60 files, each with its source and a verdict from vCluster\'s own code', () => {
+  it("holds at least 60 files, each with its source and a verdict from vCluster's own code", () => {
     expect(files.length).toBeGreaterThanOrEqual(60);
     for (const f of files) {
       expect({ file: f.name, source: f.source !== '' }).toEqual({ file: f.name, source: true });
@@ -71,12 +80,16 @@ describeCorpus('vcluster.yaml conformance (vCluster v0.36.1 decides)', () => {
     }
   });
 
-  it.each(files.map((f) => [f.name, f] as const))('%s: metalslice reaches vCluster\'s verdict', (_name, file) => {
+  it.each(files.map((f) => [f.name, f] as const))("%s: metalslice reaches vCluster's verdict", (_name, file) => {
     const verdict = verdicts.get(file.name)!;
     const read = imported(file);
     const vcluster = acceptedByVcluster(verdict) ? 'accepts' : `refuses (${verdict.error ?? verdict.schemaErrors?.join('; ')})`;
     const ours = read.issues.length === 0 ? 'accepts' : `refuses (${read.issues.map((i) => `${i.path}: ${i.message}`).join('; ')})`;
-    expect({ file: file.name, verdict: ours.startsWith('accepts') ? 'accepts' : 'refuses', ours }).toEqual({ file: file.name, verdict: vcluster.startsWith('accepts') ? 'accepts' : 'refuses', ours: expect.any(String) });
+    expect({ file: file.name, verdict: ours.startsWith('accepts') ? 'accepts' : 'refuses', ours }).toEqual({
+      file: file.name,
+      verdict: vcluster.startsWith('accepts') ? 'accepts' : 'refuses',
+      ours: expect.any(String),
+    });
     // A refusal names a place in the file.
     for (const issue of read.issues) expect(issue.path.startsWith(file.name)).toBe(true);
     if (acceptedByVcluster(verdict)) {
@@ -108,9 +121,14 @@ describeCorpus('vcluster.yaml conformance (vCluster v0.36.1 decides)', () => {
     new RandomProvider(stack, 'random');
     new CapacityPlan(stack, 'plan', { writeReport: false });
     addConfig(stack, model);
-    const json = JSON.parse(Testing.synth(stack)) as { resource?: { kubernetes_manifest?: Record<string, { manifest: { kind: string; metadata: { name: string } } }> } };
+    const json = JSON.parse(Testing.synth(stack)) as {
+      resource?: { kubernetes_manifest?: Record<string, { manifest: { kind: string; metadata: { name: string } } }> };
+    };
     const manifests = Object.values(json.resource?.kubernetes_manifest ?? {}).map((r) => r.manifest);
-    const staticVms = plan.vms.filter((v) => v.concrete && v.origin === 'static').map((v) => v.name).sort();
+    const staticVms = plan.vms
+      .filter((v) => v.concrete && v.origin === 'static')
+      .map((v) => v.name)
+      .sort();
     const karpenterPools = plan.report.pools.filter((p) => p.kind === 'dynamic').map((p) => p.name);
     const elastic = (catalogue.nodePools ?? []).reduce((n, p) => n + p.count, 0);
     expect(manifests.filter((m) => m.kind === 'VirtualMachine')).toHaveLength(staticVms.length + elastic);

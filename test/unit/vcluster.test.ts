@@ -90,31 +90,53 @@ describe('importing a vcluster.yaml', () => {
     expect(plan.pools[0].nodes.map((n) => n.name)).toEqual(['payments-base-0', 'payments-base-1']);
     expect(plan.pools[0].nodes[0].labels).toMatchObject({ team: 'payments', tier: 'a' });
     expect(plan.pools[2].nodes[0].host).toBe('gpu-01');
-    expect(plan.pools[1].dynamic).toMatchObject({ nodesLimit: 6, expireAfter: '720h', terminationGracePeriod: '30m', disruption: { consolidateAfter: '10m', budgets: [{ nodes: '20%' }] } });
+    expect(plan.pools[1].dynamic).toMatchObject({
+      nodesLimit: 6,
+      expireAfter: '720h',
+      terminationGracePeriod: '30m',
+      disruption: { consolidateAfter: '10m', budgets: [{ nodes: '20%' }] },
+    });
     expect(plan.pools[1].dynamic!.weight).toBeUndefined();
-    expect(plan.environments).toEqual([{ cluster: 'payments', provider: 'metal' }, { cluster: 'payments', provider: 'virt' }]);
+    expect(plan.environments).toEqual([
+      { cluster: 'payments', provider: 'metal' },
+      { cluster: 'payments', provider: 'virt' },
+    ]);
   });
 
   it('reports planning errors at their place in the vcluster.yaml', () => {
     const bad = vclusterYaml.replace('value: a', 'value: "a b"');
     const plan = planVclusterAutoNodes(bad, { cluster: 'payments', quota: 'team-a' }, context);
-    expect(plan.issues).toEqual([{ path: 'privateNodes.autoNodes[0].static[0].nodeTypeSelector[0].value', message: expect.stringContaining('not a valid label value') }]);
+    expect(plan.issues).toEqual([
+      { path: 'privateNodes.autoNodes[0].static[0].nodeTypeSelector[0].value', message: expect.stringContaining('not a valid label value') },
+    ]);
   });
 
   it('refuses the v0.28/v0.29 shapes with the release that changed them and the new form', () => {
     const object = { privateNodes: { enabled: true, autoNodes: { dynamic: [{ name: 'a', provider: 'virt', limits: { nodes: '2' } }] } } };
-    expect(importVclusterAutoNodes(object, { cluster: 'payments' }).issues).toEqual([{ path: 'privateNodes.autoNodes', message: expect.stringMatching(/a list since vCluster v0\.30.*autoNodes: \[\{provider/) }]);
-    const perPool = { privateNodes: { enabled: true, autoNodes: [{ provider: 'virt', static: [{ name: 'b', provider: 'metal', quantity: 1, requirements: [{ property: 'tier', value: 'a' }] }] }] } };
+    expect(importVclusterAutoNodes(object, { cluster: 'payments' }).issues).toEqual([
+      { path: 'privateNodes.autoNodes', message: expect.stringMatching(/a list since vCluster v0\.30.*autoNodes: \[\{provider/) },
+    ]);
+    const perPool = {
+      privateNodes: {
+        enabled: true,
+        autoNodes: [{ provider: 'virt', static: [{ name: 'b', provider: 'metal', quantity: 1, requirements: [{ property: 'tier', value: 'a' }] }] }],
+      },
+    };
     const issues = importVclusterAutoNodes(perPool, { cluster: 'payments' }).issues;
     // One issue per cause: the schema's "unknown field" for the same keys is not repeated.
     expect(issues).toEqual([
       { path: 'privateNodes.autoNodes[0].static[0].provider', message: expect.stringContaining('v0.30 moved provider from each pool to its autoNodes entry') },
-      { path: 'privateNodes.autoNodes[0].static[0].requirements', message: expect.stringContaining('renamed a pool\'s requirements to nodeTypeSelector') },
+      { path: 'privateNodes.autoNodes[0].static[0].requirements', message: expect.stringContaining("renamed a pool's requirements to nodeTypeSelector") },
     ]);
   });
 
-  it('names wrongly typed and unknown fields as vCluster\'s schema does, with the key a typo meant', () => {
-    const doc = { privateNodes: { enabled: true, autoNodes: [{ provider: 'virt', dynamc: [], static: [{ name: 'x', quantity: 'two', colour: 'blue', nodeLabels: { a: 1 } }] }] } };
+  it("names wrongly typed and unknown fields as vCluster's schema does, with the key a typo meant", () => {
+    const doc = {
+      privateNodes: {
+        enabled: true,
+        autoNodes: [{ provider: 'virt', dynamc: [], static: [{ name: 'x', quantity: 'two', colour: 'blue', nodeLabels: { a: 1 } }] }],
+      },
+    };
     const imported = importVclusterAutoNodes(doc, { cluster: 'payments', pathPrefix: 'vcluster.yaml' });
     expect(imported.issues).toEqual(
       expect.arrayContaining([
@@ -129,17 +151,24 @@ describe('importing a vcluster.yaml', () => {
   });
 
   it('follows vCluster\'s operators: DoesNotExist and "" are accepted, NotExists is refused with its spelling', () => {
-    const withOperator = (operator: string, extra: object = {}) => ({ privateNodes: { enabled: true, autoNodes: [{ provider: 'virt', static: [{ name: 'x', quantity: 1, nodeTypeSelector: [{ property: 'tier', operator, ...extra }] }] }] } });
+    const withOperator = (operator: string, extra: object = {}) => ({
+      privateNodes: {
+        enabled: true,
+        autoNodes: [{ provider: 'virt', static: [{ name: 'x', quantity: 1, nodeTypeSelector: [{ property: 'tier', operator, ...extra }] }] }],
+      },
+    });
     expect(importVclusterAutoNodes(withOperator('DoesNotExist'), { cluster: 'payments' }).issues).toEqual([]);
     expect(importVclusterAutoNodes(withOperator('', { value: 'a' }), { cluster: 'payments' }).issues).toEqual([]);
     expect(importVclusterAutoNodes(withOperator('NotExists'), { cluster: 'payments' }).issues).toEqual([
       { path: 'privateNodes.autoNodes[0].static[0].nodeTypeSelector[0].operator', message: expect.stringContaining('spells it DoesNotExist') },
     ]);
-    expect(importVclusterAutoNodes(withOperator('In', { value: 'a', values: ['b'] }), { cluster: 'payments' }).issues[0].message).toContain('value and values cannot both be set');
+    expect(importVclusterAutoNodes(withOperator('In', { value: 'a', values: ['b'] }), { cluster: 'payments' }).issues[0].message).toContain(
+      'value and values cannot both be set',
+    );
     expect(importVclusterAutoNodes(withOperator('Exists', { value: 'a' }), { cluster: 'payments' }).issues[0].message).toContain('takes no value');
   });
 
-  it('refuses what vCluster\'s validation refuses, every case at once: one entry per provider, unique pool names', () => {
+  it("refuses what vCluster's validation refuses, every case at once: one entry per provider, unique pool names", () => {
     const doc = {
       privateNodes: {
         enabled: true,
@@ -172,13 +201,26 @@ describe('importing a vcluster.yaml', () => {
         enabled: true,
         defaultProfile: 'standard',
         joinNode: { containerd: { enabled: true } },
-        autoNodes: [{ provider: 'virt', properties: { 'kubevirt.vcluster.com/root-disk-size': '40Gi' }, static: [{ name: 'a', quantity: 1, profile: 'gpu', terminationGracePeriod: '5m' }] }],
+        autoNodes: [
+          {
+            provider: 'virt',
+            properties: { 'kubevirt.vcluster.com/root-disk-size': '40Gi' },
+            static: [{ name: 'a', quantity: 1, profile: 'gpu', terminationGracePeriod: '5m' }],
+          },
+        ],
       },
     };
     const imported = importVclusterAutoNodes(doc, { cluster: 'payments', quota: 'team-a' });
     expect(imported.issues).toEqual([]);
     expect(imported.autoNodes).toEqual([
-      { cluster: 'payments', provider: 'virt', quota: 'team-a', properties: { 'kubevirt.vcluster.com/root-disk-size': '40Gi' }, defaultProfile: 'standard', static: [{ name: 'a', quantity: 1, profile: 'gpu' }] },
+      {
+        cluster: 'payments',
+        provider: 'virt',
+        quota: 'team-a',
+        properties: { 'kubevirt.vcluster.com/root-disk-size': '40Gi' },
+        defaultProfile: 'standard',
+        static: [{ name: 'a', quantity: 1, profile: 'gpu' }],
+      },
     ]);
     expect(imported.warnings.map((w) => w.path)).toEqual(['privateNodes.joinNode', 'privateNodes.autoNodes[0].static[0].terminationGracePeriod']);
   });

@@ -2,14 +2,7 @@ import { describe, expect, test } from '@jest/globals';
 import * as path from 'path';
 import { loadConfigFile } from '../../constructs/core/config';
 import { planModel } from '../../constructs/core/plan';
-import {
-  buildReplay,
-  creationOrder,
-  KUBEVIRT_DEVICES,
-  KWOK_NODE_LABEL,
-  launcherPodName,
-  seededShuffle,
-} from '../../constructs/verify/replay';
+import { buildReplay, creationOrder, KUBEVIRT_DEVICES, KWOK_NODE_LABEL, launcherPodName, seededShuffle } from '../../constructs/verify/replay';
 import { renderVirtualMachine } from '../../constructs/render/kubevirt';
 import { launcherScheduling } from '../../constructs/core/kubevirt/launcher';
 import type { RenderedVm } from '../support/kube-docs';
@@ -65,7 +58,9 @@ describe('verify replay', () => {
       expect(res.requests.memory).toBe(vm.launcher.requests.memory.toString());
       for (const d of KUBEVIRT_DEVICES) expect(res.limits[d]).toBe('1');
       if (vm.placement === 'planned') {
-        expect(o.spec.affinity?.nodeAffinity?.requiredDuringSchedulingIgnoredDuringExecution?.nodeSelectorTerms?.[0].matchExpressions?.[0].values).toEqual([vm.host]);
+        expect(o.spec.affinity?.nodeAffinity?.requiredDuringSchedulingIgnoredDuringExecution?.nodeSelectorTerms?.[0].matchExpressions?.[0].values).toEqual([
+          vm.host,
+        ]);
       } else {
         expect(o.spec.topologySpreadConstraints).toHaveLength(1);
       }

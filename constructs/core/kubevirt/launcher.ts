@@ -205,7 +205,9 @@ export function serialConsoleLogContainer(vm: LauncherVm, settings: KubevirtSett
  */
 export function containerDiskContainers(vm: LauncherVm): LauncherContainer[] {
   if (!vm.containerDisk) return [];
-  return [{ name: 'container-disk-binary', kind: 'init', requests: { cpu: Quantity.fromMillis(10), memory: vm.dedicatedCpus ? megabytes(40n) : megabytes(1n) } }];
+  return [
+    { name: 'container-disk-binary', kind: 'init', requests: { cpu: Quantity.fromMillis(10), memory: vm.dedicatedCpus ? megabytes(40n) : megabytes(1n) } },
+  ];
 }
 
 /** Each passed-through device is one unit of its device plugin resource (WithGPUsDevicePlugins, WithHostDevicesDevicePlugins). */
@@ -338,7 +340,13 @@ export function launcherScheduling(vmiSpec: VmiSchedulingFields): LauncherSchedu
   const given: SchedulingAffinity = vmiSpec.affinity ?? {};
   const required = given.nodeAffinity?.requiredDuringSchedulingIgnoredDuringExecution;
   const nodeAffinity = required
-    ? { ...given.nodeAffinity, requiredDuringSchedulingIgnoredDuringExecution: { ...required, nodeSelectorTerms: (required.nodeSelectorTerms ?? []).map((t) => ({ ...t, matchExpressions: [...(t.matchExpressions ?? []), reject] })) } }
+    ? {
+        ...given.nodeAffinity,
+        requiredDuringSchedulingIgnoredDuringExecution: {
+          ...required,
+          nodeSelectorTerms: (required.nodeSelectorTerms ?? []).map((t) => ({ ...t, matchExpressions: [...(t.matchExpressions ?? []), reject] })),
+        },
+      }
     : { ...(given.nodeAffinity ?? {}), requiredDuringSchedulingIgnoredDuringExecution: { nodeSelectorTerms: [{ matchExpressions: [reject] }] } };
   const affinity: SchedulingAffinity = structuredClone({ ...given, nodeAffinity });
   return {

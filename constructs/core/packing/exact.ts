@@ -22,10 +22,7 @@ export function loadHighs(): Promise<Highs> {
   return highsPromise;
 }
 
-export type ExactOutcome =
-  | { readonly status: 'feasible'; readonly binOf: Int32Array }
-  | { readonly status: 'infeasible' }
-  | { readonly status: 'unknown' };
+export type ExactOutcome = { readonly status: 'feasible'; readonly binOf: Int32Array } | { readonly status: 'infeasible' } | { readonly status: 'unknown' };
 
 /** The assignment MILP for packing p into `target` bins, in CPLEX LP format. */
 export function assignmentModel(p: Problem, target: number): { lp: string; variable: (i: number, b: number) => string; order: number[] } {

@@ -126,12 +126,7 @@ function enumerateCandidates(p: Problem, minFill: Float64Array, budget: number):
 }
 
 /** Chooses at most `target` disjoint candidates covering all n items, or reports why it could not. */
-function exactCover(
-  n: number,
-  candidates: Candidates,
-  target: number,
-  budget: number,
-): { chosen?: number[]; exhausted: boolean; work: number } {
+function exactCover(n: number, candidates: Candidates, target: number, budget: number): { chosen?: number[]; exhausted: boolean; work: number } {
   const { items, bits, words } = candidates;
   const byItem: number[][] = Array.from({ length: n }, () => []);
   items.forEach((set, c) => {

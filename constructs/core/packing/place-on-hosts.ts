@@ -31,21 +31,12 @@ interface Fleet {
 }
 
 /** Places items on hosts; deterministic for a given input. */
-export function placeOnHosts(
-  hosts: readonly HostCapacity[],
-  items: readonly PlacementItem[],
-  options: PlaceOptions = {},
-): Placement {
+export function placeOnHosts(hosts: readonly HostCapacity[], items: readonly PlacementItem[], options: PlaceOptions = {}): Placement {
   return placeWithBudget(hosts, items, options, REPAIR_WORK);
 }
 
 /** `placeOnHosts` with the repair search's work budget as a parameter (callers that try many fleets). */
-export function placeWithBudget(
-  hosts: readonly HostCapacity[],
-  items: readonly PlacementItem[],
-  options: PlaceOptions,
-  repairWork: number,
-): Placement {
+export function placeWithBudget(hosts: readonly HostCapacity[], items: readonly PlacementItem[], options: PlaceOptions, repairWork: number): Placement {
   const fleet = toFleet(hosts, items);
   let hostOf = place(fleet, false, repairWork);
   if (options.spreadGroups) {

@@ -39,16 +39,12 @@ export function toProblem(instance: PackingInstance): Problem {
   const n = instance.items.length;
   instance.items.forEach((item, i) => {
     if (item.length !== capacity.length) {
-      throw new PackingInputError(
-        `item ${i} has ${item.length} sizes but the capacity has ${capacity.length} dimensions`,
-      );
+      throw new PackingInputError(`item ${i} has ${item.length} sizes but the capacity has ${capacity.length} dimensions`);
     }
     item.forEach((s, k) => {
       checkSize(s, `item ${i} size[${k}]`);
       if (s > capacity[k]) {
-        throw new PackingInputError(
-          `item ${i} does not fit an empty bin: size[${k}] is ${s} but the capacity is ${capacity[k]}`,
-        );
+        throw new PackingInputError(`item ${i} does not fit an empty bin: size[${k}] is ${s} but the capacity is ${capacity[k]}`);
       }
     });
   });

@@ -24,10 +24,16 @@ function usePct(used: Readonly<Record<string, string>>, limit: Readonly<Record<s
 /** fleet -> quota -> pool, with the use of each fleet and quota; private (metal3) pools hang off their provider. */
 export function topologyDiagram(r: PlanReport): string {
   const lines = ['flowchart LR'];
-  r.fleets.forEach((f, i) => lines.push(`  f${i}["fleet ${label(f.name)}<br/>${f.hosts} hosts, cpu ${usePct(f.allocated, f.capacity, 'cpu')}%, memory ${usePct(f.allocated, f.capacity, 'memory')}%"]`));
+  r.fleets.forEach((f, i) =>
+    lines.push(
+      `  f${i}["fleet ${label(f.name)}<br/>${f.hosts} hosts, cpu ${usePct(f.allocated, f.capacity, 'cpu')}%, memory ${usePct(f.allocated, f.capacity, 'memory')}%"]`,
+    ),
+  );
   const fleetId = new Map(r.fleets.map((f, i) => [f.name, `f${i}`]));
   r.quotas.forEach((x, i) => {
-    lines.push(`  q${i}["quota ${label(x.name)} · ${label(x.organization)}<br/>cpu ${usePct(x.allocated, x.limits, 'cpu')}%, memory ${usePct(x.allocated, x.limits, 'memory')}%"]`);
+    lines.push(
+      `  q${i}["quota ${label(x.name)} · ${label(x.organization)}<br/>cpu ${usePct(x.allocated, x.limits, 'cpu')}%, memory ${usePct(x.allocated, x.limits, 'memory')}%"]`,
+    );
     if (fleetId.has(x.fleet)) lines.push(`  ${fleetId.get(x.fleet)} --> q${i}`);
   });
   lines.push(...poolBoxes(r));

@@ -163,7 +163,9 @@ export function summarizeChanges(c: PlanChanges): string[] {
   if (!hasChanges(c)) return ['No changes since the previous plan.'];
   const lines: string[] = [];
   if (c.ok.before !== c.ok.after) lines.push(c.ok.after ? 'The previous plan failed; this one fits.' : 'The previous plan fitted; this one does not.');
-  lines.push(`nodes: ${c.added.length} added, ${c.removed.length} removed, ${c.moved.length} moved${c.nodeTypes.length > 0 ? `, ${c.nodeTypes.length} changed node type` : ''}`);
+  lines.push(
+    `nodes: ${c.added.length} added, ${c.removed.length} removed, ${c.moved.length} moved${c.nodeTypes.length > 0 ? `, ${c.nodeTypes.length} changed node type` : ''}`,
+  );
   lines.push(...c.pools.map(poolLine));
   for (const q of c.quotas) {
     if (q.status !== 'changed') lines.push(`quota ${q.quota} ${q.status}`);

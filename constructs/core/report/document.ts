@@ -35,13 +35,28 @@ const q = (s: string | undefined): Quantity => Quantity.parse(s ?? '0');
 
 /** The resources worth a column: what fleets and quotas are sized in (not pods or ephemeral storage). */
 function shownResources(...maps: readonly Readonly<Record<string, string>>[]): string[] {
-  return resourceNames(...maps.map((m) => Object.fromEntries(Object.keys(m).map((k) => [k, Quantity.ZERO])))).filter((r) => r !== 'pods' && r !== 'ephemeral-storage');
+  return resourceNames(...maps.map((m) => Object.fromEntries(Object.keys(m).map((k) => [k, Quantity.ZERO])))).filter(
+    (r) => r !== 'pods' && r !== 'ephemeral-storage',
+  );
 }
 
 /** Columns of used/limit cells, one per resource, each in one unit chosen from the column's limits. */
-function usageColumns<T>(items: readonly T[], resources: readonly string[], used: (t: T) => Readonly<Record<string, string>>, limit: (t: T) => Readonly<Record<string, string>>): { columns: Column[]; cells: (t: T) => string[] } {
+function usageColumns<T>(
+  items: readonly T[],
+  resources: readonly string[],
+  used: (t: T) => Readonly<Record<string, string>>,
+  limit: (t: T) => Readonly<Record<string, string>>,
+): { columns: Column[]; cells: (t: T) => string[] } {
   // The limits choose the unit: the used side reads as a share of them.
-  const units = new Map<string, DisplayUnit>(resources.map((r) => [r, columnUnit(r, items.map((t) => q(limit(t)[r])))]));
+  const units = new Map<string, DisplayUnit>(
+    resources.map((r) => [
+      r,
+      columnUnit(
+        r,
+        items.map((t) => q(limit(t)[r])),
+      ),
+    ]),
+  );
   return {
     columns: resources.map((r) => ({ header: `${unitHeader(r, units.get(r)!)} used / limit`, align: 'left' as const })),
     cells: (t) => resources.map((r) => (limit(t)[r] === undefined && used(t)[r] === undefined ? '-' : usageCell(q(used(t)[r]), q(limit(t)[r]), units.get(r)!))),
@@ -49,10 +64,24 @@ function usageColumns<T>(items: readonly T[], resources: readonly string[], used
 }
 
 function verdict(r: Report): Block {
-  if (!r.ok) return { kind: 'lines', tone: 'error', bullets: false, items: [`${count(r.errors.length)} problem${r.errors.length === 1 ? '' : 's'}: the plan does not fit, and nothing is deployed until ${r.errors.length === 1 ? 'it is' : 'they are'} fixed.`] };
+  if (!r.ok)
+    return {
+      kind: 'lines',
+      tone: 'error',
+      bullets: false,
+      items: [
+        `${count(r.errors.length)} problem${r.errors.length === 1 ? '' : 's'}: the plan does not fit, and nothing is deployed until ${r.errors.length === 1 ? 'it is' : 'they are'} fixed.`,
+      ],
+    };
   const vms = r.pools.reduce((n, p) => n + p.nodes.length, 0);
   const scope = `${count(vms)} node${vms === 1 ? '' : 's'} in ${r.pools.length} pool${r.pools.length === 1 ? '' : 's'}, ${r.quotas.length} quota${r.quotas.length === 1 ? '' : 's'}, ${r.fleets.length} fleet${r.fleets.length === 1 ? '' : 's'}`;
-  if (r.warnings.length > 0) return { kind: 'lines', tone: 'warning', bullets: false, items: [`Fits, with ${r.warnings.length} warning${r.warnings.length === 1 ? '' : 's'} to read below (${scope}).`] };
+  if (r.warnings.length > 0)
+    return {
+      kind: 'lines',
+      tone: 'warning',
+      bullets: false,
+      items: [`Fits, with ${r.warnings.length} warning${r.warnings.length === 1 ? '' : 's'} to read below (${scope}).`],
+    };
   return { kind: 'lines', tone: 'ok', bullets: false, items: [`Everything fits (${scope}).`] };
 }
 
@@ -60,8 +89,16 @@ function headroomLine(f: Fleet): { text: string; ok: boolean } | undefined {
   const h = f.headroom;
   if (!h) return undefined;
   const parts: string[] = [];
-  const worst = (l: readonly { name: string; stranded: number }[]) => l.slice(0, 3).map((c) => `${c.name} (${c.stranded} VM${c.stranded === 1 ? '' : 's'} stranded)`).join(', ') + (l.length > 3 ? ` and ${l.length - 3} more` : '');
-  parts.push(h.hosts.ok ? `fleet ${f.name} can lose any one of its ${h.hosts.checked} hosts` : `fleet ${f.name} cannot lose ${h.hosts.critical.length} of its ${h.hosts.checked} hosts: ${worst(h.hosts.critical)}`);
+  const worst = (l: readonly { name: string; stranded: number }[]) =>
+    l
+      .slice(0, 3)
+      .map((c) => `${c.name} (${c.stranded} VM${c.stranded === 1 ? '' : 's'} stranded)`)
+      .join(', ') + (l.length > 3 ? ` and ${l.length - 3} more` : '');
+  parts.push(
+    h.hosts.ok
+      ? `fleet ${f.name} can lose any one of its ${h.hosts.checked} hosts`
+      : `fleet ${f.name} cannot lose ${h.hosts.critical.length} of its ${h.hosts.checked} hosts: ${worst(h.hosts.critical)}`,
+  );
   const d = h.failureDomain;
   if (d) parts.push(d.ok ? `any one ${d.label} of ${d.checked}` : `cannot lose ${d.label} ${worst(d.critical)}`);
   const ok = h.hosts.ok && (d?.ok ?? true);
@@ -84,20 +121,33 @@ function issueBlocks(r: Report): Block[] {
 
 function changeBlocks(c: PlanChanges | undefined): Block[] {
   if (!c) return [];
-  return [{ kind: 'heading', text: 'Changes since the previous plan' }, { kind: 'lines', tone: 'change', bullets: true, items: summarizeChanges(c) }];
+  return [
+    { kind: 'heading', text: 'Changes since the previous plan' },
+    { kind: 'lines', tone: 'change', bullets: true, items: summarizeChanges(c) },
+  ];
 }
 
 function fleetBlocks(r: Report): Block[] {
   if (r.fleets.length === 0) return [];
   const resources = shownResources(...r.fleets.map((f) => f.capacity));
-  const usage = usageColumns(r.fleets, resources, (f) => f.allocated, (f) => f.capacity);
+  const usage = usageColumns(
+    r.fleets,
+    resources,
+    (f) => f.allocated,
+    (f) => f.capacity,
+  );
   const reserve = r.fleets.map((f) => {
     const shares = shownResources(f.quotaLimits).map((res) => `${res} ${percent(q(f.quotaLimits[res]), q(f.capacity[res])) ?? '-'}%`);
     return `Quotas on ${f.name} reserve ${shares.length > 0 ? shares.join(', ') : 'nothing'} of its capacity.`;
   });
   return [
     { kind: 'heading', text: 'Fleets' },
-    { kind: 'table', name: 'fleets', columns: [{ header: 'fleet', align: 'left' }, { header: 'hosts', align: 'right' }, ...usage.columns], rows: r.fleets.map((f) => [f.name, String(f.hosts), ...usage.cells(f)]) },
+    {
+      kind: 'table',
+      name: 'fleets',
+      columns: [{ header: 'fleet', align: 'left' }, { header: 'hosts', align: 'right' }, ...usage.columns],
+      rows: r.fleets.map((f) => [f.name, String(f.hosts), ...usage.cells(f)]),
+    },
     { kind: 'lines', tone: 'plain', bullets: false, items: reserve },
   ];
 }
@@ -105,16 +155,38 @@ function fleetBlocks(r: Report): Block[] {
 function quotaBlocks(r: Report): Block[] {
   if (r.quotas.length === 0) return [];
   const resources = shownResources(...r.quotas.map((x) => x.limits));
-  const usage = usageColumns(r.quotas, resources, (x) => x.allocated, (x) => x.limits);
-  const columns: Column[] = [{ header: 'quota', align: 'left' }, { header: 'organization', align: 'left' }, { header: 'fleet', align: 'left' }, { header: 'VMs', align: 'right' }, ...usage.columns];
-  return [{ kind: 'heading', text: 'Quotas' }, { kind: 'table', name: 'quotas', columns, rows: r.quotas.map((x) => [x.name, x.organization, x.fleet, String(x.virtualMachines), ...usage.cells(x)]) }];
+  const usage = usageColumns(
+    r.quotas,
+    resources,
+    (x) => x.allocated,
+    (x) => x.limits,
+  );
+  const columns: Column[] = [
+    { header: 'quota', align: 'left' },
+    { header: 'organization', align: 'left' },
+    { header: 'fleet', align: 'left' },
+    { header: 'VMs', align: 'right' },
+    ...usage.columns,
+  ];
+  return [
+    { kind: 'heading', text: 'Quotas' },
+    { kind: 'table', name: 'quotas', columns, rows: r.quotas.map((x) => [x.name, x.organization, x.fleet, String(x.virtualMachines), ...usage.cells(x)]) },
+  ];
 }
 
 /** Guest and on-host (with KubeVirt's overhead) per node, in one unit per column. */
 function poolBlocks(r: Report): Block[] {
   if (r.pools.length === 0) return [];
   const resources = shownResources(...r.pools.map((p) => p.shape));
-  const units = new Map(resources.map((res) => [res, columnUnit(res, r.pools.flatMap((p) => [q(p.shape[res]), q(p.footprint[res])]))]));
+  const units = new Map(
+    resources.map((res) => [
+      res,
+      columnUnit(
+        res,
+        r.pools.flatMap((p) => [q(p.shape[res]), q(p.footprint[res])]),
+      ),
+    ]),
+  );
   const cell = (p: Report['pools'][number], res: string) => {
     const guest = p.shape[res];
     const host = p.footprint[res];
@@ -135,8 +207,26 @@ function poolBlocks(r: Report): Block[] {
   const previews = r.pools.flatMap((p) => (p.preview ? [`preview of \`${p.name}\`: ${previewText(p.preview)}`] : []));
   return [
     { kind: 'heading', text: 'Pools' },
-    { kind: 'lines', tone: 'plain', bullets: false, items: ['Per node: the guest, and in brackets what it takes from its host with KubeVirt\'s launcher pod overhead. Cost in vCluster\'s cost units.'] },
-    { kind: 'table', name: 'pools', columns, rows: r.pools.map((p) => [p.name, p.kind, p.cluster, p.nodeType, String(p.nodes.length), ...resources.map((res) => cell(p, res)), typeof p.cost === 'number' ? String(p.cost) : '-']) },
+    {
+      kind: 'lines',
+      tone: 'plain',
+      bullets: false,
+      items: ["Per node: the guest, and in brackets what it takes from its host with KubeVirt's launcher pod overhead. Cost in vCluster's cost units."],
+    },
+    {
+      kind: 'table',
+      name: 'pools',
+      columns,
+      rows: r.pools.map((p) => [
+        p.name,
+        p.kind,
+        p.cluster,
+        p.nodeType,
+        String(p.nodes.length),
+        ...resources.map((res) => cell(p, res)),
+        typeof p.cost === 'number' ? String(p.cost) : '-',
+      ]),
+    },
     ...(previews.length > 0 ? [{ kind: 'lines' as const, tone: 'plain' as const, bullets: true, items: previews }] : []),
   ];
 }
@@ -152,14 +242,31 @@ function headroomBlocks(r: Report): Block[] {
     const h = f.headroom;
     if (!h) return [];
     const hosts = h.hosts.critical.map((c) => [f.name, 'host', c.name, String(c.vms), String(c.stranded)]);
-    const domains = (h.failureDomain?.critical ?? []).map((c) => [f.name, `${h.failureDomain!.label} (${c.hosts} hosts)`, c.name, String(c.vms), String(c.stranded)]);
+    const domains = (h.failureDomain?.critical ?? []).map((c) => [
+      f.name,
+      `${h.failureDomain!.label} (${c.hosts} hosts)`,
+      c.name,
+      String(c.vms),
+      String(c.stranded),
+    ]);
     return [...hosts, ...domains];
   });
   if (rows.length === 0) return [];
-  const columns: Column[] = [{ header: 'fleet', align: 'left' }, { header: 'lost', align: 'left' }, { header: 'name', align: 'left' }, { header: 'VMs on it', align: 'right' }, { header: 'VMs stranded', align: 'right' }];
+  const columns: Column[] = [
+    { header: 'fleet', align: 'left' },
+    { header: 'lost', align: 'left' },
+    { header: 'name', align: 'left' },
+    { header: 'VMs on it', align: 'right' },
+    { header: 'VMs stranded', align: 'right' },
+  ];
   return [
     { kind: 'heading', text: 'N+1 headroom: losses that strand VMs' },
-    { kind: 'lines', tone: 'plain', bullets: false, items: ['If this host (or failure domain) is lost, the other hosts have no room for this many of its VMs, as the placement engine re-places them.'] },
+    {
+      kind: 'lines',
+      tone: 'plain',
+      bullets: false,
+      items: ['If this host (or failure domain) is lost, the other hosts have no room for this many of its VMs, as the placement engine re-places them.'],
+    },
     { kind: 'table', name: 'critical hosts', columns, rows },
   ];
 }
@@ -168,14 +275,24 @@ function hostBlocks(r: Report): Block[] {
   const hosts = r.fleets.flatMap((f) => (f.hostUsage ?? []).map((h) => ({ fleet: f.name, ...h })));
   if (hosts.length === 0) return [];
   const resources = shownResources(...hosts.map((h) => h.allocatable));
-  const usage = usageColumns(hosts, resources, (h) => h.used, (h) => h.allocatable);
+  const usage = usageColumns(
+    hosts,
+    resources,
+    (h) => h.used,
+    (h) => h.allocatable,
+  );
   const columns: Column[] = [{ header: 'host', align: 'left' }, { header: 'fleet', align: 'left' }, { header: 'VMs', align: 'right' }, ...usage.columns];
-  return [{ kind: 'heading', text: 'Hosts' }, { kind: 'table', name: 'hosts', columns, rows: hosts.map((h) => [h.name, h.fleet, String(h.vms), ...usage.cells(h)]) }];
+  return [
+    { kind: 'heading', text: 'Hosts' },
+    { kind: 'table', name: 'hosts', columns, rows: hosts.map((h) => [h.name, h.fleet, String(h.vms), ...usage.cells(h)]) },
+  ];
 }
 
 function pictureBlocks(r: Report): Block[] {
   if (r.fleets.length === 0 && r.pools.length === 0) return [];
-  const charts = r.fleets.flatMap((f) => ((f.hostUsage ?? []).length > 0 ? [{ kind: 'mermaid' as const, name: `host chart of ${f.name}`, code: hostChart(f) }] : []));
+  const charts = r.fleets.flatMap((f) =>
+    (f.hostUsage ?? []).length > 0 ? [{ kind: 'mermaid' as const, name: `host chart of ${f.name}`, code: hostChart(f) }] : [],
+  );
   return [{ kind: 'heading', text: 'Picture' }, { kind: 'mermaid', name: 'fleets, quotas and pools', code: topologyDiagram(r) }, ...charts];
 }
 
@@ -188,15 +305,31 @@ function changedNodeBlocks(c: PlanChanges | undefined): Block[] {
     ...c.nodeTypes.map((t) => ['node type', t.node, t.before, t.after]),
   ];
   if (rows.length === 0) return [];
-  const columns: Column[] = [{ header: 'change', align: 'left' }, { header: 'pool/node', align: 'left' }, { header: 'before', align: 'left' }, { header: 'after', align: 'left' }];
-  return [{ kind: 'heading', text: 'Changes, node by node' }, { kind: 'table', name: 'changed nodes', columns, rows }];
+  const columns: Column[] = [
+    { header: 'change', align: 'left' },
+    { header: 'pool/node', align: 'left' },
+    { header: 'before', align: 'left' },
+    { header: 'after', align: 'left' },
+  ];
+  return [
+    { kind: 'heading', text: 'Changes, node by node' },
+    { kind: 'table', name: 'changed nodes', columns, rows },
+  ];
 }
 
 function placementBlocks(r: Report): Block[] {
   const rows = r.pools.flatMap((p) => p.nodes.map((n) => [n.name, p.name, n.nodeType ?? p.nodeType, n.host ?? '(not placed)']));
   if (rows.length === 0) return [];
-  const columns: Column[] = [{ header: 'node', align: 'left' }, { header: 'pool', align: 'left' }, { header: 'node type', align: 'left' }, { header: 'host', align: 'left' }];
-  return [{ kind: 'heading', text: 'Placement' }, { kind: 'table', name: 'placement', columns, rows }];
+  const columns: Column[] = [
+    { header: 'node', align: 'left' },
+    { header: 'pool', align: 'left' },
+    { header: 'node type', align: 'left' },
+    { header: 'host', align: 'left' },
+  ];
+  return [
+    { kind: 'heading', text: 'Placement' },
+    { kind: 'table', name: 'placement', columns, rows },
+  ];
 }
 
 /** The whole review, in reading order. */

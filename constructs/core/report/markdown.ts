@@ -21,7 +21,8 @@ export interface MarkdownOptions {
   readonly fullReport?: string;
 }
 
-export const DEFAULT_FULL_REPORT = '`metalslice-plan.md` and `metalslice-plan.json`, written beside `cdk.tf.json` by `cdktf synth` (or `metalslice plan --markdown --max-chars 0`)';
+export const DEFAULT_FULL_REPORT =
+  '`metalslice-plan.md` and `metalslice-plan.json`, written beside `cdk.tf.json` by `cdktf synth` (or `metalslice plan --markdown --max-chars 0`)';
 
 const MARK: Record<Tone, string> = { ok: '✅ ', warning: '⚠️ ', error: '❌ ', change: '', plain: '' };
 

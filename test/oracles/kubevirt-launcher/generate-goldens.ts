@@ -14,16 +14,22 @@ export const GOLDEN_FILE = path.join(ROOT, 'test', 'golden', 'kubevirt-launcher.
 
 /** The oracle binary, built (once, cached) by scripts/kubevirt-oracle.sh. */
 export function oracleBinary(): string {
-  return execFileSync('bash', [path.join(ROOT, 'scripts', 'kubevirt-oracle.sh')], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'] }).trim().split('\n').pop()!;
+  return execFileSync('bash', [path.join(ROOT, 'scripts', 'kubevirt-oracle.sh')], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'] })
+    .trim()
+    .split('\n')
+    .pop()!;
 }
 
 /** The golden document: what metalslice renders, and what KubeVirt makes of it. */
 export function runOracle(binary: string): string {
   const cases = goldenCases();
   const input = JSON.stringify({ cases: cases.map((c) => ({ name: c.name, kubevirt: c.input.kubevirt, vm: c.input.vm })) });
-  const out = JSON.parse(execFileSync(binary, [], { input, encoding: 'utf8', maxBuffer: 64 << 20 })) as { kubevirtVersion: string; cases: Record<string, unknown>[] };
+  const out = JSON.parse(execFileSync(binary, [], { input, encoding: 'utf8', maxBuffer: 64 << 20 })) as {
+    kubevirtVersion: string;
+    cases: Record<string, unknown>[];
+  };
   const golden = {
-    source: 'test/oracles/kubevirt-launcher (KubeVirt\'s own webhooks, VM controller and launcher renderer) on the cases of test/support/kubevirt-cases.ts',
+    source: "test/oracles/kubevirt-launcher (KubeVirt's own webhooks, VM controller and launcher renderer) on the cases of test/support/kubevirt-cases.ts",
     kubevirtVersion: out.kubevirtVersion,
     cases: cases.map((c, i) => ({ name: c.name, input: c.input, kubevirt: out.cases[i] })),
   };

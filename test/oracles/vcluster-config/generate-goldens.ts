@@ -13,7 +13,10 @@ const ROOT = path.resolve(__dirname, '..', '..', '..');
 
 /** The oracle binary, built (once, cached) by scripts/vcluster-oracle.sh. */
 export function oracleBinary(): string {
-  return execFileSync('bash', [path.join(ROOT, 'scripts', 'vcluster-oracle.sh')], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'] }).trim().split('\n').pop()!;
+  return execFileSync('bash', [path.join(ROOT, 'scripts', 'vcluster-oracle.sh')], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'] })
+    .trim()
+    .split('\n')
+    .pop()!;
 }
 
 /** The golden document: each corpus file's verdict from vCluster's code. */
@@ -21,9 +24,13 @@ export function runOracle(binary: string): string {
   const files = corpusFiles();
   const input = JSON.stringify(files.map((f) => ({ name: f.name, yaml: f.text })));
   const schema = path.join(ROOT, 'vendor', 'vcluster', 'v0.36.1', 'values.schema.json');
-  const verdicts = JSON.parse(execFileSync(binary, [schema], { input, encoding: 'utf8', maxBuffer: 64 << 20, stdio: ['pipe', 'pipe', 'ignore'] })) as Record<string, unknown>[];
+  const verdicts = JSON.parse(execFileSync(binary, [schema], { input, encoding: 'utf8', maxBuffer: 64 << 20, stdio: ['pipe', 'pipe', 'ignore'] })) as Record<
+    string,
+    unknown
+  >[];
   const golden = {
-    source: "test/oracles/vcluster-config (vCluster v0.36.1's pkg/config.ParseConfigBytes, and its chart JSON Schema as Helm applies it) on test/conformance/vcluster/*.yaml",
+    source:
+      "test/oracles/vcluster-config (vCluster v0.36.1's pkg/config.ParseConfigBytes, and its chart JSON Schema as Helm applies it) on test/conformance/vcluster/*.yaml",
     vclusterVersion: 'v0.36.1',
     files: verdicts,
   };
