@@ -5,12 +5,13 @@
  * static auto-node pools; plan-dependent parts are produced lazily, at synth.
  */
 import { Fn, IResolvable, ITerraformDependable, TerraformStack, Token } from 'cdktf';
-import { Manifest } from '@cdktf/provider-kubernetes/lib/manifest';
 import { SecretV1 } from '@cdktf/provider-kubernetes/lib/secret-v1';
 import { Password } from '@cdktf/provider-random/lib/password';
 import { StringResource } from '@cdktf/provider-random/lib/string-resource';
 import { Construct } from 'constructs';
+import { stringify } from 'yaml';
 import { DEFAULT_BOOTSTRAP_TOKEN_TTL, bootstrapTokenTtlProblem } from './core/join-token';
+import { KubectlManifest } from './kubectl';
 import { Taint } from './core/model';
 import { renderJoinCloudConfig } from './render/cloud-init';
 import { KubeObject, POOL_LABEL } from './render/labels';
@@ -128,7 +129,11 @@ export class VmNode extends Construct {
         ),
       },
     });
-    new Manifest(this, 'Resource', { manifest: new MadeAtSynth(() => props.vm(userDataName)), dependsOn: waitFor(this, props.admission) });
+    // kubectl_manifest, not kubernetes_manifest: plans stay a GET per VM at fleet scale (see kubectl.ts).
+    new KubectlManifest(this, 'Resource', {
+      yamlBody: Token.asString(new MadeAtSynth(() => stringify(props.vm(userDataName), { lineWidth: 0 }))),
+      dependsOn: waitFor(this, props.admission),
+    });
   }
 }
 

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Builds and caches the real e2e toolchain at pinned versions, from source through the Go module proxy:
-#   OpenTofu, the hashicorp/kubernetes and hashicorp/random providers, etcd, KWOK, and from one module graph
+#   OpenTofu, the hashicorp/kubernetes, hashicorp/random and gavinbunney/kubectl providers, etcd, KWOK, and from one module graph
 #   in one `go build`: kube-apiserver, kube-controller-manager, kube-scheduler, kubeadm and kubelet;
 # installs cloud-init, openssl and chromium (for the plan report screenshot) from Debian if missing; lays the providers out as a filesystem mirror
 # with a CLI config (tofurc) so `tofu init` needs no network; writes env.sh and prints its path last.
@@ -43,6 +43,10 @@ K8S_PROVIDER_VERSION=3.2.1
 RANDOM_PROVIDER_MODULE=github.com/hashicorp/terraform-provider-random
 RANDOM_PROVIDER_REF=v1.3.2-0.20260824155315-e1092b0cfc07
 RANDOM_PROVIDER_VERSION=3.9.0
+# gavinbunney/kubectl: the provider of kubectl_manifest, which the constructs apply VirtualMachines with
+# (constructs/kubectl.ts says why); its v1.19.0 tag is a module version.
+KUBECTL_PROVIDER_MODULE=github.com/gavinbunney/terraform-provider-kubectl
+KUBECTL_PROVIDER_VERSION=1.19.0
 
 CACHE="${METALSLICE_TOOLCHAIN_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/metalslice/toolchain}"
 SCRIPTS="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
@@ -57,11 +61,12 @@ KWOK_DIR="$CACHE/kwok/$KWOK_VERSION"
 ETCD_DIR="$CACHE/etcd/$ETCD_VERSION"
 K8S_PROVIDER_DIR="$CACHE/provider-kubernetes/$K8S_PROVIDER_VERSION-$K8S_PROVIDER_REF"
 RANDOM_PROVIDER_DIR="$CACHE/provider-random/$RANDOM_PROVIDER_VERSION-$RANDOM_PROVIDER_REF"
+KUBECTL_PROVIDER_DIR="$CACHE/provider-kubectl/$KUBECTL_PROVIDER_VERSION"
 
 # Everything that must exist for the toolchain to be complete; a change here rewrites env.sh and tofurc.
-STAMP_KEY="tofu=$TOFU_VERSION kube=$KUBE_VERSION kwok=$KWOK_VERSION etcd=$ETCD_VERSION kubernetes=$K8S_PROVIDER_VERSION@$K8S_PROVIDER_REF random=$RANDOM_PROVIDER_VERSION@$RANDOM_PROVIDER_REF"
+STAMP_KEY="tofu=$TOFU_VERSION kube=$KUBE_VERSION kwok=$KWOK_VERSION etcd=$ETCD_VERSION kubernetes=$K8S_PROVIDER_VERSION@$K8S_PROVIDER_REF random=$RANDOM_PROVIDER_VERSION@$RANDOM_PROVIDER_REF kubectl=$KUBECTL_PROVIDER_VERSION"
 # Bump when the layout or the contents of env.sh/tofurc change, so a warm cache rewrites them.
-STAMP_KEY="layout=3 $STAMP_KEY"
+STAMP_KEY="layout=4 $STAMP_KEY"
 
 log() { printf 'toolchain: %s\n' "$*" >&2; }
 die() { log "error: $*"; exit 1; }
@@ -70,7 +75,7 @@ complete() {
   local b
   for b in "${KUBE_BINARIES[@]}"; do [[ -x "$KUBE_DIR/bin/$b" ]] || return 1; done
   [[ -x "$TOFU_DIR/bin/tofu" && -x "$ETCD_DIR/bin/etcd" && -x "$KWOK_DIR/bin/kwok" \
-    && -f "$K8S_PROVIDER_DIR/.done" && -f "$RANDOM_PROVIDER_DIR/.done" && -f "$CACHE/.complete" \
+    && -f "$K8S_PROVIDER_DIR/.done" && -f "$RANDOM_PROVIDER_DIR/.done" && -f "$KUBECTL_PROVIDER_DIR/.done" && -f "$CACHE/.complete" \
     && "$(cat "$CACHE/.complete")" == "$STAMP_KEY" && -f "$ENV_FILE" ]] \
     && command -v openssl >/dev/null && command -v cloud-init >/dev/null && command -v chromium >/dev/null \
     && bash "$SCRIPTS/kubevirt-oracle.sh" --print-path >/dev/null 2>&1 \
@@ -238,6 +243,12 @@ if [[ ! -f "$K8S_PROVIDER_DIR/.done" ]]; then
   touch "$K8S_PROVIDER_DIR/.done"
 fi
 
+if [[ ! -f "$KUBECTL_PROVIDER_DIR/.done" ]]; then
+  build_from_source provider-kubectl "$KUBECTL_PROVIDER_MODULE" "v$KUBECTL_PROVIDER_VERSION" \
+    "$KUBECTL_PROVIDER_DIR/terraform-provider-kubectl" "$KUBECTL_PROVIDER_VERSION"
+  touch "$KUBECTL_PROVIDER_DIR/.done"
+fi
+
 # OpenTofu calls itself "<version>-dev" unless told it is a release build.
 [[ -x "$TOFU_DIR/bin/tofu" ]] \
   || build_from_tools_module tofu "$TOFU_MODULE" "$TOFU_VERSION" "" "-X $TOFU_MODULE/version.dev=no" \
@@ -270,9 +281,10 @@ bash "$SCRIPTS/vcluster-oracle.sh" >/dev/null
 # registry.terraform.io: lay the same binaries out under both.
 rm -rf "$MIRROR.tmp"
 for host in registry.terraform.io registry.opentofu.org; do
-  for spec in "kubernetes:$K8S_PROVIDER_VERSION:$K8S_PROVIDER_DIR" "random:$RANDOM_PROVIDER_VERSION:$RANDOM_PROVIDER_DIR"; do
-    IFS=: read -r pname pver pdir <<<"$spec"
-    d="$MIRROR.tmp/$host/hashicorp/$pname/$pver/linux_amd64"
+  for spec in "hashicorp:kubernetes:$K8S_PROVIDER_VERSION:$K8S_PROVIDER_DIR" "hashicorp:random:$RANDOM_PROVIDER_VERSION:$RANDOM_PROVIDER_DIR" \
+    "gavinbunney:kubectl:$KUBECTL_PROVIDER_VERSION:$KUBECTL_PROVIDER_DIR"; do
+    IFS=: read -r pns pname pver pdir <<<"$spec"
+    d="$MIRROR.tmp/$host/$pns/$pname/$pver/linux_amd64"
     mkdir -p "$d"
     ln "$pdir/terraform-provider-$pname" "$d/terraform-provider-${pname}_v$pver" 2>/dev/null \
       || cp "$pdir/terraform-provider-$pname" "$d/terraform-provider-${pname}_v$pver"
@@ -300,10 +312,11 @@ export TERRAFORM_BINARY_NAME=tofu
 export CHECKPOINT_DISABLE=1
 export METALSLICE_KUBERNETES_PROVIDER_VERSION=$K8S_PROVIDER_VERSION
 export METALSLICE_RANDOM_PROVIDER_VERSION=$RANDOM_PROVIDER_VERSION
+export METALSLICE_KUBECTL_PROVIDER_VERSION=$KUBECTL_PROVIDER_VERSION
 unset TF_PLUGIN_CACHE_DIR
 EOF
 
-# --- Smoke test: tofu init offline with both providers ------------------------------------------------
+# --- Smoke test: tofu init offline with every provider ------------------------------------------------
 smoke=$(mktemp -d)
 trap 'rm -rf "$smoke"' EXIT
 cat >"$smoke/main.tf.json" <<EOF
@@ -311,7 +324,8 @@ cat >"$smoke/main.tf.json" <<EOF
   "terraform": {
     "required_providers": {
       "kubernetes": { "source": "kubernetes", "version": "$K8S_PROVIDER_VERSION" },
-      "random": { "source": "hashicorp/random", "version": "$RANDOM_PROVIDER_VERSION" }
+      "random": { "source": "hashicorp/random", "version": "$RANDOM_PROVIDER_VERSION" },
+      "kubectl": { "source": "gavinbunney/kubectl", "version": "$KUBECTL_PROVIDER_VERSION" }
     }
   },
   "resource": { "random_id": { "smoke": { "byte_length": 4 } } }

@@ -69,7 +69,7 @@ describe('addConfigStacks: a stack per elastic node pool', () => {
       const mine = union.get(key)!;
       if (mine.depends_on === undefined && dependsOn !== undefined) {
         // Only the VMs of pool stacks lose their depends_on, and only the one on their quota's ResourceQuota.
-        expect(key).toMatch(/^kubernetes_manifest\.team-a-(workers|highmem)_/);
+        expect(key).toMatch(/^kubectl_manifest\.team-a-(workers|highmem)_/);
         expect(dependsOn).toEqual([expect.stringMatching(/^kubernetes_manifest\.team-a_[0-9A-F]{8}$/)]);
         waited += 1;
         expect(mine).toEqual(rest);
@@ -110,7 +110,7 @@ describe('addConfigStacks: a stack per elastic node pool', () => {
     const added = [...is.keys()].filter((k) => !was.has(k));
     expect(added.sort()).toEqual(
       [
-        'kubernetes_manifest.team-a-workers_team-a-workers-6_',
+        'kubectl_manifest.team-a-workers_team-a-workers-6_',
         'kubernetes_secret_v1.team-a-workers_team-a-workers-6_Join_BootstrapToken_',
         'kubernetes_secret_v1.team-a-workers_team-a-workers-6_UserData_',
         'random_password.team-a-workers_team-a-workers-6_Join_TokenSecret_',

@@ -8,6 +8,8 @@ import { RandomProvider } from '@cdktf/provider-random/lib/provider';
 import { CapacityPlan, ElasticFleet, ElasticNodePool, ElasticQuota, TenantCluster } from '../../constructs';
 import { EXAMPLE_CA, hosts } from '../support/models';
 import { parsePlanJson } from '../support/plan-json';
+import { stackObjects } from '../support/stack-objects';
+import { defined } from '../support/defined';
 
 interface Options {
   count?: number;
@@ -114,7 +116,10 @@ describe('constructs synth', () => {
       'status.used["requests.memory"]': '*',
       'status.used["requests.storage"]': '*',
     });
-    const [, vm] = entries.find(([, r]) => r.manifest.kind === 'VirtualMachine')!;
-    expect(vm.depends_on).toEqual([`kubernetes_manifest.${rqName}`]);
+    const vm = defined(
+      stackObjects(json).find((o) => o.object.kind === 'VirtualMachine'),
+      'a VirtualMachine',
+    );
+    expect(vm.dependsOn).toEqual([`kubernetes_manifest.${rqName}`]);
   });
 });

@@ -7,6 +7,7 @@ import { validateCoreObject } from '../support/core-schema';
 import { knownKinds, validateAgainstCrd } from '../support/crd-schema';
 import { REPO_ROOT } from '../support/models';
 import { readTree, resourcesOf, synthExample } from '../support/synth';
+import { stackObjects } from '../support/stack-objects';
 
 // Bootstrap tokens are `[a-z0-9]{6}.[a-z0-9]{16}`; none may ever be a literal in what synth writes.
 const TOKEN_LITERAL = /\b[a-z0-9]{6}\.[a-z0-9]{16}\b/;
@@ -18,15 +19,11 @@ describe('example app synth', () => {
   const scaledBase = synthExample({ METALSLICE_EXAMPLE_BASE_NODES: '3' });
   afterAll(() => [first, second, scaled, scaledBase].forEach((d) => fs.rmSync(d, { recursive: true, force: true })));
 
-  it('every kubernetes_manifest validates: CRD objects against the upstream CRDs, core objects against their models', () => {
+  it('every object applied validates: CRD objects against the upstream CRDs, core objects against their models', () => {
     const kinds = new Set(knownKinds());
     let checked = 0;
     for (const stack of ['provider', 'consumer']) {
-      const json = JSON.parse(readTree(first).get(`stacks/${stack}/cdk.tf.json`)!) as {
-        resource: { kubernetes_manifest: Record<string, { manifest: { apiVersion: string; kind: string } }> };
-      };
-      for (const [name, r] of Object.entries(json.resource.kubernetes_manifest)) {
-        const m = r.manifest;
+      for (const { address: name, object: m } of stackObjects(readTree(first).get(`stacks/${stack}/cdk.tf.json`) ?? '{}')) {
         const crd = kinds.has(`${m.apiVersion}/${m.kind}`) || kinds.has(m.kind);
         const errors = crd ? validateAgainstCrd(m) : validateCoreObject(m);
         expect({ name, errors }).toEqual({ name, errors: [] });
@@ -100,7 +97,7 @@ describe('example app synth', () => {
     expect(added.map((k) => after.get(k)!.path).sort()).toEqual(
       ['Join/BootstrapToken', 'Join/TokenId', 'Join/TokenSecret', 'Resource', 'UserData'].map((r) => `consumer/team-a-workers/team-a-workers-6/${r}`),
     );
-    expect(added.filter((k) => k.startsWith('kubernetes_manifest.'))).toHaveLength(1);
+    expect(added.filter((k) => k.startsWith('kubectl_manifest.'))).toHaveLength(1);
     for (const [key, value] of before) expect({ key, body: after.get(key)?.body }).toEqual({ key, body: value.body });
     // The provider stack does not change at all.
     expect(readTree(scaled).get('stacks/provider/cdk.tf.json')).toBe(readTree(first).get('stacks/provider/cdk.tf.json'));

@@ -9,6 +9,7 @@ import { planModel } from '../../constructs/core/plan';
 import { validateCoreObject } from '../support/core-schema';
 import { knownKinds, validateAgainstCrd } from '../support/crd-schema';
 import { REPO_ROOT } from '../support/models';
+import { stackObjects } from '../support/stack-objects';
 
 type Synth = { resource: Record<string, Record<string, { manifest?: { apiVersion: string; kind: string; metadata: { name: string } } }>> };
 
@@ -20,7 +21,7 @@ describe('a cdktf app from the YAML config', () => {
   new CapacityPlan(stack, 'plan');
   addConfig(stack, config);
   const json = JSON.parse(Testing.synth(stack)) as Synth;
-  const manifests = Object.values(json.resource.kubernetes_manifest).map((r) => r.manifest!);
+  const manifests = stackObjects(json).map((o) => o.object);
 
   it('synthesizes every kind of node the config declares', () => {
     const count = (kind: string) => manifests.filter((m) => m.kind === kind).length;

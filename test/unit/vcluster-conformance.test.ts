@@ -12,6 +12,7 @@ import { addConfig, CapacityPlan } from '../../constructs';
 import { AutoNodesSpec, MetalsliceConfig } from '../../constructs/core/model';
 import { planModel } from '../../constructs/core/plan';
 import { corpusCatalogue, corpusFiles, corpusModel, importCorpusFile, vclusterVerdicts, VclusterEntry, VclusterVerdict } from '../support/vcluster-corpus';
+import { stackObjects } from '../support/stack-objects';
 
 /**
  * Files vCluster accepts that metalslice's planning rules refuse on purpose, with the reason each must give.
@@ -121,10 +122,7 @@ describeCorpus('vcluster.yaml conformance (vCluster v0.36.1 decides)', () => {
     new RandomProvider(stack, 'random');
     new CapacityPlan(stack, 'plan', { writeReport: false });
     addConfig(stack, model);
-    const json = JSON.parse(Testing.synth(stack)) as {
-      resource?: { kubernetes_manifest?: Record<string, { manifest: { kind: string; metadata: { name: string } } }> };
-    };
-    const manifests = Object.values(json.resource?.kubernetes_manifest ?? {}).map((r) => r.manifest);
+    const manifests = stackObjects(Testing.synth(stack)).map((o) => o.object);
     const staticVms = plan.vms
       .filter((v) => v.concrete && v.origin === 'static')
       .map((v) => v.name)

@@ -1,0 +1,172 @@
+/**
+ * The resource metalslice applies VirtualMachines with: `kubectl_manifest` of the gavinbunney/kubectl provider.
+ *
+ * hashicorp/kubernetes's `kubernetes_manifest` reads the cluster's OpenAPI document and lists its CRDs for
+ * every resource in every plan, so a no-op plan of a stack costs about a second of CPU per VM (measured by
+ * `npm run bench:deploy`). `kubectl_manifest` applies the YAML with server-side apply and compares only the
+ * fields it wrote with the live object, so a plan costs a GET per VM. KubeVirt's admission defaulting (which
+ * rewrites a VM's spec and made `kubernetes_manifest` report "inconsistent result") does not show as drift:
+ * the fields metalslice does not write are not compared.
+ *
+ * The provider has no prebuilt cdktf binding; this module declares the two pieces metalslice uses.
+ */
+import { TerraformMetaArguments, TerraformProvider, TerraformResource, TerraformStack } from 'cdktf';
+import { Construct } from 'constructs';
+
+/** The kubectl provider metalslice's VirtualMachines are applied with, and the version it is tested with. */
+export const KUBECTL_PROVIDER = {
+  /** Its registry source. */
+  source: 'gavinbunney/kubectl',
+  /** The version the e2e tests and the deploy benchmark run (built from its Go module by scripts/toolchain.sh). */
+  version: '1.19.0',
+  /** The constraint a stack declares: this version and later 1.x releases. */
+  constraint: '>= 1.19.0, < 2.0.0',
+} as const;
+
+/** The connection settings a hashicorp/kubernetes provider and the kubectl provider share (cdktf getter names). */
+interface KubernetesConnection {
+  readonly host?: string;
+  readonly username?: string;
+  readonly password?: string;
+  readonly insecure?: unknown;
+  readonly tlsServerName?: string;
+  readonly clientCertificate?: string;
+  readonly clientKey?: string;
+  readonly clusterCaCertificate?: string;
+  readonly configPath?: string;
+  readonly configPaths?: string[];
+  readonly configContext?: string;
+  readonly configContextAuthInfo?: string;
+  readonly configContextCluster?: string;
+  readonly token?: string;
+  readonly proxyUrl?: string;
+  readonly exec?: unknown;
+}
+
+/** The stack's default (not aliased) hashicorp/kubernetes provider, if it has one. */
+function defaultKubernetesProvider(stack: TerraformStack): (TerraformProvider & KubernetesConnection) | undefined {
+  return stack.node
+    .findAll()
+    .find(
+      (c): c is TerraformProvider & KubernetesConnection =>
+        TerraformProvider.isTerraformProvider(c) && c.terraformResourceType === 'kubernetes' && c.alias === undefined,
+    );
+}
+
+/** The exec block of a kubernetes provider, as the kubectl provider spells it. */
+function execBlock(exec: unknown): Record<string, unknown> | undefined {
+  if (typeof exec !== 'object' || exec === null) return undefined;
+  const e = exec as { apiVersion?: string; command?: string; args?: string[]; env?: Record<string, string> };
+  return { api_version: e.apiVersion, command: e.command, args: e.args, env: e.env };
+}
+
+/** Drops the undefined values, so the provider block holds only what was set. */
+function defined(attributes: Record<string, unknown>): Record<string, unknown> {
+  return Object.fromEntries(Object.entries(attributes).filter(([, v]) => v !== undefined));
+}
+
+/** Attributes in the form cdktf's HCL renderer takes (`cdktf synth --hcl`): plain values, and nested blocks. */
+function forHcl(attributes: Record<string, unknown>): Record<string, unknown> {
+  const one = (value: unknown): unknown => {
+    if (Array.isArray(value)) return { value, isBlock: false, type: 'list', storageClassType: 'stringList' };
+    if (typeof value === 'object' && value !== null)
+      return { value: [forHcl(defined(value as Record<string, unknown>))], isBlock: true, type: 'list', storageClassType: 'list' };
+    return { value, isBlock: false, type: 'simple', storageClassType: typeof value === 'boolean' ? 'boolean' : 'string' };
+  };
+  return Object.fromEntries(Object.entries(attributes).map(([k, v]) => [k, one(v)]));
+}
+
+/**
+ * The stack's kubectl provider. It connects where the stack's default kubernetes provider connects (the same
+ * host, credentials, kubeconfig and context, read at synth), and reads a kubeconfig file only when that provider
+ * names one, so a workstation's ~/.kube/config never leaks into a stack configured with explicit credentials.
+ */
+export class KubectlProvider extends TerraformProvider {
+  /**
+   * The default kubectl provider of `scope`'s stack: one the stack already has (not aliased), else one made
+   * here that mirrors the stack's default kubernetes provider.
+   */
+  static of(scope: Construct): TerraformProvider {
+    const stack = TerraformStack.of(scope);
+    const existing = stack.node
+      .findAll()
+      .find((c): c is TerraformProvider => TerraformProvider.isTerraformProvider(c) && c.terraformResourceType === 'kubectl' && c.alias === undefined);
+    return existing ?? new KubectlProvider(stack, 'metalslice-kubectl');
+  }
+
+  private constructor(stack: TerraformStack, id: string) {
+    super(stack, id, {
+      terraformResourceType: 'kubectl',
+      terraformGeneratorMetadata: { providerName: 'kubectl', providerVersionConstraint: KUBECTL_PROVIDER.constraint },
+      terraformProviderSource: KUBECTL_PROVIDER.source,
+    });
+  }
+
+  protected synthesizeAttributes(): Record<string, unknown> {
+    return this.connection();
+  }
+
+  protected synthesizeHclAttributes(): Record<string, unknown> {
+    return forHcl(this.connection());
+  }
+
+  private connection(): Record<string, unknown> {
+    const k = defaultKubernetesProvider(TerraformStack.of(this));
+    if (!k) return {};
+    const kubeconfig = k.configPath !== undefined || (k.configPaths?.length ?? 0) > 0;
+    return defined({
+      host: k.host,
+      username: k.username,
+      password: k.password,
+      insecure: k.insecure,
+      tls_server_name: k.tlsServerName,
+      client_certificate: k.clientCertificate,
+      client_key: k.clientKey,
+      cluster_ca_certificate: k.clusterCaCertificate,
+      config_path: k.configPath,
+      config_paths: k.configPaths?.length ? k.configPaths : undefined,
+      config_context: k.configContext,
+      config_context_auth_info: k.configContextAuthInfo,
+      config_context_cluster: k.configContextCluster,
+      token: k.token,
+      proxy_url: k.proxyUrl,
+      exec: execBlock(k.exec),
+      load_config_file: kubeconfig,
+    });
+  }
+}
+
+/** Props of a KubectlManifest. */
+export interface KubectlManifestProps extends Pick<TerraformMetaArguments, 'dependsOn' | 'provider'> {
+  /** The object, as YAML (one document). */
+  readonly yamlBody: string;
+}
+
+/**
+ * One Kubernetes object applied by `kubectl_manifest`: server-side apply (metalslice's field manager owns only
+ * the fields it writes), and on destroy it waits until the object is gone, so what the object needs (its
+ * namespace, its quota, its user-data Secret) outlives it.
+ */
+export class KubectlManifest extends TerraformResource {
+  private readonly yamlBody: string;
+
+  constructor(scope: Construct, id: string, props: KubectlManifestProps) {
+    super(scope, id, {
+      terraformResourceType: 'kubectl_manifest',
+      terraformGeneratorMetadata: { providerName: 'kubectl', providerVersionConstraint: KUBECTL_PROVIDER.constraint },
+      provider: props.provider,
+      dependsOn: props.dependsOn,
+    });
+    // The stack's default kubectl provider, made when the stack has none; an aliased one is passed as `provider`.
+    if (props.provider === undefined) KubectlProvider.of(scope);
+    this.yamlBody = props.yamlBody;
+  }
+
+  protected synthesizeAttributes(): Record<string, unknown> {
+    return { yaml_body: this.yamlBody, server_side_apply: true, wait: true };
+  }
+
+  protected synthesizeHclAttributes(): Record<string, unknown> {
+    return forHcl(this.synthesizeAttributes());
+  }
+}

@@ -1,0 +1,34 @@
+/**
+ * The Kubernetes objects a synthesized stack applies, whichever resource applies them: `kubernetes_manifest`
+ * (its `manifest`) or `kubectl_manifest` (its `yaml_body`, parsed).
+ */
+import { parse } from 'yaml';
+
+/** A Kubernetes object in a stack: where it is declared, what it waits for, and the object. */
+export interface StackObject {
+  /** `type.name` of the Terraform resource. */
+  readonly address: string;
+  /** Its `depends_on`. */
+  readonly dependsOn: readonly string[];
+  /** The object. */
+  readonly object: { readonly apiVersion: string; readonly kind: string; readonly metadata: { readonly name: string; readonly namespace?: string }; readonly [k: string]: unknown };
+}
+
+interface ObjectResource {
+  readonly manifest?: StackObject['object'];
+  readonly yaml_body?: string;
+  readonly depends_on?: string[];
+}
+
+/** Every object of a stack's JSON (a string, or already parsed), in resource order. */
+export function stackObjects(stack: string | object): StackObject[] {
+  const json = (typeof stack === 'string' ? JSON.parse(stack) : stack) as { resource?: Record<string, Record<string, ObjectResource> | undefined> };
+  const out: StackObject[] = [];
+  for (const type of ['kubernetes_manifest', 'kubectl_manifest']) {
+    for (const [name, r] of Object.entries(json.resource?.[type] ?? {})) {
+      const object = type === 'kubernetes_manifest' ? r.manifest : (parse(r.yaml_body ?? '') as StackObject['object']);
+      if (object) out.push({ address: `${type}.${name}`, dependsOn: r.depends_on ?? [], object });
+    }
+  }
+  return out;
+}
