@@ -11,6 +11,7 @@ export * from './private-node-pool';
 export * from './from-config';
 export * from './synth';
 export * from './provider-versions';
+export * from './kubectl';
 export * from './core/model';
 export { Quantity } from './core/quantity';
 export { planModel, Plan, PlanReport, ReportFleet, ReportHostUsage, ReportQuota, ReportPool, ReportLauncher, ReportNode, ReportEnvironment } from './core/plan';

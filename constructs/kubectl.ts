@@ -144,7 +144,8 @@ export interface KubectlManifestProps extends Pick<TerraformMetaArguments, 'depe
 
 /**
  * One Kubernetes object applied by `kubectl_manifest`: server-side apply (metalslice's field manager owns only
- * the fields it writes), and on destroy it waits until the object is gone, so what the object needs (its
+ * the fields it writes) taking back a field someone changed by hand (force_conflicts: Terraform's config is what
+ * the object must be), and on destroy it waits until the object is gone, so what the object needs (its
  * namespace, its quota, its user-data Secret) outlives it.
  */
 export class KubectlManifest extends TerraformResource {
@@ -163,7 +164,7 @@ export class KubectlManifest extends TerraformResource {
   }
 
   protected synthesizeAttributes(): Record<string, unknown> {
-    return { yaml_body: this.yamlBody, server_side_apply: true, wait: true };
+    return { yaml_body: this.yamlBody, server_side_apply: true, force_conflicts: true, wait: true };
   }
 
   protected synthesizeHclAttributes(): Record<string, unknown> {

@@ -16,10 +16,13 @@ import { caCertHash, renderJoinCloudConfig } from '../../constructs/render/cloud
 import { EXAMPLE_CA } from '../support/models';
 import { copyTerraformTree, expectOk, startCluster, TestCluster, tofu } from './harness';
 import type { HostClaimDoc, SecretDoc, VirtualMachineDoc } from '../support/kube-docs';
+import { stackObjects } from '../support/stack-objects';
+import { KUBECTL_PROVIDER } from '../../constructs/kubectl';
 
 jest.setTimeout(900_000);
 
 const K8S_PROVIDER_VERSION = process.env.METALSLICE_KUBERNETES_PROVIDER_VERSION ?? '3.2.1';
+const KUBECTL_PROVIDER_VERSION = process.env.METALSLICE_KUBECTL_PROVIDER_VERSION ?? KUBECTL_PROVIDER.version;
 const TEMPLATE_NS = 'conform-template';
 
 type Manifest = {
@@ -29,21 +32,39 @@ type Manifest = {
   spec: Record<string, unknown>;
 };
 
-/** The kubernetes_manifest objects of a synthesized stack, by kind. */
-function synthesizedManifests(stack: TerraformStack, kind: string): Manifest[] {
-  const json = JSON.parse(Testing.synth(stack)) as { resource: { kubernetes_manifest?: Record<string, { manifest: Manifest }> } };
-  return Object.values(json.resource.kubernetes_manifest ?? {})
-    .map((r) => r.manifest)
-    .filter((m) => m.kind === kind);
+/** An object of a synthesized stack and the resource type that applies it. */
+interface Synthesized {
+  readonly via: string;
+  readonly manifest: Manifest;
+  readonly resource: Record<string, unknown>;
 }
 
-/** Applies manifests the way the constructs do: kubernetes_manifest resources in a Terraform JSON config. */
-async function applyManifests(dir: string, kubeconfig: string, manifests: readonly Manifest[]): Promise<void> {
+/** The objects of a kind in a synthesized stack, with the resource that applies each. */
+function synthesizedManifests(stack: TerraformStack, kind: string): Synthesized[] {
+  const json = JSON.parse(Testing.synth(stack)) as { resource: Record<string, Record<string, Record<string, unknown>>> };
+  return stackObjects(json)
+    .filter((o) => o.object.kind === kind)
+    .map((o) => {
+      const [via, name] = o.address.split('.');
+      const { depends_on: _waits, ...resource } = json.resource[via][name];
+      return { via, manifest: o.object as unknown as Manifest, resource };
+    });
+}
+
+/** Applies synthesized objects as the constructs do: each with its own resource type and arguments, in a Terraform JSON config. */
+async function applyManifests(dir: string, kubeconfig: string, objects: readonly Synthesized[]): Promise<void> {
   fs.mkdirSync(dir, { recursive: true });
+  const resource: Record<string, Record<string, unknown>> = {};
+  objects.forEach((o, i) => ((resource[o.via] ??= {})[`m${i}`] = o.resource));
   const config = {
-    terraform: { required_providers: { kubernetes: { source: 'kubernetes', version: K8S_PROVIDER_VERSION } } },
-    provider: { kubernetes: [{ config_path: kubeconfig }] },
-    resource: { kubernetes_manifest: Object.fromEntries(manifests.map((m, i) => [`m${i}`, { manifest: m }])) },
+    terraform: {
+      required_providers: {
+        kubernetes: { source: 'kubernetes', version: K8S_PROVIDER_VERSION },
+        kubectl: { source: KUBECTL_PROVIDER.source, version: KUBECTL_PROVIDER_VERSION },
+      },
+    },
+    provider: { kubernetes: [{ config_path: kubeconfig }], kubectl: [{ config_path: kubeconfig, load_config_file: true }] },
+    resource,
   };
   fs.writeFileSync(path.join(dir, 'main.tf.json'), JSON.stringify(config, null, 2));
   expectOk('init', await tofu(dir, ['init', '-input=false', '-no-color']));
@@ -99,8 +120,8 @@ describe('node templates conform to the constructs', () => {
     const prod = new TenantCluster(stack, 'prod', { endpoint: 'https://10.0.0.10:6443', caCertificate: EXAMPLE_CA });
     new ElasticNodePool(stack, 'small', { quota, cluster: prod, shape: { cpu: 2, memory: '4Gi', disk: '20Gi' }, count: 1 });
     const [fromConstructs] = synthesizedManifests(stack, 'VirtualMachine');
-    expect(fromConstructs.metadata.namespace).toBe('acme-team-a');
-    const nodeName = fromConstructs.metadata.name;
+    expect(fromConstructs.manifest.metadata.namespace).toBe('acme-team-a');
+    const nodeName = fromConstructs.manifest.metadata.name;
     await applyManifests(path.join(work, 'constructs-vm'), cluster.adminKubeconfig, [fromConstructs]);
 
     await applyTemplate(path.join(work, 'node-templates', 'kubevirt'), cluster.adminKubeconfig, {
@@ -145,8 +166,8 @@ describe('node templates conform to the constructs', () => {
     const image = { url: 'https://images.example.com/ubuntu-24.04.raw', checksum: 'd'.repeat(64), checksumType: 'sha256', format: 'raw' } as const;
     new PrivateNodePool(stack, 'gpu', { cluster: prod, provider: metal, nodeType: 'gpu-node', count: 1, image });
     const [fromConstructs] = synthesizedManifests(stack, 'HostClaim');
-    expect(fromConstructs.metadata.namespace).toBe('prod-metal');
-    const nodeName = fromConstructs.metadata.name;
+    expect(fromConstructs.manifest.metadata.namespace).toBe('prod-metal');
+    const nodeName = fromConstructs.manifest.metadata.name;
     await applyManifests(path.join(work, 'constructs-hc'), cluster.adminKubeconfig, [fromConstructs]);
 
     await applyTemplate(path.join(work, 'node-templates', 'metal3'), cluster.adminKubeconfig, {

@@ -7,9 +7,9 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { exampleStackEnv, expectOk, startCluster, synthExampleApp, TestCluster, tofu } from './harness';
 import { exposedStateValues, findSecrets, generatedSecrets, sensitiveStateValues } from '../support/secret-scan';
-import type { KubeDoc, KubeList, NamespaceDoc, ResourceQuotaDoc, SecretDoc, Status } from '../support/kube-docs';
 import { defined } from '../support/defined';
 import { parsePlanJson } from '../support/plan-json';
+import type { KubeDoc, KubeList, NamespaceDoc, ResourceQuotaDoc, SecretDoc, Status, VirtualMachineDoc } from '../support/kube-docs';
 
 jest.setTimeout(1_800_000);
 
@@ -168,6 +168,26 @@ describe('e2e: the example app on a real kube-apiserver', () => {
       const r = await tofu(stackDir(stack), ['plan', '-detailed-exitcode', '-input=false', '-no-color']);
       expect({ stack, code: r.code, out: r.code === 0 ? '' : r.stdout.slice(-3000) }).toEqual({ stack, code: 0, out: '' });
     }
+  });
+
+  it('a field metalslice writes, changed behind its back, is planned back on that VM only (kubectl_manifest sees drift)', async () => {
+    const api = cluster.client();
+    const vmPath = `${VMS}/namespaces/acme-team-a/virtualmachines/team-a-workers-0`;
+    const patched = await api.request(
+      'PATCH',
+      vmPath,
+      { metadata: { labels: { 'metalslice.io/pool': 'hand-edited' } }, spec: { runStrategy: 'Halted' } },
+      'application/merge-patch+json',
+    );
+    expect(patched.status).toBe(200);
+    const changes = await planChanges('consumer');
+    expect(changes.map((c) => ({ address: c.address, actions: c.change.actions }))).toEqual([
+      { address: expect.stringMatching(/^kubectl_manifest\.team-a-workers_team-a-workers-0_[0-9A-F]{8}$/), actions: ['update'] },
+    ]);
+    expectOk('apply', await tofu(stackDir('consumer'), ['apply', '-auto-approve', '-input=false', '-no-color', 'tfplan']));
+    const vm = (await api.get<VirtualMachineDoc>(vmPath)).body;
+    expect({ pool: vm.metadata.labels?.['metalslice.io/pool'], runStrategy: vm.spec.runStrategy }).toEqual({ pool: 'team-a-workers', runStrategy: 'Always' });
+    expect((await tofu(stackDir('consumer'), ['plan', '-detailed-exitcode', '-input=false', '-no-color'])).code).toBe(0);
   });
 
   it("count + 1 adds exactly the new node's resources; count - 1 destroys only them", async () => {
