@@ -55,9 +55,11 @@ function defaultKubernetesProvider(stack: TerraformStack): (TerraformProvider & 
 
 /** The exec block of a kubernetes provider, as the kubectl provider spells it. */
 function execBlock(exec: unknown): Record<string, unknown> | undefined {
-  if (typeof exec !== 'object' || exec === null) return undefined;
-  const e = exec as { apiVersion?: string; command?: string; args?: string[]; env?: Record<string, string> };
-  return { api_version: e.apiVersion, command: e.command, args: e.args, env: e.env };
+  // The binding holds the block as a list of one.
+  const block: unknown = Array.isArray(exec) ? exec[0] : exec;
+  if (typeof block !== 'object' || block === null) return undefined;
+  const e = block as { apiVersion?: string; command?: string; args?: string[]; env?: Record<string, string> };
+  return defined({ api_version: e.apiVersion, command: e.command, args: e.args, env: e.env });
 }
 
 /** Drops the undefined values, so the provider block holds only what was set. */
@@ -102,10 +104,12 @@ export class KubectlProvider extends TerraformProvider {
     });
   }
 
+  /** The provider block: the default kubernetes provider's connection, read at synth. */
   protected synthesizeAttributes(): Record<string, unknown> {
     return this.connection();
   }
 
+  /** The provider block for `cdktf synth --hcl`. */
   protected synthesizeHclAttributes(): Record<string, unknown> {
     return forHcl(this.connection());
   }
@@ -163,10 +167,12 @@ export class KubectlManifest extends TerraformResource {
     this.yamlBody = props.yamlBody;
   }
 
+  /** The resource's arguments. */
   protected synthesizeAttributes(): Record<string, unknown> {
     return { yaml_body: this.yamlBody, server_side_apply: true, force_conflicts: true, wait: true };
   }
 
+  /** The resource's arguments for `cdktf synth --hcl`. */
   protected synthesizeHclAttributes(): Record<string, unknown> {
     return forHcl(this.synthesizeAttributes());
   }

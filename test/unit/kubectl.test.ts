@@ -1,0 +1,75 @@
+import { describe, expect, it } from '@jest/globals';
+import { KubernetesProvider } from '@cdktf/provider-kubernetes/lib/provider';
+import { TerraformStack, Testing } from 'cdktf';
+import { KUBECTL_PROVIDER, KubectlManifest, KubectlProvider } from '../../constructs';
+
+interface Synth {
+  terraform: { required_providers: Record<string, { source: string; version: string }> };
+  provider?: Record<string, Record<string, unknown>[]>;
+  resource: { kubectl_manifest: Record<string, Record<string, unknown>> };
+}
+
+/** A stack with the given kubernetes providers and one kubectl_manifest. */
+function synth(setUp: (stack: TerraformStack) => void): Synth {
+  const stack = new TerraformStack(Testing.app(), 's');
+  setUp(stack);
+  new KubectlManifest(stack, 'vm', { yamlBody: 'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: x\n' });
+  return JSON.parse(Testing.synth(stack)) as Synth;
+}
+
+describe('the kubectl provider and kubectl_manifest', () => {
+  it('connect where the default kubernetes provider connects, without reading a kubeconfig it does not name', () => {
+    const json = synth((s) => {
+      new KubernetesProvider(s, 'k8s', { host: 'https://10.0.0.1:6443', clusterCaCertificate: 'CA', clientCertificate: 'CERT', clientKey: 'KEY' });
+      new KubernetesProvider(s, 'tenant', { alias: 'tenant', host: 'https://10.9.9.9:6443', token: 'other' });
+    });
+    expect(json.provider?.kubectl).toEqual([
+      { host: 'https://10.0.0.1:6443', cluster_ca_certificate: 'CA', client_certificate: 'CERT', client_key: 'KEY', load_config_file: false },
+    ]);
+    expect(json.terraform.required_providers.kubectl).toEqual({ source: KUBECTL_PROVIDER.source, version: KUBECTL_PROVIDER.constraint });
+  });
+
+  it('read the kubeconfig, context and exec plugin the kubernetes provider names', () => {
+    const json = synth((s) => {
+      new KubernetesProvider(s, 'k8s', {
+        configPath: '/etc/kubeconfig',
+        configContext: 'fleet',
+        exec: [{ apiVersion: 'client.authentication.k8s.io/v1', command: 'login', args: ['--x'] }],
+      });
+    });
+    expect(json.provider?.kubectl).toEqual([
+      {
+        config_path: '/etc/kubeconfig',
+        config_context: 'fleet',
+        exec: { api_version: 'client.authentication.k8s.io/v1', command: 'login', args: ['--x'] },
+        load_config_file: true,
+      },
+    ]);
+  });
+
+  it("reuse a stack's own kubectl provider instead of declaring a second one", () => {
+    const json = synth((s) => {
+      new KubernetesProvider(s, 'k8s', { configPath: '/a' });
+      KubectlProvider.of(s);
+      KubectlProvider.of(s);
+    });
+    expect(json.provider?.kubectl).toHaveLength(1);
+  });
+
+  it('apply with server-side apply, take back hand-changed fields, and wait for deletion', () => {
+    const json = synth((s) => new KubernetesProvider(s, 'k8s', {}));
+    const [resource] = Object.values(json.resource.kubectl_manifest);
+    expect(resource).toMatchObject({ yaml_body: expect.stringContaining('kind: ConfigMap'), server_side_apply: true, force_conflicts: true, wait: true });
+    expect(json.provider?.kubectl).toEqual([{ load_config_file: false }]);
+  });
+
+  it('keep every argument in HCL output', () => {
+    const stack = new TerraformStack(Testing.app(), 'hcl');
+    new KubernetesProvider(stack, 'k8s', { configPath: '/etc/kubeconfig' });
+    new KubectlManifest(stack, 'vm', { yamlBody: 'kind: ConfigMap' });
+    const hcl: string = String(Testing.synthHcl(stack));
+    expect(hcl).toMatch(/provider "kubectl" \{[^}]*config_path\s*=\s*"\/etc\/kubeconfig"[^}]*load_config_file\s*=\s*true/s);
+    const resource = /resource "kubectl_manifest" "vm" \{([^}]*)\}/.exec(hcl)?.[1] ?? '';
+    for (const line of ['yaml_body = "kind: ConfigMap"', 'server_side_apply = true', 'force_conflicts = true', 'wait = true']) expect(resource).toContain(line);
+  });
+});
