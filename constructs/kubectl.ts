@@ -80,8 +80,9 @@ function forHcl(attributes: Record<string, unknown>): Record<string, unknown> {
 
 /**
  * The stack's kubectl provider. It connects where the stack's default kubernetes provider connects (the same
- * host, credentials, kubeconfig and context, read at synth), and reads a kubeconfig file only when that provider
- * names one, so a workstation's ~/.kube/config never leaks into a stack configured with explicit credentials.
+ * host, credentials, kubeconfig and context, read at synth). Given a host and no kubeconfig it reads no
+ * kubeconfig, so a workstation's ~/.kube/config never leaks into a stack configured with explicit credentials;
+ * given neither, both take the cluster from the environment (KUBE_CONFIG_PATH).
  */
 export class KubectlProvider extends TerraformProvider {
   /**
@@ -118,6 +119,9 @@ export class KubectlProvider extends TerraformProvider {
     const k = defaultKubernetesProvider(TerraformStack.of(this));
     if (!k) return {};
     const kubeconfig = k.configPath !== undefined || (k.configPaths?.length ?? 0) > 0;
+    // A kubeconfig named: read it. A host given without one: never read a kubeconfig (the kubectl provider would
+    // fall back to ~/.kube/config). Neither: both providers take their cluster from the environment.
+    const loadConfigFile = kubeconfig ? true : k.host !== undefined ? false : undefined;
     return defined({
       host: k.host,
       username: k.username,
@@ -135,7 +139,7 @@ export class KubectlProvider extends TerraformProvider {
       token: k.token,
       proxy_url: k.proxyUrl,
       exec: execBlock(k.exec),
-      load_config_file: kubeconfig,
+      load_config_file: loadConfigFile,
     });
   }
 }

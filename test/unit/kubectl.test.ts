@@ -60,7 +60,8 @@ describe('the kubectl provider and kubectl_manifest', () => {
     const json = synth((s) => new KubernetesProvider(s, 'k8s', {}));
     const [resource] = Object.values(json.resource.kubectl_manifest);
     expect(resource).toMatchObject({ yaml_body: expect.stringContaining('kind: ConfigMap'), server_side_apply: true, force_conflicts: true, wait: true });
-    expect(json.provider?.kubectl).toEqual([{ load_config_file: false }]);
+    // No connection in the kubernetes provider: both read the environment (KUBE_CONFIG_PATH).
+    expect(json.provider?.kubectl).toEqual([{}]);
   });
 
   it('keep every argument in HCL output', () => {
