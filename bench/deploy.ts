@@ -6,14 +6,17 @@
  *   - resources per VM (from the +1 plan: what one more node adds);
  *   - `tofu apply` from empty, a no-op `tofu plan`, and a `tofu plan` after scaling one pool by one;
  *   - wall and CPU time (tofu and its providers), peak RSS (the largest of tofu and its providers);
- * for three layouts:
+ * for these layouts:
  *   - `per-pool`: metalslice's layout for large fleets (`addConfigStacks`: fleets and quotas in one stack, a
- *     stack per node pool); after a change only the stacks whose synthesized configuration changed are planned;
+ *     stack per node pool, VMs as `kubectl_manifest`); after a change only the stacks whose synthesized
+ *     configuration changed are planned;
  *   - `one-stack`: the same config with `addConfig` in one stack;
+ *   - `per-pool-manifest`: `per-pool` with every VM as a `kubernetes_manifest`, as the constructs emitted them
+ *     before (what the resource type alone changes);
  *   - `baseline`: one stack with one `kubernetes_manifest` per VM and per Secret (the one-stack synth with every
- *     Secret turned into a manifest), default settings.
+ *     VM and Secret turned into a manifest), default settings.
  *
- *   npm run bench:deploy [-- --sizes 100,1000] [--layouts per-pool,one-stack,baseline] [--large-layouts per-pool] [--json]
+ *   npm run bench:deploy [-- --sizes 100,1000] [--layouts per-pool,one-stack,per-pool-manifest,baseline] [--large-layouts per-pool,baseline] [--json]
  *
  * With --json the last line is one JSON object with the ratios the goals are stated in. Needs the toolchain
  * (npm run setup). Takes about an hour at both sizes on 2 cores; not part of `npm test`.
@@ -21,12 +24,11 @@
 import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
+import { parse } from 'yaml';
 import { binary, REPO_ROOT, run, startCluster, TestCluster } from '../test/e2e/harness';
 
 const PER_POOL = 50;
-type Layout = 'per-pool' | 'one-stack' | 'baseline' | 'per-pool-kubectl';
-
-const KUBECTL_PROVIDER_VERSION = '1.19.0';
+type Layout = 'per-pool' | 'one-stack' | 'per-pool-manifest' | 'baseline';
 
 interface Measure {
   /** Wall time, summed over the stacks run (they run one after another). */
@@ -163,7 +165,7 @@ interface StackJson {
   resource: {
     kubernetes_secret_v1?: Record<string, SecretResource>;
     kubernetes_manifest?: Record<string, ManifestResource>;
-    kubectl_manifest?: Record<string, unknown>;
+    kubectl_manifest?: Record<string, KubectlResource>;
     [type: string]: Record<string, unknown> | undefined;
   };
 }
@@ -174,6 +176,10 @@ interface SecretResource {
   metadata: unknown;
   type?: string;
   data: Record<string, string>;
+}
+interface KubectlResource {
+  depends_on?: string[];
+  yaml_body: string;
 }
 interface ManifestResource {
   provider?: string;
@@ -186,8 +192,23 @@ function readStack(file: string): StackJson {
   return JSON.parse(fs.readFileSync(file, 'utf8')) as StackJson;
 }
 
-/** The baseline: every kubernetes_secret_v1 of a synthesized stack becomes a kubernetes_manifest of the same Secret. */
+/** Every kubectl_manifest of a synthesized stack becomes a kubernetes_manifest of the same object. */
+export function toManifests(file: string): void {
+  const tf = readStack(file);
+  const objects = tf.resource.kubectl_manifest ?? {};
+  delete tf.resource.kubectl_manifest;
+  const manifests = (tf.resource.kubernetes_manifest ??= {});
+  for (const [id, r] of Object.entries(objects)) {
+    manifests[id] = { ...(r.depends_on ? { depends_on: r.depends_on } : {}), manifest: parse(r.yaml_body) as ManifestResource['manifest'] };
+  }
+  delete tf.terraform.required_providers.kubectl;
+  delete tf.provider.kubectl;
+  fs.writeFileSync(file, JSON.stringify(tf, null, 2));
+}
+
+/** The baseline: every VM and every kubernetes_secret_v1 of a synthesized stack becomes a kubernetes_manifest. */
 export function toBaseline(file: string): void {
+  toManifests(file);
   const tf = readStack(file);
   const secrets = tf.resource.kubernetes_secret_v1 ?? {};
   delete tf.resource.kubernetes_secret_v1;
@@ -205,49 +226,6 @@ export function toBaseline(file: string): void {
   fs.writeFileSync(file, JSON.stringify(tf, null, 2));
 }
 
-/**
- * The kubectl-style alternative: every VirtualMachine as a `kubectl_manifest` of gavinbunney/kubectl (built from
- * its Go module by scripts/bench-deploy.sh; path in METALSLICE_BENCH_KUBECTL_PROVIDER), which applies the YAML
- * and compares it with the live object without reading the cluster's OpenAPI or CRDs per resource.
- */
-export function toKubectl(file: string): void {
-  const tf = readStack(file);
-  const manifests = tf.resource.kubernetes_manifest ?? {};
-  let moved = 0;
-  for (const [id, r] of Object.entries(manifests)) {
-    if (r.manifest?.kind !== 'VirtualMachine') continue;
-    (tf.resource.kubectl_manifest ??= {})[id] = { yaml_body: JSON.stringify(r.manifest), server_side_apply: true, wait: false };
-    delete manifests[id];
-    moved += 1;
-  }
-  if (moved === 0) return;
-  if (Object.keys(manifests).length === 0) delete tf.resource.kubernetes_manifest;
-  tf.terraform.required_providers.kubectl = { source: 'gavinbunney/kubectl', version: KUBECTL_PROVIDER_VERSION };
-  tf.provider.kubectl = [{}];
-  fs.writeFileSync(file, JSON.stringify(tf, null, 2));
-}
-
-/** A CLI config whose filesystem mirror is the toolchain's plus the kubectl provider. */
-function kubectlMirror(work: string): string {
-  const binary = process.env.METALSLICE_BENCH_KUBECTL_PROVIDER;
-  if (!binary || !fs.existsSync(binary))
-    throw new Error('the per-pool-kubectl layout needs METALSLICE_BENCH_KUBECTL_PROVIDER (scripts/bench-deploy.sh builds it)');
-  const mirror = path.join(work, 'mirror');
-  fs.cpSync(path.join(process.env.METALSLICE_TOOLCHAIN ?? '', 'providers-mirror'), mirror, { recursive: true });
-  for (const host of ['registry.opentofu.org', 'registry.terraform.io']) {
-    const dir = path.join(mirror, host, 'gavinbunney', 'kubectl', KUBECTL_PROVIDER_VERSION, 'linux_amd64');
-    fs.mkdirSync(dir, { recursive: true });
-    fs.copyFileSync(binary, path.join(dir, `terraform-provider-kubectl_v${KUBECTL_PROVIDER_VERSION}`));
-    fs.chmodSync(path.join(dir, `terraform-provider-kubectl_v${KUBECTL_PROVIDER_VERSION}`), 0o755);
-  }
-  const rc = path.join(work, 'tofurc');
-  fs.writeFileSync(
-    rc,
-    `provider_installation {\n  filesystem_mirror {\n    path    = "${mirror}"\n    include = ["*/*/*"]\n  }\n}\ndisable_checkpoint = true\n`,
-  );
-  return rc;
-}
-
 class LayoutRun {
   private readonly work: string;
   private readonly env: NodeJS.ProcessEnv;
@@ -258,7 +236,7 @@ class LayoutRun {
     private readonly layout: Layout,
     private readonly vms: number,
   ) {
-    this.quota = `${{ 'per-pool': 'pp', 'one-stack': 'os', baseline: 'bl', 'per-pool-kubectl': 'pk' }[layout]}${vms}`;
+    this.quota = `${{ 'per-pool': 'pp', 'one-stack': 'os', baseline: 'bl', 'per-pool-manifest': 'pm' }[layout]}${vms}`;
     this.work = fs.mkdtempSync(path.join(os.tmpdir(), `metalslice-bench-${this.quota}-`));
     this.env = {
       ...process.env,
@@ -271,7 +249,6 @@ class LayoutRun {
       METALSLICE_LAYOUT: layout.startsWith('per-pool') ? 'stack-per-pool' : 'one-stack',
     };
     delete this.env.TF_PLUGIN_CACHE_DIR;
-    if (layout === 'per-pool-kubectl') this.env.TF_CLI_CONFIG_FILE = kubectlMirror(this.work);
   }
 
   private stacksDir(): string {
@@ -295,7 +272,7 @@ class LayoutRun {
     });
     if (r.code !== 0) throw new Error(`synth failed: ${r.stderr.slice(-2000)}`);
     if (this.layout === 'baseline') for (const s of this.stacks()) toBaseline(path.join(this.stacksDir(), s, 'cdk.tf.json'));
-    if (this.layout === 'per-pool-kubectl') for (const s of this.stacks()) toKubectl(path.join(this.stacksDir(), s, 'cdk.tf.json'));
+    if (this.layout === 'per-pool-manifest') for (const s of this.stacks()) toManifests(path.join(this.stacksDir(), s, 'cdk.tf.json'));
   }
 
   private async tofu(stack: string, args: readonly string[], okCodes: readonly number[] = [0]) {

@@ -83,7 +83,19 @@ async function applyTemplate(dir: string, kubeconfig: string, vcluster: Record<s
 /** The object with what may differ between the two (namespace, server-set metadata) taken out. */
 function comparable(obj: { metadata: { labels?: Record<string, string> }; spec: unknown }, namespace: string): unknown {
   const text = JSON.stringify(obj.spec).split(`"namespace":"${namespace}"`).join('"namespace":"<ns>"');
-  return { labels: obj.metadata.labels, spec: JSON.parse(text) as unknown };
+  return { labels: obj.metadata.labels, spec: quantitiesAsStrings(JSON.parse(text)) };
+}
+
+/**
+ * Resource quantities as strings. They are int-or-string: kubernetes_manifest (the node templates) stores a
+ * quantity that parses as a number as a number, kubectl_manifest (the constructs) as written; both are the same
+ * quantity to Kubernetes.
+ */
+function quantitiesAsStrings(node: unknown, key = ''): unknown {
+  if (Array.isArray(node)) return node.map((n) => quantitiesAsStrings(n));
+  if (typeof node !== 'object' || node === null) return node;
+  const isQuantities = key === 'requests' || key === 'limits';
+  return Object.fromEntries(Object.entries(node).map(([k, v]) => [k, isQuantities && typeof v === 'number' ? String(v) : quantitiesAsStrings(v, k)]));
 }
 
 function newStack(kubeconfig: string): TerraformStack {
