@@ -24,8 +24,8 @@
 import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
-import { parse } from 'yaml';
 import { binary, REPO_ROOT, run, startCluster, TestCluster } from '../test/e2e/harness';
+import { toManifests } from '../test/support/manifest-layout';
 
 const PER_POOL = 50;
 type Layout = 'per-pool' | 'one-stack' | 'per-pool-manifest' | 'baseline';
@@ -190,20 +190,6 @@ interface ManifestResource {
 
 function readStack(file: string): StackJson {
   return JSON.parse(fs.readFileSync(file, 'utf8')) as StackJson;
-}
-
-/** Every kubectl_manifest of a synthesized stack becomes a kubernetes_manifest of the same object. */
-export function toManifests(file: string): void {
-  const tf = readStack(file);
-  const objects = tf.resource.kubectl_manifest ?? {};
-  delete tf.resource.kubectl_manifest;
-  const manifests = (tf.resource.kubernetes_manifest ??= {});
-  for (const [id, r] of Object.entries(objects)) {
-    manifests[id] = { ...(r.depends_on ? { depends_on: r.depends_on } : {}), manifest: parse(r.yaml_body) as ManifestResource['manifest'] };
-  }
-  delete tf.terraform.required_providers.kubectl;
-  delete tf.provider.kubectl;
-  fs.writeFileSync(file, JSON.stringify(tf, null, 2));
 }
 
 /** The baseline: every VM and every kubernetes_secret_v1 of a synthesized stack becomes a kubernetes_manifest. */

@@ -148,7 +148,17 @@ export class KubectlProvider extends TerraformProvider {
 export interface KubectlManifestProps extends Pick<TerraformMetaArguments, 'dependsOn' | 'provider'> {
   /** The object, as YAML (one document). */
   readonly yamlBody: string;
+  /**
+   * Take over the object from a `kubernetes_manifest` of the same construct path (what metalslice 0.2 and earlier
+   * applied VirtualMachines with), in this deploy, without touching it: an `import` block by this import ID
+   * (`apiVersion//kind//name//namespace`) and a `removed` block that forgets the old resource.
+   * @default - nothing to take over
+   */
+  readonly adoptFromManifest?: string;
 }
+
+/** The construct context key that makes VmNodes take their VirtualMachines over from kubernetes_manifest. */
+export const ADOPT_MANIFEST_VMS_CONTEXT = 'metalslice:adoptManifestVirtualMachines';
 
 /**
  * One Kubernetes object applied by `kubectl_manifest`: server-side apply (metalslice's field manager owns only
@@ -158,6 +168,7 @@ export interface KubectlManifestProps extends Pick<TerraformMetaArguments, 'depe
  */
 export class KubectlManifest extends TerraformResource {
   private readonly yamlBody: string;
+  private readonly adopt: boolean;
 
   constructor(scope: Construct, id: string, props: KubectlManifestProps) {
     super(scope, id, {
@@ -169,6 +180,15 @@ export class KubectlManifest extends TerraformResource {
     // The stack's default kubectl provider, made when the stack has none; an aliased one is passed as `provider`.
     if (props.provider === undefined) KubectlProvider.of(scope);
     this.yamlBody = props.yamlBody;
+    this.adopt = props.adoptFromManifest !== undefined;
+    if (props.adoptFromManifest !== undefined) this.importFrom(props.adoptFromManifest);
+  }
+
+  /** The resource, and when it takes an object over, the `removed` block that forgets the old `kubernetes_manifest`. */
+  toTerraform(): Record<string, unknown> {
+    const tf = super.toTerraform() as Record<string, unknown>;
+    if (!this.adopt) return tf;
+    return { ...tf, removed: [{ from: `kubernetes_manifest.${this.friendlyUniqueId}`, lifecycle: { destroy: false } }] };
   }
 
   /** The resource's arguments. */

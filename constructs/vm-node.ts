@@ -11,7 +11,7 @@ import { StringResource } from '@cdktf/provider-random/lib/string-resource';
 import { Construct } from 'constructs';
 import { stringify } from 'yaml';
 import { DEFAULT_BOOTSTRAP_TOKEN_TTL, bootstrapTokenTtlProblem } from './core/join-token';
-import { KubectlManifest } from './kubectl';
+import { ADOPT_MANIFEST_VMS_CONTEXT, KubectlManifest } from './kubectl';
 import { Taint } from './core/model';
 import { renderJoinCloudConfig } from './render/cloud-init';
 import { KubeObject, POOL_LABEL } from './render/labels';
@@ -130,9 +130,13 @@ export class VmNode extends Construct {
       },
     });
     // kubectl_manifest, not kubernetes_manifest: plans stay a GET per VM at fleet scale (see kubectl.ts).
+    // Upgrading from metalslice 0.2, whose VMs were kubernetes_manifest: with the context key set, this deploy takes
+    // each existing VM over in place (README "Upgrading").
+    const adopt = this.node.tryGetContext(ADOPT_MANIFEST_VMS_CONTEXT) === true || this.node.tryGetContext(ADOPT_MANIFEST_VMS_CONTEXT) === 'true';
     new KubectlManifest(this, 'Resource', {
       yamlBody: Token.asString(new MadeAtSynth(() => stringify(props.vm(userDataName), { lineWidth: 0 }))),
       dependsOn: waitFor(this, props.admission),
+      adoptFromManifest: adopt ? `kubevirt.io/v1//VirtualMachine//${nodeName}//${props.namespace}` : undefined,
     });
   }
 }

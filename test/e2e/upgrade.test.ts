@@ -1,0 +1,90 @@
+// Upgrading from metalslice 0.2, whose VirtualMachines were `kubernetes_manifest` resources, to `kubectl_manifest`:
+// with the adopt context key set for one deploy, every running VM is taken over in place (imported, the old
+// resource forgotten), none is destroyed or recreated, and the next plan without the key is empty.
+import { afterAll, beforeAll, describe, expect, it, jest } from '@jest/globals';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { ADOPT_MANIFEST_VMS_CONTEXT } from '../../constructs';
+import { exampleStackEnv, expectOk, startCluster, synthExampleApp, TestCluster, tofu } from './harness';
+import type { KubeList, VirtualMachineDoc } from '../support/kube-docs';
+import { toManifests } from '../support/manifest-layout';
+
+jest.setTimeout(900_000);
+
+const VMS = '/apis/kubevirt.io/v1/namespaces/acme-team-a/virtualmachines';
+
+interface PlannedChange {
+  address: string;
+  change: { actions: string[]; importing?: unknown };
+}
+
+describe('e2e: upgrading VMs from kubernetes_manifest to kubectl_manifest', () => {
+  let cluster: TestCluster;
+  let work: string;
+  let env: NodeJS.ProcessEnv;
+  const stackDir = (stack: string) => path.join(work, 'cdktf.out', 'stacks', stack);
+
+  beforeAll(async () => {
+    cluster = await startCluster({ kubevirtDefaulting: true });
+    expect((await cluster.client().create('/api/v1/namespaces', { metadata: { name: 'kubevirt' } })).status).toBe(201);
+    work = fs.mkdtempSync(path.join(os.tmpdir(), 'metalslice-upgrade-'));
+    env = exampleStackEnv(cluster, { CDKTF_OUTDIR: path.join(work, 'cdktf.out') });
+  });
+
+  afterAll(async () => {
+    if (work && cluster) {
+      for (const stack of ['consumer', 'provider']) {
+        if (fs.existsSync(path.join(stackDir(stack), 'terraform.tfstate')))
+          await tofu(stackDir(stack), ['destroy', '-auto-approve', '-input=false', '-no-color']);
+      }
+    }
+    await cluster?.stop();
+    if (work) fs.rmSync(work, { recursive: true, force: true });
+  });
+
+  async function uids(): Promise<Map<string, string | undefined>> {
+    const items = (await cluster.client().get<KubeList<VirtualMachineDoc>>(VMS)).body.items;
+    return new Map(items.map((vm) => [vm.metadata.name, vm.metadata.uid]));
+  }
+
+  async function planned(stack: string): Promise<PlannedChange[]> {
+    expectOk('plan', await tofu(stackDir(stack), ['plan', '-input=false', '-no-color', '-out=tfplan']));
+    const show = await tofu(stackDir(stack), ['show', '-json', 'tfplan']);
+    expectOk('show', show);
+    return ((JSON.parse(show.stdout) as { resource_changes?: PlannedChange[] }).resource_changes ?? []).filter(
+      (c) => c.change.importing !== undefined || !(c.change.actions.length === 1 && ['no-op', 'read'].includes(c.change.actions[0])),
+    );
+  }
+
+  it('takes every running VM over in one deploy, destroying and creating nothing', async () => {
+    // metalslice 0.2: the same stacks with each VM a kubernetes_manifest.
+    await synthExampleApp(work, env);
+    toManifests(path.join(stackDir('consumer'), 'cdk.tf.json'));
+    for (const stack of ['provider', 'consumer']) {
+      expectOk(`init ${stack}`, await tofu(stackDir(stack), ['init', '-input=false', '-no-color']));
+      expectOk(`apply ${stack}`, await tofu(stackDir(stack), ['apply', '-auto-approve', '-input=false', '-no-color']));
+      // The API server refuses objects a new quota counts until the quota controller has accounted it.
+      if (stack === 'provider') for (const ns of ['acme-team-a', 'acme-team-b', 'globex-research']) await cluster.waitForQuotaStatus(ns, 'metalslice', 90_000);
+    }
+    const before = await uids();
+    expect(before.size).toBeGreaterThan(0);
+
+    // This release, told to adopt (for one deploy, as the README's upgrade note says).
+    await synthExampleApp(work, { ...env, CDKTF_CONTEXT_JSON: JSON.stringify({ [ADOPT_MANIFEST_VMS_CONTEXT]: true }) });
+    expectOk('init', await tofu(stackDir('consumer'), ['init', '-input=false', '-no-color']));
+    const changes = await planned('consumer');
+    const vmChanges = changes.filter((c) => c.address.startsWith('kubectl_manifest.'));
+    expect(vmChanges).toHaveLength(before.size);
+    expect(vmChanges.every((c) => c.change.importing !== undefined)).toBe(true);
+    // Nothing is created or destroyed: the VMs are imported (and brought to the new resource's arguments in place).
+    expect(changes.filter((c) => c.change.actions.includes('create') || c.change.actions.includes('delete'))).toEqual([]);
+    expectOk('apply', await tofu(stackDir('consumer'), ['apply', '-auto-approve', '-input=false', '-no-color', 'tfplan']));
+    expect(await uids()).toEqual(before);
+
+    // The next release build without the key plans nothing.
+    await synthExampleApp(work, env);
+    const again = await tofu(stackDir('consumer'), ['plan', '-detailed-exitcode', '-input=false', '-no-color']);
+    expect({ code: again.code, out: again.code === 0 ? '' : again.stdout.slice(-3000) }).toEqual({ code: 0, out: '' });
+  });
+});

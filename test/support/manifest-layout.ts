@@ -1,0 +1,31 @@
+/**
+ * A synthesized stack as metalslice 0.2 wrote it: every `kubectl_manifest` turned into a `kubernetes_manifest`
+ * of the same object at the same address (the resource type VirtualMachines had then). Used by the upgrade
+ * test and by the deploy benchmark's `per-pool-manifest` and `baseline` layouts.
+ */
+import * as fs from 'node:fs';
+import { parse } from 'yaml';
+
+interface StackJson {
+  terraform: { required_providers: Record<string, unknown> };
+  provider?: Record<string, unknown>;
+  resource: {
+    kubectl_manifest?: Record<string, { depends_on?: string[]; yaml_body: string }>;
+    kubernetes_manifest?: Record<string, unknown>;
+    [type: string]: Record<string, unknown> | undefined;
+  };
+}
+
+/** Rewrites `file` (a cdk.tf.json): kubectl_manifest resources become kubernetes_manifest ones, the kubectl provider goes. */
+export function toManifests(file: string): void {
+  const tf = JSON.parse(fs.readFileSync(file, 'utf8')) as StackJson;
+  const objects = tf.resource.kubectl_manifest ?? {};
+  delete tf.resource.kubectl_manifest;
+  const manifests = (tf.resource.kubernetes_manifest ??= {});
+  for (const [id, r] of Object.entries(objects)) {
+    manifests[id] = { ...(r.depends_on ? { depends_on: r.depends_on } : {}), manifest: parse(r.yaml_body) as unknown };
+  }
+  delete tf.terraform.required_providers.kubectl;
+  if (tf.provider) delete tf.provider.kubectl;
+  fs.writeFileSync(file, JSON.stringify(tf, null, 2));
+}
