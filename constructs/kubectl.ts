@@ -149,7 +149,7 @@ export interface KubectlManifestProps extends Pick<TerraformMetaArguments, 'depe
   /** The object, as YAML (one document). */
   readonly yamlBody: string;
   /**
-   * Take over the object from a `kubernetes_manifest` of the same construct path (what metalslice 0.2 and earlier
+   * Take over the object from a `kubernetes_manifest` of the same construct path (what metalslice 0.1
    * applied VirtualMachines with), in this deploy, without touching it: an `import` block by this import ID
    * (`apiVersion//kind//name//namespace`) and a `removed` block that forgets the old resource.
    * @default - nothing to take over

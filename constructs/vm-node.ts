@@ -130,8 +130,8 @@ export class VmNode extends Construct {
       },
     });
     // kubectl_manifest, not kubernetes_manifest: plans stay a GET per VM at fleet scale (see kubectl.ts).
-    // Upgrading from metalslice 0.2, whose VMs were kubernetes_manifest: with the context key set, this deploy takes
-    // each existing VM over in place (README "Upgrading").
+    // Upgrading from metalslice 0.1, whose VMs were kubernetes_manifest: with the context key set, this deploy takes
+    // each existing VM over in place (README "Upgrading from 0.1").
     const adopt = this.node.tryGetContext(ADOPT_MANIFEST_VMS_CONTEXT) === true || this.node.tryGetContext(ADOPT_MANIFEST_VMS_CONTEXT) === 'true';
     new KubectlManifest(this, 'Resource', {
       yamlBody: Token.asString(new MadeAtSynth(() => stringify(props.vm(userDataName), { lineWidth: 0 }))),

@@ -1,4 +1,4 @@
-// Upgrading from metalslice 0.2, whose VirtualMachines were `kubernetes_manifest` resources, to `kubectl_manifest`:
+// Upgrading from metalslice 0.1, whose VirtualMachines were `kubernetes_manifest` resources, to `kubectl_manifest`:
 // with the adopt context key set for one deploy, every running VM is taken over in place (imported, the old
 // resource forgotten), none is destroyed or recreated, and the next plan without the key is empty.
 import { afterAll, beforeAll, describe, expect, it, jest } from '@jest/globals';
@@ -58,7 +58,7 @@ describe('e2e: upgrading VMs from kubernetes_manifest to kubectl_manifest', () =
   }
 
   it('takes every running VM over in one deploy, destroying and creating nothing', async () => {
-    // metalslice 0.2: the same stacks with each VM a kubernetes_manifest.
+    // metalslice 0.1: the same stacks with each VM a kubernetes_manifest.
     await synthExampleApp(work, env);
     toManifests(path.join(stackDir('consumer'), 'cdk.tf.json'));
     for (const stack of ['provider', 'consumer']) {

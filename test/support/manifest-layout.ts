@@ -1,5 +1,5 @@
 /**
- * A synthesized stack as metalslice 0.2 wrote it: every `kubectl_manifest` turned into a `kubernetes_manifest`
+ * A synthesized stack as metalslice 0.1 wrote it: every `kubectl_manifest` turned into a `kubernetes_manifest`
  * of the same object at the same address (the resource type VirtualMachines had then). Used by the upgrade
  * test and by the deploy benchmark's `per-pool-manifest` and `baseline` layouts.
  */
