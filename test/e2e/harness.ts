@@ -235,26 +235,16 @@ function makeCa(dir: string): void {
   ]);
 }
 
+/** A new P-256 key `<name>.key` and a certificate request `<name>.csr` for `subj`, in `dir` (which holds openssl.cnf). */
+function ecKeyAndCsr(dir: string, name: string, subj: string): void {
+  const args = ['-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:prime256v1', '-keyout', `${name}.key`, '-out', `${name}.csr`, '-subj', subj];
+  openssl(dir, ['req', '-new', '-nodes', '-config', 'openssl.cnf', ...args]);
+}
+
 function makeLeaf(dir: string, name: string, subj: string, extensions: string): void {
   const ext = `${name}.ext`;
   fs.writeFileSync(path.join(dir, ext), `[v3]\nbasicConstraints = critical,CA:FALSE\n${extensions}\n`);
-  openssl(dir, [
-    'req',
-    '-new',
-    '-nodes',
-    '-config',
-    'openssl.cnf',
-    '-newkey',
-    'ec',
-    '-pkeyopt',
-    'ec_paramgen_curve:prime256v1',
-    '-keyout',
-    `${name}.key`,
-    '-out',
-    `${name}.csr`,
-    '-subj',
-    subj,
-  ]);
+  ecKeyAndCsr(dir, name, subj);
   openssl(dir, [
     'x509',
     '-req',
@@ -869,23 +859,7 @@ export async function emulateKubeletJoin(
 ): Promise<{ csr: CsrDoc; node: ApiResponse<NodeDoc> }> {
   const dir = fs.mkdtempSync(path.join(cluster.dir, 'emulated-kubelet-'));
   fs.writeFileSync(path.join(dir, 'openssl.cnf'), OPENSSL_CONFIG);
-  openssl(dir, [
-    'req',
-    '-new',
-    '-nodes',
-    '-config',
-    'openssl.cnf',
-    '-newkey',
-    'ec',
-    '-pkeyopt',
-    'ec_paramgen_curve:prime256v1',
-    '-keyout',
-    'node.key',
-    '-out',
-    'node.csr',
-    '-subj',
-    subject(`system:node:${p.nodeName}`, ['system:nodes']),
-  ]);
+  ecKeyAndCsr(dir, 'node', subject(`system:node:${p.nodeName}`, ['system:nodes']));
   const bootstrap = bootstrapTokenClient(cluster, p.token);
   const csrs = '/apis/certificates.k8s.io/v1/certificatesigningrequests';
   const created = await bootstrap.create<CsrDoc & Status>(csrs, {

@@ -11,7 +11,12 @@ export interface StackObject {
   /** Its `depends_on`. */
   readonly dependsOn: readonly string[];
   /** The object. */
-  readonly object: { readonly apiVersion: string; readonly kind: string; readonly metadata: { readonly name: string; readonly namespace?: string }; readonly [k: string]: unknown };
+  readonly object: {
+    readonly apiVersion: string;
+    readonly kind: string;
+    readonly metadata: { readonly name: string; readonly namespace?: string };
+    readonly [k: string]: unknown;
+  };
 }
 
 interface ObjectResource {
