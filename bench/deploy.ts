@@ -16,7 +16,8 @@
  *   - `baseline`: one stack with one `kubernetes_manifest` per VM and per Secret (the one-stack synth with every
  *     VM and Secret turned into a manifest), default settings.
  *
- *   npm run bench:deploy [-- --sizes 100,1000] [--layouts per-pool,one-stack,per-pool-manifest,baseline] [--large-layouts per-pool,baseline] [--json]
+ *   npm run bench:deploy [-- --sizes 100,1000] [--layouts per-pool,one-stack,per-pool-manifest,baseline] [--large-layouts per-pool,baseline]
+ *                        [--parallelism 10,30] [--json]
  *
  * With --json the last line is one JSON object with the ratios the goals are stated in. Needs the toolchain
  * (npm run setup). Takes about an hour at both sizes on 2 cores; not part of `npm test`.
@@ -44,6 +45,8 @@ interface Measure {
 interface Result {
   readonly layout: Layout;
   readonly vms: number;
+  /** OpenTofu's -parallelism (its default is 10). */
+  readonly parallelism: number;
   readonly stacks: number;
   readonly resourcesPerVm: number;
   readonly apply: Measure;
@@ -221,8 +224,9 @@ class LayoutRun {
     private readonly cluster: TestCluster,
     private readonly layout: Layout,
     private readonly vms: number,
+    private readonly parallelism = 10,
   ) {
-    this.quota = `${{ 'per-pool': 'pp', 'one-stack': 'os', baseline: 'bl', 'per-pool-manifest': 'pm' }[layout]}${vms}`;
+    this.quota = `${{ 'per-pool': 'pp', 'one-stack': 'os', baseline: 'bl', 'per-pool-manifest': 'pm' }[layout]}${vms}${parallelism === 10 ? '' : `x${parallelism}`}`;
     this.work = fs.mkdtempSync(path.join(os.tmpdir(), `metalslice-bench-${this.quota}-`));
     this.env = {
       ...process.env,
@@ -280,19 +284,20 @@ class LayoutRun {
     const stacks = this.stacks();
     await this.each(stacks, ['init', '-input=false', '-no-color']);
     log(`${this.layout} ${this.vms} VMs: apply from empty (${stacks.length} stacks)`);
-    const apply = sum(await this.each(stacks, ['apply', '-auto-approve', '-input=false', '-no-color']));
+    const par = `-parallelism=${this.parallelism}`;
+    const apply = sum(await this.each(stacks, ['apply', '-auto-approve', '-input=false', '-no-color', par]));
     log(`${this.layout} ${this.vms} VMs: no-op plan`);
-    const noop = sum(await this.each(stacks, ['plan', '-detailed-exitcode', '-input=false', '-no-color', '-lock=false']));
+    const noop = sum(await this.each(stacks, ['plan', '-detailed-exitcode', '-input=false', '-no-color', '-lock=false', par]));
     log(`${this.layout} ${this.vms} VMs: +1 node, plan what changed`);
     const before = new Map(stacks.map((s) => [s, fs.readFileSync(path.join(this.stacksDir(), s, 'cdk.tf.json'), 'utf8')]));
     await this.synth(1);
     const changed = this.stacks().filter((s) => before.get(s) !== fs.readFileSync(path.join(this.stacksDir(), s, 'cdk.tf.json'), 'utf8'));
-    const plans = await this.each(changed, ['plan', '-detailed-exitcode', '-input=false', '-no-color', '-lock=false'], [2]);
+    const plans = await this.each(changed, ['plan', '-detailed-exitcode', '-input=false', '-no-color', '-lock=false', par], [2]);
     const counts = plans.map((p) => /Plan: (\d+) to add, (\d+) to change, (\d+) to destroy/.exec(p.stdout));
     if (counts.some((c) => !c || c[2] !== '0' || c[3] !== '0'))
       throw new Error(`${this.layout}: the +1 plan changes or destroys something: ${plans.map((p) => p.stdout.slice(-600)).join('\n')}`);
     const resourcesPerVm = counts.reduce((n, c) => n + Number(c![1]), 0);
-    return { layout: this.layout, vms: this.vms, stacks: stacks.length, resourcesPerVm, apply, noop, plusOne: sum(plans) };
+    return { layout: this.layout, vms: this.vms, parallelism: this.parallelism, stacks: stacks.length, resourcesPerVm, apply, noop, plusOne: sum(plans) };
   }
 
   /**
@@ -317,6 +322,7 @@ function table(results: readonly Result[]): string {
   const header = [
     'layout',
     'VMs',
+    'par.',
     'stacks',
     'res/VM',
     'apply wall s',
@@ -332,6 +338,7 @@ function table(results: readonly Result[]): string {
     [
       r.layout,
       r.vms,
+      r.parallelism,
       r.stacks,
       r.resourcesPerVm,
       r.apply.wallS,
@@ -354,22 +361,26 @@ async function main(): Promise<void> {
   // The layouts to run at the largest size (the baseline at 1,000 VMs alone takes well over an hour on 2 cores).
   const largeLayouts = (arg('--large-layouts')?.split(',') as Layout[] | undefined) ?? layouts;
   const json = process.argv.includes('--json');
+  // OpenTofu -parallelism values to run each layout with (10, its default, unless told); the goals read the first.
+  const parallelisms = (arg('--parallelism') ?? '10').split(',').map(Number);
   const cluster = await startCluster({ kubevirtDefaulting: true });
   const results: Result[] = [];
   try {
     await cluster.client().create('/api/v1/namespaces', { metadata: { name: 'kubevirt' } });
     for (const vms of sizes) {
       for (const layout of vms === Math.max(...sizes) ? largeLayouts : layouts) {
-        const layoutRun = new LayoutRun(cluster, layout, vms);
-        results.push(await layoutRun.run());
-        await layoutRun.cleanUp();
-        log(`\n${table(results)}`);
+        for (const parallelism of parallelisms) {
+          const layoutRun = new LayoutRun(cluster, layout, vms, parallelism);
+          results.push(await layoutRun.run());
+          await layoutRun.cleanUp();
+          log(`\n${table(results)}`);
+        }
       }
     }
   } finally {
     await cluster.stop();
   }
-  const find = (layout: Layout, vms: number) => results.find((r) => r.layout === layout && r.vms === vms);
+  const find = (layout: Layout, vms: number) => results.find((r) => r.layout === layout && r.vms === vms && r.parallelism === parallelisms[0]);
   const ratio = (a?: number, b?: number) => (a === undefined || b === undefined || b === 0 ? null : round(a / b, 2));
   const [small, large] = [Math.min(...sizes), Math.max(...sizes)];
   const ours = (vms: number) => find(layouts[0], vms);
