@@ -43,15 +43,15 @@ interface KubernetesConnection {
   readonly exec?: unknown;
 }
 
-/** The stack's default (not aliased) hashicorp/kubernetes provider, if it has one. */
-function defaultKubernetesProvider(stack: TerraformStack): (TerraformProvider & KubernetesConnection) | undefined {
+/** The stack's default (not aliased) provider of a type (`kubernetes`, `kubectl`), if it has one. */
+function defaultProvider<T extends object = object>(stack: TerraformStack, type: string): (TerraformProvider & T) | undefined {
   return stack.node
     .findAll()
-    .find(
-      (c): c is TerraformProvider & KubernetesConnection =>
-        TerraformProvider.isTerraformProvider(c) && c.terraformResourceType === 'kubernetes' && c.alias === undefined,
-    );
+    .find((c): c is TerraformProvider & T => TerraformProvider.isTerraformProvider(c) && c.terraformResourceType === type && c.alias === undefined);
 }
+
+/** The kubectl provider each stack's VMs use, found or made once: a walk of the stack per VM would be quadratic. */
+const kubectlProviders = new WeakMap<TerraformStack, TerraformProvider>();
 
 /** The exec block of a kubernetes provider, as the kubectl provider spells it. */
 function execBlock(exec: unknown): Record<string, unknown> | undefined {
@@ -91,10 +91,12 @@ export class KubectlProvider extends TerraformProvider {
    */
   static of(scope: Construct): TerraformProvider {
     const stack = TerraformStack.of(scope);
-    const existing = stack.node
-      .findAll()
-      .find((c): c is TerraformProvider => TerraformProvider.isTerraformProvider(c) && c.terraformResourceType === 'kubectl' && c.alias === undefined);
-    return existing ?? new KubectlProvider(stack, 'metalslice-kubectl');
+    let provider = kubectlProviders.get(stack);
+    if (provider === undefined) {
+      provider = defaultProvider(stack, 'kubectl') ?? new KubectlProvider(stack, 'metalslice-kubectl');
+      kubectlProviders.set(stack, provider);
+    }
+    return provider;
   }
 
   private constructor(stack: TerraformStack, id: string) {
@@ -116,7 +118,7 @@ export class KubectlProvider extends TerraformProvider {
   }
 
   private connection(): Record<string, unknown> {
-    const k = defaultKubernetesProvider(TerraformStack.of(this));
+    const k = defaultProvider<KubernetesConnection>(TerraformStack.of(this), 'kubernetes');
     if (!k) return {};
     const kubeconfig = k.configPath !== undefined || (k.configPaths?.length ?? 0) > 0;
     // A kubeconfig named: read it. A host given without one: never read a kubeconfig (the kubectl provider would
