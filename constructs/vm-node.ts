@@ -14,6 +14,7 @@ import { DEFAULT_BOOTSTRAP_TOKEN_TTL, bootstrapTokenTtlProblem } from './core/jo
 import { ADOPT_MANIFEST_VMS_CONTEXT, KubectlManifest } from './kubectl';
 import { Taint } from './core/model';
 import { renderJoinCloudConfig } from './render/cloud-init';
+import { KUBEVIRT_API_VERSION } from './render/kubevirt';
 import { KubeObject, POOL_LABEL } from './render/labels';
 import { renderBootstrapTokenSecret } from './render/secrets';
 import { ITenantCluster } from './tenant-cluster';
@@ -132,11 +133,12 @@ export class VmNode extends Construct {
     // kubectl_manifest, not kubernetes_manifest: plans stay a GET per VM at fleet scale (see kubectl.ts).
     // Upgrading from metalslice 0.1, whose VMs were kubernetes_manifest: with the context key set, this deploy takes
     // each existing VM over in place (README "Upgrading from 0.1").
-    const adopt = this.node.tryGetContext(ADOPT_MANIFEST_VMS_CONTEXT) === true || this.node.tryGetContext(ADOPT_MANIFEST_VMS_CONTEXT) === 'true';
+    const adoptFlag: unknown = this.node.tryGetContext(ADOPT_MANIFEST_VMS_CONTEXT);
+    const adopt = adoptFlag === true || adoptFlag === 'true';
     new KubectlManifest(this, 'Resource', {
       yamlBody: Token.asString(new MadeAtSynth(() => stringify(props.vm(userDataName), { lineWidth: 0 }))),
       dependsOn: waitFor(this, props.admission),
-      adoptFromManifest: adopt ? `kubevirt.io/v1//VirtualMachine//${nodeName}//${props.namespace}` : undefined,
+      adoptFromManifest: adopt ? `${KUBEVIRT_API_VERSION}//VirtualMachine//${nodeName}//${props.namespace}` : undefined,
     });
   }
 }

@@ -9,6 +9,9 @@ import { CLUSTER_LABEL, KubeObject, MANAGED_BY, NODE_TYPE_LABEL, POOL_LABEL, QUO
 
 export const DEFAULT_IMAGE = 'quay.io/containerdisks/ubuntu:24.04';
 
+/** The API version of KubeVirt's VirtualMachine and KubeVirt objects metalslice writes. */
+export const KUBEVIRT_API_VERSION = 'kubevirt.io/v1';
+
 /** KubeVirt's feature gate for passing host devices (and device-plugin GPUs) through. */
 const HOST_DEVICES_GATE = 'HostDevices';
 
@@ -40,7 +43,7 @@ export function renderKubeVirt(fleet: PlannedFleet, vms: readonly PlannedVm[] = 
     })),
   };
   return {
-    apiVersion: 'kubevirt.io/v1',
+    apiVersion: KUBEVIRT_API_VERSION,
     kind: 'KubeVirt',
     metadata: { name: 'kubevirt', namespace: fleet.spec.namespace ?? 'kubevirt', labels: { ...MANAGED_BY, 'metalslice.io/fleet': fleet.name } },
     spec: {
@@ -123,7 +126,7 @@ export function renderVirtualMachine(vm: PlannedVm, options: VirtualMachineOptio
   const podLabels = { [POOL_LABEL]: vm.pool, [QUOTA_LABEL]: vm.quota, [CLUSTER_LABEL]: vm.cluster, 'kubevirt.io/vm': nodeName };
   const pinned = vm.placement === 'planned' && vm.host !== undefined;
   return {
-    apiVersion: 'kubevirt.io/v1',
+    apiVersion: KUBEVIRT_API_VERSION,
     kind: 'VirtualMachine',
     metadata: { name: nodeName, namespace: vm.namespace, labels },
     spec: {
