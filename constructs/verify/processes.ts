@@ -153,6 +153,12 @@ export interface ApiResponse<T = unknown> {
   readonly body: T;
 }
 
+/** What an API server said: the `message` of a Status body, else the body as JSON. */
+export function apiMessage(body: unknown): string {
+  const message = (body as { message?: unknown } | undefined)?.message;
+  return typeof message === 'string' ? message : JSON.stringify(body);
+}
+
 /**
  * One request to an API server: the body sent as JSON (or as given when a string), the answer parsed as
  * JSON when it is. Any HTTP status resolves (a 403 or a quota refusal is data); only transport errors reject.

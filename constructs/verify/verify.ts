@@ -9,6 +9,7 @@
 import { Plan } from '../core/plan';
 import { PlannedVm } from '../core/vms';
 import { ApiResponse, ControlPlane, sleep, startControlPlane } from './control-plane';
+import { apiMessage } from './processes';
 import { buildReplay, creationOrder, KWOK_NODE_SELECTOR, ReplayOrder, ReplayPod } from './replay';
 
 export interface VerifyOptions {
@@ -127,12 +128,6 @@ async function ok<T = unknown>(cp: ControlPlane, what: string, call: () => Promi
     }
     await sleep(200 * 2 ** Math.min(attempt, 4));
   }
-}
-
-/** The `message` of a Status body, else the body as JSON. */
-function apiMessage(body: unknown): string {
-  const message = (body as { message?: unknown } | undefined)?.message;
-  return typeof message === 'string' ? message : JSON.stringify(body);
 }
 
 /** Runs `work` over `items` with at most `limit` in flight. */

@@ -10,7 +10,18 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import * as k8s from '@kubernetes/client-node';
 import { parseAllDocuments, stringify } from 'yaml';
-import { apiRequest, ApiResponse, Component, freePort, onPath, startComponent, stopComponent, tail, waitFor } from '../../constructs/verify/processes';
+import {
+  apiMessage,
+  apiRequest,
+  ApiResponse,
+  Component,
+  freePort,
+  onPath,
+  startComponent,
+  stopComponent,
+  tail,
+  waitFor,
+} from '../../constructs/verify/processes';
 import type { ApiResourceList, ConfigMapDoc, CrdDoc, CsrDoc, NodeDoc, ResourceQuotaDoc, Status } from '../support/kube-docs';
 
 /** The repository root (this file lives in test/e2e/). */
@@ -579,7 +590,7 @@ async function installCrds(admin: KubeClient, dir: string, timeoutMs: number): P
   for (const crd of crds) {
     const res = await admin.create<Status | undefined>('/apis/apiextensions.k8s.io/v1/customresourcedefinitions', crd);
     if (res.status !== 201 && res.status !== 409) {
-      throw new Error(`creating CRD ${crd.metadata.name}: HTTP ${res.status}: ${res.body?.message ?? JSON.stringify(res.body)}`);
+      throw new Error(`creating CRD ${crd.metadata.name}: HTTP ${res.status}: ${apiMessage(res.body)}`);
     }
   }
   for (const crd of crds) {
@@ -873,8 +884,7 @@ export async function emulateKubeletJoin(
       usages: ['digital signature', 'client auth'],
     },
   });
-  if (created.status !== 201)
-    throw new Error(`posting the node's CSR as the bootstrap token: HTTP ${created.status}: ${created.body?.message ?? JSON.stringify(created.body)}`);
+  if (created.status !== 201) throw new Error(`posting the node's CSR as the bootstrap token: HTTP ${created.status}: ${apiMessage(created.body)}`);
   const name = created.body.metadata.name;
   let csr: CsrDoc | undefined;
   let certificate = '';
