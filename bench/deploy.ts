@@ -26,7 +26,7 @@ import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
 import { binary, REPO_ROOT, run, startCluster, TestCluster } from '../test/e2e/harness';
-import { toManifests } from '../test/support/manifest-layout';
+import { kubectlToManifests, ManifestLayoutStack, toManifests } from '../test/support/manifest-layout';
 
 const PER_POOL = 50;
 type Layout = 'per-pool' | 'one-stack' | 'per-pool-manifest' | 'baseline';
@@ -161,15 +161,11 @@ function hclExpression(template: string): string {
   return `"${parts.map((p) => (p.literal ? escape(p.text) : p.text)).join('')}"`;
 }
 
-/** The parts of a synthesized stack (cdk.tf.json) the layouts rewrite. */
-interface StackJson {
-  terraform: { required_providers: Record<string, unknown> };
-  provider: Record<string, unknown>;
-  resource: {
+/** The parts of a synthesized stack (cdk.tf.json) the baseline rewrites. */
+interface StackJson extends ManifestLayoutStack {
+  resource: ManifestLayoutStack['resource'] & {
     kubernetes_secret_v1?: Record<string, SecretResource>;
-    kubernetes_manifest?: Record<string, ManifestResource>;
-    kubectl_manifest?: Record<string, KubectlResource>;
-    [type: string]: Record<string, unknown> | undefined;
+    kubernetes_manifest?: Record<string, unknown>;
   };
 }
 interface SecretResource {
@@ -180,25 +176,11 @@ interface SecretResource {
   type?: string;
   data: Record<string, string>;
 }
-interface KubectlResource {
-  depends_on?: string[];
-  yaml_body: string;
-}
-interface ManifestResource {
-  provider?: string;
-  depends_on?: string[];
-  lifecycle?: unknown;
-  manifest?: { kind?: string; [field: string]: unknown };
-}
-
-function readStack(file: string): StackJson {
-  return JSON.parse(fs.readFileSync(file, 'utf8')) as StackJson;
-}
 
 /** The baseline: every VM and every kubernetes_secret_v1 of a synthesized stack becomes a kubernetes_manifest. */
 export function toBaseline(file: string): void {
-  toManifests(file);
-  const tf = readStack(file);
+  const tf = JSON.parse(fs.readFileSync(file, 'utf8')) as StackJson;
+  kubectlToManifests(tf);
   const secrets = tf.resource.kubernetes_secret_v1 ?? {};
   delete tf.resource.kubernetes_secret_v1;
   const manifests = (tf.resource.kubernetes_manifest ??= {});

@@ -6,7 +6,8 @@
 import * as fs from 'node:fs';
 import { parse } from 'yaml';
 
-interface StackJson {
+/** The parts of a synthesized stack (cdk.tf.json) the rewrite touches. */
+export interface ManifestLayoutStack {
   terraform: { required_providers: Record<string, unknown> };
   provider?: Record<string, unknown>;
   resource: {
@@ -16,9 +17,8 @@ interface StackJson {
   };
 }
 
-/** Rewrites `file` (a cdk.tf.json): kubectl_manifest resources become kubernetes_manifest ones, the kubectl provider goes. */
-export function toManifests(file: string): void {
-  const tf = JSON.parse(fs.readFileSync(file, 'utf8')) as StackJson;
+/** In a parsed stack: kubectl_manifest resources become kubernetes_manifest ones, the kubectl provider goes. */
+export function kubectlToManifests(tf: ManifestLayoutStack): void {
   const objects = tf.resource.kubectl_manifest ?? {};
   delete tf.resource.kubectl_manifest;
   const manifests = (tf.resource.kubernetes_manifest ??= {});
@@ -27,5 +27,11 @@ export function toManifests(file: string): void {
   }
   delete tf.terraform.required_providers.kubectl;
   if (tf.provider) delete tf.provider.kubectl;
+}
+
+/** Rewrites `file` (a cdk.tf.json) with {@link kubectlToManifests}. */
+export function toManifests(file: string): void {
+  const tf = JSON.parse(fs.readFileSync(file, 'utf8')) as ManifestLayoutStack;
+  kubectlToManifests(tf);
   fs.writeFileSync(file, JSON.stringify(tf, null, 2));
 }
