@@ -27,8 +27,7 @@ describe('e2e: faults during and between applies', () => {
 
   beforeAll(async () => {
     // With KubeVirt's admission defaulting imitated (it stays up across the API server crash, as a webhook would).
-    cluster = await startCluster({ kubevirtDefaulting: true });
-    expect((await cluster.client().create('/api/v1/namespaces', { metadata: { name: 'kubevirt' } })).status).toBe(201);
+    cluster = await startCluster({ kubevirtDefaulting: true, kubevirtNamespace: true });
     work = fs.mkdtempSync(path.join(os.tmpdir(), 'metalslice-faults-'));
     env = { ...process.env, CHECKPOINT_DISABLE: '1', CDKTF_OUTDIR: path.join(work, 'cdktf.out'), KUBE_CONFIG_PATH: cluster.adminKubeconfig };
     const config = {

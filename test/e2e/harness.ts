@@ -42,6 +42,8 @@ export interface StartClusterOptions {
   readonly controllerManager?: boolean;
   /** Emulate KubeVirt's VM defaulting webhook (see startKubevirtDefaulting), as on a real cluster. @default false */
   readonly kubevirtDefaulting?: boolean;
+  /** Create the `kubevirt` namespace, as installing the KubeVirt operator leaves it: where a fleet's KubeVirt CR goes. @default false */
+  readonly kubevirtNamespace?: boolean;
   /** How long to wait for each component to become ready. @default 120000 */
   readonly startTimeoutMs?: number;
   /**
@@ -576,6 +578,10 @@ export async function startCluster(opts: StartClusterOptions = {}): Promise<Test
     if (opts.kubevirtDefaulting) {
       const defaulting = await startKubevirtDefaulting(cluster);
       beforeStop.push(() => defaulting.stop());
+    }
+    if (opts.kubevirtNamespace) {
+      const created = await admin.create('/api/v1/namespaces', { metadata: { name: 'kubevirt' } });
+      if (created.status !== 201) throw new Error(`creating the kubevirt namespace: HTTP ${created.status}: ${apiMessage(created.body)}`);
     }
     return cluster;
   } catch (e) {

@@ -31,8 +31,7 @@ describe('e2e: tenants are isolated, as their own credentials see it', () => {
   const stackDir = (stack: string) => path.join(work, 'cdktf.out', 'stacks', stack);
 
   beforeAll(async () => {
-    cluster = await startCluster({ kubevirtDefaulting: true });
-    expect((await cluster.client().create('/api/v1/namespaces', { metadata: { name: 'kubevirt' } })).status).toBe(201);
+    cluster = await startCluster({ kubevirtDefaulting: true, kubevirtNamespace: true });
     work = fs.mkdtempSync(path.join(os.tmpdir(), 'metalslice-isolation-'));
     const env = exampleStackEnv(cluster, { CDKTF_OUTDIR: path.join(work, 'cdktf.out') });
     await synthExampleApp(work, env);

@@ -26,8 +26,7 @@ describe('e2e: upgrading VMs from kubernetes_manifest to kubectl_manifest', () =
   const stackDir = (stack: string) => path.join(work, 'cdktf.out', 'stacks', stack);
 
   beforeAll(async () => {
-    cluster = await startCluster({ kubevirtDefaulting: true });
-    expect((await cluster.client().create('/api/v1/namespaces', { metadata: { name: 'kubevirt' } })).status).toBe(201);
+    cluster = await startCluster({ kubevirtDefaulting: true, kubevirtNamespace: true });
     work = fs.mkdtempSync(path.join(os.tmpdir(), 'metalslice-upgrade-'));
     env = exampleStackEnv(cluster, { CDKTF_OUTDIR: path.join(work, 'cdktf.out') });
   });
