@@ -11,6 +11,7 @@ import { Construct, IConstruct } from 'constructs';
 import { CapacityPlan, IPlanContributor, ModelBuilder } from './capacity-plan';
 import { QuotaSpec } from './core/model';
 import { PlannedQuota } from './core/plan';
+import { quotaNamespace } from './core/plan-foundation';
 import { ResourceInput } from './core/resources';
 import { IElasticFleet } from './fleet';
 import { consumerSubjects, renderConsumerRole, renderQuotaNamespace, renderResourceQuota, resourceQuotaHard } from './render/quota';
@@ -74,7 +75,7 @@ abstract class QuotaBase extends Construct implements IElasticQuota, IPlanContri
     this.quotaName = props.name ?? id;
     this.fleet = props.fleet;
     this.spec = toSpec(this.quotaName, props);
-    this.namespace = props.namespace ?? `${props.organization}-${this.quotaName}`;
+    this.namespace = quotaNamespace({ namespace: props.namespace, organization: props.organization, name: this.quotaName });
   }
 
   contributeToPlan(model: ModelBuilder): void {

@@ -32,6 +32,20 @@ const requirement = {
     values: { type: 'array', items: { type: 'string' } },
   },
 } as const;
+const hostPods = {
+  type: 'object',
+  required: ['count', 'requests'],
+  additionalProperties: false,
+  properties: {
+    count: { type: 'integer', minimum: 0 },
+    requests: resources,
+    virtHandler: { type: 'boolean' },
+    virtualMachines: {
+      type: 'array',
+      items: { type: 'object', required: ['name', 'requests'], additionalProperties: false, properties: { name, requests: resources } },
+    },
+  },
+} as const;
 const host = {
   type: 'object',
   required: ['name', 'capacity'],
@@ -40,6 +54,11 @@ const host = {
     name,
     labels,
     capacity: resources,
+    allocatable: resources,
+    taints: { type: 'array', items: taint },
+    unschedulable: { type: 'boolean' },
+    ready: { type: 'boolean' },
+    pods: hostPods,
     state: { type: 'string' },
     consumer: { type: 'string' },
     errorMessage: { type: 'string' },

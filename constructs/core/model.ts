@@ -14,14 +14,51 @@ export interface HostSpec {
   readonly name: string;
   /** The host's labels (fleet hostSelector, failure domains, metal3 node type hostSelector). @default - none */
   readonly labels?: Labels;
-  /** What the host offers: cpu, memory, disk, extended resources (`nvidia.com/gpu`). */
+  /** What the host has: cpu, memory, disk, extended resources (`nvidia.com/gpu`); a Node's `status.capacity`. */
   readonly capacity: ResourceInput;
+  /**
+   * What the kubelet lets pods have: a Node's `status.allocatable` (capacity less kube-reserved,
+   * system-reserved and the eviction threshold). kube-scheduler fits pods into this, never into capacity.
+   * @default - capacity (the plan says so in a warning when the fleet has no reservedPerHost either)
+   */
+  readonly allocatable?: ResourceInput;
+  /** The Node's taints: a launcher pod goes only where it tolerates every NoSchedule and NoExecute taint. @default - none */
+  readonly taints?: readonly Taint[];
+  /** Cordoned (`spec.unschedulable`): kube-scheduler places no new pod there. @default false */
+  readonly unschedulable?: boolean;
+  /** The Node's Ready condition is True; a NotReady host is tainted by the node lifecycle controller and takes no pods. @default true */
+  readonly ready?: boolean;
+  /** Pods already bound to the host (written by `metalslice inventory`): what they take before any VM of the plan. @default - none */
+  readonly pods?: HostPods;
   /** BareMetalHost provisioning state (`available`, `provisioned`, `error`, ...). @default - not a Metal3 host */
   readonly state?: string;
   /** The cluster (or claim) that holds the host, if any. @default - free */
   readonly consumer?: string;
   /** A BareMetalHost's error, as reported in status.errorMessage. @default - none */
   readonly errorMessage?: string;
+}
+
+/**
+ * The pods already running on a host, as `metalslice inventory` reads them: Succeeded and Failed pods are
+ * left out, as kube-scheduler leaves them out.
+ */
+export interface HostPods {
+  /** How many pods, metalslice's own launcher pods not included. */
+  readonly count: number;
+  /** What they request, summed as kube-scheduler sums a pod (containers, the largest init container, overhead). */
+  readonly requests: ResourceInput;
+  /** KubeVirt's virt-handler is among them, so the plan does not reserve it again. @default false */
+  readonly virtHandler?: boolean;
+  /** The launcher pods of metalslice VMs on the host: a VM the plan declares stays here, any other is a pod like the rest. @default - none */
+  readonly virtualMachines?: readonly RunningVm[];
+}
+
+/** A metalslice VM whose launcher pod runs on a host. */
+export interface RunningVm {
+  /** `namespace/name` of the VM. */
+  readonly name: string;
+  /** What its launcher pod requests. */
+  readonly requests: ResourceInput;
 }
 
 /** A device plugin resource the fleet lets VMs pass through (KubeVirt permittedHostDevices.pciHostDevices). */
@@ -62,7 +99,10 @@ export interface VmOptions {
 export interface FleetSpec {
   /** The fleet's name: a DNS-1123 label, unique in the model. */
   readonly name: string;
-  /** Kept back on every host for the host OS, kubelet and KubeVirt's own pods. @default - nothing reserved */
+  /**
+   * Kept back on every host beyond what its Node already keeps (allocatable) and what the plan counts by
+   * itself (KubeVirt's virt-handler, the pods already running there). @default - nothing more reserved
+   */
   readonly reservedPerHost?: ResourceInput;
   /** The bare-metal hosts whose capacity the fleet offers. @default - none (or hostsFile) */
   readonly hosts?: readonly HostSpec[];

@@ -3,13 +3,15 @@
  * KubeVirt settings), tenant clusters, and quotas, which must fit their fleet by sums.
  */
 import { X509Certificate } from 'crypto';
-import { childPath, IssueCollector } from './errors';
+import { childPath, IssueCollector, PlanIssue } from './errors';
+import { BoundPods, hostTaken, nodeTaints, vmAllocatable, whyNoVms } from './host-offer';
+import { virtHandlerRequests } from './kubevirt/handler';
 import { KubevirtSettings } from './kubevirt/launcher';
-import { ClusterSpec, FleetSpec, HostSpec, MetalsliceConfig } from './model';
+import { ClusterSpec, FleetSpec, HostSpec, MetalsliceConfig, QuotaSpec } from './model';
 import { dns1123LabelProblem, kubeletLabelProblem, labelKeyProblem, labelValueProblem } from './names';
-import type { ModelPaths, PlannedCluster, PlannedFleet, PlannedHost, PlannedQuota } from './plan';
+import type { ExcludedHost, ModelPaths, PlannedCluster, PlannedFleet, PlannedHost, PlannedQuota } from './plan';
 import { Quantity } from './quantity';
-import { addResources, exceededResources, get, normalizeResources, parseResources, ResourceVector, subtractResources, sumResources } from './resources';
+import { addResources, exceededResources, formatResources, get, normalizeResources, parseResources, ResourceVector, subtractResources, sumResources } from './resources';
 
 export const DEFAULT_KUBERNETES_VERSION = '1.33';
 /** kubelet's default maxPods. */
@@ -21,6 +23,13 @@ export interface Foundation {
   readonly quotas: ReadonlyMap<string, PlannedQuota>;
   /** Every declared name per kind, valid or not: a reference to a declared but broken object is not reported twice. */
   readonly declared: { readonly fleets: ReadonlySet<string>; readonly quotas: ReadonlySet<string>; readonly clusters: ReadonlySet<string> };
+  /** What planning the fleets found that does not stop the plan (hosts no VM can use, what was assumed). */
+  readonly warnings: readonly PlanIssue[];
+}
+
+/** The namespace of a quota's VMs: as written, else `<organization>-<name>`. The one place this name is derived. */
+export function quotaNamespace(spec: Pick<QuotaSpec, 'namespace' | 'organization' | 'name'>): string {
+  return spec.namespace ?? `${spec.organization}-${spec.name}`;
 }
 
 export function pathOf(paths: ModelPaths | undefined, kind: keyof MetalsliceConfig, index: number): string {
@@ -81,47 +90,149 @@ function kubevirtSettings(spec: FleetSpec, at: string, issues: IssueCollector): 
   };
 }
 
-function planFleet(spec: FleetSpec, at: string, issues: IssueCollector): PlannedFleet {
+/** What planning a fleet's hosts needs to know beyond the host itself. */
+interface HostContext {
+  readonly fleet: string;
+  readonly at: string;
+  readonly reserved: ResourceVector;
+  readonly podsPerHost: number;
+  /** Namespaces this model's quotas own: VMs running there are the plan's to count (or to remove). */
+  readonly ownNamespaces: ReadonlySet<string>;
+}
+
+/** Capacity and allocatable of a host as its Node reports them; allocatable defaults to capacity. */
+function hostResources(h: HostSpec, hostAt: string, ctx: HostContext, issues: IssueCollector): { capacity: ResourceVector; allocatable: ResourceVector } | undefined {
+  const parsed = issues.capture(() => normalizeResources(parseResources(h.capacity, `${hostAt}.capacity`)));
+  const given = h.allocatable === undefined ? undefined : issues.capture(() => normalizeResources(parseResources(h.allocatable!, `${hostAt}.allocatable`)));
+  if (!parsed || (h.allocatable !== undefined && !given)) return undefined;
+  // kubelet admits at most maxPods pods, listed or not.
+  const capacity = parsed.pods ? parsed : { ...parsed, pods: Quantity.fromUnits(ctx.podsPerHost) };
+  const allocatable = given ? (given.pods ? given : { ...given, pods: get(capacity, 'pods') }) : capacity;
+  for (const need of ['cpu', 'memory'] as const) {
+    if (get(capacity, need).isZero()) issues.add(`${hostAt}.capacity.${need}`, `host "${h.name}" has no ${need}: give its capacity, e.g. cpu: 64, memory: 512Gi`);
+  }
+  const above = exceededResources(allocatable, capacity);
+  if (above.length > 0) {
+    issues.add(
+      `${hostAt}.allocatable`,
+      `host "${h.name}" has more ${above.join(', ')} allocatable than capacity: a kubelet's allocatable is capacity less what it keeps back; give the Node's status.allocatable`,
+    );
+    return undefined;
+  }
+  return { capacity, allocatable };
+}
+
+/** The pods bound to a host before the plan: others' pods, and metalslice VMs this model does not own. */
+function boundPods(h: HostSpec, hostAt: string, ctx: HostContext, issues: IssueCollector): { existing?: BoundPods; running: Map<string, ResourceVector> } {
+  const running = new Map<string, ResourceVector>();
+  if (!h.pods) return { running };
+  const requests = issues.capture(() => normalizeResources(parseResources(h.pods!.requests, `${hostAt}.pods.requests`))) ?? {};
+  let count = h.pods.count;
+  const others: ResourceVector[] = [requests];
+  (h.pods.virtualMachines ?? []).forEach((vm, k) => {
+    const vmRequests = issues.capture(() => normalizeResources(parseResources(vm.requests, `${hostAt}.pods.virtualMachines[${k}].requests`))) ?? {};
+    if (ctx.ownNamespaces.has(vm.name.split('/')[0])) running.set(vm.name, vmRequests);
+    else {
+      others.push(vmRequests);
+      count++;
+    }
+  });
+  return { existing: { count, requests: normalizeResources(sumResources(others)) }, running };
+}
+
+/** One host as planned, or undefined when its resources are unreadable (the problem is collected). */
+function planHost(h: HostSpec, i: number, ctx: HostContext, issues: IssueCollector): PlannedHost | undefined {
+  const hostAt = `${ctx.at}.hosts[${i}]`;
+  const resources = hostResources(h, hostAt, ctx, issues);
+  if (!resources) return undefined;
+  const short = exceededResources(ctx.reserved, resources.allocatable);
+  if (short.length > 0) {
+    issues.add(
+      `${ctx.at}.reservedPerHost`,
+      `reserves more ${short.join(', ')} than host "${h.name}" has allocatable (${short.map((r) => `${get(resources.allocatable, r)}`).join(', ')}): lower the reservation or remove the host`,
+    );
+    return undefined;
+  }
+  const { existing, running } = boundPods(h, hostAt, ctx, issues);
+  const taken = hostTaken(existing, h.pods?.virtHandler === true, ctx.reserved);
+  return {
+    name: h.name,
+    labels: h.labels ?? {},
+    capacity: resources.capacity,
+    nodeAllocatable: resources.allocatable,
+    taken,
+    allocatable: vmAllocatable(resources.allocatable, taken),
+    taints: nodeTaints(h),
+    unschedulable: h.unschedulable === true,
+    ready: h.ready !== false,
+    running,
+  };
+}
+
+/** Names are node names, listed once. */
+function checkHostName(h: HostSpec, hostAt: string, first: number | undefined, at: string, issues: IssueCollector): void {
+  const problem = dns1123LabelProblem(h.name, 253);
+  if (problem && !/^[a-z0-9]([-a-z0-9.]*[a-z0-9])?$/.test(h.name))
+    issues.add(`${hostAt}.name`, `"${h.name}" is not a valid node name: use lower-case letters, digits, "-" and "."`);
+  if (first !== undefined) issues.add(`${hostAt}.name`, `host "${h.name}" is listed twice (first at ${at}.hosts[${first}])`);
+}
+
+/** One warning per fleet naming the hosts no VM can use, and why. */
+function excludedWarning(fleet: string, at: string, excluded: readonly ExcludedHost[]): PlanIssue {
+  const shown = excluded.slice(0, 10).map((e) => `"${e.name}" (${e.reason})`);
+  const more = excluded.length > 10 ? ` and ${excluded.length - 10} more` : '';
+  return {
+    path: `${at}.hosts`,
+    message: `${excluded.length === 1 ? '1 host' : `${excluded.length} hosts`} of fleet "${fleet}" can take no VM and count for nothing: ${shown.join('; ')}${more}. Uncordon, fix or untaint them and plan again to use them`,
+  };
+}
+
+/** A fleet of declared hosts with no allocatable and no reservation: the plan says what it took them to offer. */
+function assumedAllocatableWarning(spec: FleetSpec, at: string, hosts: readonly HostSpec[]): PlanIssue | undefined {
+  if (spec.reservedPerHost !== undefined) return undefined;
+  const bare = hosts.filter((h) => h.allocatable === undefined);
+  if (bare.length === 0) return undefined;
+  return {
+    path: `${at}.hosts`,
+    message: `${bare.length} of ${hosts.length} hosts of fleet "${spec.name}" give no allocatable and the fleet has no reservedPerHost: the plan assumed each offers its whole capacity (less virt-handler's ${formatResources(virtHandlerRequests()).cpu} CPU and ${formatResources(virtHandlerRequests()).memory} memory), but a kubelet keeps at least its eviction threshold (memory 100Mi) back; give each host's allocatable (metalslice inventory writes it from the Nodes) or set reservedPerHost`,
+  };
+}
+
+function planFleet(spec: FleetSpec, at: string, ownNamespaces: ReadonlySet<string>, issues: IssueCollector, warnings: PlanIssue[]): PlannedFleet {
   const reserved = issues.capture(() => parseResources(spec.reservedPerHost ?? {}, `${at}.reservedPerHost`)) ?? {};
   const hostSpecs: readonly HostSpec[] = spec.hosts ?? [];
   if (hostSpecs.length === 0) issues.add(`${at}.hosts`, 'a fleet needs at least one host: list hosts or point hostsFile at an inventory');
-  const podsPerHost = spec.podsPerHost ?? DEFAULT_PODS_PER_HOST;
+  const ctx: HostContext = { fleet: spec.name, at, reserved, podsPerHost: spec.podsPerHost ?? DEFAULT_PODS_PER_HOST, ownNamespaces };
   const hostIndex = new Map<string, number>();
   const hosts: PlannedHost[] = [];
+  const excludedHosts: ExcludedHost[] = [];
+  const selected: HostSpec[] = [];
   hostSpecs.forEach((h, i) => {
     const hostAt = `${at}.hosts[${i}]`;
-    const problem = dns1123LabelProblem(h.name, 253);
-    if (problem && !/^[a-z0-9]([-a-z0-9.]*[a-z0-9])?$/.test(h.name))
-      issues.add(`${hostAt}.name`, `"${h.name}" is not a valid node name: use lower-case letters, digits, "-" and "."`);
-    if (hostIndex.has(h.name)) issues.add(`${hostAt}.name`, `host "${h.name}" is listed twice (first at ${at}.hosts[${hostIndex.get(h.name)}])`);
+    checkHostName(h, hostAt, hostIndex.get(h.name), at, issues);
     hostIndex.set(h.name, i);
     checkLabels(h.labels, `${hostAt}.labels`, issues);
     if (spec.hostSelector && !Object.entries(spec.hostSelector).every(([k, v]) => h.labels?.[k] === v)) return;
-    const parsed = issues.capture(() => normalizeResources(parseResources(h.capacity, `${hostAt}.capacity`)));
-    if (!parsed) return;
-    // kubelet admits at most maxPods pods, listed or not.
-    const capacity = parsed.pods ? parsed : { ...parsed, pods: Quantity.fromUnits(podsPerHost) };
-    for (const need of ['cpu', 'memory'] as const) {
-      if (get(capacity, need).isZero())
-        issues.add(`${hostAt}.capacity.${need}`, `host "${h.name}" has no ${need}: give its capacity, e.g. cpu: 64, memory: 512Gi`);
-    }
-    const short = exceededResources(reserved, capacity);
-    if (short.length > 0) {
-      issues.add(
-        `${at}.reservedPerHost`,
-        `reserves more ${short.join(', ')} than host "${h.name}" has (${short.map((r) => `${get(capacity, r)}`).join(', ')}): lower the reservation or remove the host`,
-      );
-      return;
-    }
-    hosts.push({ name: h.name, labels: h.labels ?? {}, capacity, allocatable: normalizeResources(subtractResources(capacity, reserved)) });
+    selected.push(h);
+    const host = planHost(h, i, ctx, issues);
+    if (!host) return;
+    const reason = whyNoVms(h);
+    if (reason !== undefined) excludedHosts.push({ name: h.name, reason, host });
+    else hosts.push(host);
   });
   checkLabels(spec.hostSelector, `${at}.hostSelector`, issues);
+  if (excludedHosts.length > 0) warnings.push(excludedWarning(spec.name, at, excludedHosts));
+  if (hosts.length === 0 && excludedHosts.length > 0)
+    issues.add(`${at}.hosts`, `none of the hosts of fleet "${spec.name}" can take a VM (see the warning at ${at}.hosts): uncordon, fix or untaint at least one`);
+  const assumed = assumedAllocatableWarning(spec, at, selected);
+  if (assumed) warnings.push(assumed);
   const settings = kubevirtSettings(spec, at, issues);
   return {
     name: spec.name,
     path: at,
     spec,
     hosts,
+    excludedHosts,
     capacity: normalizeResources(sumResources(hosts.map((h) => h.allocatable))),
     cpuAllocationRatio: settings.cpuAllocationRatio,
     kubevirt: { settings, permittedHostDevices: spec.permittedHostDevices ?? [], path: at },
@@ -163,7 +274,7 @@ function planQuotas(
         if (!(need in spec.limits)) issues.add(`${at}.limits.${need}`, `missing required limit "${need}": a quota must bound cpu and memory`);
       }
     }
-    const namespace = spec.namespace ?? `${spec.organization}-${spec.name}`;
+    const namespace = quotaNamespace(spec);
     const nsProblem = dns1123LabelProblem(namespace);
     if (nsProblem && (spec.namespace !== undefined || (!orgProblem && !dns1123LabelProblem(spec.name))))
       issues.add(`${at}.namespace`, `namespace "${namespace}" ${nsProblem}; set namespace explicitly`);
@@ -201,7 +312,7 @@ function checkQuotasFitFleets(fleets: ReadonlyMap<string, PlannedFleet>, quotas:
         const room = get(fleet.capacity, r).sub(get(others, r));
         issues.add(
           childPath(`${quota.path}.limits`, r),
-          `quotas on fleet "${fleet.name}" add up to ${get(running, r)} of ${r} with this one, but the fleet has ${get(fleet.capacity, r)} allocatable (after reservedPerHost); lower this quota to at most ${room.isNegative() ? '0' : room} or add hosts to the fleet`,
+          `quotas on fleet "${fleet.name}" add up to ${get(running, r)} of ${r} with this one, but the fleet has ${get(fleet.capacity, r)} allocatable for VMs (its usable hosts' allocatable less virt-handler, the pods already there and reservedPerHost); lower this quota to at most ${room.isNegative() ? '0' : room} or add hosts to the fleet`,
         );
       }
     }
@@ -219,8 +330,10 @@ export function planFoundation(model: MetalsliceConfig, paths: ModelPaths | unde
   checkNames(model.nodePools ?? [], 'nodePools', paths, issues, 56);
 
   const fleets = new Map<string, PlannedFleet>();
+  const warnings: PlanIssue[] = [];
+  const ownNamespaces = new Set((model.quotas ?? []).map(quotaNamespace));
   fleetSpecs.forEach((spec, i) => {
-    const fleet = planFleet(spec, pathOf(paths, 'fleets', i), issues);
+    const fleet = planFleet(spec, pathOf(paths, 'fleets', i), ownNamespaces, issues, warnings);
     if (!fleets.has(spec.name)) fleets.set(spec.name, fleet);
   });
   const clusters = new Map<string, PlannedCluster>();
@@ -234,5 +347,5 @@ export function planFoundation(model: MetalsliceConfig, paths: ModelPaths | unde
   };
   const quotas = planQuotas(model, paths, declared.fleets, fleets, issues);
   checkQuotasFitFleets(fleets, quotas, issues);
-  return { fleets, clusters, quotas, declared };
+  return { fleets, clusters, quotas, declared, warnings };
 }

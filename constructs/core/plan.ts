@@ -11,7 +11,8 @@ import { checkDerivedNames } from './derived-names';
 import { NodeEnvironmentRef, PlannedAutoPool } from './auto-nodes';
 import { IssueCollector, PlanIssue } from './errors';
 import { KUBEVIRT_VERSION } from './kubevirt/launcher';
-import { ClusterSpec, FleetSpec, MetalsliceConfig, NodePoolSpec, PrivateNodePoolSpec, QuotaSpec } from './model';
+import { ClusterSpec, FleetSpec, MetalsliceConfig, NodePoolSpec, PrivateNodePoolSpec, QuotaSpec, Taint } from './model';
+import type { HostTaken } from './host-offer';
 import { NodeProvider } from './node-types';
 import { PoolPreview } from './preview';
 import { accountVms, Accounting } from './plan-accounting';
@@ -43,10 +44,32 @@ export interface PlannedHost {
   readonly name: string;
   /** Its labels. */
   readonly labels: Readonly<Record<string, string>>;
-  /** What it has. */
+  /** What it has (the Node's capacity). */
   readonly capacity: ResourceVector;
-  /** capacity - reservedPerHost */
+  /** What the kubelet lets pods have (the Node's allocatable; capacity when not given). */
+  readonly nodeAllocatable: ResourceVector;
+  /** What is taken before any VM of the plan: virt-handler, pods already there, reservedPerHost. */
+  readonly taken: HostTaken;
+  /** What VMs can have: nodeAllocatable less everything taken. */
   readonly allocatable: ResourceVector;
+  /** Its taints as the Node carries them (cordon and not-ready taints included). */
+  readonly taints: readonly Taint[];
+  /** Cordoned. */
+  readonly unschedulable: boolean;
+  /** Its Ready condition is True. */
+  readonly ready: boolean;
+  /** metalslice VMs of this model already running there: `namespace/name` -> what each launcher pod requests. */
+  readonly running: ReadonlyMap<string, ResourceVector>;
+}
+
+/** A host of a fleet on which no launcher pod can land, and why. */
+export interface ExcludedHost {
+  /** The host's name. */
+  readonly name: string;
+  /** Why (NotReady, cordoned, a taint launcher pods do not tolerate, ...). */
+  readonly reason: string;
+  /** The host as planned, for the replay: it is still a Node of the cluster. */
+  readonly host: PlannedHost;
 }
 
 /** A fleet as planned: its hosts, capacity and KubeVirt settings. */
@@ -57,9 +80,11 @@ export interface PlannedFleet {
   readonly path: string;
   /** The fleet as written. */
   readonly spec: FleetSpec;
-  /** Its hosts. */
+  /** The hosts VMs can use. */
   readonly hosts: readonly PlannedHost[];
-  /** What its hosts offer VMs (allocatable, summed). */
+  /** The hosts no launcher pod can land on: they carry no VM and count for nothing. */
+  readonly excludedHosts: readonly ExcludedHost[];
+  /** What its usable hosts offer VMs (allocatable less what is taken, summed). */
   readonly capacity: ResourceVector;
   /** vCPUs per physical CPU. */
   readonly cpuAllocationRatio: number;
@@ -352,6 +377,7 @@ export function planModel(model: MetalsliceConfig, options: PlanOptions = {}): P
   // What the loader noticed (vcluster.yaml fields that change nothing) comes first: it is about the input.
   const warnings: PlanIssue[] = [...(model.readWarnings ?? [])];
   const foundation = planFoundation(model, options.paths, issues);
+  warnings.push(...foundation.warnings);
   const elastic = buildElasticVms(model, options.paths, foundation, issues);
   const selection = selectAutoNodeTypes(model, options.paths, foundation, elastic, issues, warnings);
   const vms = [...elastic.vms, ...buildAutoVms(foundation, selection, model, options.paths, issues, warnings)];

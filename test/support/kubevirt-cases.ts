@@ -127,6 +127,7 @@ export function goldenCases(): GoldenCase[] {
       path: 'fleets[0]',
       spec: { name: 'f' },
       hosts: [],
+      excludedHosts: [],
       capacity: {},
       cpuAllocationRatio: fleet.settings.cpuAllocationRatio,
       kubevirt: fleet,

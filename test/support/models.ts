@@ -1,6 +1,8 @@
 /** Small models for planner tests, built from readable parts. */
 import * as fs from 'fs';
 import * as path from 'path';
+import { virtHandlerRequests } from '../../constructs/core/kubevirt/handler';
+import { Quantity } from '../../constructs/core/quantity';
 import { ClusterSpec, FleetSpec, HostSpec, MetalsliceConfig, NodePoolSpec, QuotaSpec } from '../../constructs/core/model';
 
 export const REPO_ROOT = path.resolve(__dirname, '../..');
@@ -28,4 +30,14 @@ export function pool(name: string, quotaName: string, shape: NodePoolSpec['shape
 
 export function model(parts: MetalsliceConfig): MetalsliceConfig {
   return { clusters: [cluster()], ...parts };
+}
+
+/** A quantity of cpu or memory plus what KubeVirt's virt-handler takes of it on every host: a host that offers VMs exactly `room`. */
+export function plusVirtHandler(resource: 'cpu' | 'memory', room: string | number): string {
+  return Quantity.parse(room).add(virtHandlerRequests()[resource]).toString();
+}
+
+/** A host capacity whose cpu and memory offer VMs exactly these, once virt-handler has its share. */
+export function roomForVms(capacity: { cpu: string | number; memory: string | number } & Record<string, string | number>): Record<string, string | number> {
+  return { ...capacity, cpu: plusVirtHandler('cpu', capacity.cpu), memory: plusVirtHandler('memory', capacity.memory) };
 }

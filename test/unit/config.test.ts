@@ -26,7 +26,7 @@ describe('config', () => {
     const at = (limits: string) =>
       planModel(
         parseConfigText(
-          `fleets: [{name: f, hosts: [{name: h, capacity: {cpu: 8, memory: 64Gi, disk: 2Ti}}]}]\nquotas: [{name: q, fleet: f, organization: o, limits: ${limits}}]\n`,
+          `fleets: [{name: f, hosts: [{name: h, capacity: {cpu: 9, memory: 65Gi, disk: 2Ti}}]}]\nquotas: [{name: q, fleet: f, organization: o, limits: ${limits}}]\n`,
           'c.yaml',
         ),
       ).errors;

@@ -4,9 +4,10 @@ import { loadConfigFile } from '../../constructs/core/config';
 import { planModel } from '../../constructs/core/plan';
 import { Quantity } from '../../constructs/core/quantity';
 import { buildVm, plainFleetKubevirt } from '../../constructs/core/vms';
-import { cluster, fleet, hosts, model, pool, quota, REPO_ROOT } from '../support/models';
+import { cluster, fleet, hosts, model, plusVirtHandler, pool, quota, REPO_ROOT, roomForVms } from '../support/models';
 
-const big = { cpu: 64, memory: '256Gi', disk: '2Ti' };
+// A host that offers VMs 64 CPUs and 256Gi once KubeVirt's virt-handler has its share.
+const big = roomForVms({ cpu: 64, memory: '256Gi', disk: '2Ti' });
 
 function errorsOf(m: Parameters<typeof planModel>[0]) {
   return planModel(m).errors;
@@ -32,10 +33,10 @@ describe('planModel', () => {
     expect([...perHost.values()].sort()).toEqual([2, 2, 2]);
   });
 
-  it('computes fleet capacity as host capacity minus reservedPerHost', () => {
+  it("computes fleet capacity as host allocatable less reservedPerHost and KubeVirt's virt-handler pod on every host", () => {
     const plan = planModel(model({ fleets: [fleet('f', hosts(4, { cpu: 64, memory: '512Gi' }), { reservedPerHost: { cpu: 2, memory: '8Gi' } })] }));
-    // Pods: kubelet's default maxPods (110) per host, as kube-scheduler counts them.
-    expect(plan.report.fleets[0].capacity).toEqual({ cpu: '248', memory: '2016Gi', pods: '440' });
+    // Per host: 64 - 2 - 0.01 CPU, 512Gi - 8Gi - 325Mi, kubelet's default maxPods (110) less virt-handler's pod.
+    expect(plan.report.fleets[0].capacity).toEqual({ cpu: '247960m', memory: '2063084Mi', pods: '436' });
   });
 
   it('rejects quotas that add up to more than the fleet, naming the quota and the room left', () => {
@@ -48,9 +49,9 @@ describe('planModel', () => {
     expect(errors).toEqual([
       {
         path: 'quotas[1].limits.cpu',
-        message: expect.stringMatching(/add up to 40 of cpu .* fleet has 32 allocatable .* lower this quota to at most 12/),
+        message: expect.stringMatching(/add up to 40 of cpu .* fleet has 31980m allocatable .* lower this quota to at most 11980m/),
       },
-      { path: 'quotas[1].limits.memory', message: expect.stringMatching(/add up to 164Gi of memory .* lower this quota to at most 28Gi/) },
+      { path: 'quotas[1].limits.memory', message: expect.stringMatching(/add up to 164Gi of memory .* lower this quota to at most 28022Mi/) },
     ]);
   });
 
@@ -118,7 +119,7 @@ describe('planModel', () => {
       );
     it.each(['cpu', 'memory'] as const)('hosts with room for exactly 3 launcher pods by %s take 3 VMs each, though 7 fit by sums', (r) => {
       // Two hosts of 3.5 launcher pods each: the quota (the whole fleet) holds 7 by sums, the hosts 6.
-      const host = { ...plentiful, [r]: exactly(3, r, 1) };
+      const host = { ...plentiful, [r]: plusVirtHandler(r, exactly(3, r, 1)) };
       const limits = { ...plentiful, [r]: exactly(7, r) };
       expect(plan(host, limits, 6, 2).errors).toEqual([]);
       expect(plan(host, limits, 7, 2).errors).toEqual([
@@ -132,7 +133,7 @@ describe('planModel', () => {
         { path: 'nodePools[0].count', message: expect.stringMatching(/does not fit quota "q".*lower count to 3/) },
       ]);
     });
-    it("a host that runs kubelet's 110 pods at most holds 110 VMs, whatever its size", () => {
+    it("a host that runs kubelet's 110 pods at most holds 109 VMs beside virt-handler, whatever its size", () => {
       const tiny = { cpu: 1, memory: '2Gi' };
       const m = (count: number) =>
         planModel(
@@ -142,8 +143,8 @@ describe('planModel', () => {
             nodePools: [pool('p', 'q', tiny, count, { rootDisk: 'containerDisk' })],
           }),
         );
-      expect(m(110).errors).toEqual([]);
-      expect(m(111).errors.map((e) => e.path)).toEqual(['nodePools[0].count']);
+      expect(m(109).errors).toEqual([]);
+      expect(m(110).errors.map((e) => e.path)).toEqual(['nodePools[0].count']);
     });
   });
 
@@ -254,7 +255,7 @@ describe('planModel', () => {
   it('finds fragmentation: the quota fits by sums but the VMs cannot all be placed', () => {
     const errors = errorsOf(
       model({
-        fleets: [fleet('f', hosts(3, { cpu: 16, memory: '64Gi', disk: '1Ti' }))],
+        fleets: [fleet('f', hosts(3, roomForVms({ cpu: 16, memory: '64Gi', disk: '1Ti' })))],
         quotas: [quota('q', 'f', { cpu: 48, memory: '192Gi' }, { liveMigrations: 0 })],
         nodePools: [pool('wide', 'q', { cpu: 10, memory: '40Gi', disk: '10Gi' }, 4)],
       }),
@@ -366,7 +367,7 @@ describe('planModel', () => {
 });
 
 describe('spread placement as kube-scheduler will carry it out', () => {
-  const host16 = { cpu: 16, memory: '64Gi', disk: '1Ti' };
+  const host16 = roomForVms({ cpu: 16, memory: '64Gi', disk: '1Ti' });
   const fleet6 = () => fleet('f', hosts(6, host16), { reservedPerHost: { cpu: 1, memory: '2Gi' } });
   const roomy = () => quota('q', 'f', { cpu: 90, memory: '372Gi', disk: '6Ti' }, { liveMigrations: 0 });
 

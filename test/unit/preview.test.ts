@@ -9,7 +9,7 @@ function model(
 ): MetalsliceConfig {
   return {
     clusters: [cluster()],
-    fleets: [{ name: 'f', hosts: [{ name: 'h', capacity: { cpu: 1000, memory: '4Ti' } }] }],
+    fleets: [{ name: 'f', hosts: [{ name: 'h', capacity: { cpu: 1001, memory: '4100Gi' }, allocatable: { cpu: 1001, memory: '4100Gi' } }] }],
     quotas: [{ name: 'q', fleet: 'f', organization: 'o', limits: { cpu: 1000, memory: '4Ti' } }],
     nodeProviders: [
       {

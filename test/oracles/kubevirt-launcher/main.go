@@ -40,6 +40,8 @@ var logSink io.Writer = os.Stderr
 
 type inputDoc struct {
 	Cases []inputCase `json:"cases"`
+	// VirtHandler, when present, asks for the virt-handler pod of this KubeVirt CR ({} for the defaults).
+	VirtHandler json.RawMessage `json:"virtHandler,omitempty"`
 }
 
 type inputCase struct {
@@ -86,6 +88,9 @@ func main() {
 		cases = append(cases, runCase(&in.Cases[i], *full))
 	}
 	out["cases"] = cases
+	if len(in.VirtHandler) > 0 {
+		out["virtHandler"] = virtHandler(in.VirtHandler)
+	}
 
 	if err := writeSorted(os.Stdout, out); err != nil {
 		fatal("writing output: %v", err)
