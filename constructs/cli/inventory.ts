@@ -8,7 +8,9 @@
 import * as fs from 'fs';
 import * as k8s from '@kubernetes/client-node';
 import { MetalsliceError } from '../core/errors';
-import { BareMetalHostObject, buildInventory, NodeObject } from '../core/inventory';
+import { BareMetalHostObject, buildInventory, ContainerResources, NodeObject, PodObject } from '../core/inventory';
+import { Taint } from '../core/model';
+import { buildSnapshot } from '../core/snapshot';
 import { stableJson } from '../core/report';
 
 export interface InventoryOptions {
@@ -18,6 +20,8 @@ export interface InventoryOptions {
   readonly context?: string;
   /** @default - stdout */
   readonly out?: string;
+  /** Also write a snapshot of the Nodes and their bound pods here, for `metalslice verify --snapshot`. @default - none */
+  readonly snapshot?: string;
 }
 
 export interface InventoryIo {
@@ -40,19 +44,69 @@ function describe(e: unknown): string {
   return e instanceof Error ? e.message : String(e);
 }
 
+/** A Node as the inventory reads it: labels, taints, cordon, capacity, allocatable and conditions. */
+function nodeObject(n: k8s.V1Node & { metadata: { name: string } }): NodeObject {
+  return {
+    metadata: { name: n.metadata.name, labels: n.metadata.labels },
+    spec: {
+      taints: (n.spec?.taints ?? []).map((t) => ({ key: t.key, ...(t.value ? { value: t.value } : {}), effect: t.effect as Taint['effect'] })),
+      unschedulable: n.spec?.unschedulable === true,
+    },
+    status: {
+      capacity: n.status?.capacity,
+      allocatable: n.status?.allocatable,
+      conditions: (n.status?.conditions ?? []).map((c) => ({ type: c.type, status: c.status })),
+    },
+  };
+}
+
 async function listNodes(kc: k8s.KubeConfig): Promise<NodeObject[]> {
   const api = kc.makeApiClient(k8s.CoreV1Api);
   const out: NodeObject[] = [];
   let token: string | undefined;
   do {
     const res = await api.listNode(undefined, undefined, token, undefined, undefined, PAGE);
-    for (const n of res.body.items) {
-      if (!n.metadata?.name) continue;
-      out.push({
-        metadata: { name: n.metadata.name, labels: n.metadata.labels },
-        status: { capacity: n.status?.capacity, allocatable: n.status?.allocatable },
-      });
-    }
+    for (const n of res.body.items) if (n.metadata?.name) out.push(nodeObject(n as k8s.V1Node & { metadata: { name: string } }));
+    token = res.body.metadata?._continue || undefined;
+  } while (token);
+  return out;
+}
+
+function containerResources(c: k8s.V1Container): ContainerResources {
+  return {
+    name: c.name,
+    resources: { requests: c.resources?.requests, limits: c.resources?.limits },
+    ...(c.restartPolicy ? { restartPolicy: c.restartPolicy } : {}),
+  };
+}
+
+/** What the inventory and the snapshot keep of a pod: where it is bound, what it requests, how it is scheduled. */
+function podObject(p: k8s.V1Pod & { metadata: { name: string } }): PodObject {
+  const spec = p.spec;
+  const plain = (v: unknown): Readonly<Record<string, unknown>> => JSON.parse(JSON.stringify(k8s.ObjectSerializer.serialize(v, 'V1Affinity'))) as Record<string, unknown>;
+  return {
+    metadata: { name: p.metadata.name, namespace: p.metadata.namespace, labels: p.metadata.labels },
+    spec: {
+      nodeName: spec?.nodeName,
+      containers: (spec?.containers ?? []).map(containerResources),
+      initContainers: (spec?.initContainers ?? []).map(containerResources),
+      ...(spec?.overhead ? { overhead: spec.overhead } : {}),
+      ...(spec?.tolerations ? { tolerations: spec.tolerations.map((t) => ({ ...t })) } : {}),
+      ...(spec?.nodeSelector ? { nodeSelector: spec.nodeSelector } : {}),
+      ...(spec?.affinity ? { affinity: plain(spec.affinity) } : {}),
+    },
+    status: { phase: p.status?.phase },
+  };
+}
+
+/** Every pod bound to a Node and not Succeeded or Failed (what kube-scheduler counts), in every namespace. */
+async function listBoundPods(kc: k8s.KubeConfig): Promise<PodObject[]> {
+  const api = kc.makeApiClient(k8s.CoreV1Api);
+  const out: PodObject[] = [];
+  let token: string | undefined;
+  do {
+    const res = await api.listPodForAllNamespaces(undefined, token, 'spec.nodeName!=,status.phase!=Succeeded,status.phase!=Failed', undefined, PAGE);
+    for (const p of res.body.items) if (p.metadata?.name) out.push(podObject(p as k8s.V1Pod & { metadata: { name: string } }));
     token = res.body.metadata?._continue || undefined;
   } while (token);
   return out;
@@ -82,8 +136,8 @@ async function listBareMetalHosts(kc: k8s.KubeConfig, io: InventoryIo): Promise<
   return out;
 }
 
-/** Runs the command; returns the exit code. */
-export async function runInventory(opts: InventoryOptions, io: InventoryIo): Promise<number> {
+/** A kubeconfig loaded as kubectl loads it, or the exit code and message of why not. */
+export function loadKubeconfig(opts: Pick<InventoryOptions, 'kubeconfig' | 'context'>, io: InventoryIo, command: string): k8s.KubeConfig | number {
   const kc = new k8s.KubeConfig();
   const source = opts.kubeconfig ?? (process.env.KUBECONFIG ? `$KUBECONFIG (${process.env.KUBECONFIG})` : 'the default kubeconfig');
   try {
@@ -91,52 +145,80 @@ export async function runInventory(opts: InventoryOptions, io: InventoryIo): Pro
     if (opts.kubeconfig !== undefined) kc.loadFromFile(opts.kubeconfig);
     else kc.loadFromDefault();
   } catch (e) {
-    io.stderr(`metalslice inventory: cannot read kubeconfig ${source}: ${describe(e)}\n`);
+    io.stderr(`metalslice ${command}: cannot read kubeconfig ${source}: ${describe(e)}\n`);
     return 2;
   }
   if (kc.getContexts().length === 0 && kc.getCurrentCluster() === null) {
-    io.stderr(`metalslice inventory: no cluster in ${source}: pass --kubeconfig FILE or set KUBECONFIG\n`);
+    io.stderr(`metalslice ${command}: no cluster in ${source}: pass --kubeconfig FILE or set KUBECONFIG\n`);
     return 2;
   }
   if (opts.context !== undefined) {
     if (!kc.getContexts().some((c) => c.name === opts.context)) {
-      io.stderr(
-        `metalslice inventory: no context "${opts.context}" in ${source}; contexts: ${
-          kc
-            .getContexts()
-            .map((c) => c.name)
-            .join(', ') || 'none'
-        }\n`,
-      );
+      const known = kc
+        .getContexts()
+        .map((c) => c.name)
+        .join(', ');
+      io.stderr(`metalslice ${command}: no context "${opts.context}" in ${source}; contexts: ${known || 'none'}\n`);
       return 1;
     }
     kc.setCurrentContext(opts.context);
   }
-  let text: string;
+  return kc;
+}
+
+/** What a cluster read gives: its Nodes, BareMetalHosts and bound pods. */
+export interface ClusterRead {
+  readonly nodes: readonly NodeObject[];
+  readonly hosts: readonly BareMetalHostObject[];
+  readonly pods: readonly PodObject[];
+}
+
+/** Reads the cluster, or says why it could not (exit 1). */
+export async function readCluster(kc: k8s.KubeConfig, io: InventoryIo, command: string): Promise<ClusterRead | number> {
   try {
-    const [nodes, hosts] = [await listNodes(kc), await listBareMetalHosts(kc, io)];
-    text = stableJson(buildInventory(nodes, hosts));
+    return { nodes: await listNodes(kc), hosts: await listBareMetalHosts(kc, io), pods: await listBoundPods(kc) };
   } catch (e) {
-    if (e instanceof MetalsliceError) {
-      io.stderr(`metalslice inventory: the cluster reports a value metalslice cannot read:\n${e.message}\n`);
-      return 1;
-    }
     const status = statusOf(e);
     io.stderr(
-      `metalslice inventory: reading ${kc.getCurrentCluster()?.server ?? 'the cluster'} failed${status ? ` (HTTP ${status})` : ''}: ${describe(e)}; check the kubeconfig, the context and that it may list nodes and baremetalhosts\n`,
+      `metalslice ${command}: reading ${kc.getCurrentCluster()?.server ?? 'the cluster'} failed${status ? ` (HTTP ${status})` : ''}: ${describe(e)}; check the kubeconfig, the context and that it may list nodes, pods and baremetalhosts\n`,
     );
     return 1;
+  }
+}
+
+function writeOut(file: string, text: string, io: InventoryIo): boolean {
+  try {
+    fs.writeFileSync(file, text);
+    return true;
+  } catch (e) {
+    io.stderr(`metalslice inventory: cannot write ${file}: ${describe(e)}\n`);
+    return false;
+  }
+}
+
+/** Runs the command; returns the exit code. */
+export async function runInventory(opts: InventoryOptions, io: InventoryIo): Promise<number> {
+  const kc = loadKubeconfig(opts, io, 'inventory');
+  if (typeof kc === 'number') return kc;
+  const read = await readCluster(kc, io, 'inventory');
+  if (typeof read === 'number') return read;
+  let text: string;
+  try {
+    text = stableJson(buildInventory(read.nodes, read.hosts, read.pods));
+  } catch (e) {
+    if (!(e instanceof MetalsliceError)) throw e;
+    io.stderr(`metalslice inventory: the cluster reports a value metalslice cannot read:\n${e.message}\n`);
+    return 1;
+  }
+  if (opts.snapshot !== undefined) {
+    if (!writeOut(opts.snapshot, stableJson(buildSnapshot(read.nodes, read.pods)), io)) return 1;
+    io.stderr(`metalslice inventory: wrote the snapshot ${opts.snapshot}\n`);
   }
   if (opts.out === undefined) {
     io.stdout(text);
     return 0;
   }
-  try {
-    fs.writeFileSync(opts.out, text);
-  } catch (e) {
-    io.stderr(`metalslice inventory: cannot write ${opts.out}: ${describe(e)}\n`);
-    return 1;
-  }
+  if (!writeOut(opts.out, text, io)) return 1;
   io.stderr(`metalslice inventory: wrote ${opts.out}\n`);
   return 0;
 }

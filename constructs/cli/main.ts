@@ -13,7 +13,7 @@ import { labelKeyProblem } from '../core/names';
 import { diffPlans, PlanChanges, planJson, renderPlanMarkdown, renderPlanText } from '../core/report';
 import { runInventory } from './inventory';
 import { runPack } from './pack';
-import { runVerify } from './verify';
+import { runVerify, VerifyCliOptions } from './verify';
 
 export interface Io {
   stdout(text: string): void;
@@ -230,7 +230,11 @@ async function run(argv: readonly string[], io: Io): Promise<number> {
       if (!/^\d+$/.test(v)) throw new CommanderError(2, 'metalslice.usage', `--seed must be a whole number (got "${v}")`);
       return Number(v);
     })
-    .action(async (config: string, opts: { json?: boolean; order: 'deploy' | 'shuffled'; seed?: number }) => {
+    .option('--snapshot <file>', 'replay on this snapshot of the provider cluster (metalslice inventory --snapshot) instead of the plan\'s own hosts')
+    .option('--from-cluster', 'take the snapshot from the provider cluster now (read only: nothing is written there)')
+    .option('--kubeconfig <file>', 'with --from-cluster: kubeconfig of the provider cluster (default: as kubectl)')
+    .option('--context <name>', 'with --from-cluster: kubeconfig context')
+    .action(async (config: string, opts: VerifyCliOptions) => {
       exitCode = await runVerify(config, opts, io);
     });
 
@@ -240,7 +244,8 @@ async function run(argv: readonly string[], io: Io): Promise<number> {
     .option('--kubeconfig <file>', 'kubeconfig of the provider cluster (default: as kubectl, $KUBECONFIG then ~/.kube/config)')
     .option('--context <name>', 'kubeconfig context')
     .option('--out <file>', 'write the inventory here instead of standard output')
-    .action(async (opts: { kubeconfig?: string; context?: string; out?: string }) => {
+    .option('--snapshot <file>', 'also write a snapshot of the Nodes and the pods bound to them, for metalslice verify --snapshot (no Secret, no container command or environment)')
+    .action(async (opts: { kubeconfig?: string; context?: string; out?: string; snapshot?: string }) => {
       exitCode = await runInventory(opts, io);
     });
 

@@ -2,7 +2,9 @@
  * `metalslice verify CONFIG [--json] [--order deploy|shuffled] [--seed N]`: plan, then replay the plan on a
  * real control plane. Exit 0 only when the plan is valid and every VM's launcher pod bound; 1 otherwise.
  */
+import * as fs from 'fs';
 import { loadConfigFile } from '../core/config';
+import { buildSnapshot, checkSnapshot, ClusterSnapshot } from '../core/snapshot';
 import { MetalsliceError, PlanIssue } from '../core/errors';
 import { planModel } from '../core/plan';
 import { stableJson } from '../core/report';
@@ -13,7 +15,61 @@ interface VerifyIo {
   stderr(text: string): void;
 }
 
-export async function runVerify(file: string, opts: { json?: boolean; order?: 'deploy' | 'shuffled'; seed?: number }, io: VerifyIo): Promise<number> {
+/** The options of `metalslice verify`. */
+export interface VerifyCliOptions {
+  readonly json?: boolean;
+  readonly order?: 'deploy' | 'shuffled';
+  readonly seed?: number;
+  /** A snapshot file written by `metalslice inventory --snapshot`. */
+  readonly snapshot?: string;
+  /** Take the snapshot from the provider cluster now. */
+  readonly fromCluster?: boolean;
+  readonly kubeconfig?: string;
+  readonly context?: string;
+}
+
+/** Snapshot files are the Nodes and bound pods of one cluster: 10,000 Nodes and 200,000 pods stay below this. */
+export const MAX_SNAPSHOT_BYTES = 256 * 1024 * 1024;
+
+/** The snapshot the options name, none, or the exit code of why it could not be had. */
+async function snapshotOf(opts: VerifyCliOptions, io: VerifyIo): Promise<ClusterSnapshot | undefined | number> {
+  if (opts.snapshot !== undefined && opts.fromCluster) {
+    io.stderr('metalslice verify: give --snapshot FILE or --from-cluster, not both\n');
+    return 2;
+  }
+  if (opts.snapshot !== undefined) return readSnapshotFile(opts.snapshot, io);
+  if (!opts.fromCluster) return undefined;
+  // The Kubernetes client is loaded only for a live read.
+  const { loadKubeconfig, readCluster } = await import('./inventory');
+  const kc = loadKubeconfig(opts, io, 'verify');
+  if (typeof kc === 'number') return kc;
+  const read = await readCluster(kc, io, 'verify');
+  if (typeof read === 'number') return read;
+  return buildSnapshot(read.nodes, read.pods);
+}
+
+function readSnapshotFile(file: string, io: VerifyIo): ClusterSnapshot | number {
+  let text: string;
+  try {
+    const stat = fs.statSync(file);
+    if (!stat.isFile()) throw Object.assign(new Error('not a regular file'), { code: 'not a regular file' });
+    if (stat.size > MAX_SNAPSHOT_BYTES) throw Object.assign(new Error('too large'), { code: `larger than ${MAX_SNAPSHOT_BYTES >> 20} MiB` });
+    text = fs.readFileSync(file, 'utf8');
+  } catch (e) {
+    io.stderr(`metalslice verify: cannot read the snapshot ${file} (${(e as NodeJS.ErrnoException).code ?? 'error'}): check the path\n`);
+    return 2;
+  }
+  try {
+    return checkSnapshot(JSON.parse(text), file);
+  } catch (e) {
+    io.stderr(`metalslice verify: ${e instanceof MetalsliceError ? e.message : `${file}: not JSON: write it with metalslice inventory --snapshot FILE`}\n`);
+    return 1;
+  }
+}
+
+export async function runVerify(file: string, opts: VerifyCliOptions, io: VerifyIo): Promise<number> {
+  const snapshot = await snapshotOf(opts, io);
+  if (typeof snapshot === 'number') return snapshot;
   const t0 = Date.now();
   let plan;
   try {
@@ -29,6 +85,7 @@ export async function runVerify(file: string, opts: { json?: boolean; order?: 'd
       order: opts.order ?? 'deploy',
       seed: opts.seed ?? 1,
       planSeconds,
+      snapshot,
       log: opts.json ? undefined : (line) => io.stderr(`verify: ${line}\n`),
     });
   } catch (e) {

@@ -5,16 +5,26 @@
  * nothing from a BMC, credential or user data reference is ever copied.
  */
 import { InventoryFile } from './config';
-import { HostSpec } from './model';
+import { KUBEVIRT_APP_LABEL, VIRT_HANDLER_APP, VIRT_LAUNCHER_APP } from './kubevirt/handler';
+import { HostPods, HostSpec, RunningVm, Taint } from './model';
+import { POOL_LABEL, VM_NAME_LABEL } from './labels';
 import { Quantity } from './quantity';
 import { isExtendedResource, parseResources } from './resources';
+
+/** A Node condition, as far as the inventory reads it. */
+export interface NodeCondition {
+  readonly type: string;
+  readonly status: string;
+}
 
 /** The parts of a core/v1 Node the inventory reads. */
 export interface NodeObject {
   readonly metadata: { readonly name: string; readonly labels?: Readonly<Record<string, string>> };
+  readonly spec?: { readonly taints?: readonly Taint[]; readonly unschedulable?: boolean };
   readonly status?: {
     readonly capacity?: Readonly<Record<string, string>>;
     readonly allocatable?: Readonly<Record<string, string>>;
+    readonly conditions?: readonly NodeCondition[];
   };
 }
 
@@ -62,10 +72,9 @@ function canonical(name: string, value: string): string {
   return parsed.toString();
 }
 
-/** A Node as a host: what the machine has (`status.capacity`, else `allocatable`); ephemeral-storage is the disk. */
-export function hostFromNode(node: NodeObject): HostSpec {
-  const source = node.status?.capacity ?? node.status?.allocatable ?? {};
-  const capacity: Record<string, string> = {};
+/** A Node's resource list as a host's: ephemeral-storage is the disk; pods, hugepages and unqualified names are left out. */
+function hostResources(source: Readonly<Record<string, string>>): Record<string, string> {
+  const out: Record<string, string> = {};
   for (const [key, value] of Object.entries(source)) {
     if (IGNORED_NODE_RESOURCES.test(key)) continue;
     const name = key === 'ephemeral-storage' ? 'disk' : key;
@@ -73,9 +82,36 @@ export function hostFromNode(node: NodeObject): HostSpec {
     if (isExtendedResource(name) && !name.includes('/')) continue;
     const text = canonical(name, value);
     if (isExtendedResource(name) && text === '0') continue;
-    capacity[name] = text;
+    out[name] = text;
   }
-  return { name: node.metadata.name, labels: sortedLabels(node.metadata.labels), capacity: orderedCapacity(capacity) };
+  return orderedCapacity(out);
+}
+
+/** Whether a Node's Ready condition is True; a Node that never reported one is not ready. */
+export function nodeIsReady(node: NodeObject): boolean {
+  return (node.status?.conditions ?? []).some((c) => c.type === 'Ready' && c.status === 'True');
+}
+
+/**
+ * A Node as a host, as kube-scheduler sees it: what the machine has (`status.capacity`, else
+ * `allocatable`), what the kubelet lets pods have (`status.allocatable`), taints, cordon and readiness.
+ * The pod count a Node allows is kept with allocatable.
+ */
+export function hostFromNode(node: NodeObject): HostSpec {
+  const capacity = hostResources(node.status?.capacity ?? node.status?.allocatable ?? {});
+  const allocatableSource = node.status?.allocatable;
+  const allocatable = allocatableSource ? hostResources(allocatableSource) : undefined;
+  const pods = allocatableSource?.pods ?? node.status?.capacity?.pods;
+  const taints = (node.spec?.taints ?? []).map((t) => ({ key: t.key, ...(t.value ? { value: t.value } : {}), effect: t.effect }));
+  return {
+    name: node.metadata.name,
+    labels: sortedLabels(node.metadata.labels),
+    capacity: pods !== undefined ? { ...capacity, pods: canonical('pods', pods) } : capacity,
+    ...(allocatable ? { allocatable: pods !== undefined ? { ...allocatable, pods: canonical('pods', pods) } : allocatable } : {}),
+    ...(taints.length > 0 ? { taints } : {}),
+    ...(node.spec?.unschedulable === true ? { unschedulable: true } : {}),
+    ...(node.status?.conditions !== undefined && !nodeIsReady(node) ? { ready: false } : {}),
+  };
 }
 
 function consumerOf(host: BareMetalHostObject): string | undefined {
@@ -106,23 +142,147 @@ export function hostFromBareMetalHost(host: BareMetalHostObject): HostSpec {
   };
 }
 
+/** A container's resources, as far as scheduling reads them. */
+export interface ContainerResources {
+  readonly name?: string;
+  readonly resources?: { readonly requests?: Readonly<Record<string, string>>; readonly limits?: Readonly<Record<string, string>> };
+  /** `Always` on an init container makes it a sidecar, which runs beside the containers. @default - a plain init container */
+  readonly restartPolicy?: string;
+}
+
+/** The parts of a core/v1 Pod the inventory and the snapshot read: where it is bound, and what it requests. */
+export interface PodObject {
+  readonly metadata: { readonly name: string; readonly namespace?: string; readonly labels?: Readonly<Record<string, string>> };
+  readonly spec?: {
+    readonly nodeName?: string;
+    readonly containers?: readonly ContainerResources[];
+    readonly initContainers?: readonly ContainerResources[];
+    readonly overhead?: Readonly<Record<string, string>>;
+    readonly resources?: { readonly requests?: Readonly<Record<string, string>> };
+    readonly tolerations?: readonly Readonly<Record<string, unknown>>[];
+    readonly nodeSelector?: Readonly<Record<string, string>>;
+    readonly affinity?: Readonly<Record<string, unknown>>;
+    readonly topologySpreadConstraints?: readonly Readonly<Record<string, unknown>>[];
+    readonly priority?: number;
+  };
+  readonly status?: { readonly phase?: string };
+}
+
+function addInto(total: Map<string, Quantity>, list: Readonly<Record<string, string>> | undefined): void {
+  for (const [name, value] of Object.entries(list ?? {})) total.set(name, (total.get(name) ?? Quantity.ZERO).add(Quantity.parse(value)));
+}
+
+function maxInto(total: Map<string, Quantity>, other: ReadonlyMap<string, Quantity>): void {
+  for (const [name, q] of other) if (!q.lte(total.get(name) ?? Quantity.ZERO)) total.set(name, q);
+}
+
+/** A container's requests, with the API server's defaulting: a limit without a request is the request. */
+function containerRequests(c: ContainerResources): Record<string, string> {
+  return { ...(c.resources?.limits ?? {}), ...(c.resources?.requests ?? {}) };
+}
+
+/**
+ * What a pod requests as kube-scheduler counts it (k8s.io/component-helpers/resource PodRequests): the
+ * containers and sidecars summed, at least the largest init container (with the sidecars started before
+ * it), plus the pod overhead; pod-level cpu and memory requests win where set.
+ */
+export function podRequests(pod: PodObject): ReadonlyMap<string, Quantity> {
+  const total = new Map<string, Quantity>();
+  for (const c of pod.spec?.containers ?? []) addInto(total, containerRequests(c));
+  const sidecars = new Map<string, Quantity>();
+  const inits = new Map<string, Quantity>();
+  for (const c of pod.spec?.initContainers ?? []) {
+    if (c.restartPolicy === 'Always') {
+      addInto(total, containerRequests(c));
+      addInto(sidecars, containerRequests(c));
+      maxInto(inits, sidecars);
+      continue;
+    }
+    const step = new Map(sidecars);
+    addInto(step, containerRequests(c));
+    maxInto(inits, step);
+  }
+  maxInto(total, inits);
+  for (const name of ['cpu', 'memory']) {
+    const podLevel = pod.spec?.resources?.requests?.[name];
+    if (podLevel !== undefined) total.set(name, Quantity.parse(podLevel));
+  }
+  addInto(total, pod.spec?.overhead);
+  return total;
+}
+
+/** A pod is counted until it is Succeeded or Failed, as kube-scheduler counts it. */
+export function podIsTerminal(pod: PodObject): boolean {
+  return pod.status?.phase === 'Succeeded' || pod.status?.phase === 'Failed';
+}
+
+/** A launcher pod of a VM metalslice rendered: KubeVirt's launcher label and metalslice's pool label. */
+function metalsliceVmOf(pod: PodObject): string | undefined {
+  const labels = pod.metadata.labels ?? {};
+  if (labels[KUBEVIRT_APP_LABEL] !== VIRT_LAUNCHER_APP || labels[POOL_LABEL] === undefined) return undefined;
+  const vm = labels[VM_NAME_LABEL];
+  return vm === undefined ? undefined : `${pod.metadata.namespace ?? 'default'}/${vm}`;
+}
+
+/** Requests summed as a host's resource list (ephemeral-storage as disk), zeros dropped. */
+function requestsAsResources(totals: Iterable<ReadonlyMap<string, Quantity>>): Record<string, string> {
+  const sum = new Map<string, Quantity>();
+  for (const t of totals) for (const [name, q] of t) sum.set(name, (sum.get(name) ?? Quantity.ZERO).add(q));
+  const plain: Record<string, string> = {};
+  for (const [name, q] of sum) if (!q.isZero()) plain[name] = q.toString();
+  return hostResources(plain);
+}
+
+/** The pods bound to one host, as the inventory writes them. */
+export function hostPodsOf(pods: readonly PodObject[]): HostPods | undefined {
+  const live = pods.filter((p) => !podIsTerminal(p));
+  if (live.length === 0) return undefined;
+  const others: ReadonlyMap<string, Quantity>[] = [];
+  const virtualMachines: RunningVm[] = [];
+  for (const pod of live) {
+    const vm = metalsliceVmOf(pod);
+    if (vm !== undefined) virtualMachines.push({ name: vm, requests: requestsAsResources([podRequests(pod)]) });
+    else others.push(podRequests(pod));
+  }
+  virtualMachines.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+  return {
+    count: others.length,
+    requests: requestsAsResources(others),
+    ...(live.some((p) => p.metadata.labels?.[KUBEVIRT_APP_LABEL] === VIRT_HANDLER_APP) ? { virtHandler: true } : {}),
+    ...(virtualMachines.length > 0 ? { virtualMachines } : {}),
+  };
+}
+
 /**
  * The inventory of a provider cluster. A BareMetalHost that is also a Node (a host provisioned into the
- * provider cluster itself) is one entry: the Node's capacity and labels (what the kubelet sees), the
- * host's state, consumer and error. Sorted by name, so the same cluster always gives the same file.
+ * provider cluster itself) is one entry: the Node's capacity, allocatable, labels, taints and readiness
+ * (what the kubelet sees), the host's state, consumer and error. Each Node's bound pods are summed into its
+ * `pods`. Sorted by name, so the same cluster always gives the same file.
  */
-export function buildInventory(nodes: readonly NodeObject[], bareMetalHosts: readonly BareMetalHostObject[]): InventoryFile {
+export function buildInventory(nodes: readonly NodeObject[], bareMetalHosts: readonly BareMetalHostObject[], pods: readonly PodObject[] = []): InventoryFile {
   const byName = new Map<string, HostSpec>();
   for (const bmh of bareMetalHosts) byName.set(bmh.metadata.name, hostFromBareMetalHost(bmh));
+  const podsOn = new Map<string, PodObject[]>();
+  for (const pod of pods) {
+    const node = pod.spec?.nodeName;
+    if (node) podsOn.set(node, [...(podsOn.get(node) ?? []), pod]);
+  }
   for (const node of nodes) {
-    const fromNode = hostFromNode(node);
+    const bound = hostPodsOf(podsOn.get(node.metadata.name) ?? []);
+    const fromNode = { ...hostFromNode(node), ...(bound ? { pods: bound } : {}) };
     const fromBmh = byName.get(fromNode.name);
     if (!fromBmh) {
       byName.set(fromNode.name, fromNode);
       continue;
     }
-    const { name, labels, capacity, ...status } = fromBmh;
-    byName.set(name, { name, labels: sortedLabels({ ...labels, ...fromNode.labels }), capacity: fromNode.capacity, ...status });
+    const { state, consumer, errorMessage } = fromBmh;
+    byName.set(fromNode.name, {
+      ...fromNode,
+      labels: sortedLabels({ ...fromBmh.labels, ...fromNode.labels }),
+      ...(state !== undefined ? { state } : {}),
+      ...(consumer !== undefined ? { consumer } : {}),
+      ...(errorMessage !== undefined ? { errorMessage } : {}),
+    });
   }
   const hosts = [...byName.values()].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
   return { hosts };

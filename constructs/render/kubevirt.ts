@@ -5,7 +5,7 @@
 import { PlannedFleet } from '../core/plan';
 import { get } from '../core/resources';
 import { PlannedVm } from '../core/vms';
-import { CLUSTER_LABEL, KubeObject, MANAGED_BY, NODE_TYPE_LABEL, POOL_LABEL, QUOTA_LABEL } from './labels';
+import { CLUSTER_LABEL, KubeObject, MANAGED_BY, NODE_TYPE_LABEL, POOL_LABEL, QUOTA_LABEL, VM_NAME_LABEL } from './labels';
 
 export const DEFAULT_IMAGE = 'quay.io/containerdisks/ubuntu:24.04';
 
@@ -123,7 +123,7 @@ export function renderVirtualMachine(vm: PlannedVm, options: VirtualMachineOptio
   const labels = { ...MANAGED_BY, [POOL_LABEL]: vm.pool, [QUOTA_LABEL]: vm.quota, [CLUSTER_LABEL]: vm.cluster, [NODE_TYPE_LABEL]: vm.nodeType };
   const rootVolume =
     vm.rootDisk === 'dataVolume' ? { name: 'rootdisk', dataVolume: { name: `${nodeName}-root` } } : { name: 'rootdisk', containerDisk: { image } };
-  const podLabels = { [POOL_LABEL]: vm.pool, [QUOTA_LABEL]: vm.quota, [CLUSTER_LABEL]: vm.cluster, 'kubevirt.io/vm': nodeName };
+  const podLabels = { [POOL_LABEL]: vm.pool, [QUOTA_LABEL]: vm.quota, [CLUSTER_LABEL]: vm.cluster, [VM_NAME_LABEL]: nodeName };
   const pinned = vm.placement === 'planned' && vm.host !== undefined;
   return {
     apiVersion: KUBEVIRT_API_VERSION,

@@ -1,11 +1,5 @@
-/** The labels metalslice puts on what it creates, so pools, quotas and node types can be selected. */
-export const LABEL_PREFIX = 'metalslice.io';
-export const POOL_LABEL = `${LABEL_PREFIX}/pool`;
-export const QUOTA_LABEL = `${LABEL_PREFIX}/quota`;
-export const CLUSTER_LABEL = `${LABEL_PREFIX}/cluster`;
-export const NODE_TYPE_LABEL = `${LABEL_PREFIX}/node-type`;
-export const ORGANIZATION_LABEL = `${LABEL_PREFIX}/organization`;
-export const MANAGED_BY = { 'app.kubernetes.io/managed-by': 'metalslice' } as const;
+/** The labels metalslice puts on what it creates: owned by core/labels.ts, re-exported for the renderers. */
+export { LABEL_PREFIX, POOL_LABEL, QUOTA_LABEL, CLUSTER_LABEL, NODE_TYPE_LABEL, ORGANIZATION_LABEL, MANAGED_BY, VM_NAME_LABEL } from '../core/labels';
 
 /** A plain Kubernetes object: what renderers return and validators check. */
 export interface KubeObject {

@@ -5,10 +5,15 @@
  * I/O; `verify.ts` sends these objects to kube-apiserver and lets the real kube-scheduler place them.
  */
 import { Plan, PlannedHost } from '../core/plan';
-import { isExtendedResource, resourceNames, ResourceVector } from '../core/resources';
+import { ContainerResources, NodeObject, nodeIsReady, PodObject } from '../core/inventory';
+import { KUBEVIRT_APP_LABEL, VIRT_HANDLER_APP } from '../core/kubevirt/handler';
+import { Taint } from '../core/model';
+import { Quantity } from '../core/quantity';
+import { ClusterSnapshot } from '../core/snapshot';
+import { addResources, get, isExtendedResource, normalizeResources, resourceNames, ResourceVector, subtractResources } from '../core/resources';
 import { PlannedVm } from '../core/vms';
 import { renderVirtualMachine } from '../render/kubevirt';
-import { kubevirtNodeLabels, launcherScheduling, LauncherScheduling, VmiSchedulingFields } from '../core/kubevirt/launcher';
+import { kubevirtNodeLabels, launcherScheduling, LauncherScheduling, SCHEDULABLE_NODE_LABEL, VmiSchedulingFields } from '../core/kubevirt/launcher';
 import { KubeObject, KubeObjectMeta } from '../render/labels';
 
 /** The label every replayed Node carries; KWOK manages exactly the Nodes that have it. */
@@ -42,13 +47,27 @@ export interface ReplayPod {
   readonly object: LauncherPodObject;
 }
 
-/** A Node as the replay creates it: a KWOK node mirroring one host. */
+/** Every Node a replay creates carries this label, KWOK-managed or not: a reset deletes by it. */
+export const REPLAY_NODE_LABEL = 'metalslice.io/replay';
+
+/** A Node as the replay creates it: a KWOK node mirroring one host, or, for a NotReady host, a Node no kubelet keeps alive. */
 export interface ReplayNodeObject extends KubeObject {
   readonly kind: 'Node';
   readonly metadata: KubeObjectMeta & { readonly name: string; readonly labels: Record<string, string> };
-  /** Empty: the replay's Nodes carry no taints. */
-  readonly spec: { readonly taints?: readonly unknown[] };
-  readonly status: { readonly capacity: Record<string, string>; readonly allocatable: Record<string, string> };
+  /** Taints and cordon, as the kubelet and the node lifecycle controller show them. */
+  readonly spec: { readonly taints?: readonly Taint[]; readonly unschedulable?: boolean };
+  readonly status: {
+    readonly capacity: Record<string, string>;
+    readonly allocatable: Record<string, string>;
+    readonly conditions?: readonly { readonly type: string; readonly status: string }[];
+  };
+}
+
+/** A pod already bound to a Node before the launcher pods come: virt-handler, what already runs there. */
+export interface BoundPodObject extends KubeObject {
+  readonly kind: 'Pod';
+  readonly metadata: KubeObjectMeta & { readonly name: string; readonly namespace: string };
+  readonly spec: { readonly nodeName: string; readonly containers: readonly Record<string, unknown>[]; readonly [field: string]: unknown };
 }
 
 /** A launcher pod as the replay creates it. */
@@ -79,6 +98,8 @@ interface RenderedVmTemplate {
 
 export interface Replay {
   readonly nodes: readonly ReplayNodeObject[];
+  /** Pods bound before the launcher pods: virt-handler and the pods already running on each host. */
+  readonly boundPods: readonly BoundPodObject[];
   readonly namespaces: readonly string[];
   /** Pods in plan order: pools as the plan lists its VMs, VMs by index within a pool. */
   readonly pods: readonly ReplayPod[];
@@ -102,17 +123,37 @@ function quantities(v: ResourceVector, keep: (name: string) => boolean): Record<
   return out;
 }
 
-/** A Node's capacity (= allocatable): the host's allocatable as the planner sees it, plus KubeVirt's devices. */
-export function nodeResources(host: PlannedHost): Record<string, string> {
-  const out = quantities(host.allocatable, isKubernetesResource);
+/** Resource names as a Node lists them: the planner's `disk` (VM root disks, PVCs) is storage, not a Node resource. */
+function asNodeResources(v: ResourceVector): Record<string, string> {
+  return quantities(v, isKubernetesResource);
+}
+
+/** KubeVirt's devices on a Node's resource list, and ephemeral storage where the host reports none. */
+function withKubevirtDevices(resources: Record<string, string>): Record<string, string> {
+  const out = { ...resources };
   if (out['ephemeral-storage'] === undefined) out['ephemeral-storage'] = UNREPORTED_EPHEMERAL_STORAGE;
-  for (const d of KUBEVIRT_DEVICES) out[d] = String(KUBEVIRT_DEVICES_PER_NODE);
+  for (const d of KUBEVIRT_DEVICES) out[d] ??= String(KUBEVIRT_DEVICES_PER_NODE);
   return out;
 }
 
-/** One Node per host, taint-free, labelled as the host is plus hostname, the labels virt-handler sets (schedulable, amd64, q35, cpumanager) and KWOK's selector label. */
+/**
+ * A Node's allocatable in the replay: the kubelet's allocatable less the fleet's reservedPerHost (a
+ * provider's policy no Node shows), with one pod slot fewer for each pod already there beyond the one pod
+ * that stands for them all.
+ */
+export function nodeResources(host: PlannedHost): Record<string, string> {
+  const extraPods = Math.max(0, Number(get(host.taken.existing, 'pods').ceilUnits()) - 1);
+  const allocatable = normalizeResources(subtractResources(host.nodeAllocatable, addResources(host.taken.reserved, { pods: Quantity.fromUnits(extraPods) })));
+  return withKubevirtDevices(asNodeResources(allocatable));
+}
+
+/** The labels of a replayed Node: KWOK keeps it Ready unless the host is NotReady, when no kubelet answers for it. */
+function replayLabels(ready: boolean): Record<string, string> {
+  return { [REPLAY_NODE_LABEL]: 'true', ...(ready ? { [KWOK_NODE_LABEL]: KWOK_NODE_LABEL_VALUE } : {}) };
+}
+
+/** One Node per host, labelled as the host is plus hostname, the labels virt-handler sets (schedulable, amd64, q35, cpumanager), with its taints, cordon and readiness. */
 export function buildNode(host: PlannedHost): ReplayNodeObject {
-  const resources = nodeResources(host);
   return {
     apiVersion: 'v1',
     kind: 'Node',
@@ -124,13 +165,49 @@ export function buildNode(host: PlannedHost): ReplayNodeObject {
         'kubernetes.io/hostname': host.name,
         'kubernetes.io/os': host.labels['kubernetes.io/os'] ?? 'linux',
         ...kubevirtNodeLabels(),
-        [KWOK_NODE_LABEL]: KWOK_NODE_LABEL_VALUE,
+        ...(host.labels[SCHEDULABLE_NODE_LABEL] === 'false' ? { [SCHEDULABLE_NODE_LABEL]: 'false' } : {}),
+        ...replayLabels(host.ready),
       },
       annotations: { 'kwok.x-k8s.io/node': 'fake', 'node.alpha.kubernetes.io/ttl': '0' },
     },
-    spec: {},
-    status: { capacity: { ...resources }, allocatable: { ...resources } },
+    spec: { ...(host.taints.length > 0 ? { taints: host.taints } : {}), ...(host.unschedulable ? { unschedulable: true } : {}) },
+    status: {
+      capacity: withKubevirtDevices(asNodeResources(host.capacity)),
+      allocatable: nodeResources(host),
+      ...(host.ready ? {} : { conditions: [{ type: 'Ready', status: 'False' }] }),
+    },
   };
+}
+
+/** The namespace of the pods that stand for what already runs on a host. */
+export const EXISTING_PODS_NAMESPACE = 'metalslice-replay';
+
+function boundPod(name: string, namespace: string, node: string, labels: Record<string, string>, requests: Record<string, string>): BoundPodObject {
+  return {
+    apiVersion: 'v1',
+    kind: 'Pod',
+    metadata: { name, namespace, labels },
+    spec: {
+      nodeName: node,
+      automountServiceAccountToken: false,
+      enableServiceLinks: false,
+      containers: [{ name: 'c', image: 'registry.k8s.io/pause:replay', resources: { requests } }],
+    },
+  };
+}
+
+/** virt-handler on each host that needs one, and one pod holding what already runs there. */
+export function hostBoundPods(host: PlannedHost, kubevirtNamespace: string): BoundPodObject[] {
+  const out: BoundPodObject[] = [];
+  const noPods = (v: ResourceVector): Record<string, string> => {
+    const r = asNodeResources(v);
+    delete r.pods;
+    return r;
+  };
+  if (Object.keys(host.taken.virtHandler).length > 0)
+    out.push(boundPod(`virt-handler-${host.name}`, kubevirtNamespace, host.name, { [KUBEVIRT_APP_LABEL]: VIRT_HANDLER_APP }, noPods(host.taken.virtHandler)));
+  if (!get(host.taken.existing, 'pods').isZero()) out.push(boundPod(`existing-${host.name}`, EXISTING_PODS_NAMESPACE, host.name, {}, noPods(host.taken.existing)));
+  return out;
 }
 
 // KubeVirt names launcher pods `virt-launcher-<vmi>-<5 random characters>` from the apiserver's
@@ -204,20 +281,10 @@ export function buildLauncherPod(vm: PlannedVm, hostSelector: Readonly<Record<st
   };
 }
 
-/** The Nodes, namespaces and launcher Pods of a plan: concrete VMs only. */
-export function buildReplay(plan: Pick<Plan, 'fleets' | 'vms'>, extraVms: readonly PlannedVm[] = []): Replay {
+function launcherPods(plan: Pick<Plan, 'fleets' | 'vms'>, extraVms: readonly PlannedVm[]): ReplayPod[] {
   const selectorOf = new Map(plan.fleets.map((f) => [f.name, f.spec.hostSelector]));
-  const seen = new Set<string>();
-  const nodes: ReplayNodeObject[] = [];
-  for (const fleet of plan.fleets) {
-    for (const host of fleet.hosts) {
-      if (seen.has(host.name)) continue;
-      seen.add(host.name);
-      nodes.push(buildNode(host));
-    }
-  }
   const vms = [...plan.vms, ...extraVms].filter((vm) => vm.concrete);
-  const pods = vms.map((vm): ReplayPod => ({
+  return vms.map((vm): ReplayPod => ({
     vm: vm.name,
     pool: vm.pool,
     poolPath: vm.poolPath,
@@ -228,8 +295,86 @@ export function buildReplay(plan: Pick<Plan, 'fleets' | 'vms'>, extraVms: readon
     index: vm.index,
     object: buildLauncherPod(vm, selectorOf.get(vm.fleet)),
   }));
-  const namespaces = [...new Set(pods.map((p) => p.namespace))];
-  return { nodes, namespaces, pods };
+}
+
+function namespacesOf(pods: readonly { readonly metadata: { readonly namespace?: string } }[]): string[] {
+  return [...new Set(pods.map((p) => p.metadata.namespace ?? 'default'))];
+}
+
+/** The Nodes, bound pods, namespaces and launcher Pods of a plan, on the plan's own host model: concrete VMs only. */
+export function buildReplay(plan: Pick<Plan, 'fleets' | 'vms'>, extraVms: readonly PlannedVm[] = []): Replay {
+  const seen = new Set<string>();
+  const nodes: ReplayNodeObject[] = [];
+  const boundPods: BoundPodObject[] = [];
+  for (const fleet of plan.fleets) {
+    for (const host of [...fleet.hosts, ...fleet.excludedHosts.map((e) => e.host)]) {
+      if (seen.has(host.name)) continue;
+      seen.add(host.name);
+      nodes.push(buildNode(host));
+      boundPods.push(...hostBoundPods(host, fleet.spec.namespace ?? 'kubevirt'));
+    }
+  }
+  const pods = launcherPods(plan, extraVms);
+  return { nodes, boundPods, namespaces: namespacesOf([...boundPods, ...pods.map((p) => p.object)]), pods };
+}
+
+/** A snapshot Node as the replay creates it: the live Node's labels, taints, cordon, resources and readiness. */
+export function nodeFromSnapshot(node: NodeObject): ReplayNodeObject {
+  const labels = { ...(node.metadata.labels ?? {}) };
+  // A host virt-handler has not labelled yet is taken to be one it will label when KubeVirt runs there.
+  const kubevirt = labels[SCHEDULABLE_NODE_LABEL] === undefined ? kubevirtNodeLabels() : {};
+  const ready = nodeIsReady(node);
+  return {
+    apiVersion: 'v1',
+    kind: 'Node',
+    metadata: {
+      name: node.metadata.name,
+      labels: { ...kubevirt, ...labels, ...replayLabels(ready) },
+      annotations: { 'kwok.x-k8s.io/node': 'fake', 'node.alpha.kubernetes.io/ttl': '0' },
+    },
+    spec: { ...(node.spec?.taints?.length ? { taints: node.spec.taints } : {}), ...(node.spec?.unschedulable ? { unschedulable: true } : {}) },
+    status: {
+      capacity: withKubevirtDevices({ ...(node.status?.capacity ?? node.status?.allocatable ?? {}) }),
+      allocatable: withKubevirtDevices({ ...(node.status?.allocatable ?? node.status?.capacity ?? {}) }),
+      ...(ready ? {} : { conditions: (node.status?.conditions ?? []).map((c) => ({ type: c.type, status: c.status })) }),
+    },
+  };
+}
+
+/** A snapshot pod, bound where it runs, with what it requests and the scheduling fields other pods read. */
+export function podFromSnapshot(pod: PodObject): BoundPodObject {
+  const spec = pod.spec ?? {};
+  const container = (c: ContainerResources, i: number): Record<string, unknown> => ({
+    name: c.name ?? `c${i}`,
+    image: 'registry.k8s.io/pause:replay',
+    resources: { ...(c.resources?.requests ? { requests: c.resources.requests } : {}), ...(c.resources?.limits ? { limits: c.resources.limits } : {}) },
+    ...(c.restartPolicy ? { restartPolicy: c.restartPolicy } : {}),
+  });
+  return {
+    apiVersion: 'v1',
+    kind: 'Pod',
+    metadata: { name: pod.metadata.name, namespace: pod.metadata.namespace ?? 'default', labels: { ...(pod.metadata.labels ?? {}) } },
+    spec: {
+      nodeName: spec.nodeName ?? '',
+      automountServiceAccountToken: false,
+      enableServiceLinks: false,
+      containers: (spec.containers ?? []).map(container),
+      ...(spec.initContainers?.length ? { initContainers: spec.initContainers.map(container) } : {}),
+      ...(spec.overhead ? { overhead: spec.overhead } : {}),
+      ...(spec.tolerations ? { tolerations: spec.tolerations } : {}),
+      ...(spec.nodeSelector ? { nodeSelector: spec.nodeSelector } : {}),
+      ...(spec.affinity ? { affinity: spec.affinity } : {}),
+      ...(spec.topologySpreadConstraints ? { topologySpreadConstraints: spec.topologySpreadConstraints } : {}),
+    },
+  };
+}
+
+/** The replay of a plan on a snapshot of the live cluster: its Nodes and pods as they are, then the plan's launcher pods. */
+export function buildSnapshotReplay(plan: Pick<Plan, 'fleets' | 'vms'>, snapshot: ClusterSnapshot, extraVms: readonly PlannedVm[] = []): Replay {
+  const nodes = snapshot.nodes.map(nodeFromSnapshot);
+  const boundPods = snapshot.pods.map(podFromSnapshot);
+  const pods = launcherPods(plan, extraVms);
+  return { nodes, boundPods, namespaces: namespacesOf([...boundPods, ...pods.map((p) => p.object)]), pods };
 }
 
 /** mulberry32: a small, well-spread 32-bit PRNG; the same seed gives the same sequence. */

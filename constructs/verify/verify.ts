@@ -10,7 +10,8 @@ import { Plan } from '../core/plan';
 import { PlannedVm } from '../core/vms';
 import { ApiResponse, ControlPlane, sleep, startControlPlane } from './control-plane';
 import { apiMessage } from './processes';
-import { buildReplay, creationOrder, KWOK_NODE_SELECTOR, ReplayOrder, ReplayPod } from './replay';
+import { ClusterSnapshot } from '../core/snapshot';
+import { buildReplay, buildSnapshotReplay, creationOrder, KWOK_NODE_LABEL, KWOK_NODE_SELECTOR, REPLAY_NODE_LABEL, ReplayOrder, ReplayPod } from './replay';
 
 export interface VerifyOptions {
   /** @default 'deploy' */
@@ -23,6 +24,8 @@ export interface VerifyOptions {
   readonly controlPlane?: ControlPlane;
   /** VMs to replay beyond the plan's (e.g. one the plan would refuse), after the plan's own. */
   readonly extraVms?: readonly PlannedVm[];
+  /** Replay on this snapshot of a live cluster (its Nodes and bound pods) instead of the plan's host model. @default - the plan's hosts */
+  readonly snapshot?: ClusterSnapshot;
   /** How long the scheduler must bind nothing more before unschedulable pods count as pending. @default 5000 */
   readonly quietMs?: number;
   /** Upper bound on waiting for the scheduler. @default 600000 */
@@ -139,22 +142,22 @@ async function pool<T>(items: readonly T[], limit: number, work: (item: T) => Pr
   await Promise.all(Array.from({ length: Math.max(1, Math.min(limit, items.length)) }, worker));
 }
 
-/** Removes everything a previous replay left: launcher pods (at once), their events, and the replay's Nodes. */
+/** Removes everything a previous replay left: every pod (at once; the control plane is the replay's own), their events, and the replay's Nodes. */
 export async function resetControlPlane(cp: ControlPlane): Promise<void> {
-  const pods = await ok<List<PodState>>(cp, 'listing pods', () => cp.request('GET', `/api/v1/pods?labelSelector=${LAUNCHER_SELECTOR}`));
+  const pods = await ok<List<PodState>>(cp, 'listing pods', () => cp.request('GET', '/api/v1/pods'));
   const namespaces = [...new Set((pods.items ?? []).map((p) => p.metadata.namespace ?? 'default'))];
   for (const ns of namespaces) {
-    await ok(cp, `deleting pods in ${ns}`, () => cp.request('DELETE', `/api/v1/namespaces/${ns}/pods?labelSelector=${LAUNCHER_SELECTOR}&gracePeriodSeconds=0`));
+    await ok(cp, `deleting pods in ${ns}`, () => cp.request('DELETE', `/api/v1/namespaces/${ns}/pods?gracePeriodSeconds=0`));
   }
   const events = await ok<List<EventState>>(cp, 'listing events', () => cp.request('GET', '/api/v1/events'));
   for (const ns of new Set((events.items ?? []).map((e) => e.metadata?.namespace ?? 'default'))) {
     await ok(cp, `deleting events in ${ns}`, () => cp.request('DELETE', `/api/v1/namespaces/${ns}/events`));
   }
-  await ok(cp, 'deleting nodes', () => cp.request('DELETE', `/api/v1/nodes?labelSelector=${encodeURIComponent(KWOK_NODE_SELECTOR)}`));
+  await ok(cp, 'deleting nodes', () => cp.request('DELETE', `/api/v1/nodes?labelSelector=${encodeURIComponent(REPLAY_NODE_LABEL)}`));
   for (const deadline = Date.now() + 120_000; ;) {
-    const left = await ok<List<PodState>>(cp, 'listing pods', () => cp.request('GET', `/api/v1/pods?labelSelector=${LAUNCHER_SELECTOR}&limit=1`));
+    const left = await ok<List<PodState>>(cp, 'listing pods', () => cp.request('GET', '/api/v1/pods?limit=1'));
     const nodes = await ok<List<NodeState>>(cp, 'listing nodes', () =>
-      cp.request('GET', `/api/v1/nodes?labelSelector=${encodeURIComponent(KWOK_NODE_SELECTOR)}&limit=1`),
+      cp.request('GET', `/api/v1/nodes?labelSelector=${encodeURIComponent(REPLAY_NODE_LABEL)}&limit=1`),
     );
     if ((left.items ?? []).length === 0 && (nodes.items ?? []).length === 0) return;
     if (Date.now() > deadline) throw new Error('resetting the control plane: pods or nodes of the previous replay are still there after 120 s');
@@ -188,7 +191,7 @@ export async function verifyPlan(plan: Pick<Plan, 'fleets' | 'vms'>, opts: Verif
   const concurrency = opts.concurrency ?? 32;
   const quietMs = opts.quietMs ?? 5000;
   const log = opts.log ?? (() => undefined);
-  const replay = buildReplay(plan, opts.extraVms ?? []);
+  const replay = opts.snapshot ? buildSnapshotReplay(plan, opts.snapshot, opts.extraVms ?? []) : buildReplay(plan, opts.extraVms ?? []);
   const ordered = creationOrder(replay.pods, order, seed);
 
   const startedAt = Date.now();
@@ -209,15 +212,21 @@ export async function verifyPlan(plan: Pick<Plan, 'fleets' | 'vms'>, opts: Verif
     await pool(replay.nodes, concurrency, async (node) => {
       await ok(cp, `creating node ${node.metadata.name}`, () => cp.request('POST', '/api/v1/nodes', node), [201]);
     });
+    // KWOK keeps the Nodes of ready hosts Ready; a NotReady host's Node stays as created.
+    const kwokNodes = replay.nodes.filter((n) => n.metadata.labels[KWOK_NODE_LABEL] !== undefined).length;
     for (const deadline = Date.now() + 180_000; ;) {
       const nodes = await ok<List<NodeState>>(cp, 'listing nodes', () =>
         cp.request('GET', `/api/v1/nodes?labelSelector=${encodeURIComponent(KWOK_NODE_SELECTOR)}`),
       );
       const ready = (nodes.items ?? []).filter(isReady).length;
-      if (ready === replay.nodes.length) break;
-      if (Date.now() > deadline) throw new Error(`only ${ready} of ${replay.nodes.length} nodes became Ready (kwok)\n${cp.logTail(20)}`);
+      if (ready === kwokNodes) break;
+      if (Date.now() > deadline) throw new Error(`only ${ready} of ${kwokNodes} nodes became Ready (kwok)\n${cp.logTail(20)}`);
       await sleep(300);
     }
+    log(`binding ${replay.boundPods.length} pods already on the hosts`);
+    await pool(replay.boundPods, concurrency, async (pod) => {
+      await ok(cp, `creating pod ${pod.metadata.namespace}/${pod.metadata.name}`, () => cp.request('POST', `/api/v1/namespaces/${pod.metadata.namespace}/pods`, pod), [201]);
+    });
     const start = seconds(startedAt);
 
     log(`creating ${ordered.length} launcher pods (${order}${order === 'shuffled' ? `, seed ${seed}` : ''}, ${concurrency} in flight)`);
