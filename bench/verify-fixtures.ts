@@ -106,7 +106,7 @@ export function mixedSpreadKeptConfig(): MetalsliceConfig {
     fleets: [
       {
         name: 'six',
-        reservedPerHost: { cpu: 1, memory: '8Gi', disk: '100Gi' },
+        reservedPerHost: { cpu: '990m', memory: '7867Mi', disk: '100Gi' }, // with virt-handler's 10m and 325Mi, a round 1 or 2 CPUs and 8Gi per host
         hosts: Array.from({ length: 6 }, (_, i) => ({ name: `six-${i}`, labels: {}, capacity: { cpu: 16, memory: '128Gi', disk: '2Ti' } })),
       },
     ],
@@ -125,7 +125,7 @@ export function fullFleetConfig(): MetalsliceConfig {
     fleets: [
       {
         name: 'tight',
-        reservedPerHost: { cpu: 2, memory: '8Gi', disk: '100Gi' },
+        reservedPerHost: { cpu: '1990m', memory: '7867Mi', disk: '100Gi' }, // with virt-handler's 10m and 325Mi, a round 1 or 2 CPUs and 8Gi per host
         hosts: [0, 1].map((i) => ({ name: `tight-${i}`, labels: { zone: `z${i}` }, capacity: { cpu: 18, memory: '136Gi', disk: '2Ti' } })),
       },
     ],
@@ -161,7 +161,7 @@ export function mixedSpreadConfig(): MetalsliceConfig {
     fleets: [
       {
         name: 'mixed',
-        reservedPerHost: { cpu: 1, memory: '8Gi', disk: '100Gi' },
+        reservedPerHost: { cpu: '990m', memory: '7867Mi', disk: '100Gi' }, // with virt-handler's 10m and 325Mi, a round 1 or 2 CPUs and 8Gi per host
         hosts: [0, 1, 2, 3].map((i) => ({ name: `mixed-${i}`, labels: {}, capacity: { cpu: 34, memory: '264Gi', disk: '2Ti' } })),
       },
     ],

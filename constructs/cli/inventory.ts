@@ -83,7 +83,8 @@ function containerResources(c: k8s.V1Container): ContainerResources {
 /** What the inventory and the snapshot keep of a pod: where it is bound, what it requests, how it is scheduled. */
 function podObject(p: k8s.V1Pod & { metadata: { name: string } }): PodObject {
   const spec = p.spec;
-  const plain = (v: unknown): Readonly<Record<string, unknown>> => JSON.parse(JSON.stringify(k8s.ObjectSerializer.serialize(v, 'V1Affinity'))) as Record<string, unknown>;
+  const plain = (v: unknown): Readonly<Record<string, unknown>> =>
+    JSON.parse(JSON.stringify(k8s.ObjectSerializer.serialize(v, 'V1Affinity'))) as Record<string, unknown>;
   return {
     metadata: { name: p.metadata.name, namespace: p.metadata.namespace, labels: p.metadata.labels },
     spec: {

@@ -230,7 +230,7 @@ async function run(argv: readonly string[], io: Io): Promise<number> {
       if (!/^\d+$/.test(v)) throw new CommanderError(2, 'metalslice.usage', `--seed must be a whole number (got "${v}")`);
       return Number(v);
     })
-    .option('--snapshot <file>', 'replay on this snapshot of the provider cluster (metalslice inventory --snapshot) instead of the plan\'s own hosts')
+    .option('--snapshot <file>', "replay on this snapshot of the provider cluster (metalslice inventory --snapshot) instead of the plan's own hosts")
     .option('--from-cluster', 'take the snapshot from the provider cluster now (read only: nothing is written there)')
     .option('--kubeconfig <file>', 'with --from-cluster: kubeconfig of the provider cluster (default: as kubectl)')
     .option('--context <name>', 'with --from-cluster: kubeconfig context')
@@ -244,7 +244,10 @@ async function run(argv: readonly string[], io: Io): Promise<number> {
     .option('--kubeconfig <file>', 'kubeconfig of the provider cluster (default: as kubectl, $KUBECONFIG then ~/.kube/config)')
     .option('--context <name>', 'kubeconfig context')
     .option('--out <file>', 'write the inventory here instead of standard output')
-    .option('--snapshot <file>', 'also write a snapshot of the Nodes and the pods bound to them, for metalslice verify --snapshot (no Secret, no container command or environment)')
+    .option(
+      '--snapshot <file>',
+      'also write a snapshot of the Nodes and the pods bound to them, for metalslice verify --snapshot (no Secret, no container command or environment)',
+    )
     .action(async (opts: { kubeconfig?: string; context?: string; out?: string; snapshot?: string }) => {
       exitCode = await runInventory(opts, io);
     });

@@ -229,7 +229,9 @@ function requestsAsResources(totals: Iterable<ReadonlyMap<string, Quantity>>): R
   const sum = new Map<string, Quantity>();
   for (const t of totals) for (const [name, q] of t) sum.set(name, (sum.get(name) ?? Quantity.ZERO).add(q));
   const plain: Record<string, string> = {};
-  for (const [name, q] of sum) if (!q.isZero()) plain[name] = q.toString();
+  // Byte quantities in binary units (`4Gi`, not `4294967296`), as a kubelet writes them.
+  for (const [name, q] of sum)
+    if (!q.isZero()) plain[name] = (name === 'memory' || name === 'ephemeral-storage' ? Quantity.fromNano(q.nano, 'BinarySI') : q).toString();
   return hostResources(plain);
 }
 

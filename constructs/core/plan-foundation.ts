@@ -11,7 +11,17 @@ import { ClusterSpec, FleetSpec, HostSpec, MetalsliceConfig, QuotaSpec } from '.
 import { dns1123LabelProblem, kubeletLabelProblem, labelKeyProblem, labelValueProblem } from './names';
 import type { ExcludedHost, ModelPaths, PlannedCluster, PlannedFleet, PlannedHost, PlannedQuota } from './plan';
 import { Quantity } from './quantity';
-import { addResources, exceededResources, formatResources, get, normalizeResources, parseResources, ResourceVector, subtractResources, sumResources } from './resources';
+import {
+  addResources,
+  exceededResources,
+  formatResources,
+  get,
+  normalizeResources,
+  parseResources,
+  ResourceVector,
+  subtractResources,
+  sumResources,
+} from './resources';
 
 export const DEFAULT_KUBERNETES_VERSION = '1.33';
 /** kubelet's default maxPods. */
@@ -101,7 +111,12 @@ interface HostContext {
 }
 
 /** Capacity and allocatable of a host as its Node reports them; allocatable defaults to capacity. */
-function hostResources(h: HostSpec, hostAt: string, ctx: HostContext, issues: IssueCollector): { capacity: ResourceVector; allocatable: ResourceVector } | undefined {
+function hostResources(
+  h: HostSpec,
+  hostAt: string,
+  ctx: HostContext,
+  issues: IssueCollector,
+): { capacity: ResourceVector; allocatable: ResourceVector } | undefined {
   const parsed = issues.capture(() => normalizeResources(parseResources(h.capacity, `${hostAt}.capacity`)));
   const given = h.allocatable === undefined ? undefined : issues.capture(() => normalizeResources(parseResources(h.allocatable!, `${hostAt}.allocatable`)));
   if (!parsed || (h.allocatable !== undefined && !given)) return undefined;
@@ -109,7 +124,8 @@ function hostResources(h: HostSpec, hostAt: string, ctx: HostContext, issues: Is
   const capacity = parsed.pods ? parsed : { ...parsed, pods: Quantity.fromUnits(ctx.podsPerHost) };
   const allocatable = given ? (given.pods ? given : { ...given, pods: get(capacity, 'pods') }) : capacity;
   for (const need of ['cpu', 'memory'] as const) {
-    if (get(capacity, need).isZero()) issues.add(`${hostAt}.capacity.${need}`, `host "${h.name}" has no ${need}: give its capacity, e.g. cpu: 64, memory: 512Gi`);
+    if (get(capacity, need).isZero())
+      issues.add(`${hostAt}.capacity.${need}`, `host "${h.name}" has no ${need}: give its capacity, e.g. cpu: 64, memory: 512Gi`);
   }
   const above = exceededResources(allocatable, capacity);
   if (above.length > 0) {
@@ -223,7 +239,10 @@ function planFleet(spec: FleetSpec, at: string, ownNamespaces: ReadonlySet<strin
   checkLabels(spec.hostSelector, `${at}.hostSelector`, issues);
   if (excludedHosts.length > 0) warnings.push(excludedWarning(spec.name, at, excludedHosts));
   if (hosts.length === 0 && excludedHosts.length > 0)
-    issues.add(`${at}.hosts`, `none of the hosts of fleet "${spec.name}" can take a VM (see the warning at ${at}.hosts): uncordon, fix or untaint at least one`);
+    issues.add(
+      `${at}.hosts`,
+      `none of the hosts of fleet "${spec.name}" can take a VM (see the warning at ${at}.hosts): uncordon, fix or untaint at least one`,
+    );
   const assumed = assumedAllocatableWarning(spec, at, selected);
   if (assumed) warnings.push(assumed);
   const settings = kubevirtSettings(spec, at, issues);

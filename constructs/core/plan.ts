@@ -10,6 +10,7 @@
 import { checkDerivedNames } from './derived-names';
 import { NodeEnvironmentRef, PlannedAutoPool } from './auto-nodes';
 import { IssueCollector, PlanIssue } from './errors';
+import { checkHostOwners } from './host-owners';
 import { KUBEVIRT_VERSION } from './kubevirt/launcher';
 import { ClusterSpec, FleetSpec, MetalsliceConfig, NodePoolSpec, PrivateNodePoolSpec, QuotaSpec, Taint } from './model';
 import type { HostTaken } from './host-offer';
@@ -376,6 +377,7 @@ export function planModel(model: MetalsliceConfig, options: PlanOptions = {}): P
   const issues = new IssueCollector();
   // What the loader noticed (vcluster.yaml fields that change nothing) comes first: it is about the input.
   const warnings: PlanIssue[] = [...(model.readWarnings ?? [])];
+  checkHostOwners(model, (kind, index) => pathOf(options.paths, kind, index), issues);
   const foundation = planFoundation(model, options.paths, issues);
   warnings.push(...foundation.warnings);
   const elastic = buildElasticVms(model, options.paths, foundation, issues);

@@ -31,7 +31,9 @@ function strippedNode(node: NodeObject): NodeObject {
   return {
     metadata: { name: node.metadata.name, labels: { ...(node.metadata.labels ?? {}) } },
     spec: {
-      ...(node.spec?.taints && node.spec.taints.length > 0 ? { taints: node.spec.taints.map((t) => ({ key: t.key, ...(t.value ? { value: t.value } : {}), effect: t.effect })) } : {}),
+      ...(node.spec?.taints && node.spec.taints.length > 0
+        ? { taints: node.spec.taints.map((t) => ({ key: t.key, ...(t.value ? { value: t.value } : {}), effect: t.effect })) }
+        : {}),
       ...(node.spec?.unschedulable ? { unschedulable: true } : {}),
     },
     status: { capacity: { ...(node.status?.capacity ?? {}) }, allocatable: { ...(node.status?.allocatable ?? {}) }, conditions },
@@ -86,7 +88,8 @@ export function checkSnapshot(data: unknown, source: string): ClusterSnapshot {
   const problem = (message: string): never => {
     throw new MetalsliceError([{ path: source, message: `${message}: write it with \`metalslice inventory --snapshot FILE\`` }]);
   };
-  if (!isRecord(data) || data.kind !== SNAPSHOT_KIND || data.apiVersion !== SNAPSHOT_API_VERSION) problem(`is not a ${SNAPSHOT_KIND} (${SNAPSHOT_API_VERSION})`);
+  if (!isRecord(data) || data.kind !== SNAPSHOT_KIND || data.apiVersion !== SNAPSHOT_API_VERSION)
+    problem(`is not a ${SNAPSHOT_KIND} (${SNAPSHOT_API_VERSION})`);
   const snapshot = data as Record<string, unknown>;
   if (!Array.isArray(snapshot.nodes) || !Array.isArray(snapshot.pods)) problem('has no nodes or pods list');
   const nodes = snapshot.nodes as unknown[];

@@ -206,7 +206,8 @@ export function hostBoundPods(host: PlannedHost, kubevirtNamespace: string): Bou
   };
   if (Object.keys(host.taken.virtHandler).length > 0)
     out.push(boundPod(`virt-handler-${host.name}`, kubevirtNamespace, host.name, { [KUBEVIRT_APP_LABEL]: VIRT_HANDLER_APP }, noPods(host.taken.virtHandler)));
-  if (!get(host.taken.existing, 'pods').isZero()) out.push(boundPod(`existing-${host.name}`, EXISTING_PODS_NAMESPACE, host.name, {}, noPods(host.taken.existing)));
+  if (!get(host.taken.existing, 'pods').isZero())
+    out.push(boundPod(`existing-${host.name}`, EXISTING_PODS_NAMESPACE, host.name, {}, noPods(host.taken.existing)));
   return out;
 }
 

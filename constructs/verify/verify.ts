@@ -225,7 +225,12 @@ export async function verifyPlan(plan: Pick<Plan, 'fleets' | 'vms'>, opts: Verif
     }
     log(`binding ${replay.boundPods.length} pods already on the hosts`);
     await pool(replay.boundPods, concurrency, async (pod) => {
-      await ok(cp, `creating pod ${pod.metadata.namespace}/${pod.metadata.name}`, () => cp.request('POST', `/api/v1/namespaces/${pod.metadata.namespace}/pods`, pod), [201]);
+      await ok(
+        cp,
+        `creating pod ${pod.metadata.namespace}/${pod.metadata.name}`,
+        () => cp.request('POST', `/api/v1/namespaces/${pod.metadata.namespace}/pods`, pod),
+        [201],
+      );
     });
     const start = seconds(startedAt);
 

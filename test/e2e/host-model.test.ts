@@ -47,7 +47,14 @@ function kubeletNode(n: NodeSpec): object {
   if (!ready) taints.push({ key: 'node.kubernetes.io/not-ready', effect: 'NoSchedule' }, { key: 'node.kubernetes.io/not-ready', effect: 'NoExecute' });
   const capacity = { cpu: String(n.cpu), memory: `${n.memory / 1024n}Ki`, pods: '110', 'ephemeral-storage': '1000Gi' };
   const allocatable = { ...capacity, memory: `${(n.memory - (n.keptBack ?? 0n)) / 1024n}Ki`, 'ephemeral-storage': '900Gi' };
-  const condition = (type: string, status: string) => ({ type, status, reason: type, message: type, lastHeartbeatTime: new Date().toISOString(), lastTransitionTime: new Date().toISOString() });
+  const condition = (type: string, status: string) => ({
+    type,
+    status,
+    reason: type,
+    message: type,
+    lastHeartbeatTime: new Date().toISOString(),
+    lastTransitionTime: new Date().toISOString(),
+  });
   return {
     apiVersion: 'v1',
     kind: 'Node',
@@ -85,7 +92,9 @@ function boundPod(name: string, namespace: string, node: string, requests: Recor
     metadata: { name, namespace, labels },
     spec: {
       nodeName: node,
-      containers: [{ name: 'main', image: 'registry.k8s.io/pause:3.10', command: ['/pause'], env: [{ name: 'TOKEN', value: SECRET_ENV }], resources: { requests } }],
+      containers: [
+        { name: 'main', image: 'registry.k8s.io/pause:3.10', command: ['/pause'], env: [{ name: 'TOKEN', value: SECRET_ENV }], resources: { requests } },
+      ],
     },
   };
 }
@@ -146,7 +155,9 @@ function fleetModel(hostsFile: string, pool: { cpu: number; memory: string; coun
     fleets: [{ name: 'live', hostsFile, hostSelector: { fleet: 'live' } }],
     quotas: [{ name: 'q', fleet: 'live', organization: 'acme', limits: quota, liveMigrations: 0 }],
     clusters: [{ name: 'prod', endpoint: 'https://10.0.0.10:6443', caCertificate: EXAMPLE_CA }],
-    nodePools: [{ name: 'w', quota: 'q', cluster: 'prod', shape: { cpu: pool.cpu, memory: pool.memory, disk: '10Gi' }, count: pool.count, rootDisk: 'containerDisk' }],
+    nodePools: [
+      { name: 'w', quota: 'q', cluster: 'prod', shape: { cpu: pool.cpu, memory: pool.memory, disk: '10Gi' }, count: pool.count, rootDisk: 'containerDisk' },
+    ],
   };
 }
 
@@ -181,7 +192,8 @@ describe('the fleet as the provider cluster sees it', () => {
 
   beforeAll(async () => {
     [live, replay] = await Promise.all([startControlPlane(), startControlPlane()]);
-    for (const ns of ['kubevirt', 'monitoring']) await must(live, 'POST', '/api/v1/namespaces', { apiVersion: 'v1', kind: 'Namespace', metadata: { name: ns } });
+    for (const ns of ['kubevirt', 'monitoring'])
+      await must(live, 'POST', '/api/v1/namespaces', { apiVersion: 'v1', kind: 'Namespace', metadata: { name: ns } });
   });
 
   afterAll(async () => {

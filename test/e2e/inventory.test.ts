@@ -117,7 +117,8 @@ describe('metalslice inventory', () => {
         {
           name: 'bm-01',
           labels: { 'kubernetes.io/hostname': 'bm-01', zone: 'a' },
-          capacity: { cpu: '64', memory: '263921780Ki', disk: '3840Gi', 'nvidia.com/gpu': '2' },
+          capacity: { cpu: '64', memory: '263921780Ki', disk: '3840Gi', 'nvidia.com/gpu': '2', pods: '110' },
+          allocatable: { cpu: '63', memory: '250Gi', disk: '3800Gi', 'nvidia.com/gpu': '2', pods: '110' },
         },
         { name: 'gpu-01', labels: { class: 'gpu' }, capacity: { cpu: '96', memory: '1Ti', disk: '3750748848Ki' }, state: 'available' },
         { name: 'gpu-02', labels: { class: 'gpu' }, capacity: { cpu: '96', memory: '1Ti', disk: '3750748848Ki' }, state: 'available' },
@@ -170,8 +171,8 @@ describe('metalslice inventory', () => {
     fs.writeFileSync(path.join(dir, 'metalslice.json'), JSON.stringify(config));
     const plan = planModel(loadConfigFile(path.join(dir, 'metalslice.json')));
     expect(plan.errors).toEqual([]);
-    // The fleet: the one Node in zone a, its capacity less the reservation.
-    expect(plan.report.fleets[0]).toMatchObject({ name: 'fra1', hosts: 1, capacity: { cpu: '62', memory: '255533172Ki' } });
+    // The fleet: the one Node in zone a, its allocatable (not its capacity) less the reservation and virt-handler.
+    expect(plan.report.fleets[0]).toMatchObject({ name: 'fra1', hosts: 1, capacity: { cpu: '60990m', memory: '247483Mi' } });
     // The metal3 type: only the free hosts (not the consumed one, not the one in error), smallest first.
     const gpuType = plan.nodeProviders.find((p) => p.name === 'metal')!.types[0];
     expect(gpuType.hosts).toEqual(['gpu-01', 'gpu-02']);

@@ -3,7 +3,15 @@ import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
 import { readInventoryFile } from '../../constructs/core/config';
-import { BareMetalHostObject, buildInventory, hostFromBareMetalHost, hostFromNode, NodeObject, UNKNOWN_HOST_STATE } from '../../constructs/core/inventory';
+import {
+  BareMetalHostObject,
+  buildInventory,
+  hostFromBareMetalHost,
+  hostFromNode,
+  NodeObject,
+  PodObject,
+  UNKNOWN_HOST_STATE,
+} from '../../constructs/core/inventory';
 import { hostUnavailableReason } from '../../constructs/core/node-types';
 import { stableJson } from '../../constructs/core/report';
 import { runInventory } from '../../constructs/cli/inventory';
@@ -38,9 +46,10 @@ describe('hostFromNode', () => {
     expect(host).toEqual({
       name: 'bm-01',
       labels: { 'kubernetes.io/hostname': 'bm-01', zone: 'a' },
-      capacity: { cpu: '64', memory: '512Gi', disk: '3840Gi', 'nvidia.com/gpu': '4' },
+      capacity: { cpu: '64', memory: '512Gi', disk: '3840Gi', 'nvidia.com/gpu': '4', pods: '110' },
+      allocatable: { cpu: '64', memory: '512Gi', disk: '3840Gi', 'nvidia.com/gpu': '4', pods: '110' },
     });
-    expect(Object.keys(host.capacity)).toEqual(['cpu', 'memory', 'disk', 'nvidia.com/gpu']);
+    expect(Object.keys(host.capacity)).toEqual(['cpu', 'memory', 'disk', 'nvidia.com/gpu', 'pods']);
   });
 
   it('falls back to allocatable when a node reports no capacity', () => {
@@ -85,7 +94,66 @@ describe('buildInventory', () => {
       name: 'bm-01',
       labels: { class: 'node', rack: 'r1' },
       capacity: { cpu: '64', memory: '256Gi' },
+      allocatable: { cpu: '64', memory: '256Gi' },
       state: 'externally provisioned',
+    });
+  });
+
+  it('records what kube-scheduler reads of a Node: allocatable, taints, cordon and a Ready condition that is not True', () => {
+    const host = hostFromNode({
+      metadata: { name: 'cp-1' },
+      spec: { taints: [{ key: 'node-role.kubernetes.io/control-plane', effect: 'NoSchedule' }], unschedulable: true },
+      status: {
+        capacity: { cpu: '16', memory: '64Gi', pods: '110' },
+        allocatable: { cpu: '15500m', memory: '65433Mi', pods: '110' },
+        conditions: [{ type: 'Ready', status: 'Unknown' }],
+      },
+    });
+    expect(host).toEqual({
+      name: 'cp-1',
+      labels: {},
+      capacity: { cpu: '16', memory: '64Gi', pods: '110' },
+      allocatable: { cpu: '15500m', memory: '65433Mi', pods: '110' },
+      taints: [{ key: 'node-role.kubernetes.io/control-plane', effect: 'NoSchedule' }],
+      unschedulable: true,
+      ready: false,
+    });
+  });
+
+  it("sums each Node's bound pods as kube-scheduler does, leaving out finished pods, and keeps virt-handler and metalslice's launcher pods apart", () => {
+    const pod = (name: string, extra: Partial<PodObject['spec']>, labels: Record<string, string> = {}, phase = 'Running'): PodObject => ({
+      metadata: { name, namespace: 'ns', labels },
+      spec: { nodeName: 'bm-01', ...extra },
+      status: { phase },
+    });
+    const requests = (cpu: string, memory: string) => ({ resources: { requests: { cpu, memory } } });
+    const inv = buildInventory(
+      [node('bm-01', { cpu: '64', memory: '256Gi' })],
+      [],
+      [
+        // Containers summed; a plain init container counts only where it is larger; a limit alone is the request.
+        pod('app', { containers: [requests('1', '1Gi'), { resources: { limits: { cpu: '500m', memory: '512Mi' } } }], initContainers: [requests('4', '1Gi')] }),
+        // A sidecar (restartable init container) runs beside the containers: summed; the overhead is added.
+        pod('mesh', {
+          containers: [requests('1', '1Gi')],
+          initContainers: [{ ...requests('250m', '256Mi'), restartPolicy: 'Always' }],
+          overhead: { cpu: '10m' },
+        }),
+        pod('handler', { containers: [requests('10m', '325Mi')] }, { 'kubevirt.io': 'virt-handler' }),
+        pod('done', { containers: [requests('30', '30Gi')] }, {}, 'Succeeded'),
+        pod(
+          'virt-launcher-w-0-abcde',
+          { containers: [requests('2', '4Gi')] },
+          { 'kubevirt.io': 'virt-launcher', 'metalslice.io/pool': 'w', 'kubevirt.io/vm': 'w-0' },
+        ),
+      ],
+    );
+    expect(inv.hosts[0].pods).toEqual({
+      count: 3,
+      // app: max(1.5 CPU of containers, 4 of its init container) = 4, 1.5Gi; mesh 1.26 CPU, 1.25Gi; handler 10m, 325Mi.
+      requests: { cpu: '5270m', memory: '3141Mi' },
+      virtHandler: true,
+      virtualMachines: [{ name: 'ns/w-0', requests: { cpu: '2', memory: '4Gi' } }],
     });
   });
 

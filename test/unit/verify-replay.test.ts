@@ -2,6 +2,7 @@ import { describe, expect, test } from '@jest/globals';
 import * as path from 'path';
 import { loadConfigFile } from '../../constructs/core/config';
 import { planModel } from '../../constructs/core/plan';
+import { Quantity } from '../../constructs/core/quantity';
 import { buildReplay, creationOrder, KUBEVIRT_DEVICES, KWOK_NODE_LABEL, launcherPodName, seededShuffle } from '../../constructs/verify/replay';
 import { renderVirtualMachine } from '../../constructs/render/kubevirt';
 import { launcherScheduling } from '../../constructs/core/kubevirt/launcher';
@@ -14,7 +15,7 @@ describe('verify replay', () => {
   const replay = buildReplay(plan);
   const concrete = plan.vms.filter((vm) => vm.concrete);
 
-  test('one Node per fleet host, taint-free, with allocatable as capacity and KubeVirt devices', () => {
+  test("one Node per fleet host, with the Node's capacity, its allocatable less reservedPerHost, KubeVirt devices, and virt-handler bound to it", () => {
     const hosts = plan.fleets.flatMap((f) => f.hosts);
     expect(replay.nodes.map((n) => n.metadata.name)).toEqual(hosts.map((h) => h.name));
     for (const [i, node] of replay.nodes.entries()) {
@@ -23,13 +24,52 @@ describe('verify replay', () => {
       expect(node.metadata.labels[KWOK_NODE_LABEL]).toBe('kwok');
       for (const [k, v] of Object.entries(host.labels)) expect(node.metadata.labels[k]).toBe(v);
       expect(node.spec.taints).toBeUndefined();
-      expect(node.status.capacity).toEqual(node.status.allocatable);
-      expect(node.status.allocatable.cpu).toBe(host.allocatable.cpu.toString());
-      expect(node.status.allocatable.memory).toBe(host.allocatable.memory.toString());
-      expect(node.status.allocatable.pods).toBe(host.allocatable.pods.toString());
+      expect(node.status.capacity.cpu).toBe(host.capacity.cpu.toString());
+      expect(node.status.capacity.memory).toBe(host.capacity.memory.toString());
+      // What kube-scheduler sees free on the Node once virt-handler is bound is what the plan gave VMs.
+      const bound = replay.boundPods.filter((p) => p.spec.nodeName === host.name);
+      expect(bound.map((p) => p.metadata.labels?.['kubevirt.io'])).toEqual(['virt-handler']);
+      const requests = (bound[0].spec.containers[0] as { resources: { requests: Record<string, string> } }).resources.requests;
+      const free = (r: 'cpu' | 'memory') => Quantity.parse(node.status.allocatable[r]).sub(Quantity.parse(requests[r]));
+      expect(free('cpu').eq(host.allocatable.cpu)).toBe(true);
+      expect(free('memory').eq(host.allocatable.memory)).toBe(true);
+      expect(Quantity.parse(node.status.allocatable.pods).sub(Quantity.fromUnits(1)).eq(host.allocatable.pods)).toBe(true);
       expect(node.status.allocatable.disk).toBeUndefined();
       for (const d of KUBEVIRT_DEVICES) expect(node.status.allocatable[d]).toBe('1000');
     }
+  });
+
+  test('hosts no VM can use are still Nodes, as the node lifecycle controller shows them: cordoned, tainted, NotReady (not kept alive by KWOK)', () => {
+    const h = (name: string, extra: object) => ({ name, capacity: { cpu: 16, memory: '64Gi' }, allocatable: { cpu: 16, memory: '64Gi' }, ...extra });
+    const m = planModel({
+      fleets: [
+        {
+          name: 'f',
+          hosts: [
+            h('cordoned', { unschedulable: true }),
+            h('tainted', { taints: [{ key: 'maintenance', effect: 'NoExecute' }] }),
+            h('down', { ready: false }),
+            h('busy', { pods: { count: 12, requests: { cpu: 3, memory: '6Gi' }, virtHandler: true } }),
+          ],
+        },
+      ],
+    });
+    expect(m.fleets[0].hosts.map((x) => x.name)).toEqual(['busy']);
+    const r = buildReplay(m);
+    const node = (name: string) => r.nodes.find((n) => n.metadata.name === name)!;
+    expect(node('cordoned').spec).toEqual({ taints: [{ key: 'node.kubernetes.io/unschedulable', effect: 'NoSchedule' }], unschedulable: true });
+    expect(node('tainted').spec.taints).toEqual([{ key: 'maintenance', effect: 'NoExecute' }]);
+    expect(node('down').spec.taints!.map((t) => `${t.key}:${t.effect}`)).toEqual([
+      'node.kubernetes.io/not-ready:NoSchedule',
+      'node.kubernetes.io/not-ready:NoExecute',
+    ]);
+    expect(node('down').metadata.labels[KWOK_NODE_LABEL]).toBeUndefined();
+    expect(node('down').status.conditions).toEqual([{ type: 'Ready', status: 'False' }]);
+    // What already runs on "busy" stands as one bound pod, and the Node has 11 pod slots fewer for the other 11.
+    const busy = r.boundPods.filter((p) => p.spec.nodeName === 'busy');
+    expect(busy.map((p) => p.metadata.name)).toEqual(['existing-busy']);
+    expect((busy[0].spec.containers[0] as { resources: { requests: Record<string, string> } }).resources.requests).toEqual({ cpu: '3', memory: '6Gi' });
+    expect(node('busy').status.allocatable.pods).toBe('99');
   });
 
   test('one Pod per concrete VM with the rendered scheduling fields and the launcher requests', () => {
@@ -66,7 +106,7 @@ describe('verify replay', () => {
       }
     }
     expect(new Set(replay.pods.map((p) => p.object.metadata.name)).size).toBe(replay.pods.length);
-    expect(replay.namespaces).toEqual([...new Set(concrete.map((vm) => vm.namespace))]);
+    expect(replay.namespaces).toEqual(['kubevirt', ...new Set(concrete.map((vm) => vm.namespace))]);
     expect(replay.pods.some((p) => p.placement === 'planned')).toBe(true);
   });
 

@@ -1,0 +1,67 @@
+// A host is in one place: never in two fleets, never in a fleet and a Metal3 pool.
+import { describe, expect, it } from '@jest/globals';
+import * as fs from 'fs';
+import * as os from 'os';
+import * as path from 'path';
+import { loadConfigFile } from '../../constructs/core/config';
+import { HostSpec, MetalsliceConfig } from '../../constructs/core/model';
+import { planModel } from '../../constructs/core/plan';
+import { cluster, fleet, hosts, quota } from '../support/models';
+
+const box = { cpu: 32, memory: '128Gi' };
+
+function errorsOf(m: MetalsliceConfig) {
+  return planModel({ clusters: [cluster()], ...m }).errors;
+}
+
+describe('host owners', () => {
+  it('refuses a host listed in two fleets, naming both', () => {
+    const errors = errorsOf({ fleets: [fleet('a', hosts(2, box)), fleet('b', hosts(1, box))] });
+    expect(errors).toEqual([
+      { path: 'fleets[1].hosts[0]', message: expect.stringMatching(/host "bm-01" is already in fleet "a" \(fleets\[0\]\.hosts\[0\]\)/) },
+    ]);
+  });
+
+  it('refuses two fleets reading one hostsFile whose selectors overlap, and accepts them when the selectors split it', () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'owners-'));
+    const inventory: HostSpec[] = [
+      { name: 'c-1', labels: { class: 'compute' }, capacity: box },
+      { name: 'g-1', labels: { class: 'gpu' }, capacity: box },
+    ];
+    fs.writeFileSync(path.join(dir, 'hosts.json'), JSON.stringify({ hosts: inventory }));
+    const write = (fleets: object[]) => {
+      fs.writeFileSync(path.join(dir, 'c.json'), JSON.stringify({ fleets, clusters: [cluster()] }));
+      return planModel(loadConfigFile(path.join(dir, 'c.json'))).errors;
+    };
+    expect(
+      write([
+        { name: 'a', hostsFile: 'hosts.json' },
+        { name: 'b', hostsFile: 'hosts.json' },
+      ]),
+    ).toEqual([
+      { path: 'fleets[1].hostsFile', message: expect.stringMatching(/host "c-1" is already in fleet "a" \(fleets\[0\]\.hostsFile\)/) },
+      { path: 'fleets[1].hostsFile', message: expect.stringMatching(/host "g-1" is already in fleet "a"/) },
+    ]);
+    expect(
+      write([
+        { name: 'a', hostsFile: 'hosts.json', hostSelector: { class: 'compute' } },
+        { name: 'b', hostsFile: 'hosts.json', hostSelector: { class: 'gpu' } },
+      ]),
+    ).toEqual([]);
+  });
+
+  it('refuses a fleet host that a Metal3 provider may claim whole for a tenant', () => {
+    const shared: HostSpec = { name: 'gpu-01', labels: { class: 'gpu' }, capacity: { ...box, 'nvidia.com/gpu': 8 }, state: 'available' };
+    const errors = errorsOf({
+      fleets: [fleet('virt', [shared, ...hosts(1, box)])],
+      quotas: [quota('q', 'virt', { cpu: 8, memory: '16Gi' })],
+      nodeProviders: [{ name: 'metal', kind: 'metal3', hosts: [shared], nodeTypes: [{ name: 'gpu-node', hostSelector: { matchLabels: { class: 'gpu' } } }] }],
+    });
+    expect(errors).toEqual([
+      {
+        path: 'nodeProviders[0].hosts[0]',
+        message: expect.stringMatching(/host "gpu-01" is already in fleet "virt" \(fleets\[0\]\.hosts\[0\]\): a host belongs to one fleet or one Metal3 pool/),
+      },
+    ]);
+  });
+});
