@@ -97,12 +97,19 @@ export function largestGuest(free: readonly ResourceVector[], settings: Kubevirt
  * so a node's host depends only on the nodes before it. The other VMs are then packed around them by the
  * placement engine. Only if that leaves VMs without a host is everything re-packed together.
  */
-function placeStably(hostCaps: number[][], items: readonly { size: number[]; group: number; pinned: boolean }[]): { hostOf: number[]; unplaced: number[] } {
+function placeStably(hostCaps: number[][], items: readonly PlacementItem[]): { hostOf: number[]; unplaced: number[] } {
   const free = hostCaps.map((c) => [...c]);
   const hostOf = items.map(() => -1);
   const perGroup = new Map<number, Int32Array>();
+  // A VM already running stays on its host: kube-scheduler never moves a bound pod.
+  // (One that no longer fits its host as the plan counts it is placed like a new one.)
   items.forEach((item, k) => {
-    if (!item.pinned) return;
+    if (item.fixed === undefined || !item.size.every((v, d) => v <= free[item.fixed!][d])) return;
+    hostOf[k] = item.fixed;
+    item.size.forEach((v, d) => (free[item.fixed!][d] -= v));
+  });
+  items.forEach((item, k) => {
+    if (!item.pinned || hostOf[k] >= 0) return;
     let counts = perGroup.get(item.group);
     if (!counts) {
       counts = new Int32Array(free.length);
@@ -139,12 +146,22 @@ function placeStably(hostCaps: number[][], items: readonly { size: number[]; gro
   packed.hostOf.forEach((h, i) => (hostOf[rest[i].k] = h));
   const unplaced = hostOf.flatMap((h, k) => (h < 0 ? [k] : []));
   if (unplaced.length === 0) return { hostOf, unplaced };
+  if (items.some((item) => item.fixed !== undefined)) return { hostOf, unplaced };
   const together = placeOnHosts(
     hostCaps.map((capacity) => ({ capacity })),
     items.map((item) => ({ size: item.size, group: item.group })),
     { spreadGroups: true },
   );
   return together.unplaced.length < unplaced.length ? together : { hostOf, unplaced };
+}
+
+/** One VM as placement sees it. */
+interface PlacementItem {
+  readonly size: number[];
+  readonly group: number;
+  readonly pinned: boolean;
+  /** The host its launcher pod already runs on, when it runs. */
+  readonly fixed?: number;
 }
 
 /** The dimensions a fleet is placed in: what hosts or VMs name; ephemeral storage only where hosts report it. */
@@ -197,24 +214,39 @@ interface PlacedFleet {
 class SpreadProof {
   /** The worst case per host and dimension. */
   readonly worst: number[][];
+  /** Per spread pool, how many of its VMs already run on each host. */
+  private readonly running = new Map<number, Int32Array>();
   constructor(
     private readonly hostCaps: readonly (readonly number[])[],
-    items: readonly { size: readonly number[]; group: number; pinned: boolean }[],
+    items: readonly PlacementItem[],
     private readonly hostOf: readonly number[],
     private readonly pools: ReadonlyMap<number, { n: number; size: readonly number[]; members: readonly number[] }>,
   ) {
     this.worst = hostCaps.map((c) => c.map(() => 0));
     items.forEach((item, k) => {
       if (item.pinned && hostOf[k] >= 0) item.size.forEach((v, d) => (this.worst[hostOf[k]][d] += v));
+      if (!item.pinned && item.fixed !== undefined) {
+        const counts = this.running.get(item.group) ?? new Int32Array(hostCaps.length);
+        counts[item.fixed]++;
+        this.running.set(item.group, counts);
+      }
     });
     for (const [group, pool] of pools) if (!items[pool.members[0]].pinned) this.spread(group, +1);
   }
 
-  /** Adds (+1) or removes (-1) a pool's worst case: ceil(n / H) of its VMs on every host. */
+  /**
+   * Adds (+1) or removes (-1) a pool's worst case on every host: ceil(n / H) of its VMs, or the VMs already
+   * running there if more. A new pod goes only to a host holding the fewest of the pool, so a host that gets
+   * one ends at most at ceil(n / H); a host that gets none keeps what runs there.
+   */
   spread(group: number, sign: 1 | -1): void {
     const { n, size } = this.pools.get(group)!;
-    const most = Math.ceil(n / this.hostCaps.length) * sign;
-    for (const w of this.worst) size.forEach((v, d) => (w[d] += most * v));
+    const even = Math.ceil(n / this.hostCaps.length);
+    const running = this.running.get(group);
+    this.worst.forEach((w, h) => {
+      const most = Math.max(even, running?.[h] ?? 0) * sign;
+      size.forEach((v, d) => (w[d] += most * v));
+    });
   }
 
   /** Counts a pool at the hosts its VMs were placed on, instead of its worst case. */
@@ -243,9 +275,17 @@ class SpreadProof {
 function placeFleet(fleet: PlannedFleet, own: readonly PlannedVm[], dims: readonly string[]): PlacedFleet {
   const hostCaps = fleet.hosts.map((h) => toDimensions(h.allocatable, dims, false));
   const groups = new Map<string, number>();
-  const base = own.map((vm) => {
+  const runningOn = new Map<string, number>();
+  fleet.hosts.forEach((h, i) => h.running.forEach((_, key) => runningOn.set(key, i)));
+  const base: PlacementItem[] = own.map((vm) => {
     if (!groups.has(vm.poolPath)) groups.set(vm.poolPath, groups.size);
-    return { size: toDimensions(vm.hostDemand, dims, true), group: groups.get(vm.poolPath)!, pinned: vm.placement === 'planned' };
+    const fixed = runningOn.get(vmKey(vm));
+    return {
+      size: toDimensions(vm.hostDemand, dims, true),
+      group: groups.get(vm.poolPath)!,
+      pinned: vm.placement === 'planned',
+      ...(fixed !== undefined ? { fixed } : {}),
+    };
   });
   const pathOfGroup = [...groups.keys()];
   const pools = new Map<number, { n: number; size: readonly number[]; members: number[]; canPin: boolean }>();

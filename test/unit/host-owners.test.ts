@@ -65,3 +65,40 @@ describe('host owners', () => {
     ]);
   });
 });
+
+describe('VMs already running', () => {
+  const running = (name: string, cpu: number) => ({ name, requests: { cpu, memory: '8Gi' } });
+  const m = (count: number): MetalsliceConfig => ({
+    fleets: [
+      {
+        name: 'f',
+        hosts: [
+          {
+            name: 'h1',
+            capacity: { cpu: 16, memory: '64Gi', disk: '1Ti' },
+            allocatable: { cpu: 16, memory: '64Gi', disk: '1Ti' },
+            pods: { count: 0, requests: {}, virtualMachines: [running('other-ns/x-0', 8)] },
+          },
+          {
+            name: 'h2',
+            capacity: { cpu: 16, memory: '64Gi', disk: '1Ti' },
+            allocatable: { cpu: 16, memory: '64Gi', disk: '1Ti' },
+            pods: { count: 0, requests: {}, virtualMachines: [running('acme-q/w-0', 4), running('acme-q/w-1', 4)] },
+          },
+        ],
+      },
+    ],
+    quotas: [quota('q', 'f', { cpu: 20, memory: '80Gi' }, { liveMigrations: 0 })],
+    nodePools: [{ name: 'w', quota: 'q', cluster: 'prod', shape: { cpu: 3, memory: '6Gi', disk: '10Gi' }, count, rootDisk: 'containerDisk' }],
+  });
+
+  it("stay where they run, counted once; another owner's VM is a pod like any other", () => {
+    const plan = planModel({ clusters: [cluster()], ...m(3) });
+    expect(plan.errors).toEqual([]);
+    const hostOf = Object.fromEntries(plan.vms.map((vm) => [vm.name, vm.host]));
+    expect([hostOf['w-0'], hostOf['w-1']]).toEqual(['h2', 'h2']);
+    // h1 gives VMs 16 less virt-handler less the other namespace's 8-CPU VM; h2 all of its 16 less virt-handler.
+    const [h1, h2] = plan.fleets[0].hosts;
+    expect([h1.allocatable.cpu.toString(), h2.allocatable.cpu.toString()]).toEqual(['7990m', '15990m']);
+  });
+});
