@@ -94,11 +94,31 @@ describe('metalslice inventory', () => {
         status: {
           capacity: { cpu: '64', memory: '263921780Ki', 'ephemeral-storage': '3840Gi', pods: '110', 'nvidia.com/gpu': '2' },
           allocatable: { cpu: '63', memory: '250Gi', 'ephemeral-storage': '3800Gi', pods: '110', 'nvidia.com/gpu': '2' },
+          // A kubelet's heartbeat: the node lifecycle controller then lifts the not-ready taint it put on the new Node.
+          conditions: [
+            {
+              type: 'Ready',
+              status: 'True',
+              reason: 'KubeletReady',
+              lastHeartbeatTime: new Date().toISOString(),
+              lastTransitionTime: new Date().toISOString(),
+            },
+          ],
         },
       },
       'application/merge-patch+json',
     );
     expect(status.status).toBe(200);
+    // The API server's TaintNodesByCondition admission put not-ready:NoSchedule on the new Node; the node
+    // lifecycle controller lifts it once the Node is Ready, which this test does in its place.
+    const untainted = await admin.request('PATCH', '/api/v1/nodes/bm-01', { spec: { taints: null } }, 'application/merge-patch+json');
+    expect(untainted.status).toBe(200);
+    for (const deadline = Date.now() + 60_000; ;) {
+      const now = (await admin.request('GET', '/api/v1/nodes/bm-01')).body as { spec?: { taints?: unknown[] } };
+      if ((now.spec?.taints ?? []).length === 0) break;
+      if (Date.now() > deadline) throw new Error(`bm-01 still tainted: ${JSON.stringify(now.spec?.taints)}`);
+      await new Promise((r) => setTimeout(r, 500));
+    }
   });
 
   afterAll(async () => {
