@@ -13,17 +13,35 @@ import { isExtendedResource, parseResources } from './resources';
 
 /** A Node condition, as far as the inventory reads it. */
 export interface NodeCondition {
+  /** `Ready`, `MemoryPressure`, ... */
   readonly type: string;
+  /** `True`, `False` or `Unknown`. */
   readonly status: string;
 }
 
 /** The parts of a core/v1 Node the inventory reads. */
 export interface NodeObject {
-  readonly metadata: { readonly name: string; readonly labels?: Readonly<Record<string, string>> };
-  readonly spec?: { readonly taints?: readonly Taint[]; readonly unschedulable?: boolean };
+  /** The Node's name and labels. */
+  readonly metadata: {
+    /** The Node's name. */
+    readonly name: string;
+    /** Its labels. @default - none */
+    readonly labels?: Readonly<Record<string, string>>;
+  };
+  /** Taints and cordon. @default - none */
+  readonly spec?: {
+    /** The Node's taints. @default - none */
+    readonly taints?: readonly Taint[];
+    /** Cordoned. @default false */
+    readonly unschedulable?: boolean;
+  };
+  /** What the kubelet reports. @default - nothing reported */
   readonly status?: {
+    /** What the machine has. @default - none */
     readonly capacity?: Readonly<Record<string, string>>;
+    /** What pods may have. @default - none */
     readonly allocatable?: Readonly<Record<string, string>>;
+    /** The Node's conditions. @default - none */
     readonly conditions?: readonly NodeCondition[];
   };
 }
@@ -144,28 +162,59 @@ export function hostFromBareMetalHost(host: BareMetalHostObject): HostSpec {
 
 /** A container's resources, as far as scheduling reads them. */
 export interface ContainerResources {
+  /** The container's name. @default - none */
   readonly name?: string;
-  readonly resources?: { readonly requests?: Readonly<Record<string, string>>; readonly limits?: Readonly<Record<string, string>> };
+  /** Its requests and limits. @default - none */
+  readonly resources?: {
+    /** What it requests. @default - none */
+    readonly requests?: Readonly<Record<string, string>>;
+    /** Its limits (a limit without a request is the request). @default - none */
+    readonly limits?: Readonly<Record<string, string>>;
+  };
   /** `Always` on an init container makes it a sidecar, which runs beside the containers. @default - a plain init container */
   readonly restartPolicy?: string;
 }
 
 /** The parts of a core/v1 Pod the inventory and the snapshot read: where it is bound, and what it requests. */
 export interface PodObject {
-  readonly metadata: { readonly name: string; readonly namespace?: string; readonly labels?: Readonly<Record<string, string>> };
-  readonly spec?: {
-    readonly nodeName?: string;
-    readonly containers?: readonly ContainerResources[];
-    readonly initContainers?: readonly ContainerResources[];
-    readonly overhead?: Readonly<Record<string, string>>;
-    readonly resources?: { readonly requests?: Readonly<Record<string, string>> };
-    readonly tolerations?: readonly Readonly<Record<string, unknown>>[];
-    readonly nodeSelector?: Readonly<Record<string, string>>;
-    readonly affinity?: Readonly<Record<string, unknown>>;
-    readonly topologySpreadConstraints?: readonly Readonly<Record<string, unknown>>[];
-    readonly priority?: number;
+  /** Name, namespace and labels. */
+  readonly metadata: {
+    /** The pod's name. */
+    readonly name: string;
+    /** Its namespace. @default "default" */
+    readonly namespace?: string;
+    /** Its labels. @default - none */
+    readonly labels?: Readonly<Record<string, string>>;
   };
-  readonly status?: { readonly phase?: string };
+  /** Where it is bound, what it requests, and the fields other pods' scheduling reads. @default - none */
+  readonly spec?: {
+    /** The Node it is bound to. @default - not bound */
+    readonly nodeName?: string;
+    /** Its containers. @default - none */
+    readonly containers?: readonly ContainerResources[];
+    /** Its init containers and sidecars. @default - none */
+    readonly initContainers?: readonly ContainerResources[];
+    /** The runtime class's overhead. @default - none */
+    readonly overhead?: Readonly<Record<string, string>>;
+    /** Pod-level resources. @default - none */
+    readonly resources?: {
+      /** Pod-level requests. @default - none */
+      readonly requests?: Readonly<Record<string, string>>;
+    };
+    /** Its tolerations. @default - none */
+    readonly tolerations?: readonly Readonly<Record<string, unknown>>[];
+    /** Its node selector. @default - none */
+    readonly nodeSelector?: Readonly<Record<string, string>>;
+    /** Its affinity (other pods' anti-affinity reads it). @default - none */
+    readonly affinity?: Readonly<Record<string, unknown>>;
+    /** Its topology spread constraints. @default - none */
+    readonly topologySpreadConstraints?: readonly Readonly<Record<string, unknown>>[];
+  };
+  /** Its phase. @default - not reported */
+  readonly status?: {
+    /** `Pending`, `Running`, `Succeeded`, `Failed`. @default - not reported */
+    readonly phase?: string;
+  };
 }
 
 function addInto(total: Map<string, Quantity>, list: Readonly<Record<string, string>> | undefined): void {

@@ -8,7 +8,10 @@ export type { PlannedAutoPool, NodeEnvironmentRef, QuotaUsage, CandidateType, Re
 export type { NodeProvider as PlannedNodeProvider, NodeType as PlannedNodeType } from './node-types';
 export type { FleetHeadroom, CriticalLoss, HostLossCheck, DomainLossCheck } from './plan-headroom';
 export type { PoolPreview } from './preview';
-export type { PlannedFleet, PlannedQuota, PlannedPool, PlannedCluster, PlannedHost, PlannedPrivatePool, PlannedNode } from './plan';
+export type { PlannedFleet, PlannedQuota, PlannedPool, PlannedCluster, PlannedHost, PlannedPrivatePool, PlannedNode, ExcludedHost } from './plan';
+export type { HostTaken, Toleration } from './host-offer';
+export type { ClusterSnapshot } from './snapshot';
+export type { NodeObject, NodeCondition, PodObject, ContainerResources } from './inventory';
 export type { QuantityFormat } from './quantity';
 export type { Requirement as ParsedRequirement, PropertyOffer } from './requirements';
 export type { ImageSource } from './properties';

@@ -14,7 +14,9 @@ export const SNAPSHOT_KIND = 'ClusterSnapshot';
 
 /** What `metalslice inventory --snapshot` writes. */
 export interface ClusterSnapshot {
+  /** `metalslice.io/v1alpha1`. */
   readonly apiVersion: typeof SNAPSHOT_API_VERSION;
+  /** `ClusterSnapshot`. */
   readonly kind: typeof SNAPSHOT_KIND;
   /** The Nodes, sorted by name. */
   readonly nodes: readonly NodeObject[];
@@ -101,5 +103,5 @@ export function checkSnapshot(data: unknown, source: string): ClusterSnapshot {
     if (!isRecord(p) || !isRecord(p.metadata) || typeof p.metadata.name !== 'string' || !isRecord(p.spec) || typeof p.spec.nodeName !== 'string')
       problem(`pods[${i}] has no metadata.name or spec.nodeName`);
   });
-  return data as unknown as ClusterSnapshot;
+  return data as ClusterSnapshot;
 }

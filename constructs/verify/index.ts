@@ -7,3 +7,4 @@ export { verifyPlan, formatVerifyResult, VerifyOptions, VerifyResult, PendingVm 
 export { startControlPlane, ControlPlane, ControlPlaneOptions } from './control-plane';
 export type { ReplayOrder } from './replay';
 export type { ApiResponse } from './processes';
+export type { ClusterSnapshot } from '../core/snapshot';
