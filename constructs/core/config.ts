@@ -10,6 +10,7 @@ import { MetalsliceError, PlanIssue, UnreadableInputError } from './errors';
 import { AutoNodesSpec, HostSpec, MetalsliceConfig } from './model';
 import { importVclusterAutoNodes } from './vcluster';
 import { didYouMean } from './vcluster-schema';
+import { describeType, describeValue, excerpt, pathKey } from './excerpt';
 
 const quantity = { type: ['string', 'number'] } as const;
 const resources = { type: 'object', additionalProperties: quantity } as const;
@@ -370,19 +371,22 @@ export function pointerToPath(pointer: string): string {
     .reduce((acc, part) => {
       if (/^\d+$/.test(part)) return `${acc}[${part}]`;
       if (/^[A-Za-z_][A-Za-z0-9_-]*$/.test(part)) return acc === '' ? part : `${acc}.${part}`;
-      return `${acc}["${part}"]`;
+      return `${acc}["${pathKey(part)}"]`;
     }, '');
 }
 
 function describe(error: ErrorObject): PlanIssue {
   const at = pointerToPath(error.instancePath);
   const plain = (key: string) => /^[A-Za-z_][A-Za-z0-9_-]*$/.test(key);
-  const join = (key: string) => (at === '(config)' ? (plain(key) ? key : `["${key}"]`) : plain(key) ? `${at}.${key}` : `${at}["${key}"]`);
+  const join = (key: string) => (at === '(config)' ? (plain(key) ? key : `["${pathKey(key)}"]`) : plain(key) ? `${at}.${key}` : `${at}["${pathKey(key)}"]`);
   switch (error.keyword) {
     case 'additionalProperties': {
       const key = String((error.params as { additionalProperty: string }).additionalProperty);
       const guess = didYouMean(key, Object.keys((error.parentSchema as { properties?: object } | undefined)?.properties ?? {}));
-      return { path: join(key), message: `unknown field "${key}": ${guess !== undefined ? `did you mean "${guess}"?` : 'remove it or check its spelling'}` };
+      return {
+        path: join(key),
+        message: `unknown field ${excerpt(key)}: ${guess !== undefined ? `did you mean "${guess}"?` : 'remove it or check its spelling'}`,
+      };
     }
     case 'required': {
       const key = String((error.params as { missingProperty: string }).missingProperty);
@@ -404,15 +408,24 @@ function describe(error: ErrorObject): PlanIssue {
         'string,number': 'a string or a number',
       };
       const hint = want === 'string' && (typeof error.data === 'number' || typeof error.data === 'boolean') ? `: quote it ("${String(error.data)}")` : '';
-      return { path: at, message: `must be ${noun[want] ?? want.replace(',', ' or ')} (got ${JSON.stringify(error.data)})${hint}` };
+      return {
+        path: at,
+        message: `must be ${noun[want] ?? want.replace(',', ' or ')} (got ${error.instancePath === '' ? describeType(error.data) : describeValue(error.data)})${hint}`,
+      };
     }
     case 'minimum':
     case 'exclusiveMinimum': {
       const limit = (error.params as { limit: number }).limit;
-      return { path: at, message: `must be ${error.keyword === 'minimum' ? `${limit} or more` : `more than ${limit}`} (got ${JSON.stringify(error.data)})` };
+      return {
+        path: at,
+        message: `must be ${error.keyword === 'minimum' ? `${limit} or more` : `more than ${limit}`} (got ${error.instancePath === '' ? describeType(error.data) : describeValue(error.data)})`,
+      };
     }
     case 'maximum':
-      return { path: at, message: `must be ${(error.params as { limit: number }).limit} or less (got ${JSON.stringify(error.data)})` };
+      return {
+        path: at,
+        message: `must be ${(error.params as { limit: number }).limit} or less (got ${error.instancePath === '' ? describeType(error.data) : describeValue(error.data)})`,
+      };
     default:
       return { path: at, message: error.message ?? 'is invalid' };
   }

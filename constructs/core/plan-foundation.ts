@@ -3,6 +3,7 @@
  * KubeVirt settings), tenant clusters, and quotas, which must fit their fleet by sums.
  */
 import { X509Certificate } from 'crypto';
+import { describeValue } from './excerpt';
 import { childPath, IssueCollector } from './errors';
 import { KubevirtSettings } from './kubevirt/launcher';
 import { ClusterSpec, FleetSpec, HostSpec, MetalsliceConfig } from './model';
@@ -170,7 +171,7 @@ function planQuotas(
     // Two owners of one namespace are found with every other derived name (derived-names.ts).
     const liveMigrations = spec.liveMigrations ?? 1;
     if (!Number.isInteger(liveMigrations) || liveMigrations < 0)
-      issues.add(`${at}.liveMigrations`, `must be a whole number of 0 or more (got ${liveMigrations})`);
+      issues.add(`${at}.liveMigrations`, `must be a whole number of 0 or more (got ${describeValue(liveMigrations)})`);
     if (limits && !quotas.has(spec.name)) {
       quotas.set(spec.name, {
         name: spec.name,

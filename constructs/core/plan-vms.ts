@@ -5,6 +5,7 @@
  */
 import { resolveAutoClaims } from './auto-claims';
 import { AutoNodesPlan, AutoNodesSourcePath, checkTaints, planAutoNodes, PlannedAutoPool, vmOfType } from './auto-nodes';
+import { describeValue } from './excerpt';
 import { childPath, IssueCollector, PlanIssue } from './errors';
 import { Foundation, checkLabels, pathOf, unknownReference } from './plan-foundation';
 import { AutoNodesSpec, Labels, MetalsliceConfig, PrivateNodePoolSpec } from './model';
@@ -33,7 +34,8 @@ export function buildElasticVms(model: MetalsliceConfig, paths: ModelPaths | und
     const quota = foundation.quotas.get(spec.quota);
     if (!foundation.declared.quotas.has(spec.quota)) issues.add(`${at}.quota`, unknownReference('quota', spec.quota, foundation.quotas.keys()));
     if (!foundation.declared.clusters.has(spec.cluster)) issues.add(`${at}.cluster`, unknownReference('cluster', spec.cluster, foundation.clusters.keys()));
-    if (!Number.isInteger(spec.count) || spec.count < 0) issues.add(`${at}.count`, `must be a whole number of nodes, 0 or more (got ${spec.count})`);
+    if (!Number.isInteger(spec.count) || spec.count < 0)
+      issues.add(`${at}.count`, `must be a whole number of nodes, 0 or more (got ${describeValue(spec.count)})`);
     checkLabels(spec.labels, `${at}.labels`, issues, true);
     const taintProblems: PlanIssue[] = [];
     checkTaints(spec.taints, `${at}.taints`, taintProblems);

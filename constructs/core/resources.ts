@@ -3,6 +3,7 @@
  */
 import { childPath, MetalsliceError, PlanIssue } from './errors';
 import { Quantity, QuantityError } from './quantity';
+import { describeValue, excerpt } from './excerpt';
 
 /**
  * The resources metalslice accounts for by name; anything else must be a qualified extended resource.
@@ -84,7 +85,7 @@ export function parseResources(input: ResourceInput, path: string): ResourceVect
     if (isExtendedResource(name) && !EXTENDED_RESOURCE.test(name)) {
       issues.push({
         path: at,
-        message: `unknown resource "${name}": use cpu, memory, disk, pods, ephemeral-storage, hugepages-2Mi, hugepages-1Gi or a qualified extended resource such as nvidia.com/gpu`,
+        message: `unknown resource ${excerpt(name)}: use cpu, memory, disk, pods, ephemeral-storage, hugepages-2Mi, hugepages-1Gi or a qualified extended resource such as nvidia.com/gpu`,
       });
       continue;
     }
@@ -93,7 +94,7 @@ export function parseResources(input: ResourceInput, path: string): ResourceVect
     try {
       const q = Quantity.parse(value);
       if (q.isNegative()) {
-        issues.push({ path: at, message: `${name} must not be negative (got ${String(value)})` });
+        issues.push({ path: at, message: `${name} must not be negative (got ${describeValue(value)})` });
         continue;
       }
       const sizeProblem = unitlessSizeProblem(name, value, q);
@@ -102,7 +103,7 @@ export function parseResources(input: ResourceInput, path: string): ResourceVect
         continue;
       }
       if (isExtendedResource(name) && q.nano % 1_000_000_000n !== 0n) {
-        issues.push({ path: at, message: `extended resource ${name} must be a whole number (got ${String(input[name])})` });
+        issues.push({ path: at, message: `extended resource ${name} must be a whole number (got ${describeValue(input[name])})` });
         continue;
       }
       out[name] = q;

@@ -10,6 +10,7 @@
  */
 import { HostImage, LabelSelector } from '../core/model';
 import { CLUSTER_LABEL, KubeObject, MANAGED_BY, NODE_TYPE_LABEL, POOL_LABEL } from './labels';
+import { describeValue } from '../core/excerpt';
 
 export const METAL3_API_VERSION = 'metal3.io/v1alpha1';
 
@@ -80,7 +81,7 @@ export function hostImage(image: HostImage): Record<string, string> {
 /** Why an image cannot be written to a host, or undefined when it can. */
 export function hostImageProblem(image: HostImage | undefined): string | undefined {
   if (!image || typeof image.url !== 'string' || !/^(https?|file|oci):\/\/\S+$/.test(image.url)) {
-    return `image.url must be an http(s), file or oci URL of the OS image (got ${JSON.stringify(image?.url)})`;
+    return `image.url must be an http(s), file or oci URL of the OS image (got ${describeValue(image?.url)})`;
   }
   const needsChecksum = image.format !== 'live-iso' && !image.url.startsWith('oci://');
   if (needsChecksum && !image.checksum)

@@ -11,6 +11,7 @@ import { addConfig, CapacityPlan } from '../../constructs';
 import { parseConfigText } from '../../constructs/core/config';
 import { MetalsliceError, PlanIssue } from '../../constructs/core/errors';
 import { planModel } from '../../constructs/core/plan';
+import { importVclusterAutoNodes } from '../../constructs/core/vcluster';
 import { EXAMPLE_CA } from '../support/models';
 import { setAt } from '../support/json-tree';
 import { Doc, validConfig as valid } from '../support/valid-config';
@@ -255,5 +256,72 @@ describe('bad inputs in a config app (addConfig)', () => {
     expect(issues[0].message).toMatch(c.message);
     // Nothing was built.
     expect(stack.node.children.map((n) => n.node.id).sort()).toEqual(['k8s', 'plan', 'random']);
+  });
+});
+
+/**
+ * Input is never echoed: a file that is not a map (a secret file named by mistake, or on purpose) is described
+ * by its type and size, and a scalar by at most a short escaped excerpt. Every message of every case holds.
+ */
+describe('bad inputs are described, never echoed', () => {
+  const SECRET = 'GITHUB_TOKEN=ghp_0123456789abcdefghijklmnopqrstuvwxyzABCD';
+  const everything = (issues: readonly PlanIssue[]) => issues.map((i) => `${i.path}: ${i.message}`).join('\n');
+
+  it.each([
+    ['a bare string (an environment file)', `${SECRET}\n`, /must be a map \(got a string of 57 characters\)/],
+    ['a list of secrets', `- ${SECRET}\n- PASSWORD=hunter2\n`, /must be a map \(got a list of 2 items\)/],
+    ['a multi-line block string', `|\n  ${SECRET}\n  root:x:0:0:root:/root:/bin/bash\n`, /must be a map \(got a string of \d+ characters\)/],
+  ])('a config that is %s names its type, not its content', (_title, text, message) => {
+    const found = everything(problems(text));
+    expect(found).toMatch(message);
+    expect(found).not.toContain('ghp_');
+    expect(found).not.toContain('GITHUB_TOKEN');
+    expect(found).not.toContain('hunter2');
+    expect(found).not.toContain('/bin/bash');
+  });
+
+  it('a vcluster file that is not a map names its type, not its content', () => {
+    const result = importVclusterAutoNodes(`${SECRET}\nHOME=/root\n`, { cluster: 'prod', pathPrefix: 'vc.yaml' });
+    const found = everything(result.issues);
+    expect(found).toMatch(/must be a map/);
+    expect(found).not.toContain('ghp_0123456789abcdefghijklmnopqrstuvwxyz');
+    expect(found).not.toContain('HOME=/root');
+  });
+
+  it('a map where a scalar belongs is described by its size, not printed', () => {
+    const found = everything(problems(set(valid(), ['quotas', 0, 'organization'], { secret: SECRET })));
+    expect(found).toMatch(/quotas\[0\]\.organization: must be a string \(got a map of 1 key\)/);
+    expect(found).not.toContain('ghp_');
+  });
+
+  it('quotes at most 40 characters of a long scalar', () => {
+    const found = everything(problems(set(valid(), ['quotas', 0, 'limits', 'cpu'], `8${'x'.repeat(500)}`)));
+    expect(found).toMatch(/"8x{39}…" \(501 characters\) is not a Kubernetes quantity/);
+  });
+
+  it('shows control characters and terminal escapes as escapes, never raw', () => {
+    const found = everything(problems(set(valid(), ['quotas', 0, 'limits', 'cpu'], '8\u001b[2J\r\nFAKE: ok\u202e')));
+    expect(found).toContain('"8\\u001b[2J\\r\\nFAKE: ok\\u202e" is not a Kubernetes quantity');
+     
+    expect(found).not.toMatch(/[\u0000-\u0009\u000b-\u001f\u202e]/);
+  });
+
+  it.each([
+    ['1e400', /Infinity/],
+    ['-1e400', /-Infinity/],
+    ['.nan', /NaN/],
+  ])('reports %s as what it is, not as null', (value, message) => {
+    const found = everything(problems(`fleets:\n  - name: fra1\n    podsPerHost: ${value}\n`));
+    expect(found).toMatch(message);
+    expect(found).not.toContain('got null');
+  });
+
+  it('keeps a hostile map key out of the path raw', () => {
+    const key = `x\u001b]0;pwned\u0007${'k'.repeat(300)}`;
+    const found = everything(problems(set(valid(), ['quotas', 0, key], 1)));
+    expect(found).toContain('\\u001b]0;pwned\\u0007');
+    expect(found).not.toContain('k'.repeat(100));
+     
+    expect(found).not.toMatch(/[\u0000-\u0009\u000b-\u001f]/);
   });
 });
