@@ -2,12 +2,12 @@
  * Reading the metalslice config (YAML or JSON): structure is checked by a JSON Schema, so every typo is
  * reported with its path (`quotas[1].limits.memory`) before the planner looks at meaning.
  */
-import * as fs from 'fs';
 import * as path from 'path';
 import Ajv, { ErrorObject, SchemaObject } from 'ajv';
 import { parseDocument } from 'yaml';
 import { MetalsliceError, PlanIssue, UnreadableInputError } from './errors';
 import { AutoNodesSpec, HostSpec, MetalsliceConfig } from './model';
+import { readInputFile } from './read-file';
 import { importVclusterAutoNodes } from './vcluster';
 import { didYouMean } from './vcluster-schema';
 import { describeType, describeValue, excerpt, pathKey } from './excerpt';
@@ -469,6 +469,15 @@ export function parseConfigText(text: string, source: string): MetalsliceConfig 
       },
     ]);
   }
+  const data = parseYamlText(text, source);
+  return validateConfigShape(data);
+}
+
+/**
+ * YAML or JSON text as data; any syntax error (a truncated file, a duplicate key, trailing garbage) is thrown as
+ * a MetalsliceError at `source:line`, never skipped: a cut-off inventory must not plan on the hosts that survived.
+ */
+export function parseYamlText(text: string, source: string): unknown {
   const doc = parseDocument(text, { prettyErrors: true, uniqueKeys: true });
   if (doc.errors.length > 0) {
     // The first syntax error is the root; the parser's later ones follow from it.
@@ -477,25 +486,17 @@ export function parseConfigText(text: string, source: string): MetalsliceConfig 
       { path: `${source}:${e.linePos?.[0].line ?? '?'}`, message: `${e.code}: ${e.message.split('\n')[0]}; fix the YAML/JSON syntax` },
     ]);
   }
-  let data: unknown;
   try {
-    data = doc.toJS();
+    return doc.toJS({ maxAliasCount: 100 });
   } catch (e) {
     // The parser accepts some documents it cannot turn into data, such as an alias to no anchor.
     throw new MetalsliceError([{ path: source, message: `${(e as Error).message.split('\n')[0]}; fix the YAML/JSON syntax` }]);
   }
-  return validateConfigShape(data);
 }
 
 /** Reads a config file and inlines every `hostsFile` (relative to the config file) as `hosts`. */
 export function loadConfigFile(file: string): MetalsliceConfig {
-  let text: string;
-  try {
-    text = fs.readFileSync(file, 'utf8');
-  } catch (e) {
-    throw new UnreadableInputError([{ path: file, message: `cannot read the config file (${(e as NodeJS.ErrnoException).code ?? 'error'}): check the path` }]);
-  }
-  const config = parseConfigText(text, file);
+  const config = parseConfigText(readInputFile(file, 'config'), file);
   const dir = path.dirname(path.resolve(file));
   return resolveVclusterFiles(resolveHostsFiles(config, dir), dir);
 }
@@ -506,16 +507,11 @@ export function resolveVclusterFiles(config: MetalsliceConfig, baseDir: string):
   const issues: PlanIssue[] = [];
   const warnings: PlanIssue[] = [];
   const imported: AutoNodesSpec[] = [];
+  let unreadable = false;
   config.vclusters.forEach((v, i) => {
-    const at = `vclusters[${i}]`;
-    let text: string;
-    try {
-      text = fs.readFileSync(path.resolve(baseDir, v.file), 'utf8');
-    } catch (e) {
-      issues.push({
-        path: `${at}.file`,
-        message: `cannot read ${v.file} (${(e as NodeJS.ErrnoException).code ?? 'error'}): check the path (relative to the config file)`,
-      });
+    const text = captureUnreadable(issues, () => readInputFile(path.resolve(baseDir, v.file), 'vcluster', `vclusters[${i}].file`));
+    if (text === undefined) {
+      unreadable = true;
       return;
     }
     const result = importVclusterAutoNodes(text, { cluster: v.cluster, quota: v.quota, quotaByProvider: v.quotaByProvider, pathPrefix: v.file });
@@ -523,7 +519,7 @@ export function resolveVclusterFiles(config: MetalsliceConfig, baseDir: string):
     warnings.push(...result.warnings);
     result.autoNodes.forEach((entry, k) => imported.push({ ...entry, source: result.sourcePaths[k] }));
   });
-  if (issues.length > 0) throw new MetalsliceError(issues);
+  if (issues.length > 0) throw unreadable ? new UnreadableInputError(issues) : new MetalsliceError(issues);
   return { ...config, autoNodes: [...(config.autoNodes ?? []), ...imported], readWarnings: [...(config.readWarnings ?? []), ...warnings] };
 }
 
@@ -532,18 +528,20 @@ export interface InventoryFile {
   readonly hosts: readonly HostSpec[];
 }
 
-export function readInventoryFile(file: string, at: string): readonly HostSpec[] {
-  let parsed: unknown;
+/** A file's text, or undefined with its UnreadableInputError's issues added to `issues`. */
+function captureUnreadable(issues: PlanIssue[], read: () => string): string | undefined {
   try {
-    parsed = parseDocument(fs.readFileSync(file, 'utf8')).toJS();
+    return read();
   } catch (e) {
-    throw new MetalsliceError([
-      {
-        path: at,
-        message: `cannot read hosts file ${file} (${(e as NodeJS.ErrnoException).code ?? (e as Error).message}): check the path, or run \`metalslice inventory --out ${file}\``,
-      },
-    ]);
+    if (!(e instanceof UnreadableInputError)) throw e;
+    issues.push(...e.issues);
+    return undefined;
   }
+}
+
+/** The hosts of an inventory file (`metalslice inventory` output); a syntax error anywhere in it refuses the whole file. */
+export function readInventoryFile(file: string, at: string): readonly HostSpec[] {
+  const parsed = parseYamlText(readInputFile(file, 'hostsFile', at), at);
   const wrapped = validateConfigShape({ fleets: [{ name: 'inventory', hosts: (parsed as InventoryFile | null)?.hosts ?? [] }] });
   if (!Array.isArray((parsed as InventoryFile | null)?.hosts)) {
     throw new MetalsliceError([{ path: at, message: `hosts file ${file} has no "hosts" list: write it with \`metalslice inventory\`` }]);
@@ -553,6 +551,7 @@ export function readInventoryFile(file: string, at: string): readonly HostSpec[]
 
 export function resolveHostsFiles(config: MetalsliceConfig, baseDir: string): MetalsliceConfig {
   const issues: PlanIssue[] = [];
+  let unreadable = false;
   const load = <T extends { hosts?: readonly HostSpec[]; hostsFile?: string }>(item: T, at: string): T => {
     if (item.hostsFile === undefined) return item;
     if (item.hosts !== undefined) {
@@ -563,8 +562,9 @@ export function resolveHostsFiles(config: MetalsliceConfig, baseDir: string): Me
       const hosts = readInventoryFile(path.resolve(baseDir, item.hostsFile), `${at}.hostsFile`);
       return { ...item, hosts };
     } catch (e) {
-      if (e instanceof MetalsliceError) issues.push(...e.issues);
-      else throw e;
+      if (!(e instanceof MetalsliceError)) throw e;
+      issues.push(...e.issues);
+      unreadable ||= e instanceof UnreadableInputError;
       return item;
     }
   };
@@ -573,6 +573,6 @@ export function resolveHostsFiles(config: MetalsliceConfig, baseDir: string): Me
     fleets: config.fleets?.map((f, i) => load(f, `fleets[${i}]`)),
     nodeProviders: config.nodeProviders?.map((p, i) => load(p, `nodeProviders[${i}]`)),
   };
-  if (issues.length > 0) throw new MetalsliceError(issues);
+  if (issues.length > 0) throw unreadable ? new UnreadableInputError(issues) : new MetalsliceError(issues);
   return out;
 }

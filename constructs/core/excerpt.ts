@@ -10,7 +10,7 @@
 export const MAX_EXCERPT_CHARS = 40;
 
 /** C0 and C1 controls, DEL, line/paragraph separators and bidirectional formatting: invisible or active in a terminal. */
- 
+
 const UNSAFE = /[\u0000-\u001f\u007f-\u009f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069\ufeff]/gu;
 
 const SHORT_ESCAPES: Record<string, string> = { '\n': '\\n', '\r': '\\r', '\t': '\\t', '"': '\\"', '\\': '\\\\' };

@@ -302,7 +302,7 @@ describe('bad inputs are described, never echoed', () => {
   it('shows control characters and terminal escapes as escapes, never raw', () => {
     const found = everything(problems(set(valid(), ['quotas', 0, 'limits', 'cpu'], '8\u001b[2J\r\nFAKE: ok\u202e')));
     expect(found).toContain('"8\\u001b[2J\\r\\nFAKE: ok\\u202e" is not a Kubernetes quantity');
-     
+
     expect(found).not.toMatch(/[\u0000-\u0009\u000b-\u001f\u202e]/);
   });
 
@@ -321,7 +321,7 @@ describe('bad inputs are described, never echoed', () => {
     const found = everything(problems(set(valid(), ['quotas', 0, key], 1)));
     expect(found).toContain('\\u001b]0;pwned\\u0007');
     expect(found).not.toContain('k'.repeat(100));
-     
+
     expect(found).not.toMatch(/[\u0000-\u0009\u000b-\u001f]/);
   });
 });
