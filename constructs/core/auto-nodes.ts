@@ -30,6 +30,7 @@ import {
 import { overQuota, roomLeft, wholeWithin } from './quota-room';
 import { isDnsLabel, labelKeyProblem, labelValueProblem, parseRequirements, Requirement } from './requirements';
 import { kubeletLabelProblem } from './names';
+import { MAX_NODES_PER_POOL, wholeNumberProblem } from './limits';
 import { describeValue } from './excerpt';
 
 /** What auto-node planning needs from the rest of the plan: the catalogues, the entries, and the room left. */
@@ -668,8 +669,9 @@ function planStatic(ctx: PoolContext, spec: StaticPoolSpec, path: string, ledger
   const before = issues.length;
   const common = parseCommon(spec, path, issues);
   const quantity = spec.quantity;
-  if (typeof quantity !== 'number' || !Number.isInteger(quantity) || quantity < 0) {
-    issues.push({ path: childPath(path, 'quantity'), message: `quantity must be a whole number of 0 or more (got ${describeValue(quantity)})` });
+  const quantityProblem = wholeNumberProblem(quantity, MAX_NODES_PER_POOL, 'nodes');
+  if (quantityProblem !== undefined) {
+    issues.push({ path: childPath(path, 'quantity'), message: `quantity ${quantityProblem}` });
   } else if (quantity > 0 && isDnsLabel(ctx.cluster) && nodeName(ctx.cluster, spec.name, quantity - 1).length > 63) {
     issues.push({
       path: childPath(path, 'name'),
@@ -815,18 +817,16 @@ function planDynamic(
     const { nodes, ...rest } = spec.limits;
     if (nodes !== undefined) {
       const n = typeof nodes === 'string' && /^[0-9]+$/.test(nodes) ? Number(nodes) : nodes;
-      if (typeof n !== 'number' || !Number.isInteger(n) || n < 0)
-        issues.push({
-          path: childPath(childPath(path, 'limits'), 'nodes'),
-          message: `limits.nodes must be a whole number of 0 or more (got ${describeValue(nodes)})`,
-        });
-      else nodesLimit = n;
+      const problem = wholeNumberProblem(n, MAX_NODES_PER_POOL, 'nodes');
+      if (problem !== undefined) issues.push({ path: childPath(childPath(path, 'limits'), 'nodes'), message: `limits.nodes ${problem}` });
+      else nodesLimit = n as number;
     }
-    limits = captureInto(issues, () => parseResources(rest, childPath(path, 'limits'))) ?? {};
+    limits = captureInto(issues, () => parseResources(rest, childPath(path, 'limits'), 'fleet')) ?? {};
   }
   const minNodes = spec.minNodes ?? 0;
-  if (typeof minNodes !== 'number' || !Number.isInteger(minNodes) || minNodes < 0) {
-    issues.push({ path: childPath(path, 'minNodes'), message: `minNodes must be a whole number of 0 or more (got ${describeValue(spec.minNodes)})` });
+  const minNodesProblem = wholeNumberProblem(minNodes, MAX_NODES_PER_POOL, 'nodes');
+  if (minNodesProblem !== undefined) {
+    issues.push({ path: childPath(path, 'minNodes'), message: `minNodes ${minNodesProblem}` });
   } else if (spec.minNodes !== undefined && autoscaler === 'karpenter') {
     issues.push({
       path: childPath(path, 'minNodes'),

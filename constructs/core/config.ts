@@ -7,12 +7,24 @@ import Ajv, { ErrorObject, SchemaObject } from 'ajv';
 import { parseDocument } from 'yaml';
 import { MetalsliceError, PlanIssue, UnreadableInputError } from './errors';
 import { AutoNodesSpec, HostSpec, MetalsliceConfig } from './model';
+import {
+  MAX_CPU_ALLOCATION_RATIO,
+  MAX_HOST_NAME_CHARS,
+  MAX_HOSTS_PER_FLEET,
+  MAX_LIVE_MIGRATIONS,
+  MAX_MEMORY_OVERCOMMIT_PERCENT,
+  MAX_NODES_PER_POOL,
+  MAX_PODS_PER_HOST,
+  MAX_PREVIEW_PODS,
+  MAX_TOTAL_NODES,
+  MAX_VCPU_TOPOLOGY,
+} from './limits';
 import { readInputFile } from './read-file';
 import { importVclusterAutoNodes } from './vcluster';
 import { didYouMean } from './vcluster-schema';
 import { describeType, describeValue, excerpt, pathKey } from './excerpt';
 
-const quantity = { type: ['string', 'number'] } as const;
+const quantity = { type: ['string', 'number'], maxLength: 64 } as const;
 const resources = { type: 'object', additionalProperties: quantity } as const;
 const labels = { type: 'object', additionalProperties: { type: 'string' } } as const;
 const name = { type: 'string' } as const;
@@ -38,7 +50,7 @@ const host = {
   required: ['name', 'capacity'],
   additionalProperties: false,
   properties: {
-    name,
+    name: { type: 'string', maxLength: MAX_HOST_NAME_CHARS },
     labels,
     capacity: resources,
     state: { type: 'string' },
@@ -46,7 +58,8 @@ const host = {
     errorMessage: { type: 'string' },
   },
 } as const;
-const count = { type: 'integer', minimum: 0 } as const;
+const count = { type: 'integer', minimum: 0, maximum: MAX_NODES_PER_POOL } as const;
+const hostList = { type: 'array', maxItems: MAX_HOSTS_PER_FLEET, items: host } as const;
 const vmOptions = {
   type: 'object',
   additionalProperties: false,
@@ -57,8 +70,8 @@ const vmOptions = {
     ioThreads: { type: 'integer', minimum: 1, maximum: 64 },
     serialConsoleLog: { type: 'boolean' },
     graphics: { type: 'boolean' },
-    sockets: { type: 'integer', minimum: 1 },
-    threads: { type: 'integer', minimum: 1 },
+    sockets: { type: 'integer', minimum: 1, maximum: MAX_VCPU_TOPOLOGY },
+    threads: { type: 'integer', minimum: 1, maximum: MAX_VCPU_TOPOLOGY },
     deviceKinds: { type: 'object', additionalProperties: { enum: ['gpu', 'hostDevice'] } },
     evictionStrategy: { enum: ['LiveMigrate', 'LiveMigrateIfPossible', 'External', 'None'] },
   },
@@ -94,12 +107,12 @@ export const CONFIG_SCHEMA: SchemaObject = {
         properties: {
           name,
           reservedPerHost: resources,
-          hosts: { type: 'array', items: host },
+          hosts: hostList,
           hostsFile: { type: 'string' },
-          cpuAllocationRatio: { type: 'number', exclusiveMinimum: 0 },
-          memoryOvercommit: { type: 'integer', minimum: 10 },
+          cpuAllocationRatio: { type: 'number', exclusiveMinimum: 0, maximum: MAX_CPU_ALLOCATION_RATIO },
+          memoryOvercommit: { type: 'integer', minimum: 10, maximum: MAX_MEMORY_OVERCOMMIT_PERCENT },
           serialConsoleLog: { type: 'boolean' },
-          podsPerHost: { type: 'integer', minimum: 1 },
+          podsPerHost: { type: 'integer', minimum: 1, maximum: MAX_PODS_PER_HOST },
           requireHostFailureHeadroom: { type: 'boolean' },
           permittedHostDevices: {
             type: 'array',
@@ -130,10 +143,10 @@ export const CONFIG_SCHEMA: SchemaObject = {
           fleet: name,
           organization: name,
           limits: resources,
-          maxVirtualMachines: count,
+          maxVirtualMachines: { type: 'integer', minimum: 0, maximum: MAX_TOTAL_NODES },
           namespace: name,
           consumers: { type: 'array', items: { type: 'string' } },
-          liveMigrations: count,
+          liveMigrations: { type: 'integer', minimum: 0, maximum: MAX_LIVE_MIGRATIONS },
         },
       },
     },
@@ -185,7 +198,7 @@ export const CONFIG_SCHEMA: SchemaObject = {
           name,
           kind: { enum: ['kubevirt', 'metal3', 'terraform'] },
           fleet: name,
-          hosts: { type: 'array', items: host },
+          hosts: hostList,
           hostsFile: { type: 'string' },
           hostNamespace: name,
           properties: labels,
@@ -293,7 +306,7 @@ export const CONFIG_SCHEMA: SchemaObject = {
                         type: 'object',
                         required: ['resources', 'count'],
                         additionalProperties: false,
-                        properties: { resources, count: { type: 'integer', minimum: 1 } },
+                        properties: { resources, count: { type: 'integer', minimum: 1, maximum: MAX_PREVIEW_PODS } },
                       },
                     },
                     nodeOverhead: resources,
@@ -421,6 +434,10 @@ function describe(error: ErrorObject): PlanIssue {
         message: `must be ${error.keyword === 'minimum' ? `${limit} or more` : `more than ${limit}`} (got ${error.instancePath === '' ? describeType(error.data) : describeValue(error.data)})`,
       };
     }
+    case 'maxItems':
+      return { path: at, message: `must have at most ${(error.params as { limit: number }).limit} items (got ${describeValue(error.data)}): split it` };
+    case 'maxLength':
+      return { path: at, message: `must be at most ${(error.params as { limit: number }).limit} characters (got ${describeValue(error.data)})` };
     case 'maximum':
       return {
         path: at,

@@ -10,6 +10,7 @@ import { Quantity } from './quantity';
 import { isExtendedResource, parseResources, resourceNames, ResourceVector } from './resources';
 import { isDnsLabel, labelKeyProblem, parsePropertyOffer, PropertyOffer } from './requirements';
 import { isNodeTypeName } from './names';
+import { MAX_NODES_PER_POOL, wholeNumberProblem } from './limits';
 import { describeValue } from './excerpt';
 
 export const NODE_TYPE_LABEL = 'vcluster.com/node-type';
@@ -165,8 +166,9 @@ const single = (value: string): PropertyOffer => ({ any: false, values: [value] 
 
 function checkCount(value: number | undefined, path: string, what: string, issues: PlanIssue[]): boolean {
   if (value === undefined) return true;
-  if (typeof value !== 'number' || !Number.isInteger(value) || value < 0) {
-    issues.push({ path, message: `${what} must be a whole number of 0 or more (got ${describeValue(value)})` });
+  const problem = wholeNumberProblem(value, MAX_NODES_PER_POOL, 'nodes');
+  if (problem !== undefined) {
+    issues.push({ path, message: `${what} ${problem}` });
     return false;
   }
   return true;

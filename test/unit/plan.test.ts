@@ -333,7 +333,7 @@ describe('planModel', () => {
           provider: 'metal',
           nodeType: 'gpu-node',
           count: 2,
-          image: { url: 'https://images.example/ubuntu.img', checksum: 'abc' },
+          image: { url: 'https://images.example/ubuntu.img', checksum: 'https://images.example/ubuntu.img.sha256' },
         },
       ],
     });
