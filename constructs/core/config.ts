@@ -146,6 +146,7 @@ export const CONFIG_SCHEMA: SchemaObject = {
           maxVirtualMachines: { type: 'integer', minimum: 0, maximum: MAX_TOTAL_NODES },
           namespace: name,
           consumers: { type: 'array', items: { type: 'string' } },
+          allowSystemConsumers: { type: 'boolean' },
           liveMigrations: { type: 'integer', minimum: 0, maximum: MAX_LIVE_MIGRATIONS },
         },
       },

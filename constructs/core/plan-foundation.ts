@@ -2,6 +2,7 @@
  * Planning, phase 1: the foundation every VM stands on. Names, fleets (host capacity less reservations,
  * KubeVirt settings), tenant clusters, and quotas, which must fit their fleet by sums.
  */
+import { consumerProblem } from './tenancy';
 import { X509Certificate } from 'crypto';
 import { MAX_CPU_ALLOCATION_RATIO, MAX_LIVE_MIGRATIONS, MAX_MEMORY_OVERCOMMIT_PERCENT, MAX_PORT, wholeNumberProblem } from './limits';
 import { describeValue } from './excerpt';
@@ -181,7 +182,11 @@ function planQuotas(
     const nsProblem = dns1123LabelProblem(namespace);
     if (nsProblem && (spec.namespace !== undefined || (!orgProblem && !dns1123LabelProblem(spec.name))))
       issues.add(`${at}.namespace`, `namespace "${namespace}" ${nsProblem}; set namespace explicitly`);
-    // Two owners of one namespace are found with every other derived name (derived-names.ts).
+    // Two owners of one namespace, and namespaces no tenant may take, are found with every other derived name (derived-names.ts).
+    (spec.consumers ?? []).forEach((c, k) => {
+      const problem = consumerProblem(c, spec.allowSystemConsumers === true);
+      if (problem !== undefined) issues.add(`${at}.consumers[${k}]`, problem);
+    });
     const liveMigrations = spec.liveMigrations ?? 1;
     const migrationsProblem = wholeNumberProblem(liveMigrations, MAX_LIVE_MIGRATIONS, 'migrations');
     if (migrationsProblem !== undefined) issues.add(`${at}.liveMigrations`, migrationsProblem);

@@ -8,6 +8,7 @@
  * host for every VM, all at once), and the report.
  */
 import { totalNodesProblem } from './limits';
+import { systemConsumersWarning } from './tenancy';
 import { checkDerivedNames } from './derived-names';
 import { NodeEnvironmentRef, PlannedAutoPool } from './auto-nodes';
 import { IssueCollector, PlanIssue } from './errors';
@@ -357,6 +358,10 @@ export function planModel(input: MetalsliceConfig, options: PlanOptions = {}): P
   // What the loader noticed (vcluster.yaml fields that change nothing) comes first: it is about the input.
   const warnings: PlanIssue[] = [...(model.readWarnings ?? [])];
   const foundation = planFoundation(model, options.paths, issues);
+  for (const q of foundation.quotas.values()) {
+    const granted = systemConsumersWarning(q.spec.consumers, q.spec.allowSystemConsumers);
+    if (granted !== undefined) warnings.push({ path: `${q.path}.consumers`, message: granted });
+  }
   const elastic = buildElasticVms(model, options.paths, foundation, issues);
   const selection = selectAutoNodeTypes(model, options.paths, foundation, elastic, issues, warnings);
   const vms = [...elastic.vms, ...buildAutoVms(foundation, selection, model, options.paths, issues, warnings)];

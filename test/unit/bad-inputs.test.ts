@@ -400,3 +400,43 @@ describe('bounds before work', () => {
     expect(found).toEqual([{ path: 'privateNodePools[0].image', message: expect.stringMatching(message) }]);
   });
 });
+
+/** Grants and namespaces: a tenant never gets a system user or group by accident, nor a namespace metalslice does not own. */
+describe('grants and namespaces', () => {
+  it.each([
+    'system:anonymous',
+    'group:system:unauthenticated',
+    'group:system:authenticated',
+    'group:system:serviceaccounts',
+    'system:serviceaccount:kube-system:default',
+  ])('refuses the consumer %s unless allowed', (consumer) => {
+    const found = problems(set(valid(), ['quotas', 0, 'consumers'], ['group:acme', consumer]));
+    expect(found).toEqual([{ path: 'quotas[0].consumers[1]', message: expect.stringMatching(/system user or group.*allowSystemConsumers: true/) }]);
+  });
+
+  it('grants system consumers when allowSystemConsumers is set, and the report says so', () => {
+    const doc = set(valid(), ['quotas', 0, 'consumers'], ['system:anonymous']);
+    set(doc, ['quotas', 0, 'allowSystemConsumers'], true);
+    const plan = planModel(parseConfigText(JSON.stringify(doc), 'c.yaml'));
+    expect(plan.errors).toEqual([]);
+    expect(plan.warnings).toContainEqual({
+      path: 'quotas[0].consumers',
+      message: expect.stringMatching(/grants "system:anonymous".*allowSystemConsumers: true/),
+    });
+  });
+
+  it.each(['kube-system', 'kube-public', 'default', 'kubevirt', 'metal3', 'cdi'])('refuses the quota namespace %s', (namespace) => {
+    const found = problems(set(valid(), ['quotas', 0, 'namespace'], namespace));
+    expect(found).toEqual([{ path: 'quotas[0].namespace', message: expect.stringMatching(/not to a tenant/) }]);
+  });
+
+  it('refuses a derived namespace that lands on kube-system (organization kube, quota system)', () => {
+    const doc = valid();
+    doc.quotas[0].organization = 'kube';
+    doc.quotas[0].name = 'system';
+    for (const p of doc.nodePools) p.quota = 'system';
+    for (const a of doc.autoNodes) a.quota = 'system';
+    const found = problems(doc);
+    expect(found).toEqual([{ path: 'quotas[0].namespace', message: expect.stringMatching(/"kube-system" belongs to Kubernetes itself/) }]);
+  });
+});
