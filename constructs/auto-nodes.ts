@@ -4,6 +4,8 @@
  * on the fleet); dynamic pools become a Karpenter NodePool, or a Cluster API MachineDeployment scaled by
  * cluster-autoscaler. The node type is chosen by the CapacityPlan at synth time.
  */
+import { describeValue } from './core/excerpt';
+import { MAX_NODES_PER_POOL, wholeNumberProblem } from './core/limits';
 import { ITerraformDependable, Lazy } from 'cdktf';
 import { Manifest } from '@cdktf/provider-kubernetes/lib/manifest';
 import { Construct, IConstruct } from 'constructs';
@@ -95,8 +97,8 @@ export class AutoNodes extends Construct implements IPlanContributor {
 
   /** A fixed number of nodes of the cheapest matching type. Changing `quantity` changes only the difference. */
   addStaticPool(spec: StaticPoolSpec): void {
-    if (!Number.isInteger(spec.quantity) || spec.quantity < 0)
-      throw new Error(`[${this.node.path}] static pool "${spec.name}": quantity must be a whole number, 0 or more (got ${spec.quantity})`);
+    const quantityProblem = wholeNumberProblem(spec.quantity, MAX_NODES_PER_POOL, 'nodes');
+    if (quantityProblem !== undefined) throw new Error(`[${this.node.path}] static pool ${describeValue(spec.name)}: quantity ${quantityProblem}`);
     this.statics.push(spec);
     // The plan refuses static pools on metal3 and terraform providers, with the reason and the alternative.
     if (this.provider.kind !== 'kubevirt') return;

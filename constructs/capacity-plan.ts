@@ -11,7 +11,8 @@ import { Construct, IConstruct } from 'constructs';
 import { PlannedAutoPool } from './core/auto-nodes';
 import { MetalsliceConfig } from './core/model';
 import { ModelPaths, Plan, PlannedFleet, PlannedPool, PlannedQuota, planModel, PlanReport } from './core/plan';
-import { diffPlans, PlanChanges, renderPlanMarkdown, stableJson } from './core/report';
+import { MetalsliceError } from './core/errors';
+import { diffPlans, PlanChanges, readPlanFile, renderPlanMarkdown, stableJson } from './core/report';
 import { PlannedVm } from './core/vms';
 
 /** A construct that adds part of the model the plan checks (a fleet, a quota, a pool, ...). */
@@ -229,16 +230,15 @@ export class CapacityPlan extends Construct {
  * a plan named by `previousPlan` must be there, or synth stops saying so.
  */
 function changesSince(file: string, report: PlanReport, named: boolean): PlanChanges | undefined {
-  let previous: PlanReport | undefined;
+  let previous: PlanReport;
   try {
-    previous = JSON.parse(fs.readFileSync(file, 'utf8')) as PlanReport;
+    previous = readPlanFile(file);
   } catch (e) {
-    if (named) throw new Error(`CapacityPlan previousPlan: cannot read ${file} (${(e as Error).message.split('\n')[0]}): point it at a metalslice-plan.json`);
+    if (!(e instanceof MetalsliceError)) throw e;
+    if (named) throw new Error(`CapacityPlan previousPlan: ${e.issues.map((i) => i.message).join('; ')}: point it at a metalslice-plan.json`);
     return undefined;
   }
-  if (Array.isArray(previous?.pools)) return diffPlans(previous, report);
-  if (named) throw new Error(`CapacityPlan previousPlan: ${file} is not a metalslice plan (no "pools"): point it at a metalslice-plan.json`);
-  return undefined;
+  return diffPlans(previous, report);
 }
 
 function autoPoolKey(cluster: string, provider: string, name: string, mode: string): string {

@@ -114,6 +114,7 @@ function declareConfig(
       maxVirtualMachines: q.maxVirtualMachines,
       namespace: q.namespace,
       consumers: q.consumers,
+      allowSystemConsumers: q.allowSystemConsumers,
     };
     quotas.set(q.name, options.importFleetsAndQuotas ? ElasticQuota.fromQuotaAttributes(scope, q.name, props) : new ElasticQuota(scope, q.name, props));
   }

@@ -8,6 +8,7 @@
  * BareMetalHost's `automatedCleaningMode: metadata` (the default), cleans the disks before the host can be
  * claimed again.
  */
+import { MAX_NODES_PER_POOL, wholeNumberProblem } from './core/limits';
 import { ITerraformDependable, Lazy, Token } from 'cdktf';
 import { Manifest } from '@cdktf/provider-kubernetes/lib/manifest';
 import { SecretV1 } from '@cdktf/provider-kubernetes/lib/secret-v1';
@@ -87,7 +88,8 @@ export class PrivateNodePool extends Construct implements IPlanContributor {
     const fail = (message: string): never => {
       throw new Error(`[${this.node.path}] ${message}`);
     };
-    if (!Number.isInteger(props.count) || props.count < 0) fail(`count must be a whole number of hosts, 0 or more (got ${props.count})`);
+    const countProblem = wholeNumberProblem(props.count, MAX_NODES_PER_POOL, 'hosts');
+    if (countProblem !== undefined) fail(`count ${countProblem}`);
     const ttlProblem = props.bootstrapTokenTtl === undefined ? undefined : bootstrapTokenTtlProblem(props.bootstrapTokenTtl);
     if (ttlProblem) fail(`bootstrapTokenTtl ${ttlProblem}`);
     if (props.provider.kind !== 'metal3')

@@ -45,6 +45,8 @@ export interface ElasticQuotaProps {
   readonly namespace?: string;
   /** Users, or groups as `group:NAME`, who may manage VMs in the namespace. @default - the organisation's group */
   readonly consumers?: readonly string[];
+  /** Allow `system:` users and groups among consumers (refused otherwise); the plan warns. @default false */
+  readonly allowSystemConsumers?: boolean;
 }
 
 function toSpec(name: string, props: ElasticQuotaProps): QuotaSpec {
@@ -56,6 +58,7 @@ function toSpec(name: string, props: ElasticQuotaProps): QuotaSpec {
     maxVirtualMachines: props.maxVirtualMachines,
     namespace: props.namespace,
     consumers: props.consumers,
+    allowSystemConsumers: props.allowSystemConsumers,
   };
 }
 

@@ -8,6 +8,8 @@
 import * as fs from 'fs';
 import * as k8s from '@kubernetes/client-node';
 import { MetalsliceError } from '../core/errors';
+import { escapeText, excerptText } from '../core/excerpt';
+import { readInputFile } from '../core/read-file';
 import { BareMetalHostObject, buildInventory, ContainerResources, NodeObject, PodObject } from '../core/inventory';
 import { Taint } from '../core/model';
 import { buildSnapshot } from '../core/snapshot';
@@ -143,10 +145,12 @@ export function loadKubeconfig(opts: Pick<InventoryOptions, 'kubeconfig' | 'cont
   const source = opts.kubeconfig ?? (process.env.KUBECONFIG ? `$KUBECONFIG (${process.env.KUBECONFIG})` : 'the default kubeconfig');
   try {
     // client-node's loadFromDefault is kubectl's order: $KUBECONFIG (merged), ~/.kube/config, in-cluster.
-    if (opts.kubeconfig !== undefined) kc.loadFromFile(opts.kubeconfig);
+    if (opts.kubeconfig !== undefined) kc.loadFromString(readInputFile(opts.kubeconfig, 'kubeconfig', 'kubeconfig'));
     else kc.loadFromDefault();
   } catch (e) {
-    io.stderr(`metalslice ${command}: cannot read kubeconfig ${source}: ${describe(e)}\n`);
+    // A parser's message can quote the file (keys, certificates): only its first line, escaped and capped.
+    const why = e instanceof MetalsliceError ? e.issues.map((i) => i.message).join('; ') : excerptText(describe(e).split('\n')[0], 120);
+    io.stderr(`metalslice ${command}: cannot read kubeconfig ${escapeText(source)}: ${why}\n`);
     return 2;
   }
   if (kc.getContexts().length === 0 && kc.getCurrentCluster() === null) {

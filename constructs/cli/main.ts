@@ -10,7 +10,7 @@ import { loadConfigFile } from '../core/config';
 import { MetalsliceError, UnreadableInputError } from '../core/errors';
 import { planModel, PlanReport } from '../core/plan';
 import { labelKeyProblem } from '../core/names';
-import { diffPlans, PlanChanges, planJson, renderPlanMarkdown, renderPlanText } from '../core/report';
+import { diffPlans, PlanChanges, planJson, readPlanFile, renderPlanMarkdown, renderPlanText } from '../core/report';
 import { runInventory } from './inventory';
 import { runPack } from './pack';
 import { runVerify, VerifyCliOptions } from './verify';
@@ -73,36 +73,15 @@ function printReport(report: PlanReport, changes: PlanChanges | undefined, opts:
   else io.stdout(renderPlanText(report, changes, { width: io.columns, color: io.color }));
 }
 
-/** The previous plan's changes, or its read problem added to the report's errors. */
-function withPrevious(report: PlanReport, previous: string | undefined): { report: PlanReport; changes?: PlanChanges } {
+/** The previous plan's changes, or its read problem added to the report's errors (`unreadable`: exit 2). */
+function withPrevious(report: PlanReport, previous: string | undefined): { report: PlanReport; changes?: PlanChanges; unreadable?: boolean } {
   if (!previous) return { report };
   try {
-    return { report, changes: diffPlans(readPreviousReport(previous), report) };
+    return { report, changes: diffPlans(readPlanFile(previous), report) };
   } catch (e) {
     if (!(e instanceof MetalsliceError)) throw e;
-    return { report: { ...report, ok: false, errors: [...report.errors, ...e.issues] } };
+    return { report: { ...report, ok: false, errors: [...report.errors, ...e.issues] }, unreadable: e instanceof UnreadableInputError };
   }
-}
-
-function readPreviousReport(file: string): PlanReport {
-  let parsed: unknown;
-  try {
-    parsed = JSON.parse(fs.readFileSync(file, 'utf8'));
-  } catch (e) {
-    throw new MetalsliceError([
-      {
-        path: file,
-        message: `cannot read the previous plan (${(e as Error).message.split('\n')[0]}): pass a metalslice-plan.json or \`metalslice plan --json\` output`,
-      },
-    ]);
-  }
-  const plan = parsed as Partial<PlanReport> | null;
-  if (typeof plan !== 'object' || plan === null || !Array.isArray(plan.pools) || typeof plan.ok !== 'boolean') {
-    throw new MetalsliceError([
-      { path: file, message: 'is not a metalslice plan (no "ok" and "pools"): pass a metalslice-plan.json or `metalslice plan --json` output' },
-    ]);
-  }
-  return plan as PlanReport;
 }
 
 function runPlan(file: string, opts: OutputOptions & { failureDomain?: string }, io: Io): number {
@@ -120,7 +99,7 @@ function runPlan(file: string, opts: OutputOptions & { failureDomain?: string },
   const compared = withPrevious(report, opts.previous);
   printReport(compared.report, compared.changes, opts, io);
   if (!opts.json && !opts.markdown && !compared.report.ok) io.stderr(`metalslice: ${compared.report.errors.length} problem(s) in ${file}\n`);
-  return compared.report.ok ? 0 : unreadable ? 2 : 1;
+  return compared.report.ok ? 0 : unreadable || compared.unreadable ? 2 : 1;
 }
 
 /** `metalslice report PLAN.json`: a plan written by synth (or `plan --json`), printed for people. */
@@ -128,7 +107,7 @@ function runReport(file: string, opts: OutputOptions, io: Io): number {
   checkOutputOptions(opts);
   let report: PlanReport;
   try {
-    report = readPreviousReport(file);
+    report = readPlanFile(file);
   } catch (e) {
     if (!(e instanceof MetalsliceError)) throw e;
     io.stderr(`error: ${e.issues.map((i) => `${i.path}: ${i.message}`).join('\n')}\n`);
@@ -136,7 +115,7 @@ function runReport(file: string, opts: OutputOptions, io: Io): number {
   }
   const compared = withPrevious(report, opts.previous);
   printReport(compared.report, compared.changes, opts, io);
-  return compared.report.ok ? 0 : 1;
+  return compared.report.ok ? 0 : compared.unreadable ? 2 : 1;
 }
 
 /** The version in package.json (one level above dist/ when compiled, or the repo root from source). */

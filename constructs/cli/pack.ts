@@ -5,7 +5,9 @@
  * the file and line, exit 1. Negative sizes (which the format does not forbid) are packed as zero, so
  * the packing stays valid, with a note on stderr.
  */
-import * as fs from 'fs';
+import { UnreadableInputError } from '../core/errors';
+import { escapeText } from '../core/excerpt';
+import { readInputFile } from '../core/read-file';
 import { clampNegativeSizes, packBins, parseVbp, PackingInstance } from '../core/packing';
 
 export const DEFAULT_PACK_TIME_LIMIT_MS = 2000;
@@ -13,9 +15,10 @@ export const DEFAULT_PACK_TIME_LIMIT_MS = 2000;
 export async function runPack(file: string, opts: { timeLimitMs?: number }, io: { stdout: (s: string) => void; stderr: (s: string) => void }): Promise<number> {
   let text: string;
   try {
-    text = fs.readFileSync(file, 'utf8');
+    text = readInputFile(file, 'vbp');
   } catch (e) {
-    io.stderr(`metalslice pack: cannot read ${file}: ${(e as Error).message}\n`);
+    if (!(e instanceof UnreadableInputError)) throw e;
+    io.stderr(`metalslice pack: cannot read ${escapeText(file)}: ${e.issues.map((i) => i.message).join('; ')}\n`);
     return 1;
   }
   let instance: PackingInstance;
@@ -26,7 +29,7 @@ export async function runPack(file: string, opts: { timeLimitMs?: number }, io: 
     }
     instance = parsed;
   } catch (e) {
-    io.stderr(`metalslice pack: ${file}: ${(e as Error).message}\n`);
+    io.stderr(`metalslice pack: ${escapeText(file)}: ${(e as Error).message}\n`);
     return 1;
   }
   const result = await packBins(instance, { timeLimitMs: opts.timeLimitMs ?? DEFAULT_PACK_TIME_LIMIT_MS });

@@ -2,10 +2,11 @@
  * `metalslice verify CONFIG [--json] [--order deploy|shuffled] [--seed N]`: plan, then replay the plan on a
  * real control plane. Exit 0 only when the plan is valid and every VM's launcher pod bound; 1 otherwise.
  */
-import * as fs from 'fs';
 import { loadConfigFile } from '../core/config';
 import { buildSnapshot, checkSnapshot, ClusterSnapshot } from '../core/snapshot';
-import { MetalsliceError, PlanIssue } from '../core/errors';
+import { MetalsliceError, PlanIssue, UnreadableInputError } from '../core/errors';
+import { escapeText } from '../core/excerpt';
+import { readInputFile } from '../core/read-file';
 import { planModel } from '../core/plan';
 import { stableJson } from '../core/report';
 import { formatVerifyResult, verifyPlan } from '../verify/verify';
@@ -28,9 +29,6 @@ export interface VerifyCliOptions {
   readonly context?: string;
 }
 
-/** Snapshot files are the Nodes and bound pods of one cluster: 10,000 Nodes and 200,000 pods stay below this. */
-export const MAX_SNAPSHOT_BYTES = 256 * 1024 * 1024;
-
 /** The snapshot the options name, none, or the exit code of why it could not be had. */
 async function snapshotOf(opts: VerifyCliOptions, io: VerifyIo): Promise<ClusterSnapshot | undefined | number> {
   if (opts.snapshot !== undefined && opts.fromCluster) {
@@ -51,18 +49,24 @@ async function snapshotOf(opts: VerifyCliOptions, io: VerifyIo): Promise<Cluster
 function readSnapshotFile(file: string, io: VerifyIo): ClusterSnapshot | number {
   let text: string;
   try {
-    const stat = fs.statSync(file);
-    if (!stat.isFile()) throw Object.assign(new Error('not a regular file'), { code: 'not a regular file' });
-    if (stat.size > MAX_SNAPSHOT_BYTES) throw Object.assign(new Error('too large'), { code: `larger than ${MAX_SNAPSHOT_BYTES >> 20} MiB` });
-    text = fs.readFileSync(file, 'utf8');
+    text = readInputFile(file, 'snapshot');
   } catch (e) {
-    io.stderr(`metalslice verify: cannot read the snapshot ${file} (${(e as NodeJS.ErrnoException).code ?? 'error'}): check the path\n`);
-    return 2;
+    if (!(e instanceof MetalsliceError)) throw e;
+    io.stderr(`metalslice verify: ${e.message}\n`);
+    return e instanceof UnreadableInputError ? 2 : 1;
+  }
+  let data: unknown;
+  try {
+    data = JSON.parse(text);
+  } catch {
+    io.stderr(`metalslice verify: ${escapeText(file)}: not JSON: write it with metalslice inventory --snapshot FILE\n`);
+    return 1;
   }
   try {
-    return checkSnapshot(JSON.parse(text), file);
+    return checkSnapshot(data, escapeText(file));
   } catch (e) {
-    io.stderr(`metalslice verify: ${e instanceof MetalsliceError ? e.message : `${file}: not JSON: write it with metalslice inventory --snapshot FILE`}\n`);
+    if (!(e instanceof MetalsliceError)) throw e;
+    io.stderr(`metalslice verify: ${e.message}\n`);
     return 1;
   }
 }

@@ -30,6 +30,8 @@ import {
 import { overQuota, roomLeft, wholeWithin } from './quota-room';
 import { isDnsLabel, labelKeyProblem, labelValueProblem, parseRequirements, Requirement } from './requirements';
 import { kubeletLabelProblem } from './names';
+import { MAX_NODES_PER_POOL, wholeNumberProblem } from './limits';
+import { describeValue } from './excerpt';
 
 /** What auto-node planning needs from the rest of the plan: the catalogues, the entries, and the room left. */
 export interface AutoNodesInput {
@@ -404,13 +406,13 @@ export function checkTaints(taints: readonly Taint[] | undefined, path: string, 
     const at = childPath(path, i);
     const before = issues.length;
     const keyProblem = typeof t.key === 'string' ? labelKeyProblem(t.key) : 'it is missing';
-    if (keyProblem) issues.push({ path: childPath(at, 'key'), message: `taint key ${JSON.stringify(t.key)} is not valid: ${keyProblem}` });
+    if (keyProblem) issues.push({ path: childPath(at, 'key'), message: `taint key ${describeValue(t.key)} is not valid: ${keyProblem}` });
     if (t.value !== undefined) {
       const valueProblem = typeof t.value === 'string' ? labelValueProblem(t.value) : 'it must be a string';
-      if (valueProblem) issues.push({ path: childPath(at, 'value'), message: `taint value ${JSON.stringify(t.value)} is not valid: ${valueProblem}` });
+      if (valueProblem) issues.push({ path: childPath(at, 'value'), message: `taint value ${describeValue(t.value)} is not valid: ${valueProblem}` });
     }
     if (!TAINT_EFFECTS.includes(t.effect))
-      issues.push({ path: childPath(at, 'effect'), message: `taint effect ${JSON.stringify(t.effect)} is not valid: use ${TAINT_EFFECTS.join(', ')}` });
+      issues.push({ path: childPath(at, 'effect'), message: `taint effect ${describeValue(t.effect)} is not valid: use ${TAINT_EFFECTS.join(', ')}` });
     if (issues.length === before)
       out.push(t.value === undefined || t.value === '' ? { key: t.key, effect: t.effect } : { key: t.key, value: t.value, effect: t.effect });
   });
@@ -438,7 +440,7 @@ function checkNodeLabels(labels: Labels | undefined, path: string, issues: PlanI
     const value = labels[key];
     const valueProblem = typeof value === 'string' ? labelValueProblem(value) : 'it must be a string';
     if (valueProblem) {
-      issues.push({ path: at, message: `label value ${JSON.stringify(value)} is not valid: ${valueProblem}` });
+      issues.push({ path: at, message: `label value ${describeValue(value)} is not valid: ${valueProblem}` });
       continue;
     }
     out[key] = value;
@@ -523,7 +525,7 @@ export function planAutoNodes(input: AutoNodesInput): AutoNodesPlan {
     if (!input.clusters.has(entry.cluster)) {
       issues.push({
         path: childPath(entryPath, 'cluster'),
-        message: `unknown cluster ${JSON.stringify(entry.cluster)}: use one of ${[...input.clusters].sort().join(', ') || '(no clusters defined)'}, or add it to clusters`,
+        message: `unknown cluster ${describeValue(entry.cluster)}: use one of ${[...input.clusters].sort().join(', ') || '(no clusters defined)'}, or add it to clusters`,
       });
     }
     const provider = providers.get(entry.provider);
@@ -532,7 +534,7 @@ export function planAutoNodes(input: AutoNodesInput): AutoNodesPlan {
       if (!providerDeclared) {
         issues.push({
           path: childPath(entryPath, 'provider'),
-          message: `unknown node provider ${JSON.stringify(entry.provider)}: use one of ${
+          message: `unknown node provider ${describeValue(entry.provider)}: use one of ${
             input.providers
               .map((p) => p.name)
               .sort()
@@ -559,7 +561,7 @@ export function planAutoNodes(input: AutoNodesInput): AutoNodesPlan {
       } else if (!quota) {
         issues.push({
           path: childPath(entryPath, 'quota'),
-          message: `unknown quota ${JSON.stringify(entry.quota)}: use one of ${[...input.quotas.keys()].sort().join(', ') || '(no quotas defined)'}`,
+          message: `unknown quota ${describeValue(entry.quota)}: use one of ${[...input.quotas.keys()].sort().join(', ') || '(no quotas defined)'}`,
         });
       } else if (provider.kind !== 'kubevirt') {
         warnings.push({
@@ -586,7 +588,7 @@ export function planAutoNodes(input: AutoNodesInput): AutoNodesPlan {
       if (typeof name !== 'string' || !isDnsLabel(name)) {
         issues.push({
           path: childPath(path, 'name'),
-          message: `pool name ${JSON.stringify(name)} is not a DNS-1123 label: use lower-case letters, digits and '-'`,
+          message: `pool name ${describeValue(name)} is not a DNS-1123 label: use lower-case letters, digits and '-'`,
         });
         return false;
       }
@@ -667,8 +669,9 @@ function planStatic(ctx: PoolContext, spec: StaticPoolSpec, path: string, ledger
   const before = issues.length;
   const common = parseCommon(spec, path, issues);
   const quantity = spec.quantity;
-  if (typeof quantity !== 'number' || !Number.isInteger(quantity) || quantity < 0) {
-    issues.push({ path: childPath(path, 'quantity'), message: `quantity must be a whole number of 0 or more (got ${JSON.stringify(quantity)})` });
+  const quantityProblem = wholeNumberProblem(quantity, MAX_NODES_PER_POOL, 'nodes');
+  if (quantityProblem !== undefined) {
+    issues.push({ path: childPath(path, 'quantity'), message: `quantity ${quantityProblem}` });
   } else if (quantity > 0 && isDnsLabel(ctx.cluster) && nodeName(ctx.cluster, spec.name, quantity - 1).length > 63) {
     issues.push({
       path: childPath(path, 'name'),
@@ -799,7 +802,7 @@ function planDynamic(
   const common = parseCommon(spec, path, issues);
   const autoscaler = spec.autoscaler ?? 'karpenter';
   if (autoscaler !== 'karpenter' && autoscaler !== 'cluster-api') {
-    issues.push({ path: childPath(path, 'autoscaler'), message: `unknown autoscaler ${JSON.stringify(autoscaler)}: use karpenter or cluster-api` });
+    issues.push({ path: childPath(path, 'autoscaler'), message: `unknown autoscaler ${describeValue(autoscaler)}: use karpenter or cluster-api` });
   }
   if (autoscaler === 'cluster-api' && ctx.provider.kind !== 'kubevirt') {
     issues.push({
@@ -814,18 +817,16 @@ function planDynamic(
     const { nodes, ...rest } = spec.limits;
     if (nodes !== undefined) {
       const n = typeof nodes === 'string' && /^[0-9]+$/.test(nodes) ? Number(nodes) : nodes;
-      if (typeof n !== 'number' || !Number.isInteger(n) || n < 0)
-        issues.push({
-          path: childPath(childPath(path, 'limits'), 'nodes'),
-          message: `limits.nodes must be a whole number of 0 or more (got ${JSON.stringify(nodes)})`,
-        });
-      else nodesLimit = n;
+      const problem = wholeNumberProblem(n, MAX_NODES_PER_POOL, 'nodes');
+      if (problem !== undefined) issues.push({ path: childPath(childPath(path, 'limits'), 'nodes'), message: `limits.nodes ${problem}` });
+      else nodesLimit = n as number;
     }
-    limits = captureInto(issues, () => parseResources(rest, childPath(path, 'limits'))) ?? {};
+    limits = captureInto(issues, () => parseResources(rest, childPath(path, 'limits'), 'fleet')) ?? {};
   }
   const minNodes = spec.minNodes ?? 0;
-  if (typeof minNodes !== 'number' || !Number.isInteger(minNodes) || minNodes < 0) {
-    issues.push({ path: childPath(path, 'minNodes'), message: `minNodes must be a whole number of 0 or more (got ${JSON.stringify(spec.minNodes)})` });
+  const minNodesProblem = wholeNumberProblem(minNodes, MAX_NODES_PER_POOL, 'nodes');
+  if (minNodesProblem !== undefined) {
+    issues.push({ path: childPath(path, 'minNodes'), message: `minNodes ${minNodesProblem}` });
   } else if (spec.minNodes !== undefined && autoscaler === 'karpenter') {
     issues.push({
       path: childPath(path, 'minNodes'),
@@ -1008,13 +1009,13 @@ function checkDisruption(spec: DynamicPoolSpec, path: string, issues: PlanIssue[
     if (d.consolidationPolicy !== undefined && d.consolidationPolicy !== 'WhenEmpty' && d.consolidationPolicy !== 'WhenEmptyOrUnderutilized') {
       issues.push({
         path: childPath(dPath, 'consolidationPolicy'),
-        message: `unknown consolidationPolicy ${JSON.stringify(d.consolidationPolicy)}: use WhenEmpty or WhenEmptyOrUnderutilized`,
+        message: `unknown consolidationPolicy ${describeValue(d.consolidationPolicy)}: use WhenEmpty or WhenEmptyOrUnderutilized`,
       });
     }
     if (d.consolidateAfter !== undefined && (typeof d.consolidateAfter !== 'string' || !KARPENTER_DURATION.test(d.consolidateAfter))) {
       issues.push({
         path: childPath(dPath, 'consolidateAfter'),
-        message: `consolidateAfter ${JSON.stringify(d.consolidateAfter)} is not a duration: write e.g. 30s, 5m, 1h30m or Never`,
+        message: `consolidateAfter ${describeValue(d.consolidateAfter)} is not a duration: write e.g. 30s, 5m, 1h30m or Never`,
       });
     }
     (d.budgets ?? []).forEach((b, k) => {
@@ -1022,7 +1023,7 @@ function checkDisruption(spec: DynamicPoolSpec, path: string, issues: PlanIssue[
       if (typeof b.nodes !== 'string' || !BUDGET_NODES.test(b.nodes)) {
         issues.push({
           path: childPath(bPath, 'nodes'),
-          message: `budget nodes ${JSON.stringify(b.nodes)} is not valid: write a count like "2" or a percentage like "10%"`,
+          message: `budget nodes ${describeValue(b.nodes)} is not valid: write a count like "2" or a percentage like "10%"`,
         });
       }
       if ((b.schedule === undefined) !== (b.duration === undefined)) {
@@ -1034,34 +1035,34 @@ function checkDisruption(spec: DynamicPoolSpec, path: string, issues: PlanIssue[
       ) {
         issues.push({
           path: childPath(bPath, 'schedule'),
-          message: `schedule ${JSON.stringify(b.schedule)} is not a cron expression: five fields, or @daily style`,
+          message: `schedule ${describeValue(b.schedule)} is not a cron expression: five fields, or @daily style`,
         });
       }
       if (b.duration !== undefined && (typeof b.duration !== 'string' || !BUDGET_DURATION.test(b.duration))) {
         issues.push({
           path: childPath(bPath, 'duration'),
-          message: `duration ${JSON.stringify(b.duration)} is not valid: whole minutes or hours, e.g. 30m, 8h, 1h30m`,
+          message: `duration ${describeValue(b.duration)} is not valid: whole minutes or hours, e.g. 30m, 8h, 1h30m`,
         });
       }
       (b.reasons ?? []).forEach((r, m) => {
         if (!BUDGET_REASONS.includes(r))
-          issues.push({ path: childPath(childPath(bPath, 'reasons'), m), message: `unknown reason ${JSON.stringify(r)}: use ${BUDGET_REASONS.join(', ')}` });
+          issues.push({ path: childPath(childPath(bPath, 'reasons'), m), message: `unknown reason ${describeValue(r)}: use ${BUDGET_REASONS.join(', ')}` });
       });
     });
   }
   if (spec.expireAfter !== undefined && (typeof spec.expireAfter !== 'string' || !KARPENTER_DURATION.test(spec.expireAfter))) {
     issues.push({
       path: childPath(path, 'expireAfter'),
-      message: `expireAfter ${JSON.stringify(spec.expireAfter)} is not a duration: write e.g. 720h or Never`,
+      message: `expireAfter ${describeValue(spec.expireAfter)} is not a duration: write e.g. 720h or Never`,
     });
   }
   if (spec.terminationGracePeriod !== undefined && (typeof spec.terminationGracePeriod !== 'string' || !GRACE_PERIOD.test(spec.terminationGracePeriod))) {
     issues.push({
       path: childPath(path, 'terminationGracePeriod'),
-      message: `terminationGracePeriod ${JSON.stringify(spec.terminationGracePeriod)} is not a duration: write e.g. 30s, 10m or 1h`,
+      message: `terminationGracePeriod ${describeValue(spec.terminationGracePeriod)} is not a duration: write e.g. 30s, 10m or 1h`,
     });
   }
   if (spec.weight !== undefined && (typeof spec.weight !== 'number' || !Number.isInteger(spec.weight) || spec.weight < 1 || spec.weight > 100)) {
-    issues.push({ path: childPath(path, 'weight'), message: `weight must be a whole number from 1 to 100 (got ${JSON.stringify(spec.weight)})` });
+    issues.push({ path: childPath(path, 'weight'), message: `weight must be a whole number from 1 to 100 (got ${describeValue(spec.weight)})` });
   }
 }

@@ -2,16 +2,29 @@
  * Reading the metalslice config (YAML or JSON): structure is checked by a JSON Schema, so every typo is
  * reported with its path (`quotas[1].limits.memory`) before the planner looks at meaning.
  */
-import * as fs from 'fs';
 import * as path from 'path';
 import Ajv, { ErrorObject, SchemaObject } from 'ajv';
 import { parseDocument } from 'yaml';
 import { MetalsliceError, PlanIssue, UnreadableInputError } from './errors';
 import { AutoNodesSpec, HostSpec, MetalsliceConfig } from './model';
+import {
+  MAX_CPU_ALLOCATION_RATIO,
+  MAX_HOST_NAME_CHARS,
+  MAX_HOSTS_PER_FLEET,
+  MAX_LIVE_MIGRATIONS,
+  MAX_MEMORY_OVERCOMMIT_PERCENT,
+  MAX_NODES_PER_POOL,
+  MAX_PODS_PER_HOST,
+  MAX_PREVIEW_PODS,
+  MAX_TOTAL_NODES,
+  MAX_VCPU_TOPOLOGY,
+} from './limits';
+import { readInputFile } from './read-file';
 import { importVclusterAutoNodes } from './vcluster';
 import { didYouMean } from './vcluster-schema';
+import { describeType, describeValue, excerpt, pathKey } from './excerpt';
 
-const quantity = { type: ['string', 'number'] } as const;
+const quantity = { type: ['string', 'number'], maxLength: 64 } as const;
 const resources = { type: 'object', additionalProperties: quantity } as const;
 const labels = { type: 'object', additionalProperties: { type: 'string' } } as const;
 const name = { type: 'string' } as const;
@@ -37,11 +50,12 @@ const hostPods = {
   required: ['count', 'requests'],
   additionalProperties: false,
   properties: {
-    count: { type: 'integer', minimum: 0 },
+    count: { type: 'integer', minimum: 0, maximum: MAX_PODS_PER_HOST },
     requests: resources,
     virtHandler: { type: 'boolean' },
     virtualMachines: {
       type: 'array',
+      maxItems: MAX_PODS_PER_HOST,
       items: { type: 'object', required: ['name', 'requests'], additionalProperties: false, properties: { name, requests: resources } },
     },
   },
@@ -51,7 +65,7 @@ const host = {
   required: ['name', 'capacity'],
   additionalProperties: false,
   properties: {
-    name,
+    name: { type: 'string', maxLength: MAX_HOST_NAME_CHARS },
     labels,
     capacity: resources,
     allocatable: resources,
@@ -64,7 +78,8 @@ const host = {
     errorMessage: { type: 'string' },
   },
 } as const;
-const count = { type: 'integer', minimum: 0 } as const;
+const count = { type: 'integer', minimum: 0, maximum: MAX_NODES_PER_POOL } as const;
+const hostList = { type: 'array', maxItems: MAX_HOSTS_PER_FLEET, items: host } as const;
 const vmOptions = {
   type: 'object',
   additionalProperties: false,
@@ -75,8 +90,8 @@ const vmOptions = {
     ioThreads: { type: 'integer', minimum: 1, maximum: 64 },
     serialConsoleLog: { type: 'boolean' },
     graphics: { type: 'boolean' },
-    sockets: { type: 'integer', minimum: 1 },
-    threads: { type: 'integer', minimum: 1 },
+    sockets: { type: 'integer', minimum: 1, maximum: MAX_VCPU_TOPOLOGY },
+    threads: { type: 'integer', minimum: 1, maximum: MAX_VCPU_TOPOLOGY },
     deviceKinds: { type: 'object', additionalProperties: { enum: ['gpu', 'hostDevice'] } },
     evictionStrategy: { enum: ['LiveMigrate', 'LiveMigrateIfPossible', 'External', 'None'] },
   },
@@ -112,12 +127,12 @@ export const CONFIG_SCHEMA: SchemaObject = {
         properties: {
           name,
           reservedPerHost: resources,
-          hosts: { type: 'array', items: host },
+          hosts: hostList,
           hostsFile: { type: 'string' },
-          cpuAllocationRatio: { type: 'number', exclusiveMinimum: 0 },
-          memoryOvercommit: { type: 'integer', minimum: 10 },
+          cpuAllocationRatio: { type: 'number', exclusiveMinimum: 0, maximum: MAX_CPU_ALLOCATION_RATIO },
+          memoryOvercommit: { type: 'integer', minimum: 10, maximum: MAX_MEMORY_OVERCOMMIT_PERCENT },
           serialConsoleLog: { type: 'boolean' },
-          podsPerHost: { type: 'integer', minimum: 1 },
+          podsPerHost: { type: 'integer', minimum: 1, maximum: MAX_PODS_PER_HOST },
           requireHostFailureHeadroom: { type: 'boolean' },
           permittedHostDevices: {
             type: 'array',
@@ -148,10 +163,11 @@ export const CONFIG_SCHEMA: SchemaObject = {
           fleet: name,
           organization: name,
           limits: resources,
-          maxVirtualMachines: count,
+          maxVirtualMachines: { type: 'integer', minimum: 0, maximum: MAX_TOTAL_NODES },
           namespace: name,
           consumers: { type: 'array', items: { type: 'string' } },
-          liveMigrations: count,
+          allowSystemConsumers: { type: 'boolean' },
+          liveMigrations: { type: 'integer', minimum: 0, maximum: MAX_LIVE_MIGRATIONS },
         },
       },
     },
@@ -203,7 +219,7 @@ export const CONFIG_SCHEMA: SchemaObject = {
           name,
           kind: { enum: ['kubevirt', 'metal3', 'terraform'] },
           fleet: name,
-          hosts: { type: 'array', items: host },
+          hosts: hostList,
           hostsFile: { type: 'string' },
           hostNamespace: name,
           properties: labels,
@@ -311,7 +327,7 @@ export const CONFIG_SCHEMA: SchemaObject = {
                         type: 'object',
                         required: ['resources', 'count'],
                         additionalProperties: false,
-                        properties: { resources, count: { type: 'integer', minimum: 1 } },
+                        properties: { resources, count: { type: 'integer', minimum: 1, maximum: MAX_PREVIEW_PODS } },
                       },
                     },
                     nodeOverhead: resources,
@@ -389,19 +405,22 @@ export function pointerToPath(pointer: string): string {
     .reduce((acc, part) => {
       if (/^\d+$/.test(part)) return `${acc}[${part}]`;
       if (/^[A-Za-z_][A-Za-z0-9_-]*$/.test(part)) return acc === '' ? part : `${acc}.${part}`;
-      return `${acc}["${part}"]`;
+      return `${acc}["${pathKey(part)}"]`;
     }, '');
 }
 
 function describe(error: ErrorObject): PlanIssue {
   const at = pointerToPath(error.instancePath);
   const plain = (key: string) => /^[A-Za-z_][A-Za-z0-9_-]*$/.test(key);
-  const join = (key: string) => (at === '(config)' ? (plain(key) ? key : `["${key}"]`) : plain(key) ? `${at}.${key}` : `${at}["${key}"]`);
+  const join = (key: string) => (at === '(config)' ? (plain(key) ? key : `["${pathKey(key)}"]`) : plain(key) ? `${at}.${key}` : `${at}["${pathKey(key)}"]`);
   switch (error.keyword) {
     case 'additionalProperties': {
       const key = String((error.params as { additionalProperty: string }).additionalProperty);
       const guess = didYouMean(key, Object.keys((error.parentSchema as { properties?: object } | undefined)?.properties ?? {}));
-      return { path: join(key), message: `unknown field "${key}": ${guess !== undefined ? `did you mean "${guess}"?` : 'remove it or check its spelling'}` };
+      return {
+        path: join(key),
+        message: `unknown field ${excerpt(key)}: ${guess !== undefined ? `did you mean "${guess}"?` : 'remove it or check its spelling'}`,
+      };
     }
     case 'required': {
       const key = String((error.params as { missingProperty: string }).missingProperty);
@@ -423,15 +442,28 @@ function describe(error: ErrorObject): PlanIssue {
         'string,number': 'a string or a number',
       };
       const hint = want === 'string' && (typeof error.data === 'number' || typeof error.data === 'boolean') ? `: quote it ("${String(error.data)}")` : '';
-      return { path: at, message: `must be ${noun[want] ?? want.replace(',', ' or ')} (got ${JSON.stringify(error.data)})${hint}` };
+      return {
+        path: at,
+        message: `must be ${noun[want] ?? want.replace(',', ' or ')} (got ${error.instancePath === '' ? describeType(error.data) : describeValue(error.data)})${hint}`,
+      };
     }
     case 'minimum':
     case 'exclusiveMinimum': {
       const limit = (error.params as { limit: number }).limit;
-      return { path: at, message: `must be ${error.keyword === 'minimum' ? `${limit} or more` : `more than ${limit}`} (got ${JSON.stringify(error.data)})` };
+      return {
+        path: at,
+        message: `must be ${error.keyword === 'minimum' ? `${limit} or more` : `more than ${limit}`} (got ${error.instancePath === '' ? describeType(error.data) : describeValue(error.data)})`,
+      };
     }
+    case 'maxItems':
+      return { path: at, message: `must have at most ${(error.params as { limit: number }).limit} items (got ${describeValue(error.data)}): split it` };
+    case 'maxLength':
+      return { path: at, message: `must be at most ${(error.params as { limit: number }).limit} characters (got ${describeValue(error.data)})` };
     case 'maximum':
-      return { path: at, message: `must be ${(error.params as { limit: number }).limit} or less (got ${JSON.stringify(error.data)})` };
+      return {
+        path: at,
+        message: `must be ${(error.params as { limit: number }).limit} or less (got ${error.instancePath === '' ? describeType(error.data) : describeValue(error.data)})`,
+      };
     default:
       return { path: at, message: error.message ?? 'is invalid' };
   }
@@ -475,6 +507,15 @@ export function parseConfigText(text: string, source: string): MetalsliceConfig 
       },
     ]);
   }
+  const data = parseYamlText(text, source);
+  return validateConfigShape(data);
+}
+
+/**
+ * YAML or JSON text as data; any syntax error (a truncated file, a duplicate key, trailing garbage) is thrown as
+ * a MetalsliceError at `source:line`, never skipped: a cut-off inventory must not plan on the hosts that survived.
+ */
+export function parseYamlText(text: string, source: string): unknown {
   const doc = parseDocument(text, { prettyErrors: true, uniqueKeys: true });
   if (doc.errors.length > 0) {
     // The first syntax error is the root; the parser's later ones follow from it.
@@ -483,25 +524,17 @@ export function parseConfigText(text: string, source: string): MetalsliceConfig 
       { path: `${source}:${e.linePos?.[0].line ?? '?'}`, message: `${e.code}: ${e.message.split('\n')[0]}; fix the YAML/JSON syntax` },
     ]);
   }
-  let data: unknown;
   try {
-    data = doc.toJS();
+    return doc.toJS({ maxAliasCount: 100 });
   } catch (e) {
     // The parser accepts some documents it cannot turn into data, such as an alias to no anchor.
     throw new MetalsliceError([{ path: source, message: `${(e as Error).message.split('\n')[0]}; fix the YAML/JSON syntax` }]);
   }
-  return validateConfigShape(data);
 }
 
 /** Reads a config file and inlines every `hostsFile` (relative to the config file) as `hosts`. */
 export function loadConfigFile(file: string): MetalsliceConfig {
-  let text: string;
-  try {
-    text = fs.readFileSync(file, 'utf8');
-  } catch (e) {
-    throw new UnreadableInputError([{ path: file, message: `cannot read the config file (${(e as NodeJS.ErrnoException).code ?? 'error'}): check the path` }]);
-  }
-  const config = parseConfigText(text, file);
+  const config = parseConfigText(readInputFile(file, 'config'), file);
   const dir = path.dirname(path.resolve(file));
   return resolveVclusterFiles(resolveHostsFiles(config, dir), dir);
 }
@@ -512,16 +545,11 @@ export function resolveVclusterFiles(config: MetalsliceConfig, baseDir: string):
   const issues: PlanIssue[] = [];
   const warnings: PlanIssue[] = [];
   const imported: AutoNodesSpec[] = [];
+  let unreadable = false;
   config.vclusters.forEach((v, i) => {
-    const at = `vclusters[${i}]`;
-    let text: string;
-    try {
-      text = fs.readFileSync(path.resolve(baseDir, v.file), 'utf8');
-    } catch (e) {
-      issues.push({
-        path: `${at}.file`,
-        message: `cannot read ${v.file} (${(e as NodeJS.ErrnoException).code ?? 'error'}): check the path (relative to the config file)`,
-      });
+    const text = captureUnreadable(issues, () => readInputFile(path.resolve(baseDir, v.file), 'vcluster', `vclusters[${i}].file`));
+    if (text === undefined) {
+      unreadable = true;
       return;
     }
     const result = importVclusterAutoNodes(text, { cluster: v.cluster, quota: v.quota, quotaByProvider: v.quotaByProvider, pathPrefix: v.file });
@@ -529,7 +557,7 @@ export function resolveVclusterFiles(config: MetalsliceConfig, baseDir: string):
     warnings.push(...result.warnings);
     result.autoNodes.forEach((entry, k) => imported.push({ ...entry, source: result.sourcePaths[k] }));
   });
-  if (issues.length > 0) throw new MetalsliceError(issues);
+  if (issues.length > 0) throw unreadable ? new UnreadableInputError(issues) : new MetalsliceError(issues);
   return { ...config, autoNodes: [...(config.autoNodes ?? []), ...imported], readWarnings: [...(config.readWarnings ?? []), ...warnings] };
 }
 
@@ -538,18 +566,20 @@ export interface InventoryFile {
   readonly hosts: readonly HostSpec[];
 }
 
-export function readInventoryFile(file: string, at: string): readonly HostSpec[] {
-  let parsed: unknown;
+/** A file's text, or undefined with its UnreadableInputError's issues added to `issues`. */
+function captureUnreadable(issues: PlanIssue[], read: () => string): string | undefined {
   try {
-    parsed = parseDocument(fs.readFileSync(file, 'utf8')).toJS();
+    return read();
   } catch (e) {
-    throw new MetalsliceError([
-      {
-        path: at,
-        message: `cannot read hosts file ${file} (${(e as NodeJS.ErrnoException).code ?? (e as Error).message}): check the path, or run \`metalslice inventory --out ${file}\``,
-      },
-    ]);
+    if (!(e instanceof UnreadableInputError)) throw e;
+    issues.push(...e.issues);
+    return undefined;
   }
+}
+
+/** The hosts of an inventory file (`metalslice inventory` output); a syntax error anywhere in it refuses the whole file. */
+export function readInventoryFile(file: string, at: string): readonly HostSpec[] {
+  const parsed = parseYamlText(readInputFile(file, 'hostsFile', at), at);
   const wrapped = validateConfigShape({ fleets: [{ name: 'inventory', hosts: (parsed as InventoryFile | null)?.hosts ?? [] }] });
   if (!Array.isArray((parsed as InventoryFile | null)?.hosts)) {
     throw new MetalsliceError([{ path: at, message: `hosts file ${file} has no "hosts" list: write it with \`metalslice inventory\`` }]);
@@ -559,6 +589,7 @@ export function readInventoryFile(file: string, at: string): readonly HostSpec[]
 
 export function resolveHostsFiles(config: MetalsliceConfig, baseDir: string): MetalsliceConfig {
   const issues: PlanIssue[] = [];
+  let unreadable = false;
   const load = <T extends { hosts?: readonly HostSpec[]; hostsFile?: string }>(item: T, at: string): T => {
     if (item.hostsFile === undefined) return item;
     if (item.hosts !== undefined) {
@@ -569,8 +600,9 @@ export function resolveHostsFiles(config: MetalsliceConfig, baseDir: string): Me
       const hosts = readInventoryFile(path.resolve(baseDir, item.hostsFile), `${at}.hostsFile`);
       return { ...item, hosts };
     } catch (e) {
-      if (e instanceof MetalsliceError) issues.push(...e.issues);
-      else throw e;
+      if (!(e instanceof MetalsliceError)) throw e;
+      issues.push(...e.issues);
+      unreadable ||= e instanceof UnreadableInputError;
       return item;
     }
   };
@@ -579,6 +611,6 @@ export function resolveHostsFiles(config: MetalsliceConfig, baseDir: string): Me
     fleets: config.fleets?.map((f, i) => load(f, `fleets[${i}]`)),
     nodeProviders: config.nodeProviders?.map((p, i) => load(p, `nodeProviders[${i}]`)),
   };
-  if (issues.length > 0) throw new MetalsliceError(issues);
+  if (issues.length > 0) throw unreadable ? new UnreadableInputError(issues) : new MetalsliceError(issues);
   return out;
 }

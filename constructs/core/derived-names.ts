@@ -5,6 +5,7 @@
  * share a namespace. Each derived name is claimed by its owner here; a second owner is an error that
  * names both.
  */
+import { reservedNamespaceProblem } from './tenancy';
 import { IssueCollector } from './errors';
 import { AutoNodesSpec, MetalsliceConfig } from './model';
 import { nodeEnvironmentNamespace } from '../render/node-environment';
@@ -68,9 +69,16 @@ function claimNamespaces(input: DerivedNamesInput, issues: IssueCollector): void
         shareable: 'metal3-hosts',
       });
   });
-  for (const [name, q] of input.quotas) namespaces.claim(q.namespace, { who: `quota "${name}"`, path: `${q.path}.namespace` });
+  for (const [name, q] of input.quotas) {
+    const reserved = reservedNamespaceProblem(q.namespace);
+    if (reserved !== undefined) issues.add(`${q.path}.namespace`, reserved);
+    namespaces.claim(q.namespace, { who: `quota "${name}"`, path: `${q.path}.namespace` });
+  }
   for (const env of input.environments) {
-    namespaces.claim(nodeEnvironmentNamespace(env), { who: `the node environment of cluster "${env.cluster}" and provider "${env.provider}"`, path: env.path });
+    const namespace = nodeEnvironmentNamespace(env);
+    const reserved = reservedNamespaceProblem(namespace);
+    if (reserved !== undefined) issues.add(env.path, `the node environment of cluster "${env.cluster}" and provider "${env.provider}": ${reserved}`);
+    namespaces.claim(namespace, { who: `the node environment of cluster "${env.cluster}" and provider "${env.provider}"`, path: env.path });
   }
 }
 

@@ -2,6 +2,9 @@
  * Problems found while validating or planning. Every problem names where it is (a config path such as
  * `quotas[1].limits.memory` or a construct path) and says how to fix it.
  */
+import { pathKey } from './excerpt';
+
+/** One problem: where it is, and what is wrong with the fix. */
 export interface PlanIssue {
   /** Where: a config path (`nodePools[0].count`) or a construct path (`provider/fra1/team-a`). */
   readonly path: string;
@@ -63,7 +66,7 @@ export class IssueCollector {
 export function childPath(base: string, key: string | number): string {
   if (typeof key === 'number') return `${base}[${key}]`;
   const plain = /^[A-Za-z_][A-Za-z0-9_-]*$/.test(key);
-  const part = plain ? key : `["${key}"]`;
+  const part = plain ? key : `["${pathKey(key)}"]`;
   if (base === '') return plain ? key : part;
   return plain ? `${base}.${key}` : `${base}${part}`;
 }

@@ -6,6 +6,7 @@
 
 /** How long a node's bootstrap token is valid unless a pool says otherwise: a day to boot and join. */
 export const DEFAULT_BOOTSTRAP_TOKEN_TTL = '24h';
+import { describeValue } from './excerpt';
 
 // What modules/join's token_ttl accepts too: hours, minutes and seconds, each a whole number.
 const TTL = /^(?:[0-9]+[hms])+$/;
@@ -22,7 +23,7 @@ export function bootstrapTokenTtlSeconds(ttl: string): number | undefined {
 /** What is wrong with a bootstrap token lifetime, with the fix; undefined when it is fine. */
 export function bootstrapTokenTtlProblem(ttl: string): string | undefined {
   const seconds = bootstrapTokenTtlSeconds(ttl);
-  if (seconds === undefined) return `${JSON.stringify(ttl)} is not a duration: write whole hours, minutes and seconds, like 24h, 90m or 1h30m`;
-  if (seconds === 0) return `${JSON.stringify(ttl)} would expire the token as it is made: give the node time to boot and join, like 24h`;
+  if (seconds === undefined) return `${describeValue(ttl)} is not a duration: write whole hours, minutes and seconds, like 24h, 90m or 1h30m`;
+  if (seconds === 0) return `${describeValue(ttl)} would expire the token as it is made: give the node time to boot and join, like 24h`;
   return undefined;
 }

@@ -143,8 +143,10 @@ export interface QuotaSpec {
   readonly maxVirtualMachines?: number;
   /** The namespace the quota's VMs live in. @default - `<organization>-<name>` */
   readonly namespace?: string;
-  /** Users or groups (`group:NAME`) who may manage VMs in the namespace. @default - `<organization>` group */
+  /** Users or groups (`group:NAME`) who may manage VMs in the namespace; `system:` users and groups only with allowSystemConsumers. @default - `<organization>` group */
   readonly consumers?: readonly string[];
+  /** Allow `system:` users and groups (anonymous, authenticated, service accounts) among consumers; the plan warns. @default false */
+  readonly allowSystemConsumers?: boolean;
   /**
    * Live migrations of the quota's VMs that may run at once. A migrating VM holds two launcher pods, and
    * the ResourceQuota counts both, so the plan keeps room for this many of the quota's largest migratable VMs.

@@ -10,6 +10,8 @@ import { Quantity } from './quantity';
 import { isExtendedResource, parseResources, resourceNames, ResourceVector } from './resources';
 import { isDnsLabel, labelKeyProblem, parsePropertyOffer, PropertyOffer } from './requirements';
 import { isNodeTypeName } from './names';
+import { MAX_NODES_PER_POOL, wholeNumberProblem } from './limits';
+import { describeValue } from './excerpt';
 
 export const NODE_TYPE_LABEL = 'vcluster.com/node-type';
 export const INSTANCE_TYPE_LABEL = 'node.kubernetes.io/instance-type';
@@ -164,8 +166,9 @@ const single = (value: string): PropertyOffer => ({ any: false, values: [value] 
 
 function checkCount(value: number | undefined, path: string, what: string, issues: PlanIssue[]): boolean {
   if (value === undefined) return true;
-  if (typeof value !== 'number' || !Number.isInteger(value) || value < 0) {
-    issues.push({ path, message: `${what} must be a whole number of 0 or more (got ${JSON.stringify(value)})` });
+  const problem = wholeNumberProblem(value, MAX_NODES_PER_POOL, 'nodes');
+  if (problem !== undefined) {
+    issues.push({ path, message: `${what} ${problem}` });
     return false;
   }
   return true;
@@ -185,7 +188,7 @@ export function parseNodeProviders(specs: readonly NodeProviderSpec[], basePath 
     if (typeof spec.name !== 'string' || !isDnsLabel(spec.name)) {
       issues.push({
         path: childPath(path, 'name'),
-        message: `provider name ${JSON.stringify(spec.name)} is not a DNS-1123 label: use lower-case letters, digits and '-', at most 63 characters`,
+        message: `provider name ${describeValue(spec.name)} is not a DNS-1123 label: use lower-case letters, digits and '-', at most 63 characters`,
       });
       return;
     }
@@ -198,7 +201,7 @@ export function parseNodeProviders(specs: readonly NodeProviderSpec[], basePath 
     }
     seen.set(spec.name, i);
     if (!['kubevirt', 'metal3', 'terraform'].includes(spec.kind)) {
-      issues.push({ path: childPath(path, 'kind'), message: `unknown provider kind ${JSON.stringify(spec.kind)}: use kubevirt, metal3 or terraform` });
+      issues.push({ path: childPath(path, 'kind'), message: `unknown provider kind ${describeValue(spec.kind)}: use kubevirt, metal3 or terraform` });
       return;
     }
     if (spec.kind === 'kubevirt' && !spec.fleet) {
@@ -244,7 +247,7 @@ export function parseNodeProviders(specs: readonly NodeProviderSpec[], basePath 
       if (typeof t.name !== 'string' || !isNodeTypeName(t.name)) {
         issues.push({
           path: childPath(typePath, 'name'),
-          message: `node type name ${JSON.stringify(t.name)} is not valid: use lower-case letters, digits, '-' and '.' (like t3.medium), starting and ending with a letter or digit, at most 63 characters`,
+          message: `node type name ${describeValue(t.name)} is not valid: use lower-case letters, digits, '-' and '.' (like t3.medium), starting and ending with a letter or digit, at most 63 characters`,
         });
         return;
       }
@@ -282,7 +285,7 @@ function parseNodeType(
     }
   }
   if (spec.cost !== undefined && (typeof spec.cost !== 'number' || !Number.isFinite(spec.cost) || spec.cost < 0)) {
-    issues.push({ path: childPath(path, 'cost'), message: `cost must be a number of 0 or more (got ${JSON.stringify(spec.cost)})` });
+    issues.push({ path: childPath(path, 'cost'), message: `cost must be a number of 0 or more (got ${describeValue(spec.cost)})` });
   }
   checkCount(spec.maxCapacity, childPath(path, 'maxCapacity'), 'maxCapacity', issues);
 
@@ -291,7 +294,7 @@ function parseNodeType(
   let zone = DEFAULT_ZONE;
   if (spec.zone !== undefined) {
     const problem = typeof spec.zone === 'string' && spec.zone !== '' ? undefined : 'it must be a non-empty string';
-    if (problem) issues.push({ path: childPath(path, 'zone'), message: `zone ${JSON.stringify(spec.zone)} is not valid: ${problem}` });
+    if (problem) issues.push({ path: childPath(path, 'zone'), message: `zone ${describeValue(spec.zone)} is not valid: ${problem}` });
     else {
       captureInto(issues, () => parsePropertyOffer(spec.zone!, childPath(path, 'zone')));
       zone = spec.zone;

@@ -2,10 +2,13 @@
  * Planning, phase 1: the foundation every VM stands on. Names, fleets (host capacity less reservations,
  * KubeVirt settings), tenant clusters, and quotas, which must fit their fleet by sums.
  */
+import { consumerProblem } from './tenancy';
 import { X509Certificate } from 'crypto';
 import { childPath, IssueCollector, PlanIssue } from './errors';
 import { BoundPods, hostTaken, nodeTaints, vmAllocatable, whyNoVms } from './host-offer';
 import { virtHandlerRequests } from './kubevirt/handler';
+import { MAX_CPU_ALLOCATION_RATIO, MAX_LIVE_MIGRATIONS, MAX_MEMORY_OVERCOMMIT_PERCENT, MAX_PORT, wholeNumberProblem } from './limits';
+import { describeValue } from './excerpt';
 import { KubevirtSettings } from './kubevirt/launcher';
 import { ClusterSpec, FleetSpec, HostSpec, MetalsliceConfig, QuotaSpec } from './model';
 import { dns1123LabelProblem, kubeletLabelProblem, labelKeyProblem, labelValueProblem } from './names';
@@ -83,19 +86,28 @@ export function unknownReference(kind: string, name: string, known: Iterable<str
 /** The KubeVirt CR settings of a fleet; a fractional cpuAllocationRatio is refused, as KubeVirt's CRD does. */
 function kubevirtSettings(spec: FleetSpec, at: string, issues: IssueCollector): KubevirtSettings {
   const ratio = spec.cpuAllocationRatio ?? 1;
-  if (!Number.isInteger(ratio) || ratio < 1) {
+  if (ratio > MAX_CPU_ALLOCATION_RATIO) {
+    issues.add(
+      `${at}.cpuAllocationRatio`,
+      `must be ${MAX_CPU_ALLOCATION_RATIO} or less (got ${describeValue(ratio)}): each vCPU would request under 10m of a core; KubeVirt's default is 10`,
+    );
+  } else if (!Number.isInteger(ratio) || ratio < 1) {
     issues.add(
       `${at}.cpuAllocationRatio`,
       `${ratio} is not a whole number of 1 or more: KubeVirt's cpuAllocationRatio is an integer (vCPUs per physical CPU); use ${Math.max(1, Math.round(ratio))}`,
     );
   }
   const overcommit = spec.memoryOvercommit ?? 100;
-  if (!Number.isInteger(overcommit) || overcommit < 10) {
-    issues.add(`${at}.memoryOvercommit`, `${overcommit} is not a whole percentage of 10 or more (KubeVirt's memoryOvercommit; 100 = no overcommit)`);
+  const overcommitOk = Number.isInteger(overcommit) && overcommit >= 10 && overcommit <= MAX_MEMORY_OVERCOMMIT_PERCENT;
+  if (!overcommitOk) {
+    issues.add(
+      `${at}.memoryOvercommit`,
+      `${describeValue(overcommit)} is not a whole percentage from 10 to ${MAX_MEMORY_OVERCOMMIT_PERCENT} (KubeVirt's memoryOvercommit; 100 = no overcommit)`,
+    );
   }
   return {
-    cpuAllocationRatio: Number.isInteger(ratio) && ratio >= 1 ? ratio : 1,
-    memoryOvercommit: Number.isInteger(overcommit) && overcommit >= 10 ? overcommit : 100,
+    cpuAllocationRatio: Number.isInteger(ratio) && ratio >= 1 && ratio <= MAX_CPU_ALLOCATION_RATIO ? ratio : 1,
+    memoryOvercommit: overcommitOk ? overcommit : 100,
     serialConsoleLog: spec.serialConsoleLog ?? true,
   };
 }
@@ -259,8 +271,11 @@ function planFleet(spec: FleetSpec, at: string, ownNamespaces: ReadonlySet<strin
 }
 
 function planCluster(spec: ClusterSpec, at: string, issues: IssueCollector): PlannedCluster {
-  if (!/^https:\/\/[^/\s:]+(:\d{1,5})?\/?$/.test(spec.endpoint)) {
-    issues.add(`${at}.endpoint`, `"${spec.endpoint}" is not an API server URL: write https://HOST:PORT, e.g. https://10.0.0.10:6443`);
+  const endpoint = /^https:\/\/[^/\s:]+(:(\d{1,5}))?\/?$/.exec(spec.endpoint);
+  if (!endpoint) {
+    issues.add(`${at}.endpoint`, `${describeValue(spec.endpoint)} is not an API server URL: write https://HOST:PORT, e.g. https://10.0.0.10:6443`);
+  } else if (endpoint[2] !== undefined && (Number(endpoint[2]) < 1 || Number(endpoint[2]) > MAX_PORT)) {
+    issues.add(`${at}.endpoint`, `port ${endpoint[2]} is not a TCP port (1 to ${MAX_PORT}): write https://HOST:PORT, e.g. https://10.0.0.10:6443`);
   }
   try {
     const cert = new X509Certificate(spec.caCertificate);
@@ -287,7 +302,7 @@ function planQuotas(
     const orgProblem = dns1123LabelProblem(spec.organization);
     if (orgProblem) issues.add(`${at}.organization`, `"${spec.organization}" ${orgProblem}`);
     if (!fleetNames.has(spec.fleet)) issues.add(`${at}.fleet`, unknownReference('fleet', spec.fleet, fleets.keys()));
-    const limits = issues.capture(() => normalizeResources(parseResources(spec.limits, `${at}.limits`)));
+    const limits = issues.capture(() => normalizeResources(parseResources(spec.limits, `${at}.limits`, 'fleet')));
     if (limits) {
       for (const need of ['cpu', 'memory'] as const) {
         if (!(need in spec.limits)) issues.add(`${at}.limits.${need}`, `missing required limit "${need}": a quota must bound cpu and memory`);
@@ -297,10 +312,14 @@ function planQuotas(
     const nsProblem = dns1123LabelProblem(namespace);
     if (nsProblem && (spec.namespace !== undefined || (!orgProblem && !dns1123LabelProblem(spec.name))))
       issues.add(`${at}.namespace`, `namespace "${namespace}" ${nsProblem}; set namespace explicitly`);
-    // Two owners of one namespace are found with every other derived name (derived-names.ts).
+    // Two owners of one namespace, and namespaces no tenant may take, are found with every other derived name (derived-names.ts).
+    (spec.consumers ?? []).forEach((c, k) => {
+      const problem = consumerProblem(c, spec.allowSystemConsumers === true);
+      if (problem !== undefined) issues.add(`${at}.consumers[${k}]`, problem);
+    });
     const liveMigrations = spec.liveMigrations ?? 1;
-    if (!Number.isInteger(liveMigrations) || liveMigrations < 0)
-      issues.add(`${at}.liveMigrations`, `must be a whole number of 0 or more (got ${liveMigrations})`);
+    const migrationsProblem = wholeNumberProblem(liveMigrations, MAX_LIVE_MIGRATIONS, 'migrations');
+    if (migrationsProblem !== undefined) issues.add(`${at}.liveMigrations`, migrationsProblem);
     if (limits && !quotas.has(spec.name)) {
       quotas.set(spec.name, {
         name: spec.name,
@@ -309,7 +328,7 @@ function planQuotas(
         fleet: spec.fleet,
         namespace,
         limits,
-        liveMigrations: Number.isInteger(liveMigrations) && liveMigrations >= 0 ? liveMigrations : 1,
+        liveMigrations: migrationsProblem === undefined ? liveMigrations : 1,
       });
     }
   });

@@ -5,6 +5,8 @@
  */
 import { resolveAutoClaims } from './auto-claims';
 import { AutoNodesPlan, AutoNodesSourcePath, checkTaints, planAutoNodes, PlannedAutoPool, vmOfType } from './auto-nodes';
+import { hostImageProblem } from './host-image';
+import { MAX_NODES_PER_POOL, wholeNumberProblem } from './limits';
 import { childPath, IssueCollector, PlanIssue } from './errors';
 import { Foundation, checkLabels, pathOf, unknownReference } from './plan-foundation';
 import { AutoNodesSpec, Labels, MetalsliceConfig, PrivateNodePoolSpec } from './model';
@@ -33,7 +35,8 @@ export function buildElasticVms(model: MetalsliceConfig, paths: ModelPaths | und
     const quota = foundation.quotas.get(spec.quota);
     if (!foundation.declared.quotas.has(spec.quota)) issues.add(`${at}.quota`, unknownReference('quota', spec.quota, foundation.quotas.keys()));
     if (!foundation.declared.clusters.has(spec.cluster)) issues.add(`${at}.cluster`, unknownReference('cluster', spec.cluster, foundation.clusters.keys()));
-    if (!Number.isInteger(spec.count) || spec.count < 0) issues.add(`${at}.count`, `must be a whole number of nodes, 0 or more (got ${spec.count})`);
+    const countProblem = wholeNumberProblem(spec.count, MAX_NODES_PER_POOL, 'nodes');
+    if (countProblem !== undefined) issues.add(`${at}.count`, countProblem);
     checkLabels(spec.labels, `${at}.labels`, issues, true);
     const taintProblems: PlanIssue[] = [];
     checkTaints(spec.taints, `${at}.taints`, taintProblems);
@@ -72,7 +75,7 @@ export function buildElasticVms(model: MetalsliceConfig, paths: ModelPaths | und
       );
       return;
     }
-    const count = Number.isInteger(spec.count) && spec.count >= 0 ? spec.count : 0;
+    const count = countProblem === undefined ? spec.count : 0;
     const nodeType = spec.nodeType ?? spec.name;
     const pool: PlannedPool = {
       kind: 'elastic',
@@ -153,6 +156,8 @@ function privateAsAuto(
       );
       return;
     }
+    const imageProblem = hostImageProblem(spec.image);
+    if (imageProblem !== undefined) issues.add(`${at}.image`, imageProblem);
     const type = providers.find((p) => p.name === spec.provider)?.types.find((t) => t.name === spec.nodeType);
     const devices = (type?.extendedResources ?? []).map((r) => ({ property: r, operator: 'Exists' as const }));
     specs.push({

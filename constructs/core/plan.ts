@@ -7,6 +7,8 @@
  * (every quota and fleet charged from that list, as KubeVirt's launcher pods request it), placement (a
  * host for every VM, all at once), and the report.
  */
+import { totalNodesProblem } from './limits';
+import { systemConsumersWarning } from './tenancy';
 import { checkDerivedNames } from './derived-names';
 import { NodeEnvironmentRef, PlannedAutoPool } from './auto-nodes';
 import { IssueCollector, PlanIssue } from './errors';
@@ -373,13 +375,21 @@ export interface Plan {
 }
 
 /** Plans the whole model; never throws for bad input: problems are in `errors`. */
-export function planModel(model: MetalsliceConfig, options: PlanOptions = {}): Plan {
+export function planModel(input: MetalsliceConfig, options: PlanOptions = {}): Plan {
   const issues = new IssueCollector();
+  // Bounds before work: a config declaring more nodes than a plan holds is refused before any VM is built.
+  const tooMany = totalNodesProblem(input);
+  if (tooMany !== undefined) issues.add('(config)', tooMany);
+  const model: MetalsliceConfig = tooMany === undefined ? input : { ...input, nodePools: [], autoNodes: [], privateNodePools: [] };
   // What the loader noticed (vcluster.yaml fields that change nothing) comes first: it is about the input.
   const warnings: PlanIssue[] = [...(model.readWarnings ?? [])];
   checkHostOwners(model, (kind, index) => pathOf(options.paths, kind, index), issues);
   const foundation = planFoundation(model, options.paths, issues);
   warnings.push(...foundation.warnings);
+  for (const q of foundation.quotas.values()) {
+    const granted = systemConsumersWarning(q.spec.consumers, q.spec.allowSystemConsumers);
+    if (granted !== undefined) warnings.push({ path: `${q.path}.consumers`, message: granted });
+  }
   const elastic = buildElasticVms(model, options.paths, foundation, issues);
   const selection = selectAutoNodeTypes(model, options.paths, foundation, elastic, issues, warnings);
   const vms = [...elastic.vms, ...buildAutoVms(foundation, selection, model, options.paths, issues, warnings)];

@@ -6,6 +6,7 @@
 import { childPath, PlanIssue } from './errors';
 import { Labels } from './model';
 import { Quantity, QuantityError } from './quantity';
+import { describeValue } from './excerpt';
 
 /** Where the root disk's content comes from (CDI DataVolume sources). */
 export type ImageSource =
@@ -89,7 +90,7 @@ export function kubevirtProperties(effective: EffectiveProperties, claimPath: st
     }
     // A bare number is bytes: a root disk of a few bytes is a missing unit, not a disk.
     if (parsed === undefined || parsed.cmp(Quantity.parse('1Gi')) < 0)
-      issues.push({ path: at(ROOT_DISK_SIZE), message: `${JSON.stringify(size)} is not a root-disk size: write a quantity of 1Gi or more, such as 40Gi` });
+      issues.push({ path: at(ROOT_DISK_SIZE), message: `${describeValue(size)} is not a root-disk size: write a quantity of 1Gi or more, such as 40Gi` });
     else rootDiskSize = parsed;
   }
   let image: ImageSource | undefined;
@@ -100,7 +101,7 @@ export function kubevirtProperties(effective: EffectiveProperties, claimPath: st
   } else if (url !== undefined) {
     if (/^docker:\/\//.test(url)) image = { registry: url };
     else if (/^https?:\/\//.test(url)) image = { http: url };
-    else issues.push({ path: at(IMAGE_URL), message: `${JSON.stringify(url)} is not an image URL: use docker://REGISTRY/IMAGE:TAG or an http(s) URL` });
+    else issues.push({ path: at(IMAGE_URL), message: `${describeValue(url)} is not an image URL: use docker://REGISTRY/IMAGE:TAG or an http(s) URL` });
   }
   if ((url !== undefined || dataSource !== undefined) && size === undefined) {
     issues.push({

@@ -6,6 +6,8 @@
  * floating point would drift (`0.1 + 0.2`).
  */
 
+import { excerpt } from './excerpt';
+
 /** How a quantity was written; kept so that formatting stays in the author's idiom (`32Gi`, not `34359738368`). */
 export type QuantityFormat = 'BinarySI' | 'DecimalSI' | 'DecimalExponent';
 
@@ -45,7 +47,7 @@ export class QuantityError extends Error {
     readonly input: string,
     reason: string,
   ) {
-    super(`"${input}" is not a Kubernetes quantity: ${reason}. Write a number with an optional suffix, like 500m, 8, 32Gi or 2Ti`);
+    super(`${excerpt(input)} is not a Kubernetes quantity: ${reason}. Write a number with an optional suffix, like 500m, 8, 32Gi or 2Ti`);
     this.name = 'QuantityError';
   }
 }

@@ -7,6 +7,7 @@
 import { childPath, isList, MetalsliceError, PlanIssue } from './errors';
 import { Requirement as RequirementSpec, RequirementOperator } from './model';
 import { isDnsLabel, labelKeyProblem, labelValueProblem } from './names';
+import { describeValue } from './excerpt';
 
 export { isDnsLabel, labelKeyProblem, labelValueProblem };
 
@@ -117,7 +118,7 @@ function splitList(raw: string): string[] {
  */
 export function parsePropertyOffer(raw: string, path: string): PropertyOffer {
   if (typeof raw !== 'string') {
-    throw new MetalsliceError([{ path, message: `a property value must be a string (got ${JSON.stringify(raw)}): quote it, e.g. "4"` }]);
+    throw new MetalsliceError([{ path, message: `a property value must be a string (got ${describeValue(raw)}): quote it, e.g. "4"` }]);
   }
   if (raw.trim() === '*') return { any: true, values: [] };
   const values = splitList(raw);
@@ -165,7 +166,7 @@ export function parseRequirement(input: RequirementSpec, path: string): Requirem
   if (hasValue) {
     const valuePath = childPath(path, 'value');
     if (typeof input.value !== 'string') {
-      issues.push({ path: valuePath, message: `value must be a string (got ${JSON.stringify(input.value)}): quote it` });
+      issues.push({ path: valuePath, message: `value must be a string (got ${describeValue(input.value)}): quote it` });
     } else {
       values = splitList(input.value).map((text) => ({ text, path: valuePath }));
     }
@@ -176,7 +177,7 @@ export function parseRequirement(input: RequirementSpec, path: string): Requirem
       issues.push({ path: valuesPath, message: 'values must be a list of strings' });
     } else {
       input.values.forEach((v, i) => {
-        if (typeof v !== 'string') issues.push({ path: childPath(valuesPath, i), message: `values must be strings (got ${JSON.stringify(v)}): quote it` });
+        if (typeof v !== 'string') issues.push({ path: childPath(valuesPath, i), message: `values must be strings (got ${describeValue(v)}): quote it` });
         else values.push({ text: v, path: childPath(valuesPath, i) });
       });
     }

@@ -3,6 +3,8 @@
  */
 import { childPath, MetalsliceError, PlanIssue } from './errors';
 import { Quantity, QuantityError } from './quantity';
+import { describeValue, excerpt } from './excerpt';
+import { MAX_BYTES, MAX_CPU_CORES, MAX_HOSTS_PER_FLEET, MAX_UNITS } from './limits';
 
 /**
  * The resources metalslice accounts for by name; anything else must be a qualified extended resource.
@@ -75,8 +77,37 @@ function unitlessSizeProblem(name: string, raw: string | number, q: Quantity): s
   return undefined;
 }
 
+const NANO_PER_MILLI = 1_000_000n;
+const NANO_PER_UNIT = 1_000_000_000n;
+
+/**
+ * What a resource map describes: one machine (a host, a shape, a node type: placed exactly, so within
+ * MAX_BYTES), or a whole fleet's worth (quota and pool limits: up to MAX_HOSTS_PER_FLEET machines).
+ */
+export type ResourceScope = 'machine' | 'fleet';
+
+/** The largest amount of a resource in one value (limits.ts says why), and how a message writes it. */
+function maxAmount(name: string, scope: ResourceScope): { nano: bigint; written: string } {
+  const times = BigInt(scope === 'fleet' ? MAX_HOSTS_PER_FLEET : 1);
+  const what = scope === 'fleet' ? 'a fleet' : 'one machine';
+  if (BYTE_RESOURCES.has(name))
+    return { nano: BigInt(MAX_BYTES) * NANO_PER_UNIT * times, written: `the ${scope === 'fleet' ? '20000Pi' : '4Pi'} ${what} may hold` };
+  if (name === 'cpu') return { nano: BigInt(MAX_CPU_CORES) * NANO_PER_UNIT, written: `the ${MAX_CPU_CORES.toLocaleString('en-US')} cores metalslice plans` };
+  return { nano: BigInt(MAX_UNITS) * NANO_PER_UNIT * times, written: `the ${(MAX_UNITS * Number(times)).toLocaleString('en-US')} ${what} may hold` };
+}
+
+/** Why an amount is beyond what metalslice plans, or finer than Kubernetes counts CPU (a millicore); undefined when fine. */
+function amountProblem(name: string, raw: ResourceValue, q: Quantity, scope: ResourceScope): string | undefined {
+  if (name === 'cpu' && q.nano % NANO_PER_MILLI !== 0n) {
+    return `cpu ${describeValue(raw)} is finer than a millicore: Kubernetes counts CPU in millicores (1m = 0.001 cores), so write 1m or more`;
+  }
+  const max = maxAmount(name, scope);
+  if (q.nano > max.nano) return `${name} ${describeValue(raw)} is more than ${max.written}: check the unit (Ti, not Pi) or the digits`;
+  return undefined;
+}
+
 /** Parses a resource map, collecting one issue per bad entry (unknown name, bad or negative quantity). */
-export function parseResources(input: ResourceInput, path: string): ResourceVector {
+export function parseResources(input: ResourceInput, path: string, scope: ResourceScope = 'machine'): ResourceVector {
   const issues: PlanIssue[] = [];
   const out: Record<string, Quantity> = {};
   for (const name of Object.keys(input).sort()) {
@@ -84,7 +115,7 @@ export function parseResources(input: ResourceInput, path: string): ResourceVect
     if (isExtendedResource(name) && !EXTENDED_RESOURCE.test(name)) {
       issues.push({
         path: at,
-        message: `unknown resource "${name}": use cpu, memory, disk, pods, ephemeral-storage, hugepages-2Mi, hugepages-1Gi or a qualified extended resource such as nvidia.com/gpu`,
+        message: `unknown resource ${excerpt(name)}: use cpu, memory, disk, pods, ephemeral-storage, hugepages-2Mi, hugepages-1Gi or a qualified extended resource such as nvidia.com/gpu`,
       });
       continue;
     }
@@ -93,7 +124,7 @@ export function parseResources(input: ResourceInput, path: string): ResourceVect
     try {
       const q = Quantity.parse(value);
       if (q.isNegative()) {
-        issues.push({ path: at, message: `${name} must not be negative (got ${String(value)})` });
+        issues.push({ path: at, message: `${name} must not be negative (got ${describeValue(value)})` });
         continue;
       }
       const sizeProblem = unitlessSizeProblem(name, value, q);
@@ -101,8 +132,13 @@ export function parseResources(input: ResourceInput, path: string): ResourceVect
         issues.push({ path: at, message: sizeProblem });
         continue;
       }
+      const boundProblem = amountProblem(name, value, q, scope);
+      if (boundProblem !== undefined) {
+        issues.push({ path: at, message: boundProblem });
+        continue;
+      }
       if (isExtendedResource(name) && q.nano % 1_000_000_000n !== 0n) {
-        issues.push({ path: at, message: `extended resource ${name} must be a whole number (got ${String(input[name])})` });
+        issues.push({ path: at, message: `extended resource ${name} must be a whole number (got ${describeValue(input[name])})` });
         continue;
       }
       out[name] = q;

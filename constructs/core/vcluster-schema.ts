@@ -8,6 +8,7 @@ import Ajv2020, { ErrorObject, ValidateFunction } from 'ajv/dist/2020';
 import leven from 'leven';
 import schemaJson from '../../vendor/vcluster/v0.36.1/values.schema.json';
 import { childPath, PlanIssue } from './errors';
+import { describeType, describeValue, excerpt } from './excerpt';
 
 /** The vCluster release whose schema and validation rules metalslice follows. */
 export const VCLUSTER_VERSION = 'v0.36.1';
@@ -56,7 +57,7 @@ function describe(error: ErrorObject, prefix: string): PlanIssue {
       const fix = guess !== undefined ? `did you mean "${guess}"?` : known.length > 0 ? `known fields here: ${known.join(', ')}` : 'remove it';
       return {
         path: pointerPath(prefix, `${error.instancePath}/${key.replace(/~/g, '~0').replace(/\//g, '~1')}`),
-        message: `vCluster ${VCLUSTER_VERSION} has no field "${key}" here: ${fix}`,
+        message: `vCluster ${VCLUSTER_VERSION} has no field ${excerpt(key)} here: ${fix}`,
       };
     }
     case 'required': {
@@ -74,7 +75,10 @@ function describe(error: ErrorObject, prefix: string): PlanIssue {
         boolean: 'true or false',
         string: 'a string',
       };
-      return { path: at, message: `must be ${noun[want] ?? want} (got ${JSON.stringify(error.data)})${hint}` };
+      return {
+        path: at,
+        message: `must be ${noun[want] ?? want} (got ${error.instancePath === '' ? describeType(error.data) : describeValue(error.data)})${hint}`,
+      };
     }
     case 'enum':
       return { path: at, message: `must be one of ${(error.params as { allowedValues: unknown[] }).allowedValues.map((v) => JSON.stringify(v)).join(', ')}` };

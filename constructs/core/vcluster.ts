@@ -14,6 +14,7 @@ import { AutoNodesInput, AutoNodesPlan, AutoNodesSourcePath, planAutoNodes } fro
 import { childPath, PlanIssue } from './errors';
 import { AutoNodesSpec, DynamicPoolSpec, Labels, Requirement, StaticPoolSpec, Taint } from './model';
 import { pointerPath, schemaIssues, VCLUSTER_AUTONODES_SINCE, VCLUSTER_VERSION } from './vcluster-schema';
+import { describeValue } from './excerpt';
 
 export { VCLUSTER_VERSION } from './vcluster-schema';
 
@@ -101,7 +102,7 @@ function olderShapeIssues(doc: unknown, prefix: string): OlderShapes {
         if (pool.provider !== undefined) {
           out.issues.push({
             path: pointerPath(prefix, `${at}/provider`),
-            message: `vCluster ${VCLUSTER_AUTONODES_SINCE} moved provider from each pool to its autoNodes entry: remove it here and put the pool under the entry with provider: ${JSON.stringify(pool.provider)}`,
+            message: `vCluster ${VCLUSTER_AUTONODES_SINCE} moved provider from each pool to its autoNodes entry: remove it here and put the pool under the entry with provider: ${describeValue(pool.provider)}`,
           });
           out.covered.push(`${at}/provider`);
         }
@@ -202,7 +203,7 @@ function vclusterRuleIssues(doc: Obj, prefix: string): PlanIssue[] {
         const name = (pool.name as string | undefined) ?? '';
         if (name === '') issues.push({ path: childPath(poolAt, 'name'), message: 'name is required: every node pool needs a name' });
         if (mode === 'static' && typeof pool.quantity === 'number' && pool.quantity < 0)
-          issues.push({ path: childPath(poolAt, 'quantity'), message: `quantity cannot be negative (got ${pool.quantity})` });
+          issues.push({ path: childPath(poolAt, 'quantity'), message: `quantity cannot be negative (got ${describeValue(pool.quantity)})` });
         if (name !== '' && pools.has(name))
           issues.push({
             path: childPath(poolAt, 'name'),

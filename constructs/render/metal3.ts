@@ -77,16 +77,7 @@ export function hostImage(image: HostImage): Record<string, string> {
   return out;
 }
 
-/** Why an image cannot be written to a host, or undefined when it can. */
-export function hostImageProblem(image: HostImage | undefined): string | undefined {
-  if (!image || typeof image.url !== 'string' || !/^(https?|file|oci):\/\/\S+$/.test(image.url)) {
-    return `image.url must be an http(s), file or oci URL of the OS image (got ${JSON.stringify(image?.url)})`;
-  }
-  const needsChecksum = image.format !== 'live-iso' && !image.url.startsWith('oci://');
-  if (needsChecksum && !image.checksum)
-    return `image.checksum is required for ${image.format ?? 'disk'} images: give the image's sha256 (or a URL of its checksum file)`;
-  return undefined;
-}
+export { hostImageProblem } from '../core/host-image';
 
 /** One bare-metal node: a claim on any free host of the node type, provisioned with the image and user data. */
 export function renderHostClaim(options: HostClaimOptions): KubeObject {

@@ -93,7 +93,7 @@ describe('constructs synth', () => {
           shape: {},
           count: -1,
         }),
-    ).toThrow(/tenant\/bad\] count must be a whole number of nodes, 0 or more \(got -1\)/);
+    ).toThrow(/tenant\/bad\] count must be a whole number of nodes from 0 to 5,000 \(got -1\)/);
   });
 
   it('writes the ResourceQuota the plan proved, and VMs wait until the quota controller has accounted it', () => {

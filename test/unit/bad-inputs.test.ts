@@ -11,6 +11,7 @@ import { addConfig, CapacityPlan } from '../../constructs';
 import { parseConfigText } from '../../constructs/core/config';
 import { MetalsliceError, PlanIssue } from '../../constructs/core/errors';
 import { planModel } from '../../constructs/core/plan';
+import { importVclusterAutoNodes } from '../../constructs/core/vcluster';
 import { EXAMPLE_CA } from '../support/models';
 import { setAt } from '../support/json-tree';
 import { Doc, validConfig as valid } from '../support/valid-config';
@@ -255,5 +256,187 @@ describe('bad inputs in a config app (addConfig)', () => {
     expect(issues[0].message).toMatch(c.message);
     // Nothing was built.
     expect(stack.node.children.map((n) => n.node.id).sort()).toEqual(['k8s', 'plan', 'random']);
+  });
+});
+
+/**
+ * Input is never echoed: a file that is not a map (a secret file named by mistake, or on purpose) is described
+ * by its type and size, and a scalar by at most a short escaped excerpt. Every message of every case holds.
+ */
+describe('bad inputs are described, never echoed', () => {
+  const SECRET = 'GITHUB_TOKEN=ghp_0123456789abcdefghijklmnopqrstuvwxyzABCD';
+  const everything = (issues: readonly PlanIssue[]) => issues.map((i) => `${i.path}: ${i.message}`).join('\n');
+
+  it.each([
+    ['a bare string (an environment file)', `${SECRET}\n`, /must be a map \(got a string of 57 characters\)/],
+    ['a list of secrets', `- ${SECRET}\n- PASSWORD=hunter2\n`, /must be a map \(got a list of 2 items\)/],
+    ['a multi-line block string', `|\n  ${SECRET}\n  root:x:0:0:root:/root:/bin/bash\n`, /must be a map \(got a string of \d+ characters\)/],
+  ])('a config that is %s names its type, not its content', (_title, text, message) => {
+    const found = everything(problems(text));
+    expect(found).toMatch(message);
+    expect(found).not.toContain('ghp_');
+    expect(found).not.toContain('GITHUB_TOKEN');
+    expect(found).not.toContain('hunter2');
+    expect(found).not.toContain('/bin/bash');
+  });
+
+  it('a vcluster file that is not a map names its type, not its content', () => {
+    const result = importVclusterAutoNodes(`${SECRET}\nHOME=/root\n`, { cluster: 'prod', pathPrefix: 'vc.yaml' });
+    const found = everything(result.issues);
+    expect(found).toMatch(/must be a map/);
+    expect(found).not.toContain('ghp_0123456789abcdefghijklmnopqrstuvwxyz');
+    expect(found).not.toContain('HOME=/root');
+  });
+
+  it('a map where a scalar belongs is described by its size, not printed', () => {
+    const found = everything(problems(set(valid(), ['quotas', 0, 'organization'], { secret: SECRET })));
+    expect(found).toMatch(/quotas\[0\]\.organization: must be a string \(got a map of 1 key\)/);
+    expect(found).not.toContain('ghp_');
+  });
+
+  it('quotes at most 40 characters of a long scalar', () => {
+    const found = everything(problems(set(valid(), ['quotas', 0, 'limits', 'cpu'], `8${'x'.repeat(500)}`)));
+    expect(found).toMatch(/must be at most 64 characters \(got "8x{39}…" \(501 characters\)\)/);
+  });
+
+  it('shows control characters and terminal escapes as escapes, never raw', () => {
+    const found = everything(problems(set(valid(), ['quotas', 0, 'limits', 'cpu'], '8\u001b[2J\r\nFAKE: ok\u202e')));
+    expect(found).toContain('"8\\u001b[2J\\r\\nFAKE: ok\\u202e" is not a Kubernetes quantity');
+
+    expect(found).not.toMatch(/[\u0000-\u0009\u000b-\u001f\u202e]/);
+  });
+
+  it.each([
+    ['1e400', /Infinity/],
+    ['-1e400', /-Infinity/],
+    ['.nan', /NaN/],
+  ])('reports %s as what it is, not as null', (value, message) => {
+    const found = everything(problems(`fleets:\n  - name: fra1\n    podsPerHost: ${value}\n`));
+    expect(found).toMatch(message);
+    expect(found).not.toContain('got null');
+  });
+
+  it('keeps a hostile map key out of the path raw', () => {
+    const key = `x\u001b]0;pwned\u0007${'k'.repeat(300)}`;
+    const found = everything(problems(set(valid(), ['quotas', 0, key], 1)));
+    expect(found).toContain('\\u001b]0;pwned\\u0007');
+    expect(found).not.toContain('k'.repeat(100));
+
+    expect(found).not.toMatch(/[\u0000-\u0009\u000b-\u001f]/);
+  });
+});
+
+/**
+ * Bounds before work: every count, quantity, limit and ratio has an upper bound (constructs/core/limits.ts),
+ * refused at its path at once, before the planner builds a VM. Each of these hung, took seconds and hundreds
+ * of MiB, or crashed (exit 70) before the bounds existed.
+ */
+describe('bounds before work', () => {
+  const first = (doc: Doc | string) => {
+    const started = Date.now();
+    const found = problems(doc);
+    expect(Date.now() - started).toBeLessThan(3000);
+    return found;
+  };
+
+  it.each([
+    ['count: 1e9', ['nodePools', 0, 'count'], 1e9, /must be 5000 or less/],
+    ['count: 100000', ['nodePools', 0, 'count'], 100000, /must be 5000 or less/],
+    ['count: 9007199254740993', ['nodePools', 0, 'count'], 9007199254740993, /must be 5000 or less/],
+    ['dynamic limits.nodes: 1e9', ['autoNodes', 0, 'dynamic', 0, 'limits', 'nodes'], 1e9, /limits\.nodes must be a whole number of nodes from 0 to 5,000/],
+    ['static quantity: 1e6', ['autoNodes', 0, 'static', 0, 'quantity'], 1e6, /must be 5000 or less/],
+    ['maxCapacity: 1e12', ['nodeProviders', 0, 'nodeTypes', 0, 'maxCapacity'], 1e12, /must be 5000 or less/],
+    ['memory: 9Pi on a host', ['fleets', 0, 'hosts', 0, 'capacity', 'memory'], '9Pi', /more than the 4Pi one machine may hold: check the unit \(Ti, not Pi\)/],
+    ['cpu: "1e60" on a host', ['fleets', 0, 'hosts', 0, 'capacity', 'cpu'], '1e60', /more than the 1,000,000 cores/],
+    ['quota cpu: 0.0001', ['quotas', 0, 'limits', 'cpu'], 0.0001, /finer than a millicore/],
+    ['cpuAllocationRatio: 1e12', ['fleets', 0, 'cpuAllocationRatio'], 1e12, /must be 100 or less/],
+    ['memoryOvercommit: 1e6', ['fleets', 0, 'memoryOvercommit'], 1e6, /must be 1000 or less/],
+    ['podsPerHost: 1e9', ['fleets', 0, 'podsPerHost'], 1e9, /must be 2500 or less/],
+    ['liveMigrations: 1e9', ['quotas', 0, 'liveMigrations'], 1e9, /must be 1000 or less/],
+    ['endpoint port 99999', ['clusters', 0, 'endpoint'], 'https://10.0.0.10:99999', /port 99999 is not a TCP port \(1 to 65535\)/],
+    ['a 300-character host name', ['fleets', 0, 'hosts', 0, 'name'], 'h'.repeat(300), /must be at most 253 characters/],
+  ] as const)('refuses %s at its path', (_title, where, value, message) => {
+    const found = first(set(valid(), [...where], value));
+    expect(found).toHaveLength(1);
+    expect(found[0].path.startsWith(pathText([...where]))).toBe(true);
+    expect(found[0].message).toMatch(message);
+  });
+
+  it('refuses a fleet of more hosts than a cluster holds, before reading them', () => {
+    const doc = valid();
+    doc.fleets[0].hosts = Array.from({ length: 5001 }, (_, i) => ({ name: `bm-${i}`, capacity: { cpu: 8, memory: '32Gi' } }));
+    expect(first(doc)[0]).toEqual({ path: 'fleets[0].hosts', message: expect.stringMatching(/at most 5000 items/) });
+  });
+
+  it('refuses more nodes over all pools than one plan holds, before building any', () => {
+    const doc = valid();
+    doc.nodePools = Array.from({ length: 5 }, (_, i) => ({ ...doc.nodePools[0], name: `w${i}`, count: 4500 }));
+    const found = first(doc);
+    expect(found).toContainEqual({ path: '(config)', message: expect.stringMatching(/declares 22,501 nodes over all pools, more than the 20,000/) });
+  });
+
+  it.each([
+    ['a file:// image url', { url: 'file:///etc/shadow', checksum: 'a'.repeat(64) }, /image\.url must be an http\(s\) or oci URL/],
+    [
+      'a checksum that is neither a digest nor a URL',
+      { url: 'https://images.example/os.raw', checksum: 'not-a-url' },
+      /image\.checksum must be .* or an http\(s\) URL/,
+    ],
+    [
+      'a sha256 checksum of the wrong length',
+      { url: 'https://images.example/os.raw', checksum: 'ab12', checksumType: 'sha256' },
+      /sha256 digest \(64 hex digits\)/,
+    ],
+  ])('refuses a private pool with %s', (_title, image, message) => {
+    const doc = valid();
+    doc.nodeProviders.push({
+      name: 'metal',
+      kind: 'metal3',
+      hosts: [{ name: 'gpu-01', labels: { class: 'gpu' }, state: 'available', capacity: { cpu: 32, memory: '256Gi' } }],
+      nodeTypes: [{ name: 'bm', hostSelector: { matchLabels: { class: 'gpu' } } }],
+    });
+    doc.privateNodePools = [{ name: 'metal-pool', cluster: 'prod', provider: 'metal', nodeType: 'bm', count: 1, image }];
+    const found = first(doc);
+    expect(found).toEqual([{ path: 'privateNodePools[0].image', message: expect.stringMatching(message) }]);
+  });
+});
+
+/** Grants and namespaces: a tenant never gets a system user or group by accident, nor a namespace metalslice does not own. */
+describe('grants and namespaces', () => {
+  it.each([
+    'system:anonymous',
+    'group:system:unauthenticated',
+    'group:system:authenticated',
+    'group:system:serviceaccounts',
+    'system:serviceaccount:kube-system:default',
+  ])('refuses the consumer %s unless allowed', (consumer) => {
+    const found = problems(set(valid(), ['quotas', 0, 'consumers'], ['group:acme', consumer]));
+    expect(found).toEqual([{ path: 'quotas[0].consumers[1]', message: expect.stringMatching(/system user or group.*allowSystemConsumers: true/) }]);
+  });
+
+  it('grants system consumers when allowSystemConsumers is set, and the report says so', () => {
+    const doc = set(valid(), ['quotas', 0, 'consumers'], ['system:anonymous']);
+    set(doc, ['quotas', 0, 'allowSystemConsumers'], true);
+    const plan = planModel(parseConfigText(JSON.stringify(doc), 'c.yaml'));
+    expect(plan.errors).toEqual([]);
+    expect(plan.warnings).toContainEqual({
+      path: 'quotas[0].consumers',
+      message: expect.stringMatching(/grants "system:anonymous".*allowSystemConsumers: true/),
+    });
+  });
+
+  it.each(['kube-system', 'kube-public', 'default', 'kubevirt', 'metal3', 'cdi'])('refuses the quota namespace %s', (namespace) => {
+    const found = problems(set(valid(), ['quotas', 0, 'namespace'], namespace));
+    expect(found).toEqual([{ path: 'quotas[0].namespace', message: expect.stringMatching(/not to a tenant/) }]);
+  });
+
+  it('refuses a derived namespace that lands on kube-system (organization kube, quota system)', () => {
+    const doc = valid();
+    doc.quotas[0].organization = 'kube';
+    doc.quotas[0].name = 'system';
+    for (const p of doc.nodePools) p.quota = 'system';
+    for (const a of doc.autoNodes) a.quota = 'system';
+    const found = problems(doc);
+    expect(found).toEqual([{ path: 'quotas[0].namespace', message: expect.stringMatching(/"kube-system" belongs to Kubernetes itself/) }]);
   });
 });

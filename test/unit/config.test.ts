@@ -147,7 +147,7 @@ describe('config', () => {
     } catch (e) {
       expect(e).toBeInstanceOf(MetalsliceError);
       expect((e as MetalsliceError).issues).toEqual([
-        { path: 'fleets[1].hostsFile', message: expect.stringMatching(/cannot read hosts file .*gone\.json \(ENOENT\).*metalslice inventory/) },
+        { path: 'fleets[1].hostsFile', message: expect.stringMatching(/cannot read the hosts file .*gone\.json \(ENOENT\).*metalslice inventory/) },
       ]);
     }
     fs.writeFileSync(path.join(dir, 'c.yaml'), 'fleets:\n  - {name: a, hostsFile: inv.json}\n');

@@ -97,7 +97,7 @@ describe('hostImageProblem', () => {
 
   it('rejects a disk image without a checksum and a URL that is not one, saying what to give', () => {
     expect(hostImageProblem({ url: 'https://x/os.qcow2', checksum: '' })).toMatch(/checksum is required.*sha256/);
-    expect(hostImageProblem({ url: 'ubuntu.qcow2', checksum: 'abc' })).toMatch(/http\(s\), file or oci URL.*"ubuntu.qcow2"/);
+    expect(hostImageProblem({ url: 'ubuntu.qcow2', checksum: 'abc' })).toMatch(/http\(s\) or oci URL.*"ubuntu.qcow2"/);
   });
 });
 

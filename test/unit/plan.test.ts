@@ -334,7 +334,7 @@ describe('planModel', () => {
           provider: 'metal',
           nodeType: 'gpu-node',
           count: 2,
-          image: { url: 'https://images.example/ubuntu.img', checksum: 'abc' },
+          image: { url: 'https://images.example/ubuntu.img', checksum: 'https://images.example/ubuntu.img.sha256' },
         },
       ],
     });

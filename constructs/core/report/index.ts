@@ -22,3 +22,4 @@ export function stableJson(value: unknown): string {
 export function planJson(report: PlanReport, changes?: PlanChanges): string {
   return stableJson(changes ? { ...report, changes } : report);
 }
+export { readPlanFile } from './plan-file';
