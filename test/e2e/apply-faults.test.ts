@@ -105,15 +105,23 @@ describe('e2e: faults during and between applies', () => {
       metadata: { name, labels: { 'metalslice.io/fleet': 'edge' } },
       status: { capacity: { cpu, memory: '64Gi', pods: '110' }, allocatable: { cpu, memory: '64Gi', pods: '110' } },
     });
-    // Capacity is status: written through the status subresource, as the kubelet does.
+    // Capacity is status: written through the status subresource, as the kubelet does, with its Ready heartbeat.
     const setCpu = async (name: string, cpu: string) => {
       const current = (await api.get<NodeDoc>(`/api/v1/nodes/${name}`)).body;
-      const status = { ...current.status, capacity: { cpu, memory: '64Gi', pods: '110' }, allocatable: { cpu, memory: '64Gi', pods: '110' } };
+      const now = new Date().toISOString();
+      const status = {
+        ...current.status,
+        capacity: { cpu, memory: '64Gi', pods: '110' },
+        allocatable: { cpu, memory: '64Gi', pods: '110' },
+        conditions: [{ type: 'Ready', status: 'True', reason: 'KubeletReady', lastHeartbeatTime: now, lastTransitionTime: now }],
+      };
       expect((await api.request('PUT', `/api/v1/nodes/${name}/status`, { ...current, status })).status).toBe(200);
     };
     for (const n of ['edge-0', 'edge-1', 'edge-2']) {
       expect((await api.create('/api/v1/nodes', node(n, '16'))).status).toBe(201);
       await setCpu(n, '16');
+      // The not-ready taint the API server puts on a new Node is lifted once it is Ready (the node lifecycle controller's job).
+      expect((await api.request('PATCH', `/api/v1/nodes/${n}`, { spec: { taints: null } }, 'application/merge-patch+json')).status).toBe(200);
     }
     const dir = fs.mkdtempSync(path.join(work, 'inventory-'));
     const inventory = path.join(dir, 'hosts.json');
@@ -122,7 +130,7 @@ describe('e2e: faults during and between applies', () => {
       config,
       JSON.stringify({
         fleets: [{ name: 'edge', hostsFile: 'hosts.json', hostSelector: { 'metalslice.io/fleet': 'edge' } }],
-        quotas: [{ name: 'edge-q', fleet: 'edge', organization: 'acme', limits: { cpu: 48, memory: '192Gi' }, liveMigrations: 0 }],
+        quotas: [{ name: 'edge-q', fleet: 'edge', organization: 'acme', limits: { cpu: 47, memory: '190Gi' }, liveMigrations: 0 }],
         clusters: [{ name: 'prod', endpoint: 'https://10.0.0.10:6443', caCertificate: EXAMPLE_CA }],
         nodePools: [{ name: 'edge-workers', quota: 'edge-q', cluster: 'prod', shape: { cpu: 7, memory: '8Gi' }, rootDisk: 'containerDisk', count: 6 }],
       }),
