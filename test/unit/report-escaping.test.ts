@@ -32,14 +32,14 @@ describe('reports escape every value for their output', () => {
     expect(md).not.toMatch(/^# Injected heading/m);
     expect(rendered).not.toContain('![x](https://evil.example');
     expect(rendered).not.toContain('<!--');
-     
+
     expect(md).not.toMatch(/[\u0000-\u0009\u000b-\u001f\u007f-\u009f\u202e]/);
     expect(md).toContain('evil\\n# Injected heading');
   });
 
   it('text: no terminal escape sequence reaches the terminal raw', () => {
     const text = renderPlanText(hostileReport(), undefined, { color: false });
-     
+
     expect(text).not.toMatch(/[\u0000-\u0009\u000b-\u001f\u007f-\u009f\u202e]/);
     expect(text).toContain('\\u001b[2J');
   });
@@ -47,7 +47,7 @@ describe('reports escape every value for their output', () => {
   it('JSON: escapes what JSON allows raw (C1 controls, bidirectional overrides) and still parses to the same values', () => {
     const report = hostileReport();
     const json = planJson(report);
-     
+
     expect(json).not.toMatch(/[\u0000-\u0009\u000b-\u001f\u007f-\u009f\u202e]/);
     expect((JSON.parse(json) as PlanReport).pools[0].name).toBe(HOSTILE);
   });

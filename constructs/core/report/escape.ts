@@ -43,7 +43,6 @@ export function mermaidLabel(text: string): string {
  * controls (U+009B is a terminal's CSI), line separators and bidirectional overrides, which JSON allows raw.
  */
 export function jsonText(json: string): string {
-   
   return json.replace(
     /[\u007f-\u009f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069\ufeff]/g,
     (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`,
