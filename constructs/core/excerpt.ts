@@ -20,6 +20,11 @@ export function escapeText(text: string): string {
   return text.replace(/["\\]/g, (c) => SHORT_ESCAPES[c]).replace(UNSAFE, (c) => SHORT_ESCAPES[c] ?? `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
 }
 
+/** `text` with only the unsafe characters written as escapes (quotes kept): for output that is not a quoted value. */
+export function escapeControls(text: string): string {
+  return text.replace(UNSAFE, (c) => SHORT_ESCAPES[c] ?? `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+}
+
 /** The first `max` characters (code points) of `text`, escaped, with `…` when cut; no quotes around it. */
 export function excerptText(text: string, max = MAX_EXCERPT_CHARS): string {
   const chars = Array.from(text.length > max * 2 ? text.slice(0, max * 2) : text);

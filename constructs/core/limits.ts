@@ -60,6 +60,9 @@ export const MAX_BYTES = 4 * 1024 ** 5;
 /** The largest amount of any other resource (GPUs, pods, devices) on one machine. */
 export const MAX_UNITS = 1_000_000;
 
+/** Items of a `metalslice pack` instance after expanding demands: each is placed, so 10^12 would never finish. */
+export const MAX_PACK_ITEMS = 1_000_000;
+
 /** A TCP port, as a cluster endpoint names one. */
 export const MAX_PORT = 65_535;
 

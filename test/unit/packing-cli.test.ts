@@ -48,7 +48,7 @@ describe('metalslice pack (runPack)', () => {
     const { io, out, err } = capture();
     expect(await runPack(file, {}, io)).toBe(1);
     expect(out).toEqual([]);
-    expect(err.join('')).toContain(`${file}: line 4: expected 4 integers (3 sizes and a demand), got "99 11"`);
+    expect(err.join('')).toContain(`${file}: line 4: expected 4 integers (3 sizes and a demand), got 2 fields`);
   });
 
   it('reports a file it cannot read, exit 1', async () => {

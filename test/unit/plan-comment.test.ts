@@ -124,3 +124,65 @@ describe('examples/ci/plan-comment.sh', () => {
     expect(calls.length).toBe(before);
   }, 30_000);
 });
+
+// A config committed as a symlink to a file holding a secret (a token file, or the process environment): the
+// plan fails, and the comment says why, but the secret appears nowhere in what is posted or written.
+describe('examples/ci/plan-comment.sh on a config that is a symlink to a secret', () => {
+  const FAKE_TOKEN = 'ghp_FAKEtoken0123456789abcdefghijklmnopqr';
+  const calls: Call[] = [];
+  const server = fakeGitHub(calls);
+  const outside = fs.mkdtempSync(path.join(os.tmpdir(), 'metalslice-secret-'));
+
+  beforeAll(async () => {
+    fs.writeFileSync(path.join(outside, 'token.env'), `GITHUB_TOKEN=${FAKE_TOKEN}\nAWS_SECRET_ACCESS_KEY=also-secret\n`);
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  });
+
+  afterAll(() => {
+    server.close();
+    fs.rmSync(outside, { recursive: true, force: true });
+  });
+
+  it.each([
+    ['a token file', () => path.join(outside, 'token.env')],
+    ['/proc/self/environ', () => '/proc/self/environ'],
+  ])(
+    'never posts the secret when metalslice.yaml links to %s',
+    async (_title, target) => {
+      const repo = fs.mkdtempSync(path.join(os.tmpdir(), 'metalslice-pr-link-'));
+      try {
+        fs.symlinkSync(target(), path.join(repo, 'metalslice.yaml'));
+        for (const args of [
+          ['init', '--quiet'],
+          ['add', '.'],
+          ['commit', '--quiet', '-m', 'config'],
+        ]) {
+          spawnSync('git', ['-c', 'user.name=t', '-c', 'user.email=t@example.com', ...args], { cwd: repo });
+        }
+        const before = calls.length;
+        const result = await runScript(repo, {
+          METALSLICE: `${process.execPath} ${path.join(REPO_ROOT, 'bin', 'metalslice')}`,
+          METALSLICE_CONFIG: 'metalslice.yaml',
+          OUT: 'review',
+          GITHUB_TOKEN: FAKE_TOKEN,
+          GITHUB_REPOSITORY: 'acme/fleet',
+          PR_NUMBER: '8',
+          GITHUB_API_URL: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+        });
+        expect(result.code).toBe(0);
+        const posted = calls.slice(before).filter((c) => c.method !== 'GET');
+        expect(posted).toHaveLength(1);
+        const comment = (JSON.parse(posted[0].body) as { body: string }).body;
+        expect(comment).toMatch(/`\(config\)`: must be a map \(got a string of \d+ characters\)/);
+        for (const text of [comment, ...fs.readdirSync(path.join(repo, 'review')).map((f) => fs.readFileSync(path.join(repo, 'review', f), 'utf8'))]) {
+          expect(text).not.toContain(FAKE_TOKEN);
+          expect(text).not.toContain('also-secret');
+          expect(text).not.toContain('GITHUB_TOKEN=');
+        }
+      } finally {
+        fs.rmSync(repo, { recursive: true, force: true });
+      }
+    },
+    60_000,
+  );
+});

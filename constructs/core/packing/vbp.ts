@@ -7,6 +7,7 @@
  * and leaves the decision to the caller, because the engine itself only takes non-negative sizes
  * (see `clampNegativeSizes`).
  */
+import { MAX_PACK_ITEMS } from '../limits';
 
 const INTEGER = /^-?\d+$/;
 
@@ -25,13 +26,14 @@ export function parseVbp(text: string): { capacity: number[]; items: number[][] 
       throw new Error(`line ${after}: expected ${expected}, got the end of the file`);
     }
     next++;
-    const got = `got "${record.fields.join(' ')}"`;
+    // The file is described, never quoted: a .vbp path may name any file.
+    const got = `got ${record.fields.length} field${record.fields.length === 1 ? '' : 's'}`;
     if (record.fields.length !== count || !record.fields.every((f) => INTEGER.test(f))) {
       throw new Error(`line ${record.line}: expected ${expected}, ${got}`);
     }
     const values = record.fields.map(Number);
     values.forEach((v, j) => {
-      if (!Number.isSafeInteger(v)) throw new Error(`line ${record.line}: ${record.fields[j]} is too large (at most ${Number.MAX_SAFE_INTEGER}), ${got}`);
+      if (!Number.isSafeInteger(v)) throw new Error(`line ${record.line}: field ${j + 1} is too large (at most ${Number.MAX_SAFE_INTEGER}), ${got}`);
       if (v < 0 && !allowNegative(j)) throw new Error(`line ${record.line}: expected ${expected}, ${got} (negative)`);
     });
     return { line: record.line, values };
@@ -54,10 +56,14 @@ export function parseVbp(text: string): { capacity: number[]; items: number[][] 
         );
       }
     });
+    // Bounds before work: items are expanded by demand, so the total is capped before the first is made.
+    if (items.length + values[d] > MAX_PACK_ITEMS) {
+      throw new Error(`line ${line}: the demands add up to more than ${MAX_PACK_ITEMS.toLocaleString('en-US')} items, more than metalslice packs`);
+    }
     for (let c = 0; c < values[d]; c++) items.push([...sizes]);
   }
   if (next < records.length) {
-    throw new Error(`line ${records[next].line}: expected the end of the file after ${m} item types, got "${records[next].fields.join(' ')}"`);
+    throw new Error(`line ${records[next].line}: expected the end of the file after ${m} item types, got more lines`);
   }
   return { capacity, items };
 }

@@ -3,6 +3,7 @@
  * use as an xychart. Both stay small whatever the plan's size: many pools of one quota become one box, many
  * hosts become a histogram.
  */
+import { mermaidLabel } from './escape';
 import type { PlanReport } from '../plan';
 import { Quantity } from '../quantity';
 import { percent } from './units';
@@ -14,7 +15,7 @@ const MAX_HOST_BARS = 40;
 
 /** Mermaid label text: no quotes or brackets that would end the label. */
 function label(text: string): string {
-  return text.replace(/["[\]{}<>|]/g, ' ');
+  return mermaidLabel(text);
 }
 
 function usePct(used: Readonly<Record<string, string>>, limit: Readonly<Record<string, string>>, res: string): string {

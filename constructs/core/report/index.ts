@@ -4,6 +4,7 @@
  */
 import type { PlanReport } from '../plan';
 import type { PlanChanges } from './diff';
+import { jsonText } from './escape';
 
 export { diffPlans, hasChanges, summarizeChanges } from './diff';
 export type { PlanChanges, PoolChange, ResourceDelta } from './diff';
@@ -15,7 +16,7 @@ export { readable, readableResources } from './units';
 
 /** JSON with a trailing newline; key order is the order the report builds them in, which is fixed. */
 export function stableJson(value: unknown): string {
-  return `${JSON.stringify(value, null, 2)}\n`;
+  return `${jsonText(JSON.stringify(value, null, 2))}\n`;
 }
 
 /** The JSON document `metalslice plan --json` prints: the report, and what changed when there is a previous plan. */

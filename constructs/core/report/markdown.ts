@@ -4,6 +4,7 @@
  * tables, in order, keep as many rows as fit; a last line says how many rows were left out and where the
  * full report is.
  */
+import { markdownText } from './escape';
 import type { PlanReport } from '../plan';
 import type { PlanChanges } from './diff';
 import { Block, Column, planDocument, Tone } from './document';
@@ -27,7 +28,7 @@ export const DEFAULT_FULL_REPORT =
 const MARK: Record<Tone, string> = { ok: '✅ ', warning: '⚠️ ', error: '❌ ', change: '', plain: '' };
 
 function escapeCell(cell: string): string {
-  return cell.replace(/\|/g, '\\|');
+  return markdownText(cell);
 }
 
 function tableHead(columns: readonly Column[]): string {
@@ -54,16 +55,16 @@ function renderTable(b: Extract<Block, { kind: 'table' }>, kept: number): string
 }
 
 function renderLines(b: Extract<Block, { kind: 'lines' }>): string {
-  if (b.bullets) return b.items.map((i) => `- ${i}`).join('\n');
-  return b.items.map((i) => `${MARK[b.tone]}${b.tone === 'plain' ? i : `**${i}**`}`).join('\n\n');
+  if (b.bullets) return b.items.map((i) => `- ${markdownText(i)}`).join('\n');
+  return b.items.map((i) => `${MARK[b.tone]}${b.tone === 'plain' ? markdownText(i, MARK[b.tone] === '') : `**${markdownText(i)}**`}`).join('\n\n');
 }
 
 function renderBlock(b: Block): string {
   switch (b.kind) {
     case 'title':
-      return `# ${b.text}`;
+      return `# ${markdownText(b.text)}`;
     case 'heading':
-      return `## ${b.text}`;
+      return `## ${markdownText(b.text)}`;
     case 'lines':
       return renderLines(b);
     case 'table':

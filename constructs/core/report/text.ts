@@ -2,6 +2,7 @@
  * The review for a terminal, as `tofu plan` prints its own: aligned tables sized to the terminal's width,
  * colour only when asked for (a TTY without NO_COLOR; the CLI decides). The diagrams are Markdown's.
  */
+import { terminalText } from './escape';
 import type { PlanReport } from '../plan';
 import type { PlanChanges } from './diff';
 import { Block, Column, planDocument, Tone } from './document';
@@ -25,7 +26,7 @@ function paint(text: string, code: string, color: boolean): string {
 
 /** Inline code marks are Markdown's; a terminal shows the text. */
 function plain(text: string): string {
-  return text.replace(/`/g, '');
+  return terminalText(text.replace(/`/g, ''));
 }
 
 function cut(text: string, width: number): string {
@@ -50,7 +51,8 @@ function tableWidth(columns: readonly Column[], rows: readonly (readonly string[
   return columns.reduce((n, c, i) => n + Math.max(c.header.length, ...rows.map((r) => (r[i] ?? '').length)), 0) + GAP.length * (columns.length - 1);
 }
 
-function renderTable(table: Extract<Block, { kind: 'table' }>, o: Required<TextOptions>): string {
+function renderTable(raw: Extract<Block, { kind: 'table' }>, o: Required<TextOptions>): string {
+  const table = { ...raw, rows: raw.rows.map((r) => r.map(terminalText)) };
   // Too wide: the bars go first (the percentage stays), then the widest columns are cut.
   const b = tableWidth(table.columns, table.rows) <= o.width ? table : { ...table, rows: table.rows.map((r) => r.map((c) => c.replace(BAR, ''))) };
   const widths = fitWidths(b.columns, b.rows, o.width);
@@ -73,9 +75,9 @@ function renderLines(b: Extract<Block, { kind: 'lines' }>, o: Required<TextOptio
 function renderBlock(b: Block, o: Required<TextOptions>): string {
   switch (b.kind) {
     case 'title':
-      return paint(b.text, ANSI.heading, o.color);
+      return paint(terminalText(b.text), ANSI.heading, o.color);
     case 'heading':
-      return paint(`${b.text}:`, ANSI.heading, o.color);
+      return paint(`${terminalText(b.text)}:`, ANSI.heading, o.color);
     case 'lines':
       return renderLines(b, o);
     case 'table':
