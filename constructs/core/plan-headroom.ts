@@ -4,7 +4,7 @@
  * `strandedAfterLoss`): the VMs of the lost hosts are re-placed in the room the others have left. A fleet
  * with `requireHostFailureHeadroom` makes a loss that strands VMs an error.
  */
-import { IssueCollector } from './errors';
+import { IssueCollector, PlanIssue } from './errors';
 import type { PlannedFleet } from './plan';
 import { strandedAfterLoss } from './plan-placement';
 import { PlannedVm } from './vms';
@@ -126,11 +126,18 @@ export function planHeadroom(
   vms: readonly PlannedVm[],
   failureDomain: string | undefined,
   issues: IssueCollector,
+  warnings: PlanIssue[] = [],
 ): Map<string, FleetHeadroom> {
   const out = new Map<string, FleetHeadroom>();
   for (const fleet of fleets.values()) {
     if (fleet.hosts.length === 0) continue;
     const headroom = fleetHeadroom(fleet, vms, failureDomain);
+    // A failure-domain label no host carries checks nothing: say so rather than report "any one of 0".
+    if (headroom.failureDomain && headroom.failureDomain.checked === 0)
+      warnings.push({
+        path: `${fleet.path}.hosts`,
+        message: `no host of fleet "${fleet.name}" has the failure-domain label "${failureDomain}", so no ${failureDomain} was checked: label the hosts, or name a label they carry`,
+      });
     requireHeadroom(fleet, headroom, issues);
     out.set(fleet.name, headroom);
   }

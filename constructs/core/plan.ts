@@ -434,7 +434,7 @@ function assemblePlan(
   failureDomain: string | undefined,
 ): Plan {
   const vms = withHosts(unplacedVms, placement);
-  const headroom = planHeadroom(foundation.fleets, vms, failureDomain, issues);
+  const headroom = planHeadroom(foundation.fleets, vms, failureDomain, issues, warnings);
   const byPool = groupBy(vms, (vm) => vm.poolPath);
   const hosts = new Map(vms.map((vm) => [`${vm.poolPath}\u0000${vm.name}`, vm.host]));
   const hostOfVm = (pool: string, name: string): string | undefined => hosts.get(`${pool}\u0000${name}`);

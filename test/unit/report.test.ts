@@ -286,6 +286,22 @@ describe('N+1 headroom', () => {
     expect(domain.critical.map((c) => [c.name, c.hosts])).toEqual([['r1', 2]]);
   });
 
+  it('says so when no host carries the failure-domain label, instead of "any one of 0"', () => {
+    const plan = planModel(headroomConfig(), { failureDomain: 'rak' });
+    expect(plan.warnings).toContainEqual({
+      path: 'fleets[0].hosts',
+      message: expect.stringContaining('no host of fleet "edge" has the failure-domain label "rak"'),
+    });
+    expect(
+      planModel(headroomConfig(), { failureDomain: 'rack' })
+        .warnings.map((w) => w.message)
+        .join('\n'),
+    ).not.toContain('failure-domain label');
+    const md = renderPlanMarkdown(plan.report);
+    expect(md).toContain('no host has the label rak');
+    expect(md).not.toMatch(/of 0\b/);
+  });
+
   it('passes once another host can take the big VM', () => {
     const config = headroomConfig(true);
     const spare = { name: 'big-2', labels: { rack: 'r2' }, capacity: { cpu: 64, memory: '256Gi', disk: '2Ti' } };

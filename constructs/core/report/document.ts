@@ -100,7 +100,8 @@ function headroomLine(f: Fleet): { text: string; ok: boolean } | undefined {
       : `fleet ${f.name} cannot lose ${h.hosts.critical.length} of its ${h.hosts.checked} hosts: ${worst(h.hosts.critical)}`,
   );
   const d = h.failureDomain;
-  if (d) parts.push(d.ok ? `any one ${d.label} of ${d.checked}` : `cannot lose ${d.label} ${worst(d.critical)}`);
+  if (d && d.checked === 0) parts.push(`no host has the label ${d.label}`);
+  else if (d) parts.push(d.ok ? `any one ${d.label} of ${d.checked}` : `cannot lose ${d.label} ${worst(d.critical)}`);
   const ok = h.hosts.ok && (d?.ok ?? true);
   return { text: `N+1: ${parts.join('; ')}${h.required ? ' (required)' : ''}.`, ok };
 }
