@@ -9,7 +9,7 @@ import { SCHEDULABLE_NODE_LABEL } from './kubevirt/launcher';
 import { virtHandlerRequests } from './kubevirt/handler';
 import { Taint } from './model';
 import { Quantity } from './quantity';
-import { addResources, get, normalizeResources, ResourceVector, resourceNames, subtractResources, sumResources } from './resources';
+import { normalizeResources, ResourceVector, resourceNames, subtractResources, sumResources } from './resources';
 
 /** A toleration, as Kubernetes matches it against a taint. */
 export interface Toleration {
@@ -119,10 +119,4 @@ export function vmAllocatable(allocatable: ResourceVector, taken: HostTaken): Re
   const out: Record<string, Quantity> = {};
   for (const name of resourceNames(left)) out[name] = left[name].isNegative() ? Quantity.ZERO : left[name];
   return normalizeResources(out);
-}
-
-/** The resources of `taken` beyond what the host's allocatable holds (the host was full before the plan). */
-export function overcommitted(allocatable: ResourceVector, taken: HostTaken): string[] {
-  const total = addResources(addResources(taken.virtHandler, taken.existing), taken.reserved);
-  return resourceNames(total).filter((r) => !get(total, r).lte(get(allocatable, r)));
 }

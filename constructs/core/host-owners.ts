@@ -15,7 +15,8 @@ interface Claim {
   readonly path: string;
 }
 
-function selectedByFleet(host: HostSpec, selector: Labels | undefined): boolean {
+/** Whether a fleet takes a host: every label of its hostSelector (KubeVirt's workloads node placement), or every host without one. */
+export function selectedByFleet(host: Pick<HostSpec, 'labels'>, selector: Labels | undefined): boolean {
   return !selector || Object.entries(selector).every(([k, v]) => host.labels?.[k] === v);
 }
 

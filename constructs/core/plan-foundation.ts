@@ -6,6 +6,7 @@ import { consumerProblem } from './tenancy';
 import { X509Certificate } from 'crypto';
 import { childPath, IssueCollector, PlanIssue } from './errors';
 import { BoundPods, hostTaken, nodeTaints, vmAllocatable, whyNoVms } from './host-offer';
+import { selectedByFleet } from './host-owners';
 import { virtHandlerRequests } from './kubevirt/handler';
 import { MAX_CPU_ALLOCATION_RATIO, MAX_LIVE_MIGRATIONS, MAX_MEMORY_OVERCOMMIT_PERCENT, MAX_PORT, wholeNumberProblem } from './limits';
 import { describeValue } from './excerpt';
@@ -220,9 +221,10 @@ function assumedAllocatableWarning(spec: FleetSpec, at: string, hosts: readonly 
   if (spec.reservedPerHost !== undefined) return undefined;
   const bare = hosts.filter((h) => h.allocatable === undefined);
   if (bare.length === 0) return undefined;
+  const handler = formatResources(virtHandlerRequests());
   return {
     path: `${at}.hosts`,
-    message: `${bare.length} of ${hosts.length} hosts of fleet "${spec.name}" give no allocatable and the fleet has no reservedPerHost: the plan assumed each offers its whole capacity (less virt-handler's ${formatResources(virtHandlerRequests()).cpu} CPU and ${formatResources(virtHandlerRequests()).memory} memory), but a kubelet keeps at least its eviction threshold (memory 100Mi) back; give each host's allocatable (metalslice inventory writes it from the Nodes) or set reservedPerHost`,
+    message: `${bare.length} of ${hosts.length} hosts of fleet "${spec.name}" give no allocatable and the fleet has no reservedPerHost: the plan assumed each offers its whole capacity (less virt-handler's ${handler.cpu} CPU and ${handler.memory} memory), but a kubelet keeps at least its eviction threshold (memory 100Mi) back; give each host's allocatable (metalslice inventory writes it from the Nodes) or set reservedPerHost`,
   };
 }
 
@@ -240,7 +242,7 @@ function planFleet(spec: FleetSpec, at: string, ownNamespaces: ReadonlySet<strin
     checkHostName(h, hostAt, hostIndex.get(h.name), at, issues);
     hostIndex.set(h.name, i);
     checkLabels(h.labels, `${hostAt}.labels`, issues);
-    if (spec.hostSelector && !Object.entries(spec.hostSelector).every(([k, v]) => h.labels?.[k] === v)) return;
+    if (!selectedByFleet(h, spec.hostSelector)) return;
     selected.push(h);
     const host = planHost(h, i, ctx, issues);
     if (!host) return;
