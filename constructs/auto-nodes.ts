@@ -1,14 +1,16 @@
 /**
  * AutoNodes: a tenant cluster's vCluster-style node pools on one node provider. Static pools become
- * concrete nodes of the cheapest matching type (for kubevirt: VMs counted against the quota and placed
- * on the fleet); dynamic pools become a Karpenter NodePool, or a Cluster API MachineDeployment scaled by
- * cluster-autoscaler. The node type is chosen by the CapacityPlan at synth time.
+ * concrete nodes of the cheapest matching type: on kubevirt, VMs counted against the quota and placed on the
+ * fleet; on metal3, HostClaims of whole hosts (as a PrivateNodePool's, with the image the properties give);
+ * on terraform, nothing (vCluster Platform runs the provider's node template per claim; the plan counts them
+ * when the template is metalslice's kubevirt one). Dynamic pools become a Karpenter NodePool, or a Cluster
+ * API MachineDeployment scaled by cluster-autoscaler. The node type is chosen by the CapacityPlan at synth.
  */
 import { describeValue } from './core/excerpt';
 import { MAX_NODES_PER_POOL, wholeNumberProblem } from './core/limits';
-import { ITerraformDependable, Lazy } from 'cdktf';
+import { Lazy } from 'cdktf';
 import { Manifest } from '@cdktf/provider-kubernetes/lib/manifest';
-import { Construct, IConstruct } from 'constructs';
+import { Construct } from 'constructs';
 import { CapacityPlan, IPlanContributor, ModelBuilder } from './capacity-plan';
 import { PlannedAutoPool } from './core/auto-nodes';
 import { AutoNodesSpec, DynamicPoolSpec, StaticPoolSpec } from './core/model';
@@ -19,10 +21,11 @@ import { renderClusterApiPool } from './render/cluster-api';
 import { renderKarpenterNodePool } from './render/karpenter';
 import { renderVirtualMachine } from './render/kubevirt';
 import { CLUSTER_LABEL, POOL_LABEL, QUOTA_LABEL } from './render/labels';
-import { renderNodeEnvironment } from './render/node-environment';
 import { ITenantCluster } from './tenant-cluster';
 import { VmNode } from './vm-node';
 import { requireProps } from './props';
+import { NodeEnvironment } from './node-environment';
+import { HostNodes } from './host-nodes';
 
 /** Props of AutoNodes. */
 export interface AutoNodesProps {
@@ -39,32 +42,6 @@ export interface AutoNodesProps {
   readonly properties?: Readonly<Record<string, string>>;
   /** The NodeProfile of pools that name none. @default - none */
   readonly defaultProfile?: string;
-}
-
-/** The namespace and default-deny policy of a (tenant cluster x provider) pair, created once per pair. */
-export class NodeEnvironment extends Construct {
-  /** The environment of the pair, created at the stack root on first use. */
-  static ensure(scope: IConstruct, cluster: string, provider: string): NodeEnvironment {
-    let root: IConstruct = scope;
-    while (root.node.scope && root.node.scope.node.scope) root = root.node.scope;
-    const id = `node-env-${cluster}-${provider}`;
-    const existing = root.node.tryFindChild(id);
-    if (existing instanceof NodeEnvironment) return existing;
-    return new NodeEnvironment(root, id, cluster, provider);
-  }
-
-  /** The namespace on the provider cluster holding the pair's node objects. */
-  readonly namespace: string;
-  /** The namespace object: what objects placed in it must be created after. */
-  readonly namespaceResource: ITerraformDependable;
-
-  private constructor(scope: Construct, id: string, cluster: string, provider: string) {
-    super(scope, id);
-    const [namespace, policy] = renderNodeEnvironment({ cluster, provider });
-    this.namespace = namespace.metadata.name;
-    this.namespaceResource = new Manifest(this, 'Namespace', { manifest: namespace });
-    new Manifest(this, 'DefaultDeny', { manifest: policy, dependsOn: [this.namespaceResource] });
-  }
 }
 
 export class AutoNodes extends Construct implements IPlanContributor {
@@ -100,7 +77,11 @@ export class AutoNodes extends Construct implements IPlanContributor {
     const quantityProblem = wholeNumberProblem(spec.quantity, MAX_NODES_PER_POOL, 'nodes');
     if (quantityProblem !== undefined) throw new Error(`[${this.node.path}] static pool ${describeValue(spec.name)}: quantity ${quantityProblem}`);
     this.statics.push(spec);
-    // The plan refuses static pools on metal3 and terraform providers, with the reason and the alternative.
+    // metal3: whole hosts, rendered as a private node pool's are; terraform: vCluster Platform runs the node template per claim.
+    if (this.provider.kind === 'metal3') {
+      new HostNodes(this, spec.name, { cluster: this.cluster, provider: this.provider, poolName: spec.name, count: spec.quantity });
+      return;
+    }
     if (this.provider.kind !== 'kubevirt') return;
     const quota = this.quota!;
     const pools = new Construct(this, spec.name);

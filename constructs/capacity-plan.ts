@@ -10,7 +10,7 @@ import { addCustomSynthesis } from 'cdktf/lib/synthesize/synthesizer';
 import { Construct, IConstruct } from 'constructs';
 import { PlannedAutoPool } from './core/auto-nodes';
 import { MetalsliceConfig } from './core/model';
-import { ModelPaths, Plan, PlannedFleet, PlannedPool, PlannedQuota, planModel, PlanReport } from './core/plan';
+import { ModelPaths, Plan, PlannedFleet, PlannedPool, PlannedPrivatePool, PlannedQuota, planModel, PlanReport } from './core/plan';
 import { MetalsliceError } from './core/errors';
 import { diffPlans, PlanChanges, readPlanFile, renderPlanMarkdown, stableJson } from './core/report';
 import { PlannedVm } from './core/vms';
@@ -207,6 +207,11 @@ export class CapacityPlan extends Construct {
   /** The planned auto-node (or private) pool of a tenant cluster on a provider. */
   plannedAutoPool(cluster: string, provider: string, name: string, mode: 'static' | 'dynamic'): PlannedAutoPool | undefined {
     return this.index().autoPools.get(autoPoolKey(cluster, provider, name, mode));
+  }
+
+  /** The planned pool of whole hosts (a privateNodePools entry, or a static pool on a metal3 provider): what its HostClaims are rendered from. */
+  plannedPrivatePool(cluster: string, provider: string, name: string): PlannedPrivatePool | undefined {
+    return this.provenPlan().privatePools.find((p) => p.spec.cluster === cluster && p.spec.provider === provider && p.spec.name === name);
   }
 
   private index(): NonNullable<CapacityPlan['byName']> {

@@ -8,6 +8,8 @@ export * from './auto-nodes';
 export * from './node-profile';
 export * from './vm-node';
 export * from './private-node-pool';
+export * from './host-nodes';
+export * from './node-environment';
 export * from './from-config';
 export * from './synth';
 export * from './provider-versions';

@@ -1,21 +1,12 @@
 /**
- * Auto-node claims as vCluster Platform would hand them to a provider, before node types are chosen:
- * each pool's NodeProfile (its own `profile`, else the entry's `defaultProfile`) merged into its labels
- * and taints, and static pools on providers metalslice cannot make single nodes for refused with the
- * reason and the alternative.
+ * Auto-node claims as vCluster Platform would hand them to a provider, before node types are chosen: each
+ * pool's NodeProfile (its own `profile`, else the entry's `defaultProfile`) merged into its labels and
+ * taints. A profile the config does not define may live in vCluster Platform: the pool is planned without
+ * its labels and taints, and a warning says so (nothing the plan decides reads a profile).
  */
 import { childPath, IssueCollector, PlanIssue } from './errors';
-import { AutoNodesSpec, DynamicPoolSpec, NodeProfileSpec, NodeProviderSpec, StaticPoolSpec, Taint } from './model';
+import { AutoNodesSpec, DynamicPoolSpec, NodeProfileSpec, StaticPoolSpec, Taint } from './model';
 import type { AutoNodesSourcePath } from './auto-nodes';
-
-/** Why a static pool cannot be made on a provider of this kind, or undefined when it can. */
-const STATIC_REFUSAL: Readonly<Record<NodeProviderSpec['kind'], string | undefined>> = {
-  kubevirt: undefined,
-  metal3:
-    'metalslice claims whole bare-metal hosts for one tenant through privateNodePools (they carry the OS image to write): declare the nodes there (privateNodePools: [{name, cluster, provider, nodeType, count, image}]), or use a dynamic pool',
-  terraform:
-    'a terraform provider makes each node by running its template once per NodeClaim inside vCluster Platform (node-templates/), which metalslice does not run at plan or synth: let vCluster Platform make these nodes, or use a kubevirt provider',
-};
 
 /** The path of the vcluster.yaml's (or config's) defaultProfile for an entry written at `entryPath`. */
 function defaultProfilePath(entryPath: string): string {
@@ -48,24 +39,18 @@ interface ProfileContext {
   readonly warnings: PlanIssue[];
 }
 
-function withProfile<T extends StaticPoolSpec | DynamicPoolSpec>(
-  pool: T,
-  entry: AutoNodesSpec,
-  poolPath: string,
-  entryPath: string,
-  ctx: ProfileContext,
-): T | undefined {
+function withProfile<T extends StaticPoolSpec | DynamicPoolSpec>(pool: T, entry: AutoNodesSpec, poolPath: string, entryPath: string, ctx: ProfileContext): T {
   const name = pool.profile ?? entry.defaultProfile;
   if (name === undefined) return pool;
   const profile = ctx.profiles.get(name);
   if (!profile) {
     const at = pool.profile !== undefined ? childPath(poolPath, 'profile') : defaultProfilePath(entryPath);
     const known = [...ctx.profiles.keys()];
-    ctx.issues.add(
-      at,
-      `no node profile named "${name}": ${known.length > 0 ? `known: ${known.join(', ')}` : 'declare it under nodeProfiles (name, nodeLabels, taints)'}`,
-    );
-    return undefined;
+    // A NodeProfile sets labels, annotations and taints at join: no node type, size or count depends on it.
+    const message = `node profile "${name}" is not in nodeProfiles${known.length > 0 ? ` (known: ${known.join(', ')})` : ''}: if vCluster Platform defines it, the plan assumed its nodes join without its labels and taints (metalslice renders none of them); declare it under nodeProfiles (name, nodeLabels, taints) to have them set`;
+    // One warning per place it is named: a defaultProfile serves every pool of its file.
+    if (!ctx.warnings.some((w) => w.path === at && w.message === message)) ctx.warnings.push({ path: at, message });
+    return pool;
   }
   if ((profile.startupTaints ?? []).length > 0) {
     ctx.warnings.push({
@@ -78,15 +63,10 @@ function withProfile<T extends StaticPoolSpec | DynamicPoolSpec>(
   return { ...pool, ...(Object.keys(nodeLabels).length > 0 ? { nodeLabels } : {}), ...(taints ? { taints } : {}) };
 }
 
-/**
- * The claims to plan: profiles applied, and static pools refused (with an issue each) on providers whose
- * single nodes metalslice does not make. `sources[i]` is where `entries[i]` was written; the result keeps
- * each kept pool with its own path.
- */
+/** The claims to plan, profiles applied. `sources[i]` is where `entries[i]` was written; the result keeps each pool with its path. */
 export function resolveAutoClaims(
   entries: readonly AutoNodesSpec[],
   sources: readonly AutoNodesSourcePath[],
-  providers: readonly NodeProviderSpec[],
   nodeProfiles: readonly NodeProfileSpec[],
   issues: IssueCollector,
   warnings: PlanIssue[],
@@ -96,17 +76,13 @@ export function resolveAutoClaims(
   const kept: AutoNodesSourcePath[] = [];
   entries.forEach((entry, i) => {
     const source = sources[i];
-    const kind = providers.find((p) => p.name === entry.provider)?.kind;
-    const refusal = kind !== undefined ? STATIC_REFUSAL[kind] : undefined;
-    const statics: { pool: StaticPoolSpec; at: string }[] = [];
-    (entry.static ?? []).forEach((pool, j) => {
+    const statics = (entry.static ?? []).map((pool, j) => {
       const at = source.static?.[j] ?? childPath(childPath(source.entry, 'static'), j);
-      if (refusal !== undefined) issues.add(at, `static pool ${pool.name} on ${kind} provider ${entry.provider}: ${refusal}`);
-      else statics.push({ pool: withProfile(pool, entry, at, source.entry, ctx) ?? pool, at });
+      return { pool: withProfile(pool, entry, at, source.entry, ctx), at };
     });
     const dynamics = (entry.dynamic ?? []).map((pool, j) => {
       const at = source.dynamic?.[j] ?? childPath(childPath(source.entry, 'dynamic'), j);
-      return { pool: withProfile(pool, entry, at, source.entry, ctx) ?? pool, at };
+      return { pool: withProfile(pool, entry, at, source.entry, ctx), at };
     });
     specs.push({
       ...entry,

@@ -223,6 +223,24 @@ export const CONFIG_SCHEMA: SchemaObject = {
           hostsFile: { type: 'string' },
           hostNamespace: name,
           properties: labels,
+          nodeTemplate: {
+            type: 'object',
+            additionalProperties: false,
+            properties: {
+              git: {
+                type: 'object',
+                additionalProperties: false,
+                properties: {
+                  repository: { type: 'string' },
+                  branch: { type: 'string' },
+                  commit: { type: 'string' },
+                  tag: { type: 'string' },
+                  subPath: { type: 'string' },
+                },
+              },
+              inline: { type: 'string' },
+            },
+          },
           nodeTypes: {
             type: 'array',
             items: {
@@ -355,6 +373,15 @@ export const CONFIG_SCHEMA: SchemaObject = {
         required: ['name'],
         additionalProperties: false,
         properties: { name, nodeLabels: labels, taints: { type: 'array', items: taint }, startupTaints: { type: 'array', items: taint } },
+      },
+    },
+    osImages: {
+      type: 'array',
+      items: {
+        type: 'object',
+        required: ['name', 'properties'],
+        additionalProperties: false,
+        properties: { name, properties: labels },
       },
     },
     privateNodePools: {
@@ -552,7 +579,13 @@ export function resolveVclusterFiles(config: MetalsliceConfig, baseDir: string):
       unreadable = true;
       return;
     }
-    const result = importVclusterAutoNodes(text, { cluster: v.cluster, quota: v.quota, quotaByProvider: v.quotaByProvider, pathPrefix: v.file });
+    const result = importVclusterAutoNodes(text, {
+      cluster: v.cluster,
+      quota: v.quota,
+      quotaByProvider: v.quotaByProvider,
+      providers: config.nodeProviders,
+      pathPrefix: v.file,
+    });
     issues.push(...result.issues);
     warnings.push(...result.warnings);
     result.autoNodes.forEach((entry, k) => imported.push({ ...entry, source: result.sourcePaths[k] }));

@@ -264,6 +264,31 @@ export interface NodeTypeSpec {
   readonly vm?: VmOptions;
 }
 
+/** A git source of a terraform node template (vCluster Platform's `nodeTemplate.git`). */
+export interface NodeTemplateGit {
+  /** The repository to clone. @default - none */
+  readonly repository?: string;
+  /** The branch. @default - the repository's default */
+  readonly branch?: string;
+  /** The commit. @default - none */
+  readonly commit?: string;
+  /** The tag. @default - none */
+  readonly tag?: string;
+  /** The folder of the template in the repository, e.g. `node-templates/kubevirt`. @default - the repository root */
+  readonly subPath?: string;
+}
+
+/**
+ * The template a terraform provider runs once per node claim (vCluster Platform's `spec.terraform.nodeTemplate`).
+ * When it is metalslice's own (`subPath` `node-templates/kubevirt`), the plan counts its nodes on a fleet.
+ */
+export interface NodeTemplateSpec {
+  /** Where the template comes from. @default - none */
+  readonly git?: NodeTemplateGit;
+  /** The template inline (HCL). @default - none */
+  readonly inline?: string;
+}
+
 /** A node provider (vCluster Platform's NodeProvider) and its node type catalogue. */
 export interface NodeProviderSpec {
   /** The provider's name: a DNS-1123 label, unique in the model. */
@@ -280,6 +305,8 @@ export interface NodeProviderSpec {
   readonly hostNamespace?: string;
   /** Properties every type of this provider has (a type's own win). */
   readonly properties?: Labels;
+  /** terraform: the template vCluster Platform runs per node claim. @default - unknown (its nodes are listed, not proven) */
+  readonly nodeTemplate?: NodeTemplateSpec;
   /** The catalogue: the node types claims are matched against. */
   readonly nodeTypes: readonly NodeTypeSpec[];
 }
@@ -466,6 +493,18 @@ export interface NodeProfileSpec {
   readonly startupTaints?: readonly Taint[];
 }
 
+/**
+ * vCluster Platform's OSImage: an OS image's provider properties under a name, which node types, providers
+ * and claims select with the property `vcluster.com/os-image`. For Metal3: `metal3.vcluster.com/image-url`,
+ * `metal3.vcluster.com/image-checksum` and optionally `metal3.vcluster.com/image-checksum-type`.
+ */
+export interface OsImageSpec {
+  /** The image's name, as `vcluster.com/os-image` names it. */
+  readonly name: string;
+  /** The provider properties the image stands for. */
+  readonly properties: Labels;
+}
+
 /** The whole model: what the config file holds, and what the constructs add up to. */
 export interface MetalsliceConfig {
   /** Elastic Fleets: bare-metal hosts as KubeVirt capacity. @default - none */
@@ -486,6 +525,8 @@ export interface MetalsliceConfig {
   readonly vclusters?: readonly VclusterFileSpec[];
   /** Node profiles: labels and taints pools select by name. @default - none */
   readonly nodeProfiles?: readonly NodeProfileSpec[];
+  /** OS images (vCluster Platform's OSImage) that `vcluster.com/os-image` properties name. @default - none */
+  readonly osImages?: readonly OsImageSpec[];
   /**
    * Warnings found while reading the config (e.g. vcluster.yaml fields that change nothing): the plan
    * reports them with its own. Set by the loader, not written in the config.

@@ -12,6 +12,7 @@ import { isDnsLabel, labelKeyProblem, parsePropertyOffer, PropertyOffer } from '
 import { isNodeTypeName } from './names';
 import { MAX_NODES_PER_POOL, wholeNumberProblem } from './limits';
 import { describeValue } from './excerpt';
+import { isProviderSetting } from './properties';
 
 export const NODE_TYPE_LABEL = 'vcluster.com/node-type';
 export const INSTANCE_TYPE_LABEL = 'node.kubernetes.io/instance-type';
@@ -156,8 +157,11 @@ function parseOffers(props: Labels | undefined, path: string, issues: PlanIssue[
       issues.push({ path: at, message: `"${key}" is not a valid property name: ${keyProblem}` });
       continue;
     }
-    const offer = captureInto(issues, () => parsePropertyOffer(props[key], at));
+    // A provider setting (an image URL, a checksum) is read by the provider; matched and labelled only when it is a label value.
+    const problems: PlanIssue[] = [];
+    const offer = captureInto(problems, () => parsePropertyOffer(props[key], at));
     if (offer) out.set(key, offer);
+    else if (!(isProviderSetting(key) && typeof props[key] === 'string')) issues.push(...problems);
   }
   return out;
 }

@@ -10,7 +10,7 @@ import { Accounting } from './plan-accounting';
 import { placeOnHosts, placeWithBudget } from './packing';
 import { Quantity } from './quantity';
 import { addResources, fitsWithin, formatResources, get, normalizeResources, resourceNames, ResourceVector, subtractResources } from './resources';
-import { asksForLiveMigration, groupBy, PlannedVm } from './vms';
+import { groupBy, pinRefusal, PlannedVm } from './vms';
 
 export interface Placement {
   /** VM key (`namespace/name`) -> host. */
@@ -290,7 +290,7 @@ function placeFleet(fleet: PlannedFleet, own: readonly PlannedVm[], dims: readon
   const pathOfGroup = [...groups.keys()];
   const pools = new Map<number, { n: number; size: readonly number[]; members: number[]; canPin: boolean }>();
   base.forEach((item, k) => {
-    const pool = pools.get(item.group) ?? { n: 0, size: item.size, members: [], canPin: !asksForLiveMigration(own[k].options) };
+    const pool = pools.get(item.group) ?? { n: 0, size: item.size, members: [], canPin: pinRefusal(own[k]) === undefined };
     pool.n++;
     pool.members.push(k);
     pools.set(item.group, pool);
@@ -390,10 +390,11 @@ export function placeVms(
     if (result.unproven) {
       const o = result.unproven.overflow;
       const pools = result.unproven.pools.map((p) => byPool.get(p)![0]);
+      const why = [...new Set(pools.map((vm) => pinRefusal(vm)).filter((r) => r !== undefined))].join(', and ');
       issues.add(
         pools[0].countPath,
         `kube-scheduler could leave VMs of fleet "${fleet.name}" pending: spreading pools ${pools.map((vm) => `"${vm.pool}"`).join(', ')} evenly over ${fleet.hosts.length} hosts could ask host "${o.host}" for ${o.worstCase} of ${o.resource} with ${o.allocatable} allocatable, ` +
-          'and they ask for live migration, so they cannot be pinned: set placement: planned with evictionStrategy None or External, or make counts multiples of the host count, or add hosts',
+          `and ${why}, so they cannot be pinned: set placement: planned with evictionStrategy None or External, or make counts multiples of the host count, or add hosts`,
       );
     }
     checkMigrationTargets(fleet, free, own, dims, accounting, hostOf, warnings);

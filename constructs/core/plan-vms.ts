@@ -6,11 +6,13 @@
 import { resolveAutoClaims } from './auto-claims';
 import { AutoNodesPlan, AutoNodesSourcePath, checkTaints, planAutoNodes, PlannedAutoPool, vmOfType } from './auto-nodes';
 import { hostImageProblem } from './host-image';
+import { metal3ImageOf, OsImages, osImagesByName } from './metal3-image';
+import { planTemplateProviders, unprovenCapacityWarning } from './node-templates';
 import { MAX_NODES_PER_POOL, wholeNumberProblem } from './limits';
 import { childPath, IssueCollector, PlanIssue } from './errors';
 import { Foundation, checkLabels, pathOf, unknownReference } from './plan-foundation';
 import { AutoNodesSpec, Labels, MetalsliceConfig, PrivateNodePoolSpec } from './model';
-import { effectiveProperties, ImageSource, KubevirtProperties, kubevirtProperties } from './properties';
+import { EffectiveProperties, effectiveProperties, ImageSource, KubevirtProperties, kubevirtProperties } from './properties';
 import { labelValueProblem } from './names';
 import { NodeProvider, parseNodeProviders } from './node-types';
 import type { ModelPaths, PlannedPool } from './plan';
@@ -125,11 +127,22 @@ export function quotaRoom(foundation: Foundation, vms: readonly PlannedVm[]): Ma
   return new Map([...foundation.quotas.values()].map((q) => [q.name, { remaining: roomLeft(q.limits, used.get(q.name) ?? {}), fleet: q.fleet }]));
 }
 
+/** A pool of whole bare-metal hosts as HostClaims: a privateNodePools entry, or a static pool on a metal3 provider. */
+export interface PrivatePool {
+  /** The pool as a private node pool: its node type, count and image. */
+  readonly spec: PrivateNodePoolSpec;
+  /** Where it was written (config, construct or vcluster.yaml path). */
+  readonly path: string;
+  /** Its hosts, as the node type selection claimed them. */
+  readonly pool: PlannedAutoPool;
+}
+
 export interface AutoSelection {
   readonly auto: AutoNodesPlan;
   readonly autoSpecs: readonly AutoNodesSpec[];
-  readonly privatePools: readonly { readonly spec: PrivateNodePoolSpec; readonly path: string; readonly pool: PlannedAutoPool }[];
-  readonly privateNames: ReadonlySet<string>;
+  readonly privatePools: readonly PrivatePool[];
+  /** Providers whose nodes vCluster Platform makes by running metalslice's kubevirt node template. */
+  readonly templateVms: ReadonlySet<string>;
   readonly providers: readonly NodeProvider[];
   /** kubevirt provider -> the fleet its VMs run on. */
   readonly kubevirtFleetOf: ReadonlyMap<string, string>;
@@ -187,8 +200,6 @@ export function selectAutoNodeTypes(
   issues: IssueCollector,
   warnings: PlanIssue[],
 ): AutoSelection {
-  const providerSpecs = model.nodeProviders ?? [];
-  const catalogue = parseNodeProviders(providerSpecs);
   const declared = (model.autoNodes ?? []).map((entry, i) => {
     const at = pathOf(paths, 'autoNodes', i);
     return (
@@ -199,7 +210,18 @@ export function selectAutoNodeTypes(
       }
     );
   });
-  const claims = resolveAutoClaims(model.autoNodes ?? [], declared, providerSpecs, model.nodeProfiles ?? [], issues, warnings);
+  const templateIssues: PlanIssue[] = [];
+  const templates = planTemplateProviders(
+    model.nodeProviders ?? [],
+    model.autoNodes ?? [],
+    (i) => declared[i].entry,
+    (quota) => foundation.quotas.get(quota)?.fleet,
+    templateIssues,
+  );
+  for (const issue of templateIssues) issues.add(issue.path, issue.message);
+  const providerSpecs = templates.providers;
+  const catalogue = parseNodeProviders(providerSpecs);
+  const claims = resolveAutoClaims(templates.entries, declared, model.nodeProfiles ?? [], issues, warnings);
   const autoSpecs: AutoNodesSpec[] = claims.specs;
   const sourcePaths: AutoNodesSourcePath[] = claims.sources;
   const privates = privateAsAuto(model, paths, catalogue.providers, issues);
@@ -228,19 +250,60 @@ export function selectAutoNodeTypes(
     warnings.push(...previewWarnings);
     if (preview) previews.set(pool, preview);
   }
-  const privatePools = (model.privateNodePools ?? []).flatMap((spec, i) => {
-    const pool = auto.pools.find((p) => p.name === spec.name && p.cluster === spec.cluster && p.provider === spec.provider && p.mode === 'static');
-    return pool ? [{ spec, path: pathOf(paths, 'privateNodePools', i), pool }] : [];
-  });
-  return {
+  const selection = {
     auto,
     autoSpecs,
-    privatePools,
-    privateNames: new Set((model.privateNodePools ?? []).map((p) => p.name)),
+    templateVms: templates.templateVms,
     providers: catalogue.providers,
     kubevirtFleetOf: new Map(providerSpecs.filter((p) => p.kind === 'kubevirt' && p.fleet).map((p) => [p.name, p.fleet!])),
     previews,
   };
+  const privatePools = [
+    ...(model.privateNodePools ?? []).flatMap((spec, i) => {
+      const pool = auto.pools.find((p) => p.name === spec.name && p.cluster === spec.cluster && p.provider === spec.provider && p.mode === 'static');
+      return pool ? [{ spec, path: pathOf(paths, 'privateNodePools', i), pool }] : [];
+    }),
+    ...staticMetal3Pools(model, paths, { ...selection, privatePools: [] }, issues),
+  ];
+  warnTerraformStatics(auto.pools, templates.templateVms, warnings);
+  return { ...selection, privatePools };
+}
+
+/** The static pools on metal3 providers written as auto nodes: private pools of their chosen type, with the image their properties give. */
+function staticMetal3Pools(model: MetalsliceConfig, paths: ModelPaths | undefined, selection: AutoSelection, issues: IssueCollector): PrivatePool[] {
+  const problems: PlanIssue[] = [];
+  const osImages: OsImages = osImagesByName(model.osImages ?? [], (i) => pathOf(paths, 'osImages', i), problems);
+  const fromPrivate = new Set((model.privateNodePools ?? []).map((p) => `${p.cluster}\u0000${p.provider}\u0000${p.name}`));
+  const out = selection.auto.pools.flatMap((pool): PrivatePool[] => {
+    if (pool.providerKind !== 'metal3' || pool.mode !== 'static' || pool.nodeType === undefined) return [];
+    if (fromPrivate.has(`${pool.cluster}\u0000${pool.provider}\u0000${pool.name}`)) return [];
+    const typeName = bareTypeName(pool.nodeType);
+    const { effective, places } = claimProperties(model, paths, selection, pool, typeName);
+    const image = metal3ImageOf(effective, osImages, { pool: `static pool ${pool.name} on metal3 provider ${pool.provider}`, at: pool.path, properties: places }, problems);
+    if (!image) return [];
+    const spec: PrivateNodePoolSpec = {
+      name: pool.name,
+      cluster: pool.cluster,
+      provider: pool.provider,
+      nodeType: typeName,
+      count: pool.quantity,
+      image,
+      ...(Object.keys(pool.nodeLabels).length > 0 ? { labels: pool.nodeLabels } : {}),
+      ...(pool.taints.length > 0 ? { taints: pool.taints } : {}),
+    };
+    return [{ spec, path: pool.path, pool }];
+  });
+  for (const p of problems) issues.add(p.path, p.message);
+  return out;
+}
+
+/** Static pools on terraform providers other than metalslice's kubevirt template: listed, with their cost, and not proven. */
+function warnTerraformStatics(pools: readonly PlannedAutoPool[], templateVms: ReadonlySet<string>, warnings: PlanIssue[]): void {
+  for (const pool of pools) {
+    if (pool.providerKind !== 'terraform' || pool.mode !== 'static' || pool.nodeType === undefined || templateVms.has(pool.provider)) continue;
+    const cost = pool.candidates.find((c) => c.nodeType === pool.nodeType)?.cost;
+    warnings.push(unprovenCapacityWarning(pool, bareTypeName(pool.nodeType), cost));
+  }
 }
 
 /** The bare type name of `provider.type`: what the node's type label says. */
@@ -256,6 +319,27 @@ function claimOf(selection: AutoSelection, pool: PlannedAutoPool): { properties?
   return { properties: entry?.properties, path: pool.path.replace(/(\.|\[")?(static|dynamic)\[\d+\]$/, '') };
 }
 
+/** A pool's effective properties (its claim's over its node type's over its provider's: vCluster's precedence), and where each level is written. */
+function claimProperties(
+  model: MetalsliceConfig,
+  paths: ModelPaths | undefined,
+  selection: AutoSelection,
+  pool: PlannedAutoPool,
+  typeName: string,
+): { effective: EffectiveProperties; claimPath: string; places: string[] } {
+  const i = (model.nodeProviders ?? []).findIndex((p) => p.name === pool.provider);
+  const provider = model.nodeProviders?.[i];
+  const j = provider?.nodeTypes.findIndex((t) => t.name === typeName) ?? -1;
+  const providerPath = pathOf(paths, 'nodeProviders', i);
+  const claim = claimOf(selection, pool);
+  const levels = [
+    { properties: claim.properties, path: childPath(claim.path, 'properties') },
+    { properties: j >= 0 ? provider?.nodeTypes[j].properties : undefined, path: childPath(childPath(childPath(providerPath, 'nodeTypes'), j), 'properties') },
+    { properties: provider?.properties, path: childPath(providerPath, 'properties') },
+  ];
+  return { effective: effectiveProperties([...levels].reverse()), claimPath: claim.path, places: levels.map((l) => l.path) };
+}
+
 /** A pool's VM settings from its provider's, node type's and claim's properties (vCluster's precedence). */
 function propertiesOf(
   model: MetalsliceConfig,
@@ -266,18 +350,9 @@ function propertiesOf(
   issues: IssueCollector,
   warnings: PlanIssue[],
 ): KubevirtProperties {
-  const i = (model.nodeProviders ?? []).findIndex((p) => p.name === pool.provider);
-  const provider = model.nodeProviders?.[i];
-  const j = provider?.nodeTypes.findIndex((t) => t.name === typeName) ?? -1;
-  const providerPath = pathOf(paths, 'nodeProviders', i);
-  const claim = claimOf(selection, pool);
-  const effective = effectiveProperties([
-    { properties: provider?.properties, path: childPath(providerPath, 'properties') },
-    { properties: j >= 0 ? provider?.nodeTypes[j].properties : undefined, path: childPath(childPath(childPath(providerPath, 'nodeTypes'), j), 'properties') },
-    { properties: claim.properties, path: childPath(claim.path, 'properties') },
-  ]);
+  const { effective, claimPath } = claimProperties(model, paths, selection, pool, typeName);
   const problems: PlanIssue[] = [];
-  const found = kubevirtProperties(effective, claim.path, problems, warnings);
+  const found = kubevirtProperties(effective, claimPath, problems, warnings);
   for (const p of problems) issues.add(p.path, p.message);
   return found;
 }
@@ -344,6 +419,7 @@ export function buildAutoVms(
       namespace: quota.namespace,
       placement: 'spread' as const,
       taints: pool.taints,
+      ...(selection.templateVms.has(pool.provider) ? { madeByNodeTemplate: true } : {}),
     };
     if (pool.mode === 'static') {
       pool.nodes.forEach((node, index) => {

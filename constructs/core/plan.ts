@@ -546,7 +546,7 @@ function autoPoolReport(
   launcher: PlanReport['pools'][number]['launcher'],
   preview: PoolPreview | undefined,
 ): PlanReport['pools'][number] {
-  const isPrivate = selection.privateNames.has(pool.name) && pool.providerKind === 'metal3' && selection.privatePools.some((p) => p.pool === pool);
+  const isPrivate = selection.privatePools.some((p) => p.pool === pool);
   const vm = vms[0];
   const shape = formatResources(pool.nodes[0]?.resources ?? pool.candidates[0]?.resources ?? {});
   const footprint = formatResources(vm ? normalizeResources(vm.hostDemand) : (pool.nodes[0]?.footprint ?? pool.candidates[0]?.footprint ?? {}));

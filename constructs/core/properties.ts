@@ -61,6 +61,18 @@ const NOT_CARRIED = [
   'vcluster.com/network-environment',
 ];
 
+/** Prefixes and names of properties that configure how a provider makes a node (images, disks, user data, networks). */
+const SETTING_PREFIXES = ['kubevirt.vcluster.com/', 'metal3.vcluster.com/', 'metalslice.io/', 'vcluster.com/user-data', 'vcluster.com/ssh-keys', 'vcluster.com/network', 'vcluster.com/os-image'];
+
+/**
+ * Whether a property configures the provider rather than describing the node (an image URL, a checksum):
+ * such a value need not be a label value, and when it is not, it is read by the provider and never matched
+ * or set as a node label.
+ */
+export function isProviderSetting(key: string): boolean {
+  return SETTING_PREFIXES.some((p) => key.startsWith(p));
+}
+
 /** A property's value and where the winning value was written. */
 export type EffectiveProperties = Readonly<Record<string, { readonly value: string; readonly path: string }>>;
 

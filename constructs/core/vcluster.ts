@@ -12,7 +12,8 @@
 import { parseDocument } from 'yaml';
 import { AutoNodesInput, AutoNodesPlan, AutoNodesSourcePath, planAutoNodes } from './auto-nodes';
 import { childPath, PlanIssue } from './errors';
-import { AutoNodesSpec, DynamicPoolSpec, Labels, Requirement, StaticPoolSpec, Taint } from './model';
+import { AutoNodesSpec, DynamicPoolSpec, Labels, NodeProviderSpec, Requirement, StaticPoolSpec, Taint } from './model';
+import { isKubevirtTemplate } from './node-templates';
 import { pointerPath, schemaIssues, VCLUSTER_AUTONODES_SINCE, VCLUSTER_VERSION } from './vcluster-schema';
 import { describeValue } from './excerpt';
 
@@ -26,6 +27,12 @@ export interface VclusterImportOptions {
   readonly quota?: string;
   /** Per provider quotas, when the vcluster.yaml uses several kubevirt providers. Wins over `quota`. */
   readonly quotaByProvider?: Readonly<Record<string, string>>;
+  /**
+   * The node providers: `quota` then goes only to entries whose nodes are VMs carved from a quota (kubevirt
+   * providers, and terraform providers running metalslice's kubevirt template), not to whole machines.
+   * @default - `quota` goes to every entry
+   */
+  readonly providers?: readonly NodeProviderSpec[];
   /** Prefix of every path reported, e.g. the file name. @default - paths start at `privateNodes` */
   readonly pathPrefix?: string;
 }
@@ -269,6 +276,12 @@ function dynamicOf(pool: Obj): DynamicPoolSpec {
   });
 }
 
+/** Whether an entry on the provider is carved from a quota (unknown providers are: their error comes later). */
+function takesQuota(provider: string, providers: readonly NodeProviderSpec[] | undefined): boolean {
+  const spec = providers?.find((p) => p.name === provider);
+  return spec === undefined || spec.kind === 'kubevirt' || (spec.kind === 'terraform' && isKubevirtTemplate(spec.nodeTemplate));
+}
+
 /** privateNodes fields that shape how nodes join; metalslice renders its own join, so they change nothing. */
 const JOIN_FIELDS = ['kubelet', 'joinNode', 'autoUpgrade', 'vpn', 'daemon'];
 
@@ -289,7 +302,7 @@ function claimsOf(privateNodes: Obj, options: VclusterImportOptions, prefix: str
     const entry = raw as Obj;
     const at = pointerPath(prefix, `/privateNodes/autoNodes/${i}`);
     const provider = entry.provider as string;
-    const quota = options.quotaByProvider?.[provider] ?? options.quota;
+    const quota = options.quotaByProvider?.[provider] ?? (takesQuota(provider, options.providers) ? options.quota : undefined);
     const statics = list(entry.static).map((p, j) => staticOf(p as Obj, childPath(childPath(at, 'static'), j), warnings));
     const dynamics = list(entry.dynamic).map((p) => dynamicOf(p as Obj));
     autoNodes.push(

@@ -102,6 +102,11 @@ export interface PlannedVm extends VmBuild {
   readonly labels: Readonly<Record<string, string>>;
   /** Taints its kubelet registers with. */
   readonly taints: readonly Taint[];
+  /**
+   * vCluster Platform makes it by running metalslice's kubevirt node template for a node claim: the plan counts
+   * it, metalslice renders nothing for it, and it is never pinned (a claim names no host). @default false
+   */
+  readonly madeByNodeTemplate?: boolean;
 }
 
 /** How a device resource is passed through: as a GPU when its name says so, else as a host device. */
@@ -124,6 +129,13 @@ function evictionOf(guest: LauncherVm, options: VmOptions): VmEviction {
   }
   if (migratable) return { strategy: 'LiveMigrate', migratable, reason: 'a host drain live-migrates it' };
   return { strategy: 'None', migratable, reason: `a host drain shuts it down: KubeVirt cannot live-migrate it, ${blockers.join(' and ')}` };
+}
+
+/** Why the planner may not pin the VM to a host, or undefined when it may. */
+export function pinRefusal(vm: PlannedVm): string | undefined {
+  if (vm.madeByNodeTemplate) return 'vCluster Platform makes them from a node template, whose claims name no host';
+  if (asksForLiveMigration(vm.options)) return 'they ask for live migration';
+  return undefined;
 }
 
 /** Eviction strategies that ask KubeVirt to live-migrate the VM. */

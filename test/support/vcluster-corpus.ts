@@ -68,6 +68,7 @@ export function importCorpusFile(file: { readonly name: string; readonly text: s
   return importVclusterAutoNodes(file.text, {
     cluster: catalogue.clusters?.[0]?.name ?? 'tenant',
     ...(quota !== undefined ? { quota } : {}),
+    providers: catalogue.nodeProviders,
     pathPrefix: file.name,
   });
 }

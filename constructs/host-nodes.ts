@@ -1,0 +1,216 @@
+/**
+ * Whole bare-metal nodes, one renderer for every road to them: a PrivateNodePool and a static pool on a
+ * metal3 provider (written as auto nodes or in a vcluster.yaml) are both planned as a pool of hosts, and
+ * both become, per node, a Metal3 HostClaim in the tenant's node environment namespace on the provider
+ * cluster, its userData Secret (the kubeadm join cloud-config) and a bootstrap token in the tenant's
+ * kube-system; once per host pool namespace, a HostDeployPolicy that lets exactly the tenant namespaces with
+ * HostClaims there bind hosts.
+ *
+ * Scaling down deletes the last HostClaims; Metal3 then deprovisions their hosts and, with the
+ * BareMetalHost's `automatedCleaningMode: metadata` (the default), cleans the disks before the host can be
+ * claimed again.
+ */
+import { ITerraformDependable, Lazy, Token } from 'cdktf';
+import { Manifest } from '@cdktf/provider-kubernetes/lib/manifest';
+import { SecretV1 } from '@cdktf/provider-kubernetes/lib/secret-v1';
+import { Construct, IConstruct } from 'constructs';
+import { CapacityPlan, IPlanContributor, ModelBuilder } from './capacity-plan';
+import { PlannedAutoNode } from './core/auto-nodes';
+import { NodeProviderSpec, Taint } from './core/model';
+import type { PlannedPrivatePool } from './core/plan';
+import { INodeProvider } from './node-provider';
+import { NodeEnvironment } from './node-environment';
+import { renderJoinCloudConfig } from './render/cloud-init';
+import { CLUSTER_LABEL, NODE_TYPE_LABEL, POOL_LABEL } from './render/labels';
+import {
+  FAILURE_DOMAIN_LABEL,
+  hostClaimUserDataSecretName,
+  renderHostClaim,
+  renderHostClaimUserDataSecret,
+  renderHostDeployPolicy,
+  USER_DATA_KEY,
+} from './render/metal3';
+import { nodeEnvironmentNamespace } from './render/node-environment';
+import { ITenantCluster } from './tenant-cluster';
+import { JoinToken } from './vm-node';
+
+/** metal3 providers keep their BareMetalHosts here unless they say otherwise (as the planner assumes). */
+const DEFAULT_HOST_NAMESPACE = 'metal3';
+
+function isContributor(c: IConstruct): c is IConstruct & IPlanContributor {
+  return typeof (c as Partial<IPlanContributor>).contributeToPlan === 'function';
+}
+
+/** The provider's own spec, as it contributes it to the plan (undefined for an imported provider). */
+export function providerSpecOf(provider: INodeProvider): NodeProviderSpec | undefined {
+  if (!isContributor(provider)) return undefined;
+  const builder = new ModelBuilder();
+  provider.contributeToPlan(builder);
+  return builder.build().model.nodeProviders?.[0];
+}
+
+/** Props of the host nodes of one planned pool of whole hosts. */
+export interface HostNodesProps {
+  /** The tenant cluster the hosts join. */
+  readonly cluster: ITenantCluster;
+  /** The metal3 node provider. */
+  readonly provider: INodeProvider;
+  /** The provider's spec, when it is a construct of this app (its node types' host selectors and host namespace). @default - looked up from the provider */
+  readonly providerSpec?: NodeProviderSpec;
+  /** The pool's name, as the plan knows it. */
+  readonly poolName: string;
+  /** Number of hosts: one HostNode each. */
+  readonly count: number;
+  /** Keep the claimed hosts powered on. @default true */
+  readonly poweredOn?: boolean;
+  /** How long a node's bootstrap token stays valid. @default "24h" */
+  readonly bootstrapTokenTtl?: string;
+}
+
+/**
+ * The one renderer of whole bare-metal nodes: per node of a planned pool of hosts (a PrivateNodePool, or a
+ * static pool on a metal3 provider), a bootstrap token, its userData Secret and a HostClaim of the node type
+ * and image the plan gives; and the HostDeployPolicy of the provider's host namespace.
+ */
+export class HostNodes extends Construct {
+  /** The namespace on the provider cluster that holds the pool's HostClaims and their Secrets. */
+  readonly namespace: string;
+
+  constructor(scope: Construct, id: string, props: HostNodesProps) {
+    super(scope, id);
+    const cluster = props.cluster.clusterName;
+    const provider = props.provider.providerName;
+    const providerSpec = props.providerSpec ?? providerSpecOf(props.provider);
+    const environment = NodeEnvironment.ensure(this, cluster, provider);
+    this.namespace = environment.namespace;
+    const hostNamespace = providerSpec?.hostNamespace ?? DEFAULT_HOST_NAMESPACE;
+    HostDeployPolicy.ensure(this, hostNamespace);
+    // A plan with errors stops synth in provenPlan (with every problem); a proven plan holds every node.
+    const planned = (): PlannedPrivatePool => {
+      const pool = CapacityPlan.require(this).plannedPrivatePool(cluster, provider, props.poolName);
+      if (!pool || pool.pool.nodes.length < props.count) throw new Error(`[${this.node.path}] pool of hosts "${props.poolName}" is not in the plan`);
+      return pool;
+    };
+    const hostLabels = new Map((providerSpec?.hosts ?? []).map((h) => [h.name, h.labels ?? {}]));
+    const hostSelector = (nodeType: string) => providerSpec?.nodeTypes.find((t) => t.name === nodeType)?.hostSelector ?? {};
+    // The plan names nodes `<cluster>-<pool>-<index>`; the construct id follows, so scaling by one adds or
+    // removes exactly one node's resources and changes nothing else.
+    for (let index = 0; index < props.count; index++) {
+      const nodeName = `${cluster}-${props.poolName}-${index}`;
+      const node = (): PlannedAutoNode => planned().pool.nodes[index];
+      new HostNode(scope, nodeName, {
+        cluster: props.cluster,
+        bootstrapTokenTtl: props.bootstrapTokenTtl,
+        poolName: props.poolName,
+        namespace: this.namespace,
+        // The namespace first: the Secret and the HostClaim live in it.
+        dependsOn: environment.namespaceResource,
+        labels: () => ({ ...node().labels, [POOL_LABEL]: props.poolName, [CLUSTER_LABEL]: cluster, [NODE_TYPE_LABEL]: planned().spec.nodeType }),
+        taints: () => planned().spec.taints,
+        claim: (userDataSecret) => {
+          const { spec } = planned();
+          const host = node().host;
+          const failureDomain = host !== undefined ? hostLabels.get(host)?.[FAILURE_DOMAIN_LABEL] : undefined;
+          return renderHostClaim({
+            nodeName,
+            namespace: this.namespace,
+            pool: props.poolName,
+            cluster,
+            nodeType: spec.nodeType,
+            hostSelector: hostSelector(spec.nodeType),
+            hostNamespace,
+            image: spec.image,
+            userDataSecret,
+            failureDomain,
+            poweredOn: props.poweredOn,
+          });
+        },
+      });
+    }
+  }
+}
+
+interface HostNodeProps {
+  readonly cluster: ITenantCluster;
+  readonly bootstrapTokenTtl?: string;
+  readonly poolName: string;
+  readonly namespace: string;
+  readonly dependsOn: ITerraformDependable;
+  /** Node labels set at join (resolved at synth). */
+  readonly labels: () => Record<string, string>;
+  /** Node taints set at join (resolved at synth). */
+  readonly taints: () => readonly Taint[] | undefined;
+  /** The HostClaim, given the name of its userData Secret (resolved at synth). */
+  readonly claim: (userDataSecret: string) => ReturnType<typeof renderHostClaim>;
+}
+
+/** One bare-metal node: bootstrap token, userData Secret, HostClaim. */
+class HostNode extends Construct {
+  constructor(scope: Construct, nodeName: string, { cluster, bootstrapTokenTtl, poolName, namespace, dependsOn, labels, taints, claim }: HostNodeProps) {
+    super(scope, nodeName);
+    const token = new JoinToken(this, 'Join', { cluster, nodeName, ttl: bootstrapTokenTtl }).token;
+    const userDataName = hostClaimUserDataSecretName(nodeName);
+    const secret = renderHostClaimUserDataSecret(userDataName, namespace, poolName, '');
+    const userData = new SecretV1(this, 'UserData', {
+      metadata: { name: secret.metadata.name, namespace: secret.metadata.namespace, labels: secret.metadata.labels },
+      type: secret.type as string,
+      dependsOn: [dependsOn],
+      data: {
+        [USER_DATA_KEY]: Token.asString(
+          Lazy.stringValue({
+            produce: () =>
+              renderJoinCloudConfig({
+                nodeName,
+                endpoint: cluster.endpoint,
+                caCertificate: cluster.caCertificate,
+                token,
+                kubernetesVersion: cluster.kubernetesVersion ?? '1.33',
+                labels: labels(),
+                taints: taints(),
+              }),
+          }),
+        ),
+      },
+    });
+    // The Secret first: the baremetal-operator reads it as soon as it binds a host to the claim.
+    new Manifest(this, 'Resource', { manifest: Lazy.anyValue({ produce: () => claim(userDataName) }), dependsOn: [userData] });
+  }
+}
+
+/**
+ * The HostDeployPolicy of one host pool namespace, created once at the stack root however many pools
+ * claim hosts there. It admits the node environment namespace of every static metal3 pool in the plan
+ * whose provider keeps its hosts in this namespace, and nothing else.
+ */
+export class HostDeployPolicy extends Construct {
+  /** The policy of a host namespace, created at the stack root on first use. */
+  static ensure(scope: IConstruct, hostNamespace: string): HostDeployPolicy {
+    let root: IConstruct = scope;
+    while (root.node.scope && root.node.scope.node.scope) root = root.node.scope;
+    const id = `host-deploy-policy-${hostNamespace}`;
+    const existing = root.node.tryFindChild(id);
+    if (existing instanceof HostDeployPolicy) return existing;
+    return new HostDeployPolicy(root, id, hostNamespace);
+  }
+
+  /** @param hostNamespace the namespace of the BareMetalHosts the policy lets tenants claim */
+  private constructor(
+    scope: Construct,
+    id: string,
+    readonly hostNamespace: string,
+  ) {
+    super(scope, id);
+    new Manifest(this, 'Resource', {
+      manifest: Lazy.anyValue({
+        produce: () => {
+          const plan = CapacityPlan.require(this).provenPlan();
+          const hostNamespaceOf = new Map(plan.nodeProviders.map((p) => [p.name, p.hostNamespace]));
+          const tenantNamespaces = plan.autoPools
+            .filter((p) => p.providerKind === 'metal3' && p.mode === 'static' && hostNamespaceOf.get(p.provider) === hostNamespace)
+            .map((p) => nodeEnvironmentNamespace({ cluster: p.cluster, provider: p.provider }));
+          return renderHostDeployPolicy({ hostNamespace, tenantNamespaces });
+        },
+      }),
+    });
+  }
+}
