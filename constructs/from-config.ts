@@ -16,6 +16,7 @@ import { ConfigWarnings, NodeProfile } from './node-profile';
 import { ElasticNodePool } from './node-pool';
 import { INodeProvider, NodeProvider } from './node-provider';
 import { PrivateNodePool } from './private-node-pool';
+import { OsImage } from './os-image';
 import { ElasticQuota, IElasticQuota } from './quota';
 import { TenantCluster } from './tenant-cluster';
 
@@ -138,6 +139,7 @@ function declareConfig(
     providers.set(p.name, new NodeProvider(scope, p.name, { ...p, fleet }));
   }
   for (const p of config.nodeProfiles ?? []) new NodeProfile(scope, `node-profile-${p.name}`, p);
+  for (const i of config.osImages ?? []) new OsImage(scope, `os-image-${i.name}`, i);
   if ((config.readWarnings ?? []).length > 0) new ConfigWarnings(scope, 'config-warnings', config.readWarnings!);
   for (const a of config.autoNodes ?? []) {
     const cluster = clusters.get(a.cluster);

@@ -6,6 +6,7 @@ export * from './node-pool';
 export * from './node-provider';
 export * from './auto-nodes';
 export * from './node-profile';
+export * from './os-image';
 export * from './vm-node';
 export * from './private-node-pool';
 export * from './host-nodes';

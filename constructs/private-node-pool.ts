@@ -89,4 +89,3 @@ export class PrivateNodePool extends Construct implements IPlanContributor {
     model.add('privateNodePools', this.spec, this);
   }
 }
-

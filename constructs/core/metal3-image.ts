@@ -1,8 +1,8 @@
 /**
  * The OS image Metal3 writes to the hosts of a static pool on a metal3 provider, taken from where vCluster
  * Platform's Metal3 provider takes it: the properties `metal3.vcluster.com/image-url`, `image-checksum` and
- * `image-checksum-type` (the claim's over the node type's over the provider's), or the OSImage that the
- * property `vcluster.com/os-image` names (its properties fill in what the claim's chain does not set).
+ * `image-checksum-type` (the claim's over the node type's over the provider's), where `vcluster.com/os-image`
+ * at any level stands for the properties of the OSImage it names (the level's own properties over them).
  * A pool whose image cannot be found is an error naming where to set it: a HostClaim cannot be written
  * without one.
  */
@@ -10,7 +10,6 @@ import { childPath, PlanIssue } from './errors';
 import { describeValue } from './excerpt';
 import { hostImageProblem } from './host-image';
 import { HostImage, OsImageSpec } from './model';
-import type { EffectiveProperties } from './properties';
 
 const METAL3 = 'metal3.vcluster.com/';
 /** The URL Ironic downloads the OS image from. */
@@ -38,33 +37,75 @@ export interface ImagePlaces {
 }
 
 /** The OS images by name; a name given twice is an issue at the second. */
-export function osImagesByName(images: readonly OsImageSpec[], pathOf: (index: number) => string, issues: PlanIssue[]): Map<string, { spec: OsImageSpec; path: string }> {
+export function osImagesByName(
+  images: readonly OsImageSpec[],
+  pathOf: (index: number) => string,
+  issues: PlanIssue[],
+): Map<string, { spec: OsImageSpec; path: string }> {
   const out = new Map<string, { spec: OsImageSpec; path: string }>();
   images.forEach((spec, i) => {
     const path = pathOf(i);
-    if (out.has(spec.name)) issues.push({ path: childPath(path, 'name'), message: `OS image "${spec.name}" is already defined at ${out.get(spec.name)!.path}: names must be unique` });
+    if (out.has(spec.name))
+      issues.push({
+        path: childPath(path, 'name'),
+        message: `OS image "${spec.name}" is already defined at ${out.get(spec.name)!.path}: names must be unique`,
+      });
     else out.set(spec.name, { spec, path });
   });
   return out;
 }
 
+/** One level of the claim's properties (provider, node type, claim), and where it is written. */
+export interface PropertyLevel {
+  readonly properties: Readonly<Record<string, string>> | undefined;
+  readonly path: string;
+}
+
+type Found = { value: string; path: string };
+const IMAGE_KEYS = [METAL3_IMAGE_URL, METAL3_IMAGE_CHECKSUM, METAL3_IMAGE_CHECKSUM_TYPE];
+
+/**
+ * The image properties as vCluster Platform resolves them: level by level, least specific first, an OSImage a
+ * level names stands in that level under the level's own properties; an OSImage this config does not have
+ * hides what the levels below it said (it would replace them).
+ */
+function imageProperties(levels: readonly PropertyLevel[], osImages: OsImages): { found: Map<string, Found>; unknown?: Found } {
+  const found = new Map<string, Found>();
+  let unknown: Found | undefined;
+  for (const level of levels) {
+    const named = level.properties?.[OS_IMAGE_PROPERTY];
+    if (named !== undefined) {
+      const image = osImages.get(named);
+      if (image === undefined) {
+        unknown = { value: named, path: childPath(level.path, OS_IMAGE_PROPERTY) };
+        for (const key of IMAGE_KEYS) found.delete(key);
+      } else {
+        unknown = undefined;
+        for (const key of IMAGE_KEYS) {
+          const value = image.spec.properties[key];
+          if (value !== undefined) found.set(key, { value, path: childPath(childPath(image.path, 'properties'), key) });
+        }
+      }
+    }
+    for (const key of IMAGE_KEYS) {
+      const value = level.properties?.[key];
+      if (value !== undefined) found.set(key, { value, path: childPath(level.path, key) });
+    }
+  }
+  return { found, unknown };
+}
+
 /** The image of a static metal3 pool, or undefined with an issue saying what is missing and where to set it. */
-export function metal3ImageOf(effective: EffectiveProperties, osImages: OsImages, places: ImagePlaces, issues: PlanIssue[]): HostImage | undefined {
-  const named = effective[OS_IMAGE_PROPERTY];
-  const osImage = named !== undefined ? osImages.get(named.value) : undefined;
-  const value = (key: string): { value: string; path: string } | undefined => {
-    if (effective[key] !== undefined) return effective[key];
-    const fromImage = osImage?.spec.properties[key];
-    return fromImage !== undefined ? { value: fromImage, path: childPath(childPath(osImage!.path, 'properties'), key) } : undefined;
-  };
-  const url = value(METAL3_IMAGE_URL);
-  const checksum = value(METAL3_IMAGE_CHECKSUM);
-  const checksumType = value(METAL3_IMAGE_CHECKSUM_TYPE);
-  if (named !== undefined && osImage === undefined && (url === undefined || checksum === undefined)) {
+export function metal3ImageOf(levels: readonly PropertyLevel[], osImages: OsImages, places: ImagePlaces, issues: PlanIssue[]): HostImage | undefined {
+  const { found, unknown } = imageProperties(levels, osImages);
+  const url = found.get(METAL3_IMAGE_URL);
+  const checksum = found.get(METAL3_IMAGE_CHECKSUM);
+  const checksumType = found.get(METAL3_IMAGE_CHECKSUM_TYPE);
+  if (unknown !== undefined && (url === undefined || checksum === undefined)) {
     const known = [...osImages.keys()];
     issues.push({
-      path: named.path,
-      message: `${places.pool}: OSImage ${describeValue(named.value)} is not in this config (it may be defined in vCluster Platform), and the plan needs its ${METAL3_IMAGE_URL} and ${METAL3_IMAGE_CHECKSUM} to write each HostClaim: add it under osImages ({name, properties})${known.length > 0 ? ` (known: ${known.join(', ')})` : ''}, or set those properties`,
+      path: unknown.path,
+      message: `${places.pool}: OSImage ${describeValue(unknown.value)} is not in this config (it may be defined in vCluster Platform), and the plan needs its ${METAL3_IMAGE_URL} and ${METAL3_IMAGE_CHECKSUM} to write each HostClaim: add it under osImages ({name, properties})${known.length > 0 ? ` (known: ${known.join(', ')})` : ''}, or set those properties`,
     });
     return undefined;
   }
@@ -76,7 +117,10 @@ export function metal3ImageOf(effective: EffectiveProperties, osImages: OsImages
     return undefined;
   }
   if (checksumType !== undefined && !CHECKSUM_TYPES.includes(checksumType.value)) {
-    issues.push({ path: checksumType.path, message: `checksum type ${describeValue(checksumType.value)} is not one Metal3 takes: use md5, sha256 or sha512, or leave it out` });
+    issues.push({
+      path: checksumType.path,
+      message: `checksum type ${describeValue(checksumType.value)} is not one Metal3 takes: use md5, sha256 or sha512, or leave it out`,
+    });
     return undefined;
   }
   const image: HostImage = {
@@ -86,7 +130,7 @@ export function metal3ImageOf(effective: EffectiveProperties, osImages: OsImages
   };
   const problem = hostImageProblem(image);
   if (problem !== undefined) {
-    const at = /checksum/.test(problem.split(' ')[0]) ? (checksum?.path ?? url.path) : url.path;
+    const at = problem.startsWith('image.checksum') ? (checksum?.path ?? url.path) : url.path;
     issues.push({ path: at, message: `${places.pool}: ${problem}` });
     return undefined;
   }

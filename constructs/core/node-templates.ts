@@ -71,7 +71,11 @@ export function planTemplateProviders(
 }
 
 /** The one line a static pool on a terraform provider outside metalslice's fleets gets. */
-export function unprovenCapacityWarning(pool: { readonly path: string; readonly name: string; readonly provider: string; readonly quantity: number }, nodeType: string, cost: number | undefined): PlanIssue {
+export function unprovenCapacityWarning(
+  pool: { readonly path: string; readonly name: string; readonly provider: string; readonly quantity: number },
+  nodeType: string,
+  cost: number | undefined,
+): PlanIssue {
   return {
     path: pool.path,
     message: `static pool ${pool.name}: ${pool.quantity} x ${nodeType}${cost !== undefined ? ` (cost ${cost} each)` : ''} made by provider ${pool.provider}'s node template in vCluster Platform, outside metalslice's fleets: their capacity is not proven`,

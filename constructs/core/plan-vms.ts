@@ -6,7 +6,7 @@
 import { resolveAutoClaims } from './auto-claims';
 import { AutoNodesPlan, AutoNodesSourcePath, checkTaints, planAutoNodes, PlannedAutoPool, vmOfType } from './auto-nodes';
 import { hostImageProblem } from './host-image';
-import { metal3ImageOf, OsImages, osImagesByName } from './metal3-image';
+import { metal3ImageOf, OsImages, osImagesByName, PropertyLevel } from './metal3-image';
 import { planTemplateProviders, unprovenCapacityWarning } from './node-templates';
 import { MAX_NODES_PER_POOL, wholeNumberProblem } from './limits';
 import { childPath, IssueCollector, PlanIssue } from './errors';
@@ -278,8 +278,13 @@ function staticMetal3Pools(model: MetalsliceConfig, paths: ModelPaths | undefine
     if (pool.providerKind !== 'metal3' || pool.mode !== 'static' || pool.nodeType === undefined) return [];
     if (fromPrivate.has(`${pool.cluster}\u0000${pool.provider}\u0000${pool.name}`)) return [];
     const typeName = bareTypeName(pool.nodeType);
-    const { effective, places } = claimProperties(model, paths, selection, pool, typeName);
-    const image = metal3ImageOf(effective, osImages, { pool: `static pool ${pool.name} on metal3 provider ${pool.provider}`, at: pool.path, properties: places }, problems);
+    const { levels } = claimProperties(model, paths, selection, pool, typeName);
+    const places = {
+      pool: `static pool ${pool.name} on metal3 provider ${pool.provider}`,
+      at: pool.path,
+      properties: [...levels].reverse().map((l) => l.path),
+    };
+    const image = metal3ImageOf(levels, osImages, places, problems);
     if (!image) return [];
     const spec: PrivateNodePoolSpec = {
       name: pool.name,
@@ -326,7 +331,7 @@ function claimProperties(
   selection: AutoSelection,
   pool: PlannedAutoPool,
   typeName: string,
-): { effective: EffectiveProperties; claimPath: string; places: string[] } {
+): { effective: EffectiveProperties; claimPath: string; levels: PropertyLevel[] } {
   const i = (model.nodeProviders ?? []).findIndex((p) => p.name === pool.provider);
   const provider = model.nodeProviders?.[i];
   const j = provider?.nodeTypes.findIndex((t) => t.name === typeName) ?? -1;
@@ -337,7 +342,8 @@ function claimProperties(
     { properties: j >= 0 ? provider?.nodeTypes[j].properties : undefined, path: childPath(childPath(childPath(providerPath, 'nodeTypes'), j), 'properties') },
     { properties: provider?.properties, path: childPath(providerPath, 'properties') },
   ];
-  return { effective: effectiveProperties([...levels].reverse()), claimPath: claim.path, places: levels.map((l) => l.path) };
+  const leastFirst = [...levels].reverse();
+  return { effective: effectiveProperties(leastFirst), claimPath: claim.path, levels: leastFirst };
 }
 
 /** A pool's VM settings from its provider's, node type's and claim's properties (vCluster's precedence). */

@@ -62,7 +62,15 @@ const NOT_CARRIED = [
 ];
 
 /** Prefixes and names of properties that configure how a provider makes a node (images, disks, user data, networks). */
-const SETTING_PREFIXES = ['kubevirt.vcluster.com/', 'metal3.vcluster.com/', 'metalslice.io/', 'vcluster.com/user-data', 'vcluster.com/ssh-keys', 'vcluster.com/network', 'vcluster.com/os-image'];
+const SETTING_PREFIXES = [
+  'kubevirt.vcluster.com/',
+  'metal3.vcluster.com/',
+  'metalslice.io/',
+  'vcluster.com/user-data',
+  'vcluster.com/ssh-keys',
+  'vcluster.com/network',
+  'vcluster.com/os-image',
+];
 
 /**
  * Whether a property configures the provider rather than describing the node (an image URL, a checksum):

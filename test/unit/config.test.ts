@@ -97,7 +97,7 @@ describe('config', () => {
     fs.rmSync(dir, { recursive: true, force: true });
   });
 
-  it("carries the vcluster.yaml reader's warnings into the plan, applies profiles, and refuses static pools it cannot make", () => {
+  it("carries the vcluster.yaml reader's warnings into the plan, applies profiles, and asks a static metal3 pool for its image", () => {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'metalslice-vcluster-'));
     const example = fs
       .readFileSync(path.join(__dirname, '..', '..', 'examples', 'metalslice.yaml'), 'utf8')
@@ -120,16 +120,25 @@ describe('config', () => {
     // The profile's labels and taints, the pool's own label winning.
     expect(vm.labels).toMatchObject({ tier: 'standard', team: 'payments' });
     expect(vm.taints).toEqual([{ key: 'dedicated', value: 'a', effect: 'NoSchedule' }]);
-    // An unknown profile is an error at the field that names it.
+    // A profile the config does not define may be vCluster Platform's: a warning at the field that names it.
     fs.writeFileSync(path.join(dir, 't.yaml'), vcluster('    - provider: virt\n      static:\n        - {name: vbase, quantity: 1, profile: gpu}\n'));
-    expect(planModel(loadConfigFile(path.join(dir, 'c.yaml'))).errors).toEqual([
-      { path: 't.yaml.privateNodes.autoNodes[0].static[0].profile', message: expect.stringContaining('no node profile named "gpu": known: standard') },
-    ]);
-    // A static pool on a metal3 provider is refused by the plan, with the way to get such nodes.
-    fs.writeFileSync(path.join(dir, 't.yaml'), vcluster('    - provider: metal\n      static:\n        - {name: metal-base, quantity: 1}\n'));
-    expect(planModel(loadConfigFile(path.join(dir, 'c.yaml'))).errors).toEqual([
-      { path: 't.yaml.privateNodes.autoNodes[0].static[0]', message: expect.stringContaining('declare the nodes there (privateNodePools') },
-    ]);
+    const unknownProfile = planModel(loadConfigFile(path.join(dir, 'c.yaml')));
+    expect(unknownProfile.errors).toEqual([]);
+    expect(unknownProfile.warnings).toContainEqual({
+      path: 't.yaml.privateNodes.autoNodes[0].static[0].profile',
+      message: expect.stringContaining('node profile "gpu" is not in nodeProfiles (known: standard)'),
+    });
+    // A static pool on a metal3 provider claims whole hosts: without an image in its properties it names where to set one.
+    fs.writeFileSync(
+      path.join(dir, 't.yaml'),
+      vcluster(
+        '    - provider: metal\n      static:\n        - {name: metal-base, quantity: 1, nodeTypeSelector: [{property: vcluster.com/node-type, value: gpu-node}]}\n',
+      ),
+    );
+    expect(planModel(loadConfigFile(path.join(dir, 'c.yaml'))).errors).toContainEqual({
+      path: 't.yaml.privateNodes.autoNodes[0].static[0]',
+      message: expect.stringContaining('no OS image for its hosts, and a HostClaim needs one: set metal3.vcluster.com/image-url'),
+    });
     fs.rmSync(dir, { recursive: true, force: true });
   });
 

@@ -23,12 +23,9 @@ const PLANNING_REFUSES: Readonly<Record<string, RegExp>> = {
   '003-docs-node-type-selector-valid-operators.yaml': /no node type of provider my-provider matches pool my-static-pool/,
   // Taint effects: vCluster's schema and rules take any string; the kubelet takes three.
   '061-taint-effect-unknown.yaml': /taint effect "Never" is not valid: use NoSchedule, PreferNoSchedule, NoExecute/,
-  // vCluster leaves profiles to the platform; metalslice resolves them against nodeProfiles.
-  '065-unknown-profile.yaml': /no node profile named "nope": known: gpu-training, standard/,
-  // Static pools metalslice cannot make nodes for, with the way to get them.
-  '068-static-on-metal3.yaml': /static pool bare on metal3 provider metal3: .*privateNodePools/,
-  '069-static-on-terraform.yaml':
-    /static pool tf on terraform provider terraform-example: .*only|static pool tf on terraform provider terraform-example: .*vCluster Platform/,
+  // An OSImage only vCluster Platform knows: HostClaims need its URL and checksum, and the error names them.
+  '090-metal3-os-image-in-platform.yaml':
+    /static pool general on metal3 provider metal3: OSImage "rhel-9-gold" is not in this config .* needs its metal3.vcluster.com\/image-url and metal3.vcluster.com\/image-checksum/,
   // The quota holds fewer nodes than the pool asks for.
   '071-too-many-nodes.yaml': /quota tenant-quota is exceeded: 500 x my-node-provider.large/,
   // The kubelet refuses to join with a label under node-role.kubernetes.io.
@@ -113,24 +110,35 @@ describeCorpus('vcluster.yaml conformance (vCluster v0.36.1 decides)', () => {
 
   const planned = accepted.filter((f) => PLANNING_REFUSES[f.name] === undefined);
 
-  it.each(planned.map((f) => [f.name, f] as const))('%s: synthesizes, one VM per static kubevirt node and one NodePool per Karpenter pool', (_name, file) => {
-    const model = modelOf(file);
-    const plan = planModel(model);
-    const app = Testing.app();
-    const stack = new TerraformStack(app, 'tenant');
-    new KubernetesProvider(stack, 'kubernetes', { configPath: '/etc/metalslice/provider.kubeconfig' });
-    new RandomProvider(stack, 'random');
-    new CapacityPlan(stack, 'plan', { writeReport: false });
-    addConfig(stack, model);
-    const manifests = stackObjects(Testing.synth(stack)).map((o) => o.object);
-    const staticVms = plan.vms
-      .filter((v) => v.concrete && v.origin === 'static')
-      .map((v) => v.name)
-      .sort();
-    const karpenterPools = plan.report.pools.filter((p) => p.kind === 'dynamic').map((p) => p.name);
-    const elastic = (catalogue.nodePools ?? []).reduce((n, p) => n + p.count, 0);
-    expect(manifests.filter((m) => m.kind === 'VirtualMachine')).toHaveLength(staticVms.length + elastic);
-    for (const name of staticVms) expect(manifests.some((m) => m.kind === 'VirtualMachine' && m.metadata.name === name)).toBe(true);
-    expect(manifests.filter((m) => m.kind === 'NodePool')).toHaveLength(karpenterPools.length);
-  });
+  it.each(planned.map((f) => [f.name, f] as const))(
+    '%s: synthesizes, one VM per static kubevirt node, one HostClaim per static metal3 node and one NodePool per Karpenter pool',
+    (_name, file) => {
+      const model = modelOf(file);
+      const plan = planModel(model);
+      const app = Testing.app();
+      const stack = new TerraformStack(app, 'tenant');
+      new KubernetesProvider(stack, 'kubernetes', { configPath: '/etc/metalslice/provider.kubeconfig' });
+      new RandomProvider(stack, 'random');
+      new CapacityPlan(stack, 'plan', { writeReport: false });
+      addConfig(stack, model);
+      const manifests = stackObjects(Testing.synth(stack)).map((o) => o.object);
+      // VMs vCluster Platform makes by running metalslice's kubevirt template are counted, not rendered.
+      const staticVms = plan.vms
+        .filter((v) => v.concrete && v.origin === 'static' && !v.madeByNodeTemplate)
+        .map((v) => v.name)
+        .sort();
+      const hostNodes = plan.privatePools.flatMap((p) => p.pool.nodes.map((n) => n.name)).sort();
+      const karpenterPools = plan.report.pools.filter((p) => p.kind === 'dynamic').map((p) => p.name);
+      const elastic = (catalogue.nodePools ?? []).reduce((n, p) => n + p.count, 0);
+      expect(manifests.filter((m) => m.kind === 'VirtualMachine')).toHaveLength(staticVms.length + elastic);
+      for (const name of staticVms) expect(manifests.some((m) => m.kind === 'VirtualMachine' && m.metadata.name === name)).toBe(true);
+      expect(manifests.filter((m) => m.kind === 'NodePool')).toHaveLength(karpenterPools.length);
+      expect(
+        manifests
+          .filter((m) => m.kind === 'HostClaim')
+          .map((m) => m.metadata.name)
+          .sort(),
+      ).toEqual(hostNodes);
+    },
+  );
 });
