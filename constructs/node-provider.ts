@@ -5,7 +5,7 @@
  */
 import { Construct, IConstruct } from 'constructs';
 import { IPlanContributor, ModelBuilder } from './capacity-plan';
-import { HostSpec, Labels, NodeProviderSpec, NodeTypeSpec } from './core/model';
+import { HostSpec, Labels, NodeProviderSpec, NodeTemplateSpec, NodeTypeSpec } from './core/model';
 import { IElasticFleet } from './fleet';
 import { requireProps } from './props';
 
@@ -33,6 +33,12 @@ export interface NodeProviderProps {
   readonly hostNamespace?: string;
   /** Properties every type has unless it sets its own. @default - none */
   readonly properties?: Labels;
+  /**
+   * terraform: the template vCluster Platform runs per node claim (its NodeProvider's `spec.terraform.nodeTemplate`).
+   * metalslice's own templates (`subPath: node-templates/kubevirt` or `node-templates/metal3`) let the plan prove
+   * the nodes. @default - unknown: the claims are listed with their cost, their capacity not proven
+   */
+  readonly nodeTemplate?: NodeTemplateSpec;
 }
 
 export class NodeProvider extends Construct implements INodeProvider, IPlanContributor {
@@ -48,6 +54,8 @@ export class NodeProvider extends Construct implements INodeProvider, IPlanContr
     if (props.kind === 'kubevirt' && !props.fleet) throw new Error(`[${this.node.path}] a kubevirt node provider needs a fleet: pass fleet: <ElasticFleet>`);
     if (props.kind !== 'kubevirt' && props.fleet)
       throw new Error(`[${this.node.path}] only kubevirt node providers run on a fleet; remove fleet or set kind: 'kubevirt'`);
+    if (props.kind !== 'terraform' && props.nodeTemplate)
+      throw new Error(`[${this.node.path}] only terraform node providers run a node template; remove nodeTemplate or set kind: 'terraform'`);
     this.providerName = props.name ?? id;
     this.kind = props.kind;
     this.spec = {
@@ -57,6 +65,7 @@ export class NodeProvider extends Construct implements INodeProvider, IPlanContr
       hosts: props.hosts,
       hostNamespace: props.hostNamespace,
       properties: props.properties,
+      ...(props.nodeTemplate !== undefined ? { nodeTemplate: props.nodeTemplate } : {}),
       nodeTypes: props.nodeTypes,
     };
   }

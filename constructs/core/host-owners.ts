@@ -5,6 +5,7 @@
  * and a HostClaim that deprovisions it, or two fleets that both count its capacity. One inventory of the
  * whole cluster may feed several owners, as long as their selectors do not overlap.
  */
+import { metalsliceTemplateOf } from './node-templates';
 import { IssueCollector } from './errors';
 import { HostSpec, Labels, MetalsliceConfig, NodeProviderSpec } from './model';
 import { matchesLabelSelector } from './node-types';
@@ -51,8 +52,13 @@ export function checkHostOwners(model: MetalsliceConfig, pathOf: (kind: 'fleets'
     });
   });
   (model.nodeProviders ?? []).forEach((provider, i) => {
-    if (provider.kind !== 'metal3') return;
     const at = pathOf('nodeProviders', i);
+    // A terraform provider running metalslice's metal3 template lists exactly the hosts its claims take.
+    if (provider.kind === 'terraform' && metalsliceTemplateOf(provider.nodeTemplate) === 'metal3') {
+      (provider.hosts ?? []).forEach((h, j) => claim(h, `metal3 template provider "${provider.name}"`, hostPath(at, provider.hostsFile, j)));
+      return;
+    }
+    if (provider.kind !== 'metal3') return;
     (provider.hosts ?? []).forEach((h, j) => {
       if (selectedByMetal3(h, provider)) claim(h, `metal3 provider "${provider.name}"`, hostPath(at, provider.hostsFile, j));
     });

@@ -1,27 +1,43 @@
 /**
  * Terraform node providers as the plan sees them. vCluster Platform runs a terraform provider's node template
- * once per node claim, so metalslice renders none of their nodes. When the template is metalslice's own
- * kubevirt template (`node-templates/kubevirt`), its VMs are the ones the constructs would make (the node
- * template parity test holds the two renderers to each other), so the plan counts them on the fleet of their
- * quota like a kubevirt provider's. Any other template makes its nodes outside metalslice's fleets: the plan
- * chooses their node type and lists them with their cost, and cannot prove the capacity behind them.
+ * once per node claim, so metalslice renders none of their nodes. When the template is one of metalslice's
+ * own, its nodes are the ones the constructs would make, so the plan proves them as it proves the
+ * constructs': the kubevirt template's VMs (`node-templates/kubevirt`; the node template parity test holds the
+ * two renderers to each other) are counted on the fleet of their quota like a kubevirt provider's, and the
+ * metal3 template's hosts (`node-templates/metal3`, with the BareMetalHosts listed in `hosts`) are claimed
+ * from them like a metal3 provider's. Any other template makes its nodes outside metalslice's fleets: the
+ * plan chooses their node type and lists them with their cost, and cannot prove the capacity behind them.
  */
-import { PlanIssue } from './errors';
-import { AutoNodesSpec, NodeProviderSpec, NodeTemplateSpec } from './model';
+import { childPath, PlanIssue } from './errors';
+import { describeValue } from './excerpt';
+import { AutoNodesSpec, LabelSelector, NodeProviderSpec, NodeTemplateSpec, NodeTypeSpec } from './model';
+import { labelKeyProblem, labelValueProblem } from './names';
 
 /** The property metalslice's kubevirt template reads the VM's quota from. */
 export const TEMPLATE_QUOTA_PROPERTY = 'metalslice.io/quota';
+/** The property metalslice's metal3 template reads its HostClaim's host selector from (`key=value,key=value`). */
+export const TEMPLATE_HOST_SELECTOR_PROPERTY = 'metalslice.io/host-selector';
+/** The property metalslice's metal3 template reads the OS image's URL from (it fails without it). */
+export const TEMPLATE_IMAGE_URL_PROPERTY = 'metalslice.io/image-url';
+/** The property metalslice's metal3 template reads the BareMetalHosts' namespace from. */
+export const TEMPLATE_HOST_NAMESPACE_PROPERTY = 'metalslice.io/host-namespace';
 
-/** Where metalslice's kubevirt node template lives in its repository, as a NodeProvider's `nodeTemplate.git.subPath` names it. */
-const KUBEVIRT_TEMPLATE_PATH = /^(\.\/)?(.*\/)?node-templates\/kubevirt\/?$/;
+/** Where metalslice's node templates live in its repository, as a NodeProvider's `nodeTemplate.git.subPath` names them. */
+const TEMPLATE_PATH = /^(\.\/)?(.*\/)?node-templates\/(kubevirt|metal3)\/?$/;
+
+/** Which of metalslice's node templates the template is, if it is one. */
+export function metalsliceTemplateOf(template: NodeTemplateSpec | undefined): 'kubevirt' | 'metal3' | undefined {
+  const subPath = template?.git?.subPath;
+  const found = typeof subPath === 'string' ? TEMPLATE_PATH.exec(subPath) : null;
+  return found ? (found[3] as 'kubevirt' | 'metal3') : undefined;
+}
 
 /** Whether the template is metalslice's kubevirt node template. */
 export function isKubevirtTemplate(template: NodeTemplateSpec | undefined): boolean {
-  const subPath = template?.git?.subPath;
-  return typeof subPath === 'string' && KUBEVIRT_TEMPLATE_PATH.test(subPath);
+  return metalsliceTemplateOf(template) === 'kubevirt';
 }
 
-/** Terraform providers as planned: those running metalslice's kubevirt template become kubevirt providers on their quota's fleet. */
+/** Terraform providers as planned: those running metalslice's templates become kubevirt or metal3 providers. */
 export interface TemplateProviders {
   /** The provider specs to plan with. */
   readonly providers: readonly NodeProviderSpec[];
@@ -29,6 +45,38 @@ export interface TemplateProviders {
   readonly entries: readonly AutoNodesSpec[];
   /** Providers whose nodes vCluster Platform makes by running metalslice's kubevirt template. */
   readonly templateVms: ReadonlySet<string>;
+  /** Providers whose hosts vCluster Platform claims by running metalslice's metal3 template. */
+  readonly templateHosts: ReadonlySet<string>;
+}
+
+/** `key=value,key=value` as the metal3 template reads it, or the problem. */
+function parseHostSelector(raw: string): LabelSelector | string {
+  const matchLabels: Record<string, string> = {};
+  for (const pair of raw.split(',').map((p) => p.trim())) {
+    const [key, value, ...rest] = pair.split('=');
+    const problem = rest.length > 0 || value === undefined ? 'write key=value pairs, comma separated' : (labelKeyProblem(key) ?? labelValueProblem(value));
+    if (problem !== undefined) return `${describeValue(raw)} is not a host selector: ${problem}`;
+    matchLabels[key] = value;
+  }
+  return { matchLabels };
+}
+
+/** A terraform provider running metalslice's metal3 template, as a metal3 provider over its listed hosts. */
+function asMetal3(provider: NodeProviderSpec, path: string, issues: PlanIssue[]): NodeProviderSpec {
+  const { nodeTemplate: _template, ...rest } = provider;
+  const nodeTypes = provider.nodeTypes.map((type, j): NodeTypeSpec => {
+    const raw = type.properties?.[TEMPLATE_HOST_SELECTOR_PROPERTY] ?? provider.properties?.[TEMPLATE_HOST_SELECTOR_PROPERTY];
+    if (type.hostSelector !== undefined || raw === undefined) return type;
+    const selector = parseHostSelector(raw);
+    if (typeof selector === 'string') {
+      const at = type.properties?.[TEMPLATE_HOST_SELECTOR_PROPERTY] !== undefined ? childPath(childPath(path, 'nodeTypes'), j) : path;
+      issues.push({ path: childPath(childPath(at, 'properties'), TEMPLATE_HOST_SELECTOR_PROPERTY), message: selector });
+      return type;
+    }
+    return { ...type, hostSelector: selector };
+  });
+  const hostNamespace = provider.hostNamespace ?? provider.properties?.[TEMPLATE_HOST_NAMESPACE_PROPERTY];
+  return { ...rest, kind: 'metal3', nodeTypes, ...(hostNamespace !== undefined ? { hostNamespace } : {}) };
 }
 
 /**
@@ -37,13 +85,25 @@ export interface TemplateProviders {
  */
 export function planTemplateProviders(
   providers: readonly NodeProviderSpec[],
+  providerPath: (index: number) => string,
   entries: readonly AutoNodesSpec[],
   entryPath: (index: number) => string,
   fleetOfQuota: (quota: string) => string | undefined,
   issues: PlanIssue[],
 ): TemplateProviders {
+  providers.forEach((p, i) => {
+    if (p.nodeTemplate !== undefined && p.kind !== 'terraform')
+      issues.push({
+        path: childPath(providerPath(i), 'nodeTemplate'),
+        message: `provider ${p.name} is ${p.kind}: only terraform providers run a node template; remove nodeTemplate`,
+      });
+  });
   const templated = new Set(providers.filter((p) => p.kind === 'terraform' && isKubevirtTemplate(p.nodeTemplate)).map((p) => p.name));
-  if (templated.size === 0) return { providers, entries, templateVms: templated };
+  // The metal3 template's hosts are proven only against the BareMetalHosts the provider lists.
+  const hostTemplated = new Set(
+    providers.filter((p) => p.kind === 'terraform' && metalsliceTemplateOf(p.nodeTemplate) === 'metal3' && (p.hosts ?? []).length > 0).map((p) => p.name),
+  );
+  if (templated.size === 0 && hostTemplated.size === 0) return { providers, entries, templateVms: templated, templateHosts: hostTemplated };
   const fleetOf = new Map<string, string>();
   const planned = entries.map((entry, i) => {
     if (!templated.has(entry.provider)) return entry;
@@ -60,14 +120,15 @@ export function planTemplateProviders(
     if (fleet !== undefined && !fleetOf.has(entry.provider)) fleetOf.set(entry.provider, fleet);
     return { ...entry, quota };
   });
-  const asKubevirt = providers.map((p) => {
+  const planAs = providers.map((p, i) => {
+    if (hostTemplated.has(p.name)) return asMetal3(p, providerPath(i), issues);
     if (!templated.has(p.name)) return p;
     const fleet = fleetOf.get(p.name);
     if (fleet === undefined) return p;
     const { nodeTemplate: _template, ...rest } = p;
     return { ...rest, kind: 'kubevirt' as const, fleet };
   });
-  return { providers: asKubevirt, entries: planned, templateVms: new Set([...templated].filter((p) => fleetOf.has(p))) };
+  return { providers: planAs, entries: planned, templateVms: new Set([...templated].filter((p) => fleetOf.has(p))), templateHosts: hostTemplated };
 }
 
 /** The one line a static pool on a terraform provider outside metalslice's fleets gets. */

@@ -7,7 +7,7 @@ import { resolveAutoClaims } from './auto-claims';
 import { AutoNodesPlan, AutoNodesSourcePath, checkTaints, planAutoNodes, PlannedAutoPool, vmOfType } from './auto-nodes';
 import { hostImageProblem } from './host-image';
 import { metal3ImageOf, OsImages, osImagesByName, PropertyLevel } from './metal3-image';
-import { planTemplateProviders, unprovenCapacityWarning } from './node-templates';
+import { planTemplateProviders, TEMPLATE_IMAGE_URL_PROPERTY, unprovenCapacityWarning } from './node-templates';
 import { MAX_NODES_PER_POOL, wholeNumberProblem } from './limits';
 import { childPath, IssueCollector, PlanIssue } from './errors';
 import { Foundation, checkLabels, pathOf, unknownReference } from './plan-foundation';
@@ -143,6 +143,8 @@ export interface AutoSelection {
   readonly privatePools: readonly PrivatePool[];
   /** Providers whose nodes vCluster Platform makes by running metalslice's kubevirt node template. */
   readonly templateVms: ReadonlySet<string>;
+  /** Providers whose hosts vCluster Platform claims by running metalslice's metal3 node template: planned, never rendered. */
+  readonly templateHosts: ReadonlySet<string>;
   readonly providers: readonly NodeProvider[];
   /** kubevirt provider -> the fleet its VMs run on. */
   readonly kubevirtFleetOf: ReadonlyMap<string, string>;
@@ -213,6 +215,7 @@ export function selectAutoNodeTypes(
   const templateIssues: PlanIssue[] = [];
   const templates = planTemplateProviders(
     model.nodeProviders ?? [],
+    (i) => pathOf(paths, 'nodeProviders', i),
     model.autoNodes ?? [],
     (i) => declared[i].entry,
     (quota) => foundation.quotas.get(quota)?.fleet,
@@ -254,6 +257,7 @@ export function selectAutoNodeTypes(
     auto,
     autoSpecs,
     templateVms: templates.templateVms,
+    templateHosts: templates.templateHosts,
     providers: catalogue.providers,
     kubevirtFleetOf: new Map(providerSpecs.filter((p) => p.kind === 'kubevirt' && p.fleet).map((p) => [p.name, p.fleet!])),
     previews,
@@ -266,6 +270,7 @@ export function selectAutoNodeTypes(
     ...staticMetal3Pools(model, paths, { ...selection, privatePools: [] }, issues),
   ];
   warnTerraformStatics(auto.pools, templates.templateVms, warnings);
+  checkTemplateImages(model, paths, { ...selection, privatePools: [] }, issues);
   return { ...selection, privatePools };
 }
 
@@ -275,7 +280,7 @@ function staticMetal3Pools(model: MetalsliceConfig, paths: ModelPaths | undefine
   const osImages: OsImages = osImagesByName(model.osImages ?? [], (i) => pathOf(paths, 'osImages', i), problems);
   const fromPrivate = new Set((model.privateNodePools ?? []).map((p) => `${p.cluster}\u0000${p.provider}\u0000${p.name}`));
   const out = selection.auto.pools.flatMap((pool): PrivatePool[] => {
-    if (pool.providerKind !== 'metal3' || pool.mode !== 'static' || pool.nodeType === undefined) return [];
+    if (pool.providerKind !== 'metal3' || pool.mode !== 'static' || pool.nodeType === undefined || selection.templateHosts.has(pool.provider)) return [];
     if (fromPrivate.has(`${pool.cluster}\u0000${pool.provider}\u0000${pool.name}`)) return [];
     const typeName = bareTypeName(pool.nodeType);
     const { levels } = claimProperties(model, paths, selection, pool, typeName);
@@ -302,10 +307,29 @@ function staticMetal3Pools(model: MetalsliceConfig, paths: ModelPaths | undefine
   return out;
 }
 
+/** metalslice's metal3 template writes the image its claim's properties name: a static pool without one would fail in vCluster Platform. */
+function checkTemplateImages(model: MetalsliceConfig, paths: ModelPaths | undefined, selection: AutoSelection, issues: IssueCollector): void {
+  for (const pool of selection.auto.pools) {
+    if (pool.mode !== 'static' || pool.nodeType === undefined || pool.quantity === 0 || !selection.templateHosts.has(pool.provider)) continue;
+    const { effective, levels } = claimProperties(model, paths, selection, pool, bareTypeName(pool.nodeType));
+    if (effective[TEMPLATE_IMAGE_URL_PROPERTY] !== undefined) continue;
+    issues.add(
+      pool.path,
+      `static pool ${pool.name}: provider ${pool.provider} runs metalslice's metal3 node template, which needs ${TEMPLATE_IMAGE_URL_PROPERTY} to write the host's image (vCluster Platform's apply fails without it): set it in ${[
+        ...levels,
+      ]
+        .reverse()
+        .map((l) => l.path)
+        .join(', or ')}`,
+    );
+  }
+}
+
 /** Static pools on terraform providers other than metalslice's kubevirt template: listed, with their cost, and not proven. */
 function warnTerraformStatics(pools: readonly PlannedAutoPool[], templateVms: ReadonlySet<string>, warnings: PlanIssue[]): void {
   for (const pool of pools) {
     if (pool.providerKind !== 'terraform' || pool.mode !== 'static' || pool.nodeType === undefined || templateVms.has(pool.provider)) continue;
+    // A terraform provider planned as metal3 (metalslice's metal3 template over listed hosts) has providerKind metal3.
     const cost = pool.candidates.find((c) => c.nodeType === pool.nodeType)?.cost;
     warnings.push(unprovenCapacityWarning(pool, bareTypeName(pool.nodeType), cost));
   }

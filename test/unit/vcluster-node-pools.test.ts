@@ -258,6 +258,19 @@ privateNodes:
     expect(objects.filter((o) => o.kind === 'VirtualMachine')).toEqual([]);
   });
 
+  it('refuse a node template on a provider that is not terraform', () => {
+    const kubevirt: NodeProviderSpec = {
+      name: 'virt',
+      kind: 'kubevirt',
+      fleet: 'fra1',
+      nodeTemplate: kubevirtTemplate.nodeTemplate,
+      nodeTypes: kubevirtTemplate.nodeTypes,
+    };
+    expect(planModel(base([kubevirt])).errors).toEqual([
+      { path: 'nodeProviders[0].nodeTemplate', message: 'provider virt is kubevirt: only terraform providers run a node template; remove nodeTemplate' },
+    ]);
+  });
+
   it("ask for the quota of metalslice's kubevirt template when nothing names one", () => {
     const { properties: _quota, ...unnamed } = kubevirtTemplate;
     const config = base([unnamed]);
@@ -271,6 +284,54 @@ privateNodes:
       message:
         "provider metalslice-kubevirt runs metalslice's kubevirt node template, whose VMs are carved from a quota, and the plan needs to know which: set quota (vclusters[].quota), or metalslice.io/quota in the entry's or the provider's properties",
     });
+  });
+});
+
+describe("static pools on a terraform provider running metalslice's metal3 template", () => {
+  const metal3Template = (properties: Record<string, string>): NodeProviderSpec => ({
+    name: 'metalslice-metal3',
+    kind: 'terraform',
+    nodeTemplate: { git: { repository: 'https://git.example.com/platform/metalslice.git', branch: 'main', subPath: 'node-templates/metal3' } },
+    properties,
+    hosts: ['gpu-a', 'gpu-b'].map((name) => ({
+      name,
+      labels: { class: 'gpu' },
+      state: 'available',
+      capacity: { cpu: 96, memory: '1Ti', 'nvidia.com/gpu': 8 },
+    })),
+    nodeTypes: [{ name: 'gpu-node', properties: { 'metalslice.io/host-selector': 'class=gpu' } }],
+  });
+  const pool = (quantity: number) =>
+    `privateNodes: {enabled: true, autoNodes: [{provider: metalslice-metal3, static: [{name: bare, quantity: ${quantity}, nodeTypeSelector: [{property: vcluster.com/node-type, value: gpu-node}]}]}]}`;
+  const withImage = { 'metalslice.io/image-url': 'https://images.example.com/ubuntu-24.04.raw', 'metalslice.io/image-checksum': CHECKSUM };
+
+  it('claims the listed BareMetalHosts its host selector picks, as a metal3 provider would, and renders nothing', () => {
+    const config = withVcluster(base([metal3Template(withImage)]), pool(2));
+    const plan = planModel(config);
+    expect(plan.errors).toEqual([]);
+    expect(plan.autoPools[0].nodes.map((n) => [n.name, n.host])).toEqual([
+      ['prod-bare-0', 'gpu-a'],
+      ['prod-bare-1', 'gpu-b'],
+    ]);
+    expect(plan.privatePools).toEqual([]);
+    expect(plan.warnings).toEqual([]);
+    expect(synthObjects(config).filter((o) => o.kind === 'HostClaim')).toEqual([]);
+  });
+
+  it('refuses a third host when two are listed', () => {
+    const plan = planModel(withVcluster(base([metal3Template(withImage)]), pool(3)));
+    expect(plan.errors.map((e) => e.message).join('\n')).toMatch(/2 matching host\(s\) free/);
+  });
+
+  it('names metalslice.io/image-url when the template would have no image to write', () => {
+    const plan = planModel(withVcluster(base([metal3Template({})]), pool(1)));
+    expect(plan.errors).toEqual([
+      {
+        path: 'vcluster.yaml.privateNodes.autoNodes[0].static[0]',
+        message:
+          "static pool bare: provider metalslice-metal3 runs metalslice's metal3 node template, which needs metalslice.io/image-url to write the host's image (vCluster Platform's apply fails without it): set it in vcluster.yaml.privateNodes.autoNodes[0].properties, or nodeProviders[0].nodeTypes[0].properties, or nodeProviders[0].properties",
+      },
+    ]);
   });
 });
 

@@ -319,7 +319,9 @@ function changedNodeBlocks(c: PlanChanges | undefined): Block[] {
 }
 
 function placementBlocks(r: Report): Block[] {
-  const rows = r.pools.flatMap((p) => p.nodes.map((n) => [n.name, p.name, n.nodeType ?? p.nodeType, n.host ?? '(not placed)']));
+  // A static pool with neither fleet nor hosts is a terraform provider's: vCluster Platform makes its nodes elsewhere.
+  const nowhere = (p: Report['pools'][number]) => (p.kind === 'static' && p.fleet === undefined ? '(made by vCluster Platform)' : '(not placed)');
+  const rows = r.pools.flatMap((p) => p.nodes.map((n) => [n.name, p.name, n.nodeType ?? p.nodeType, n.host ?? nowhere(p)]));
   if (rows.length === 0) return [];
   const columns: Column[] = [
     { header: 'node', align: 'left' },
