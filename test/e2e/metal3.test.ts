@@ -139,7 +139,7 @@ function metalObjects(configFile: string): KubeObject[] {
   new CapacityPlan(stack, 'plan', { writeReport: false });
   addConfig(stack, loadConfigFile(configFile));
   return stackObjects(Testing.synth(stack))
-    .map((o) => o.object as KubeObject)
+    .map((o) => o.object)
     .filter((o) => ['HostClaim', 'HostDeployPolicy', 'Namespace'].includes(o.kind))
     .sort((a, b) => `${a.kind}/${a.metadata.name}`.localeCompare(`${b.kind}/${b.metadata.name}`));
 }
