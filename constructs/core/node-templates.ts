@@ -136,9 +136,12 @@ export function unprovenCapacityWarning(
   pool: { readonly path: string; readonly name: string; readonly provider: string; readonly quantity: number },
   nodeType: string,
   cost: number | undefined,
+  template: 'kubevirt' | 'metal3' | undefined,
 ): PlanIssue {
+  // metalslice's metal3 template is proven only over the hosts the provider lists.
+  const hint = template === 'metal3' ? "; list the BareMetalHosts it claims from under the provider's hosts to have them proven" : '';
   return {
     path: pool.path,
-    message: `static pool ${pool.name}: ${pool.quantity} x ${nodeType}${cost !== undefined ? ` (cost ${cost} each)` : ''} made by provider ${pool.provider}'s node template in vCluster Platform, outside metalslice's fleets: their capacity is not proven`,
+    message: `static pool ${pool.name}: ${pool.quantity} x ${nodeType}${cost !== undefined ? ` (cost ${cost} each)` : ''} made by provider ${pool.provider}'s node template in vCluster Platform, outside metalslice's fleets: their capacity is not proven${hint}`,
   };
 }

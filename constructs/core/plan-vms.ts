@@ -7,11 +7,11 @@ import { resolveAutoClaims } from './auto-claims';
 import { AutoNodesPlan, AutoNodesSourcePath, checkTaints, planAutoNodes, PlannedAutoPool, vmOfType } from './auto-nodes';
 import { hostImageProblem } from './host-image';
 import { metal3ImageOf, OsImages, osImagesByName, PropertyLevel } from './metal3-image';
-import { planTemplateProviders, TEMPLATE_IMAGE_URL_PROPERTY, unprovenCapacityWarning } from './node-templates';
+import { metalsliceTemplateOf, planTemplateProviders, TEMPLATE_IMAGE_URL_PROPERTY, unprovenCapacityWarning } from './node-templates';
 import { MAX_NODES_PER_POOL, wholeNumberProblem } from './limits';
 import { childPath, IssueCollector, PlanIssue } from './errors';
 import { Foundation, checkLabels, pathOf, unknownReference } from './plan-foundation';
-import { AutoNodesSpec, Labels, MetalsliceConfig, PrivateNodePoolSpec } from './model';
+import { AutoNodesSpec, Labels, MetalsliceConfig, NodeProviderSpec, PrivateNodePoolSpec } from './model';
 import { EffectiveProperties, effectiveProperties, ImageSource, KubevirtProperties, kubevirtProperties } from './properties';
 import { labelValueProblem } from './names';
 import { NodeProvider, parseNodeProviders } from './node-types';
@@ -267,15 +267,18 @@ export function selectAutoNodeTypes(
       const pool = auto.pools.find((p) => p.name === spec.name && p.cluster === spec.cluster && p.provider === spec.provider && p.mode === 'static');
       return pool ? [{ spec, path: pathOf(paths, 'privateNodePools', i), pool }] : [];
     }),
-    ...staticMetal3Pools(model, paths, { ...selection, privatePools: [] }, issues),
+    ...staticMetal3Pools(model, paths, selection, issues),
   ];
-  warnTerraformStatics(auto.pools, templates.templateVms, warnings);
-  checkTemplateImages(model, paths, { ...selection, privatePools: [] }, issues);
+  warnTerraformStatics(auto.pools, templates.templateVms, providerSpecs, warnings);
+  checkTemplateImages(model, paths, selection, issues);
   return { ...selection, privatePools };
 }
 
 /** The static pools on metal3 providers written as auto nodes: private pools of their chosen type, with the image their properties give. */
-function staticMetal3Pools(model: MetalsliceConfig, paths: ModelPaths | undefined, selection: AutoSelection, issues: IssueCollector): PrivatePool[] {
+/** What reading a pool's claim properties needs of the selection. */
+type ClaimContext = Pick<AutoSelection, 'auto' | 'autoSpecs' | 'templateHosts'>;
+
+function staticMetal3Pools(model: MetalsliceConfig, paths: ModelPaths | undefined, selection: ClaimContext, issues: IssueCollector): PrivatePool[] {
   const problems: PlanIssue[] = [];
   const osImages: OsImages = osImagesByName(model.osImages ?? [], (i) => pathOf(paths, 'osImages', i), problems);
   const fromPrivate = new Set((model.privateNodePools ?? []).map((p) => `${p.cluster}\u0000${p.provider}\u0000${p.name}`));
@@ -284,11 +287,7 @@ function staticMetal3Pools(model: MetalsliceConfig, paths: ModelPaths | undefine
     if (fromPrivate.has(`${pool.cluster}\u0000${pool.provider}\u0000${pool.name}`)) return [];
     const typeName = bareTypeName(pool.nodeType);
     const { levels } = claimProperties(model, paths, selection, pool, typeName);
-    const places = {
-      pool: `static pool ${pool.name} on metal3 provider ${pool.provider}`,
-      at: pool.path,
-      properties: [...levels].reverse().map((l) => l.path),
-    };
+    const places = { pool: `static pool ${pool.name} on metal3 provider ${pool.provider}`, at: pool.path, properties: mostSpecificFirst(levels) };
     const image = metal3ImageOf(levels, osImages, places, problems);
     if (!image) return [];
     const spec: PrivateNodePoolSpec = {
@@ -308,31 +307,37 @@ function staticMetal3Pools(model: MetalsliceConfig, paths: ModelPaths | undefine
 }
 
 /** metalslice's metal3 template writes the image its claim's properties name: a static pool without one would fail in vCluster Platform. */
-function checkTemplateImages(model: MetalsliceConfig, paths: ModelPaths | undefined, selection: AutoSelection, issues: IssueCollector): void {
+function checkTemplateImages(model: MetalsliceConfig, paths: ModelPaths | undefined, selection: ClaimContext, issues: IssueCollector): void {
   for (const pool of selection.auto.pools) {
     if (pool.mode !== 'static' || pool.nodeType === undefined || pool.quantity === 0 || !selection.templateHosts.has(pool.provider)) continue;
     const { effective, levels } = claimProperties(model, paths, selection, pool, bareTypeName(pool.nodeType));
     if (effective[TEMPLATE_IMAGE_URL_PROPERTY] !== undefined) continue;
     issues.add(
       pool.path,
-      `static pool ${pool.name}: provider ${pool.provider} runs metalslice's metal3 node template, which needs ${TEMPLATE_IMAGE_URL_PROPERTY} to write the host's image (vCluster Platform's apply fails without it): set it in ${[
-        ...levels,
-      ]
-        .reverse()
-        .map((l) => l.path)
-        .join(', or ')}`,
+      `static pool ${pool.name}: provider ${pool.provider} runs metalslice's metal3 node template, which needs ${TEMPLATE_IMAGE_URL_PROPERTY} to write the host's image (vCluster Platform's apply fails without it): set it in ${mostSpecificFirst(levels).join(', or ')}`,
     );
   }
 }
 
 /** Static pools on terraform providers other than metalslice's kubevirt template: listed, with their cost, and not proven. */
-function warnTerraformStatics(pools: readonly PlannedAutoPool[], templateVms: ReadonlySet<string>, warnings: PlanIssue[]): void {
+function warnTerraformStatics(
+  pools: readonly PlannedAutoPool[],
+  templateVms: ReadonlySet<string>,
+  providers: readonly NodeProviderSpec[],
+  warnings: PlanIssue[],
+): void {
   for (const pool of pools) {
+    // Providers planned as kubevirt or metal3 (metalslice's templates) are proven: their pools are not terraform here.
     if (pool.providerKind !== 'terraform' || pool.mode !== 'static' || pool.nodeType === undefined || templateVms.has(pool.provider)) continue;
-    // A terraform provider planned as metal3 (metalslice's metal3 template over listed hosts) has providerKind metal3.
     const cost = pool.candidates.find((c) => c.nodeType === pool.nodeType)?.cost;
-    warnings.push(unprovenCapacityWarning(pool, bareTypeName(pool.nodeType), cost));
+    const template = metalsliceTemplateOf(providers.find((p) => p.name === pool.provider)?.nodeTemplate);
+    warnings.push(unprovenCapacityWarning(pool, bareTypeName(pool.nodeType), cost, template));
   }
+}
+
+/** Property levels as errors list the places to set a value: the claim's first. */
+function mostSpecificFirst(levels: readonly PropertyLevel[]): string[] {
+  return [...levels].reverse().map((l) => l.path);
 }
 
 /** The bare type name of `provider.type`: what the node's type label says. */
@@ -341,18 +346,18 @@ function bareTypeName(id: string): string {
 }
 
 /** The entry a pool was declared in: its claim properties and where they are written. */
-function claimOf(selection: AutoSelection, pool: PlannedAutoPool): { properties?: Labels; path: string } {
+function claimOf(selection: Pick<AutoSelection, 'autoSpecs'>, pool: PlannedAutoPool): { properties?: Labels; path: string } {
   const entry = selection.autoSpecs.find(
     (a) => a.cluster === pool.cluster && a.provider === pool.provider && [...(a.static ?? []), ...(a.dynamic ?? [])].some((p) => p.name === pool.name),
   );
   return { properties: entry?.properties, path: pool.path.replace(/(\.|\[")?(static|dynamic)\[\d+\]$/, '') };
 }
 
-/** A pool's effective properties (its claim's over its node type's over its provider's: vCluster's precedence), and where each level is written. */
+/** A pool's effective properties (its claim's over its node type's over its provider's: vCluster's precedence), and its levels, least specific first. */
 function claimProperties(
   model: MetalsliceConfig,
   paths: ModelPaths | undefined,
-  selection: AutoSelection,
+  selection: Pick<AutoSelection, 'autoSpecs'>,
   pool: PlannedAutoPool,
   typeName: string,
 ): { effective: EffectiveProperties; claimPath: string; levels: PropertyLevel[] } {
@@ -361,13 +366,13 @@ function claimProperties(
   const j = provider?.nodeTypes.findIndex((t) => t.name === typeName) ?? -1;
   const providerPath = pathOf(paths, 'nodeProviders', i);
   const claim = claimOf(selection, pool);
+  // Least specific first: each level's values win over the ones before it.
   const levels = [
-    { properties: claim.properties, path: childPath(claim.path, 'properties') },
-    { properties: j >= 0 ? provider?.nodeTypes[j].properties : undefined, path: childPath(childPath(childPath(providerPath, 'nodeTypes'), j), 'properties') },
     { properties: provider?.properties, path: childPath(providerPath, 'properties') },
+    { properties: j >= 0 ? provider?.nodeTypes[j].properties : undefined, path: childPath(childPath(childPath(providerPath, 'nodeTypes'), j), 'properties') },
+    { properties: claim.properties, path: childPath(claim.path, 'properties') },
   ];
-  const leastFirst = [...levels].reverse();
-  return { effective: effectiveProperties(leastFirst), claimPath: claim.path, levels: leastFirst };
+  return { effective: effectiveProperties(levels), claimPath: claim.path, levels };
 }
 
 /** A pool's VM settings from its provider's, node type's and claim's properties (vCluster's precedence). */
