@@ -5,15 +5,13 @@ import { afterAll, beforeAll, describe, expect, it, jest } from '@jest/globals';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { TerraformStack, Testing } from 'cdktf';
-import { KubernetesProvider } from '@cdktf/provider-kubernetes/lib/provider';
-import { RandomProvider } from '@cdktf/provider-random/lib/provider';
 import { stringify } from 'yaml';
-import { addConfig, CapacityPlan, loadConfigFile } from '../../constructs';
+import { loadConfigFile } from '../../constructs';
 import type { KubeObject } from '../../constructs/render/labels';
 import { renderHostClaim, renderHostClaimUserDataSecret, renderHostDeployPolicy } from '../../constructs/render/metal3';
 import { REPO_ROOT, startCluster, TestCluster } from './harness';
-import { stackObjects } from '../support/stack-objects';
+import { synthConfigObjects } from '../support/stack-objects';
+import { CORPUS_DIR } from '../support/vcluster-corpus';
 import type { HostClaimDoc, SecretDoc, Status } from '../support/kube-docs';
 
 jest.setTimeout(600_000);
@@ -85,17 +83,7 @@ describe('Metal3 objects on a real API server', () => {
 });
 
 // A tenant's own vcluster.yaml, as vCluster documents bare-metal nodes: a static pool on a metal3 provider.
-const VCLUSTER_YAML = `privateNodes:
-  enabled: true
-  autoNodes:
-  - provider: metal3-provider
-    static:
-    - name: gpu-nodes
-      quantity: 2
-      nodeTypeSelector:
-      - property: vcluster.com/node-type
-        value: gpu-node
-`;
+const VCLUSTER_YAML = fs.readFileSync(path.join(CORPUS_DIR, '086-docs-metal3-static-gpu.yaml'), 'utf8');
 
 const IMAGE = { url: 'https://images.example.com/ubuntu-24.04-server.raw', checksum: 'c'.repeat(64), checksumType: 'sha256' } as const;
 
@@ -132,14 +120,7 @@ function metal3Config(dir: string, pools: string): string {
 
 /** The Metal3 objects and namespaces a config synthesizes, sorted. */
 function metalObjects(configFile: string): KubeObject[] {
-  const app = Testing.app();
-  const stack = new TerraformStack(app, 'tenant');
-  new KubernetesProvider(stack, 'kubernetes', { configPath: '/etc/metalslice/provider.kubeconfig' });
-  new RandomProvider(stack, 'random');
-  new CapacityPlan(stack, 'plan', { writeReport: false });
-  addConfig(stack, loadConfigFile(configFile));
-  return stackObjects(Testing.synth(stack))
-    .map((o) => o.object)
+  return synthConfigObjects(loadConfigFile(configFile))
     .filter((o) => ['HostClaim', 'HostDeployPolicy', 'Namespace'].includes(o.kind))
     .sort((a, b) => `${a.kind}/${a.metadata.name}`.localeCompare(`${b.kind}/${b.metadata.name}`));
 }

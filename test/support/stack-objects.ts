@@ -3,6 +3,11 @@
  * (its `manifest`) or `kubectl_manifest` (its `yaml_body`, parsed).
  */
 import { parse } from 'yaml';
+import { TerraformStack, Testing } from 'cdktf';
+import { KubernetesProvider } from '@cdktf/provider-kubernetes/lib/provider';
+import { RandomProvider } from '@cdktf/provider-random/lib/provider';
+import { addConfig, CapacityPlan } from '../../constructs';
+import { MetalsliceConfig } from '../../constructs/core/model';
 
 /** A Kubernetes object in a stack: where it is declared, what it waits for, and the object. */
 export interface StackObject {
@@ -36,4 +41,14 @@ export function stackObjects(stack: string | object): StackObject[] {
     }
   }
   return out;
+}
+
+/** The objects one stack applies when it declares `config` (addConfig) with a CapacityPlan that writes no report. */
+export function synthConfigObjects(config: MetalsliceConfig): StackObject['object'][] {
+  const stack = new TerraformStack(Testing.app(), 'tenant');
+  new KubernetesProvider(stack, 'kubernetes', { configPath: '/etc/metalslice/provider.kubeconfig' });
+  new RandomProvider(stack, 'random');
+  new CapacityPlan(stack, 'plan', { writeReport: false });
+  addConfig(stack, config);
+  return stackObjects(Testing.synth(stack)).map((o) => o.object);
 }

@@ -5,14 +5,10 @@
  * read the same pools vCluster reads, plan them against the suite's catalogue, and synthesize them.
  */
 import { afterAll, describe, expect, it } from '@jest/globals';
-import { TerraformStack, Testing } from 'cdktf';
-import { KubernetesProvider } from '@cdktf/provider-kubernetes/lib/provider';
-import { RandomProvider } from '@cdktf/provider-random/lib/provider';
-import { addConfig, CapacityPlan } from '../../constructs';
 import { AutoNodesSpec, MetalsliceConfig } from '../../constructs/core/model';
 import { planModel } from '../../constructs/core/plan';
 import { corpusCatalogue, corpusFiles, corpusModel, importCorpusFile, vclusterVerdicts, VclusterEntry, VclusterVerdict } from '../support/vcluster-corpus';
-import { stackObjects } from '../support/stack-objects';
+import { synthConfigObjects } from '../support/stack-objects';
 
 /**
  * Files vCluster accepts that metalslice's planning rules refuse on purpose, with the reason each must give.
@@ -115,13 +111,7 @@ describeCorpus('vcluster.yaml conformance (vCluster v0.36.1 decides)', () => {
     (_name, file) => {
       const model = modelOf(file);
       const plan = planModel(model);
-      const app = Testing.app();
-      const stack = new TerraformStack(app, 'tenant');
-      new KubernetesProvider(stack, 'kubernetes', { configPath: '/etc/metalslice/provider.kubeconfig' });
-      new RandomProvider(stack, 'random');
-      new CapacityPlan(stack, 'plan', { writeReport: false });
-      addConfig(stack, model);
-      const manifests = stackObjects(Testing.synth(stack)).map((o) => o.object);
+      const manifests = synthConfigObjects(model);
       // VMs vCluster Platform makes by running metalslice's kubevirt template are counted, not rendered.
       const staticVms = plan.vms
         .filter((v) => v.concrete && v.origin === 'static' && !v.madeByNodeTemplate)

@@ -5,14 +5,13 @@
  * texts are vCluster's documented shapes, re-typed.
  */
 import { describe, expect, it } from '@jest/globals';
-import { TerraformStack, Testing } from 'cdktf';
-import { KubernetesProvider } from '@cdktf/provider-kubernetes/lib/provider';
-import { RandomProvider } from '@cdktf/provider-random/lib/provider';
-import { addConfig, CapacityPlan } from '../../constructs';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
 import { MetalsliceConfig, NodeProviderSpec } from '../../constructs/core/model';
 import { planModel } from '../../constructs/core/plan';
 import { importVclusterAutoNodes } from '../../constructs/core/vcluster';
-import { stackObjects } from '../support/stack-objects';
+import { synthConfigObjects } from '../support/stack-objects';
+import { CORPUS_DIR } from '../support/vcluster-corpus';
 import { validateAgainstCrd } from '../support/crd-schema';
 import { EXAMPLE_CA } from '../support/models';
 
@@ -58,29 +57,13 @@ function withVcluster(config: MetalsliceConfig, text: string): MetalsliceConfig 
   return { ...config, autoNodes: read.autoNodes.map((e, k) => ({ ...e, source: read.sourcePaths[k] })), readWarnings: read.warnings };
 }
 
-function synthObjects(config: MetalsliceConfig) {
-  const app = Testing.app();
-  const stack = new TerraformStack(app, 'tenant');
-  new KubernetesProvider(stack, 'kubernetes', { configPath: '/etc/metalslice/provider.kubeconfig' });
-  new RandomProvider(stack, 'random');
-  new CapacityPlan(stack, 'plan', { writeReport: false });
-  addConfig(stack, config);
-  return stackObjects(Testing.synth(stack)).map((o) => o.object);
-}
+const synthObjects = synthConfigObjects;
+
+/** A vcluster.yaml of the conformance suite (re-typed from vCluster's docs and pages). */
+const corpusText = (name: string) => fs.readFileSync(path.join(CORPUS_DIR, name), 'utf8');
 
 // vCluster's documented bare-metal shape: a static pool of two GPU hosts on a metal3 provider.
-const METAL3_DOCS = `
-privateNodes:
-  enabled: true
-  autoNodes:
-  - provider: metal3-provider
-    static:
-    - name: gpu-nodes
-      quantity: 2
-      nodeTypeSelector:
-      - property: vcluster.com/node-type
-        value: gpu-node
-`;
+const METAL3_DOCS = corpusText('086-docs-metal3-static-gpu.yaml');
 
 describe('static pools on a metal3 provider', () => {
   it('plan the documented GPU pool as two exclusive HostClaims of the chosen type, with the image of the provider properties', () => {
@@ -192,21 +175,7 @@ const kubevirtTemplate: NodeProviderSpec = {
 };
 
 // vCluster's multi-cloud shape: one node on each cloud, by node type.
-const MULTI_CLOUD = `
-privateNodes:
-  enabled: true
-  autoNodes:
-  - provider: aws
-    static:
-    - name: aws-node
-      quantity: 1
-      nodeTypeSelector: [{property: vcluster.com/node-type, value: t3.medium}]
-  - provider: gcp
-    static:
-    - name: gcp-node
-      quantity: 1
-      nodeTypeSelector: [{property: vcluster.com/node-type, value: t3.medium}]
-`;
+const MULTI_CLOUD = corpusText('087-docs-multicloud-terraform-static.yaml');
 
 describe('static pools on a terraform provider', () => {
   it('plan the multi-cloud claims with their node type and cost, and say in one line each that their capacity is not proven', () => {
@@ -354,27 +323,15 @@ describe('profiles defined in vCluster Platform', () => {
 });
 
 // kubevirt VMs, whole hosts and a cloud node from one file.
-const MIXED = `
-privateNodes:
-  enabled: true
-  autoNodes:
-  - provider: virt
-    static: [{name: vm-base, quantity: 2}]
-    dynamic: [{name: vm-burst, limits: {nodes: "2"}}]
-  - provider: metal3-provider
-    static:
-    - name: metal-gpus
-      quantity: 1
-      nodeTypeSelector: [{property: vcluster.com/node-type, value: gpu-node}]
-  - provider: aws
-    static:
-    - name: cloud-edge
-      quantity: 1
-      nodeTypeSelector: [{property: vcluster.com/node-type, value: t3.medium}]
-`;
+const MIXED = corpusText('088-mixed-kubevirt-metal3-aws.yaml');
 
 describe('a vcluster.yaml mixing kubevirt, metal3 and aws', () => {
-  const kubevirt: NodeProviderSpec = { name: 'virt', kind: 'kubevirt', fleet: 'fra1', nodeTypes: [{ name: 'small', resources: { cpu: 2, memory: '4Gi' } }] };
+  const kubevirt: NodeProviderSpec = {
+    name: 'kubevirt',
+    kind: 'kubevirt',
+    fleet: 'fra1',
+    nodeTypes: [{ name: 'small', resources: { cpu: 2, memory: '4Gi' } }],
+  };
   const config = () => withVcluster(base([kubevirt, metal3(IMAGE_PROPERTIES), aws]), MIXED);
 
   it('plans in one run: VMs on the quota, a host as a HostClaim, the cloud node listed', () => {
