@@ -6,7 +6,7 @@
  */
 import type { ImageSource } from './properties';
 import { childPath, PlanIssue } from './errors';
-import { computeCpu, DeviceKind, KubevirtSettings, LauncherPod, launcherPod, LauncherVm, vmiMemoryRequest } from './kubevirt/launcher';
+import { computeCpu, DeviceKind, KubevirtSettings, LauncherPod, launcherPod, LauncherVm, VmDevice, vmiMemoryRequest } from './kubevirt/launcher';
 import { PermittedHostDevice, Taint, VmOptions } from './model';
 import { Quantity } from './quantity';
 import { get, isExtendedResource, resourceNames, ResourceVector } from './resources';
@@ -131,6 +131,11 @@ export function asksForLiveMigration(options: VmOptions): boolean {
   return options.evictionStrategy === 'LiveMigrate' || options.evictionStrategy === 'LiveMigrateIfPossible';
 }
 
+/** The eviction strategy of a VM pinned to one host: External when the pool chose it, else None (it cannot migrate). */
+export function pinnedEvictionStrategy(options: VmOptions): 'External' | 'None' {
+  return options.evictionStrategy === 'External' ? 'External' : 'None';
+}
+
 /**
  * The VM pinned to its planned host by a required node affinity. A live migration needs a second host,
  * which the affinity forbids, so a host drain shuts the VM down (evictionStrategy None unless the pool
@@ -138,7 +143,7 @@ export function asksForLiveMigration(options: VmOptions): boolean {
  */
 export function pinVm(vm: PlannedVm, why: string): PlannedVm {
   if (vm.placement === 'planned' && !vm.eviction.migratable) return vm;
-  const strategy = vm.options.evictionStrategy === 'External' || vm.options.evictionStrategy === 'None' ? vm.options.evictionStrategy : 'None';
+  const strategy = pinnedEvictionStrategy(vm.options);
   return {
     ...vm,
     placement: 'planned',
@@ -150,6 +155,79 @@ export function pinVm(vm: PlannedVm, why: string): PlannedVm {
   };
 }
 
+/** Where a VM's settings are written, for errors: its `vm` options and its shape (resources). */
+export interface VmPaths {
+  /** The `vm` options (sockets, threads, dedicatedCpus, hugepages, ...). */
+  readonly options: string;
+  /** The shape: cpu, memory, disk and devices. */
+  readonly shape: string;
+}
+
+/** The vCPU topology: ours (the vCPUs split into sockets x threads) and KubeVirt's (at most 2 threads with dedicated CPUs). */
+function topologyIssues(vcpus: number, options: VmOptions, at: VmPaths): PlanIssue[] {
+  const sockets = options.sockets ?? 1;
+  const threads = options.threads ?? 1;
+  const issues: PlanIssue[] = [];
+  if (vcpus % (sockets * threads) !== 0) {
+    issues.push({
+      path: childPath(at.options, 'sockets'),
+      message: `${vcpus} vCPUs do not divide into ${sockets} socket(s) x ${threads} thread(s): choose sockets and threads whose product divides the vCPU count`,
+    });
+  }
+  // virt-api's VMI create admitter (validateThreadCountOnDedicatedCPUPlacement).
+  if (options.dedicatedCpus && threads > 2) {
+    issues.push({
+      path: childPath(at.options, 'threads'),
+      message: `KubeVirt refuses ${threads} threads per core with dedicatedCpus (at most 2): use threads 1 or 2, or drop dedicatedCpus`,
+    });
+  }
+  // virt-api's VMI create admitter (validateCPUIsolatorThread).
+  if (options.isolateEmulatorThread && !options.dedicatedCpus) {
+    issues.push({
+      path: childPath(at.options, 'isolateEmulatorThread'),
+      message: 'isolateEmulatorThread needs dedicatedCpus: true (KubeVirt refuses it otherwise)',
+    });
+  }
+  return issues;
+}
+
+/**
+ * Hugepages: KubeVirt's admitter (validateHugepagesMemoryRequests) checks the memory *request* metalslice
+ * writes, which is the guest less what the fleet's memoryOvercommit leaves out: it must be at least one page
+ * and a whole number of pages.
+ */
+function hugepagesIssues(memory: Quantity, options: VmOptions, fleet: FleetKubevirt, at: VmPaths): PlanIssue[] {
+  if (options.hugepages === undefined) return [];
+  const page = Quantity.parse(options.hugepages);
+  const overcommit = fleet.settings.memoryOvercommit;
+  const request = vmiMemoryRequest({ guestMemory: memory }, fleet.settings);
+  if (request.nano % page.nano === 0n && request.cmp(page) >= 0) return [];
+  if (overcommit === 100) {
+    return [
+      {
+        path: childPath(at.shape, 'memory'),
+        message: `memory ${memory} is not a whole number of ${options.hugepages} hugepages: round it to a multiple of ${options.hugepages}`,
+      },
+    ];
+  }
+  return [
+    {
+      path: childPath(at.shape, 'memory'),
+      message: `KubeVirt refuses it: with the fleet's memoryOvercommit ${overcommit} (${fleet.path}.memoryOvercommit) the VM requests ${request} of its ${memory}, not a whole number of ${options.hugepages} hugepages; choose a memory size whose request is a multiple of ${options.hugepages}, or drop hugepages on an overcommitted fleet`,
+    },
+  ];
+}
+
+/** Devices the fleet's KubeVirt CR does not permit (virt-controller refuses to render the launcher pod). */
+function deviceIssues(devices: readonly VmDevice[], fleet: FleetKubevirt, at: VmPaths): PlanIssue[] {
+  return devices
+    .filter((d) => !fleet.permittedHostDevices.some((p) => p.resourceName === d.resourceName))
+    .map((d) => ({
+      path: childPath(at.shape, d.resourceName),
+      message: `KubeVirt refuses ${d.kind === 'gpu' ? 'GPU' : 'host device'} ${d.resourceName}: it is not in the fleet's permittedHostDevices; add {resourceName: ${d.resourceName}, pciVendorSelector: "VVVV:PPPP"} to ${fleet.path}.permittedHostDevices`,
+    }));
+}
+
 /**
  * Builds a VM from its guest shape and options for a fleet, checking the rules KubeVirt enforces. Returns
  * undefined (with issues) when KubeVirt would refuse it.
@@ -159,46 +237,18 @@ export function buildVm(
   options: VmOptions,
   rootDisk: 'containerDisk' | 'dataVolume',
   fleet: FleetKubevirt,
-  at: { readonly options: string; readonly shape: string },
+  at: VmPaths,
   issues: PlanIssue[],
 ): VmBuild | undefined {
   const before = issues.length;
   const vcpus = Number(get(shape, 'cpu').ceilUnits());
   const sockets = options.sockets ?? 1;
   const threads = options.threads ?? 1;
-  if (vcpus % (sockets * threads) !== 0) {
-    issues.push({
-      path: childPath(at.options, 'sockets'),
-      message: `${vcpus} vCPUs do not divide into ${sockets} socket(s) x ${threads} thread(s): choose sockets and threads whose product divides the vCPU count`,
-    });
-  }
-  if (options.isolateEmulatorThread && !options.dedicatedCpus) {
-    issues.push({
-      path: childPath(at.options, 'isolateEmulatorThread'),
-      message: 'isolateEmulatorThread needs dedicatedCpus: true (KubeVirt refuses it otherwise)',
-    });
-  }
   const memory = get(shape, 'memory');
-  if (options.hugepages !== undefined) {
-    const page = Quantity.parse(options.hugepages);
-    if (memory.nano % page.nano !== 0n) {
-      issues.push({
-        path: childPath(at.shape, 'memory'),
-        message: `memory ${memory} is not a whole number of ${options.hugepages} hugepages: round it to a multiple of ${options.hugepages}`,
-      });
-    }
-  }
-  const devices = resourceNames(shape)
+  const devices: VmDevice[] = resourceNames(shape)
     .filter((r) => isExtendedResource(r) && !shape[r].isZero())
     .map((resourceName) => ({ resourceName, kind: deviceKindOf(resourceName, options), count: Number(shape[resourceName].ceilUnits()) }));
-  for (const d of devices) {
-    if (!fleet.permittedHostDevices.some((p) => p.resourceName === d.resourceName)) {
-      issues.push({
-        path: childPath(at.shape, d.resourceName),
-        message: `KubeVirt refuses ${d.kind === 'gpu' ? 'GPU' : 'host device'} ${d.resourceName}: it is not in the fleet's permittedHostDevices; add {resourceName: ${d.resourceName}, pciVendorSelector: "VVVV:PPPP"} to ${fleet.path}.permittedHostDevices`,
-      });
-    }
-  }
+  issues.push(...topologyIssues(vcpus, options, at), ...hugepagesIssues(memory, options, fleet, at), ...deviceIssues(devices, fleet, at));
   if (issues.length > before) return undefined;
   const guest: LauncherVm = {
     sockets,
