@@ -133,11 +133,16 @@ export class AutoNodes extends Construct implements IPlanContributor {
       });
       return;
     }
-    const objects = () =>
-      renderClusterApiPool(this.planned(name, 'dynamic'), {
+    const objects = () => {
+      const pool = this.planned(name, 'dynamic');
+      const plan = CapacityPlan.require(this);
+      return renderClusterApiPool(pool, {
         namespace: this.quota?.namespace ?? this.environment.namespace,
         kubernetesVersion: `v${this.cluster.kubernetesVersion ?? '1.33'}.0`,
+        vm: plan.plannedVms().find((vm) => vm.poolPath === pool.path),
+        hostSelector: this.quota ? this.hostSelector(this.quota) : undefined,
       });
+    };
     // They live in the quota's namespace (else the node environment's): created after it, in the same apply.
     const after = this.quota ? (this.quota.admission ? [this.quota.admission] : undefined) : [this.environment.namespaceResource];
     const template = new Manifest(this, `${name}-machine-template`, {
