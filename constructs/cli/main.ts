@@ -12,6 +12,7 @@ import { planModel, PlanReport } from '../core/plan';
 import { labelKeyProblem } from '../core/names';
 import { diffPlans, PlanChanges, planJson, readPlanFile, renderPlanMarkdown, renderPlanText } from '../core/report';
 import { runInventory } from './inventory';
+import { NodeTemplateVarsOptions, runNodeTemplateVars } from './node-template';
 import { runPack } from './pack';
 import { runVerify, VerifyCliOptions } from './verify';
 
@@ -215,6 +216,18 @@ async function run(argv: readonly string[], io: Io): Promise<number> {
     .option('--context <name>', 'with --from-cluster: kubeconfig context')
     .action(async (config: string, opts: VerifyCliOptions) => {
       exitCode = await runVerify(config, opts, io);
+    });
+
+  program
+    .command('node-template-vars')
+    .description(
+      "write the VMs node-templates/kubevirt makes for a kubevirt provider's node types and pools (vm-types.auto.tfvars.json beside the template): the same specs the constructs render",
+    )
+    .argument('<config>', 'the config file')
+    .requiredOption('--provider <name>', 'the kubevirt node provider the template serves')
+    .option('--out <file>', 'write here (replaced whole) instead of standard output, e.g. node-templates/kubevirt/vm-types.auto.tfvars.json')
+    .action((config: string, opts: NodeTemplateVarsOptions) => {
+      exitCode = runNodeTemplateVars(config, opts, io);
     });
 
   program

@@ -65,7 +65,7 @@ export interface VirtualMachineOptions {
 }
 
 /** What one VM of a node type (or pool) is, before any claim names it: the fields the spec is rendered from. */
-export type VmTypeInput = Pick<PlannedVm, 'guest' | 'vmiRequests' | 'eviction' | 'rootDisk' | 'shape' | 'image' | 'imageSource'> & {
+export type VmTypeInput = Pick<PlannedVm, 'guest' | 'options' | 'vmiRequests' | 'eviction' | 'rootDisk' | 'shape' | 'image' | 'imageSource'> & {
   /** Fleet host selector, repeated on the VM so it only lands on fleet hosts. @default - none */
   readonly hostSelector?: Readonly<Record<string, string>>;
 };
