@@ -35,10 +35,20 @@ variable "vm_types" {
   type        = any
   description = "VMs by node type name, as metalslice renders them: written to vm-types.auto.tfvars.json by `metalslice node-template-vars`."
   default     = {}
+
+  validation {
+    condition     = alltrue([for k, v in var.vm_types : can(v.spec.template.spec.domain) && contains(["External", "None"], try(v.pinnedEvictionStrategy, ""))])
+    error_message = "vm_types must be as `metalslice node-template-vars --config FILE --provider NAME --out vm-types.auto.tfvars.json` writes it: regenerate the file rather than editing it."
+  }
 }
 
 variable "vm_pools" {
   type        = any
   description = "VMs by pool label (metalslice.io/pool) for the planned auto-node pools, with their claim properties: written beside vm_types."
   default     = {}
+
+  validation {
+    condition     = alltrue([for k, v in var.vm_pools : can(v.spec.template.spec.domain) && contains(["External", "None"], try(v.pinnedEvictionStrategy, ""))])
+    error_message = "vm_pools must be as `metalslice node-template-vars --config FILE --provider NAME --out vm-types.auto.tfvars.json` writes it: regenerate the file rather than editing it."
+  }
 }
