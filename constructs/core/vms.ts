@@ -218,6 +218,13 @@ function hugepagesIssues(memory: Quantity, options: VmOptions, fleet: FleetKubev
   ];
 }
 
+/** The shape's extended resources as passed-through devices. */
+function devicesOf(shape: ResourceVector, options: VmOptions): VmDevice[] {
+  return resourceNames(shape)
+    .filter((r) => isExtendedResource(r) && !shape[r].isZero())
+    .map((resourceName) => ({ resourceName, kind: deviceKindOf(resourceName, options), count: Number(shape[resourceName].ceilUnits()) }));
+}
+
 /** Devices the fleet's KubeVirt CR does not permit (virt-controller refuses to render the launcher pod). */
 function deviceIssues(devices: readonly VmDevice[], fleet: FleetKubevirt, at: VmPaths): PlanIssue[] {
   return devices
@@ -242,19 +249,27 @@ export function buildVm(
 ): VmBuild | undefined {
   const before = issues.length;
   const vcpus = Number(get(shape, 'cpu').ceilUnits());
+  const memory = get(shape, 'memory');
+  issues.push(...topologyIssues(vcpus, options, at), ...hugepagesIssues(memory, options, fleet, at), ...deviceIssues(devicesOf(shape, options), fleet, at));
+  if (issues.length > before) return undefined;
+  return assembleVm(shape, options, rootDisk, fleet);
+}
+
+/**
+ * The VM of a shape and options on a fleet with nothing checked: what metalslice would render and charge.
+ * `buildVm` is this after KubeVirt's rules; tests use it alone to ask KubeVirt about combinations the plan
+ * refuses. The vCPUs must divide into sockets x threads.
+ */
+export function assembleVm(shape: ResourceVector, options: VmOptions, rootDisk: 'containerDisk' | 'dataVolume', fleet: FleetKubevirt): VmBuild {
+  const vcpus = Number(get(shape, 'cpu').ceilUnits());
   const sockets = options.sockets ?? 1;
   const threads = options.threads ?? 1;
-  const memory = get(shape, 'memory');
-  const devices: VmDevice[] = resourceNames(shape)
-    .filter((r) => isExtendedResource(r) && !shape[r].isZero())
-    .map((resourceName) => ({ resourceName, kind: deviceKindOf(resourceName, options), count: Number(shape[resourceName].ceilUnits()) }));
-  issues.push(...topologyIssues(vcpus, options, at), ...hugepagesIssues(memory, options, fleet, at), ...deviceIssues(devices, fleet, at));
-  if (issues.length > before) return undefined;
+  const devices = devicesOf(shape, options);
   const guest: LauncherVm = {
     sockets,
     cores: vcpus / (sockets * threads),
     threads,
-    guestMemory: memory,
+    guestMemory: get(shape, 'memory'),
     dedicatedCpus: options.dedicatedCpus ?? false,
     isolateEmulatorThread: options.isolateEmulatorThread ?? false,
     ...(options.hugepages !== undefined ? { hugepages: options.hugepages } : {}),
