@@ -4,7 +4,7 @@
  * kubevirt node template's data. The fleet overcommits memory and CPU, and the types use every `vm` option,
  * so a road that drops an option or re-derives a request shows up as a difference.
  */
-import { MetalsliceConfig, NodeTypeSpec, VmOptions } from '../../constructs/core/model';
+import { MetalsliceConfig, NodeTypeSpec } from '../../constructs/core/model';
 import { Plan, planModel } from '../../constructs/core/plan';
 import { renderClusterApiPool } from '../../constructs/render/cluster-api';
 import { renderVirtualMachine } from '../../constructs/render/kubevirt';
@@ -51,7 +51,7 @@ export function roadsModel(): MetalsliceConfig {
       shape: { ...t.resources!, disk: ROOT_DISK },
       image: IMAGE,
       count: 1,
-      ...(t.vm ? { vm: t.vm as VmOptions } : {}),
+      ...(t.vm ? { vm: t.vm } : {}),
     })),
     nodeProviders: [
       {
