@@ -10,6 +10,7 @@ import { MetalsliceError } from './core/errors';
 import { DEFAULT_STATE_NAMESPACE, StateBackendKind, stateKey, stateKeyProblem } from './core/state-keys';
 
 export { DEFAULT_STATE_NAMESPACE };
+export type { StateBackendKind };
 
 /** Props of `StateBackend.kubernetes`: OpenTofu's kubernetes backend (state in a Secret, lock in a Lease). */
 export interface KubernetesStateBackendProps {
