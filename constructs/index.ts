@@ -9,6 +9,7 @@ export * from './node-profile';
 export * from './vm-node';
 export * from './private-node-pool';
 export * from './from-config';
+export * from './state-backend';
 export * from './synth';
 export * from './provider-versions';
 export * from './kubectl';
