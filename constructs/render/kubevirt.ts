@@ -116,6 +116,43 @@ function rootDiskSource(vm: PlannedVm, image: string): Record<string, unknown> {
   return { source: { registry: { url: url.includes('://') ? url : `docker://${url}` } } };
 }
 
+const HOSTNAME_LABEL = 'kubernetes.io/hostname';
+
+function requiredHosts(hosts: readonly string[]): Record<string, unknown> {
+  return {
+    nodeAffinity: {
+      requiredDuringSchedulingIgnoredDuringExecution: {
+        nodeSelectorTerms: [{ matchExpressions: [{ key: HOSTNAME_LABEL, operator: 'In', values: [...hosts] }] }],
+      },
+    },
+  };
+}
+
+/**
+ * Where kube-scheduler may put the VM: pinned to its planned host (a required node affinity), or spread
+ * under a hard topology spread over its host group (a required node affinity on the group's hosts; none
+ * when the group is the whole fleet). The spread bounds every host at ceil(n / group size) VMs of the pool
+ * whatever order the pods come in, which is what the plan's proof counts on (core/plan-groups.ts). Only
+ * hosts the pod's affinity allows and whose taints it tolerates are counted as places to spread over
+ * (nodeAffinityPolicy and nodeTaintsPolicy Honor), so a cordoned, drained host is not one.
+ */
+export function renderPlacement(vm: PlannedVm): Record<string, unknown> {
+  if (vm.placement === 'planned' && vm.host !== undefined) return { affinity: requiredHosts([vm.host]) };
+  const hosts = vm.hostGroup?.hosts;
+  return {
+    ...(hosts ? { affinity: requiredHosts(hosts) } : {}),
+    topologySpreadConstraints: [
+      {
+        maxSkew: 1,
+        topologyKey: HOSTNAME_LABEL,
+        whenUnsatisfiable: 'DoNotSchedule',
+        nodeTaintsPolicy: 'Honor',
+        labelSelector: { matchLabels: { [POOL_LABEL]: vm.pool, [CLUSTER_LABEL]: vm.cluster } },
+      },
+    ],
+  };
+}
+
 /** One node: the VM the plan counted, whose cloud-init joins the tenant cluster. */
 export function renderVirtualMachine(vm: PlannedVm, options: VirtualMachineOptions): KubeObject {
   const nodeName = vm.name;
@@ -124,7 +161,6 @@ export function renderVirtualMachine(vm: PlannedVm, options: VirtualMachineOptio
   const rootVolume =
     vm.rootDisk === 'dataVolume' ? { name: 'rootdisk', dataVolume: { name: `${nodeName}-root` } } : { name: 'rootdisk', containerDisk: { image } };
   const podLabels = { [POOL_LABEL]: vm.pool, [QUOTA_LABEL]: vm.quota, [CLUSTER_LABEL]: vm.cluster, [VM_NAME_LABEL]: nodeName };
-  const pinned = vm.placement === 'planned' && vm.host !== undefined;
   return {
     apiVersion: KUBEVIRT_API_VERSION,
     kind: 'VirtualMachine',
@@ -155,30 +191,7 @@ export function renderVirtualMachine(vm: PlannedVm, options: VirtualMachineOptio
           evictionStrategy: vm.eviction.strategy,
           networks: [{ name: 'default', pod: {} }],
           ...(options.hostSelector && Object.keys(options.hostSelector).length > 0 ? { nodeSelector: { ...options.hostSelector } } : {}),
-          ...(pinned
-            ? {
-                affinity: {
-                  nodeAffinity: {
-                    requiredDuringSchedulingIgnoredDuringExecution: {
-                      nodeSelectorTerms: [{ matchExpressions: [{ key: 'kubernetes.io/hostname', operator: 'In', values: [vm.host] }] }],
-                    },
-                  },
-                },
-              }
-            : {
-                // A hard spread: no host gets more than ceil(n / hosts) of the pool whatever order the pods
-                // come in, which is what the plan's spread proof counts on (core/plan-placement.ts). Hosts a
-                // launcher pod cannot go to (cordoned, tainted) are not counted as places to spread over.
-                topologySpreadConstraints: [
-                  {
-                    maxSkew: 1,
-                    topologyKey: 'kubernetes.io/hostname',
-                    whenUnsatisfiable: 'DoNotSchedule',
-                    nodeTaintsPolicy: 'Honor',
-                    labelSelector: { matchLabels: { [POOL_LABEL]: vm.pool, [CLUSTER_LABEL]: vm.cluster } },
-                  },
-                ],
-              }),
+          ...renderPlacement(vm),
           terminationGracePeriodSeconds: 180,
           volumes: [rootVolume, { name: 'cloudinit', cloudInitNoCloud: { secretRef: { name: options.userDataSecret } } }],
         },
