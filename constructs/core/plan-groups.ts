@@ -116,8 +116,7 @@ export class GroupLedger {
     if (g < 2) return 0;
     const lo = Math.floor(n / g);
     const r = n % g;
-    const cases: { targets: number; onTarget: number }[] =
-      r === 0 ? [{ targets: g - 1, onTarget: lo }] : [{ targets: g - r, onTarget: lo }];
+    const cases: { targets: number; onTarget: number }[] = r === 0 ? [{ targets: g - 1, onTarget: lo }] : [{ targets: g - r, onTarget: lo }];
     if (r > 0 && lo >= 1) cases.push(g - r >= 2 ? { targets: g - r - 1, onTarget: lo } : { targets: r, onTarget: lo + 1 });
     return Math.max(0, Math.min(...cases.map((c) => c.targets - this.blockedAtMost(pool, c.onTarget))));
   }

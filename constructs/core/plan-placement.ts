@@ -328,7 +328,12 @@ function placeFleet(fleet: PlannedFleet, own: readonly PlannedVm[], dims: readon
 }
 
 /** The whole fleet as each spread pool's group, in placement's names and with its migration targets. */
-function wholeFleetGroups(fleet: PlannedFleet, items: FleetItems, hostOf: readonly number[], spread: readonly number[]): { groups: Map<string, HostGroup>; migrating: boolean } {
+function wholeFleetGroups(
+  fleet: PlannedFleet,
+  items: FleetItems,
+  hostOf: readonly number[],
+  spread: readonly number[],
+): { groups: Map<string, HostGroup>; migrating: boolean } {
   const ledger = new GroupLedger(items.hostCaps, items.pools, false);
   const all = fleet.hosts.map((_, h) => h);
   const isSpread = new Set(spread);
@@ -367,7 +372,8 @@ function placeWholeFleet(fleet: PlannedFleet, fleetItems: FleetItems, dims: read
     const result = placeStably(hostCaps, items);
     const spread = [...pools.keys()].filter((g) => !items[pools.get(g)!.members[0]].pinned);
     const done = (unproven?: PlacedFleet['unproven']): PlacedFleet & { migrating: boolean } => {
-      const { groups, migrating } = result.unplaced.length > 0 || unproven ? { groups: new Map(), migrating: false } : wholeFleetGroups(fleet, fleetItems, result.hostOf, spread);
+      const { groups, migrating } =
+        result.unplaced.length > 0 || unproven ? { groups: new Map(), migrating: false } : wholeFleetGroups(fleet, fleetItems, result.hostOf, spread);
       return { ...result, pinned, groups, migrating, ...(unproven ? { unproven } : {}) };
     };
     if (result.unplaced.length > 0) return done();
@@ -403,7 +409,16 @@ function placeInGroups(fleet: PlannedFleet, fleetItems: FleetItems, requireMigra
   if (spread.some((g) => pools.get(g)!.members.some((k) => base[k].fixed !== undefined))) return undefined;
   const hostOf = base.map(() => -1);
   const ledger = new GroupLedger(hostCaps, pools, requireMigration);
-  if (!pinInto(hostCaps, base, base.flatMap((item, k) => (item.pinned ? [k] : [])), hostOf, ledger)) return undefined;
+  if (
+    !pinInto(
+      hostCaps,
+      base,
+      base.flatMap((item, k) => (item.pinned ? [k] : [])),
+      hostOf,
+      ledger,
+    )
+  )
+    return undefined;
   const mean = hostCaps[0].map((_, d) => Math.max(1, hostCaps.reduce((t, c) => t + c[d], 0) / hostCaps.length));
   const share = (g: number): number => Math.max(...pools.get(g)!.size.map((v, d) => v / mean[d]));
   const order = [...spread].sort((a, b) => share(b) - share(a) || a - b);
@@ -411,7 +426,16 @@ function placeInGroups(fleet: PlannedFleet, fleetItems: FleetItems, requireMigra
   // With migration room required, a pool no group takes is left to the search without it, never pinned.
   if (ungrouped.some((g) => requireMigration || !pools.get(g)!.canPin)) return undefined;
   const room = hostCaps.map((c, h) => c.map((v, d) => Math.max(0, v - ledger.load[h][d])));
-  if (!pinInto(room, base, ungrouped.flatMap((g) => pools.get(g)!.members), hostOf, ledger)) return undefined;
+  if (
+    !pinInto(
+      room,
+      base,
+      ungrouped.flatMap((g) => pools.get(g)!.members),
+      hostOf,
+      ledger,
+    )
+  )
+    return undefined;
   if (!ledger.proveMigrations(ledger.groups.keys())) return undefined;
   const groups = new Map<string, HostGroup>();
   for (const [g, chosen] of ledger.groups) {
@@ -523,7 +547,13 @@ export function placeVms(
     result.groups.forEach((group, poolPath) => groups.set(poolPath, group));
     if (result.ungrouped && result.ungrouped.length > 0) {
       for (const poolPath of result.ungrouped) pinnedPools.set(poolPath, 'no group of hosts proves its spread and migration room');
-      warnings.push({ path: fleet.path, message: ungroupedPinMessage(fleet, result.ungrouped.map((p) => byPool.get(p)!)) });
+      warnings.push({
+        path: fleet.path,
+        message: ungroupedPinMessage(
+          fleet,
+          result.ungrouped.map((p) => byPool.get(p)!),
+        ),
+      });
     }
     warnings.push(...unprovenMigrationWarnings(result.groups, byPool));
     if (result.pinned.size > 0) {

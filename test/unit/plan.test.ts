@@ -388,7 +388,9 @@ describe('spread placement as kube-scheduler will carry it out', () => {
       { size: 6, perHost: 5, migrationTargets: 5 },
       { size: 6, perHost: 1, migrationTargets: 0 },
     ]);
-    expect(plan.warnings).toEqual([{ path: 'nodePools[1].count', message: expect.stringMatching(/^pool "large": no host of its group of 6 is certain to have room/) }]);
+    expect(plan.warnings).toEqual([
+      { path: 'nodePools[1].count', message: expect.stringMatching(/^pool "large": no host of its group of 6 is certain to have room/) },
+    ]);
   });
 
   it('confines a pool whose fleet-wide spread could overfill a host to a group, and pins only what no group takes', () => {
@@ -412,7 +414,9 @@ describe('spread placement as kube-scheduler will carry it out', () => {
     const tiny = plan.vms.filter((vm) => vm.pool === 'tiny');
     expect(tiny.every((vm) => vm.placement === 'planned' && vm.eviction.strategy === 'None' && !group.hosts!.includes(vm.host!))).toBe(true);
     expect(tiny[0].eviction.reason).toMatch(/pinned to its planned host \(no group of hosts proves/);
-    expect(plan.warnings).toEqual([{ path: 'fleets[0]', message: expect.stringMatching(/^pool "tiny" \(6\) pinned to planned hosts: no group of the 6 hosts/) }]);
+    expect(plan.warnings).toEqual([
+      { path: 'fleets[0]', message: expect.stringMatching(/^pool "tiny" \(6\) pinned to planned hosts: no group of the 6 hosts/) },
+    ]);
   });
 
   it('the 6 x 64-CPU fleet with pools of 4 x 16, 3 x 24 and 2 x 40 vCPUs: every pool in a group, every VM with a migration target', () => {
