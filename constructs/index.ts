@@ -15,8 +15,21 @@ export * from './provider-versions';
 export * from './kubectl';
 export * from './core/model';
 export { Quantity } from './core/quantity';
-export { planModel, Plan, PlanReport, ReportFleet, ReportHostUsage, ReportQuota, ReportPool, ReportLauncher, ReportNode, ReportEnvironment } from './core/plan';
+export {
+  planModel,
+  Plan,
+  PlanReport,
+  ReportFleet,
+  ReportHostUsage,
+  ReportQuota,
+  ReportPool,
+  ReportLauncher,
+  ReportGroup,
+  ReportNode,
+  ReportEnvironment,
+} from './core/plan';
 export { MetalsliceError, PlanIssue } from './core/errors';
 export { loadConfigFile, parseConfigText, CONFIG_SCHEMA } from './core/config';
 export type * from './core/public-types';
 export type { KubeObject, KubeObjectMeta } from './render/labels';
+export type { HostGroup } from './core/vms';

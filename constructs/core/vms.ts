@@ -17,6 +17,21 @@ export type VmOrigin = 'elastic' | 'static' | 'dynamic';
 /** What KubeVirt does with a VM when its host is drained (a VMI's evictionStrategy). */
 export type EvictionStrategy = 'LiveMigrate' | 'LiveMigrateIfPossible' | 'External' | 'None';
 
+/**
+ * The hosts a spread pool is confined to (a required node affinity on their names), under its hard topology
+ * spread: no host of the group gets more than `perHost` of the pool's VMs.
+ */
+export interface HostGroup {
+  /** The group's hosts, by name; undefined: every host of the fleet (no affinity is rendered). */
+  readonly hosts?: readonly string[];
+  /** How many hosts the group has. */
+  readonly size: number;
+  /** ceil(count / size): the most VMs of the pool any host of the group can get. */
+  readonly perHost: number;
+  /** Hosts of the group certain, in the worst case, to take a VM of a drained host of the group (0: none proven). */
+  readonly migrationTargets: number;
+}
+
 /** A VM's eviction strategy, and why. */
 export interface VmEviction {
   /** The evictionStrategy written into the VM. */
@@ -98,6 +113,8 @@ export interface PlannedVm extends VmBuild {
   readonly placement: 'spread' | 'planned';
   /** The host the planner found room on; undefined before placement or when none had room. */
   readonly host?: string;
+  /** A spread VM's host group: where kube-scheduler may put it. @default - set by placement */
+  readonly hostGroup?: HostGroup;
   /** Node labels and taints the VM's kubelet registers with. */
   readonly labels: Readonly<Record<string, string>>;
   /** Taints its kubelet registers with. */

@@ -175,8 +175,11 @@ export function renderVmSpec(vm: VmTypeInput): VmSpec {
   };
 }
 
-/** Where a claimed VM goes: pinned to a host, or spread over its pool's hosts with a hard constraint. */
-export type VmPlacement = { readonly host: string } | { readonly spread: Readonly<Record<string, string>> };
+/**
+ * Where a claimed VM goes: pinned to a host, or spread with a hard constraint over its pool's host group
+ * (`hosts`; the whole fleet when absent).
+ */
+export type VmPlacement = { readonly host: string } | { readonly spread: Readonly<Record<string, string>>; readonly hosts?: readonly string[] };
 
 /** What a claim brings to a VM: its name and namespace, labels, user data and placement. */
 export interface VmClaim {
@@ -194,26 +197,33 @@ export interface VmClaim {
   readonly placement: VmPlacement;
 }
 
-/** The required node affinity of a VM pinned to one host. */
-function pinTo(host: string): Record<string, unknown> {
-  const term = { matchExpressions: [{ key: 'kubernetes.io/hostname', operator: 'In', values: [host] }] };
-  return { affinity: { nodeAffinity: { requiredDuringSchedulingIgnoredDuringExecution: { nodeSelectorTerms: [term] } } } };
+const HOSTNAME_LABEL = 'kubernetes.io/hostname';
+
+/** A required node affinity: one of these hosts. */
+function requiredHosts(hosts: readonly string[]): Record<string, unknown> {
+  const term = { matchExpressions: [{ key: HOSTNAME_LABEL, operator: 'In', values: [...hosts] }] };
+  return { nodeAffinity: { requiredDuringSchedulingIgnoredDuringExecution: { nodeSelectorTerms: [term] } } };
 }
 
 /**
- * A hard spread: no host gets more than ceil(n / hosts) of the pool whatever order the pods come in, which
- * is what the plan's spread proof counts on (core/plan-placement.ts). Hosts a launcher pod cannot go to
- * (cordoned, tainted) are not counted as places to spread over.
+ * Where kube-scheduler may put the VM: pinned to its planned host (a required node affinity), or spread
+ * under a hard topology spread over its host group (a required node affinity on the group's hosts; none
+ * when the group is the whole fleet). The spread bounds every host at ceil(n / group size) VMs of the pool
+ * whatever order the pods come in, which is what the plan's proof counts on (core/plan-groups.ts). Only
+ * hosts whose taints the pod tolerates are counted as places to spread over (nodeTaintsPolicy Honor), so a
+ * cordoned, drained host is not one.
  */
-function spreadOver(matchLabels: Readonly<Record<string, string>>): Record<string, unknown> {
+export function renderPlacement(placement: VmPlacement): Record<string, unknown> {
+  if ('host' in placement) return { affinity: requiredHosts([placement.host]) };
   return {
+    ...(placement.hosts ? { affinity: requiredHosts(placement.hosts) } : {}),
     topologySpreadConstraints: [
       {
         maxSkew: 1,
-        topologyKey: 'kubernetes.io/hostname',
+        topologyKey: HOSTNAME_LABEL,
         whenUnsatisfiable: 'DoNotSchedule',
         nodeTaintsPolicy: 'Honor',
-        labelSelector: { matchLabels: { ...matchLabels } },
+        labelSelector: { matchLabels: { ...placement.spread } },
       },
     ],
   };
@@ -231,7 +241,6 @@ export function claimVirtualMachine(spec: VmSpec, claim: VmClaim): KubeObject {
   const claimedVolumes = volumes.map((v) =>
     'dataVolume' in v ? { ...v, dataVolume: { name: claimDataVolume((v.dataVolume as { name: string }).name, claim) } } : v,
   );
-  const placement = 'host' in claim.placement ? pinTo(claim.placement.host) : spreadOver(claim.placement.spread);
   return {
     apiVersion: KUBEVIRT_API_VERSION,
     kind: 'VirtualMachine',
@@ -256,7 +265,7 @@ export function claimVirtualMachine(spec: VmSpec, claim: VmClaim): KubeObject {
           evictionStrategy,
           networks,
           ...(nodeSelector ? { nodeSelector } : {}),
-          ...placement,
+          ...renderPlacement(claim.placement),
           terminationGracePeriodSeconds,
           volumes: [...claimedVolumes, { name: 'cloudinit', cloudInitNoCloud: { secretRef: { name: claim.userDataSecret } } }],
         },
@@ -274,7 +283,10 @@ export function plannedClaim(vm: PlannedVm, userDataSecret: string): VmClaim {
     labels: { ...MANAGED_BY, [POOL_LABEL]: vm.pool, [QUOTA_LABEL]: vm.quota, [CLUSTER_LABEL]: vm.cluster, [NODE_TYPE_LABEL]: vm.nodeType },
     podLabels: { [POOL_LABEL]: vm.pool, [QUOTA_LABEL]: vm.quota, [CLUSTER_LABEL]: vm.cluster, [VM_NAME_LABEL]: vm.name },
     userDataSecret,
-    placement: vm.placement === 'planned' && vm.host !== undefined ? { host: vm.host } : { spread: spreadLabels },
+    placement:
+      vm.placement === 'planned' && vm.host !== undefined
+        ? { host: vm.host }
+        : { spread: spreadLabels, ...(vm.hostGroup?.hosts ? { hosts: vm.hostGroup.hosts } : {}) },
   };
 }
 

@@ -24,27 +24,30 @@ locals {
     "kubevirt.io/vm"        = var.name
   }
 
+  spread = [
+    # Hard spread: no host holds more than ceil(n / hosts) of the pool, whatever the order (the plan counts on it).
+    {
+      maxSkew           = 1
+      topologyKey       = "kubernetes.io/hostname"
+      whenUnsatisfiable = "DoNotSchedule"
+      nodeTaintsPolicy  = "Honor"
+      labelSelector     = { matchLabels = { "metalslice.io/pool" = var.pool, "metalslice.io/cluster" = var.cluster } }
+    },
+  ]
   # Objects of different shapes are picked by indexing a tuple: a conditional needs both sides of one type.
-  placement = [{
-    affinity = {
-      nodeAffinity = {
-        requiredDuringSchedulingIgnoredDuringExecution = {
-          nodeSelectorTerms = [{ matchExpressions = [{ key = "kubernetes.io/hostname", operator = "In", values = [var.host] }] }]
-        }
+  # A pin to one host; the spread inside the pool's host group; or the spread over the whole fleet.
+  placement = [
+    { affinity = local.required_hosts },
+    { affinity = local.required_hosts, topologySpreadConstraints = local.spread },
+    { topologySpreadConstraints = local.spread },
+  ][var.host != null ? 0 : (var.host_group != null ? 1 : 2)]
+  required_hosts = {
+    nodeAffinity = {
+      requiredDuringSchedulingIgnoredDuringExecution = {
+        nodeSelectorTerms = [{ matchExpressions = [{ key = "kubernetes.io/hostname", operator = "In", values = var.host != null ? [var.host] : (var.host_group == null ? [] : var.host_group) }] }]
       }
     }
-    }, {
-    topologySpreadConstraints = [
-      # Hard spread: no host holds more than ceil(n / hosts) of the pool, whatever the order (the plan counts on it).
-      {
-        maxSkew           = 1
-        topologyKey       = "kubernetes.io/hostname"
-        whenUnsatisfiable = "DoNotSchedule"
-        nodeTaintsPolicy  = "Honor"
-        labelSelector     = { matchLabels = { "metalslice.io/pool" = var.pool, "metalslice.io/cluster" = var.cluster } }
-      },
-    ]
-  }][var.host != null ? 0 : 1]
+  }
 
   # The claim's name before each DataVolume's (root becomes <name>-root).
   volumes = [for v in local.template_spec.volumes : [v, merge(v, { dataVolume = { name = "${var.name}-${try(v.dataVolume.name, "")}" } })][can(v.dataVolume.name) ? 1 : 0]]

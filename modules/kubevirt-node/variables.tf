@@ -69,6 +69,17 @@ variable "host" {
   }
 }
 
+variable "host_group" {
+  type        = list(string)
+  description = "Confine the VM to these hosts (kubernetes.io/hostname), spread inside them, as the plan groups its pool (its report lists the group); null spreads over the whole fleet. Ignored when host pins the VM."
+  default     = null
+
+  validation {
+    condition     = var.host_group == null || (length((var.host_group == null ? [] : var.host_group)) > 0 && alltrue([for h in(var.host_group == null ? [] : var.host_group) : can(regex("^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$", h))]))
+    error_message = "host_group must be a non-empty list of node names (DNS-1123 subdomains) or null."
+  }
+}
+
 variable "user_data" {
   type        = string
   description = "The node's cloud-init user data (e.g. the join module's cloud_config)."

@@ -10,7 +10,8 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { MetalsliceConfig } from '../../constructs/core/model';
 import { planModel } from '../../constructs/core/plan';
-import { PlannedVm } from '../../constructs/core/vms';
+import { pinVm, PlannedVm } from '../../constructs/core/vms';
+import type { RenderedVm } from '../support/kube-docs';
 import { renderVirtualMachine } from '../../constructs/render/kubevirt';
 import { nodeTemplateVars } from '../../constructs/render/node-template';
 import { claimFree, roadSpecs, roadsModel, roadsPlan, templateVars } from '../support/four-roads';
@@ -46,6 +47,8 @@ function claimFor(vm: PlannedVm, model: MetalsliceConfig): Record<string, unknow
         'metalslice.io/pool': vm.pool,
         // A node the plan pins (its report says which) is pinned by the platform's claim too.
         ...(vm.placement === 'planned' && vm.host !== undefined ? { 'metalslice.io/host': vm.host } : {}),
+        // A pool the plan confines to a host group: the group, as the report lists it.
+        ...(vm.placement === 'spread' && vm.hostGroup?.hosts ? { 'metalslice.io/host-group': vm.hostGroup.hosts.join(',') } : {}),
       },
       nodeClaim: { metadata: { name: vm.name, namespace: 'p-acme' } },
       nodeType: {
@@ -171,6 +174,38 @@ describe('the fourth road: the node template writes the same VM for every vm opt
     const expected = JSON.stringify(claimFree(r.elastic, (r.elastic.metadata as { name: string }).name));
     expect(JSON.stringify(claimFree(sortedLike(template, r.static), staticName))).toBe(expected);
     expect(JSON.stringify(claimFree(r.clusterApi))).toBe(expected);
+  });
+});
+
+describe('the node template confines a grouped pool to its hosts as the constructs do', () => {
+  let dir: string;
+
+  beforeAll(async () => {
+    dir = path.join(copyTerraformTree(fs.mkdtempSync(path.join(os.tmpdir(), 'metalslice-group-'))), 'node-templates', 'kubevirt');
+    expectOk('init', await tofu(dir, ['init', '-backend=false', '-input=false', '-no-color']));
+  });
+
+  afterAll(() => {
+    if (dir) fs.rmSync(path.dirname(path.dirname(dir)), { recursive: true, force: true });
+  });
+
+  it('a host group, a pin, and the plain spread each render the same placement on both roads', async () => {
+    const plan = roadsPlan();
+    const model = roadsModel();
+    fs.writeFileSync(path.join(dir, 'vm-types.auto.tfvars.json'), JSON.stringify(templateVars(plan)));
+    const base = plan.vms.find((v) => v.pool === 'prod-static-plain' || v.pool === 'static-plain')!;
+    const grouped: PlannedVm = { ...base, hostGroup: { hosts: ['bm-02', 'bm-04'], size: 2, perHost: 1, migrationTargets: 1 } };
+    const pinned: PlannedVm = { ...pinVm(base, 'test'), host: 'bm-03' };
+    for (const vm of [grouped, pinned, base]) {
+      const claim = path.join(dir, `${vm.name}-${vm.placement}.tfvars.json`);
+      fs.writeFileSync(claim, JSON.stringify(claimFor(vm, model)));
+      const ours = renderVirtualMachine(vm, { userDataSecret: `${vm.name}-cloudinit`, hostSelector: { 'metalslice.io/fleet': 'fra1' } });
+      expect(await templateVm(dir, [claim])).toEqual(ours);
+    }
+    // The group really is in the object: a required affinity on its hosts beside the spread.
+    const spec = (renderVirtualMachine(grouped, { userDataSecret: 'x' }) as unknown as RenderedVm).spec.template.spec;
+    expect(JSON.stringify(spec.affinity)).toContain('"values":["bm-02","bm-04"]');
+    expect(spec.topologySpreadConstraints).toHaveLength(1);
   });
 });
 
