@@ -11,10 +11,9 @@ import { MetalsliceError, UnreadableInputError } from '../core/errors';
 import { planModel, PlanReport } from '../core/plan';
 import { labelKeyProblem } from '../core/names';
 import { diffPlans, PlanChanges, planJson, readPlanFile, renderPlanMarkdown, renderPlanText } from '../core/report';
-import { runInventory } from './inventory';
 import { NodeTemplateVarsOptions, runNodeTemplateVars } from './node-template';
 import { runPack } from './pack';
-import { runVerify, VerifyCliOptions } from './verify';
+import type { VerifyCliOptions } from './verify';
 
 export interface Io {
   stdout(text: string): void;
@@ -215,6 +214,8 @@ async function run(argv: readonly string[], io: Io): Promise<number> {
     .option('--kubeconfig <file>', 'with --from-cluster: kubeconfig of the provider cluster (default: as kubectl)')
     .option('--context <name>', 'with --from-cluster: kubeconfig context')
     .action(async (config: string, opts: VerifyCliOptions) => {
+      // Loaded by the subcommands that use them: the Kubernetes client and the control plane stay out of every other start.
+      const { runVerify } = await import('./verify');
       exitCode = await runVerify(config, opts, io);
     });
 
@@ -241,6 +242,7 @@ async function run(argv: readonly string[], io: Io): Promise<number> {
       'also write a snapshot of the Nodes and the pods bound to them, for metalslice verify --snapshot (no Secret, no container command or environment)',
     )
     .action(async (opts: { kubeconfig?: string; context?: string; out?: string; snapshot?: string }) => {
+      const { runInventory } = await import('./inventory');
       exitCode = await runInventory(opts, io);
     });
 
