@@ -628,11 +628,38 @@ export function strandedAfterLoss(fleet: PlannedFleet, vms: readonly PlannedVm[]
     item.size.forEach((v, d) => (free[item.host][d] -= v));
     return item;
   });
+  const byHost = new Map<number, (typeof items)[number][]>();
+  for (const item of items) byHost.set(item.host, [...(byHost.get(item.host) ?? []), item]);
   return lostSets.map((lost) => {
     const gone = new Set(lost);
-    const displaced = items.filter((item) => gone.has(item.host));
+    const displaced = lost.flatMap((h) => byHost.get(h) ?? []);
     if (displaced.length === 0) return 0;
+    // A first fit that re-places every displaced VM is already the answer; only a miss needs the engine.
+    if (firstFitAll(free, gone, displaced)) return 0;
     const survivors = free.filter((_, h) => !gone.has(h)).map((f) => ({ capacity: f.map((v) => Math.max(0, v)) }));
     return placeWithBudget(survivors, displaced, {}, LOSS_REPAIR_WORK).unplaced.length;
   });
+}
+
+/**
+ * Whether the displaced items, largest first, each fit on some surviving host with what earlier ones took:
+ * a placement found this way proves the fleet survives the loss, without building a packing problem per
+ * lost host (a 1,000-host fleet asks 1,000 times). `free` is left as it was.
+ */
+function firstFitAll(free: readonly number[][], gone: ReadonlySet<number>, displaced: readonly { readonly size: readonly number[] }[]): boolean {
+  const taken = new Map<number, number[]>();
+  const order = [...displaced].sort((a, b) => b.size.reduce((x, y) => x + y, 0) - a.size.reduce((x, y) => x + y, 0));
+  for (const item of order) {
+    let home = -1;
+    for (let h = 0; h < free.length && home < 0; h++) {
+      if (gone.has(h)) continue;
+      const used = taken.get(h);
+      if (item.size.every((v, d) => v <= free[h][d] - (used?.[d] ?? 0))) home = h;
+    }
+    if (home < 0) return false;
+    const used = taken.get(home) ?? item.size.map(() => 0);
+    item.size.forEach((v, d) => (used[d] += v));
+    taken.set(home, used);
+  }
+  return true;
 }
