@@ -1,7 +1,7 @@
 import { describe, expect, it } from '@jest/globals';
 import { App, TerraformStack, Testing } from 'cdktf';
-import { KubernetesProvider } from '@cdktf/provider-kubernetes/lib/provider';
-import { RandomProvider } from '@cdktf/provider-random/lib/provider';
+import { KubernetesProvider } from '../../constructs/providers/kubernetes/provider';
+import { RandomProvider } from '../../constructs/providers/random/provider';
 import { CapacityPlan, TenantCluster } from '../../constructs';
 import { HostSpec } from '../../constructs/core/model';
 import { NodeProvider } from '../../constructs/node-provider';
