@@ -9,7 +9,11 @@ const ROOT = path.resolve(path.dirname(new URL(import.meta.url).pathname), '..')
 const OUT = path.join(ROOT, 'dist', 'cdktn');
 const SPECIFIER = /(require\(|from |import\()(["'])cdktf(\/[^"']*)?\2/g;
 
-/** Every .js and .d.ts file under dir. */
+/**
+ * Every .js and .d.ts file under dir.
+ * @param {string} dir
+ * @returns {string[]}
+ */
 function files(dir) {
   return fs.readdirSync(dir, { withFileTypes: true }).flatMap((e) => {
     const p = path.join(dir, e.name);
