@@ -7,7 +7,7 @@
 import { describeValue } from './core/excerpt';
 import { MAX_NODES_PER_POOL, wholeNumberProblem } from './core/limits';
 import { ITerraformDependable, Lazy } from 'cdktf';
-import { Manifest } from '@cdktf/provider-kubernetes/lib/manifest';
+import { Manifest } from './providers/kubernetes/manifest';
 import { Construct, IConstruct } from 'constructs';
 import { CapacityPlan, IPlanContributor, ModelBuilder } from './capacity-plan';
 import { PlannedAutoPool } from './core/auto-nodes';

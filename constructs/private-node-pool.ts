@@ -10,8 +10,8 @@
  */
 import { MAX_NODES_PER_POOL, wholeNumberProblem } from './core/limits';
 import { ITerraformDependable, Lazy, Token } from 'cdktf';
-import { Manifest } from '@cdktf/provider-kubernetes/lib/manifest';
-import { SecretV1 } from '@cdktf/provider-kubernetes/lib/secret-v1';
+import { Manifest } from './providers/kubernetes/manifest';
+import { SecretV1 } from './providers/kubernetes/secret-v1';
 import { Construct, IConstruct } from 'constructs';
 import { CapacityPlan, IPlanContributor, ModelBuilder } from './capacity-plan';
 import { PlannedAutoNode, PlannedAutoPool } from './core/auto-nodes';

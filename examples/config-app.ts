@@ -12,8 +12,8 @@
  */
 import * as path from 'path';
 import { App, TerraformStack } from 'cdktf';
-import { KubernetesProvider } from '@cdktf/provider-kubernetes/lib/provider';
-import { RandomProvider } from '@cdktf/provider-random/lib/provider';
+import { KubernetesProvider } from '../constructs/providers/kubernetes/provider';
+import { RandomProvider } from '../constructs/providers/random/provider';
 import { acceptNewerProviders, addConfig, addConfigStacks, CapacityPlan, loadConfigFile, MetalsliceError } from '../constructs';
 import { synthOrExit } from '../constructs/synth';
 import { EXAMPLES_DIR, exampleStateBackend } from './settings';

@@ -6,8 +6,8 @@
  */
 import { afterAll, describe, expect, it } from '@jest/globals';
 import { TerraformStack, Testing } from 'cdktf';
-import { KubernetesProvider } from '@cdktf/provider-kubernetes/lib/provider';
-import { RandomProvider } from '@cdktf/provider-random/lib/provider';
+import { KubernetesProvider } from '../../constructs/providers/kubernetes/provider';
+import { RandomProvider } from '../../constructs/providers/random/provider';
 import { addConfig, CapacityPlan } from '../../constructs';
 import { AutoNodesSpec, MetalsliceConfig } from '../../constructs/core/model';
 import { planModel } from '../../constructs/core/plan';
