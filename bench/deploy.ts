@@ -216,6 +216,8 @@ class LayoutRun {
       TF_IN_AUTOMATION: '1',
       TF_INPUT: '0',
       KUBE_CONFIG_PATH: cluster.adminKubeconfig,
+      // One workstation: the state stays in a local file, as the layouts measured before shared state.
+      METALSLICE_STATE: 'local',
       CDKTF_OUTDIR: path.join(this.work, 'cdktf.out'),
       METALSLICE_CONFIG: path.join(this.work, 'config.json'),
       METALSLICE_LAYOUT: layout.startsWith('per-pool') ? 'stack-per-pool' : 'one-stack',

@@ -4,16 +4,16 @@
  * with every manifest inline and no planning, the floor that cdktf itself sets.
  */
 import { App, Fn, TerraformStack } from 'cdktf';
-import { Manifest } from '@cdktf/provider-kubernetes/lib/manifest';
-import { NamespaceV1 } from '@cdktf/provider-kubernetes/lib/namespace-v1';
-import { KubernetesProvider } from '@cdktf/provider-kubernetes/lib/provider';
-import { ResourceQuotaV1 } from '@cdktf/provider-kubernetes/lib/resource-quota-v1';
-import { RoleBindingV1 } from '@cdktf/provider-kubernetes/lib/role-binding-v1';
-import { RoleV1 } from '@cdktf/provider-kubernetes/lib/role-v1';
-import { SecretV1 } from '@cdktf/provider-kubernetes/lib/secret-v1';
-import { Password } from '@cdktf/provider-random/lib/password';
-import { RandomProvider } from '@cdktf/provider-random/lib/provider';
-import { StringResource } from '@cdktf/provider-random/lib/string-resource';
+import { Manifest } from '../constructs/providers/kubernetes/manifest';
+import { NamespaceV1 } from '../constructs/providers/kubernetes/namespace-v1';
+import { KubernetesProvider } from '../constructs/providers/kubernetes/provider';
+import { ResourceQuotaV1 } from '../constructs/providers/kubernetes/resource-quota-v1';
+import { RoleBindingV1 } from '../constructs/providers/kubernetes/role-binding-v1';
+import { RoleV1 } from '../constructs/providers/kubernetes/role-v1';
+import { SecretV1 } from '../constructs/providers/kubernetes/secret-v1';
+import { Password } from '../constructs/providers/random/password';
+import { RandomProvider } from '../constructs/providers/random/provider';
+import { StringResource } from '../constructs/providers/random/string-resource';
 import { CapacityPlan, ElasticFleet, ElasticNodePool, ElasticQuota, TenantCluster } from '../constructs';
 import { clusterSpecs, fleetHosts, quotasFor, RESERVED_PER_HOST, synthPools, tenantCa } from './scale-fixtures';
 

@@ -6,6 +6,7 @@ import * as fs from 'fs';
 import * as path from 'path';
 import { ClusterSpec, HostSpec, MetalsliceConfig, NodePoolSpec, QuotaSpec } from '../constructs/core/model';
 import { buildVm, plainFleetKubevirt } from '../constructs/core/vms';
+import { Quantity } from '../constructs/core/quantity';
 import {
   addResources,
   exceededResources,
@@ -121,14 +122,30 @@ function limitsFor(demand: ResourceVector): ResourceInput {
 }
 
 /** Quotas sized to exactly hold their pools (rounded up): pools[i] draws from quota i % quotas. */
+/** Each resource at the larger of the two. */
+function maxResources(a: ResourceVector, b: ResourceVector): ResourceVector {
+  const out: Record<string, Quantity> = { ...a };
+  for (const [k, v] of Object.entries(b)) if (!out[k] || out[k].cmp(v) < 0) out[k] = v;
+  return out;
+}
+
 export function quotasFor(pools: readonly Omit<NodePoolSpec, 'quota'>[], quotaCount: number, fleet: string): { quotas: QuotaSpec[]; quotaOf: string[] } {
   const demand: ResourceVector[] = Array.from({ length: quotaCount }, () => ({}));
+  // Room for one live migration (the quota's default): a second launcher pod of its largest VM.
+  const migration: ResourceVector[] = Array.from({ length: quotaCount }, () => ({}));
   const quotaOf = pools.map((pool, i) => {
     const q = i % quotaCount;
-    demand[q] = addResources(demand[q], scaleResources(footprintOf(pool.shape), pool.count));
+    const one = footprintOf(pool.shape);
+    demand[q] = addResources(demand[q], scaleResources(one, pool.count));
+    migration[q] = maxResources(migration[q], one);
     return `q-${q}`;
   });
-  const quotas = demand.map((d, q) => ({ name: `q-${q}`, fleet, organization: `org-${q % 20}`, limits: limitsFor(normalizeResources(d)) }));
+  const quotas = demand.map((d, q) => ({
+    name: `q-${q}`,
+    fleet,
+    organization: `org-${q % 20}`,
+    limits: limitsFor(normalizeResources(addResources(d, migration[q]))),
+  }));
   return { quotas, quotaOf };
 }
 

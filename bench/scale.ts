@@ -53,8 +53,8 @@ function round(x: number, digits = 1): number {
   return Math.round(x * f) / f;
 }
 
-function runPlan(): CaseResult {
-  const { model, vms } = planInstance();
+function runPlan(hostCount = 1000): CaseResult {
+  const { model, vms } = planInstance(hostCount, Math.max(5, hostCount / 20));
   const hosts = model.fleets?.[0].hosts?.length ?? 0;
   const cpu = process.cpuUsage();
   const start = process.hrtime.bigint();
@@ -114,15 +114,15 @@ async function runSynth(which: 'synth-ours' | 'synth-bare'): Promise<CaseResult>
   }
 }
 
-async function runCase(name: CaseName): Promise<CaseResult> {
-  if (name === 'plan') return runPlan();
+async function runCase(name: CaseName, hostCount?: number): Promise<CaseResult> {
+  if (name === 'plan') return runPlan(hostCount);
   return runSynth(name);
 }
 
 /** Runs one case in a fresh Node process and returns what it measured. */
-function inChild(name: CaseName): CaseResult {
+function inChild(name: CaseName, hostCount?: number): CaseResult {
   const start = process.hrtime.bigint();
-  const child = spawnSync(process.execPath, [__filename, '--case', name], {
+  const child = spawnSync(process.execPath, [__filename, '--case', name, ...(hostCount ? ['--hosts', String(hostCount)] : [])], {
     env: { ...process.env, CHECKPOINT_DISABLE: '1' },
     encoding: 'utf8',
     maxBuffer: 64 * 2 ** 20,
@@ -133,6 +133,24 @@ function inChild(name: CaseName): CaseResult {
   const result = JSON.parse(line) as CaseResult;
   result.processMs = processMs;
   return result;
+}
+
+/** `metalslice plan --json` on the instance written as a config file: wall time of the whole command, start-up included. */
+function cliWall(hostCount: number): { ms: number; vms: number; exit: number | null } {
+  const { model, vms } = planInstance(hostCount, Math.max(5, hostCount / 20));
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'metalslice-bench-cli-'));
+  try {
+    const file = path.join(dir, 'metalslice.json');
+    fs.writeFileSync(file, JSON.stringify(model));
+    const start = process.hrtime.bigint();
+    const r = spawnSync(process.execPath, [path.join(__dirname, '..', '..', 'bin', 'metalslice'), 'plan', file, '--json'], {
+      encoding: 'utf8',
+      maxBuffer: 256 * 2 ** 20,
+    });
+    return { ms: round(Number(process.hrtime.bigint() - start) / 1e6), vms, exit: r.status };
+  } finally {
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
 }
 
 function median(xs: readonly number[]): number {
@@ -150,7 +168,8 @@ async function main(): Promise<void> {
   const args = process.argv.slice(2);
   const caseAt = args.indexOf('--case');
   if (caseAt >= 0) {
-    process.stdout.write(`${JSON.stringify(await runCase(args[caseAt + 1] as CaseName))}\n`);
+    const hostsAt = args.indexOf('--hosts');
+    process.stdout.write(`${JSON.stringify(await runCase(args[caseAt + 1] as CaseName, hostsAt >= 0 ? Number(args[hostsAt + 1]) : undefined))}\n`);
     return;
   }
   const runsAt = args.indexOf('--runs');
@@ -158,6 +177,9 @@ async function main(): Promise<void> {
 
   process.stderr.write('plan: 10,000 VMs on 1,000 hosts ...\n');
   const plan = inChild('plan');
+  process.stderr.write('plan and CLI at 1,000 and 10,000 VMs ...\n');
+  const small = inChild('plan', 100);
+  const cli = [cliWall(100), cliWall(1000)];
   const ours: CaseResult[] = [];
   const bare: CaseResult[] = [];
   for (let r = 0; r < runs; r++) {
@@ -209,6 +231,21 @@ async function main(): Promise<void> {
     ]),
   );
   out.push('');
+  out.push('1b. planModel (in process) beside `metalslice plan --json` (the whole command: start-up, reading the file, planning, the report)');
+  out.push(
+    table([
+      ['VMs', 'planModel wall ms', 'planModel cpu ms', 'CLI wall ms', 'CLI exit', 'CLI ms per 1,000 VMs'],
+      ...[small, plan].map((p, i) => [
+        `${p.detail.vms}`,
+        `${p.ms}`,
+        `${p.cpuMs}`,
+        `${cli[i].ms}`,
+        `${cli[i].exit}`,
+        `${round(cli[i].ms / (cli[i].vms / 1000))}`,
+      ]),
+    ]),
+  );
+  out.push('');
   out.push(
     `2. cdktf synth: ${SYNTH_SIZE.hosts} hosts, ${SYNTH_SIZE.quotas} quotas, ${SYNTH_SIZE.pools} pools x ${SYNTH_SIZE.perPool} = ${SYNTH_SIZE.pools * SYNTH_SIZE.perPool} nodes; ` +
       `${ours[0].detail.resources} resources each (${sameResources ? 'same types and counts' : 'RESOURCE COUNTS DIFFER'}); median of ${runs}, alternating`,
@@ -249,6 +286,7 @@ async function main(): Promise<void> {
     bench: 'scale',
     node: process.version,
     loadAverage: round(os.loadavg()[0], 2),
+    cli: cli.map((c, i) => ({ vms: c.vms, cliMs: c.ms, exit: c.exit, planModelMs: [small, plan][i].ms })),
     plan: { ms: plan.ms, cpuMs: plan.cpuMs, peakRssMiB: plan.peakRssMiB, processMs: plan.processMs, ...plan.detail, targetMs: PLAN_TARGET_MS, met: planOk },
     synth: {
       ...SYNTH_SIZE,

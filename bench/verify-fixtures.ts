@@ -135,6 +135,31 @@ export function fullFleetConfig(): MetalsliceConfig {
   };
 }
 
+/**
+ * The issue's fleet for host groups: 6 hosts of 64 allocatable CPUs, pools of 4 x 16, 3 x 24 and 2 x 40 vCPUs
+ * (56 % of the fleet). A fleet-wide spread cannot be proven, pinning costs live migration: the plan groups them.
+ */
+export function migrationFleetConfig(): MetalsliceConfig {
+  const shape = (cpu: number) => ({ cpu, memory: `${cpu * 2}Gi`, disk: '50Gi' });
+  return {
+    fleets: [
+      {
+        name: 'mig',
+        // With virt-handler's 10m and 325Mi: 64 CPUs and 256Gi per host for VMs.
+        reservedPerHost: { cpu: '990m', memory: '7867Mi', disk: '100Gi' },
+        hosts: Array.from({ length: 6 }, (_, i) => ({ name: `mig-${i}`, capacity: { cpu: 65, memory: '264Gi', disk: '2Ti' } })),
+      },
+    ],
+    quotas: [{ name: 'mq', fleet: 'mig', organization: 'acme', limits: { cpu: 300, memory: '1Ti', disk: '4Ti' } }],
+    clusters: clusterSpecs(1, tenantCa()),
+    nodePools: [
+      { name: 'p16', quota: 'mq', cluster: 'tenant-0', shape: shape(16), count: 4 },
+      { name: 'p24', quota: 'mq', cluster: 'tenant-0', shape: shape(24), count: 3 },
+      { name: 'p40', quota: 'mq', cluster: 'tenant-0', shape: shape(40), count: 2 },
+    ],
+  };
+}
+
 /** One more VM of a pool beyond the plan: the next index, no host (the planner never placed it). */
 export function extraVmOf(plan: Pick<Plan, 'vms'>, pool: string): PlannedVm {
   const vms = plan.vms.filter((vm) => vm.pool === pool && vm.concrete);

@@ -4,7 +4,8 @@
  * both sizes. Prints plan time, verify time (start = nodes created and Ready, schedule = pods created
  * until all bound or settled) and bound/total side by side. Needs the toolchain (npm run setup).
  *
- *   npm run bench:verify [-- --order deploy|shuffled] [--seed N] [--only 1000|10000]
+ *   npm run bench:verify [-- --order deploy|shuffled] [--seed N] [--only 1000|10000] [--kinds spread,pinned] [--settings stock,tuned]
+ * Each setting starts its own control plane (the scheduler's client settings are read at start).
  */
 import { planModel } from '../constructs/core/plan';
 import { startControlPlane } from '../constructs/verify/control-plane';
@@ -26,47 +27,102 @@ function arg(name: string): string | undefined {
   return i >= 0 ? process.argv[i + 1] : undefined;
 }
 
-async function run(): Promise<void> {
-  const order = (arg('--order') ?? 'deploy') as ReplayOrder;
-  const seed = Number(arg('--seed') ?? 1);
-  const only = arg('--only');
+/** The client and replay settings compared: kube-scheduler's stock client (KubeSchedulerConfiguration defaults) and the replay's. */
+const SETTINGS = [
+  { name: 'stock', controlPlane: { schedulerQps: 50, schedulerBurst: 100 }, concurrency: 32 },
+  { name: 'tuned', controlPlane: { schedulerQps: 5000, schedulerBurst: 10000, percentageOfNodesToScore: 10 }, concurrency: 128 },
+] as const;
+
+interface Row {
+  name: string;
+  settings: string;
+  vms: number;
+  planSeconds: number;
+  startSeconds: number;
+  r: VerifyResult;
+}
+
+async function runSettings(
+  setting: (typeof SETTINGS)[number],
+  order: ReplayOrder,
+  seed: number,
+  only: string | undefined,
+  kinds: readonly string[],
+): Promise<Row[]> {
   const t0 = Date.now();
-  const cp = await startControlPlane();
+  const cp = await startControlPlane(setting.controlPlane);
   const startSeconds = (Date.now() - t0) / 1000;
-  const rows: { name: string; planSeconds: number; r: VerifyResult }[] = [];
+  const rows: Row[] = [];
   try {
     for (const c of CASES) {
       const name = `${c.hosts} hosts / ${c.hosts * 10} VMs, ${c.kind}`;
-      if (only && Number(only) !== c.hosts * 10) continue;
+      if ((only && Number(only) !== c.hosts * 10) || !kinds.includes(c.kind)) continue;
       const p0 = Date.now();
       const plan = planModel(c.config());
       const planSeconds = (Date.now() - p0) / 1000;
       if (!plan.ok) throw new Error(`${name}: the plan failed: ${JSON.stringify(plan.errors.slice(0, 3))}`);
-      process.stderr.write(`${name}: planned in ${planSeconds.toFixed(2)} s, replaying (${order})\n`);
-      const r = await verifyPlan(plan, { controlPlane: cp, order, seed, planSeconds, log: (l) => process.stderr.write(`  ${l}\n`) });
-      rows.push({ name, planSeconds, r });
+      process.stderr.write(`[${setting.name}] ${name}: planned in ${planSeconds.toFixed(2)} s, replaying (${order})\n`);
+      const r = await verifyPlan(plan, {
+        controlPlane: cp,
+        order,
+        seed,
+        planSeconds,
+        concurrency: setting.concurrency,
+        log: (l) => process.stderr.write(`  ${l}\n`),
+      });
+      rows.push({ name, settings: setting.name, vms: c.hosts * 10, planSeconds, startSeconds, r });
     }
   } finally {
     await cp.stop();
   }
+  return rows;
+}
+
+async function run(): Promise<void> {
+  const order = (arg('--order') ?? 'deploy') as ReplayOrder;
+  const seed = Number(arg('--seed') ?? 1);
+  const only = arg('--only');
+  const kinds = (arg('--kinds') ?? 'spread,pinned').split(',');
+  const which = (arg('--settings') ?? 'stock,tuned').split(',');
+  const rows: Row[] = [];
+  for (const setting of SETTINGS) if (which.includes(setting.name)) rows.push(...(await runSettings(setting, order, seed, only, kinds)));
   const line = (cells: string[]) => `| ${cells.join(' | ')} |`;
   console.log(
-    `control plane start (etcd, kube-apiserver, kube-scheduler, kwok): ${startSeconds.toFixed(1)} s; order ${order}${order === 'shuffled' ? ` seed ${seed}` : ''}`,
+    `order ${order}${order === 'shuffled' ? ` seed ${seed}` : ''}; ${SETTINGS.map((s) => `${s.name}: ${JSON.stringify(s.controlPlane)}, ${s.concurrency} creations in flight`).join('; ')}`,
   );
-  console.log(line(['case', 'plan s', 'nodes Ready s', 'schedule s', 'verify s', 'verify / plan', 'bound / total', 'off-plan']));
-  console.log(line(['---', '---:', '---:', '---:', '---:', '---:', '---:', '---:']));
-  for (const { name, planSeconds, r } of rows) {
-    const verify = r.seconds.start + r.seconds.schedule;
+  console.log(
+    line([
+      'case',
+      'settings',
+      'control plane s',
+      'plan s',
+      'nodes Ready s',
+      'schedule s',
+      'verify s',
+      's per 1,000 VMs',
+      'stock / tuned',
+      'bound / total',
+      'off-plan',
+    ]),
+  );
+  console.log(line(['---', '---', '---:', '---:', '---:', '---:', '---:', '---:', '---:', '---:', '---:']));
+  const verifyOf = (r: Row) => r.r.seconds.start + r.r.seconds.schedule;
+  for (const row of rows) {
+    const stock = rows.find((o) => o.name === row.name && o.settings === 'stock');
+    const ratio = stock && row.settings !== 'stock' ? `${(verifyOf(stock) / Math.max(verifyOf(row), 0.001)).toFixed(1)}x` : '';
     console.log(
       line([
-        name,
-        planSeconds.toFixed(2),
-        r.seconds.start.toFixed(1),
-        r.seconds.schedule.toFixed(1),
-        verify.toFixed(1),
-        `${(verify / Math.max(planSeconds, 0.001)).toFixed(0)}x`,
-        `${r.bound} / ${r.vms}`,
-        String(r.movedFromPlan),
+        row.name,
+        row.settings,
+        row.startSeconds.toFixed(1),
+        row.planSeconds.toFixed(2),
+        row.r.seconds.start.toFixed(1),
+        row.r.seconds.schedule.toFixed(1),
+        verifyOf(row).toFixed(1),
+        ((verifyOf(row) * 1000) / row.vms).toFixed(1),
+        ratio,
+        `${row.r.bound} / ${row.r.vms}`,
+        String(row.r.movedFromPlan),
       ]),
     );
   }

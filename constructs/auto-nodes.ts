@@ -9,7 +9,7 @@
 import { describeValue } from './core/excerpt';
 import { MAX_NODES_PER_POOL, wholeNumberProblem } from './core/limits';
 import { Lazy } from 'cdktf';
-import { Manifest } from '@cdktf/provider-kubernetes/lib/manifest';
+import { Manifest } from './providers/kubernetes/manifest';
 import { Construct } from 'constructs';
 import { CapacityPlan, IPlanContributor, ModelBuilder } from './capacity-plan';
 import { PlannedAutoPool } from './core/auto-nodes';
@@ -114,11 +114,16 @@ export class AutoNodes extends Construct implements IPlanContributor {
       });
       return;
     }
-    const objects = () =>
-      renderClusterApiPool(this.planned(name, 'dynamic'), {
+    const objects = () => {
+      const pool = this.planned(name, 'dynamic');
+      const plan = CapacityPlan.require(this);
+      return renderClusterApiPool(pool, {
         namespace: this.quota?.namespace ?? this.environment.namespace,
         kubernetesVersion: `v${this.cluster.kubernetesVersion ?? '1.33'}.0`,
+        vm: plan.plannedVms().find((vm) => vm.poolPath === pool.path),
+        hostSelector: this.quota ? this.hostSelector(this.quota) : undefined,
       });
+    };
     // They live in the quota's namespace (else the node environment's): created after it, in the same apply.
     const after = this.quota ? (this.quota.admission ? [this.quota.admission] : undefined) : [this.environment.namespaceResource];
     const template = new Manifest(this, `${name}-machine-template`, {

@@ -3,7 +3,7 @@
  * Capacity = sum over hosts of (capacity - reservedPerHost); quotas are carved from it.
  */
 import { Lazy } from 'cdktf';
-import { Manifest } from '@cdktf/provider-kubernetes/lib/manifest';
+import { Manifest } from './providers/kubernetes/manifest';
 import { Construct, IConstruct } from 'constructs';
 import { CapacityPlan, IPlanContributor, ModelBuilder } from './capacity-plan';
 import { FleetSpec, HostSpec, Labels, PermittedHostDevice } from './core/model';

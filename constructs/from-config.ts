@@ -2,10 +2,11 @@
  * The same model from a YAML/JSON config: one construct per entry, ids from names (never positions,
  * which shift), so a config and a hand-written app synthesize the same resources.
  */
-import { TerraformStack } from 'cdktf';
+import { TerraformBackend, TerraformStack } from 'cdktf';
 import { Construct } from 'constructs';
 import { CapacityPlan, CapacityPlanProps } from './capacity-plan';
 import { MetalsliceError } from './core/errors';
+import { excerpt } from './core/excerpt';
 import { MetalsliceConfig } from './core/model';
 import { ElasticFleet, IElasticFleet } from './fleet';
 import { AutoNodes } from './auto-nodes';
@@ -18,6 +19,7 @@ import { INodeProvider, NodeProvider } from './node-provider';
 import { PrivateNodePool } from './private-node-pool';
 import { OsImage } from './os-image';
 import { ElasticQuota, IElasticQuota } from './quota';
+import { StateBackend } from './state-backend';
 import { TenantCluster } from './tenant-cluster';
 
 /** Options of addConfig. */
@@ -51,6 +53,13 @@ export interface ConfigStacksOptions {
   readonly prefix?: string;
   /** Passed to the CapacityPlan, which sits in the base stack and covers the whole app. @default - none */
   readonly plan?: Omit<CapacityPlanProps, 'covers'>;
+  /**
+   * Where every stack keeps its state, each under a key derived from its name (`StateBackend.kubernetes()`:
+   * Secret `tfstate-default-<stack>` in the provider cluster), so that several workstations share one locked
+   * state per stack. A stack whose `setUpStack` already gave it a backend keeps that one.
+   * @default - each stack's state in a local file (cdktf's default), which only one workstation can use
+   */
+  readonly stateBackend?: StateBackend;
 }
 
 /**
@@ -63,18 +72,45 @@ export interface ConfigStacksOptions {
 export function addConfigStacks(app: Construct, config: MetalsliceConfig, options: ConfigStacksOptions): ConfigStacks {
   checkConfig(config);
   const prefix = options.prefix ?? 'metalslice';
+  const poolStackId = (pool: string) => `${prefix}-pool-${pool}`;
+  checkStateKeys(
+    options.stateBackend,
+    prefix,
+    (config.nodePools ?? []).map((p) => poolStackId(p.name)),
+  );
   const base = new TerraformStack(app, prefix);
   options.setUpStack(base);
+  addStateBackend(base, options.stateBackend);
   new CapacityPlan(base, 'plan', { ...options.plan, covers: app });
   const pools = new Map<string, TerraformStack>();
   declareConfig(base, config, {}, (p, quota, cluster) => {
-    const stack = new TerraformStack(app, `${prefix}-pool-${p.name}`);
+    const stack = new TerraformStack(app, poolStackId(p.name));
     options.setUpStack(stack);
+    addStateBackend(stack, options.stateBackend);
     stack.addDependency(base);
     new ElasticNodePool(stack, p.name, { ...p, quota, cluster: TenantCluster.inStack(stack, cluster) });
     pools.set(p.name, stack);
   });
   return { base, pools };
+}
+
+/**
+ * Every stack's state key is checked before any stack is made, at the config path the stack's name comes
+ * from (a pool's name, or the `prefix` option), so a pool name too long for the backend's key is a config error.
+ */
+function checkStateKeys(backend: StateBackend | undefined, prefix: string, poolStackIds: readonly string[]): void {
+  if (backend === undefined) return;
+  const stacks = [{ path: 'addConfigStacks options.prefix', id: prefix }, ...poolStackIds.map((id, i) => ({ path: `nodePools[${i}].name`, id }))];
+  const problems = stacks.flatMap(({ path, id }) => {
+    const problem = backend.stateKeyProblem(id);
+    return problem === undefined ? [] : [{ path, message: `the state key of stack ${excerpt(id)} does not fit: ${problem}` }];
+  });
+  if (problems.length > 0) throw new MetalsliceError(problems);
+}
+
+/** `backend` for `stack`, unless `setUpStack` gave the stack one of its own. */
+function addStateBackend(stack: TerraformStack, backend: StateBackend | undefined): void {
+  if (backend !== undefined && !stack.node.children.some((c) => TerraformBackend.isBackend(c))) backend.addTo(stack);
 }
 
 /**

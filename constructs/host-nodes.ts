@@ -11,8 +11,8 @@
  * claimed again.
  */
 import { ITerraformDependable, Lazy, Token } from 'cdktf';
-import { Manifest } from '@cdktf/provider-kubernetes/lib/manifest';
-import { SecretV1 } from '@cdktf/provider-kubernetes/lib/secret-v1';
+import { Manifest } from './providers/kubernetes/manifest';
+import { SecretV1 } from './providers/kubernetes/secret-v1';
 import { Construct, IConstruct } from 'constructs';
 import { CapacityPlan, IPlanContributor, ModelBuilder } from './capacity-plan';
 import { PlannedAutoNode } from './core/auto-nodes';

@@ -3,7 +3,7 @@
  * objects (VMs of auto nodes, HostClaims and their Secrets), and its default-deny NetworkPolicy.
  */
 import { ITerraformDependable } from 'cdktf';
-import { Manifest } from '@cdktf/provider-kubernetes/lib/manifest';
+import { Manifest } from './providers/kubernetes/manifest';
 import { Construct, IConstruct } from 'constructs';
 import { renderNodeEnvironment } from './render/node-environment';
 

@@ -3,10 +3,10 @@
  * ResourceQuota in the quota's own namespace, with RBAC for its consumers.
  */
 import { ITerraformDependable, Lazy, Token } from 'cdktf';
-import { NamespaceV1 } from '@cdktf/provider-kubernetes/lib/namespace-v1';
-import { Manifest } from '@cdktf/provider-kubernetes/lib/manifest';
-import { RoleBindingV1 } from '@cdktf/provider-kubernetes/lib/role-binding-v1';
-import { RoleV1 } from '@cdktf/provider-kubernetes/lib/role-v1';
+import { NamespaceV1 } from './providers/kubernetes/namespace-v1';
+import { Manifest } from './providers/kubernetes/manifest';
+import { RoleBindingV1 } from './providers/kubernetes/role-binding-v1';
+import { RoleV1 } from './providers/kubernetes/role-v1';
 import { Construct, IConstruct } from 'constructs';
 import { CapacityPlan, IPlanContributor, ModelBuilder } from './capacity-plan';
 import { QuotaSpec } from './core/model';

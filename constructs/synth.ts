@@ -4,10 +4,18 @@
  */
 import * as fs from 'fs';
 import * as path from 'path';
-import { App } from 'cdktf';
+import { IConstruct } from 'constructs';
+
+/** What synthOrExit needs of an app: a cdktn or a cdktf `App` has both, so either is taken as it is. */
+export interface ISynthesizableApp extends IConstruct {
+  /** The directory the app writes its stacks to. */
+  readonly outdir: string;
+  /** Writes every stack's `cdk.tf.json` (and metalslice's plan files) under `outdir`. */
+  synth(): void;
+}
 
 /** Synthesizes the app; on a failed plan prints its problems (construct path and fix), removes what was written, and exits 1. */
-export function synthOrExit(app: App): void {
+export function synthOrExit(app: ISynthesizableApp): void {
   try {
     app.synth();
   } catch (e) {

@@ -2,8 +2,8 @@
  * TenantCluster: the cluster that elastic nodes join. Holds the join endpoint and CA, and a kubernetes
  * provider alias through which bootstrap tokens are written into the tenant's kube-system.
  */
-import { KubernetesProvider } from '@cdktf/provider-kubernetes/lib/provider';
-import { TerraformStack } from 'cdktf';
+import { KubernetesProvider } from './providers/kubernetes/provider';
+import { TerraformProvider, TerraformStack } from 'cdktf';
 import { Construct, IConstruct } from 'constructs';
 import { IPlanContributor, ModelBuilder } from './capacity-plan';
 import { ClusterSpec } from './core/model';
@@ -20,7 +20,7 @@ export interface ITenantCluster extends IConstruct {
   /** Kubernetes minor version installed on the nodes. @default "1.33" */
   readonly kubernetesVersion?: string;
   /** The provider for objects inside the tenant cluster. */
-  readonly provider: KubernetesProvider;
+  readonly provider: TerraformProvider;
 }
 
 /** Props of a TenantCluster. */
@@ -38,7 +38,7 @@ export interface TenantClusterProps {
   /** @default - the kubeconfig's current context */
   readonly kubeconfigContext?: string;
   /** Use this provider instead of creating an alias. @default - an alias `tenant-<name>` */
-  readonly provider?: KubernetesProvider;
+  readonly provider?: TerraformProvider;
 }
 
 export class TenantCluster extends Construct implements ITenantCluster, IPlanContributor {
@@ -63,7 +63,7 @@ export class TenantCluster extends Construct implements ITenantCluster, IPlanCon
   readonly caCertificate: string;
   /** Kubernetes minor version installed on the nodes. @default "1.33" */
   readonly kubernetesVersion?: string;
-  readonly provider: KubernetesProvider;
+  readonly provider: TerraformProvider;
   /** @internal */
   readonly spec: ClusterSpec;
   /** @internal Whether the provider alias is the cluster's own (not one passed in). */
@@ -110,7 +110,7 @@ class TenantClusterInStack extends Construct implements ITenantCluster {
   readonly endpoint: string;
   readonly caCertificate: string;
   readonly kubernetesVersion?: string;
-  readonly provider: KubernetesProvider;
+  readonly provider: TerraformProvider;
 
   constructor(scope: Construct, id: string, cluster: TenantCluster) {
     super(scope, id);

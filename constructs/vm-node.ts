@@ -5,9 +5,9 @@
  * static auto-node pools; plan-dependent parts are produced lazily, at synth.
  */
 import { Fn, IResolvable, ITerraformDependable, TerraformStack, Token } from 'cdktf';
-import { SecretV1 } from '@cdktf/provider-kubernetes/lib/secret-v1';
-import { Password } from '@cdktf/provider-random/lib/password';
-import { StringResource } from '@cdktf/provider-random/lib/string-resource';
+import { SecretV1 } from './providers/kubernetes/secret-v1';
+import { Password } from './providers/random/password';
+import { StringResource } from './providers/random/string-resource';
 import { Construct } from 'constructs';
 import { stringify } from 'yaml';
 import { DEFAULT_BOOTSTRAP_TOKEN_TTL, bootstrapTokenTtlProblem } from './core/join-token';

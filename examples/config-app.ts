@@ -6,14 +6,17 @@
  * `METALSLICE_LAYOUT` picks the stacks: `one-stack` (the default; stack `from-config`) or `stack-per-pool`
  * (stack `metalslice` with fleets, quotas and the rest, and `metalslice-pool-<name>` per elastic node pool,
  * for large fleets: a change to one pool is planned in that pool's stack alone).
+ *
+ * Every stack keeps its state in the provider cluster (`METALSLICE_STATE`, see exampleStateBackend), under
+ * its own key: Secret `tfstate-default-<stack>` in `metalslice-state`.
  */
 import * as path from 'path';
 import { App, TerraformStack } from 'cdktf';
-import { KubernetesProvider } from '@cdktf/provider-kubernetes/lib/provider';
-import { RandomProvider } from '@cdktf/provider-random/lib/provider';
+import { KubernetesProvider } from '../constructs/providers/kubernetes/provider';
+import { RandomProvider } from '../constructs/providers/random/provider';
 import { acceptNewerProviders, addConfig, addConfigStacks, CapacityPlan, loadConfigFile, MetalsliceError } from '../constructs';
 import { synthOrExit } from '../constructs/synth';
-import { EXAMPLES_DIR } from './settings';
+import { EXAMPLES_DIR, exampleStateBackend } from './settings';
 
 const file = process.env.METALSLICE_CONFIG ?? path.join(EXAMPLES_DIR, 'metalslice.yaml');
 const layout = process.env.METALSLICE_LAYOUT ?? 'one-stack';
@@ -28,16 +31,18 @@ function setUpStack(stack: TerraformStack): void {
   acceptNewerProviders(stack);
 }
 
+const stateBackend = exampleStateBackend();
 const app = new App();
 try {
   const config = loadConfigFile(file);
   if (layout === 'one-stack') {
     const stack = new TerraformStack(app, 'from-config');
     setUpStack(stack);
+    stateBackend?.addTo(stack);
     new CapacityPlan(stack, 'plan');
     addConfig(stack, config);
   } else {
-    addConfigStacks(app, config, { setUpStack });
+    addConfigStacks(app, config, { setUpStack, stateBackend });
   }
 } catch (e) {
   if (!(e instanceof MetalsliceError)) throw e;

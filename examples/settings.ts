@@ -5,7 +5,9 @@
 import * as fs from 'fs';
 import * as path from 'path';
 import { readInventoryFile } from '../constructs/core/config';
+import { excerpt } from '../constructs/core/excerpt';
 import { HostSpec } from '../constructs/core/model';
+import { StateBackend } from '../constructs/state-backend';
 
 export const EXAMPLES_DIR = __dirname.endsWith(`${path.sep}dist${path.sep}examples`) ? path.resolve(__dirname, '../../examples') : __dirname;
 
@@ -18,6 +20,22 @@ export function exampleHosts(): readonly HostSpec[] {
 export function exampleCaCertificate(): string {
   const override = process.env.METALSLICE_TENANT_CA_FILE;
   return fs.readFileSync(override ?? path.join(EXAMPLES_DIR, 'team-a-prod-ca.crt'), 'utf8');
+}
+
+/**
+ * Where the example stacks keep their state: `METALSLICE_STATE=kubernetes` (the default) in Secrets of the
+ * `metalslice-state` namespace (`METALSLICE_STATE_NAMESPACE`) on the provider cluster, reached through
+ * `configPath` (or `KUBE_CONFIG_PATH` when none is given), shared by every workstation and locked while a deploy
+ * runs; `local` keeps cdktf's local state file (one workstation only; the e2e tests that need no shared state).
+ */
+export function exampleStateBackend(configPath?: string): StateBackend | undefined {
+  const kind = process.env.METALSLICE_STATE ?? 'kubernetes';
+  if (kind === 'local') return undefined;
+  if (kind !== 'kubernetes') {
+    process.stderr.write(`metalslice: METALSLICE_STATE must be kubernetes or local (got ${excerpt(kind)})\n`);
+    process.exit(2);
+  }
+  return StateBackend.kubernetes({ namespace: process.env.METALSLICE_STATE_NAMESPACE || undefined, configPath });
 }
 
 export const settings = {

@@ -10,7 +10,7 @@ export CHECKPOINT_DISABLE=1
 results=$(mktemp -d)
 trap 'rm -rf "$results"' EXIT
 
-npx tsc -p tsconfig.json || { echo "tests: 0 passed, 1 failed (type check)"; exit 1; }
+npm run --silent build || { echo "tests: 0 passed, 1 failed (type check and build, for cdktf and for cdktn)"; exit 1; }
 # The API reference builds with zero warnings: every exported class, interface, function and prop has TSDoc.
 npx typedoc --emit none || { echo "tests: 0 passed, 1 failed (API docs: see the TypeDoc warnings above)"; exit 1; }
 # Lint (typescript-eslint, type-checked rules) and format (Prettier) with zero warnings: `npm run format` fixes the format.

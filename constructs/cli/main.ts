@@ -11,9 +11,9 @@ import { MetalsliceError, UnreadableInputError } from '../core/errors';
 import { planModel, PlanReport } from '../core/plan';
 import { labelKeyProblem } from '../core/names';
 import { diffPlans, PlanChanges, planJson, readPlanFile, renderPlanMarkdown, renderPlanText } from '../core/report';
-import { runInventory } from './inventory';
+import { NodeTemplateVarsOptions, runNodeTemplateVars } from './node-template';
 import { runPack } from './pack';
-import { runVerify, VerifyCliOptions } from './verify';
+import type { VerifyCliOptions } from './verify';
 
 export interface Io {
   stdout(text: string): void;
@@ -214,7 +214,21 @@ async function run(argv: readonly string[], io: Io): Promise<number> {
     .option('--kubeconfig <file>', 'with --from-cluster: kubeconfig of the provider cluster (default: as kubectl)')
     .option('--context <name>', 'with --from-cluster: kubeconfig context')
     .action(async (config: string, opts: VerifyCliOptions) => {
+      // Loaded by the subcommands that use them: the Kubernetes client and the control plane stay out of every other start.
+      const { runVerify } = await import('./verify');
       exitCode = await runVerify(config, opts, io);
+    });
+
+  program
+    .command('node-template-vars')
+    .description(
+      "write the VMs node-templates/kubevirt makes for a kubevirt provider's node types and pools (vm-types.auto.tfvars.json beside the template): the same specs the constructs render",
+    )
+    .argument('<config>', 'the config file')
+    .requiredOption('--provider <name>', 'the kubevirt node provider the template serves')
+    .option('--out <file>', 'write here (replaced whole) instead of standard output, e.g. node-templates/kubevirt/vm-types.auto.tfvars.json')
+    .action((config: string, opts: NodeTemplateVarsOptions) => {
+      exitCode = runNodeTemplateVars(config, opts, io);
     });
 
   program
@@ -228,6 +242,7 @@ async function run(argv: readonly string[], io: Io): Promise<number> {
       'also write a snapshot of the Nodes and the pods bound to them, for metalslice verify --snapshot (no Secret, no container command or environment)',
     )
     .action(async (opts: { kubeconfig?: string; context?: string; out?: string; snapshot?: string }) => {
+      const { runInventory } = await import('./inventory');
       exitCode = await runInventory(opts, io);
     });
 

@@ -14,6 +14,7 @@ export {
   ReportQuota,
   ReportPool,
   ReportLauncher,
+  ReportGroup,
   ReportNode,
   ReportEnvironment,
 } from './plan';

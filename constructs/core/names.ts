@@ -15,6 +15,19 @@ export function dns1123LabelProblem(name: string, maxLength = 63): string | unde
   return undefined;
 }
 
+/**
+ * Why `name` is not a DNS-1123 subdomain of at most `maxLength` characters (an object name such as a Secret's),
+ * or undefined when it is one.
+ */
+export function dns1123SubdomainProblem(name: string, maxLength = 253): string | undefined {
+  if (name.length === 0) return 'must not be empty';
+  if (name.length > maxLength) return `is ${name.length} characters long; at most ${maxLength} are allowed`;
+  if (!DNS_SUBDOMAIN.test(name)) {
+    return 'must consist of lower-case letters, digits, "-" and ".", and start and end with a letter or digit (for example "metalslice-pool-a")';
+  }
+  return undefined;
+}
+
 /** Why `key` is not a valid label key (`prefix/name`), or undefined when it is. */
 export function labelKeyProblem(key: string): string | undefined {
   if (key === '') return 'it is empty';

@@ -10,7 +10,8 @@ import { Accounting } from './plan-accounting';
 import { placeOnHosts, placeWithBudget } from './packing';
 import { Quantity } from './quantity';
 import { addResources, fitsWithin, formatResources, get, normalizeResources, resourceNames, ResourceVector, subtractResources } from './resources';
-import { groupBy, pinRefusal, PlannedVm } from './vms';
+import { groupBy, HostGroup, pinRefusal, PlannedVm } from './vms';
+import { chooseGroup, dealToGroup, GroupLedger, GroupPool } from './plan-groups';
 
 export interface Placement {
   /** VM key (`namespace/name`) -> host. */
@@ -19,6 +20,8 @@ export interface Placement {
   readonly free: ReadonlyMap<string, readonly ResourceVector[]>;
   /** Spread pools the plan pins to its hosts (their VMs render a required node affinity), with why. */
   readonly pinnedPools: ReadonlyMap<string, string>;
+  /** Spread pools and the host group each is confined to (the whole fleet: no `hosts`). */
+  readonly groups: ReadonlyMap<string, HostGroup>;
 }
 
 export function vmKey(vm: Pick<PlannedVm, 'namespace' | 'name'>): string {
@@ -199,6 +202,10 @@ interface PlacedFleet {
   readonly unplaced: readonly number[];
   /** Spread pools the plan pins, with the overflow that made it. */
   readonly pinned: ReadonlyMap<string, SpreadOverflow>;
+  /** Spread pools pinned because no host group proves them. */
+  readonly ungrouped?: readonly string[];
+  /** Spread pools and their groups (pool group index -> group), all hosts when not confined. */
+  readonly groups: ReadonlyMap<string, HostGroup>;
   /** Set when the spread pools cannot be proven and none may be pinned. */
   readonly unproven?: { readonly pools: readonly string[]; readonly overflow: SpreadOverflow };
 }
@@ -265,14 +272,15 @@ class SpreadProof {
   }
 }
 
-/**
- * One fleet: a packing that proves the VMs fit, then the spread proof. While it fails, spread pools are
- * pinned to their packed hosts, those whose even spread holds the most room they may never use first
- * (ceil(n/H)*H - n VMs, weighted by the VM's largest share of a host), until the proof would hold; the
- * fleet is then placed again with them pinned stably (like placement: planned) and checked again. Pools
- * that ask for live migration are never pinned. Pinning every pool always passes the proof, so this ends.
- */
-function placeFleet(fleet: PlannedFleet, own: readonly PlannedVm[], dims: readonly string[]): PlacedFleet {
+/** A fleet's VMs as placement sees them: items, pools by group index, and the pools' paths. */
+interface FleetItems {
+  readonly hostCaps: number[][];
+  readonly base: readonly PlacementItem[];
+  readonly pools: ReadonlyMap<number, GroupPool>;
+  readonly pathOfGroup: readonly string[];
+}
+
+function fleetItems(fleet: PlannedFleet, own: readonly PlannedVm[], dims: readonly string[]): FleetItems {
   const hostCaps = fleet.hosts.map((h) => toDimensions(h.allocatable, dims, false));
   const groups = new Map<string, number>();
   const runningOn = new Map<string, number>();
@@ -287,14 +295,72 @@ function placeFleet(fleet: PlannedFleet, own: readonly PlannedVm[], dims: readon
       ...(fixed !== undefined ? { fixed } : {}),
     };
   });
-  const pathOfGroup = [...groups.keys()];
-  const pools = new Map<number, { n: number; size: readonly number[]; members: number[]; canPin: boolean }>();
+  const pools = new Map<number, { n: number; size: readonly number[]; members: number[]; canPin: boolean; migrates: boolean }>();
   base.forEach((item, k) => {
-    const pool = pools.get(item.group) ?? { n: 0, size: item.size, members: [], canPin: pinRefusal(own[k]) === undefined };
+    const vm = own[k];
+    const pool = pools.get(item.group) ?? {
+      n: 0,
+      size: item.size,
+      members: [],
+      canPin: pinRefusal(vm) === undefined,
+      migrates: vm.eviction.migratable && (vm.eviction.strategy === 'LiveMigrate' || vm.eviction.strategy === 'LiveMigrateIfPossible'),
+    };
     pool.n++;
     pool.members.push(k);
     pools.set(item.group, pool);
   });
+  return { hostCaps, base, pools, pathOfGroup: [...groups.keys()] };
+}
+
+/**
+ * One fleet. First every spread pool over the whole fleet (the spread proof, and a migration target for
+ * every pool that migrates); then host groups (plan-groups.ts), pinning only pools no group proves; and
+ * last, if groups leave VMs without a host, the whole-fleet spread with pools pinned until the proof holds.
+ */
+function placeFleet(fleet: PlannedFleet, own: readonly PlannedVm[], dims: readonly string[]): PlacedFleet {
+  const items = fleetItems(fleet, own, dims);
+  const whole = placeWholeFleet(fleet, items, dims, false);
+  const proven = whole.pinned.size === 0 && !whole.unproven;
+  if (whole.unplaced.length > 0 || (proven && whole.migrating)) return whole;
+  // Migration room is kept wherever a grouping proves it; where none does, a proven spread still beats a pin.
+  const grouped = placeInGroups(fleet, items, true) ?? (proven ? whole : placeInGroups(fleet, items, false));
+  return grouped ?? placeWholeFleet(fleet, items, dims, true);
+}
+
+/** The whole fleet as each spread pool's group, in placement's names and with its migration targets. */
+function wholeFleetGroups(
+  fleet: PlannedFleet,
+  items: FleetItems,
+  hostOf: readonly number[],
+  spread: readonly number[],
+): { groups: Map<string, HostGroup>; migrating: boolean } {
+  const ledger = new GroupLedger(items.hostCaps, items.pools, false);
+  const all = fleet.hosts.map((_, h) => h);
+  const isSpread = new Set(spread);
+  items.base.forEach((item, k) => {
+    if (!isSpread.has(item.group) && hostOf[k] >= 0) ledger.addFixed(hostOf[k], item.size);
+  });
+  for (const g of spread) ledger.confine(g, all, Math.ceil(items.pools.get(g)!.n / all.length));
+  ledger.proveMigrations(spread);
+  const migrating = spread.every((g) => !items.pools.get(g)!.migrates || ledger.groups.get(g)!.migrationTargets > 0);
+  const groups = new Map<string, HostGroup>();
+  for (const g of spread) {
+    const chosen = ledger.groups.get(g)!;
+    groups.set(items.pathOfGroup[g], { size: all.length, perHost: chosen.perHost, migrationTargets: chosen.migrationTargets });
+  }
+  return { groups, migrating };
+}
+
+/**
+ * Every spread pool over the whole fleet: a packing that proves the VMs fit, then the spread proof. With
+ * `pin`, while the proof fails, spread pools are pinned to their packed hosts, those whose even spread holds
+ * the most room they may never use first (ceil(n/H)*H - n VMs, weighted by the VM's largest share of a
+ * host), until the proof would hold; the fleet is then placed again with them pinned stably (like placement:
+ * planned) and checked again. Pools that ask for live migration are never pinned. Pinning every pool always
+ * passes the proof, so this ends.
+ */
+function placeWholeFleet(fleet: PlannedFleet, fleetItems: FleetItems, dims: readonly string[], pin: boolean): PlacedFleet & { migrating: boolean } {
+  const { hostCaps, base, pools, pathOfGroup } = fleetItems;
   const mean = dims.map((_, d) => Math.max(1, hostCaps.reduce((t, c) => t + c[d], 0) / Math.max(1, hostCaps.length)));
   const waste = (group: number): number => {
     const { n, size } = pools.get(group)!;
@@ -304,25 +370,100 @@ function placeFleet(fleet: PlannedFleet, own: readonly PlannedVm[], dims: readon
   for (;;) {
     const items = base.map((item) => ({ ...item, pinned: item.pinned || pinned.has(pathOfGroup[item.group]) }));
     const result = placeStably(hostCaps, items);
-    if (result.unplaced.length > 0) return { ...result, pinned };
+    const spread = [...pools.keys()].filter((g) => !items[pools.get(g)!.members[0]].pinned);
+    const done = (unproven?: PlacedFleet['unproven']): PlacedFleet & { migrating: boolean } => {
+      const { groups, migrating } =
+        result.unplaced.length > 0 || unproven ? { groups: new Map(), migrating: false } : wholeFleetGroups(fleet, fleetItems, result.hostOf, spread);
+      return { ...result, pinned, groups, migrating, ...(unproven ? { unproven } : {}) };
+    };
+    if (result.unplaced.length > 0) return done();
     const proof = new SpreadProof(hostCaps, items, result.hostOf, pools);
     const over = proof.overflow();
-    if (!over) return { ...result, pinned };
+    if (!over) return done();
     const overflow: SpreadOverflow = {
       host: fleet.hosts[over.host].name,
       resource: dims[over.dim],
       worstCase: fromDimension(dims[over.dim], over.worst),
       allocatable: get(fleet.hosts[over.host].allocatable, dims[over.dim]),
     };
-    const spread = [...pools.keys()].filter((g) => !items[pools.get(g)!.members[0]].pinned);
-    const candidates = spread.filter((g) => pools.get(g)!.canPin).sort((a, b) => waste(b) - waste(a) || a - b);
-    if (candidates.length === 0) return { ...result, pinned, unproven: { pools: spread.map((g) => pathOfGroup[g]), overflow } };
+    const candidates = pin ? spread.filter((g) => pools.get(g)!.canPin).sort((a, b) => waste(b) - waste(a) || a - b) : [];
+    if (candidates.length === 0) return done({ pools: spread.map((g) => pathOfGroup[g]), overflow });
     for (const group of candidates) {
       pinned.set(pathOfGroup[group], overflow);
       proof.pin(group);
       if (!proof.overflow()) break;
     }
   }
+}
+
+/**
+ * Host groups: VMs pinned by their pools first (as placeStably places them), then each spread pool, largest
+ * VMs first, confined to the first group that keeps every host's worst case in its allocatable and every
+ * migrating pool a migration target (plan-groups.ts); pools no group proves are pinned into the room the
+ * groups leave. Undefined when that does not place every VM, when a pool no group proves asks for live
+ * migration, or when spread VMs already run (their hosts may lie outside any group).
+ */
+function placeInGroups(fleet: PlannedFleet, fleetItems: FleetItems, requireMigration: boolean): PlacedFleet | undefined {
+  const { hostCaps, base, pools, pathOfGroup } = fleetItems;
+  const spread = [...pools.keys()].filter((g) => !base[pools.get(g)!.members[0]].pinned);
+  if (spread.some((g) => pools.get(g)!.members.some((k) => base[k].fixed !== undefined))) return undefined;
+  const hostOf = base.map(() => -1);
+  const ledger = new GroupLedger(hostCaps, pools, requireMigration);
+  if (
+    !pinInto(
+      hostCaps,
+      base,
+      base.flatMap((item, k) => (item.pinned ? [k] : [])),
+      hostOf,
+      ledger,
+    )
+  )
+    return undefined;
+  const mean = hostCaps[0].map((_, d) => Math.max(1, hostCaps.reduce((t, c) => t + c[d], 0) / hostCaps.length));
+  const share = (g: number): number => Math.max(...pools.get(g)!.size.map((v, d) => v / mean[d]));
+  const order = [...spread].sort((a, b) => share(b) - share(a) || a - b);
+  const ungrouped = order.filter((g) => !chooseGroup(ledger, g));
+  // With migration room required, a pool no group takes is left to the search without it, never pinned.
+  if (ungrouped.some((g) => requireMigration || !pools.get(g)!.canPin)) return undefined;
+  const room = hostCaps.map((c, h) => c.map((v, d) => Math.max(0, v - ledger.load[h][d])));
+  if (
+    !pinInto(
+      room,
+      base,
+      ungrouped.flatMap((g) => pools.get(g)!.members),
+      hostOf,
+      ledger,
+    )
+  )
+    return undefined;
+  if (!ledger.proveMigrations(ledger.groups.keys())) return undefined;
+  const groups = new Map<string, HostGroup>();
+  for (const [g, chosen] of ledger.groups) {
+    dealToGroup(chosen, pools.get(g)!.members, hostOf);
+    const whole = chosen.hosts.length === fleet.hosts.length;
+    groups.set(pathOfGroup[g], {
+      ...(whole ? {} : { hosts: chosen.hosts.map((h) => fleet.hosts[h].name) }),
+      size: chosen.hosts.length,
+      perHost: chosen.perHost,
+      migrationTargets: chosen.migrationTargets,
+    });
+  }
+  return { hostOf, unplaced: [], pinned: new Map(), ungrouped: ungrouped.map((g) => pathOfGroup[g]), groups };
+}
+
+/** Pins VMs one by one into `room` (as placeStably does) and charges them to the ledger; false if any is left over. */
+function pinInto(room: number[][], base: readonly PlacementItem[], members: readonly number[], hostOf: number[], ledger: GroupLedger): boolean {
+  if (members.length === 0) return true;
+  const placed = placeStably(
+    room,
+    members.map((k) => ({ ...base[k], pinned: true })),
+  );
+  if (placed.unplaced.length > 0) return false;
+  members.forEach((k, i) => {
+    hostOf[k] = placed.hostOf[i];
+    ledger.addFixed(hostOf[k], base[k].size);
+  });
+  return true;
 }
 
 /** A dimension's integer value back as a quantity (millicores for cpu, units otherwise), formatted as the report formats it. */
@@ -341,6 +482,33 @@ function spreadPinMessage(fleet: PlannedFleet, pools: readonly PlannedVm[][], o:
   );
 }
 
+function poolList(pools: readonly PlannedVm[][]): string {
+  const names = pools.map((p) => `"${p[0].pool}" (${p.length})`);
+  return names.length > 8 ? `${names.slice(0, 8).join(', ')} and ${names.length - 8} more` : names.join(', ');
+}
+
+function ungroupedPinMessage(fleet: PlannedFleet, pools: readonly PlannedVm[][]): string {
+  return (
+    `${pools.length === 1 ? 'pool' : `${pools.length} pools`} ${poolList(pools)} pinned to planned hosts: no group of the ${fleet.hosts.length} hosts of fleet "${fleet.name}" ` +
+    'keeps the worst case kube-scheduler could put on every host within its allocatable. ' +
+    'Pinned VMs cannot live-migrate (a drain shuts them down until their host is back); to keep a pool migrating, use fewer larger pools or smaller shapes, or add hosts'
+  );
+}
+
+/** Spread pools whose VMs migrate but whose group proves no migration target: a drain may leave them pending. */
+function unprovenMigrationWarnings(groups: ReadonlyMap<string, HostGroup>, byPool: ReadonlyMap<string, PlannedVm[]>): PlanIssue[] {
+  const out: PlanIssue[] = [];
+  for (const [poolPath, group] of groups) {
+    const vm = byPool.get(poolPath)?.[0];
+    if (!vm || group.migrationTargets > 0 || !vm.eviction.migratable || vm.eviction.strategy === 'None' || vm.eviction.strategy === 'External') continue;
+    out.push({
+      path: vm.countPath,
+      message: `pool "${vm.pool}": no host of its group of ${group.size} is certain to have room for one of its VMs after a drain (the worst case kube-scheduler could leave there plus one VM does not fit), so a drain may leave its migrations pending; lower the count, use a smaller shape, or add hosts`,
+    });
+  }
+  return out;
+}
+
 /** Phase 5: a host for every concrete VM, fleet by fleet; pools over their quota are left out. */
 export function placeVms(
   fleets: ReadonlyMap<string, PlannedFleet>,
@@ -352,6 +520,7 @@ export function placeVms(
   const hostOf = new Map<string, string>();
   const freeByFleet = new Map<string, ResourceVector[]>();
   const pinnedPools = new Map<string, string>();
+  const groups = new Map<string, HostGroup>();
   for (const fleet of fleets.values()) {
     if (fleet.hosts.length === 0) continue;
     const own = vms.filter((vm) => vm.concrete && vm.fleet === fleet.name && !accounting.overQuota.has(vm.poolPath));
@@ -375,6 +544,18 @@ export function placeVms(
         issues.add(pool[0].countPath, unplacedMessage(pool, n, fleet, largest));
       }
     }
+    result.groups.forEach((group, poolPath) => groups.set(poolPath, group));
+    if (result.ungrouped && result.ungrouped.length > 0) {
+      for (const poolPath of result.ungrouped) pinnedPools.set(poolPath, 'no group of hosts proves its spread and migration room');
+      warnings.push({
+        path: fleet.path,
+        message: ungroupedPinMessage(
+          fleet,
+          result.ungrouped.map((p) => byPool.get(p)!),
+        ),
+      });
+    }
+    warnings.push(...unprovenMigrationWarnings(result.groups, byPool));
     if (result.pinned.size > 0) {
       for (const [poolPath, overflow] of result.pinned) pinnedPools.set(poolPath, `kube-scheduler's spreading could overfill host ${overflow.host}`);
       const first = [...result.pinned.values()][0];
@@ -399,7 +580,7 @@ export function placeVms(
     }
     checkMigrationTargets(fleet, free, own, dims, accounting, hostOf, warnings);
   }
-  return { hostOf, free: freeByFleet, pinnedPools };
+  return { hostOf, free: freeByFleet, pinnedPools, groups };
 }
 
 /** A live migration needs a host, other than the VM's own, with room for a second launcher pod. */
@@ -448,11 +629,38 @@ export function strandedAfterLoss(fleet: PlannedFleet, vms: readonly PlannedVm[]
     item.size.forEach((v, d) => (free[item.host][d] -= v));
     return item;
   });
+  const byHost = new Map<number, (typeof items)[number][]>();
+  for (const item of items) byHost.set(item.host, [...(byHost.get(item.host) ?? []), item]);
   return lostSets.map((lost) => {
     const gone = new Set(lost);
-    const displaced = items.filter((item) => gone.has(item.host));
+    const displaced = lost.flatMap((h) => byHost.get(h) ?? []);
     if (displaced.length === 0) return 0;
+    // A first fit that re-places every displaced VM is already the answer; only a miss needs the engine.
+    if (firstFitAll(free, gone, displaced)) return 0;
     const survivors = free.filter((_, h) => !gone.has(h)).map((f) => ({ capacity: f.map((v) => Math.max(0, v)) }));
     return placeWithBudget(survivors, displaced, {}, LOSS_REPAIR_WORK).unplaced.length;
   });
+}
+
+/**
+ * Whether the displaced items, largest first, each fit on some surviving host with what earlier ones took:
+ * a placement found this way proves the fleet survives the loss, without building a packing problem per
+ * lost host (a 1,000-host fleet asks 1,000 times). `free` is left as it was.
+ */
+function firstFitAll(free: readonly number[][], gone: ReadonlySet<number>, displaced: readonly { readonly size: readonly number[] }[]): boolean {
+  const taken = new Map<number, number[]>();
+  const order = [...displaced].sort((a, b) => b.size.reduce((x, y) => x + y, 0) - a.size.reduce((x, y) => x + y, 0));
+  for (const item of order) {
+    let home = -1;
+    for (let h = 0; h < free.length && home < 0; h++) {
+      if (gone.has(h)) continue;
+      const used = taken.get(h);
+      if (item.size.every((v, d) => v <= free[h][d] - (used?.[d] ?? 0))) home = h;
+    }
+    if (home < 0) return false;
+    const used = taken.get(home) ?? item.size.map(() => 0);
+    item.size.forEach((v, d) => (used[d] += v));
+    taken.set(home, used);
+  }
+  return true;
 }

@@ -14,13 +14,13 @@ import { Foundation, checkLabels, pathOf, unknownReference } from './plan-founda
 import { AutoNodesSpec, Labels, MetalsliceConfig, NodeProviderSpec, PrivateNodePoolSpec } from './model';
 import { EffectiveProperties, effectiveProperties, ImageSource, KubevirtProperties, kubevirtProperties } from './properties';
 import { labelValueProblem } from './names';
-import { NodeProvider, parseNodeProviders } from './node-types';
+import { NodeProvider, NodeType, parseNodeProviders } from './node-types';
 import type { ModelPaths, PlannedPool } from './plan';
 import { PoolPreview, previewDynamicPool } from './preview';
 import { Quantity } from './quantity';
 import { roomLeft } from './quota-room';
 import { addResources, get, normalizeResources, parseResources, ResourceVector } from './resources';
-import { asksForLiveMigration, buildVm, pinVm, PlannedVm, VmBuild } from './vms';
+import { asksForLiveMigration, buildVm, FleetKubevirt, pinVm, PlannedVm, VmBuild } from './vms';
 
 /** Elastic pools as declared, each with the VM build all its nodes share. */
 export interface ElasticPools {
@@ -392,6 +392,34 @@ function propertiesOf(
   return found;
 }
 
+/**
+ * The VM a kubevirt node type is on a fleet, with what its properties ask (a DataVolume root disk of
+ * root-disk-size, its image source): the value every road renders for that type. Undefined when KubeVirt
+ * would refuse it (with problems for the properties' root disk; the type's own refusal is `vmOfType`'s).
+ */
+export function typeVm(
+  type: NodeType,
+  fleet: FleetKubevirt,
+  props: KubevirtProperties,
+  problems: PlanIssue[],
+): (VmBuild & { imageSource?: ImageSource }) | undefined {
+  if (!props.rootDiskSize) {
+    // The type as it is: its refusal, if any, is vmOfType's, which type selection reports once.
+    const vm = vmOfType(type, fleet);
+    return 'problem' in vm ? undefined : vm;
+  }
+  // The root disk the properties ask for: a DataVolume of that size, counted against the quota.
+  const vm = buildVm(
+    { ...type.resources, disk: props.rootDiskSize },
+    type.vm ?? {},
+    'dataVolume',
+    fleet,
+    { options: childPath(type.path, 'vm'), shape: childPath(type.path, 'resources') },
+    problems,
+  );
+  return vm ? { ...vm, ...(props.image ? { imageSource: props.image } : {}) } : undefined;
+}
+
 /** Phase 3: the VMs of kubevirt auto-node pools: static pools' nodes, and dynamic pools at their limits. */
 export function buildAutoVms(
   foundation: Foundation,
@@ -423,23 +451,9 @@ export function buildAutoVms(
           seenWarnings.add(w.path);
           warnings.push(w);
         }
-        if (props.rootDiskSize) {
-          // The root disk the properties ask for: a DataVolume of that size, counted against the quota.
-          const problems: PlanIssue[] = [];
-          const vm = buildVm(
-            { ...type.resources, disk: props.rootDiskSize },
-            type.vm ?? {},
-            'dataVolume',
-            fleet.kubevirt,
-            { options: childPath(type.path, 'vm'), shape: childPath(type.path, 'resources') },
-            problems,
-          );
-          for (const p of problems) issues.add(p.path, p.message);
-          built = vm ? { ...vm, ...(props.image ? { imageSource: props.image } : {}) } : undefined;
-        } else {
-          const vm = vmOfType(type, fleet.kubevirt);
-          built = 'problem' in vm ? undefined : vm;
-        }
+        const problems: PlanIssue[] = [];
+        built = typeVm(type, fleet.kubevirt, props, problems);
+        for (const p of problems) issues.add(p.path, p.message);
       }
       builds.set(typeId, built);
       return built;

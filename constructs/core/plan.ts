@@ -26,7 +26,7 @@ import { defaultNodeTypeCost } from './node-types';
 import { readableResources } from './report/units';
 import { AutoSelection, buildAutoVms, buildElasticVms, ElasticPools, selectAutoNodeTypes } from './plan-vms';
 import { formatResources, normalizeResources, ResourceVector, subtractResources, sumResources } from './resources';
-import { FleetKubevirt, groupBy, pinVm, PlannedVm } from './vms';
+import { FleetKubevirt, groupBy, HostGroup, pinVm, PlannedVm } from './vms';
 
 export { DEFAULT_KUBERNETES_VERSION } from './plan-foundation';
 
@@ -314,6 +314,24 @@ export interface ReportLauncher {
   evictionReason: string;
   /** `spread` (kube-scheduler spreads the pool) or `planned` (each VM pinned to its planned host). */
   placement: 'spread' | 'planned';
+  /** A spread pool's host group and its migration room. @default - none (pinned pools) */
+  group?: ReportGroup;
+}
+
+/** The hosts a spread pool is confined to, and the room its VMs have to migrate in. */
+export interface ReportGroup {
+  /** The group's hosts; absent: every host of the fleet. */
+  hosts?: string[];
+  /** How many hosts. */
+  size: number;
+  /** The most VMs of the pool any host of the group can get (ceil(count / size)). */
+  perHost: number;
+  /** Hosts of the group certain, in the worst case, to take a VM of a drained host (0: no migration target proven). */
+  migrationTargets: number;
+}
+
+function reportGroup(group: HostGroup): ReportGroup {
+  return { ...(group.hosts ? { hosts: [...group.hosts] } : {}), size: group.size, perHost: group.perHost, migrationTargets: group.migrationTargets };
 }
 
 /** One node of a pool in the plan report. */
@@ -416,7 +434,8 @@ function withHosts(vms: readonly PlannedVm[], placement: Placement): PlannedVm[]
   return vms.map((vm) => {
     const host = placement.hostOf.get(vmKey(vm));
     const why = placement.pinnedPools.get(vm.poolPath);
-    const placed = why !== undefined ? pinVm(vm, why) : vm;
+    const group = placement.groups.get(vm.poolPath);
+    const placed = why !== undefined ? pinVm(vm, why) : group !== undefined && vm.placement === 'spread' ? { ...vm, hostGroup: group } : vm;
     return host !== undefined ? { ...placed, host } : placed;
   });
 }
@@ -457,6 +476,7 @@ function assemblePlan(
       eviction: vm.eviction.strategy,
       evictionReason: vm.eviction.reason,
       placement: vm.placement,
+      ...(vm.hostGroup ? { group: reportGroup(vm.hostGroup) } : {}),
     };
   };
   const report: PlanReport = {

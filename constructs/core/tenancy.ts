@@ -7,10 +7,12 @@
  * `allowSystemConsumers: true`, which the plan then reports as a warning.
  */
 import { describeValue } from './excerpt';
+import { DEFAULT_STATE_NAMESPACE } from './state-keys';
 
-/** Namespaces of the platform metalslice plans on: KubeVirt, CDI, Metal3 and Cluster API keep their state there. */
+/** Namespaces of the platform metalslice plans on: KubeVirt, CDI, Metal3 and Cluster API keep their state there, and metalslice its stacks' Terraform state. */
 const PLATFORM_NAMESPACES = new Set([
   'default',
+  DEFAULT_STATE_NAMESPACE,
   'kubevirt',
   'cdi',
   'metal3',

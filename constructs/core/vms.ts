@@ -6,7 +6,7 @@
  */
 import type { ImageSource } from './properties';
 import { childPath, PlanIssue } from './errors';
-import { computeCpu, DeviceKind, KubevirtSettings, LauncherPod, launcherPod, LauncherVm, vmiMemoryRequest } from './kubevirt/launcher';
+import { computeCpu, DeviceKind, KubevirtSettings, LauncherPod, launcherPod, LauncherVm, VmDevice, vmiMemoryRequest } from './kubevirt/launcher';
 import { PermittedHostDevice, Taint, VmOptions } from './model';
 import { Quantity } from './quantity';
 import { get, isExtendedResource, resourceNames, ResourceVector } from './resources';
@@ -16,6 +16,21 @@ export type VmOrigin = 'elastic' | 'static' | 'dynamic';
 
 /** What KubeVirt does with a VM when its host is drained (a VMI's evictionStrategy). */
 export type EvictionStrategy = 'LiveMigrate' | 'LiveMigrateIfPossible' | 'External' | 'None';
+
+/**
+ * The hosts a spread pool is confined to (a required node affinity on their names), under its hard topology
+ * spread: no host of the group gets more than `perHost` of the pool's VMs.
+ */
+export interface HostGroup {
+  /** The group's hosts, by name; undefined: every host of the fleet (no affinity is rendered). */
+  readonly hosts?: readonly string[];
+  /** How many hosts the group has. */
+  readonly size: number;
+  /** ceil(count / size): the most VMs of the pool any host of the group can get. */
+  readonly perHost: number;
+  /** Hosts of the group certain, in the worst case, to take a VM of a drained host of the group (0: none proven). */
+  readonly migrationTargets: number;
+}
 
 /** A VM's eviction strategy, and why. */
 export interface VmEviction {
@@ -98,6 +113,8 @@ export interface PlannedVm extends VmBuild {
   readonly placement: 'spread' | 'planned';
   /** The host the planner found room on; undefined before placement or when none had room. */
   readonly host?: string;
+  /** A spread VM's host group: where kube-scheduler may put it. @default - set by placement */
+  readonly hostGroup?: HostGroup;
   /** Node labels and taints the VM's kubelet registers with. */
   readonly labels: Readonly<Record<string, string>>;
   /** Taints its kubelet registers with. */
@@ -143,6 +160,11 @@ export function asksForLiveMigration(options: VmOptions): boolean {
   return options.evictionStrategy === 'LiveMigrate' || options.evictionStrategy === 'LiveMigrateIfPossible';
 }
 
+/** The eviction strategy of a VM pinned to one host: External when the pool chose it, else None (it cannot migrate). */
+export function pinnedEvictionStrategy(options: VmOptions): 'External' | 'None' {
+  return options.evictionStrategy === 'External' ? 'External' : 'None';
+}
+
 /**
  * The VM pinned to its planned host by a required node affinity. A live migration needs a second host,
  * which the affinity forbids, so a host drain shuts the VM down (evictionStrategy None unless the pool
@@ -150,7 +172,7 @@ export function asksForLiveMigration(options: VmOptions): boolean {
  */
 export function pinVm(vm: PlannedVm, why: string): PlannedVm {
   if (vm.placement === 'planned' && !vm.eviction.migratable) return vm;
-  const strategy = vm.options.evictionStrategy === 'External' || vm.options.evictionStrategy === 'None' ? vm.options.evictionStrategy : 'None';
+  const strategy = pinnedEvictionStrategy(vm.options);
   return {
     ...vm,
     placement: 'planned',
@@ -162,6 +184,86 @@ export function pinVm(vm: PlannedVm, why: string): PlannedVm {
   };
 }
 
+/** Where a VM's settings are written, for errors: its `vm` options and its shape (resources). */
+export interface VmPaths {
+  /** The `vm` options (sockets, threads, dedicatedCpus, hugepages, ...). */
+  readonly options: string;
+  /** The shape: cpu, memory, disk and devices. */
+  readonly shape: string;
+}
+
+/** The vCPU topology: ours (the vCPUs split into sockets x threads) and KubeVirt's (at most 2 threads with dedicated CPUs). */
+function topologyIssues(vcpus: number, options: VmOptions, at: VmPaths): PlanIssue[] {
+  const sockets = options.sockets ?? 1;
+  const threads = options.threads ?? 1;
+  const issues: PlanIssue[] = [];
+  if (vcpus % (sockets * threads) !== 0) {
+    issues.push({
+      path: childPath(at.options, 'sockets'),
+      message: `${vcpus} vCPUs do not divide into ${sockets} socket(s) x ${threads} thread(s): choose sockets and threads whose product divides the vCPU count`,
+    });
+  }
+  // virt-api's VMI create admitter (validateThreadCountOnDedicatedCPUPlacement).
+  if (options.dedicatedCpus && threads > 2) {
+    issues.push({
+      path: childPath(at.options, 'threads'),
+      message: `KubeVirt refuses ${threads} threads per core with dedicatedCpus (at most 2): use threads 1 or 2, or drop dedicatedCpus`,
+    });
+  }
+  // virt-api's VMI create admitter (validateCPUIsolatorThread).
+  if (options.isolateEmulatorThread && !options.dedicatedCpus) {
+    issues.push({
+      path: childPath(at.options, 'isolateEmulatorThread'),
+      message: 'isolateEmulatorThread needs dedicatedCpus: true (KubeVirt refuses it otherwise)',
+    });
+  }
+  return issues;
+}
+
+/**
+ * Hugepages: KubeVirt's admitter (validateHugepagesMemoryRequests) checks the memory *request* metalslice
+ * writes, which is the guest less what the fleet's memoryOvercommit leaves out: it must be at least one page
+ * and a whole number of pages.
+ */
+function hugepagesIssues(memory: Quantity, options: VmOptions, fleet: FleetKubevirt, at: VmPaths): PlanIssue[] {
+  if (options.hugepages === undefined) return [];
+  const page = Quantity.parse(options.hugepages);
+  const overcommit = fleet.settings.memoryOvercommit;
+  const request = vmiMemoryRequest({ guestMemory: memory }, fleet.settings);
+  if (request.nano % page.nano === 0n && request.cmp(page) >= 0) return [];
+  if (overcommit === 100) {
+    return [
+      {
+        path: childPath(at.shape, 'memory'),
+        message: `memory ${memory} is not a whole number of ${options.hugepages} hugepages: round it to a multiple of ${options.hugepages}`,
+      },
+    ];
+  }
+  return [
+    {
+      path: childPath(at.shape, 'memory'),
+      message: `KubeVirt refuses it: with the fleet's memoryOvercommit ${overcommit} (${fleet.path}.memoryOvercommit) the VM requests ${request} of its ${memory}, not a whole number of ${options.hugepages} hugepages; choose a memory size whose request is a multiple of ${options.hugepages}, or drop hugepages on an overcommitted fleet`,
+    },
+  ];
+}
+
+/** The shape's extended resources as passed-through devices. */
+function devicesOf(shape: ResourceVector, options: VmOptions): VmDevice[] {
+  return resourceNames(shape)
+    .filter((r) => isExtendedResource(r) && !shape[r].isZero())
+    .map((resourceName) => ({ resourceName, kind: deviceKindOf(resourceName, options), count: Number(shape[resourceName].ceilUnits()) }));
+}
+
+/** Devices the fleet's KubeVirt CR does not permit (virt-controller refuses to render the launcher pod). */
+function deviceIssues(devices: readonly VmDevice[], fleet: FleetKubevirt, at: VmPaths): PlanIssue[] {
+  return devices
+    .filter((d) => !fleet.permittedHostDevices.some((p) => p.resourceName === d.resourceName))
+    .map((d) => ({
+      path: childPath(at.shape, d.resourceName),
+      message: `KubeVirt refuses ${d.kind === 'gpu' ? 'GPU' : 'host device'} ${d.resourceName}: it is not in the fleet's permittedHostDevices; add {resourceName: ${d.resourceName}, pciVendorSelector: "VVVV:PPPP"} to ${fleet.path}.permittedHostDevices`,
+    }));
+}
+
 /**
  * Builds a VM from its guest shape and options for a fleet, checking the rules KubeVirt enforces. Returns
  * undefined (with issues) when KubeVirt would refuse it.
@@ -171,52 +273,32 @@ export function buildVm(
   options: VmOptions,
   rootDisk: 'containerDisk' | 'dataVolume',
   fleet: FleetKubevirt,
-  at: { readonly options: string; readonly shape: string },
+  at: VmPaths,
   issues: PlanIssue[],
 ): VmBuild | undefined {
   const before = issues.length;
   const vcpus = Number(get(shape, 'cpu').ceilUnits());
+  const memory = get(shape, 'memory');
+  issues.push(...topologyIssues(vcpus, options, at), ...hugepagesIssues(memory, options, fleet, at), ...deviceIssues(devicesOf(shape, options), fleet, at));
+  if (issues.length > before) return undefined;
+  return assembleVm(shape, options, rootDisk, fleet);
+}
+
+/**
+ * The VM of a shape and options on a fleet with nothing checked: what metalslice would render and charge.
+ * `buildVm` is this after KubeVirt's rules; tests use it alone to ask KubeVirt about combinations the plan
+ * refuses. The vCPUs must divide into sockets x threads.
+ */
+export function assembleVm(shape: ResourceVector, options: VmOptions, rootDisk: 'containerDisk' | 'dataVolume', fleet: FleetKubevirt): VmBuild {
+  const vcpus = Number(get(shape, 'cpu').ceilUnits());
   const sockets = options.sockets ?? 1;
   const threads = options.threads ?? 1;
-  if (vcpus % (sockets * threads) !== 0) {
-    issues.push({
-      path: childPath(at.options, 'sockets'),
-      message: `${vcpus} vCPUs do not divide into ${sockets} socket(s) x ${threads} thread(s): choose sockets and threads whose product divides the vCPU count`,
-    });
-  }
-  if (options.isolateEmulatorThread && !options.dedicatedCpus) {
-    issues.push({
-      path: childPath(at.options, 'isolateEmulatorThread'),
-      message: 'isolateEmulatorThread needs dedicatedCpus: true (KubeVirt refuses it otherwise)',
-    });
-  }
-  const memory = get(shape, 'memory');
-  if (options.hugepages !== undefined) {
-    const page = Quantity.parse(options.hugepages);
-    if (memory.nano % page.nano !== 0n) {
-      issues.push({
-        path: childPath(at.shape, 'memory'),
-        message: `memory ${memory} is not a whole number of ${options.hugepages} hugepages: round it to a multiple of ${options.hugepages}`,
-      });
-    }
-  }
-  const devices = resourceNames(shape)
-    .filter((r) => isExtendedResource(r) && !shape[r].isZero())
-    .map((resourceName) => ({ resourceName, kind: deviceKindOf(resourceName, options), count: Number(shape[resourceName].ceilUnits()) }));
-  for (const d of devices) {
-    if (!fleet.permittedHostDevices.some((p) => p.resourceName === d.resourceName)) {
-      issues.push({
-        path: childPath(at.shape, d.resourceName),
-        message: `KubeVirt refuses ${d.kind === 'gpu' ? 'GPU' : 'host device'} ${d.resourceName}: it is not in the fleet's permittedHostDevices; add {resourceName: ${d.resourceName}, pciVendorSelector: "VVVV:PPPP"} to ${fleet.path}.permittedHostDevices`,
-      });
-    }
-  }
-  if (issues.length > before) return undefined;
+  const devices = devicesOf(shape, options);
   const guest: LauncherVm = {
     sockets,
     cores: vcpus / (sockets * threads),
     threads,
-    guestMemory: memory,
+    guestMemory: get(shape, 'memory'),
     dedicatedCpus: options.dedicatedCpus ?? false,
     isolateEmulatorThread: options.isolateEmulatorThread ?? false,
     ...(options.hugepages !== undefined ? { hugepages: options.hugepages } : {}),

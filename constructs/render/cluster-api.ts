@@ -5,13 +5,16 @@
  * (infrastructure.cluster.x-k8s.io/v1alpha1) sized exactly as the planner counted, and a
  * KubeadmConfigTemplate (bootstrap.cluster.x-k8s.io/v1beta2) that registers the node's labels and taints.
  */
-import { PlannedAutoPool } from '../core/auto-nodes';
+import { CandidateType, PlannedAutoPool } from '../core/auto-nodes';
+import { renderVmSpec, VmTypeInput } from './kubevirt';
 import { get, isExtendedResource, resourceNames } from '../core/resources';
 import { CLUSTER_LABEL, KubernetesObject, MANAGED_BY_LABELS, PROVIDER_LABEL } from './node-environment';
 
 export const AUTOSCALER_MIN_SIZE = 'cluster.x-k8s.io/cluster-api-autoscaler-node-group-min-size';
 export const AUTOSCALER_MAX_SIZE = 'cluster.x-k8s.io/cluster-api-autoscaler-node-group-max-size';
 const CAPACITY = 'capacity.cluster-autoscaler.kubernetes.io';
+/** The Cluster API KubeVirt provider's Ubuntu image with kubeadm preinstalled, for types whose properties name none. */
+export const CAPK_DEFAULT_IMAGE = 'quay.io/capk/ubuntu-2404-container-disk:v1.33.0';
 
 export interface ClusterApiRenderOptions {
   /** Namespace of the Cluster API objects and of the VMs (the quota's namespace). */
@@ -20,12 +23,23 @@ export interface ClusterApiRenderOptions {
   readonly clusterName?: string;
   /** Kubernetes version of the machines. @default "v1.33.0" */
   readonly kubernetesVersion?: string;
-  /** Root disk container image of the VMs. @default "quay.io/capk/ubuntu-2404-container-disk:v1.33.0" */
+  /** Root disk image of the VMs when the plan's VM names none. @default "quay.io/capk/ubuntu-2404-container-disk:v1.33.0" */
   readonly image?: string;
   /** Pods per node, for the scale-from-zero template node. @default 110 */
   readonly maxPods?: number;
+  /** The plan's VM of the pool (any of its VMs: they differ only in name), rendered for every machine. @default - the chosen node type's VM */
+  readonly vm?: VmTypeInput;
+  /** The fleet's host selector, repeated on every VM so it lands only on fleet hosts. @default - none */
+  readonly hostSelector?: Readonly<Record<string, string>>;
   /** Labels put on the node by kubelet (the plan's node labels, if the caller has them). @default - the pool's nodeLabels */
   readonly nodeLabels?: Readonly<Record<string, string>>;
+}
+
+/** The VM each machine of the pool is: the plan's (its image and root disk properties resolved), else the chosen type's. */
+function machineVm(pool: PlannedAutoPool, candidate: CandidateType, options: ClusterApiRenderOptions): VmTypeInput {
+  const build = options.vm ?? candidate.vm;
+  if (!build) throw new Error(`pool ${pool.path} has no planned VM for node type ${candidate.nodeType}: render only a plan without errors`);
+  return { ...build, image: options.vm?.image ?? options.image ?? CAPK_DEFAULT_IMAGE, hostSelector: options.hostSelector };
 }
 
 export interface ClusterApiPoolObjects {
@@ -100,16 +114,6 @@ export function renderClusterApiPool(pool: PlannedAutoPool, options: ClusterApiR
     },
   };
 
-  const devices: Record<string, unknown> = { disks: [{ name: 'rootdisk', disk: { bus: 'virtio' } }] };
-  const passthrough = resourceNames(resources).filter((r) => isExtendedResource(r) && r !== 'disk' && !resources[r].isZero());
-  const gpuDevices = passthrough
-    .filter(isGpu)
-    .flatMap((r) => Array.from({ length: Number(resources[r].ceilUnits()) }, (_, i) => ({ name: `gpu${i}`, deviceName: r })));
-  const hostDevices = passthrough
-    .filter((r) => !isGpu(r))
-    .flatMap((r, k) => Array.from({ length: Number(resources[r].ceilUnits()) }, (_, i) => ({ name: `dev${k}-${i}`, deviceName: r })));
-  if (gpuDevices.length > 0) devices.gpus = gpuDevices;
-  if (hostDevices.length > 0) devices.hostDevices = hostDevices;
   const machineTemplate: KubernetesObject = {
     apiVersion: 'infrastructure.cluster.x-k8s.io/v1alpha1',
     kind: 'KubevirtMachineTemplate',
@@ -117,31 +121,10 @@ export function renderClusterApiPool(pool: PlannedAutoPool, options: ClusterApiR
     spec: {
       template: {
         spec: {
-          virtualMachineTemplate: {
-            metadata: { namespace: options.namespace },
-            spec: {
-              runStrategy: 'Always',
-              template: {
-                spec: {
-                  domain: {
-                    cpu: { cores: Number(get(resources, 'cpu').ceilUnits()) },
-                    memory: { guest: get(resources, 'memory').toString() },
-                    // Exactly what the planner counted: the CPU request after the fleet's allocation ratio, the memory request
-                    // (KubeVirt adds the virt-launcher overhead to the pod itself, as the plan does).
-                    resources: {
-                      requests: {
-                        cpu: (candidate.vm?.vmiRequests.cpu ?? get(resources, 'cpu')).toString(),
-                        memory: (candidate.vm?.vmiRequests.memory ?? get(resources, 'memory')).toString(),
-                      },
-                    },
-                    devices,
-                  },
-                  evictionStrategy: 'External',
-                  volumes: [{ name: 'rootdisk', containerDisk: { image: options.image ?? 'quay.io/capk/ubuntu-2404-container-disk:v1.33.0' } }],
-                },
-              },
-            },
-          },
+          // The one renderer's spec of the VM the plan counted for this pool: KubeVirt runs what was charged.
+          // The KubeVirt provider adds the claim's fields itself (name, its labels, the cloud-init disk, and
+          // the machine's name before each DataVolume's), as claimVirtualMachine does for metalslice's own.
+          virtualMachineTemplate: { metadata: { namespace: options.namespace }, spec: renderVmSpec(machineVm(pool, candidate, options)) },
         },
       },
     },

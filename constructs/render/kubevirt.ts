@@ -64,8 +64,17 @@ export interface VirtualMachineOptions {
   readonly hostSelector?: Readonly<Record<string, string>>;
 }
 
+/** What one VM of a node type (or pool) is, before any claim names it: the fields the spec is rendered from. */
+export type VmTypeInput = Pick<PlannedVm, 'guest' | 'options' | 'vmiRequests' | 'eviction' | 'rootDisk' | 'shape' | 'image' | 'imageSource'> & {
+  /** Fleet host selector, repeated on the VM so it only lands on fleet hosts. @default - none */
+  readonly hostSelector?: Readonly<Record<string, string>>;
+};
+
+/** The root disk's name in a claim-free spec; a claim prefixes it with the VM's name (as Cluster API's KubeVirt provider does). */
+export const ROOT_DISK_NAME = 'root';
+
 /** The domain's devices: disks, the pod network, and each passed-through device as a GPU or a host device. */
-function renderDevices(vm: PlannedVm): Record<string, unknown> {
+function renderDevices(vm: VmTypeInput): Record<string, unknown> {
   const gpus: { name: string; deviceName: string }[] = [];
   const hostDevices: { name: string; deviceName: string }[] = [];
   for (const d of vm.guest.devices) {
@@ -77,10 +86,7 @@ function renderDevices(vm: PlannedVm): Record<string, unknown> {
   return {
     ...(vm.guest.graphics ? {} : { autoattachGraphicsDevice: false }),
     ...(vm.guest.serialConsoleLog !== undefined ? { logSerialConsole: vm.guest.serialConsoleLog } : {}),
-    disks: [
-      { name: 'rootdisk', disk: { bus: 'virtio' } },
-      { name: 'cloudinit', disk: { bus: 'virtio' } },
-    ],
+    disks: [{ name: 'rootdisk', disk: { bus: 'virtio' } }],
     interfaces: [{ name: 'default', masquerade: {} }],
     ...(gpus.length > 0 ? { gpus } : {}),
     ...(hostDevices.length > 0 ? { hostDevices } : {}),
@@ -88,7 +94,7 @@ function renderDevices(vm: PlannedVm): Record<string, unknown> {
 }
 
 /** The domain: topology, memory and requests exactly as the plan counted them, and the options that change the launcher pod. */
-function renderDomain(vm: PlannedVm): Record<string, unknown> {
+function renderDomain(vm: VmTypeInput): Record<string, unknown> {
   const g = vm.guest;
   return {
     cpu: {
@@ -107,7 +113,7 @@ function renderDomain(vm: PlannedVm): Record<string, unknown> {
 }
 
 /** The root DataVolume's source: what the properties name (registry, http, a CDI DataSource), else the image. */
-function rootDiskSource(vm: PlannedVm, image: string): Record<string, unknown> {
+function rootDiskSource(vm: VmTypeInput, image: string): Record<string, unknown> {
   const from = vm.imageSource;
   if (from && 'dataSource' in from)
     return { sourceRef: { kind: 'DataSource', name: from.dataSource.name, ...(from.dataSource.namespace ? { namespace: from.dataSource.namespace } : {}) } };
@@ -116,73 +122,175 @@ function rootDiskSource(vm: PlannedVm, image: string): Record<string, unknown> {
   return { source: { registry: { url: url.includes('://') ? url : `docker://${url}` } } };
 }
 
-/** One node: the VM the plan counted, whose cloud-init joins the tenant cluster. */
-export function renderVirtualMachine(vm: PlannedVm, options: VirtualMachineOptions): KubeObject {
-  const nodeName = vm.name;
+/** A VirtualMachine's spec with no claim in it: no name, labels, placement or user data. */
+export interface VmSpec {
+  readonly runStrategy: 'Always';
+  readonly dataVolumeTemplates?: readonly { readonly metadata: { readonly name: string }; readonly spec: Record<string, unknown> }[];
+  readonly template: { readonly spec: VmTemplateSpec };
+}
+
+/** A claim-free VMI template spec. */
+export interface VmTemplateSpec {
+  readonly domain: Record<string, unknown>;
+  readonly evictionStrategy: string;
+  readonly networks: readonly Record<string, unknown>[];
+  readonly nodeSelector?: Readonly<Record<string, string>>;
+  readonly terminationGracePeriodSeconds: number;
+  readonly volumes: readonly Record<string, unknown>[];
+}
+
+/**
+ * The one renderer of a VM: the spec every road writes for this VM (an elastic or static pool's VM, the
+ * Cluster API template's VM, the node template's per-type data), from the values the plan counted. What a
+ * claim brings (the name, the user data, labels, a host pin or spread) is added by `claimVirtualMachine`
+ * or, for Cluster API, by its KubeVirt provider, which adds exactly those fields the same way.
+ */
+export function renderVmSpec(vm: VmTypeInput): VmSpec {
   const image = vm.image ?? DEFAULT_IMAGE;
-  const labels = { ...MANAGED_BY, [POOL_LABEL]: vm.pool, [QUOTA_LABEL]: vm.quota, [CLUSTER_LABEL]: vm.cluster, [NODE_TYPE_LABEL]: vm.nodeType };
-  const rootVolume =
-    vm.rootDisk === 'dataVolume' ? { name: 'rootdisk', dataVolume: { name: `${nodeName}-root` } } : { name: 'rootdisk', containerDisk: { image } };
-  const podLabels = { [POOL_LABEL]: vm.pool, [QUOTA_LABEL]: vm.quota, [CLUSTER_LABEL]: vm.cluster, [VM_NAME_LABEL]: nodeName };
-  const pinned = vm.placement === 'planned' && vm.host !== undefined;
+  const dataVolume = vm.rootDisk === 'dataVolume';
+  const selector = vm.hostSelector && Object.keys(vm.hostSelector).length > 0 ? { nodeSelector: { ...vm.hostSelector } } : {};
+  return {
+    runStrategy: 'Always',
+    ...(dataVolume
+      ? {
+          dataVolumeTemplates: [
+            {
+              metadata: { name: ROOT_DISK_NAME },
+              spec: { ...rootDiskSource(vm, image), storage: { resources: { requests: { storage: get(vm.shape, 'disk').toString() } } } },
+            },
+          ],
+        }
+      : {}),
+    template: {
+      spec: {
+        domain: renderDomain(vm),
+        // Pinned CPUs and passed-through devices cannot live-migrate: the plan says which, and why.
+        evictionStrategy: vm.eviction.strategy,
+        networks: [{ name: 'default', pod: {} }],
+        ...selector,
+        terminationGracePeriodSeconds: 180,
+        volumes: [dataVolume ? { name: 'rootdisk', dataVolume: { name: ROOT_DISK_NAME } } : { name: 'rootdisk', containerDisk: { image } }],
+      },
+    },
+  };
+}
+
+/**
+ * Where a claimed VM goes: pinned to a host, or spread with a hard constraint over its pool's host group
+ * (`hosts`; the whole fleet when absent).
+ */
+export type VmPlacement = { readonly host: string } | { readonly spread: Readonly<Record<string, string>>; readonly hosts?: readonly string[] };
+
+/** What a claim brings to a VM: its name and namespace, labels, user data and placement. */
+export interface VmClaim {
+  /** The VM's (and node's) name. */
+  readonly name: string;
+  /** The VM's namespace (its quota's). */
+  readonly namespace: string;
+  /** The VirtualMachine's labels. */
+  readonly labels: Readonly<Record<string, string>>;
+  /** The launcher pod's labels. */
+  readonly podLabels: Readonly<Record<string, string>>;
+  /** The Secret with the node's cloud-init user data (key `userdata`). */
+  readonly userDataSecret: string;
+  /** A host pin or a spread. */
+  readonly placement: VmPlacement;
+}
+
+const HOSTNAME_LABEL = 'kubernetes.io/hostname';
+
+/** A required node affinity: one of these hosts. */
+function requiredHosts(hosts: readonly string[]): Record<string, unknown> {
+  const term = { matchExpressions: [{ key: HOSTNAME_LABEL, operator: 'In', values: [...hosts] }] };
+  return { nodeAffinity: { requiredDuringSchedulingIgnoredDuringExecution: { nodeSelectorTerms: [term] } } };
+}
+
+/**
+ * Where kube-scheduler may put the VM: pinned to its planned host (a required node affinity), or spread
+ * under a hard topology spread over its host group (a required node affinity on the group's hosts; none
+ * when the group is the whole fleet). The spread bounds every host at ceil(n / group size) VMs of the pool
+ * whatever order the pods come in, which is what the plan's proof counts on (core/plan-groups.ts). Only
+ * hosts whose taints the pod tolerates are counted as places to spread over (nodeTaintsPolicy Honor), so a
+ * cordoned, drained host is not one.
+ */
+export function renderPlacement(placement: VmPlacement): Record<string, unknown> {
+  if ('host' in placement) return { affinity: requiredHosts([placement.host]) };
+  return {
+    ...(placement.hosts ? { affinity: requiredHosts(placement.hosts) } : {}),
+    topologySpreadConstraints: [
+      {
+        maxSkew: 1,
+        topologyKey: HOSTNAME_LABEL,
+        whenUnsatisfiable: 'DoNotSchedule',
+        nodeTaintsPolicy: 'Honor',
+        labelSelector: { matchLabels: { ...placement.spread } },
+      },
+    ],
+  };
+}
+
+/** The claim's name on a claim-free DataVolume reference (`root` becomes `<vm>-root`). */
+function claimDataVolume(name: string, claim: VmClaim): string {
+  return `${claim.name}-${name}`;
+}
+
+/** The claim-free spec with a claim's fields: names, labels, the cloud-init disk and the placement. */
+export function claimVirtualMachine(spec: VmSpec, claim: VmClaim): KubeObject {
+  const { domain, evictionStrategy, networks, nodeSelector, terminationGracePeriodSeconds, volumes } = spec.template.spec;
+  const devices = domain.devices as { disks: readonly Record<string, unknown>[] };
+  const claimedVolumes = volumes.map((v) =>
+    'dataVolume' in v ? { ...v, dataVolume: { name: claimDataVolume((v.dataVolume as { name: string }).name, claim) } } : v,
+  );
   return {
     apiVersion: KUBEVIRT_API_VERSION,
     kind: 'VirtualMachine',
-    metadata: { name: nodeName, namespace: vm.namespace, labels },
+    metadata: { name: claim.name, namespace: claim.namespace, labels: { ...claim.labels } },
     spec: {
-      runStrategy: 'Always',
-      ...(vm.rootDisk === 'dataVolume'
+      runStrategy: spec.runStrategy,
+      ...(spec.dataVolumeTemplates
         ? {
-            dataVolumeTemplates: [
-              {
-                metadata: { name: `${nodeName}-root`, creationTimestamp: null },
-                spec: {
-                  ...rootDiskSource(vm, image),
-                  storage: { resources: { requests: { storage: get(vm.shape, 'disk').toString() } } },
-                },
-              },
-            ],
+            dataVolumeTemplates: spec.dataVolumeTemplates.map((t) => ({
+              metadata: { name: claimDataVolume(t.metadata.name, claim), creationTimestamp: null },
+              spec: t.spec,
+            })),
           }
         : {}),
       template: {
         // KubeVirt's mutating webhook adds `creationTimestamp: null` to these schemaless metadata blocks;
         // writing it ourselves keeps kubernetes_manifest's planned and applied objects the same shape
         // (otherwise: "Provider produced inconsistent result", terraform-provider-kubernetes #2688/#2747).
-        metadata: { labels: podLabels, creationTimestamp: null },
+        metadata: { labels: { ...claim.podLabels }, creationTimestamp: null },
         spec: {
-          domain: renderDomain(vm),
-          // Pinned CPUs and passed-through devices cannot live-migrate: the plan says which, and why.
-          evictionStrategy: vm.eviction.strategy,
-          networks: [{ name: 'default', pod: {} }],
-          ...(options.hostSelector && Object.keys(options.hostSelector).length > 0 ? { nodeSelector: { ...options.hostSelector } } : {}),
-          ...(pinned
-            ? {
-                affinity: {
-                  nodeAffinity: {
-                    requiredDuringSchedulingIgnoredDuringExecution: {
-                      nodeSelectorTerms: [{ matchExpressions: [{ key: 'kubernetes.io/hostname', operator: 'In', values: [vm.host] }] }],
-                    },
-                  },
-                },
-              }
-            : {
-                // A hard spread: no host gets more than ceil(n / hosts) of the pool whatever order the pods
-                // come in, which is what the plan's spread proof counts on (core/plan-placement.ts). Hosts a
-                // launcher pod cannot go to (cordoned, tainted) are not counted as places to spread over.
-                topologySpreadConstraints: [
-                  {
-                    maxSkew: 1,
-                    topologyKey: 'kubernetes.io/hostname',
-                    whenUnsatisfiable: 'DoNotSchedule',
-                    nodeTaintsPolicy: 'Honor',
-                    labelSelector: { matchLabels: { [POOL_LABEL]: vm.pool, [CLUSTER_LABEL]: vm.cluster } },
-                  },
-                ],
-              }),
-          terminationGracePeriodSeconds: 180,
-          volumes: [rootVolume, { name: 'cloudinit', cloudInitNoCloud: { secretRef: { name: options.userDataSecret } } }],
+          domain: { ...domain, devices: { ...devices, disks: [...devices.disks, { name: 'cloudinit', disk: { bus: 'virtio' } }] } },
+          evictionStrategy,
+          networks,
+          ...(nodeSelector ? { nodeSelector } : {}),
+          ...renderPlacement(claim.placement),
+          terminationGracePeriodSeconds,
+          volumes: [...claimedVolumes, { name: 'cloudinit', cloudInitNoCloud: { secretRef: { name: claim.userDataSecret } } }],
         },
       },
     },
   };
+}
+
+/** What the plan's VM brings as a claim: its name, labels, user data and where the plan put it. */
+export function plannedClaim(vm: PlannedVm, userDataSecret: string): VmClaim {
+  const spreadLabels = { [POOL_LABEL]: vm.pool, [CLUSTER_LABEL]: vm.cluster };
+  return {
+    name: vm.name,
+    namespace: vm.namespace,
+    labels: { ...MANAGED_BY, [POOL_LABEL]: vm.pool, [QUOTA_LABEL]: vm.quota, [CLUSTER_LABEL]: vm.cluster, [NODE_TYPE_LABEL]: vm.nodeType },
+    podLabels: { [POOL_LABEL]: vm.pool, [QUOTA_LABEL]: vm.quota, [CLUSTER_LABEL]: vm.cluster, [VM_NAME_LABEL]: vm.name },
+    userDataSecret,
+    placement:
+      vm.placement === 'planned' && vm.host !== undefined
+        ? { host: vm.host }
+        : { spread: spreadLabels, ...(vm.hostGroup?.hosts ? { hosts: vm.hostGroup.hosts } : {}) },
+  };
+}
+
+/** One node: the VM the plan counted, whose cloud-init joins the tenant cluster. */
+export function renderVirtualMachine(vm: PlannedVm, options: VirtualMachineOptions): KubeObject {
+  return claimVirtualMachine(renderVmSpec({ ...vm, hostSelector: options.hostSelector }), plannedClaim(vm, options.userDataSecret));
 }

@@ -33,6 +33,13 @@ export interface ControlPlaneOptions {
   readonly startTimeoutMs?: number;
   /** kube-scheduler's client QPS (its default, 50, makes binding 10,000 pods take minutes). @default 300 */
   readonly schedulerQps?: number;
+  /** kube-scheduler's client burst. @default - twice the QPS */
+  readonly schedulerBurst?: number;
+  /**
+   * KubeSchedulerConfiguration's percentageOfNodesToScore: how many feasible Nodes the scheduler looks for
+   * before scoring. Any value keeps the plan's proof (it holds for every host the filters allow). @default - the scheduler's own (adaptive)
+   */
+  readonly percentageOfNodesToScore?: number;
   /** Keep the temp dir (logs) after stop(). @default $METALSLICE_VERIFY_KEEP is set */
   readonly keep?: boolean;
 }
@@ -258,7 +265,8 @@ export async function startControlPlane(opts: ControlPlaneOptions = {}): Promise
         'clientConnection:',
         `  kubeconfig: ${kubeconfig}`,
         `  qps: ${qps}`,
-        `  burst: ${qps * 2}`,
+        `  burst: ${opts.schedulerBurst ?? qps * 2}`,
+        ...(opts.percentageOfNodesToScore !== undefined ? [`percentageOfNodesToScore: ${opts.percentageOfNodesToScore}`] : []),
         'leaderElection:',
         '  leaderElect: false',
         '',

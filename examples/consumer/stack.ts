@@ -3,8 +3,8 @@
  * The fleet and quota are the provider's; they are imported so the plan places the VMs on real hosts.
  */
 import { TerraformStack } from 'cdktf';
-import { KubernetesProvider } from '@cdktf/provider-kubernetes/lib/provider';
-import { RandomProvider } from '@cdktf/provider-random/lib/provider';
+import { KubernetesProvider } from '../../constructs/providers/kubernetes/provider';
+import { RandomProvider } from '../../constructs/providers/random/provider';
 import { Construct } from 'constructs';
 import { AutoNodes, CapacityPlan, ElasticFleet, ElasticNodePool, ElasticQuota, NodeProvider, TenantCluster, acceptNewerProviders } from '../../constructs';
 import { exampleCaCertificate, exampleHosts, settings } from '../settings';

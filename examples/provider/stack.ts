@@ -3,7 +3,7 @@
  * organisations (acme: team-a, team-b; globex: research).
  */
 import { TerraformStack } from 'cdktf';
-import { KubernetesProvider } from '@cdktf/provider-kubernetes/lib/provider';
+import { KubernetesProvider } from '../../constructs/providers/kubernetes/provider';
 import { Construct } from 'constructs';
 import { CapacityPlan, ElasticFleet, ElasticQuota, acceptNewerProviders } from '../../constructs';
 import { exampleHosts, settings } from '../settings';

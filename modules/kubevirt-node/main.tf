@@ -1,14 +1,14 @@
-# One elastic node: a KubeVirt VirtualMachine of a fixed shape whose cloud-init (a Secret beside it) joins
-# the tenant cluster. The same spec constructs/render/kubevirt.ts renders: vCPUs as cores and as the CPU
-# request (what the planner counted), memory as guest and request, a spread constraint or a host pin.
+# One elastic node: a KubeVirt VirtualMachine whose cloud-init (a Secret beside it) joins the tenant cluster.
+# The VM itself (topology, memory, requests, options, devices, root disk, eviction, host selector) arrives as
+# data: var.vm is what metalslice's one renderer wrote for the node type or pool (renderVmSpec). This module
+# computes nothing about it and adds only what a claim brings, as the constructs' claimVirtualMachine does:
+# the name, the labels, the cloud-init disk, the claim's name before each DataVolume's, and a host pin or the
+# pool's hard spread.
 
 locals {
   user_data_secret = coalesce(var.user_data_secret_name, "${var.name}-cloudinit")
-  image_url        = strcontains(var.image, "://") ? var.image : "docker://${var.image}"
-
-  # cpu / ratio, rounded up to a millicore; whole CPUs are written without a suffix.
-  cpu_millis  = var.cpu_allocation_ratio == 1 ? var.cpu * 1000 : ceil(var.cpu * 1000 * 1000 / floor(var.cpu_allocation_ratio * 1000 + 0.5))
-  cpu_request = local.cpu_millis % 1000 == 0 ? tostring(local.cpu_millis / 1000) : "${local.cpu_millis}m"
+  template_spec    = var.vm.spec.template.spec
+  devices          = local.template_spec.domain.devices
 
   labels = {
     "app.kubernetes.io/managed-by" = "metalslice"
@@ -24,86 +24,49 @@ locals {
     "kubevirt.io/vm"        = var.name
   }
 
-  # One device per unit, named gpu0, gpu1, ... across resources in name order.
-  device_names = flatten([for k in sort(keys(var.devices)) : [for i in range(var.devices[k]) : k]])
-  gpus         = [for i, d in local.device_names : { name = "gpu${i}", deviceName = d }]
-
-  # The root DataVolume's content: a CDI DataSource, an http(s) URL, or the image from its registry.
-  data_source = try(var.image_source.data_source, null)
-  http_url    = try(var.image_source.http_url, null)
-  root_disk_source = [
-    { source = { registry = { url = local.image_url } } },
-    { source = { http = { url = local.http_url } } },
-    { sourceRef = merge({ kind = "DataSource", name = try(local.data_source.name, "") }, try(local.data_source.namespace, null) == null ? {} : { namespace = local.data_source.namespace }) },
-  ][local.data_source != null ? 2 : (local.http_url != null ? 1 : 0)]
-
+  spread = [
+    # Hard spread: no host holds more than ceil(n / hosts) of the pool, whatever the order (the plan counts on it).
+    {
+      maxSkew           = 1
+      topologyKey       = "kubernetes.io/hostname"
+      whenUnsatisfiable = "DoNotSchedule"
+      nodeTaintsPolicy  = "Honor"
+      labelSelector     = { matchLabels = { "metalslice.io/pool" = var.pool, "metalslice.io/cluster" = var.cluster } }
+    },
+  ]
   # Objects of different shapes are picked by indexing a tuple: a conditional needs both sides of one type.
-  root_volume = [
-    { name = "rootdisk", dataVolume = { name = "${var.name}-root" } },
-    { name = "rootdisk", containerDisk = { image = var.image } },
-  ][var.root_disk == "dataVolume" ? 0 : 1]
-
-  placement = [{
-    affinity = {
-      nodeAffinity = {
-        requiredDuringSchedulingIgnoredDuringExecution = {
-          nodeSelectorTerms = [{ matchExpressions = [{ key = "kubernetes.io/hostname", operator = "In", values = [var.host] }] }]
-        }
+  # A pin to one host; the spread inside the pool's host group; or the spread over the whole fleet.
+  placement = [
+    { affinity = local.required_hosts },
+    { affinity = local.required_hosts, topologySpreadConstraints = local.spread },
+    { topologySpreadConstraints = local.spread },
+  ][var.host != null ? 0 : (var.host_group != null ? 1 : 2)]
+  required_hosts = {
+    nodeAffinity = {
+      requiredDuringSchedulingIgnoredDuringExecution = {
+        nodeSelectorTerms = [{ matchExpressions = [{ key = "kubernetes.io/hostname", operator = "In", values = var.host != null ? [var.host] : (var.host_group == null ? [] : var.host_group) }] }]
       }
     }
-    }, {
-    topologySpreadConstraints = [
-      # Hard spread: no host holds more than ceil(n / hosts) of the pool, whatever the order (the plan counts on it).
-      {
-        maxSkew           = 1
-        topologyKey       = "kubernetes.io/hostname"
-        whenUnsatisfiable = "DoNotSchedule"
-        nodeTaintsPolicy  = "Honor"
-        labelSelector     = { matchLabels = { "metalslice.io/pool" = var.pool, "metalslice.io/cluster" = var.cluster } }
-      },
-    ]
-  }][var.host != null ? 0 : 1]
+  }
 
-  # Passed-through devices and a host pin rule out live migration: a host drain shuts such a VM down
-  # (metalslice's planner says the same).
-  eviction_strategy = var.eviction_strategy != null ? var.eviction_strategy : (length(local.gpus) > 0 || var.host != null ? "None" : "LiveMigrate")
+  # The claim's name before each DataVolume's (root becomes <name>-root).
+  volumes = [for v in local.template_spec.volumes : [v, merge(v, { dataVolume = { name = "${var.name}-${try(v.dataVolume.name, "")}" } })][can(v.dataVolume.name) ? 1 : 0]]
+  data_volume_templates = [
+    for t in try(var.vm.spec.dataVolumeTemplates, []) : merge(t, { metadata = { name = "${var.name}-${t.metadata.name}", creationTimestamp = null } })
+  ]
 
-  template_spec = merge(
+  claimed_spec = merge(
+    local.template_spec,
     {
-      domain = {
-        cpu    = { cores = var.cpu, sockets = 1, threads = 1 }
-        memory = { guest = var.memory }
-        resources = {
-          requests = { cpu = local.cpu_request, memory = var.memory }
-        }
-        devices = merge(
-          {
-            disks = [
-              { name = "rootdisk", disk = { bus = "virtio" } },
-              { name = "cloudinit", disk = { bus = "virtio" } },
-            ]
-            interfaces = [{ name = "default", masquerade = {} }]
-          },
-          [{}, { gpus = local.gpus }][length(local.gpus) > 0 ? 1 : 0],
-        )
-      }
-      evictionStrategy              = local.eviction_strategy
-      networks                      = [{ name = "default", pod = {} }]
-      terminationGracePeriodSeconds = 180
-      volumes                       = [local.root_volume, { name = "cloudinit", cloudInitNoCloud = { secretRef = { name = local.user_data_secret } } }]
+      domain = merge(local.template_spec.domain, {
+        devices = merge(local.devices, { disks = concat(local.devices.disks, [{ name = "cloudinit", disk = { bus = "virtio" } }]) })
+      })
+      # A VM pinned to one host has nowhere to migrate: the renderer says what it becomes.
+      evictionStrategy = var.host != null ? var.vm.pinnedEvictionStrategy : local.template_spec.evictionStrategy
+      volumes          = concat(local.volumes, [{ name = "cloudinit", cloudInitNoCloud = { secretRef = { name = local.user_data_secret } } }])
     },
-    [{}, { nodeSelector = var.host_selector }][length(var.host_selector) > 0 ? 1 : 0],
     local.placement,
   )
-
-  data_volume_templates = [{}, {
-    dataVolumeTemplates = [
-      {
-        metadata = { name = "${var.name}-root", creationTimestamp = null }
-        spec     = merge(local.root_disk_source, { storage = { resources = { requests = { storage = var.disk } } } })
-      },
-    ]
-  }][var.root_disk == "dataVolume" ? 1 : 0]
 }
 
 resource "kubernetes_secret_v1" "user_data" {
@@ -127,12 +90,12 @@ locals {
       labels    = local.labels
     }
     spec = merge(
-      { runStrategy = "Always" },
-      local.data_volume_templates,
+      { runStrategy = var.vm.spec.runStrategy },
+      [{}, { dataVolumeTemplates = local.data_volume_templates }][length(local.data_volume_templates) > 0 ? 1 : 0],
       {
         template = {
           metadata = { labels = local.pod_labels, creationTimestamp = null }
-          spec     = local.template_spec
+          spec     = local.claimed_spec
         }
       },
     )
@@ -143,11 +106,4 @@ resource "kubernetes_manifest" "virtual_machine" {
   manifest = local.virtual_machine
 
   depends_on = [kubernetes_secret_v1.user_data]
-
-  lifecycle {
-    precondition {
-      condition     = var.root_disk == "containerDisk" || var.disk != null
-      error_message = "A dataVolume root disk needs its size: set disk (e.g. 100Gi) or use root_disk = \"containerDisk\"."
-    }
-  }
 }

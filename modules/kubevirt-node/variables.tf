@@ -58,111 +58,6 @@ variable "node_type" {
   }
 }
 
-variable "cpu" {
-  type        = number
-  description = "Whole vCPUs of the guest."
-
-  validation {
-    condition     = var.cpu >= 1 && floor(var.cpu) == var.cpu
-    error_message = "cpu must be a whole number of vCPUs, 1 or more."
-  }
-}
-
-variable "cpu_allocation_ratio" {
-  type        = number
-  description = "vCPUs per physical CPU of the fleet: the VM requests cpu / ratio (rounded up to a millicore). 1 means no overcommit."
-  default     = 1
-
-  validation {
-    condition     = var.cpu_allocation_ratio >= 1
-    error_message = "cpu_allocation_ratio must be 1 or more."
-  }
-}
-
-variable "memory" {
-  type        = string
-  description = "Guest memory as a Kubernetes quantity (e.g. 16Gi); requested as is."
-
-  validation {
-    condition     = can(regex("^[0-9]+(\\.[0-9]+)?(Ki|Mi|Gi|Ti|Pi|Ei|k|M|G|T|P|E)?$", var.memory))
-    error_message = "memory must be a Kubernetes quantity such as 16Gi."
-  }
-}
-
-variable "disk" {
-  type        = string
-  description = "Root disk size (a Kubernetes quantity) of a dataVolume root disk; ignored for containerDisk."
-  default     = null
-
-  validation {
-    condition     = var.disk == null || can(regex("^[0-9]+(\\.[0-9]+)?(Ki|Mi|Gi|Ti|Pi|Ei|k|M|G|T|P|E)?$", var.disk))
-    error_message = "disk must be a Kubernetes quantity such as 100Gi."
-  }
-}
-
-variable "root_disk" {
-  type        = string
-  description = "containerDisk (ephemeral, from the image) or dataVolume (a PVC of `disk`, imported from the image)."
-  default     = "dataVolume"
-
-  validation {
-    condition     = contains(["containerDisk", "dataVolume"], var.root_disk)
-    error_message = "root_disk must be containerDisk or dataVolume."
-  }
-}
-
-variable "image" {
-  type        = string
-  description = "Root disk image: a container disk reference (docker:// is added when no scheme is given)."
-  default     = "quay.io/containerdisks/ubuntu:24.04"
-
-  validation {
-    condition     = length(trimspace(var.image)) > 0
-    error_message = "image must not be empty."
-  }
-}
-
-variable "image_source" {
-  type = object({
-    http_url    = optional(string)
-    data_source = optional(object({ name = string, namespace = optional(string) }))
-  })
-  description = "Where a dataVolume root disk's content comes from instead of image: an http(s) URL, or a CDI DataSource (name, optional namespace). Null: the image, from its registry."
-  default     = null
-
-  validation {
-    condition     = var.image_source == null || (try(var.image_source.http_url, null) == null) != (try(var.image_source.data_source, null) == null)
-    error_message = "image_source must set exactly one of http_url and data_source."
-  }
-
-  validation {
-    condition     = try(var.image_source.http_url, null) == null || can(regex("^https?://", coalesce(try(var.image_source.http_url, null), "x")))
-    error_message = "image_source.http_url must be an http:// or https:// URL."
-  }
-}
-
-variable "devices" {
-  type        = map(number)
-  description = "Extended resources to pass through (e.g. {\"nvidia.com/gpu\" = 1}): one host device each, named gpu0, gpu1, ..."
-  default     = {}
-
-  validation {
-    condition     = alltrue([for k, v in var.devices : strcontains(k, "/") && v >= 0 && floor(v) == v])
-    error_message = "devices maps qualified resource names (vendor.com/name) to whole counts."
-  }
-}
-
-variable "host_selector" {
-  type        = map(string)
-  description = "Node labels of the fleet's hosts: the VM only runs there."
-  default     = {}
-
-  validation {
-    condition     = alltrue([for k, v in var.host_selector : can(regex("^([a-z0-9]([-a-z0-9.]*[a-z0-9])?/)?[A-Za-z0-9]([-A-Za-z0-9_.]*[A-Za-z0-9])?$", k)) && can(regex("^([A-Za-z0-9]([-A-Za-z0-9_.]*[A-Za-z0-9])?)?$", v))])
-    error_message = "host_selector must map label keys to label values."
-  }
-}
-
 variable "host" {
   type        = string
   description = "Pin the VM to this host (kubernetes.io/hostname), as the planner placed it; null spreads the pool over hosts."
@@ -171,6 +66,17 @@ variable "host" {
   validation {
     condition     = var.host == null || can(regex("^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$", var.host))
     error_message = "host must be a node name (a DNS-1123 subdomain) or null."
+  }
+}
+
+variable "host_group" {
+  type        = list(string)
+  description = "Confine the VM to these hosts (kubernetes.io/hostname), spread inside them, as the plan groups its pool (its report lists the group); null spreads over the whole fleet. Ignored when host pins the VM."
+  default     = null
+
+  validation {
+    condition     = var.host_group == null || (length((var.host_group == null ? [] : var.host_group)) > 0 && alltrue([for h in(var.host_group == null ? [] : var.host_group) : can(regex("^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$", h))]))
+    error_message = "host_group must be a non-empty list of node names (DNS-1123 subdomains) or null."
   }
 }
 
@@ -196,12 +102,12 @@ variable "user_data_secret_name" {
   }
 }
 
-variable "eviction_strategy" {
-  description = "What KubeVirt does with the VM when its host is drained (LiveMigrate, LiveMigrateIfPossible, External, None). Default: LiveMigrate, or None when the VM passes a device through or is pinned to a host (a pinned VM has nowhere to migrate)."
-  type        = string
-  default     = null
+variable "vm" {
+  type        = any
+  description = "The VM as metalslice renders it for this node type or pool: {spec, pinnedEvictionStrategy}, an entry of vm_types or vm_pools in the vm-types.auto.tfvars.json that `metalslice node-template-vars` writes. The module adds only the claim's fields: name, labels, user data, and a host pin or the pool's spread."
+
   validation {
-    condition     = var.eviction_strategy == null || contains(["LiveMigrate", "LiveMigrateIfPossible", "External", "None"], coalesce(var.eviction_strategy, "None"))
-    error_message = "eviction_strategy must be one of LiveMigrate, LiveMigrateIfPossible, External, None."
+    condition     = can(var.vm.spec.template.spec.domain.devices.disks) && can(var.vm.spec.template.spec.volumes) && contains(["External", "None"], try(var.vm.pinnedEvictionStrategy, ""))
+    error_message = "vm must be an entry that `metalslice node-template-vars --config FILE --provider NAME` writes (vm_types[<node type>] or vm_pools[<pool>]): regenerate vm-types.auto.tfvars.json beside the node template, and check the node type or pool is in the config."
   }
 }

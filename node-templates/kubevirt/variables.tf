@@ -4,8 +4,8 @@ variable "vcluster" {
   description = "The node claim as vCluster Platform passes it to a terraform node template: name, namespace, userData, requirements, properties, nodeClaim, nodeType, nodeProvider, instance."
 
   validation {
-    condition     = can(var.vcluster.userData) && can(var.vcluster.nodeType.spec.resources.cpu) && can(var.vcluster.nodeType.spec.resources.memory)
-    error_message = "vcluster must carry userData and a nodeType with spec.resources.cpu and memory (the platform passes them for every claim)."
+    condition     = can(var.vcluster.userData) && (can(var.vcluster.nodeType.metadata.name) || can(var.vcluster.nodeType.name))
+    error_message = "vcluster must carry userData and a nodeType with its name (the platform passes them for every claim)."
   }
 }
 
@@ -28,5 +28,27 @@ variable "kubeconfig_context" {
   validation {
     condition     = var.kubeconfig_context == null || length(trimspace(coalesce(var.kubeconfig_context, " "))) > 0
     error_message = "kubeconfig_context must be a context name or null."
+  }
+}
+
+variable "vm_types" {
+  type        = any
+  description = "VMs by node type name, as metalslice renders them: written to vm-types.auto.tfvars.json by `metalslice node-template-vars`."
+  default     = {}
+
+  validation {
+    condition     = alltrue([for k, v in var.vm_types : can(v.spec.template.spec.domain) && contains(["External", "None"], try(v.pinnedEvictionStrategy, ""))])
+    error_message = "vm_types must be as `metalslice node-template-vars --config FILE --provider NAME --out vm-types.auto.tfvars.json` writes it: regenerate the file rather than editing it."
+  }
+}
+
+variable "vm_pools" {
+  type        = any
+  description = "VMs by pool label (metalslice.io/pool) for the planned auto-node pools, with their claim properties: written beside vm_types."
+  default     = {}
+
+  validation {
+    condition     = alltrue([for k, v in var.vm_pools : can(v.spec.template.spec.domain) && contains(["External", "None"], try(v.pinnedEvictionStrategy, ""))])
+    error_message = "vm_pools must be as `metalslice node-template-vars --config FILE --provider NAME --out vm-types.auto.tfvars.json` writes it: regenerate the file rather than editing it."
   }
 }

@@ -29,7 +29,13 @@ describe('e2e: faults during and between applies', () => {
     // With KubeVirt's admission defaulting imitated (it stays up across the API server crash, as a webhook would).
     cluster = await startCluster({ kubevirtDefaulting: true, kubevirtNamespace: true });
     work = fs.mkdtempSync(path.join(os.tmpdir(), 'metalslice-faults-'));
-    env = { ...process.env, CHECKPOINT_DISABLE: '1', CDKTF_OUTDIR: path.join(work, 'cdktf.out'), KUBE_CONFIG_PATH: cluster.adminKubeconfig };
+    env = {
+      ...process.env,
+      CHECKPOINT_DISABLE: '1',
+      METALSLICE_STATE: 'local',
+      CDKTF_OUTDIR: path.join(work, 'cdktf.out'),
+      KUBE_CONFIG_PATH: cluster.adminKubeconfig,
+    };
     const config = {
       fleets: [{ name: 'fra1', hosts: Array.from({ length: 8 }, (_, i) => ({ name: `bm-${i}`, capacity: { cpu: 64, memory: '256Gi', disk: '2Ti' } })) }],
       quotas: [{ name: 'team-a', fleet: 'fra1', organization: 'acme', limits: { cpu: 400, memory: '400Gi', disk: '1Ti' }, maxVirtualMachines: 250 }],

@@ -32,7 +32,13 @@ describe('e2e: the example config as one stack', () => {
   });
 
   it('creates quotas, VMs, auto-node pools and HostClaims in one apply, re-plans clean, and destroys', async () => {
-    const env = { ...process.env, CHECKPOINT_DISABLE: '1', CDKTF_OUTDIR: path.join(work, 'cdktf.out'), KUBE_CONFIG_PATH: cluster.adminKubeconfig };
+    const env = {
+      ...process.env,
+      CHECKPOINT_DISABLE: '1',
+      METALSLICE_STATE: 'local',
+      CDKTF_OUTDIR: path.join(work, 'cdktf.out'),
+      KUBE_CONFIG_PATH: cluster.adminKubeconfig,
+    };
     expectOk(
       'synth',
       await run(process.execPath, [path.join(REPO_ROOT, 'node_modules', 'tsx', 'dist', 'cli.mjs'), path.join(REPO_ROOT, 'examples', 'config-app.ts')], {
@@ -86,6 +92,7 @@ describe('e2e: the example config as one stack', () => {
     const env = {
       ...process.env,
       CHECKPOINT_DISABLE: '1',
+      METALSLICE_STATE: 'local',
       CDKTF_OUTDIR: outdir,
       KUBE_CONFIG_PATH: cluster.adminKubeconfig,
       METALSLICE_CONFIG: config,

@@ -1,7 +1,9 @@
-// metalslice as a provider team installs it: `npm pack`, the tarball installed into an empty project that
-// has only the peers (cdktf, constructs, the two provider bindings), the README's construct example
-// compiled with `tsc --strict` and synthesized there, and its plan compared with the plan of the same model
-// written as YAML and planned by `metalslice/core`.
+// metalslice as a platform team installs it, from the README alone: `npm pack`, then for CDK Terrain and for CDK
+// for Terraform an empty project that runs the README's install lines (the tarball in place of `metalslice`, the
+// cdktf variant as the README says: `cdktn` -> `cdktf`), the README's construct example compiled with `tsc
+// --strict` by whatever TypeScript those lines install, and synthesized. Both frameworks give the same plan JSON
+// byte for byte and the same resources in cdk.tf.json, and the plan is what the same model as YAML plans.
+// If the README's install lines or example drift from what works, this fails.
 import { afterAll, beforeAll, describe, expect, it, jest } from '@jest/globals';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
@@ -9,28 +11,42 @@ import * as path from 'node:path';
 import { expectOk, REPO_ROOT, run } from './harness';
 import { parsePlanJson, PlanJson } from '../support/plan-json';
 
-jest.setTimeout(600_000);
+jest.setTimeout(1_200_000);
 
-const lock = JSON.parse(fs.readFileSync(path.join(REPO_ROOT, 'package-lock.json'), 'utf8')) as { packages: Record<string, { version: string }> };
-const versionOf = (name: string) => lock.packages[`node_modules/${name}`].version;
-const PEERS = ['cdktf', 'constructs', '@cdktf/provider-kubernetes', '@cdktf/provider-random'];
+const README = fs.readFileSync(path.join(REPO_ROOT, 'README.md'), 'utf8');
+type Framework = 'cdktn' | 'cdktf';
 
-/** The README's construct example (the first ```ts block after "## The construct API"). */
-function readmeExample(): string {
-  const readme = fs.readFileSync(path.join(REPO_ROOT, 'README.md'), 'utf8');
-  const section = readme.slice(readme.indexOf('## The construct API'));
-  const block = /```ts\n([\s\S]*?)```/.exec(section);
-  if (!block) throw new Error('README has no ```ts block under "## The construct API"');
+/** The first fenced block of a language after a heading. */
+function blockAfter(heading: string, lang: string): string {
+  const section = README.slice(README.indexOf(heading));
+  const block = new RegExp('```' + lang + '\\n([\\s\\S]*?)```').exec(section);
+  if (!block) throw new Error(`README has no \`\`\`${lang} block under "${heading}"`);
   return block[1];
 }
 
-/** What the README example leaves to the reader: the hosts of the fleet and the tenant CA. */
-const HOSTS = Array.from({ length: 6 }, (_, i) => ({ name: `bm-${i}`, capacity: { cpu: 96, memory: '512Gi', disk: '8Ti' } }));
+/** The README written for cdktn, as the README says to read it for cdktf. */
+function forFramework(text: string, framework: Framework): string {
+  return framework === 'cdktn' ? text : text.replace(/\bcdktn\b/g, 'cdktf');
+}
+
+/** The README's install lines, each an `npm install` argument list with the tarball in place of metalslice. */
+function installLines(framework: Framework, tarball: string): string[][] {
+  return forFramework(blockAfter('## Use it as a library', 'sh'), framework)
+    .split('\n')
+    .filter((l) => l.startsWith('npm install'))
+    .map((l) =>
+      l
+        .split(/\s+/)
+        .slice(2)
+        .map((a) => (a === 'metalslice' ? tarball : a)),
+    );
+}
 
 /** The README example's model, as a config file. */
 function sameModelAsYaml(pem: string): string {
+  const hosts = ['bm-01', 'bm-02', 'bm-03', 'bm-04', 'bm-05', 'bm-06'].map((name) => ({ name, capacity: { cpu: 96, memory: '512Gi', disk: '8Ti' } }));
   return JSON.stringify({
-    fleets: [{ name: 'fra1', hosts: HOSTS, reservedPerHost: { cpu: 2, memory: '8Gi' } }],
+    fleets: [{ name: 'fra1', hosts, reservedPerHost: { cpu: 2, memory: '8Gi' } }],
     quotas: [{ name: 'team-a', fleet: 'fra1', organization: 'acme', limits: { cpu: 256, memory: '1Ti', disk: '8Ti' }, maxVirtualMachines: 40 }],
     clusters: [{ name: 'team-a-prod', endpoint: 'https://10.0.0.10:6443', caCertificate: pem, kubeconfigPath: '~/.kube/team-a.config' }],
     nodePools: [{ name: 'workers', quota: 'team-a', cluster: 'team-a-prod', shape: { cpu: 8, memory: '32Gi', disk: '100Gi' }, count: 6 }],
@@ -57,67 +73,109 @@ function planned(report: PlanJson) {
   };
 }
 
-describe('e2e: the packed library in a fresh project', () => {
-  let work: string;
-  beforeAll(() => {
-    work = fs.mkdtempSync(path.join(os.tmpdir(), 'metalslice-consumer-'));
-  });
-  afterAll(() => fs.rmSync(work, { recursive: true, force: true }));
+/** cdk.tf.json without what says which framework wrote it: the `//` metadata blocks. */
+function withoutFrameworkMetadata(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(withoutFrameworkMetadata);
+  if (typeof value !== 'object' || value === null) return value;
+  return Object.fromEntries(
+    Object.entries(value)
+      .filter(([k]) => k !== '//')
+      .map(([k, v]) => [k, withoutFrameworkMetadata(v)]),
+  );
+}
 
-  it('installs from the tarball with only the peers, compiles the README example with --strict, and plans what the YAML plans', async () => {
-    // 1. The tarball, as published (dist is built by `npm test` before the tests run).
+interface Synthesized {
+  planJson: string;
+  cdkTf: unknown;
+  project: string;
+}
+
+describe('e2e: the packed library in a fresh project, from the README', () => {
+  let work: string;
+  let tarball: string;
+  const synthesized: Partial<Record<Framework, Synthesized>> = {};
+
+  beforeAll(async () => {
+    work = fs.mkdtempSync(path.join(os.tmpdir(), 'metalslice-consumer-'));
+    // The tarball, as published (dist is built by `npm test` before the tests run).
     const pack = await run('npm', ['pack', '--ignore-scripts', '--json', '--pack-destination', work], { cwd: REPO_ROOT });
     expectOk('npm pack', pack);
     const packed = JSON.parse(pack.stdout) as { filename: string; files: { path: string }[] }[];
     expect(packed[0].files.filter((f) => /^(test|bench|examples)\//.test(f.path) || /\.test\.(ts|js)$/.test(f.path))).toEqual([]);
+    expect(packed[0].files.map((f) => f.path)).toEqual(expect.arrayContaining(['dist/constructs/index.js', 'dist/cdktn/constructs/index.js']));
+    tarball = path.join(work, packed[0].filename);
+  });
+  afterAll(() => fs.rmSync(work, { recursive: true, force: true }));
 
-    // 2. An empty project with the peers and the tarball; from npm's cache when it has them.
-    const project = path.join(work, 'app');
-    fs.mkdirSync(project);
-    const dependencies: Record<string, string> = Object.fromEntries([
-      ...PEERS.map((p): [string, string] => [p, versionOf(p)]),
-      ['metalslice', `file:${path.join(work, packed[0].filename)}`],
-    ]);
-    fs.writeFileSync(path.join(project, 'package.json'), JSON.stringify({ name: 'consumer', private: true, dependencies }, null, 2));
-    expectOk(
-      'npm install',
-      await run('npm', ['install', '--prefer-offline', '--no-audit', '--no-fund', '--ignore-scripts'], { cwd: project, timeoutMs: 480_000 }),
+  for (const framework of ['cdktn', 'cdktf'] as const) {
+    it(`${framework}: the README's install lines, then its example compiled with --strict and synthesized`, async () => {
+      const project = path.join(work, framework);
+      fs.mkdirSync(project);
+      // An ES module project, as a new TypeScript project is by default.
+      fs.writeFileSync(path.join(project, 'package.json'), JSON.stringify({ name: `consumer-${framework}`, private: true, type: 'module' }, null, 2));
+      for (const args of installLines(framework, tarball)) {
+        expectOk(
+          `npm install ${args.join(' ')}`,
+          await run('npm', ['install', '--prefer-offline', '--no-audit', '--no-fund', ...args], { cwd: project, timeoutMs: 600_000 }),
+        );
+      }
+      // Exactly one copy of each framework package: metalslice's constructs take the app's objects.
+      for (const peer of [framework, 'constructs']) expect(fs.existsSync(path.join(project, 'node_modules', 'metalslice', 'node_modules', peer))).toBe(false);
+      expect(fs.existsSync(path.join(project, 'node_modules', '@cdktf', 'provider-kubernetes'))).toBe(false);
+
+      fs.writeFileSync(path.join(project, 'app.ts'), forFramework(blockAfter('## The construct API', 'ts'), framework));
+      fs.copyFileSync(path.join(REPO_ROOT, 'examples', 'team-a-prod-ca.crt'), path.join(project, 'team-a-prod-ca.crt'));
+      fs.writeFileSync(
+        path.join(project, 'tsconfig.json'),
+        JSON.stringify({ compilerOptions: { strict: true, module: 'nodenext', target: 'es2022', outDir: 'out', types: ['node'] }, files: ['app.ts'] }),
+      );
+      expectOk('tsc --strict', await run(path.join(project, 'node_modules', '.bin', 'tsc'), ['-p', project], { cwd: project }));
+
+      const outdir = path.join(project, 'cdktf.out');
+      const env = { ...process.env, CHECKPOINT_DISABLE: '1', CDKTF_OUTDIR: outdir, CDKTN_OUTDIR: outdir };
+      expectOk('synth', await run(process.execPath, ['out/app.js'], { cwd: project, env }));
+      const stackDir = path.join(outdir, 'stacks', 'fra1');
+      synthesized[framework] = {
+        planJson: fs.readFileSync(path.join(stackDir, 'metalslice-plan.json'), 'utf8'),
+        // The default local backend names the project's directory, which differs between the two projects.
+        cdkTf: JSON.parse(fs.readFileSync(path.join(stackDir, 'cdk.tf.json'), 'utf8').replaceAll(project, '<project>')),
+        project,
+      };
+    });
+  }
+
+  it('gives the same plan JSON byte for byte and the same resources with cdktn and with cdktf', () => {
+    const { cdktn, cdktf } = synthesized;
+    if (!cdktn || !cdktf) throw new Error('a framework did not synthesize (see the test above)');
+    expect(cdktn.planJson).toBe(cdktf.planJson);
+    expect(withoutFrameworkMetadata(cdktn.cdkTf)).toEqual(withoutFrameworkMetadata(cdktf.cdkTf));
+    const resources = (cdktn.cdkTf as { resource: Record<string, Record<string, unknown>> }).resource;
+    expect(Object.keys(resources).sort()).toEqual(
+      expect.arrayContaining([
+        'kubectl_manifest',
+        'kubernetes_manifest',
+        'kubernetes_namespace_v1',
+        'kubernetes_secret_v1',
+        'random_password',
+        'random_string',
+      ]),
     );
-    // Exactly one copy of each peer: metalslice's constructs take the app's provider objects.
-    for (const peer of PEERS) expect(fs.existsSync(path.join(project, 'node_modules', 'metalslice', 'node_modules', peer))).toBe(false);
+  });
 
-    // 3. The README example, with what it leaves to the reader, compiled with --strict.
+  it('plans with the constructs what metalslice/core plans from the same model as YAML', async () => {
+    const cdktn = synthesized.cdktn;
+    if (!cdktn) throw new Error('cdktn did not synthesize (see the test above)');
     const pem = fs.readFileSync(path.join(REPO_ROOT, 'examples', 'team-a-prod-ca.crt'), 'utf8');
-    const prelude = `const hosts = ${JSON.stringify(HOSTS)};\nconst pem = ${JSON.stringify(pem)};\n`;
-    const example = readmeExample();
-    const imports = example.split('\n').filter((l) => l.startsWith('import '));
-    const body = example.split('\n').filter((l) => !l.startsWith('import '));
-    fs.writeFileSync(path.join(project, 'app.ts'), [...imports, prelude, ...body].join('\n'));
-    fs.writeFileSync(
-      path.join(project, 'tsconfig.json'),
-      JSON.stringify({
-        compilerOptions: { strict: true, target: 'ES2022', module: 'commonjs', moduleResolution: 'node', esModuleInterop: true, outDir: 'out', types: [] },
-        files: ['app.ts'],
-      }),
-    );
-    expectOk('tsc --strict', await run(process.execPath, [path.join(REPO_ROOT, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', project], { cwd: project }));
-
-    // 4. Synth it, as cdktf does.
-    const outdir = path.join(project, 'cdktf.out');
-    expectOk('synth', await run(process.execPath, ['out/app.js'], { cwd: project, env: { ...process.env, CHECKPOINT_DISABLE: '1', CDKTF_OUTDIR: outdir } }));
-    const fromConstructs = parsePlanJson(fs.readFileSync(path.join(outdir, 'stacks', 'fra1', 'metalslice-plan.json'), 'utf8'));
-
-    // 5. The same model as YAML, planned by metalslice/core from the installed package.
-    fs.writeFileSync(path.join(project, 'model.yaml'), sameModelAsYaml(pem));
+    fs.writeFileSync(path.join(cdktn.project, 'model.yaml'), sameModelAsYaml(pem));
     const core = await run(
       process.execPath,
       ['-e', "const m = require('metalslice/core'); process.stdout.write(JSON.stringify(m.planModel(m.loadConfigFile('model.yaml')).report))"],
-      { cwd: project },
+      { cwd: cdktn.project },
     );
     expectOk('metalslice/core', core);
-    const fromYaml = parsePlanJson(core.stdout);
+    const fromConstructs = parsePlanJson(cdktn.planJson);
     expect(fromConstructs.ok).toBe(true);
-    expect(planned(fromConstructs)).toEqual(planned(fromYaml));
+    expect(planned(fromConstructs)).toEqual(planned(parsePlanJson(core.stdout)));
     expect(fromConstructs.pools.map((p) => p.name)).toEqual(['workers', 'base', 'burst']);
   });
 });

@@ -160,12 +160,14 @@ export function copyTerraformTree(dest: string): string {
 
 /**
  * The environment the example stacks (examples/app.ts) read, with the test API server as both the provider
- * cluster and the tenant cluster (bootstrap tokens land in its kube-system); `extra` adds or overrides.
+ * cluster and the tenant cluster (bootstrap tokens land in its kube-system); `extra` adds or overrides. State
+ * stays in a local file (`METALSLICE_STATE=local`): shared state has its own test (state-backend.test.ts).
  */
 export function exampleStackEnv(cluster: Pick<TestCluster, 'adminKubeconfig' | 'server' | 'caFile'>, extra: NodeJS.ProcessEnv = {}): NodeJS.ProcessEnv {
   return {
     ...process.env,
     CHECKPOINT_DISABLE: '1',
+    METALSLICE_STATE: 'local',
     METALSLICE_PROVIDER_KUBECONFIG: cluster.adminKubeconfig,
     METALSLICE_TENANT_KUBECONFIG: cluster.adminKubeconfig,
     METALSLICE_TENANT_ENDPOINT: cluster.server,

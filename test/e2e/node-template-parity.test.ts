@@ -10,8 +10,11 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { MetalsliceConfig } from '../../constructs/core/model';
 import { planModel } from '../../constructs/core/plan';
-import { PlannedVm } from '../../constructs/core/vms';
+import { pinVm, PlannedVm } from '../../constructs/core/vms';
+import type { RenderedVm } from '../support/kube-docs';
 import { renderVirtualMachine } from '../../constructs/render/kubevirt';
+import { nodeTemplateVars } from '../../constructs/render/node-template';
+import { claimFree, roadSpecs, roadsModel, roadsPlan, templateVars } from '../support/four-roads';
 import { corpusCatalogue, corpusFiles, corpusModel, vclusterVerdicts } from '../support/vcluster-corpus';
 import { copyTerraformTree, expectOk, tofu } from './harness';
 
@@ -19,20 +22,16 @@ jest.setTimeout(900_000);
 
 /**
  * The claim vCluster Platform passes to the template for `vm`: the node claim's name, the chosen node type
- * with its resources (quantities as strings) and properties, the tenant instance, and the claim's effective
- * properties (provider's, then the type's, then the pool's). The metalslice.io/* properties are the ones the
- * provider team sets on the NodeProvider for the template (node-templates/kubevirt/main.tf lists them).
+ * with its resources (quantities as strings) and properties, the tenant instance, and the claim's properties.
+ * The metalslice.io/* properties are the ones node-templates/kubevirt/main.tf lists: where the VM goes
+ * (namespace, quota, pool, a pinned host). Everything about the VM itself comes from the vars file.
  */
-function claimFor(vm: PlannedVm, model: MetalsliceConfig, poolProperties: Record<string, string>): Record<string, unknown> {
+function claimFor(vm: PlannedVm, model: MetalsliceConfig): Record<string, unknown> {
   const entry = (model.autoNodes ?? []).find(
     (a) => a.cluster === vm.cluster && [...(a.static ?? [])].some((p) => `${a.cluster}-${p.name}` === vm.pool || p.name === vm.pool),
   );
   const provider = (model.nodeProviders ?? []).find((p) => p.name === entry?.provider)!;
   const type = provider.nodeTypes.find((t) => t.name === vm.nodeType || `${provider.name}.${t.name}` === vm.nodeType)!;
-  const fleet = (model.fleets ?? []).find((f) => f.name === vm.fleet)!;
-  const hostSelector = Object.entries(fleet.hostSelector ?? {})
-    .map(([k, v]) => `${k}=${v}`)
-    .join(',');
   return {
     vcluster: {
       name: vm.name,
@@ -42,15 +41,14 @@ function claimFor(vm: PlannedVm, model: MetalsliceConfig, poolProperties: Record
       properties: {
         ...provider.properties,
         ...type.properties,
-        ...poolProperties,
+        ...entry?.properties,
         'metalslice.io/namespace': vm.namespace,
         'metalslice.io/quota': vm.quota,
         'metalslice.io/pool': vm.pool,
-        'metalslice.io/node-type': vm.nodeType,
-        'metalslice.io/cpu-allocation-ratio': String(fleet.cpuAllocationRatio ?? 1),
-        ...(hostSelector ? { 'metalslice.io/host-selector': hostSelector } : {}),
         // A node the plan pins (its report says which) is pinned by the platform's claim too.
         ...(vm.placement === 'planned' && vm.host !== undefined ? { 'metalslice.io/host': vm.host } : {}),
+        // A pool the plan confines to a host group: the group, as the report lists it.
+        ...(vm.placement === 'spread' && vm.hostGroup?.hosts ? { 'metalslice.io/host-group': vm.hostGroup.hosts.join(',') } : {}),
       },
       nodeClaim: { metadata: { name: vm.name, namespace: 'p-acme' } },
       nodeType: {
@@ -63,14 +61,30 @@ function claimFor(vm: PlannedVm, model: MetalsliceConfig, poolProperties: Record
   };
 }
 
-/** The static pool's claim properties: its autoNodes entry's (vCluster takes none per static pool). */
-function poolProperties(vm: PlannedVm, model: MetalsliceConfig): Record<string, string> {
-  for (const a of model.autoNodes ?? []) {
-    if (a.cluster !== vm.cluster) continue;
-    const pool = (a.static ?? []).find((p) => `${a.cluster}-${p.name}` === vm.pool || p.name === vm.pool);
-    if (pool) return { ...a.properties };
-  }
-  return {};
+/** The provider of a static pool's VM. */
+function providerOf(vm: PlannedVm, model: MetalsliceConfig): string {
+  return (model.autoNodes ?? []).find(
+    (a) => a.cluster === vm.cluster && (a.static ?? []).some((p) => `${a.cluster}-${p.name}` === vm.pool || p.name === vm.pool),
+  )!.provider;
+}
+
+/** The VirtualMachine the node template writes for a claim, as OpenTofu evaluates it (`tofu console`). */
+export async function templateVm(dir: string, varFiles: readonly string[]): Promise<unknown> {
+  const result = await new Promise<{ code: number; stdout: string; stderr: string }>((resolve) => {
+    const child = spawn('tofu', ['console', '-no-color', ...varFiles.map((f) => `-var-file=${f}`)], {
+      cwd: dir,
+      env: { ...process.env, CHECKPOINT_DISABLE: '1' },
+    });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
+    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
+    child.on('close', (code) => resolve({ code: code ?? 1, stdout, stderr }));
+    child.stdin.end('nonsensitive(jsonencode(module.node.virtual_machine))\n');
+  });
+  const line = result.stdout.trim().split('\n').pop() ?? '';
+  expect({ code: result.code, stderr: result.stderr.slice(-2000) }).toEqual({ code: 0, stderr: '' });
+  return JSON.parse(JSON.parse(line) as string) as unknown;
 }
 
 describe('the kubevirt node template and the constructs render the same VM', () => {
@@ -119,22 +133,91 @@ describe('the kubevirt node template and the constructs render the same VM', () 
   });
 
   it.each(cases.map((c) => [`${c.file} ${c.vm.pool}`, c] as const))('%s', async (_name, { vm, model }) => {
-    const vars = path.join(dir, `${vm.name}.tfvars.json`);
-    fs.writeFileSync(vars, JSON.stringify(claimFor(vm, model, poolProperties(vm, model))));
+    const claim = path.join(dir, `${vm.name}.tfvars.json`);
+    fs.writeFileSync(claim, JSON.stringify(claimFor(vm, model)));
+    const vars = nodeTemplateVars(planModel(model), model, providerOf(vm, model));
+    if (!vars.ok) throw new Error(JSON.stringify(vars.errors));
+    const types = path.join(dir, `${vm.name}.vm-types.tfvars.json`);
+    fs.writeFileSync(types, JSON.stringify(vars.vars));
     const fleet = (model.fleets ?? []).find((f) => f.name === vm.fleet);
     const ours = renderVirtualMachine(vm, { userDataSecret: `${vm.name}-cloudinit`, hostSelector: fleet?.hostSelector });
-    const result = await new Promise<{ code: number; stdout: string; stderr: string }>((resolve) => {
-      const child = spawn('tofu', ['console', '-no-color', `-var-file=${vars}`], { cwd: dir, env: { ...process.env, CHECKPOINT_DISABLE: '1' } });
-      let stdout = '';
-      let stderr = '';
-      child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
-      child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
-      child.on('close', (code) => resolve({ code: code ?? 1, stdout, stderr }));
-      child.stdin.end('nonsensitive(jsonencode(module.node.virtual_machine))\n');
-    });
-    const line = result.stdout.trim().split('\n').pop() ?? '';
-    expect({ code: result.code, stderr: result.stderr.slice(-2000) }).toEqual({ code: 0, stderr: '' });
-    const template = JSON.parse(JSON.parse(line) as string) as unknown;
+    const template = await templateVm(dir, [claim, types]);
     expect(template).toEqual(ours);
   });
 });
+
+describe('the fourth road: the node template writes the same VM for every vm option and fleet overcommit', () => {
+  const plan = roadsPlan();
+  const model = roadsModel();
+  let dir: string;
+
+  beforeAll(async () => {
+    dir = path.join(copyTerraformTree(fs.mkdtempSync(path.join(os.tmpdir(), 'metalslice-roads-'))), 'node-templates', 'kubevirt');
+    expectOk('init', await tofu(dir, ['init', '-backend=false', '-input=false', '-no-color']));
+    // As a provider team would: the vars file beside the template, loaded by OpenTofu on every run.
+    fs.writeFileSync(path.join(dir, 'vm-types.auto.tfvars.json'), JSON.stringify(templateVars(plan)));
+  });
+
+  afterAll(() => {
+    if (dir) fs.rmSync(path.dirname(path.dirname(dir)), { recursive: true, force: true });
+  });
+
+  it.each(roadSpecs(plan).map((r) => [r.type, r] as const))('%s', async (type, r) => {
+    const vm = plan.vms.find((v) => v.pool === `prod-static-${type}` || v.pool === `static-${type}`)!;
+    const claim = path.join(dir, `${vm.name}.tfvars.json`);
+    fs.writeFileSync(claim, JSON.stringify(claimFor(vm, model)));
+    const template = await templateVm(dir, [claim]);
+    // The whole object equals the constructs' VM for the same claim...
+    expect(template).toEqual(r.static);
+    // ...and, the claim's fields set aside, the elastic pool's and the Cluster API template's, byte for byte.
+    const staticName = (r.static.metadata as { name: string }).name;
+    const expected = JSON.stringify(claimFree(r.elastic, (r.elastic.metadata as { name: string }).name));
+    expect(JSON.stringify(claimFree(sortedLike(template, r.static), staticName))).toBe(expected);
+    expect(JSON.stringify(claimFree(r.clusterApi))).toBe(expected);
+  });
+});
+
+describe('the node template confines a grouped pool to its hosts as the constructs do', () => {
+  let dir: string;
+
+  beforeAll(async () => {
+    dir = path.join(copyTerraformTree(fs.mkdtempSync(path.join(os.tmpdir(), 'metalslice-group-'))), 'node-templates', 'kubevirt');
+    expectOk('init', await tofu(dir, ['init', '-backend=false', '-input=false', '-no-color']));
+  });
+
+  afterAll(() => {
+    if (dir) fs.rmSync(path.dirname(path.dirname(dir)), { recursive: true, force: true });
+  });
+
+  it('a host group, a pin, and the plain spread each render the same placement on both roads', async () => {
+    const plan = roadsPlan();
+    const model = roadsModel();
+    fs.writeFileSync(path.join(dir, 'vm-types.auto.tfvars.json'), JSON.stringify(templateVars(plan)));
+    const base = plan.vms.find((v) => v.pool === 'prod-static-plain' || v.pool === 'static-plain')!;
+    const grouped: PlannedVm = { ...base, hostGroup: { hosts: ['bm-02', 'bm-04'], size: 2, perHost: 1, migrationTargets: 1 } };
+    const pinned: PlannedVm = { ...pinVm(base, 'test'), host: 'bm-03' };
+    for (const vm of [grouped, pinned, base]) {
+      const claim = path.join(dir, `${vm.name}-${vm.placement}.tfvars.json`);
+      fs.writeFileSync(claim, JSON.stringify(claimFor(vm, model)));
+      const ours = renderVirtualMachine(vm, { userDataSecret: `${vm.name}-cloudinit`, hostSelector: { 'metalslice.io/fleet': 'fra1' } });
+      expect(await templateVm(dir, [claim])).toEqual(ours);
+    }
+    // The group really is in the object: a required affinity on its hosts beside the spread.
+    const spec = (renderVirtualMachine(grouped, { userDataSecret: 'x' }) as unknown as RenderedVm).spec.template.spec;
+    expect(JSON.stringify(spec.affinity)).toContain('"values":["bm-02","bm-04"]');
+    expect(spec.topologySpreadConstraints).toHaveLength(1);
+  });
+});
+
+/** `b`'s key order on `a`'s values (OpenTofu prints object keys sorted): equal objects then print the same bytes. */
+function sortedLike(a: unknown, b: unknown): unknown {
+  if (Array.isArray(a) && Array.isArray(b)) return a.map((x, i) => sortedLike(x, b[i]));
+  if (a && b && typeof a === 'object' && typeof b === 'object') {
+    const ao = a as Record<string, unknown>;
+    const bo = b as Record<string, unknown>;
+    return Object.fromEntries(
+      [...Object.keys(bo).filter((k) => k in ao), ...Object.keys(ao).filter((k) => !(k in bo))].map((k) => [k, sortedLike(ao[k], bo[k])]),
+    );
+  }
+  return a;
+}

@@ -5,6 +5,9 @@ import { afterAll, beforeAll, describe, expect, it, jest } from '@jest/globals';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { copyTerraformTree, expectOk, REPO_ROOT, startCluster, TestCluster, tofu } from './harness';
+import { MetalsliceConfig } from '../../constructs/core/model';
+import { planModel } from '../../constructs/core/plan';
+import { nodeTemplateVars } from '../../constructs/render/node-template';
 import type { HostClaimDoc, SecretDoc, VirtualMachineDoc } from '../support/kube-docs';
 
 jest.setTimeout(900_000);
@@ -27,6 +30,12 @@ function claim(nodeName: string, nodeType: Record<string, unknown>, userData: st
     },
   };
 }
+
+/** A fleet of one host and a kubevirt provider with the type `small` the claim below names. */
+const SMALL_MODEL: MetalsliceConfig = {
+  fleets: [{ name: 'fra1', hosts: [{ name: 'bm-01', capacity: { cpu: 16, memory: '64Gi' } }], hostSelector: { 'metalslice.io/fleet': 'fra1' } }],
+  nodeProviders: [{ name: 'metalslice', kind: 'kubevirt', fleet: 'fra1', nodeTypes: [{ name: 'small', resources: { cpu: 2, memory: '4Gi' } }] }],
+};
 
 describe('modules and node templates', () => {
   let cluster: TestCluster;
@@ -70,10 +79,14 @@ describe('modules and node templates', () => {
       metadata: { name: 'small' },
       spec: {
         resources: { cpu: '2', memory: '4Gi' },
-        properties: { 'metalslice.io/namespace': 'acme-team-a', 'metalslice.io/quota': 'team-a', 'metalslice.io/host-selector': 'metalslice.io/fleet=fra1' },
+        properties: { 'metalslice.io/namespace': 'acme-team-a', 'metalslice.io/quota': 'team-a' },
       },
     };
     fs.writeFileSync(path.join(dir, 'claim.tfvars.json'), JSON.stringify(claim('prod-small-7', nodeType, '#cloud-config\nhostname: prod-small-7\n')));
+    // The VM of type `small` as metalslice renders it, written beside the template as a provider team would.
+    const vars = nodeTemplateVars(planModel(SMALL_MODEL), SMALL_MODEL, 'metalslice');
+    if (!vars.ok) throw new Error(JSON.stringify(vars.errors));
+    fs.writeFileSync(path.join(dir, 'vm-types.auto.tfvars.json'), JSON.stringify(vars.vars));
     const env = ['-var-file=claim.tfvars.json', `-var=kubeconfig_path=${cluster.adminKubeconfig}`, '-input=false', '-no-color'];
     expectOk('init', await tofu(dir, ['init', '-input=false', '-no-color']));
     expectOk('apply', await tofu(dir, ['apply', '-auto-approve', ...env]));

@@ -2,7 +2,15 @@
 // One control plane for the whole file; each case resets it. Needs the toolchain (scripts/test-e2e.sh).
 import { afterAll, beforeAll, describe, expect, jest, test } from '@jest/globals';
 import * as path from 'path';
-import { extraVmOf, fullFleetConfig, mixedSpreadConfig, mixedSpreadKeptConfig, scaleConfig, spreadScaleConfig } from '../../bench/verify-fixtures';
+import {
+  extraVmOf,
+  fullFleetConfig,
+  migrationFleetConfig,
+  mixedSpreadConfig,
+  mixedSpreadKeptConfig,
+  scaleConfig,
+  spreadScaleConfig,
+} from '../../bench/verify-fixtures';
 import { main } from '../../constructs/cli/main';
 import { loadConfigFile } from '../../constructs/core/config';
 import { planModel } from '../../constructs/core/plan';
@@ -10,6 +18,17 @@ import { ControlPlane, startControlPlane } from '../../constructs/verify/control
 import { verifyPlan, VerifyResult } from '../../constructs/verify/verify';
 
 jest.setTimeout(900_000);
+
+/** A Pod with the scheduler's verdict. */
+interface PodStatusDoc extends PodDoc {
+  readonly status?: { readonly conditions?: readonly { readonly message?: string }[] };
+}
+
+/** The fields of a Pod this file reads. */
+interface PodDoc {
+  readonly metadata: { readonly name: string; readonly namespace: string; readonly labels: Record<string, string> };
+  readonly spec: { readonly nodeName?: string } & Record<string, unknown>;
+}
 
 const EXAMPLE = path.resolve(__dirname, '..', '..', 'examples', 'metalslice.yaml');
 
@@ -102,6 +121,60 @@ describe('metalslice verify', () => {
     console.log(describeResult('mixed spread, as declared', spread));
     expect(spread.pending.length).toBeGreaterThan(0);
     expect(spread.pending.every((p) => p.pool === 'large')).toBe(true);
+  });
+
+  test("host groups: every pool keeps live migration, binds in deploy and shuffled order, and a drained host's VMs move inside their groups", async () => {
+    const plan = planModel(migrationFleetConfig());
+    expect(plan.errors).toEqual([]);
+    expect(plan.vms.every((vm) => vm.placement === 'spread' && vm.eviction.strategy === 'LiveMigrate' && vm.hostGroup)).toBe(true);
+    for (const order of ['deploy', 'shuffled'] as const) {
+      const r = await verifyPlan(plan, { controlPlane: cp, order, seed: 11 });
+      console.log(describeResult('host groups', r));
+      expect(r.pending).toEqual([]);
+      expect(r.bound).toBe(plan.vms.length);
+    }
+    // The last replay's pods are bound. Drain the host holding the most of them: cordon it (with the node
+    // lifecycle controller's unschedulable taint, which this control plane does not add by itself), then move
+    // its VMs one at a time as KubeVirt migrates them: the launcher pod of the migration target is a new pod
+    // the scheduler places while the source still runs on the cordoned host.
+    const groupOf = new Map(plan.vms.map((vm) => [vm.name, vm.hostGroup?.hosts ?? plan.fleets[0].hosts.map((h) => h.name)]));
+    const listed = await cp.request<{ items: PodDoc[] }>('GET', '/api/v1/pods?labelSelector=kubevirt.io%3Dvirt-launcher');
+    const byHost = new Map<string, PodDoc[]>();
+    for (const pod of listed.body.items) byHost.set(pod.spec.nodeName!, [...(byHost.get(pod.spec.nodeName!) ?? []), pod]);
+    const [drained, pods] = [...byHost.entries()].sort((a, b) => b[1].length - a[1].length || (a[0] < b[0] ? -1 : 1))[0];
+    const cordon = await cp.request(
+      'PATCH',
+      `/api/v1/nodes/${drained}`,
+      { spec: { unschedulable: true, taints: [{ key: 'node.kubernetes.io/unschedulable', effect: 'NoSchedule' }] } },
+      'application/merge-patch+json',
+    );
+    expect(cordon.status).toBe(200);
+    const moved: { vm: string; node?: string; reason?: string }[] = [];
+    for (const pod of pods) {
+      const { nodeName: _source, ...spec } = pod.spec;
+      const name = `${pod.metadata.name}-target`;
+      const target = { apiVersion: 'v1', kind: 'Pod', metadata: { name, namespace: pod.metadata.namespace, labels: pod.metadata.labels }, spec };
+      expect((await cp.request('POST', `/api/v1/namespaces/${pod.metadata.namespace}/pods`, target)).status).toBe(201);
+      const vm = pod.metadata.labels['vm.kubevirt.io/name'];
+      let got: PodStatusDoc | undefined;
+      for (let i = 0; i < 40 && !got?.spec.nodeName; i++) {
+        if (i > 0) await new Promise((r) => setTimeout(r, 250));
+        got = (await cp.request<PodStatusDoc>('GET', `/api/v1/namespaces/${pod.metadata.namespace}/pods/${name}`)).body;
+      }
+      const node = got?.spec.nodeName;
+      moved.push({ vm, ...(node ? { node } : { reason: got?.status?.conditions?.map((c) => c.message).join('; ') }) });
+      if (!node) break; // The migration waits; the drain goes no further.
+      // The migration completes: the source pod on the drained host goes away.
+      expect((await cp.request('DELETE', `/api/v1/namespaces/${pod.metadata.namespace}/pods/${pod.metadata.name}?gracePeriodSeconds=0`)).status).toBe(200);
+    }
+    console.log(`drained ${drained} (${pods.length} VMs): ${JSON.stringify(moved)}`);
+    // What the plan proves: the first VM off any drained host has a target in its group...
+    expect(moved[0].node).toBeDefined();
+    // ...and every VM that moves stays in its group, off the drained host.
+    for (const m of moved.filter((x) => x.node)) {
+      expect(m.node).not.toBe(drained);
+      expect(groupOf.get(m.vm)).toContain(m.node);
+    }
   });
 
   test('the CLI: usage errors exit 2', async () => {

@@ -6,6 +6,7 @@ import { MetalsliceConfig } from '../../constructs/core/model';
 import { planModel } from '../../constructs/core/plan';
 import { Quantity } from '../../constructs/core/quantity';
 import { addResources, fitsWithin, formatResources, get, normalizeResources, ResourceVector, sumResources } from '../../constructs/core/resources';
+import { PlannedVm } from '../../constructs/core/vms';
 import { cluster } from '../support/models';
 
 const gi = (n: number) => `${n}Gi`;
@@ -141,10 +142,12 @@ describe('planner properties', () => {
     );
   });
 
-  it('kube-scheduler binds every VM of an ok plan, whatever the creation order and whichever host its filters allow it to choose', () => {
+  it('kube-scheduler binds every VM of an ok plan, whatever the creation order and whichever host its filters allow it to choose; a drain leaves every migrating VM a target', () => {
     // An adversarial scheduler with kube-scheduler's filters as metalslice renders them: NodeResourcesFit,
-    // a required node affinity for pinned VMs, and PodTopologySpread (maxSkew 1, DoNotSchedule, per pool)
-    // for spread ones; the order and every choice among allowed hosts are random.
+    // a required node affinity for pinned VMs and for a pool's host group, and PodTopologySpread (maxSkew 1,
+    // DoNotSchedule, per pool, over the hosts its affinity allows); the order and every choice among allowed
+    // hosts are random. Then a random host is drained (cordoned, so the spread no longer counts it): each VM
+    // there of a pool whose group claims migration targets must find a host its filters allow.
     fc.assert(
       fc.property(fc.oneof(models, crowdedFleets), fc.integer({ min: 1, max: 2 ** 31 - 1 }), (model, seed) => {
         const plan = planModel(model);
@@ -162,18 +165,31 @@ describe('planner properties', () => {
         }
         const used = hosts.map((): ResourceVector => ({}));
         const perPool = new Map<string, number[]>();
+        const hostOf = new Map<PlannedVm, number>();
+        const fits = (i: number, vm: PlannedVm) => fitsWithin(limitedBy(addResources(used[i], vm.hostDemand), hosts[i].allocatable), hosts[i].allocatable);
+        const allowedFor = (vm: PlannedVm, cordoned: number) => {
+          const counts = perPool.get(vm.poolPath) ?? hosts.map(() => 0);
+          const inGroup = hosts.map((h, i) => i !== cordoned && (vm.hostGroup?.hosts === undefined || vm.hostGroup.hosts.includes(h.name)));
+          const fewest = Math.min(...counts.filter((_, i) => inGroup[i]));
+          return hosts
+            .map((_, i) => i)
+            .filter((i) => (vm.placement === 'planned' ? hosts[i].name === vm.host && i !== cordoned : inGroup[i] && counts[i] === fewest))
+            .filter((i) => fits(i, vm));
+        };
         for (const vm of vms) {
           const counts = perPool.get(vm.poolPath) ?? hosts.map(() => 0);
           perPool.set(vm.poolPath, counts);
-          const fewest = Math.min(...counts);
-          const allowed = hosts
-            .map((_, i) => i)
-            .filter((i) => (vm.placement === 'planned' ? hosts[i].name === vm.host : counts[i] === fewest))
-            .filter((i) => fitsWithin(limitedBy(addResources(used[i], vm.hostDemand), hosts[i].allocatable), hosts[i].allocatable));
+          const allowed = allowedFor(vm, -1);
           expect(allowed.length).toBeGreaterThan(0);
           const h = allowed[random(allowed.length)];
           used[h] = addResources(used[h], vm.hostDemand);
           counts[h]++;
+          hostOf.set(vm, h);
+        }
+        const drained = random(hosts.length);
+        for (const vm of vms) {
+          if (hostOf.get(vm) !== drained || vm.placement !== 'spread' || (vm.hostGroup?.migrationTargets ?? 0) === 0) continue;
+          expect(allowedFor(vm, drained).length).toBeGreaterThan(0);
         }
       }),
       { numRuns: 300 },

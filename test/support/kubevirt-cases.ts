@@ -8,11 +8,11 @@ import { KubevirtSettings } from '../../constructs/core/kubevirt/launcher';
 import { PermittedHostDevice, VmOptions } from '../../constructs/core/model';
 import { PlannedFleet } from '../../constructs/core/plan';
 import { parseResources, ResourceInput } from '../../constructs/core/resources';
-import { buildVm, FleetKubevirt, pinVm, PlannedVm, VmBuild } from '../../constructs/core/vms';
+import { assembleVm, buildVm, FleetKubevirt, pinVm, PlannedVm, VmBuild } from '../../constructs/core/vms';
 import { renderKubeVirt, renderVirtualMachine } from '../../constructs/render/kubevirt';
 import { KubeObject } from '../../constructs/render/labels';
 
-interface CaseSpec {
+export interface CaseSpec {
   readonly name: string;
   readonly shape: ResourceInput;
   readonly vm?: VmOptions;
@@ -25,8 +25,8 @@ interface CaseSpec {
   readonly hostSelector?: Readonly<Record<string, string>>;
 }
 
-const GPU: PermittedHostDevice = { resourceName: 'nvidia.com/gpu', pciVendorSelector: '10de:2236' };
-const NIC: PermittedHostDevice = { resourceName: 'intel.com/e810_vf', pciVendorSelector: '8086:1889' };
+export const GPU: PermittedHostDevice = { resourceName: 'nvidia.com/gpu', pciVendorSelector: '10de:2236' };
+export const NIC: PermittedHostDevice = { resourceName: 'intel.com/e810_vf', pciVendorSelector: '8086:1889' };
 
 export const CASE_SPECS: readonly CaseSpec[] = [
   { name: 'plain-2-4gi', shape: { cpu: 2, memory: '4Gi', disk: '40Gi' } },
@@ -93,52 +93,55 @@ function fleetOf(spec: CaseSpec, permitted: readonly PermittedHostDevice[]): Fle
   };
 }
 
+/** Builds one case as the planner and the renderers would. */
+export function buildCase(spec: CaseSpec): GoldenCase {
+  const shape = parseResources(spec.shape, 'shape');
+  const rootDisk = spec.rootDisk ?? 'dataVolume';
+  const fleet = fleetOf(spec, spec.permitted ?? []);
+  const issues: PlanIssue[] = [];
+  const planned = buildVm(shape, spec.vm ?? {}, rootDisk, fleet, { options: 'vm', shape: 'shape' }, issues);
+  // A VM the plan refuses is still rendered (as if permitted, and unchecked) so KubeVirt can say whether it refuses it too.
+  const renderable = planned ?? assembleVm(shape, spec.vm ?? {}, rootDisk, fleetOf(spec, [GPU, NIC]));
+  const unpinned: PlannedVm = {
+    ...renderable,
+    name: spec.name,
+    origin: 'elastic',
+    concrete: true,
+    pool: spec.name,
+    poolPath: 'nodePools[0]',
+    countPath: 'nodePools[0].count',
+    index: 0,
+    cluster: 'prod',
+    quota: 'q',
+    fleet: 'f',
+    namespace: 'acme-q',
+    nodeType: spec.name,
+    placement: 'spread',
+    labels: {},
+    taints: [],
+  };
+  const vm = spec.host !== undefined ? { ...pinVm(unpinned, 'placement: planned'), host: spec.host } : unpinned;
+  const plannedFleet = {
+    name: 'f',
+    path: 'fleets[0]',
+    spec: { name: 'f' },
+    hosts: [],
+    excludedHosts: [],
+    capacity: {},
+    cpuAllocationRatio: fleet.settings.cpuAllocationRatio,
+    kubevirt: fleet,
+  } as PlannedFleet;
+  return {
+    name: spec.name,
+    input: {
+      kubevirt: renderKubeVirt(plannedFleet, [vm]),
+      vm: renderVirtualMachine(vm, { userDataSecret: `${spec.name}-cloudinit`, hostSelector: spec.hostSelector }),
+    },
+    planned: planned ?? { refused: issues },
+  };
+}
+
 /** Builds every case as the planner and the renderers would. */
 export function goldenCases(): GoldenCase[] {
-  return CASE_SPECS.map((spec) => {
-    const shape = parseResources(spec.shape, 'shape');
-    const rootDisk = spec.rootDisk ?? 'dataVolume';
-    const fleet = fleetOf(spec, spec.permitted ?? []);
-    const issues: PlanIssue[] = [];
-    const planned = buildVm(shape, spec.vm ?? {}, rootDisk, fleet, { options: 'vm', shape: 'shape' }, issues);
-    // A VM the plan refuses is still rendered (as if permitted) so KubeVirt can say whether it refuses it too.
-    const renderable = planned ?? buildVm(shape, spec.vm ?? {}, rootDisk, fleetOf(spec, [GPU, NIC]), { options: 'vm', shape: 'shape' }, [])!;
-    const unpinned: PlannedVm = {
-      ...renderable,
-      name: spec.name,
-      origin: 'elastic',
-      concrete: true,
-      pool: spec.name,
-      poolPath: 'nodePools[0]',
-      countPath: 'nodePools[0].count',
-      index: 0,
-      cluster: 'prod',
-      quota: 'q',
-      fleet: 'f',
-      namespace: 'acme-q',
-      nodeType: spec.name,
-      placement: 'spread',
-      labels: {},
-      taints: [],
-    };
-    const vm = spec.host !== undefined ? { ...pinVm(unpinned, 'placement: planned'), host: spec.host } : unpinned;
-    const plannedFleet = {
-      name: 'f',
-      path: 'fleets[0]',
-      spec: { name: 'f' },
-      hosts: [],
-      excludedHosts: [],
-      capacity: {},
-      cpuAllocationRatio: fleet.settings.cpuAllocationRatio,
-      kubevirt: fleet,
-    } as PlannedFleet;
-    return {
-      name: spec.name,
-      input: {
-        kubevirt: renderKubeVirt(plannedFleet, [vm]),
-        vm: renderVirtualMachine(vm, { userDataSecret: `${spec.name}-cloudinit`, hostSelector: spec.hostSelector }),
-      },
-      planned: planned ?? { refused: issues },
-    };
-  });
+  return CASE_SPECS.map(buildCase);
 }

@@ -4,8 +4,8 @@
  */
 import { parse } from 'yaml';
 import { TerraformStack, Testing } from 'cdktf';
-import { KubernetesProvider } from '@cdktf/provider-kubernetes/lib/provider';
-import { RandomProvider } from '@cdktf/provider-random/lib/provider';
+import { KubernetesProvider } from '../../constructs/providers/kubernetes/provider';
+import { RandomProvider } from '../../constructs/providers/random/provider';
 import { addConfig, CapacityPlan } from '../../constructs';
 import { MetalsliceConfig } from '../../constructs/core/model';
 

@@ -1,8 +1,8 @@
 import { describe, expect, it } from '@jest/globals';
 import * as path from 'path';
 import { App, TerraformStack, Testing } from 'cdktf';
-import { KubernetesProvider } from '@cdktf/provider-kubernetes/lib/provider';
-import { RandomProvider } from '@cdktf/provider-random/lib/provider';
+import { KubernetesProvider } from '../../constructs/providers/kubernetes/provider';
+import { RandomProvider } from '../../constructs/providers/random/provider';
 import { addConfig, addConfigStacks, CapacityPlan, ConfigStacks, MetalsliceConfig, TenantCluster } from '../../constructs';
 import { loadConfigFile } from '../../constructs/core/config';
 import { REPO_ROOT } from '../support/models';

@@ -5,8 +5,8 @@
  */
 import { afterAll, describe, expect, it } from '@jest/globals';
 import { TerraformStack, Testing } from 'cdktf';
-import { KubernetesProvider } from '@cdktf/provider-kubernetes/lib/provider';
-import { RandomProvider } from '@cdktf/provider-random/lib/provider';
+import { KubernetesProvider } from '../../constructs/providers/kubernetes/provider';
+import { RandomProvider } from '../../constructs/providers/random/provider';
 import { addConfig, CapacityPlan } from '../../constructs';
 import { parseConfigText } from '../../constructs/core/config';
 import { MetalsliceError, PlanIssue } from '../../constructs/core/errors';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from '@jest/globals';
-import { KubernetesProvider } from '@cdktf/provider-kubernetes/lib/provider';
+import { KubernetesProvider } from '../../constructs/providers/kubernetes/provider';
 import { TerraformStack, Testing } from 'cdktf';
 import { KUBECTL_PROVIDER, KubectlManifest, KubectlProvider } from '../../constructs';
 

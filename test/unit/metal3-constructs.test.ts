@@ -1,7 +1,7 @@
 import { describe, expect, it } from '@jest/globals';
 import { App, TerraformStack, Testing } from 'cdktf';
-import { KubernetesProvider } from '@cdktf/provider-kubernetes/lib/provider';
-import { RandomProvider } from '@cdktf/provider-random/lib/provider';
+import { KubernetesProvider } from '../../constructs/providers/kubernetes/provider';
+import { RandomProvider } from '../../constructs/providers/random/provider';
 import { CapacityPlan, TenantCluster } from '../../constructs';
 import { HostSpec } from '../../constructs/core/model';
 import { NodeProvider } from '../../constructs/node-provider';
@@ -148,7 +148,7 @@ describe('PrivateNodePool props', () => {
     const s = stack();
     const props = base(s);
     expect(() => new PrivateNodePool(s, 'a', { ...props, nodeType: 'loose' })).toThrow(/has no hostSelector/);
-    const virt = { providerName: 'virt', kind: 'kubevirt' as const, node: props.provider.node };
+    const virt = { providerName: 'virt', kind: 'kubevirt' as const, node: props.provider.node, with: props.provider.with.bind(props.provider) };
     expect(() => new PrivateNodePool(s, 'b', { ...props, provider: virt })).toThrow(/kind kubevirt; private node pools claim whole bare-metal hosts/);
     expect(() => new PrivateNodePool(s, 'c2', { ...props, count: 1.5 })).toThrow(/count must be a whole number of hosts/);
     expect(() => new PrivateNodePool(s, 'd', { ...props, image: { url: 'https://x/os.qcow2', checksum: '' } })).toThrow(/image.checksum is required/);

@@ -371,7 +371,7 @@ describe('spread placement as kube-scheduler will carry it out', () => {
   const fleet6 = () => fleet('f', hosts(6, host16), { reservedPerHost: { cpu: 1, memory: '2Gi' } });
   const roomy = () => quota('q', 'f', { cpu: 90, memory: '372Gi', disk: '6Ti' }, { liveMigrations: 0 });
 
-  it('mixed sizes whose even spread fits every host stay spread (and can live-migrate)', () => {
+  it('mixed sizes whose even spread fits every host stay spread; a fleet too full for a drain says so', () => {
     // 30 small + 6 large over 6 hosts: at most 5 small and 1 large per host, whatever the order.
     const plan = planModel(
       model({
@@ -381,13 +381,21 @@ describe('spread placement as kube-scheduler will carry it out', () => {
       }),
     );
     expect(plan.errors).toEqual([]);
-    expect(plan.warnings).toEqual([]);
     expect(plan.vms.every((vm) => vm.placement === 'spread' && vm.eviction.strategy === 'LiveMigrate')).toBe(true);
     expect(plan.report.pools.map((p) => p.launcher?.placement)).toEqual(['spread', 'spread']);
+    // Every host holds 5 small and 1 large (13 of 15 CPUs): a drained host's large VM (8) fits nowhere.
+    expect(plan.report.pools.map((p) => p.launcher?.group)).toEqual([
+      { size: 6, perHost: 5, migrationTargets: 5 },
+      { size: 6, perHost: 1, migrationTargets: 0 },
+    ]);
+    expect(plan.warnings).toEqual([
+      { path: 'nodePools[1].count', message: expect.stringMatching(/^pool "large": no host of its group of 6 is certain to have room/) },
+    ]);
   });
 
-  it('pins a pool whose even spread could overfill a host, says why, and gives up live migration for it', () => {
-    // 7 VMs of 7 vCPUs over 6 hosts: kube-scheduler may put two on one host (14 vCPUs plus overhead > 15).
+  it('confines a pool whose fleet-wide spread could overfill a host to a group, and pins only what no group takes', () => {
+    // 7 VMs of 7 vCPUs over 6 hosts: kube-scheduler may put two on one host, and one tiny VM more would not
+    // fit. Over 5 hosts (2 each, 14 of 15 CPUs) big keeps live migration; the tiny pool fits only the sixth.
     const plan = planModel(
       model({
         fleets: [fleet6()],
@@ -397,12 +405,49 @@ describe('spread placement as kube-scheduler will carry it out', () => {
     );
     expect(plan.errors).toEqual([]);
     const big = plan.vms.filter((vm) => vm.pool === 'big');
-    expect(big.every((vm) => vm.placement === 'planned' && vm.host !== undefined && vm.eviction.strategy === 'None')).toBe(true);
-    expect(big[0].eviction.reason).toMatch(/pinned to its planned host/);
-    expect(plan.warnings.map((w) => w.path)).toEqual(['fleets[0]']);
-    // Two big VMs share a host in any packing (7 over 6 hosts), and then one tiny VM more would not fit: both pinned.
-    expect(plan.warnings[0].message).toMatch(/^2 pools "big" \(7\), "tiny" \(6\) pinned to planned hosts: spread over the 6 hosts of fleet "f"/);
-    expect(plan.report.pools.find((p) => p.name === 'big')!.launcher!.placement).toBe('planned');
+    const group = big[0].hostGroup!;
+    expect(big.every((vm) => vm.placement === 'spread' && vm.eviction.strategy === 'LiveMigrate')).toBe(true);
+    expect(group.size).toBe(5);
+    expect(group.perHost).toBe(2);
+    expect(group.migrationTargets).toBeGreaterThan(0);
+    expect(big.every((vm) => group.hosts!.includes(vm.host!))).toBe(true);
+    const tiny = plan.vms.filter((vm) => vm.pool === 'tiny');
+    expect(tiny.every((vm) => vm.placement === 'planned' && vm.eviction.strategy === 'None' && !group.hosts!.includes(vm.host!))).toBe(true);
+    expect(tiny[0].eviction.reason).toMatch(/pinned to its planned host \(no group of hosts proves/);
+    expect(plan.warnings).toEqual([
+      { path: 'fleets[0]', message: expect.stringMatching(/^pool "tiny" \(6\) pinned to planned hosts: no group of the 6 hosts/) },
+    ]);
+  });
+
+  it('the 6 x 64-CPU fleet with pools of 4 x 16, 3 x 24 and 2 x 40 vCPUs: every pool in a group, every VM with a migration target', () => {
+    const plan = planModel(
+      model({
+        // 64 CPUs less virt-handler's 10m: 40 + 24 vCPUs and their launcher overhead do not fit on one host.
+        fleets: [fleet('f', hosts(6, { cpu: 64, memory: '256Gi', disk: '2Ti' }), { reservedPerHost: { memory: '1Gi' } })],
+        quotas: [quota('q', 'f', { cpu: 300, memory: '1Ti', disk: '4Ti' })],
+        nodePools: [
+          pool('p16', 'q', { cpu: 16, memory: '32Gi', disk: '50Gi' }, 4),
+          pool('p24', 'q', { cpu: 24, memory: '48Gi', disk: '50Gi' }, 3),
+          pool('p40', 'q', { cpu: 40, memory: '80Gi', disk: '50Gi' }, 2),
+        ],
+      }),
+    );
+    expect(plan.errors).toEqual([]);
+    expect(plan.warnings).toEqual([]);
+    expect(plan.vms.every((vm) => vm.placement === 'spread' && vm.eviction.strategy === 'LiveMigrate')).toBe(true);
+    const groupOf = (name: string) => plan.vms.find((vm) => vm.pool === name)!.hostGroup!;
+    for (const name of ['p16', 'p24', 'p40']) expect(groupOf(name).migrationTargets).toBeGreaterThan(0);
+    // 40 and 24 vCPUs never share a host (64 CPUs and their launcher overhead do not fit): their groups are apart.
+    expect(groupOf('p40').hosts!.filter((h) => groupOf('p24').hosts!.includes(h))).toEqual([]);
+    // And no host's worst case (ceil(n / group) VMs of every pool whose group holds it) exceeds 64 CPUs.
+    for (const h of plan.fleets[0].hosts) {
+      const worst = ['p16', 'p24', 'p40'].reduce((t, name) => {
+        const g = groupOf(name);
+        const vm = plan.vms.find((v) => v.pool === name)!;
+        return t + (g.hosts!.includes(h.name) ? g.perHost * Number(vm.launcher.requests.cpu.ceilMillis()) : 0);
+      }, 0);
+      expect(worst).toBeLessThanOrEqual(Number(h.allocatable.cpu.ceilMillis()));
+    }
   });
 
   it('refuses live migration for a pinned pool: a drain would wait for a host the affinity forbids', () => {
@@ -416,14 +461,15 @@ describe('spread placement as kube-scheduler will carry it out', () => {
     expect(errors).toEqual([{ path: 'nodePools[0].vm.evictionStrategy', message: expect.stringMatching(/placement: planned pins each VM to one host/) }]);
   });
 
-  it('a pool that asks for live migration is never pinned; when its spread cannot be proven the plan says so', () => {
+  it('a pool that asks for live migration is never pinned; when no group proves its spread the plan says so', () => {
+    // Both pools ask for live migration: big needs 5 hosts, and tiny then fits only the sixth (no group of one).
     const errors = errorsOf(
       model({
         fleets: [fleet6()],
         quotas: [roomy()],
         nodePools: [
           pool('big', 'q', { cpu: 7, memory: '8Gi', disk: '20Gi' }, 7, { vm: { evictionStrategy: 'LiveMigrate' } }),
-          pool('tiny', 'q', { cpu: 1, memory: '2Gi', disk: '20Gi' }, 6),
+          pool('tiny', 'q', { cpu: 1, memory: '2Gi', disk: '20Gi' }, 6, { vm: { evictionStrategy: 'LiveMigrate' } }),
         ],
       }),
     );

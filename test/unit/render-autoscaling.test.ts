@@ -195,7 +195,7 @@ describe('Cluster API pool', () => {
         template: { spec: { virtualMachineTemplate: { spec: { template: { spec: { domain: { cpu: unknown; resources: unknown } } } } } } };
       }
     ).template.spec.virtualMachineTemplate.spec.template.spec.domain;
-    expect(domain.cpu).toEqual({ cores: 2 });
+    expect(domain.cpu).toEqual({ cores: 2, sockets: 1, threads: 1 });
     expect(domain.resources).toEqual({ requests: { cpu: '1', memory: '4Gi' } });
 
     const [gpuPool] = plan([

@@ -96,7 +96,7 @@ export function vcpusOf(vm: Pick<LauncherVm, 'sockets' | 'cores' | 'threads'>): 
 }
 
 /** The memory the VMI requests: the guest's, less what memory overcommit lets the pod leave out. */
-export function vmiMemoryRequest(vm: LauncherVm, settings: KubevirtSettings): Quantity {
+export function vmiMemoryRequest(vm: Pick<LauncherVm, 'guestMemory'>, settings: Pick<KubevirtSettings, 'memoryOvercommit'>): Quantity {
   // pkg/virt-controller/services/renderresources.go WithMemoryRequests: guest * 100 / memoryOvercommit, in bytes.
   if (settings.memoryOvercommit === 100) return vm.guestMemory;
   return Quantity.fromBytes((vm.guestMemory.ceilUnits() * 100n) / BigInt(settings.memoryOvercommit));
@@ -172,12 +172,20 @@ export function sharedCpuRequest(threads: bigint, ratio: number): Quantity {
 }
 
 /**
- * Memory: the VMI's request plus the overhead (WithMemoryOverhead); with hugepages the guest memory is
- * requested as hugepages and the container's memory is the overhead alone (WithHugePages).
+ * Memory: the VMI's request plus the overhead (WithMemoryOverhead). With hugepages (WithHugePages) the
+ * pages hold the smaller of the request and the guest, and the container's memory is the overhead plus
+ * whatever of the request the pages do not hold (a request above the guest: memoryOvercommit under 100).
  */
 export function computeMemory(vm: LauncherVm, settings: KubevirtSettings, overhead: Quantity): Quantity {
-  if (vm.hugepages !== undefined) return overhead;
-  return vmiMemoryRequest(vm, settings).add(overhead);
+  const request = vmiMemoryRequest(vm, settings);
+  if (vm.hugepages === undefined) return request.add(overhead);
+  return request.cmp(vm.guestMemory) > 0 ? request.sub(vm.guestMemory).add(overhead) : overhead;
+}
+
+/** What a hugepages VM requests as `hugepages-<size>`: the smaller of its memory request and its guest (WithHugePages). */
+export function hugepagesRequest(vm: LauncherVm, settings: KubevirtSettings): Quantity {
+  const request = vmiMemoryRequest(vm, settings);
+  return request.cmp(vm.guestMemory) < 0 ? request : vm.guestMemory;
 }
 
 /** 50M of ephemeral storage for the launcher's own files (WithEphemeralStorageRequest). */
@@ -224,7 +232,7 @@ export function computeContainer(vm: LauncherVm, settings: KubevirtSettings, ove
     'ephemeral-storage': computeEphemeralStorage(),
     ...deviceRequests(vm),
   };
-  if (vm.hugepages !== undefined) requests[`hugepages-${vm.hugepages}`] = vm.guestMemory;
+  if (vm.hugepages !== undefined) requests[`hugepages-${vm.hugepages}`] = hugepagesRequest(vm, settings);
   return { name: 'compute', kind: 'container', requests };
 }
 

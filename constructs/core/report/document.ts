@@ -229,6 +229,46 @@ function poolBlocks(r: Report): Block[] {
       ]),
     },
     ...(previews.length > 0 ? [{ kind: 'lines' as const, tone: 'plain' as const, bullets: true, items: previews }] : []),
+    ...groupLines(r),
+  ];
+}
+
+/** Where kube-scheduler may put each KubeVirt pool's VMs, and the room they have to migrate on a drain. */
+function groupLines(r: Report): Block[] {
+  const pools = r.pools.filter((p) => p.launcher && p.nodes.length > 0);
+  if (pools.length === 0) return [];
+  const columns: Column[] = [
+    { header: 'pool', align: 'left' },
+    { header: 'placement', align: 'left' },
+    { header: 'hosts', align: 'right' },
+    { header: 'most per host', align: 'right' },
+    { header: 'migration targets', align: 'right' },
+    { header: 'group', align: 'left' },
+  ];
+  const rows = pools.map((p) => {
+    const l = p.launcher!;
+    const g = l.group;
+    const hosts = g?.hosts;
+    const shown = hosts ? (hosts.length > 8 ? `${hosts.slice(0, 8).join(', ')} and ${hosts.length - 8} more` : hosts.join(', ')) : g ? 'the whole fleet' : '-';
+    return [
+      p.name,
+      l.placement === 'planned' ? 'pinned' : hosts ? 'group' : 'spread',
+      g ? String(g.size) : '-',
+      g ? String(g.perHost) : '-',
+      g ? String(g.migrationTargets) : '-',
+      shown,
+    ];
+  });
+  return [
+    {
+      kind: 'lines',
+      tone: 'plain',
+      bullets: false,
+      items: [
+        'Placement: pinned VMs stay on their planned host (a drain shuts them down); spread ones go where kube-scheduler puts them in their group, never more than the most per host. Migration targets: hosts of the group certain, whatever kube-scheduler chose, to take a VM of any drained host of the group (0: a drain may wait for room).',
+      ],
+    },
+    { kind: 'table', name: 'pool placement', columns, rows },
   ];
 }
 

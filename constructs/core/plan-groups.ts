@@ -1,0 +1,214 @@
+/**
+ * Planning, phase 5b: host groups. A spread pool confined to a group of G hosts (a required node affinity on
+ * their names) under a hard topology spread (maxSkew 1, DoNotSchedule, nodeAffinityPolicy Honor: only the
+ * group's hosts are domains) never has more than ceil(n / G) VMs on one host, whatever order its launcher
+ * pods come in. The planner chooses a group per pool so that every host's worst case fits, and so that a
+ * drain of any host of the group leaves each of its VMs a migration target the scheduler can take: a single
+ * host is the degenerate group, used only when no group proves it (pinning, below).
+ *
+ * All arithmetic is in placement's integer dimensions (millicores, bytes, units), host and pool indices.
+ */
+
+/** A spread pool as the group search sees it. */
+export interface GroupPool {
+  /** Its VMs. */
+  readonly n: number;
+  /** One VM's demand per dimension. */
+  readonly size: readonly number[];
+  /** Indices of its VMs in the fleet's item list. */
+  readonly members: readonly number[];
+  /** The plan may pin it (it does not ask for live migration). */
+  readonly canPin: boolean;
+  /** Its VMs live-migrate on a drain, so a drain must leave them a target. */
+  readonly migrates: boolean;
+}
+
+/** The group a pool is confined to. */
+export interface ChosenGroup {
+  /** Host indices, in the order VMs are dealt to them. */
+  readonly hosts: readonly number[];
+  /** ceil(n / |hosts|): the most VMs of the pool any one host can get. */
+  readonly perHost: number;
+  /** In the worst case, how many hosts of the group can take a VM of a drained host (0: not proven). */
+  readonly migrationTargets: number;
+}
+
+/** One pool's worst case on one host. */
+interface Share {
+  readonly pool: number;
+  readonly count: number;
+}
+
+/** The worst case per host: what the pools (and pinned VMs) confined there could put on it. */
+export class GroupLedger {
+  /** Worst-case demand per host and dimension. */
+  readonly load: number[][];
+  /** Per host, the pools that can put VMs there, and how many at most. */
+  readonly shares: Share[][];
+  /** Pool -> its group. */
+  readonly groups = new Map<number, ChosenGroup>();
+
+  /**
+   * @param requireMigration a group is taken only when every migrating pool keeps a migration target; false:
+   *   targets are recorded as found, and pools without one are reported (a drain may then wait for room).
+   */
+  constructor(
+    readonly caps: readonly (readonly number[])[],
+    readonly pools: ReadonlyMap<number, GroupPool>,
+    readonly requireMigration = true,
+  ) {
+    this.load = caps.map((c) => c.map(() => 0));
+    this.shares = caps.map(() => []);
+  }
+
+  /** A fixed demand on a host (a pinned VM, a VM already running). */
+  addFixed(host: number, size: readonly number[]): void {
+    size.forEach((v, d) => (this.load[host][d] += v));
+  }
+
+  /** Confines a pool to hosts: each may get perHost of its VMs. */
+  confine(pool: number, hosts: readonly number[], perHost: number): void {
+    const { size } = this.pools.get(pool)!;
+    for (const h of hosts) {
+      size.forEach((v, d) => (this.load[h][d] += perHost * v));
+      this.shares[h].push({ pool, count: perHost });
+    }
+    this.groups.set(pool, { hosts, perHost, migrationTargets: 0 });
+  }
+
+  /** Undoes `confine`. */
+  release(pool: number): void {
+    const group = this.groups.get(pool)!;
+    const { size } = this.pools.get(pool)!;
+    for (const h of group.hosts) {
+      size.forEach((v, d) => (this.load[h][d] -= group.perHost * v));
+      this.shares[h] = this.shares[h].filter((s) => s.pool !== pool);
+    }
+    this.groups.delete(pool);
+  }
+
+  /** The host can take `count` more VMs of `size` on top of its worst case. */
+  fits(host: number, size: readonly number[], count: number): boolean {
+    const load = this.load[host];
+    return this.caps[host].every((c, d) => load[d] + count * size[d] <= c);
+  }
+
+  /** Fullest share of any dimension, for best-fit and worst-fit host orders. */
+  fill(host: number): number {
+    return Math.max(0, ...this.caps[host].map((c, d) => (c > 0 ? this.load[host][d] / c : 0)));
+  }
+
+  /**
+   * How many hosts of a pool's group are certain to take one more of its VMs after any host of the group is
+   * drained, in the worst case (0: not proven). The drained host is cordoned, so the spread counts the other
+   * hosts only; the migration target may go only to those holding the fewest VMs of the pool (the spread),
+   * and kube-scheduler takes any of them that has room (its filters are all checked, so one is enough). With
+   * lo = floor(n / G) and r = n mod G, the adversary chooses which hosts hold lo + 1 and which host drains:
+   * a drained host with lo + 1 leaves the lo-hosts (G - r of them) as targets with lo VMs; one with lo leaves
+   * the other lo-hosts, or, when it was the only one, the r hosts with lo + 1. A target host is blocked only
+   * when its worst case plus the pool's VMs there and one more overflows; a host that overflows only with
+   * some pool q's VMs on it needs one of q's n_q VMs, so at most n_q such hosts are blocked at once.
+   */
+  migrationTargets(pool: number): number {
+    const group = this.groups.get(pool)!;
+    const { n } = this.pools.get(pool)!;
+    const g = group.hosts.length;
+    if (g < 2) return 0;
+    const lo = Math.floor(n / g);
+    const r = n % g;
+    const cases: { targets: number; onTarget: number }[] = r === 0 ? [{ targets: g - 1, onTarget: lo }] : [{ targets: g - r, onTarget: lo }];
+    if (r > 0 && lo >= 1) cases.push(g - r >= 2 ? { targets: g - r - 1, onTarget: lo } : { targets: r, onTarget: lo + 1 });
+    return Math.max(0, Math.min(...cases.map((c) => c.targets - this.blockedAtMost(pool, c.onTarget))));
+  }
+
+  /** At most how many hosts of the pool's group cannot take one more of its VMs when they hold `onTarget`. */
+  private blockedAtMost(pool: number, onTarget: number): number {
+    const group = this.groups.get(pool)!;
+    const { size } = this.pools.get(pool)!;
+    let unconditional = 0;
+    const byNeeded = new Map<number, number>();
+    for (const h of group.hosts) {
+      const cap = this.caps[h];
+      // Other pools' worst case here, with this pool at onTarget + 1.
+      const base = this.load[h].map((v, d) => v - group.perHost * size[d] + (onTarget + 1) * size[d]);
+      if (base.every((v, d) => v <= cap[d])) continue;
+      let needed: number | undefined;
+      for (const s of this.shares[h]) {
+        if (s.pool === pool) continue;
+        const q = this.pools.get(s.pool)!;
+        const without = base.every((v, d) => v - s.count * q.size[d] <= cap[d]);
+        if (without && (needed === undefined || q.n < this.pools.get(needed)!.n)) needed = s.pool;
+      }
+      if (needed === undefined) unconditional++;
+      else byNeeded.set(needed, (byNeeded.get(needed) ?? 0) + 1);
+    }
+    let blocked = unconditional;
+    for (const [q, hosts] of byNeeded) blocked += Math.min(hosts, this.pools.get(q)!.n);
+    return blocked;
+  }
+
+  /** Records each grouped pool's migration targets; false when a pool that migrates has none. */
+  proveMigrations(pools: Iterable<number>): boolean {
+    let ok = true;
+    for (const p of pools) {
+      const group = this.groups.get(p);
+      if (!group) continue;
+      const targets = this.migrationTargets(p);
+      this.groups.set(p, { ...group, migrationTargets: targets });
+      if (targets < 1 && this.pools.get(p)!.migrates && this.requireMigration) ok = false;
+    }
+    return ok;
+  }
+
+  /** The grouped pools that share a host with these hosts. */
+  neighbours(hosts: readonly number[]): Set<number> {
+    const out = new Set<number>();
+    for (const h of hosts) for (const s of this.shares[h]) out.add(s.pool);
+    return out;
+  }
+}
+
+/** Candidate group sizes for n VMs over H hosts: k per host for growing k, the tightest G and one spare host. */
+export function groupSizes(n: number, hostCount: number, limit = 48): number[] {
+  const sizes: number[] = [];
+  for (let k = Math.max(1, Math.ceil(n / hostCount)); sizes.length < limit; k++) {
+    const tight = Math.ceil(n / k);
+    for (const g of [tight + 1, tight]) if (g >= 2 && g <= hostCount && !sizes.includes(g)) sizes.push(g);
+    if (tight <= 1) break;
+  }
+  return sizes;
+}
+
+/**
+ * Confines one pool to the first group that keeps every host's worst case within its allocatable and every
+ * migrating pool it shares hosts with (itself included) a migration target. Hosts are tried fullest first
+ * (leaving empty hosts to larger VMs), then emptiest first. Returns false (ledger unchanged) when none does.
+ */
+export function chooseGroup(ledger: GroupLedger, pool: number): boolean {
+  const { n, size } = ledger.pools.get(pool)!;
+  const hostCount = ledger.caps.length;
+  for (const g of groupSizes(n, hostCount)) {
+    const perHost = Math.ceil(n / g);
+    const fitting: number[] = [];
+    for (let h = 0; h < hostCount; h++) if (ledger.fits(h, size, perHost)) fitting.push(h);
+    if (fitting.length < g) continue;
+    const fill = fitting.map((h) => ledger.fill(h));
+    const byFill = fitting.map((h, i) => ({ h, f: fill[i] }));
+    const fullest = [...byFill].sort((a, b) => b.f - a.f || a.h - b.h).slice(0, g);
+    const emptiest = [...byFill].sort((a, b) => a.f - b.f || a.h - b.h).slice(0, g);
+    for (const chosen of [fullest, emptiest]) {
+      const hosts = chosen.map((c) => c.h).sort((a, b) => a - b);
+      ledger.confine(pool, hosts, perHost);
+      if (ledger.proveMigrations(ledger.neighbours(hosts))) return true;
+      ledger.release(pool);
+      // Neighbours' recorded targets were computed with this pool in place: recompute them without it.
+      ledger.proveMigrations(ledger.neighbours(hosts));
+    }
+  }
+  return false;
+}
+
+/** Deals a grouped pool's VMs to its hosts in turn: no host gets more than ceil(n / G), as the spread allows. */
+export function dealToGroup(group: ChosenGroup, members: readonly number[], hostOf: number[]): void {
+  members.forEach((k, i) => (hostOf[k] = group.hosts[i % group.hosts.length]));
+}
