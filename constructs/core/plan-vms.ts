@@ -20,7 +20,7 @@ import { PoolPreview, previewDynamicPool } from './preview';
 import { Quantity } from './quantity';
 import { roomLeft } from './quota-room';
 import { addResources, get, normalizeResources, parseResources, ResourceVector } from './resources';
-import { asksForLiveMigration, buildVm, FleetKubevirt, pinVm, PlannedVm, VmBuild } from './vms';
+import { asksForLiveMigration, buildVm, HostGroup, FleetKubevirt, pinVm, PlannedVm, VmBuild } from './vms';
 
 /** Elastic pools as declared, each with the VM build all its nodes share. */
 export interface ElasticPools {
@@ -338,6 +338,41 @@ function warnTerraformStatics(
 /** Property levels as errors list the places to set a value: the claim's first. */
 function mostSpecificFirst(levels: readonly PropertyLevel[]): string[] {
   return [...levels].reverse().map((l) => l.path);
+}
+
+/** The property metalslice's kubevirt template confines a claim's VM to a host group with ("a,b,c"). */
+const TEMPLATE_HOST_GROUP_PROPERTY = 'metalslice.io/host-group';
+
+/**
+ * A pool whose VMs vCluster Platform makes from metalslice's kubevirt template and that the plan confines to a
+ * host group: its claims must carry that group (the template renders what the claim says), or the plan's proof
+ * does not hold for them. An issue naming the property and the value, for each such pool that does not set it.
+ */
+export function templateGroupIssues(
+  selection: Pick<AutoSelection, 'auto' | 'autoSpecs'>,
+  vms: readonly PlannedVm[],
+  groups: ReadonlyMap<string, HostGroup>,
+): PlanIssue[] {
+  const issues: PlanIssue[] = [];
+  const seen = new Set<string>();
+  for (const vm of vms) {
+    const hosts = groups.get(vm.poolPath)?.hosts;
+    if (!vm.madeByNodeTemplate || hosts === undefined || seen.has(vm.poolPath)) continue;
+    seen.add(vm.poolPath);
+    const pool = selection.auto.pools.find((p) => p.path === vm.poolPath);
+    if (!pool) continue;
+    const claim = claimOf(selection, pool);
+    const written = (claim.properties?.[TEMPLATE_HOST_GROUP_PROPERTY] ?? '')
+      .split(',')
+      .map((h) => h.trim())
+      .filter((h) => h !== '');
+    if ([...written].sort().join(',') === [...hosts].sort().join(',')) continue;
+    issues.push({
+      path: childPath(childPath(claim.path, 'properties'), TEMPLATE_HOST_GROUP_PROPERTY),
+      message: `pool ${vm.pool}: its VMs are proven only confined to hosts ${hosts.join(', ')}, and vCluster Platform makes them from metalslice's kubevirt template, which confines a VM only as its claim says: set ${TEMPLATE_HOST_GROUP_PROPERTY}: "${hosts.join(',')}" in the entry's properties`,
+    });
+  }
+  return issues;
 }
 
 /** The bare type name of `provider.type`: what the node's type label says. */

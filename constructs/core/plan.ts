@@ -24,7 +24,7 @@ import { FleetHeadroom, planHeadroom } from './plan-headroom';
 import { placeVms, Placement, vmKey } from './plan-placement';
 import { defaultNodeTypeCost } from './node-types';
 import { readableResources } from './report/units';
-import { AutoSelection, buildAutoVms, buildElasticVms, ElasticPools, selectAutoNodeTypes } from './plan-vms';
+import { AutoSelection, buildAutoVms, buildElasticVms, ElasticPools, selectAutoNodeTypes, templateGroupIssues } from './plan-vms';
 import { formatResources, normalizeResources, ResourceVector, subtractResources, sumResources } from './resources';
 import { FleetKubevirt, groupBy, HostGroup, pinVm, PlannedVm } from './vms';
 
@@ -427,6 +427,7 @@ export function planModel(input: MetalsliceConfig, options: PlanOptions = {}): P
   );
   const accounting = accountVms(foundation, vms, issues);
   const placement = placeVms(foundation.fleets, vms, accounting, issues, warnings);
+  for (const issue of templateGroupIssues(selection, vms, placement.groups)) issues.add(issue.path, issue.message);
   return assemblePlan(foundation, elastic, selection, vms, accounting, placement, issues, warnings, options.failureDomain);
 }
 

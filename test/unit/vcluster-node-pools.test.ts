@@ -9,6 +9,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { MetalsliceConfig, NodeProviderSpec } from '../../constructs/core/model';
 import { planModel } from '../../constructs/core/plan';
+import { templateGroupIssues } from '../../constructs/core/plan-vms';
 import { importVclusterAutoNodes } from '../../constructs/core/vcluster';
 import { synthConfigObjects } from '../support/stack-objects';
 import { CORPUS_DIR } from '../support/vcluster-corpus';
@@ -238,6 +239,29 @@ privateNodes:
     expect(planModel(base([kubevirt])).errors).toEqual([
       { path: 'nodeProviders[0].nodeTemplate', message: 'provider virt is kubevirt: only terraform providers run a node template; remove nodeTemplate' },
     ]);
+  });
+
+  it('ask the claims of a template pool the plan confines to a host group for that group, by property and value', () => {
+    const text = `privateNodes: {enabled: true, autoNodes: [{provider: metalslice-kubevirt, static: [{name: tpl, quantity: 2}]}]}`;
+    const config = withVcluster(base([kubevirtTemplate]), text);
+    const plan = planModel(config);
+    expect(plan.errors).toEqual([]);
+    // The plan's own choice here is the whole fleet (nothing to ask); were it a group, the claims must say so.
+    const selection = { auto: { pools: plan.autoPools } as never, autoSpecs: config.autoNodes! };
+    expect(templateGroupIssues(selection, plan.vms, new Map())).toEqual([]);
+    const group = new Map([[plan.vms[0].poolPath, { hosts: ['bm-0', 'bm-1'], size: 2, perHost: 1, migrationTargets: 1 }]]);
+    expect(templateGroupIssues(selection, plan.vms, group)).toEqual([
+      {
+        path: 'vcluster.yaml.privateNodes.autoNodes[0].properties["metalslice.io/host-group"]',
+        message:
+          'pool tpl: its VMs are proven only confined to hosts bm-0, bm-1, and vCluster Platform makes them from metalslice\'s kubevirt template, which confines a VM only as its claim says: set metalslice.io/host-group: "bm-0,bm-1" in the entry\'s properties',
+      },
+    ]);
+    const told = withVcluster(
+      base([kubevirtTemplate]),
+      text.replace('provider: metalslice-kubevirt,', "provider: metalslice-kubevirt, properties: {metalslice.io/host-group: 'bm-1, bm-0'},"),
+    );
+    expect(templateGroupIssues({ ...selection, autoSpecs: told.autoNodes! }, plan.vms, group)).toEqual([]);
   });
 
   it("ask for the quota of metalslice's kubevirt template when nothing names one", () => {
