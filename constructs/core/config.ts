@@ -20,6 +20,7 @@ import {
   MAX_VCPU_TOPOLOGY,
 } from './limits';
 import { readInputFile } from './read-file';
+import { SourceFile, SourceLocator } from './source-positions';
 import { importVclusterAutoNodes } from './vcluster';
 import { didYouMean } from './vcluster-schema';
 import { describeType, describeValue, excerpt, pathKey } from './excerpt';
@@ -520,8 +521,13 @@ export function parseYamlText(text: string, source: string): unknown {
   if (doc.errors.length > 0) {
     // The first syntax error is the root; the parser's later ones follow from it.
     const e = doc.errors[0];
+    const at = e.linePos?.[0];
     throw new MetalsliceError([
-      { path: `${source}:${e.linePos?.[0].line ?? '?'}`, message: `${e.code}: ${e.message.split('\n')[0]}; fix the YAML/JSON syntax` },
+      {
+        path: `${source}:${at?.line ?? '?'}`,
+        message: `${e.code}: ${e.message.split('\n')[0]}; fix the YAML/JSON syntax`,
+        ...(at ? { line: at.line, column: at.col } : {}),
+      },
     ]);
   }
   try {
@@ -534,13 +540,49 @@ export function parseYamlText(text: string, source: string): unknown {
 
 /** Reads a config file and inlines every `hostsFile` (relative to the config file) as `hosts`. */
 export function loadConfigFile(file: string): MetalsliceConfig {
-  const config = parseConfigText(readInputFile(file, 'config'), file);
-  const dir = path.dirname(path.resolve(file));
-  return resolveVclusterFiles(resolveHostsFiles(config, dir), dir);
+  return loadConfigSource(file).config;
+}
+
+/** A config as read, with what locates its problems in the files they come from. */
+export interface LoadedConfig {
+  readonly config: MetalsliceConfig;
+  /** Puts file, line and column on a problem whose path is in the config or one of its vcluster.yaml files. */
+  readonly sources: SourceLocator;
+}
+
+/** How a config read from standard input (`-`) is named in messages. */
+export const STDIN_NAME = '(stdin)';
+
+/**
+ * Reads a config file (`-`: standard input; its relative files are then found from the working directory) and
+ * the files it names; every problem thrown carries its file, line and column.
+ */
+export function loadConfigSource(file: string): LoadedConfig {
+  const shown = file === '-' ? STDIN_NAME : file;
+  const sources = new SourceLocator();
+  try {
+    const text = readInputFile(file, 'config');
+    sources.add('', new SourceFile(shown, text));
+    const config = parseConfigText(text, shown);
+    const dir = file === '-' ? process.cwd() : path.dirname(path.resolve(file));
+    const shownDir = file === '-' ? '' : path.dirname(file);
+    return { config: resolveVclusterFiles(resolveHostsFiles(config, dir), dir, { sources, shownDir }), sources };
+  } catch (e) {
+    if (!(e instanceof MetalsliceError)) throw e;
+    const located = sources.locateAll(e.issues);
+    throw e instanceof UnreadableInputError ? new UnreadableInputError(located) : new MetalsliceError(located);
+  }
+}
+
+/** Where vcluster.yaml files are registered for positions, and how their names are shown. */
+interface VclusterSources {
+  readonly sources: SourceLocator;
+  /** The config file's directory as given: a vcluster file is shown relative to where metalslice runs. */
+  readonly shownDir: string;
 }
 
 /** Reads every `vclusters[].file` and appends its `privateNodes.autoNodes` to `autoNodes`, as vCluster would plan it. */
-export function resolveVclusterFiles(config: MetalsliceConfig, baseDir: string): MetalsliceConfig {
+export function resolveVclusterFiles(config: MetalsliceConfig, baseDir: string, located?: VclusterSources): MetalsliceConfig {
   if (!config.vclusters || config.vclusters.length === 0) return config;
   const issues: PlanIssue[] = [];
   const warnings: PlanIssue[] = [];
@@ -552,6 +594,7 @@ export function resolveVclusterFiles(config: MetalsliceConfig, baseDir: string):
       unreadable = true;
       return;
     }
+    located?.sources.add(v.file, new SourceFile(path.isAbsolute(v.file) ? v.file : path.join(located.shownDir, v.file), text));
     const result = importVclusterAutoNodes(text, { cluster: v.cluster, quota: v.quota, quotaByProvider: v.quotaByProvider, pathPrefix: v.file });
     issues.push(...result.issues);
     warnings.push(...result.warnings);

@@ -61,7 +61,11 @@ function parseVclusterYaml(input: unknown, prefix: string): { doc?: unknown; iss
   const doc = parseDocument(input, { uniqueKeys: true, prettyErrors: true });
   if (doc.errors.length > 0) {
     return {
-      issues: doc.errors.map((e) => ({ path: `${at}:${e.linePos?.[0].line ?? '?'}`, message: `not valid YAML (${e.code}): ${e.message.split('\n')[0]}` })),
+      issues: doc.errors.map((e) => ({
+        path: `${at}:${e.linePos?.[0].line ?? '?'}`,
+        message: `not valid YAML (${e.code}): ${e.message.split('\n')[0]}`,
+        ...(e.linePos ? { line: e.linePos[0].line, column: e.linePos[0].col } : {}),
+      })),
     };
   }
   try {
