@@ -10,7 +10,18 @@ import { loadConfigSource, STDIN_NAME } from '../core/config';
 import { issueWhere, MetalsliceError, UnreadableInputError } from '../core/errors';
 import { planModel, PlanReport } from '../core/plan';
 import { labelKeyProblem } from '../core/names';
-import { diffPlans, PlanChanges, planJson, planYaml, readPlanFile, renderGithubAnnotations, renderPlanMarkdown, renderPlanText } from '../core/report';
+import configSchema from '../../schema/metalslice-config.schema.json';
+import {
+  diffPlans,
+  PlanChanges,
+  planJson,
+  planYaml,
+  readPlanFile,
+  renderGithubAnnotations,
+  renderPlanMarkdown,
+  renderPlanText,
+  stableJson,
+} from '../core/report';
 import { runInventory } from './inventory';
 import { NodeTemplateVarsOptions, runNodeTemplateVars } from './node-template';
 import { runPack } from './pack';
@@ -182,6 +193,13 @@ Examples:
   metalslice report plan.json -o github
 `;
 
+const SCHEMA_EXAMPLES = `
+Examples:
+  metalslice schema > metalslice-config.schema.json
+  # first line of a config, for the YAML language server (VS Code, Neovim, IntelliJ):
+  # yaml-language-server: $schema=./node_modules/metalslice/schema/metalslice-config.schema.json
+`;
+
 function outputOption(): Option {
   return new Option(
     '-o, --output <format>',
@@ -247,6 +265,14 @@ async function run(argv: readonly string[], io: Io): Promise<number> {
     .addHelpText('after', REPORT_EXAMPLES)
     .action((planFile: string, opts: OutputOptions) => {
       exitCode = runReport(planFile, opts, io);
+    });
+
+  program
+    .command('schema')
+    .description('print the JSON Schema of the config (schema/metalslice-config.schema.json), for editors and other validators')
+    .addHelpText('after', SCHEMA_EXAMPLES)
+    .action(() => {
+      io.stdout(stableJson(configSchema));
     });
 
   program

@@ -6,7 +6,7 @@ import * as path from 'path';
 import Ajv, { ErrorObject, SchemaObject } from 'ajv';
 import { parseDocument } from 'yaml';
 import { MetalsliceError, PlanIssue, UnreadableInputError } from './errors';
-import { AutoNodesSpec, HostSpec, MetalsliceConfig } from './model';
+import { AutoNodesSpec, ConfigApiVersion, HostSpec, MetalsliceConfig } from './model';
 import {
   MAX_CPU_ALLOCATION_RATIO,
   MAX_HOST_NAME_CHARS,
@@ -114,11 +114,16 @@ const selector = {
   },
 } as const;
 
+/** The config format this release writes and reads (`apiVersion:`); absent is read as this, with a warning. */
+export const CONFIG_API_VERSION: ConfigApiVersion = 'metalslice.io/v1alpha1';
+
 /** The JSON Schema (draft-07, as Ajv reads it) of the config: exported so editors and other tools can validate a config file with it. */
 export const CONFIG_SCHEMA: SchemaObject = {
   type: 'object',
   additionalProperties: false,
   properties: {
+    apiVersion: { enum: [CONFIG_API_VERSION] },
+    $schema: { type: 'string' },
     fleets: {
       type: 'array',
       items: {
@@ -563,7 +568,7 @@ export function loadConfigSource(file: string): LoadedConfig {
   try {
     const text = readInputFile(file, 'config');
     sources.add('', new SourceFile(shown, text));
-    const config = parseConfigText(text, shown);
+    const config = withApiVersion(parseConfigText(text, shown));
     const dir = file === '-' ? process.cwd() : path.dirname(path.resolve(file));
     const shownDir = file === '-' ? '' : path.dirname(file);
     return { config: resolveVclusterFiles(resolveHostsFiles(config, dir), dir, { sources, shownDir }), sources };
@@ -572,6 +577,16 @@ export function loadConfigSource(file: string): LoadedConfig {
     const located = sources.locateAll(e.issues);
     throw e instanceof UnreadableInputError ? new UnreadableInputError(located) : new MetalsliceError(located);
   }
+}
+
+/** A config file without `apiVersion` is read as the current version, and the plan says so. */
+function withApiVersion(config: MetalsliceConfig): MetalsliceConfig {
+  if (config.apiVersion !== undefined) return config;
+  const warning = {
+    path: 'apiVersion',
+    message: `missing: read as ${CONFIG_API_VERSION}; add \`apiVersion: ${CONFIG_API_VERSION}\` at the top, so a later format change cannot misread this file`,
+  };
+  return { ...config, apiVersion: CONFIG_API_VERSION, readWarnings: [...(config.readWarnings ?? []), warning] };
 }
 
 /** Where vcluster.yaml files are registered for positions, and how their names are shown. */
