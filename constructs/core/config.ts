@@ -23,7 +23,7 @@ import { readInputFile } from './read-file';
 import { SourceFile, SourceLocator } from './source-positions';
 import { importVclusterAutoNodes } from './vcluster';
 import { didYouMean } from './vcluster-schema';
-import { describeType, describeValue, excerpt, pathKey } from './excerpt';
+import { describeType, describeValue, excerpt, parserMessage, pathKey } from './excerpt';
 
 const quantity = { type: ['string', 'number'], maxLength: 64 } as const;
 const resources = { type: 'object', additionalProperties: quantity } as const;
@@ -530,7 +530,7 @@ export function parseYamlText(text: string, source: string): unknown {
     throw new MetalsliceError([
       {
         path: `${source}:${at?.line ?? '?'}`,
-        message: `${e.code}: ${e.message.split('\n')[0]}; fix the YAML/JSON syntax`,
+        message: `${e.code}: ${parserMessage(e.message)}; fix the YAML/JSON syntax`,
         ...(at ? { line: at.line, column: at.col } : {}),
       },
     ]);
