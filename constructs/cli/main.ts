@@ -6,11 +6,22 @@ import { KUBEVIRT_VERSION } from '../core/kubevirt/launcher';
 import * as fs from 'fs';
 import * as path from 'path';
 import { Command, CommanderError, Option } from 'commander';
-import { loadConfigFile } from '../core/config';
-import { MetalsliceError, UnreadableInputError } from '../core/errors';
+import { loadConfigSource, STDIN_NAME } from '../core/config';
+import { issueWhere, MetalsliceError, UnreadableInputError } from '../core/errors';
 import { planModel, PlanReport } from '../core/plan';
 import { labelKeyProblem } from '../core/names';
-import { diffPlans, PlanChanges, planJson, readPlanFile, renderPlanMarkdown, renderPlanText } from '../core/report';
+import configSchema from '../../schema/metalslice-config.schema.json';
+import {
+  diffPlans,
+  PlanChanges,
+  planJson,
+  planYaml,
+  readPlanFile,
+  renderGithubAnnotations,
+  renderPlanMarkdown,
+  renderPlanText,
+  stableJson,
+} from '../core/report';
 import { NodeTemplateVarsOptions, runNodeTemplateVars } from './node-template';
 import { runPack } from './pack';
 import type { VerifyCliOptions } from './verify';
@@ -35,10 +46,15 @@ const processIo: Io = {
 /** A Markdown comment's default size: under GitHub's 65,536 characters, with room for a header the CI adds. */
 const DEFAULT_MAX_CHARS = 60_000;
 
-/** How `plan` and `report` print: one of three formats, with the Markdown size limit. */
+/** The formats `plan` and `report` print (`-o`); `github`: workflow commands that annotate a pull request. */
+const OUTPUT_FORMATS = ['text', 'json', 'markdown', 'yaml', 'github'] as const;
+type OutputFormat = (typeof OUTPUT_FORMATS)[number];
+
+/** How `plan` and `report` print: a format, with the Markdown size limit. */
 interface OutputOptions {
   json?: boolean;
   markdown?: boolean;
+  output?: OutputFormat;
   previous?: string;
   maxChars?: number;
   fullReport?: string;
@@ -59,18 +75,45 @@ function parseFailureDomain(v: string): string {
   return v;
 }
 
+/** The format asked for: `-o`, or the older `--json` / `--markdown` (commander refuses two at once). */
+function formatOf(opts: OutputOptions): OutputFormat {
+  return opts.output ?? (opts.json ? 'json' : opts.markdown ? 'markdown' : 'text');
+}
+
 /** Checks what commander cannot: --max-chars and --full-report only shape Markdown. */
 function checkOutputOptions(opts: OutputOptions): void {
-  if ((opts.maxChars !== undefined || opts.fullReport !== undefined) && !opts.markdown) {
-    throw usage(`${opts.maxChars !== undefined ? '--max-chars' : '--full-report'} bounds the Markdown report: add --markdown`);
+  if ((opts.maxChars !== undefined || opts.fullReport !== undefined) && formatOf(opts) !== 'markdown') {
+    throw usage(`${opts.maxChars !== undefined ? '--max-chars' : '--full-report'} bounds the Markdown report: add --markdown (or -o markdown)`);
   }
 }
 
 /** Prints the report in the format asked for. */
 function printReport(report: PlanReport, changes: PlanChanges | undefined, opts: OutputOptions, io: Io): void {
-  if (opts.json) io.stdout(planJson(report, changes));
-  else if (opts.markdown) io.stdout(renderPlanMarkdown(report, changes, { maxChars: opts.maxChars ?? DEFAULT_MAX_CHARS, fullReport: opts.fullReport }));
-  else io.stdout(renderPlanText(report, changes, { width: io.columns, color: io.color }));
+  switch (formatOf(opts)) {
+    case 'json':
+      return io.stdout(planJson(report, changes));
+    case 'yaml':
+      return io.stdout(planYaml(report, changes));
+    case 'markdown':
+      return io.stdout(renderPlanMarkdown(report, changes, { maxChars: opts.maxChars ?? DEFAULT_MAX_CHARS, fullReport: opts.fullReport }));
+    case 'github':
+      return io.stdout(renderGithubAnnotations(report, { cwd: process.cwd(), workspace: process.env.GITHUB_WORKSPACE }));
+    case 'text':
+      return io.stdout(renderPlanText(report, changes, { width: io.columns, color: io.color }));
+  }
+}
+
+/**
+ * A file that cannot be read is a usage error (exit 2), said on standard error; a person gets no report (it
+ * would say the plan does not fit), a machine (`json`, `yaml`) still gets the document it parses.
+ */
+function unreadableInput(e: UnreadableInputError, opts: OutputOptions, io: Io): number {
+  io.stderr(e.issues.map((i) => `error: ${issueWhere(i)}: ${i.message}\n`).join(''));
+  const format = formatOf(opts);
+  if (format === 'json' || format === 'yaml') {
+    printReport({ ok: false, kubevirtVersion: KUBEVIRT_VERSION, errors: e.issues, warnings: [], fleets: [], quotas: [], pools: [] }, undefined, opts, io);
+  }
+  return 2;
 }
 
 /** The previous plan's changes, or its read problem added to the report's errors (`unreadable`: exit 2). */
@@ -87,19 +130,20 @@ function withPrevious(report: PlanReport, previous: string | undefined): { repor
 function runPlan(file: string, opts: OutputOptions & { failureDomain?: string }, io: Io): number {
   checkOutputOptions(opts);
   let report: PlanReport;
-  let unreadable = false;
   try {
-    const config = loadConfigFile(file);
-    report = planModel(config, { failureDomain: opts.failureDomain }).report;
+    const { config, sources } = loadConfigSource(file);
+    const planned = planModel(config, { failureDomain: opts.failureDomain }).report;
+    report = { ...planned, errors: sources.locateAll(planned.errors), warnings: sources.locateAll(planned.warnings) };
   } catch (e) {
     if (!(e instanceof MetalsliceError)) throw e;
-    unreadable = e instanceof UnreadableInputError;
+    if (e instanceof UnreadableInputError) return unreadableInput(e, opts, io);
     report = { ok: false, kubevirtVersion: KUBEVIRT_VERSION, errors: e.issues, warnings: [], fleets: [], quotas: [], pools: [] };
   }
   const compared = withPrevious(report, opts.previous);
   printReport(compared.report, compared.changes, opts, io);
-  if (!opts.json && !opts.markdown && !compared.report.ok) io.stderr(`metalslice: ${compared.report.errors.length} problem(s) in ${file}\n`);
-  return compared.report.ok ? 0 : unreadable || compared.unreadable ? 2 : 1;
+  if (formatOf(opts) === 'text' && !compared.report.ok)
+    io.stderr(`metalslice: ${compared.report.errors.length} problem(s) in ${file === '-' ? STDIN_NAME : file}\n`);
+  return compared.report.ok ? 0 : compared.unreadable ? 2 : 1;
 }
 
 /** `metalslice report PLAN.json`: a plan written by synth (or `plan --json`), printed for people. */
@@ -128,6 +172,38 @@ function packageVersion(): string {
     }
   }
   return 'unknown';
+}
+
+const PLAN_EXAMPLES = `
+Exit codes: 0 everything fits; 1 invalid or does not fit (every problem listed, at file:line:column); 2 usage error.
+
+Examples:
+  metalslice plan examples/metalslice.yaml
+  metalslice plan metalslice.yaml -o json > plan.json
+  metalslice plan metalslice.yaml --markdown --previous base-plan.json
+  metalslice plan metalslice.yaml -o github      (one ::error annotation per problem, in GitHub Actions)
+  cat metalslice.yaml | metalslice plan -
+`;
+
+const REPORT_EXAMPLES = `
+Examples:
+  metalslice report cdktf.out/stacks/provider/metalslice-plan.json
+  metalslice report plan.json --markdown --max-chars 60000 --full-report "the plan-review artifact"
+  metalslice report plan.json -o github
+`;
+
+const SCHEMA_EXAMPLES = `
+Examples:
+  metalslice schema > metalslice-config.schema.json
+  # first line of a config, for the YAML language server (VS Code, Neovim, IntelliJ):
+  # yaml-language-server: $schema=./node_modules/metalslice/schema/metalslice-config.schema.json
+`;
+
+function outputOption(): Option {
+  return new Option(
+    '-o, --output <format>',
+    'output format: text (default, for a terminal), json, markdown, yaml, or github (workflow-command annotations)',
+  ).choices(OUTPUT_FORMATS);
 }
 
 /** Runs the CLI; returns the exit code instead of exiting, so tests can call it. */
@@ -160,13 +236,17 @@ async function run(argv: readonly string[], io: Io): Promise<number> {
   program
     .command('plan')
     .description('validate and plan a config (YAML or JSON): every quota and pool must fit, down to the host of each VM')
-    .argument('<config>', 'the config file')
-    .addOption(new Option('--json', 'print the plan as one JSON object (schema/metalslice-plan.schema.json)').conflicts('markdown'))
-    .addOption(new Option('--markdown', 'print the plan as Markdown (for pull requests); the default is text for a terminal').conflicts('json'))
+    .argument('<config>', 'the config file, or - to read it from standard input')
+    .addOption(outputOption())
+    .addOption(
+      new Option('--json', 'print the plan as one JSON object (schema/metalslice-plan.schema.json); same as -o json').conflicts(['markdown', 'output']),
+    )
+    .addOption(new Option('--markdown', 'print the plan as Markdown (for pull requests); same as -o markdown').conflicts(['json', 'output']))
     .option('--previous <plan.json>', 'start with what changed since a previous plan (metalslice-plan.json or --json output)')
     .option('--max-chars <n>', `with --markdown: at most this many characters, long tables cut (default ${DEFAULT_MAX_CHARS}; 0: no limit)`, parseMaxChars)
     .option('--full-report <where>', 'with --markdown: where readers find the full report, named when rows are left out')
     .option('--failure-domain <label>', 'N+1 headroom also per value of this host label (a rack or zone): can the fleet lose any one?', parseFailureDomain)
+    .addHelpText('after', PLAN_EXAMPLES)
     .action((config: string, opts: OutputOptions & { failureDomain?: string }) => {
       exitCode = runPlan(config, opts, io);
     });
@@ -174,14 +254,24 @@ async function run(argv: readonly string[], io: Io): Promise<number> {
   program
     .command('report')
     .description('print a plan written by cdktf synth (metalslice-plan.json) or `plan --json`, as text, Markdown or JSON')
-    .argument('<plan.json>', 'the plan')
-    .addOption(new Option('--json', 'print the plan as one JSON object').conflicts('markdown'))
-    .addOption(new Option('--markdown', 'print the plan as Markdown (for pull requests)').conflicts('json'))
+    .argument('<plan.json>', 'the plan, or - to read it from standard input')
+    .addOption(outputOption())
+    .addOption(new Option('--json', 'print the plan as one JSON object; same as -o json').conflicts(['markdown', 'output']))
+    .addOption(new Option('--markdown', 'print the plan as Markdown (for pull requests); same as -o markdown').conflicts(['json', 'output']))
     .option('--previous <plan.json>', 'start with what changed since a previous plan')
     .option('--max-chars <n>', `with --markdown: at most this many characters (default ${DEFAULT_MAX_CHARS}; 0: no limit)`, parseMaxChars)
     .option('--full-report <where>', 'with --markdown: where readers find the full report')
+    .addHelpText('after', REPORT_EXAMPLES)
     .action((planFile: string, opts: OutputOptions) => {
       exitCode = runReport(planFile, opts, io);
+    });
+
+  program
+    .command('schema')
+    .description('print the JSON Schema of the config (schema/metalslice-config.schema.json), for editors and other validators')
+    .addHelpText('after', SCHEMA_EXAMPLES)
+    .action(() => {
+      io.stdout(stableJson(configSchema));
     });
 
   program

@@ -6,7 +6,7 @@ import * as path from 'path';
 import Ajv, { ErrorObject, SchemaObject } from 'ajv';
 import { parseDocument } from 'yaml';
 import { MetalsliceError, PlanIssue, UnreadableInputError } from './errors';
-import { AutoNodesSpec, HostSpec, MetalsliceConfig } from './model';
+import { AutoNodesSpec, ConfigApiVersion, HostSpec, MetalsliceConfig } from './model';
 import {
   MAX_CPU_ALLOCATION_RATIO,
   MAX_HOST_NAME_CHARS,
@@ -20,9 +20,10 @@ import {
   MAX_VCPU_TOPOLOGY,
 } from './limits';
 import { readInputFile } from './read-file';
+import { SourceFile, SourceLocator } from './source-positions';
 import { importVclusterAutoNodes } from './vcluster';
 import { didYouMean } from './vcluster-schema';
-import { describeType, describeValue, excerpt, pathKey } from './excerpt';
+import { describeType, describeValue, excerpt, parserMessage, pathKey } from './excerpt';
 
 const quantity = { type: ['string', 'number'], maxLength: 64 } as const;
 const resources = { type: 'object', additionalProperties: quantity } as const;
@@ -113,11 +114,16 @@ const selector = {
   },
 } as const;
 
+/** The config format this release writes and reads (`apiVersion:`); absent is read as this, with a warning. */
+export const CONFIG_API_VERSION: ConfigApiVersion = 'metalslice.io/v1alpha1';
+
 /** The JSON Schema (draft-07, as Ajv reads it) of the config: exported so editors and other tools can validate a config file with it. */
 export const CONFIG_SCHEMA: SchemaObject = {
   type: 'object',
   additionalProperties: false,
   properties: {
+    apiVersion: { enum: [CONFIG_API_VERSION] },
+    $schema: { type: 'string' },
     fleets: {
       type: 'array',
       items: {
@@ -547,8 +553,13 @@ export function parseYamlText(text: string, source: string): unknown {
   if (doc.errors.length > 0) {
     // The first syntax error is the root; the parser's later ones follow from it.
     const e = doc.errors[0];
+    const at = e.linePos?.[0];
     throw new MetalsliceError([
-      { path: `${source}:${e.linePos?.[0].line ?? '?'}`, message: `${e.code}: ${e.message.split('\n')[0]}; fix the YAML/JSON syntax` },
+      {
+        path: `${source}:${at?.line ?? '?'}`,
+        message: `${e.code}: ${parserMessage(e.message)}; fix the YAML/JSON syntax`,
+        ...(at ? { line: at.line, column: at.col } : {}),
+      },
     ]);
   }
   try {
@@ -561,13 +572,59 @@ export function parseYamlText(text: string, source: string): unknown {
 
 /** Reads a config file and inlines every `hostsFile` (relative to the config file) as `hosts`. */
 export function loadConfigFile(file: string): MetalsliceConfig {
-  const config = parseConfigText(readInputFile(file, 'config'), file);
-  const dir = path.dirname(path.resolve(file));
-  return resolveVclusterFiles(resolveHostsFiles(config, dir), dir);
+  return loadConfigSource(file).config;
+}
+
+/** A config as read, with what locates its problems in the files they come from. */
+export interface LoadedConfig {
+  readonly config: MetalsliceConfig;
+  /** Puts file, line and column on a problem whose path is in the config or one of its vcluster.yaml files. */
+  readonly sources: SourceLocator;
+}
+
+/** How a config read from standard input (`-`) is named in messages. */
+export const STDIN_NAME = '(stdin)';
+
+/**
+ * Reads a config file (`-`: standard input; its relative files are then found from the working directory) and
+ * the files it names; every problem thrown carries its file, line and column.
+ */
+export function loadConfigSource(file: string): LoadedConfig {
+  const shown = file === '-' ? STDIN_NAME : file;
+  const sources = new SourceLocator();
+  try {
+    const text = readInputFile(file, 'config');
+    sources.add('', new SourceFile(shown, text));
+    const config = withApiVersion(parseConfigText(text, shown));
+    const dir = file === '-' ? process.cwd() : path.dirname(path.resolve(file));
+    const shownDir = file === '-' ? '' : path.dirname(file);
+    return { config: resolveVclusterFiles(resolveHostsFiles(config, dir), dir, { sources, shownDir }), sources };
+  } catch (e) {
+    if (!(e instanceof MetalsliceError)) throw e;
+    const located = sources.locateAll(e.issues);
+    throw e instanceof UnreadableInputError ? new UnreadableInputError(located) : new MetalsliceError(located);
+  }
+}
+
+/** A config file without `apiVersion` is read as the current version, and the plan says so. */
+function withApiVersion(config: MetalsliceConfig): MetalsliceConfig {
+  if (config.apiVersion !== undefined) return config;
+  const warning = {
+    path: 'apiVersion',
+    message: `missing: read as ${CONFIG_API_VERSION}; add \`apiVersion: ${CONFIG_API_VERSION}\` at the top, so a later format change cannot misread this file`,
+  };
+  return { ...config, apiVersion: CONFIG_API_VERSION, readWarnings: [...(config.readWarnings ?? []), warning] };
+}
+
+/** Where vcluster.yaml files are registered for positions, and how their names are shown. */
+interface VclusterSources {
+  readonly sources: SourceLocator;
+  /** The config file's directory as given: a vcluster file is shown relative to where metalslice runs. */
+  readonly shownDir: string;
 }
 
 /** Reads every `vclusters[].file` and appends its `privateNodes.autoNodes` to `autoNodes`, as vCluster would plan it. */
-export function resolveVclusterFiles(config: MetalsliceConfig, baseDir: string): MetalsliceConfig {
+export function resolveVclusterFiles(config: MetalsliceConfig, baseDir: string, located?: VclusterSources): MetalsliceConfig {
   if (!config.vclusters || config.vclusters.length === 0) return config;
   const issues: PlanIssue[] = [];
   const warnings: PlanIssue[] = [];
@@ -579,6 +636,7 @@ export function resolveVclusterFiles(config: MetalsliceConfig, baseDir: string):
       unreadable = true;
       return;
     }
+    located?.sources.add(v.file, new SourceFile(path.isAbsolute(v.file) ? v.file : path.join(located.shownDir, v.file), text));
     const result = importVclusterAutoNodes(text, {
       cluster: v.cluster,
       quota: v.quota,

@@ -10,6 +10,21 @@ export interface PlanIssue {
   readonly path: string;
   /** What is wrong, the offending value, and the fix. */
   readonly message: string;
+  /** The file the path is in, as given (a config or a vcluster.yaml). @default - not from a file (construct props) */
+  readonly file?: string;
+  /** Line of the path in `file`, from 1. @default - not from a file */
+  readonly line?: number;
+  /** Column of the path in `file`, from 1. @default - not from a file */
+  readonly column?: number;
+}
+
+/** `file:line:column: path` when the problem has a position, else the path: how text output names a problem. */
+export function issueWhere(issue: PlanIssue): string {
+  if (issue.file === undefined) return issue.path;
+  const at = issue.line === undefined ? issue.file : `${issue.file}:${issue.line}${issue.column === undefined ? '' : `:${issue.column}`}`;
+  // A syntax error's path is already `file:line`: the position says it all.
+  const bare = issue.path === issue.file || (issue.line !== undefined && issue.path.endsWith(`:${issue.line}`));
+  return bare ? at : `${at}: ${issue.path}`;
 }
 
 /** Thrown for invalid input; carries every problem found, not only the first. */

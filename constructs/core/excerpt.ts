@@ -39,6 +39,14 @@ export function excerpt(text: string, max = MAX_EXCERPT_CHARS): string {
   return `"${excerptText(text, max)}" (${text.length} characters)`;
 }
 
+/**
+ * A YAML parser's message about the input, without the input: its first line, with any quoted source text
+ * (`Unexpected scalar token in YAML stream: "…"`) replaced by `(…)`. The position is given separately.
+ */
+export function parserMessage(message: string): string {
+  return message.split('\n')[0].replace(/"(?:[^"\\]|\\.)*"?/g, '(…)');
+}
+
 /** A number as it is, including what JSON cannot write: `Infinity` (YAML's 1e400 or .inf) and `NaN` (.nan). */
 function describeNumber(n: number): string {
   if (Number.isNaN(n)) return 'NaN (not a number)';

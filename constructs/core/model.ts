@@ -87,7 +87,7 @@ export interface VmOptions {
   readonly graphics?: boolean;
   /** vCPU topology: cores = vCPUs / (sockets x threads). @default 1 */
   readonly sockets?: number;
-  /** @default 1 */
+  /** vCPU topology: threads per core (with dedicated CPUs, at most 2). @default 1 */
   readonly threads?: number;
   /** How each device resource of the shape is passed through. @default - `gpu` when the resource name has "gpu", else `hostDevice` */
   readonly deviceKinds?: Readonly<Record<string, 'gpu' | 'hostDevice'>>;
@@ -252,7 +252,7 @@ export interface NodeTypeSpec {
   readonly resources?: ResourceInput;
   /** Property values: one value, a comma list, or `*`. */
   readonly properties?: Labels;
-  /** @default "global" */
+  /** The type's zone, its `topology.kubernetes.io/zone` property. @default "global" */
   readonly zone?: string;
   /** @default - 10 per CPU + 2 per GiB of memory + 10000 per unit of any other resource */
   readonly cost?: number;
@@ -505,8 +505,18 @@ export interface OsImageSpec {
   readonly properties: Labels;
 }
 
+/** The config format versions metalslice reads. */
+export type ConfigApiVersion = 'metalslice.io/v1alpha1';
+
 /** The whole model: what the config file holds, and what the constructs add up to. */
 export interface MetalsliceConfig {
+  /**
+   * The format of this config: `metalslice.io/v1alpha1`, the only one so far (a minor release may add the next;
+   * the CHANGELOG says how to migrate). @default "metalslice.io/v1alpha1" - read as that version, with a warning
+   */
+  readonly apiVersion?: ConfigApiVersion;
+  /** The JSON Schema an editor validates this file with (schema/metalslice-config.schema.json); metalslice ignores it. @default - none */
+  readonly $schema?: string;
   /** Elastic Fleets: bare-metal hosts as KubeVirt capacity. @default - none */
   readonly fleets?: readonly FleetSpec[];
   /** Elastic Quotas: slices of a fleet per tenant organisation. @default - none */

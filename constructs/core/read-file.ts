@@ -85,11 +85,28 @@ function readBounded(fd: number, cap: number): Buffer | undefined {
   }
 }
 
+/** Standard input (`-`), bounded like a file; a terminal or a closed input reads as empty. */
+function readStdin(kind: InputKind, at: string): string {
+  const cap = MAX_INPUT_BYTES[kind];
+  let bytes: Buffer | undefined;
+  try {
+    bytes = readBounded(0, cap);
+  } catch (e) {
+    const code = (e as NodeJS.ErrnoException).code;
+    // EAGAIN: a non-blocking input with nothing written yet; EOF: a closed one.
+    if (code === 'EOF') return '';
+    return refuse(at, `cannot read the ${NOUN[kind]} from standard input (${code ?? 'error'}): pipe it in, as in \`metalslice plan - < FILE\``);
+  }
+  if (bytes === undefined) refuse(at, `standard input is more than the ${mib(cap)} a ${NOUN[kind]} may have`);
+  return bytes.toString('utf8');
+}
+
 /**
- * The text of `file`, a regular file of at most MAX_INPUT_BYTES[kind] bytes, as UTF-8. Anything else throws an
+ * The text of `file` (`-`: standard input), a regular file of at most MAX_INPUT_BYTES[kind] bytes, as UTF-8. Anything else throws an
  * UnreadableInputError (a usage error: exit 2) at `at` (default: the file) naming the file, what it is and the cap.
  */
 export function readInputFile(file: string, kind: InputKind, at: string = escapeText(file)): string {
+  if (file === '-') return readStdin(kind, at);
   // The message names the file unless the path already does.
   const shown = at === escapeText(file) ? '' : ` ${escapeText(file)}`;
   const noun = NOUN[kind];

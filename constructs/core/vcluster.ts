@@ -15,7 +15,7 @@ import { childPath, PlanIssue } from './errors';
 import { AutoNodesSpec, DynamicPoolSpec, Labels, NodeProviderSpec, Requirement, StaticPoolSpec, Taint } from './model';
 import { isKubevirtTemplate } from './node-templates';
 import { pointerPath, schemaIssues, VCLUSTER_AUTONODES_SINCE, VCLUSTER_VERSION } from './vcluster-schema';
-import { describeValue } from './excerpt';
+import { describeValue, parserMessage } from './excerpt';
 
 export { VCLUSTER_VERSION } from './vcluster-schema';
 
@@ -68,7 +68,11 @@ function parseVclusterYaml(input: unknown, prefix: string): { doc?: unknown; iss
   const doc = parseDocument(input, { uniqueKeys: true, prettyErrors: true });
   if (doc.errors.length > 0) {
     return {
-      issues: doc.errors.map((e) => ({ path: `${at}:${e.linePos?.[0].line ?? '?'}`, message: `not valid YAML (${e.code}): ${e.message.split('\n')[0]}` })),
+      issues: doc.errors.map((e) => ({
+        path: `${at}:${e.linePos?.[0].line ?? '?'}`,
+        message: `not valid YAML (${e.code}): ${parserMessage(e.message)}`,
+        ...(e.linePos ? { line: e.linePos[0].line, column: e.linePos[0].col } : {}),
+      })),
     };
   }
   try {

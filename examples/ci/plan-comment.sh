@@ -2,6 +2,8 @@
 # Plan review for any CI: synthesize the base branch and this change, compare their plans, and post the
 # Markdown (bounded to one comment) to the pull request, updating the comment this script posted before
 # instead of adding another. Works for a cdktf app (metalslice-plan.json beside cdk.tf.json) or a config.
+# Then it gates the merge: exit 1 when the plan does not fit (after the comment is posted, so the pull request
+# says why), and in GitHub Actions a job summary and one annotation per problem on the line at fault.
 #
 # Usage: examples/ci/plan-comment.sh
 # Environment:
@@ -13,6 +15,10 @@
 #   METALSLICE          how to run the CLI (default: npx --no-install metalslice; in this repo: node bin/metalslice)
 #   Posting (optional; without it the comment is only written to $OUT/comment.md):
 #   GITHUB_TOKEN, GITHUB_REPOSITORY (owner/name), PR_NUMBER, and GITHUB_API_URL (default https://api.github.com)
+#   FAIL_ON_PROBLEMS    true (default): exit 1 when the plan does not fit; false: report only, exit 0
+#   GITHUB_STEP_SUMMARY, GITHUB_ACTIONS, GITHUB_WORKSPACE: set by GitHub Actions; the summary gets the report
+#                       and standard output gets ::error/::warning annotations (ANNOTATIONS=github elsewhere)
+# Exit: 0 the plan fits; 1 it does not (FAIL_ON_PROBLEMS=true); the CLI's exit code when it cannot run (2, 70).
 set -euo pipefail
 
 out=${OUT:-plan-review}
@@ -62,20 +68,46 @@ ms report "$out/plan.json" "${previous[@]}" --markdown --max-chars 0 >"$out/plan
 } >"$out/comment.md"
 log "wrote $out/comment.md ($(wc -c <"$out/comment.md") bytes), $out/plan.md and $out/plan.json"
 
-if [[ -z "${GITHUB_TOKEN:-}" || -z "${GITHUB_REPOSITORY:-}" || -z "${PR_NUMBER:-}" ]]; then
-  log "GITHUB_TOKEN, GITHUB_REPOSITORY or PR_NUMBER unset: not posting"
-  exit 0
+# Posts $out/comment.md to the pull request, or updates the comment this script posted before.
+post_comment() {
+  if [[ -z "${GITHUB_TOKEN:-}" || -z "${GITHUB_REPOSITORY:-}" || -z "${PR_NUMBER:-}" ]]; then
+    log "GITHUB_TOKEN, GITHUB_REPOSITORY or PR_NUMBER unset: not posting"
+    return 0
+  fi
+  local api=${GITHUB_API_URL:-https://api.github.com}
+  local auth=(-H "Authorization: Bearer $GITHUB_TOKEN" -H 'Accept: application/vnd.github+json')
+  local body existing
+  body=$(node -e 'process.stdout.write(JSON.stringify({ body: require("fs").readFileSync(process.argv[1], "utf8") }))' "$out/comment.md")
+  # The comment this script posted before, found by its marker (first 100 comments).
+  existing=$(curl -fsS "${auth[@]}" "$api/repos/$GITHUB_REPOSITORY/issues/$PR_NUMBER/comments?per_page=100" |
+    node -e 'let s="";process.stdin.on("data",(d)=>s+=d).on("end",()=>{const c=JSON.parse(s).find((x)=>x.body.startsWith(process.argv[1]));process.stdout.write(c?String(c.id):"")})' "$marker")
+  if [[ -n "$existing" ]]; then
+    curl -fsS -X PATCH "${auth[@]}" "$api/repos/$GITHUB_REPOSITORY/issues/comments/$existing" -d "$body" >/dev/null
+    log "updated comment $existing"
+  else
+    curl -fsS -X POST "${auth[@]}" "$api/repos/$GITHUB_REPOSITORY/issues/$PR_NUMBER/comments" -d "$body" >/dev/null
+    log "posted a new comment"
+  fi
+}
+post_comment
+
+# The job summary (GitHub allows 1 MiB per step; the report is cut well below it, its tables first).
+if [[ -n "${GITHUB_STEP_SUMMARY:-}" ]]; then
+  ms report "$out/plan.json" "${previous[@]}" --markdown --max-chars 500000 --full-report "$full" >>"$GITHUB_STEP_SUMMARY"
+  log "wrote the job summary"
 fi
-api=${GITHUB_API_URL:-https://api.github.com}
-auth=(-H "Authorization: Bearer $GITHUB_TOKEN" -H 'Accept: application/vnd.github+json')
-body=$(node -e 'process.stdout.write(JSON.stringify({ body: require("fs").readFileSync(process.argv[1], "utf8") }))' "$out/comment.md")
-# The comment this script posted before, found by its marker (first 100 comments).
-existing=$(curl -fsS "${auth[@]}" "$api/repos/$GITHUB_REPOSITORY/issues/$PR_NUMBER/comments?per_page=100" |
-  node -e 'let s="";process.stdin.on("data",(d)=>s+=d).on("end",()=>{const c=JSON.parse(s).find((x)=>x.body.startsWith(process.argv[1]));process.stdout.write(c?String(c.id):"")})' "$marker")
-if [[ -n "$existing" ]]; then
-  curl -fsS -X PATCH "${auth[@]}" "$api/repos/$GITHUB_REPOSITORY/issues/comments/$existing" -d "$body" >/dev/null
-  log "updated comment $existing"
-else
-  curl -fsS -X POST "${auth[@]}" "$api/repos/$GITHUB_REPOSITORY/issues/$PR_NUMBER/comments" -d "$body" >/dev/null
-  log "posted a new comment"
+# One annotation per problem and warning, at its file:line:column (GitHub reads them from standard output).
+if [[ "${GITHUB_ACTIONS:-}" == true || "${ANNOTATIONS:-}" == github ]]; then
+  ms report "$out/plan.json" -o github
+fi
+
+# The gate: a plan that does not fit fails the check, so a required check blocks the merge.
+fits=$(node -e 'process.stdout.write(String(JSON.parse(require("fs").readFileSync(process.argv[1], "utf8")).ok === true))' "$out/plan.json")
+if [[ "$fits" != true ]]; then
+  if [[ "${FAIL_ON_PROBLEMS:-true}" == false ]]; then
+    log "the plan does not fit; FAIL_ON_PROBLEMS=false: exit 0"
+  else
+    log "the plan does not fit: failing the check (the comment, summary and annotations say why)"
+    exit 1
+  fi
 fi

@@ -18,6 +18,9 @@ import { copyTerraformTree, expectOk, startCluster, TestCluster, tofu } from './
 import type { HostClaimDoc, SecretDoc, VirtualMachineDoc } from '../support/kube-docs';
 import { stackObjects } from '../support/stack-objects';
 import { KUBECTL_PROVIDER } from '../../constructs/kubectl';
+import { MetalsliceConfig } from '../../constructs/core/model';
+import { planModel } from '../../constructs/core/plan';
+import { nodeTemplateVars } from '../../constructs/render/node-template';
 
 jest.setTimeout(900_000);
 
@@ -136,6 +139,21 @@ describe('node templates conform to the constructs', () => {
     const nodeName = fromConstructs.manifest.metadata.name;
     await applyManifests(path.join(work, 'constructs-vm'), cluster.adminKubeconfig, [fromConstructs]);
 
+    // The template's VM data, as a provider team writes it with `metalslice node-template-vars`: the same
+    // fleet and the type `small` of the pool's shape on a kubevirt provider.
+    const typeModel: MetalsliceConfig = {
+      fleets: [
+        {
+          name: 'fra1',
+          hosts: [{ name: 'bm-01', labels: { pool: 'virt' }, capacity: { cpu: 64, memory: '256Gi', disk: '2Ti' } }],
+          hostSelector: { pool: 'virt' },
+        },
+      ],
+      nodeProviders: [{ name: 'virt', kind: 'kubevirt', fleet: 'fra1', nodeTypes: [{ name: 'small', resources: { cpu: 2, memory: '4Gi', disk: '20Gi' } }] }],
+    };
+    const vars = nodeTemplateVars(planModel(typeModel), typeModel, 'virt');
+    if (!vars.ok) throw new Error(JSON.stringify(vars.errors));
+    fs.writeFileSync(path.join(work, 'node-templates', 'kubevirt', 'vm-types.auto.tfvars.json'), JSON.stringify(vars.vars));
     await applyTemplate(path.join(work, 'node-templates', 'kubevirt'), cluster.adminKubeconfig, {
       name: nodeName,
       namespace: 'vcluster-prod',
@@ -149,7 +167,6 @@ describe('node templates conform to the constructs', () => {
             'metalslice.io/namespace': TEMPLATE_NS,
             'metalslice.io/quota': 'team-a',
             'metalslice.io/pool': 'small',
-            'metalslice.io/host-selector': 'pool=virt',
           },
         },
       },

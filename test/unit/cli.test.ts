@@ -67,7 +67,17 @@ describe('metalslice plan', () => {
     expect(preview.summary).toMatch(/^40 of cpu 1, memory 2Gi and 3 of cpu 6, memory 24Gi would create .*virt\.large/);
     expect(preview.cost).toBeGreaterThanOrEqual(preview.lowerBound);
     expect(report.warnings).toEqual([
-      { path: 'autoNodes[0].dynamic[0].preview', message: expect.stringMatching(/beyond the pool's limits on nodes \(\d+ > 8\)/) },
+      {
+        path: 'autoNodes[0].dynamic[0].preview',
+        message: expect.stringMatching(/beyond the pool's limits on nodes \(\d+ > 8\)/),
+        file: example,
+        line:
+          fs
+            .readFileSync(example, 'utf8')
+            .split('\n')
+            .findIndex((l) => /^\s+preview:/.test(l)) + 1,
+        column: expect.any(Number),
+      },
     ]);
     expect(report.environments).toEqual([
       { cluster: 'team-a-prod', provider: 'metal' },

@@ -156,7 +156,13 @@ describe('config', () => {
     } catch (e) {
       expect(e).toBeInstanceOf(MetalsliceError);
       expect((e as MetalsliceError).issues).toEqual([
-        { path: 'fleets[1].hostsFile', message: expect.stringMatching(/cannot read the hosts file .*gone\.json \(ENOENT\).*metalslice inventory/) },
+        {
+          path: 'fleets[1].hostsFile',
+          message: expect.stringMatching(/cannot read the hosts file .*gone\.json \(ENOENT\).*metalslice inventory/),
+          file: path.join(dir, 'c.yaml'),
+          line: 3,
+          column: '  - {name: b, '.length + 1,
+        },
       ]);
     }
     fs.writeFileSync(path.join(dir, 'c.yaml'), 'fleets:\n  - {name: a, hostsFile: inv.json}\n');

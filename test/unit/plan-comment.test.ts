@@ -5,6 +5,7 @@ import * as http from 'http';
 import { AddressInfo } from 'net';
 import * as os from 'os';
 import * as path from 'path';
+import { parse } from 'yaml';
 import { REPO_ROOT } from '../support/models';
 
 // examples/ci/plan-comment.sh end to end: a git repo whose base branch has 6 workers and whose change has 7,
@@ -38,13 +39,22 @@ function fakeGitHub(calls: Call[]) {
   return server;
 }
 
-function runScript(cwd: string, env: Record<string, string>): Promise<{ code: number | null; stderr: string }> {
+function runScript(cwd: string, env: Record<string, string>): Promise<{ code: number | null; stderr: string; stdout: string }> {
+  // The script's own GitHub Actions variables come from each test, never from the CI that runs the tests.
+  const base = Object.fromEntries(Object.entries(process.env).filter(([k]) => !/^(GITHUB_|ANNOTATIONS$|FAIL_ON_PROBLEMS$)/.test(k)));
   return new Promise((resolve) => {
-    const child = spawn('bash', [path.join(REPO_ROOT, 'examples', 'ci', 'plan-comment.sh')], { cwd, env: { ...process.env, ...env } });
+    const child = spawn('bash', [path.join(REPO_ROOT, 'examples', 'ci', 'plan-comment.sh')], { cwd, env: { ...base, ...env } });
     let stderr = '';
+    let stdout = '';
     child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
-    child.on('close', (code) => resolve({ code, stderr }));
+    child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
+    child.on('close', (code) => resolve({ code, stderr, stdout }));
   });
+}
+
+function git(cwd: string, ...args: string[]): void {
+  const r = spawnSync('git', ['-c', 'user.name=t', '-c', 'user.email=t@example.com', ...args], { cwd, encoding: 'utf8' });
+  if (r.status !== 0) throw new Error(`git ${args.join(' ')}: ${r.stderr}`);
 }
 
 describe('examples/ci/plan-comment.sh', () => {
@@ -169,11 +179,12 @@ describe('examples/ci/plan-comment.sh on a config that is a symlink to a secret'
           PR_NUMBER: '8',
           GITHUB_API_URL: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
         });
-        expect(result.code).toBe(0);
+        // The plan fails (the file is no config): the check fails too, after the comment is posted.
+        expect(result.code).toBe(1);
         const posted = calls.slice(before).filter((c) => c.method !== 'GET');
         expect(posted).toHaveLength(1);
         const comment = (JSON.parse(posted[0].body) as { body: string }).body;
-        expect(comment).toMatch(/`\(config\)`: must be a map \(got a string of \d+ characters\)/);
+        expect(comment).toMatch(/`metalslice\.yaml:1:1: \(config\)`: must be a map \(got a string of \d+ characters\)/);
         for (const text of [comment, ...fs.readdirSync(path.join(repo, 'review')).map((f) => fs.readFileSync(path.join(repo, 'review', f), 'utf8'))]) {
           expect(text).not.toContain(FAKE_TOKEN);
           expect(text).not.toContain('also-secret');
@@ -185,4 +196,95 @@ describe('examples/ci/plan-comment.sh on a config that is a symlink to a secret'
     },
     60_000,
   );
+});
+
+// The merge gate: a change that makes the plan not fit. The comment is posted first, then the job summary is
+// written, every problem is annotated at the file, line and column of its config path, and the script exits 1
+// so that a required check blocks the merge.
+describe('examples/ci/plan-comment.sh as a merge gate on a plan that does not fit', () => {
+  const calls: Call[] = [];
+  const server = fakeGitHub(calls);
+  const repo = fs.mkdtempSync(path.join(os.tmpdir(), 'metalslice-pr-gate-'));
+  const config = fs.readFileSync(path.join(REPO_ROOT, 'examples', 'does-not-fit.yaml'), 'utf8');
+
+  beforeAll(async () => {
+    fs.mkdirSync(path.join(repo, 'capacity'));
+    fs.writeFileSync(path.join(repo, 'capacity', 'metalslice.yaml'), config);
+    git(repo, 'init', '--quiet');
+    git(repo, 'add', '.');
+    git(repo, 'commit', '--quiet', '-m', 'a plan that does not fit');
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  });
+
+  afterAll(() => {
+    server.close();
+    fs.rmSync(repo, { recursive: true, force: true });
+  });
+
+  const env = (extra: Record<string, string>) => ({
+    METALSLICE: `${process.execPath} ${path.join(REPO_ROOT, 'bin', 'metalslice')}`,
+    METALSLICE_CONFIG: 'metalslice.yaml',
+    OUT: 'review',
+    GITHUB_TOKEN: 'not-a-real-token',
+    GITHUB_REPOSITORY: 'acme/fleet',
+    PR_NUMBER: '9',
+    GITHUB_API_URL: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    ...extra,
+  });
+
+  it('posts the comment, writes the summary, annotates each problem at its line and column, then exits 1', async () => {
+    const summary = path.join(repo, 'summary.md');
+    // Run from a subdirectory, as the action's working-directory does: annotations name files from the checkout root.
+    const result = await runScript(path.join(repo, 'capacity'), env({ GITHUB_ACTIONS: 'true', GITHUB_STEP_SUMMARY: summary, GITHUB_WORKSPACE: repo }));
+    expect(result.code).toBe(1);
+    expect(calls.map((c) => c.method)).toEqual(['GET', 'POST']);
+    // The check fails only after the comment is out.
+    expect(result.stderr.indexOf('posted a new comment')).toBeLessThan(result.stderr.indexOf('failing the check'));
+    expect(fs.readFileSync(summary, 'utf8')).toMatch(/^# metalslice capacity plan\n[\s\S]*## Problems/);
+
+    const plan = JSON.parse(fs.readFileSync(path.join(repo, 'capacity', 'review', 'plan.json'), 'utf8')) as { errors: { path: string }[] };
+    const annotations = result.stdout.split('\n').filter((l) => l.startsWith('::error '));
+    expect(annotations).toHaveLength(plan.errors.length);
+    const lines = config.split('\n');
+    for (const [i, a] of annotations.entries()) {
+      const m = /^::error file=([^,]+),line=(\d+),col=(\d+),title=[^:]+::(.*)$/.exec(a);
+      expect(m).not.toBeNull();
+      const [, file, line, col, message] = m!;
+      expect(file).toBe('capacity/metalslice.yaml');
+      expect(message.startsWith(`${plan.errors[i].path}: `)).toBe(true);
+      // The position is where the path's last key is written in the file.
+      const lastKey = /([A-Za-z]+)$/.exec(plan.errors[i].path)![1];
+      expect(lines[Number(line) - 1].slice(Number(col) - 1)).toMatch(new RegExp(`^${lastKey}:`));
+    }
+    // The quota with the bad name is the third entry under quotas:, on its own line.
+    const badName = annotations.find((a) => a.includes('::quotas[2].name:'))!;
+    expect(badName).toContain(
+      `line=${lines.findIndex((l) => l.includes('Bad_Name')) + 1},col=${lines.find((l) => l.includes('Bad_Name'))!.indexOf('name:') + 1},`,
+    );
+  }, 60_000);
+
+  it('reports without failing with FAIL_ON_PROBLEMS=false, and annotates only in GitHub Actions', async () => {
+    const result = await runScript(path.join(repo, 'capacity'), env({ FAIL_ON_PROBLEMS: 'false', OUT: 'review-2' }));
+    expect(result.code).toBe(0);
+    expect(result.stderr).toContain('updated comment 4242');
+    expect(result.stdout).not.toContain('::error');
+  }, 60_000);
+});
+
+describe('action.yml: the composite GitHub Action', () => {
+  const action = parse(fs.readFileSync(path.join(REPO_ROOT, 'action.yml'), 'utf8')) as {
+    inputs: Record<string, { default?: string }>;
+    runs: { using: string; steps: { uses?: string; run?: string; if?: string; env?: Record<string, string> }[] };
+  };
+
+  it('runs the tested script, on Node 22, with actions that run on Node 24', () => {
+    expect(action.runs.using).toBe('composite');
+    expect(action.inputs['node-version'].default).toBe('22');
+    const uses = action.runs.steps.flatMap((s) => (s.uses ? [s.uses] : []));
+    for (const u of uses) expect(Number(/^actions\/[a-z-]+@v(\d+)$/.exec(u)?.[1])).toBeGreaterThanOrEqual(6);
+    const review = action.runs.steps.find((s) => s.run?.includes('examples/ci/plan-comment.sh'));
+    expect(review?.env?.FAIL_ON_PROBLEMS).toBe('${{ inputs.fail-on-problems }}');
+    // The reports are kept even when the plan fails the step.
+    expect(action.runs.steps.find((s) => s.uses?.startsWith('actions/upload-artifact@'))?.if).toBe('always()');
+  });
 });

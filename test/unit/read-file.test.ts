@@ -96,7 +96,9 @@ describe('files a config names', () => {
     try {
       loadConfigFile(file);
     } catch (e) {
-      expect((e as MetalsliceError).issues).toEqual([{ path: where, message: expect.stringMatching(message) }]);
+      // At the key that names the file: line 2, after "  - {name: a, " or "  - {cluster: c, ".
+      const column = body.split('\n')[1].indexOf(where.endsWith('.file') ? 'file:' : 'hostsFile:') + 1;
+      expect((e as MetalsliceError).issues).toEqual([{ path: where, message: expect.stringMatching(message), file, line: 2, column }]);
     }
   });
 

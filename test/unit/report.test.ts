@@ -92,6 +92,20 @@ describe('golden reports of the examples', () => {
     expectGolden(`${base}.json`, planJson(report));
   });
 
+  it.each(EXAMPLES.flatMap((file) => [60, 80, 200].map((width) => [file, width] as const)))(
+    '%s at %i columns: every pool, quota, fleet and host name whole, every line within the width or one unbreakable word',
+    (file, width) => {
+      const report = planOf(file);
+      const text = renderPlanText(report, undefined, { width });
+      expectGolden(`${file.replace(/\.yaml$/, '')}.${width}.txt`, text);
+      expect(text).not.toContain('…');
+      const words = new Set(text.split(/[\s,()]+/));
+      const names = [...report.pools.map((p) => p.name), ...report.quotas.map((q) => q.name), ...report.fleets.map((f) => f.name)];
+      for (const name of names) expect(words).toContain(name);
+      for (const line of text.split('\n')) if (line.length > width) expect(line.trim()).not.toContain(' ');
+    },
+  );
+
   it('keeps exact quantities in the JSON, with readable ones beside them', () => {
     const fleet = planOf('metalslice.yaml').fleets[0];
     // 8 x 512Gi and 6 x 1Ti less 100Mi (the kubelets' eviction threshold), 8Gi reserved and virt-handler's 325Mi each.

@@ -3,6 +3,7 @@
  * (terminal) and Markdown (pull requests) render these blocks; the order puts what a reviewer decides on
  * first: the verdict, N+1 headroom, what changed, problems and warnings, then the tables, longest last.
  */
+import { issueWhere, PlanIssue } from '../errors';
 import type { PlanReport } from '../plan';
 import { Quantity } from '../quantity';
 import { resourceNames } from '../resources';
@@ -114,7 +115,7 @@ function headroomLines(r: Report): Block[] {
 
 function issueBlocks(r: Report): Block[] {
   const out: Block[] = [];
-  const issue = (e: { path: string; message: string }) => `\`${e.path}\`: ${e.message}`;
+  const issue = (e: PlanIssue) => `\`${issueWhere(e)}\`: ${e.message}`;
   if (r.errors.length > 0) out.push({ kind: 'heading', text: 'Problems' }, { kind: 'lines', tone: 'error', bullets: true, items: r.errors.map(issue) });
   if (r.warnings.length > 0) out.push({ kind: 'heading', text: 'Warnings' }, { kind: 'lines', tone: 'warning', bullets: true, items: r.warnings.map(issue) });
   return out;

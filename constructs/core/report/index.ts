@@ -4,6 +4,7 @@
  */
 import type { PlanReport } from '../plan';
 import type { PlanChanges } from './diff';
+import { stringify } from 'yaml';
 import { jsonText } from './escape';
 
 export { diffPlans, hasChanges, summarizeChanges } from './diff';
@@ -23,4 +24,15 @@ export function stableJson(value: unknown): string {
 export function planJson(report: PlanReport, changes?: PlanChanges): string {
   return stableJson(changes ? { ...report, changes } : report);
 }
+
+/**
+ * The same document as YAML (`-o yaml`): strings double-quoted, and every character JSON output escapes
+ * written as a YAML escape, so a terminal shows what the input held instead of acting on it.
+ */
+export function planYaml(report: PlanReport, changes?: PlanChanges): string {
+  const data = JSON.parse(planJson(report, changes)) as unknown;
+  return jsonText(stringify(data, { defaultStringType: 'QUOTE_DOUBLE', defaultKeyType: 'PLAIN', lineWidth: 0 }));
+}
 export { readPlanFile } from './plan-file';
+export { renderGithubAnnotations } from './annotations';
+export type { AnnotationOptions } from './annotations';

@@ -1,0 +1,146 @@
+/**
+ * Where in a file a problem is: the one owner of turning a config path (`nodePools[0].count`) back into the
+ * line and column of a YAML or JSON file, from the YAML parser's own node ranges. Annotations in a pull request
+ * (GitHub's `::error file=…,line=…`) and editors need the position; the path stays the name of the problem.
+ */
+import { isMap, isSeq, LineCounter, Node, parseDocument, Document } from 'yaml';
+import type { PlanIssue } from './errors';
+
+/** A position in a file: the file as given (relative to where metalslice runs), the line and column, from 1. */
+export interface SourcePosition {
+  readonly file: string;
+  readonly line: number;
+  readonly column: number;
+}
+
+/** One step of a config path: a map key or a list index. */
+export type PathSegment = string | number;
+
+const PLAIN_KEY = /^[A-Za-z_][A-Za-z0-9_-]*/;
+const QUOTED_KEY = /^\["((?:[^"\\]|\\.)*)"\]/;
+const INDEX = /^\[(\d+)\]/;
+
+/** A quoted key as childPath writes it (JSON-style escapes); undefined when it was cut to an excerpt. */
+function unquote(raw: string): string | undefined {
+  try {
+    const key = JSON.parse(`"${raw}"`) as string;
+    return key.endsWith('…') ? undefined : key;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * The segments of a config path as `childPath` writes it: `quotas[1].limits["nvidia.com/gpu"]` is
+ * `quotas`, 1, `limits`, `nvidia.com/gpu`. Parsing stops at what is not a path (a construct path, `(config)`):
+ * the segments read so far are returned, so a position is still found for the part that is a path.
+ */
+export function parseConfigPath(text: string): PathSegment[] {
+  const out: PathSegment[] = [];
+  let rest = text;
+  while (rest !== '') {
+    const dot = out.length > 0 && rest.startsWith('.') ? 1 : 0;
+    const plain = PLAIN_KEY.exec(rest.slice(dot));
+    const quoted = QUOTED_KEY.exec(rest);
+    const index = INDEX.exec(rest);
+    if (plain && (dot === 1 || out.length === 0)) {
+      out.push(plain[0]);
+      rest = rest.slice(dot + plain[0].length);
+    } else if (index) {
+      out.push(Number(index[1]));
+      rest = rest.slice(index[0].length);
+    } else if (quoted) {
+      const key = unquote(quoted[1]);
+      if (key === undefined) break;
+      out.push(key);
+      rest = rest.slice(quoted[0].length);
+    } else break;
+  }
+  return out;
+}
+
+/** A parsed YAML/JSON file that answers where a path is. */
+export class SourceFile {
+  private readonly lines = new LineCounter();
+  private readonly doc: Document.Parsed;
+
+  /**
+   * @param file the file as shown in messages and annotations
+   * @param text its text (parsed again here, with a line counter: parsing is cheap next to planning)
+   */
+  constructor(
+    readonly file: string,
+    text: string,
+  ) {
+    this.doc = parseDocument(text, { lineCounter: this.lines, uniqueKeys: false });
+  }
+
+  /** Line and column of a character offset. */
+  at(offset: number): SourcePosition {
+    const p = this.lines.linePos(offset);
+    return { file: this.file, line: p.line, column: p.col };
+  }
+
+  /**
+   * Where `segments` is: a map entry's key, a list item's start. A path that does not exist in the file (a
+   * missing required field, a default) is placed at the nearest part of it that does.
+   */
+  position(segments: readonly PathSegment[]): SourcePosition {
+    let node: unknown = this.doc.contents;
+    let offset = (this.doc.contents as Node | null)?.range?.[0] ?? 0;
+    for (const segment of segments) {
+      const step = childNode(node, segment);
+      if (!step) break;
+      node = step.node;
+      offset = step.offset;
+    }
+    return this.at(offset);
+  }
+}
+
+/** The child of a YAML map or list at `segment`, and the offset that names it (the key in a map). */
+function childNode(node: unknown, segment: PathSegment): { node: unknown; offset: number } | undefined {
+  if (isSeq(node) && typeof segment === 'number') {
+    const item = node.items[segment] as Node | undefined;
+    return item?.range ? { node: item, offset: item.range[0] } : undefined;
+  }
+  if (isMap(node)) {
+    const pair = node.items.find((p) => String((p.key as { value?: unknown } | null)?.value) === String(segment));
+    const key = pair?.key as Node | null | undefined;
+    return pair && key?.range ? { node: pair.value, offset: key.range[0] } : undefined;
+  }
+  return undefined;
+}
+
+/**
+ * Puts file, line and column on problems, for every file read: the config at the empty prefix, and each
+ * vcluster.yaml at the prefix its paths start with. A problem that already has a position keeps it.
+ */
+export class SourceLocator {
+  private readonly sources: { prefix: string; source: SourceFile }[] = [];
+
+  /** Problems whose path starts with `prefix` (`''`: every other problem) are located in `source`. */
+  add(prefix: string, source: SourceFile): void {
+    this.sources.push({ prefix, source });
+    this.sources.sort((a, b) => b.prefix.length - a.prefix.length);
+  }
+
+  /** `issue` with its position, when a file it belongs to was read. */
+  locate(issue: PlanIssue): PlanIssue {
+    if (issue.file !== undefined && issue.line !== undefined) return issue;
+    const match = this.sources.find(
+      ({ prefix }) =>
+        prefix === '' || (issue.path.startsWith(prefix) && (issue.path.length === prefix.length || /^[.[:]/.test(issue.path.slice(prefix.length)))),
+    );
+    if (!match) return issue;
+    if (issue.line !== undefined) return { ...issue, file: match.source.file };
+    const rest = issue.path.slice(match.prefix.length).replace(/^\./, '');
+    const p = match.source.position(parseConfigPath(rest));
+    return { ...issue, file: p.file, line: p.line, column: p.column };
+  }
+
+  /** Every issue located. */
+  locateAll(issues: readonly PlanIssue[]): PlanIssue[] {
+    return issues.map((i) => this.locate(i));
+  }
+}
