@@ -8,6 +8,7 @@ import * as path from 'path';
 import { Command, CommanderError, Option } from 'commander';
 import { loadConfigSource, STDIN_NAME } from '../core/config';
 import { issueWhere, MetalsliceError, UnreadableInputError } from '../core/errors';
+import { escapeText } from '../core/excerpt';
 import { planModel, PlanReport } from '../core/plan';
 import { labelKeyProblem } from '../core/names';
 import configSchema from '../../schema/metalslice-config.schema.json';
@@ -142,7 +143,7 @@ function runPlan(file: string, opts: OutputOptions & { failureDomain?: string },
   const compared = withPrevious(report, opts.previous);
   printReport(compared.report, compared.changes, opts, io);
   if (formatOf(opts) === 'text' && !compared.report.ok)
-    io.stderr(`metalslice: ${compared.report.errors.length} problem(s) in ${file === '-' ? STDIN_NAME : file}\n`);
+    io.stderr(`metalslice: ${compared.report.errors.length} problem(s) in ${file === '-' ? STDIN_NAME : escapeText(file)}\n`);
   return compared.report.ok ? 0 : compared.unreadable ? 2 : 1;
 }
 

@@ -7,6 +7,7 @@ import * as fs from 'fs';
 import * as path from 'path';
 import { loadConfigFile } from '../core/config';
 import { MetalsliceError, PlanIssue } from '../core/errors';
+import { escapeText } from '../core/excerpt';
 import { planModel } from '../core/plan';
 import { nodeTemplateVars } from '../render/node-template';
 
@@ -28,7 +29,7 @@ export interface NodeTemplateVarsOptions {
 
 function printIssues(file: string, issues: readonly PlanIssue[], io: NodeTemplateIo): void {
   for (const i of issues) io.stderr(`error: ${i.path}: ${i.message}\n`);
-  io.stderr(`metalslice node-template-vars: ${issues.length} problem(s) in ${file}: nothing written\n`);
+  io.stderr(`metalslice node-template-vars: ${issues.length} problem(s) in ${escapeText(file)}: nothing written\n`);
 }
 
 /** Writes through a temporary file beside the target and a rename, so a reader never sees half a file. */
@@ -65,11 +66,11 @@ export function runNodeTemplateVars(config: string, opts: NodeTemplateVarsOption
   try {
     writeWhole(opts.out, text);
   } catch (e) {
-    io.stderr(`metalslice node-template-vars: cannot write ${opts.out}: ${(e as NodeJS.ErrnoException).code ?? 'error'}\n`);
+    io.stderr(`metalslice node-template-vars: cannot write ${escapeText(opts.out)}: ${(e as NodeJS.ErrnoException).code ?? 'error'}\n`);
     return 2;
   }
   io.stderr(
-    `metalslice node-template-vars: wrote ${Object.keys(result.vars.vm_types).length} node type(s) and ${Object.keys(result.vars.vm_pools).length} pool(s) to ${opts.out}\n`,
+    `metalslice node-template-vars: wrote ${Object.keys(result.vars.vm_types).length} node type(s) and ${Object.keys(result.vars.vm_pools).length} pool(s) to ${escapeText(opts.out)}\n`,
   );
   return 0;
 }

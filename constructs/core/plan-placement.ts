@@ -630,7 +630,11 @@ export function strandedAfterLoss(fleet: PlannedFleet, vms: readonly PlannedVm[]
     return item;
   });
   const byHost = new Map<number, (typeof items)[number][]>();
-  for (const item of items) byHost.set(item.host, [...(byHost.get(item.host) ?? []), item]);
+  for (const item of items) {
+    const on = byHost.get(item.host);
+    if (on) on.push(item);
+    else byHost.set(item.host, [item]);
+  }
   return lostSets.map((lost) => {
     const gone = new Set(lost);
     const displaced = lost.flatMap((h) => byHost.get(h) ?? []);

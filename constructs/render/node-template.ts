@@ -6,6 +6,7 @@
  * beside the template by `metalslice node-template-vars`, so OpenTofu loads it on every run.
  */
 import { childPath, PlanIssue } from '../core/errors';
+import { describeValue } from '../core/excerpt';
 import { MetalsliceConfig } from '../core/model';
 import { NodeType } from '../core/node-types';
 import { Plan } from '../core/plan';
@@ -32,6 +33,11 @@ export interface NodeTemplateVars {
 
 /** The node template's variables for one kubevirt provider, or the problems that stop them. */
 export type NodeTemplateVarsResult = { readonly ok: true; readonly vars: NodeTemplateVars } | { readonly ok: false; readonly errors: readonly PlanIssue[] };
+
+/** Code-unit order, so the file is the same bytes whatever the locale. */
+function byKey(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
+}
 
 function templateVm(vm: VmTypeInput): NodeTemplateVm {
   return { spec: renderVmSpec(vm), pinnedEvictionStrategy: pinnedEvictionStrategy(vm.options) };
@@ -66,13 +72,16 @@ export function nodeTemplateVars(plan: Plan, model: MetalsliceConfig, providerNa
     return {
       ok: false,
       errors: [
-        { path: '--provider', message: `no kubevirt node provider is named ${providerName}: use one of ${kubevirt.join(', ') || '(none in this config)'}` },
+        {
+          path: '--provider',
+          message: `no kubevirt node provider is named ${describeValue(providerName)}: use one of ${kubevirt.join(', ') || '(none in this config)'}`,
+        },
       ],
     };
   }
   const problems: PlanIssue[] = [];
   const vmTypes: Record<string, NodeTemplateVm> = {};
-  for (const type of [...provider.types].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0))) {
+  for (const type of [...provider.types].sort((a, b) => byKey(a.name, b.name))) {
     const entry = typeEntry(plan, model, index, type, problems);
     if (entry) vmTypes[type.name] = entry;
   }
@@ -83,5 +92,5 @@ export function nodeTemplateVars(plan: Plan, model: MetalsliceConfig, providerNa
     if (vm) vmPools[vm.pool] = templateVm({ ...vm, hostSelector: fleet?.spec.hostSelector });
   }
   if (problems.length > 0) return { ok: false, errors: problems };
-  return { ok: true, vars: { vm_types: vmTypes, vm_pools: Object.fromEntries(Object.entries(vmPools).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) } };
+  return { ok: true, vars: { vm_types: vmTypes, vm_pools: Object.fromEntries(Object.entries(vmPools).sort(([a], [b]) => byKey(a, b))) } };
 }

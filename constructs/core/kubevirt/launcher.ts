@@ -179,7 +179,7 @@ export function sharedCpuRequest(threads: bigint, ratio: number): Quantity {
 export function computeMemory(vm: LauncherVm, settings: KubevirtSettings, overhead: Quantity): Quantity {
   const request = vmiMemoryRequest(vm, settings);
   if (vm.hugepages === undefined) return request.add(overhead);
-  return request.cmp(vm.guestMemory) > 0 ? request.sub(vm.guestMemory).add(overhead) : overhead;
+  return request.sub(hugepagesRequest(vm, settings)).add(overhead);
 }
 
 /** What a hugepages VM requests as `hugepages-<size>`: the smaller of its memory request and its guest (WithHugePages). */
