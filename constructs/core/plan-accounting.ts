@@ -120,6 +120,10 @@ export function accountVms(foundation: Foundation, vms: readonly PlannedVm[], is
     });
   }
   const fleets = new Map<string, ResourceVector>();
-  for (const vm of vms) if (vm.concrete) fleets.set(vm.fleet, addResources(fleets.get(vm.fleet) ?? {}, vm.hostDemand));
+  for (const [fleet, own] of groupBy(
+    vms.filter((vm) => vm.concrete),
+    (vm) => vm.fleet,
+  ))
+    fleets.set(fleet, sumResources(own.map((vm) => vm.hostDemand)));
   return { quotas, fleets, overQuota: overQuotaPools };
 }

@@ -9,7 +9,7 @@ import type { PlannedFleet } from './plan';
 import { Accounting } from './plan-accounting';
 import { placeOnHosts, placeWithBudget } from './packing';
 import { Quantity } from './quantity';
-import { addResources, fitsWithin, formatResources, get, normalizeResources, resourceNames, ResourceVector, subtractResources } from './resources';
+import { fitsWithin, formatResources, get, normalizeResources, resourceNames, ResourceVector, subtractResources, sumResources } from './resources';
 import { groupBy, HostGroup, pinRefusal, PlannedVm } from './vms';
 import { chooseGroup, dealToGroup, GroupLedger, GroupPool } from './plan-groups';
 
@@ -526,12 +526,13 @@ export function placeVms(
     const own = vms.filter((vm) => vm.concrete && vm.fleet === fleet.name && !accounting.overQuota.has(vm.poolPath));
     const dims = dimensionsOf(fleet, own);
     const result = placeFleet(fleet, own, dims);
-    const used = fleet.hosts.map(() => ({}));
+    const onHost: ResourceVector[][] = fleet.hosts.map(() => []);
     result.hostOf.forEach((h, k) => {
       if (h < 0) return;
       hostOf.set(vmKey(own[k]), fleet.hosts[h].name);
-      used[h] = addResources(used[h], own[k].hostDemand);
+      onHost[h].push(own[k].hostDemand);
     });
+    const used = onHost.map((demands) => sumResources(demands));
     const free = fleet.hosts.map((host, h) => normalizeResources(subtractResources(host.allocatable, used[h])));
     freeByFleet.set(fleet.name, free);
     const byPool = groupBy(own, (vm) => vm.poolPath);

@@ -189,10 +189,18 @@ export function scaleResources(v: ResourceVector, factor: number | bigint): Reso
   return out;
 }
 
+/** The sum of many vectors, exactly as `addResources` one by one from `{}` gives it (formats too), names sorted once. */
 export function sumResources(vectors: Iterable<ResourceVector>): ResourceVector {
-  let total: ResourceVector = {};
-  for (const v of vectors) total = addResources(total, v);
-  return total;
+  const total = new Map<string, Quantity>();
+  for (const v of vectors) {
+    for (const name of Object.keys(v)) {
+      const sum = total.get(name);
+      total.set(name, (sum ?? Quantity.ZERO).add(v[name]));
+    }
+  }
+  const out: Record<string, Quantity> = {};
+  for (const name of [...total.keys()].sort(compareResourceNames)) out[name] = total.get(name)!;
+  return out;
 }
 
 /** The resources of `demand` that exceed `capacity`, in resource order; empty when it fits. */

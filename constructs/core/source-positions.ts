@@ -61,23 +61,33 @@ export function parseConfigPath(text: string): PathSegment[] {
 
 /** A parsed YAML/JSON file that answers where a path is. */
 export class SourceFile {
-  private readonly lines = new LineCounter();
-  private readonly doc: Document.Parsed;
+  private parsed?: { readonly doc: Document.Parsed; readonly lines: LineCounter };
 
   /**
    * @param file the file as shown in messages and annotations
-   * @param text its text (parsed again here, with a line counter: parsing is cheap next to planning)
+   * @param text its text, parsed for positions only when a problem needs one (or handed over with `adopt`)
    */
   constructor(
     readonly file: string,
-    text: string,
-  ) {
-    this.doc = parseDocument(text, { lineCounter: this.lines, uniqueKeys: false });
+    private readonly text: string,
+  ) {}
+
+  /** Uses the document the reader already parsed from this text with `lines`, so a file is parsed once. */
+  adopt(doc: Document.Parsed, lines: LineCounter): void {
+    this.parsed = { doc, lines };
+  }
+
+  private document(): { readonly doc: Document.Parsed; readonly lines: LineCounter } {
+    if (!this.parsed) {
+      const lines = new LineCounter();
+      this.parsed = { doc: parseDocument(this.text, { lineCounter: lines, uniqueKeys: false }), lines };
+    }
+    return this.parsed;
   }
 
   /** Line and column of a character offset. */
   at(offset: number): SourcePosition {
-    const p = this.lines.linePos(offset);
+    const p = this.document().lines.linePos(offset);
     return { file: this.file, line: p.line, column: p.col };
   }
 
@@ -86,8 +96,9 @@ export class SourceFile {
    * missing required field, a default) is placed at the nearest part of it that does.
    */
   position(segments: readonly PathSegment[]): SourcePosition {
-    let node: unknown = this.doc.contents;
-    let offset = (this.doc.contents as Node | null)?.range?.[0] ?? 0;
+    const { doc } = this.document();
+    let node: unknown = doc.contents;
+    let offset = (doc.contents as Node | null)?.range?.[0] ?? 0;
     for (const segment of segments) {
       const step = childNode(node, segment);
       if (!step) break;
