@@ -42,13 +42,13 @@ const configish = fc.oneof(
 );
 
 describe('the schema compiled ahead of time', () => {
-  it('is built from the schema in the source', () => {
-    const built = require(path.join(BUILT, 'config-validator.js')) as { schemaHash: string };
+  it('is built from the schema in the source', async () => {
+    const built = (await import(path.join(BUILT, 'config-validator.js'))) as { schemaHash: string };
     expect(built.schemaHash).toBe(configSchemaHash());
   });
 
-  it('reports exactly the problems the run-time compiled schema reports', () => {
-    const builtConfig = require(path.join(BUILT, 'config.js')) as { validateConfigShape: (d: unknown) => unknown };
+  it('reports exactly the problems the run-time compiled schema reports', async () => {
+    const builtConfig = (await import(path.join(BUILT, 'config.js'))) as { validateConfigShape: (d: unknown) => unknown };
     fc.assert(
       fc.property(configish, (data) => {
         expect(problems(builtConfig.validateConfigShape, data)).toEqual(problems(validateConfigShape, data));
