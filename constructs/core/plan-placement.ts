@@ -636,12 +636,15 @@ export function strandedAfterLoss(fleet: PlannedFleet, vms: readonly PlannedVm[]
     if (on) on.push(item);
     else byHost.set(item.host, [item]);
   }
+  // A host without room for the smallest VM in some dimension is never a home: first fit skips it up front.
+  const smallest = dims.map((_, d) => Math.min(...items.map((item) => item.size[d])));
+  const roomy = free.flatMap((f, h) => (f.every((v, d) => v >= smallest[d]) ? [h] : []));
   return lostSets.map((lost) => {
     const gone = new Set(lost);
     const displaced = lost.flatMap((h) => byHost.get(h) ?? []);
     if (displaced.length === 0) return 0;
     // A first fit that re-places every displaced VM is already the answer; only a miss needs the engine.
-    if (firstFitAll(free, gone, displaced)) return 0;
+    if (firstFitAll(free, roomy, gone, displaced)) return 0;
     const survivors = free.filter((_, h) => !gone.has(h)).map((f) => ({ capacity: f.map((v) => Math.max(0, v)) }));
     return placeWithBudget(survivors, displaced, {}, LOSS_REPAIR_WORK).unplaced.length;
   });
@@ -650,19 +653,26 @@ export function strandedAfterLoss(fleet: PlannedFleet, vms: readonly PlannedVm[]
 /**
  * Whether the displaced items, largest first, each fit on some surviving host with what earlier ones took:
  * a placement found this way proves the fleet survives the loss, without building a packing problem per
- * lost host (a 1,000-host fleet asks 1,000 times). `free` is left as it was.
+ * lost host (a 1,000-host fleet asks 1,000 times). `hosts` are the ones worth trying, in the order tried;
+ * `free` is left as it was.
  */
-function firstFitAll(free: readonly number[][], gone: ReadonlySet<number>, displaced: readonly { readonly size: readonly number[] }[]): boolean {
+function firstFitAll(
+  free: readonly number[][],
+  hosts: readonly number[],
+  gone: ReadonlySet<number>,
+  displaced: readonly { readonly size: readonly number[] }[],
+): boolean {
   const taken = new Map<number, number[]>();
-  const order = [...displaced].sort((a, b) => b.size.reduce((x, y) => x + y, 0) - a.size.reduce((x, y) => x + y, 0));
+  const total = (size: readonly number[]): number => size.reduce((x, y) => x + y, 0);
+  const order = [...displaced].sort((a, b) => total(b.size) - total(a.size));
+  const fits = (size: readonly number[], h: number): boolean => {
+    const used = taken.get(h);
+    for (let d = 0; d < size.length; d++) if (size[d] > free[h][d] - (used?.[d] ?? 0)) return false;
+    return true;
+  };
   for (const item of order) {
-    let home = -1;
-    for (let h = 0; h < free.length && home < 0; h++) {
-      if (gone.has(h)) continue;
-      const used = taken.get(h);
-      if (item.size.every((v, d) => v <= free[h][d] - (used?.[d] ?? 0))) home = h;
-    }
-    if (home < 0) return false;
+    const home = hosts.find((h) => !gone.has(h) && fits(item.size, h));
+    if (home === undefined) return false;
     const used = taken.get(home) ?? item.size.map(() => 0);
     item.size.forEach((v, d) => (used[d] += v));
     taken.set(home, used);

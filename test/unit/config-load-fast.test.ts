@@ -17,7 +17,7 @@ import { REPO_ROOT } from '../support/models';
 const BUILT = path.join(REPO_ROOT, 'dist', 'constructs', 'core');
 
 /** The problems a validator reports for `data`, or [] when it passes. */
-function problems(validate: (data: unknown) => unknown, data: unknown): unknown[] {
+function problems(validate: (data: unknown) => unknown, data: unknown): readonly unknown[] {
   try {
     validate(data);
     return [];

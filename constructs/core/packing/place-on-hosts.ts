@@ -38,13 +38,15 @@ export function placeOnHosts(hosts: readonly HostCapacity[], items: readonly Pla
 /** `placeOnHosts` with the repair search's work budget as a parameter (callers that try many fleets). */
 export function placeWithBudget(hosts: readonly HostCapacity[], items: readonly PlacementItem[], options: PlaceOptions, repairWork: number): Placement {
   const fleet = toFleet(hosts, items);
-  let hostOf = place(fleet, false, repairWork);
+  let hostOf: Int32Array;
   if (options.spreadGroups) {
+    // Spreading is a preference, never a reason to leave more items out: the plain placement is tried too,
+    // unless the spread one already placed every item.
     const spread = place(fleet, true, repairWork);
-    // Spreading is a preference, never a reason to leave more items out.
-    if (placedCount(spread) >= placedCount(hostOf)) hostOf = spread;
+    const plain = placedCount(spread) === fleet.n ? undefined : place(fleet, false, repairWork);
+    hostOf = plain === undefined || placedCount(spread) >= placedCount(plain) ? spread : plain;
     rebalance(fleet, hostOf);
-  }
+  } else hostOf = place(fleet, false, repairWork);
   const unplaced: number[] = [];
   hostOf.forEach((h, i) => {
     if (h < 0) unplaced.push(i);
@@ -97,7 +99,8 @@ function placedCount(hostOf: Int32Array): number {
 function place(fleet: Fleet, spread: boolean, repairWork: number): Int32Array {
   const { n, d, hosts, size, cap, norm, group } = fleet;
   const load = new Float64Array(hosts * d);
-  const sameGroup = new Map<number, number>(); // key host * groups + group -> items
+  const sameGroup = groupCounter(hosts, fleet.groups);
+  const capScale = cap.map((c) => Math.max(1, c));
   const hostOf = new Int32Array(n).fill(-1);
   const weight = new Float64Array(n);
   for (let i = 0; i < n; i++) for (let k = 0; k < d; k++) weight[i] += norm[i * d + k];
@@ -115,10 +118,10 @@ function place(fleet: Fleet, spread: boolean, repairWork: number): Int32Array {
           ok = false;
           break;
         }
-        slack += room / Math.max(1, cap[h * d + k]);
+        slack += room / capScale[h * d + k];
       }
       if (!ok) continue;
-      const count = spread ? (sameGroup.get(h * fleet.groups + group[i]) ?? 0) : 0;
+      const count = spread ? sameGroup.get(h, group[i]) : 0;
       if (count < bestCount || (count === bestCount && slack < bestSlack)) {
         chosen = h;
         bestCount = count;
@@ -128,11 +131,20 @@ function place(fleet: Fleet, spread: boolean, repairWork: number): Int32Array {
     if (chosen < 0) continue;
     hostOf[i] = chosen;
     for (let k = 0; k < d; k++) load[chosen * d + k] += size[i * d + k];
-    const key = chosen * fleet.groups + group[i];
-    sameGroup.set(key, (sameGroup.get(key) ?? 0) + 1);
+    sameGroup.add(chosen, group[i]);
   }
   if (placedCount(hostOf) === n || hosts === 0) return hostOf;
   return repairWork > 0 ? repair(fleet, hostOf, weight, repairWork) : hostOf;
+}
+
+/** Items per (host, group): a dense table when it is small enough (the usual case), else a map. */
+function groupCounter(hosts: number, groups: number): { get(h: number, g: number): number; add(h: number, g: number): void } {
+  if (hosts * groups <= 1 << 22) {
+    const table = new Int32Array(hosts * groups);
+    return { get: (h, g) => table[h * groups + g], add: (h, g) => void table[h * groups + g]++ };
+  }
+  const map = new Map<number, number>();
+  return { get: (h, g) => map.get(h * groups + g) ?? 0, add: (h, g) => void map.set(h * groups + g, (map.get(h * groups + g) ?? 0) + 1) };
 }
 
 /** Local search that makes room for the unplaced items by moving placed ones (see EjectionSearch). */
