@@ -13,7 +13,7 @@ import { describeValue } from './excerpt';
 import { KubevirtSettings } from './kubevirt/launcher';
 import { ClusterSpec, FleetSpec, HostSpec, MetalsliceConfig, QuotaSpec } from './model';
 import { dns1123LabelProblem, kubeletLabelProblem, labelKeyProblem, labelValueProblem } from './names';
-import type { ExcludedHost, ModelPaths, PlannedCluster, PlannedFleet, PlannedHost, PlannedQuota } from './plan';
+import type { ExcludedHost, ModelPaths, PlannedCluster, PlannedFleet, PlannedHost, PlannedQuota } from './plan-types';
 import { Quantity } from './quantity';
 import {
   addResources,

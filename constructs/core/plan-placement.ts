@@ -5,7 +5,7 @@
  */
 import { IssueCollector, PlanIssue } from './errors';
 import { KubevirtSettings, launcherPod } from './kubevirt/launcher';
-import type { PlannedFleet } from './plan';
+import type { PlannedFleet } from './plan-types';
 import { Accounting } from './plan-accounting';
 import { placeOnHosts, placeWithBudget } from './packing';
 import { Quantity } from './quantity';

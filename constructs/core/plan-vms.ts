@@ -15,7 +15,7 @@ import { AutoNodesSpec, Labels, MetalsliceConfig, NodeProviderSpec, PrivateNodeP
 import { EffectiveProperties, effectiveProperties, ImageSource, KubevirtProperties, kubevirtProperties } from './properties';
 import { labelValueProblem } from './names';
 import { NodeProvider, NodeType, parseNodeProviders } from './node-types';
-import type { ModelPaths, PlannedPool } from './plan';
+import type { ModelPaths, PlannedPool } from './plan-types';
 import { PoolPreview, previewDynamicPool } from './preview';
 import { Quantity } from './quantity';
 import { roomLeft } from './quota-room';
