@@ -71,6 +71,9 @@ function synthApp(out: string, name: string, app: string, env: Record<string, st
     env: { ...process.env, CHECKPOINT_DISABLE: '1', CDKTF_OUTDIR: outdir, ...env },
     stdio: 'pipe',
   });
+  // cdktf's manifest keeps stack traces of its warnings: where node_modules is on this machine is not output.
+  const manifest = path.join(outdir, 'manifest.json');
+  if (fs.existsSync(manifest)) fs.writeFileSync(manifest, fs.readFileSync(manifest, 'utf8').replace(/\(\/[^()]*\/node_modules\//g, '(<node_modules>/'));
 }
 
 async function snapshot(out: string): Promise<void> {
