@@ -9,8 +9,8 @@ import { describeValue } from './excerpt';
 import { MAX_NODES_PER_POOL, wholeNumberProblem } from './limits';
 import { AutoNodesSpec, DynamicPoolSpec, Labels, Requirement as RequirementSpec, StaticPoolSpec, Taint } from './model';
 import { kubeletLabelProblem } from './names';
-import { autoNodeName } from './naming';
-import { INSTANCE_TYPE_LABEL, NODE_TYPE_LABEL, NodeProvider } from './node-types';
+import { autoNodeName, INSTANCE_TYPE_LABEL, VCLUSTER_NODE_TYPE_LABEL } from './naming';
+import { NodeProvider } from './node-types';
 import { isDnsLabel, labelKeyProblem, labelValueProblem, parseRequirements } from './requirements';
 import { parseResources, ResourceVector } from './resources';
 
@@ -61,7 +61,7 @@ function checkNodeLabels(labels: Labels | undefined, path: string, issues: PlanI
       issues.push({ path: at, message: `"${key}" is not a valid label key: ${keyProblem}` });
       continue;
     }
-    if (key === NODE_TYPE_LABEL || key === INSTANCE_TYPE_LABEL) {
+    if (key === VCLUSTER_NODE_TYPE_LABEL || key === INSTANCE_TYPE_LABEL) {
       issues.push({ path: at, message: `${key} is set by metalslice to the chosen node type: remove it (select a type with a requirement instead)` });
       continue;
     }

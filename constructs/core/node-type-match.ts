@@ -6,7 +6,8 @@
  */
 import { childPath, PlanIssue } from './errors';
 import type { CandidateType, PlannedAutoPool, PoolContext, RejectedType } from './auto-pool-types';
-import { INSTANCE_TYPE_LABEL, NODE_TYPE_LABEL, NodeType } from './node-types';
+import { INSTANCE_TYPE_LABEL, VCLUSTER_NODE_TYPE_LABEL } from './naming';
+import { NodeType } from './node-types';
 import { Requirement } from './requirements';
 import { exceededResources, fitsWithin, formatResources, get, isExtendedResource, ResourceVector } from './resources';
 import { buildVm, FleetKubevirt, VmBuild } from './vms';
@@ -111,7 +112,9 @@ function mismatch(
     }
   }
   // Selecting a type by its name (vCluster's node-type or instance-type property) asks for what it carries.
-  const named = requirements.some((r) => (r.key === NODE_TYPE_LABEL || r.key === INSTANCE_TYPE_LABEL) && r.operator === 'In' && r.values.includes(type.name));
+  const named = requirements.some(
+    (r) => (r.key === VCLUSTER_NODE_TYPE_LABEL || r.key === INSTANCE_TYPE_LABEL) && r.operator === 'In' && r.values.includes(type.name),
+  );
   const unrequested = named ? [] : type.extendedResources.filter((n) => !requested.has(n));
   if (unrequested.length > 0) {
     return `offers ${unrequested.join(', ')}, which the pool does not request (types with extended resources are only chosen when asked for: add a requirement on ${unrequested[0]})`;

@@ -13,16 +13,17 @@ import { isNodeTypeName } from './names';
 import { MAX_NODES_PER_POOL, wholeNumberProblem } from './limits';
 import { describeValue } from './excerpt';
 import { isProviderSetting } from './properties';
+import { INSTANCE_TYPE_LABEL, VCLUSTER_NODE_TYPE_LABEL } from './naming';
 
-export const NODE_TYPE_LABEL = 'vcluster.com/node-type';
-export const INSTANCE_TYPE_LABEL = 'node.kubernetes.io/instance-type';
+// The identity labels are core/naming.ts's (vCluster's node-type property is not metalslice's node-type label).
+export { INSTANCE_TYPE_LABEL, VCLUSTER_NODE_TYPE_LABEL };
 export const OS_LABEL = 'kubernetes.io/os';
 export const ZONE_LABEL = 'topology.kubernetes.io/zone';
 export const CAPACITY_TYPE_LABEL = 'karpenter.sh/capacity-type';
 export const DEFAULT_ZONE = 'global';
 
 /** Properties that name the type itself: neither a provider nor a type may set them to something else. */
-const IDENTITY_PROPERTIES = [NODE_TYPE_LABEL, INSTANCE_TYPE_LABEL];
+const IDENTITY_PROPERTIES = [VCLUSTER_NODE_TYPE_LABEL, INSTANCE_TYPE_LABEL];
 
 /** BareMetalHost states in which a host can be handed out. */
 export const USABLE_HOST_STATES: readonly string[] = ['available', 'ready'];
@@ -373,7 +374,7 @@ function parseNodeType(
   for (const [k, v] of providerOffers) properties.set(k, v);
   for (const [k, v] of typeOffers) properties.set(k, v);
   properties.set(ZONE_LABEL, spec.zone !== undefined ? single(zone) : (properties.get(ZONE_LABEL) ?? single(DEFAULT_ZONE)));
-  properties.set(NODE_TYPE_LABEL, single(spec.name));
+  properties.set(VCLUSTER_NODE_TYPE_LABEL, single(spec.name));
   properties.set(INSTANCE_TYPE_LABEL, single(spec.name));
 
   let maxCapacity = spec.maxCapacity;

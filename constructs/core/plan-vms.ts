@@ -9,6 +9,7 @@ import { hostImageProblem } from './host-image';
 import { metal3ImageOf, OsImages, osImagesByName, PropertyLevel } from './metal3-image';
 import { metalsliceTemplateOf, planTemplateProviders, TEMPLATE_IMAGE_URL_PROPERTY, unprovenCapacityWarning } from './node-templates';
 import { MAX_NODES_PER_POOL, wholeNumberProblem } from './limits';
+import { poolVmName } from './naming';
 import { childPath, IssueCollector, PlanIssue } from './errors';
 import { Foundation, checkLabels, pathOf, unknownReference } from './plan-foundation';
 import { AutoNodesSpec, Labels, MetalsliceConfig, NodeProviderSpec, PrivateNodePoolSpec } from './model';
@@ -91,13 +92,13 @@ export function buildElasticVms(model: MetalsliceConfig, paths: ModelPaths | und
       nodeType,
       shape,
       footprint: normalizeResources(build.hostDemand),
-      nodes: Array.from({ length: count }, (_, n) => ({ name: `${spec.name}-${n}` })),
+      nodes: Array.from({ length: count }, (_, n) => ({ name: poolVmName(spec.name, n) })),
     };
     pools.push(pool);
     for (let index = 0; index < count; index++) {
       const vm: PlannedVm = {
         ...build,
-        name: `${spec.name}-${index}`,
+        name: poolVmName(spec.name, index),
         origin: 'elastic',
         concrete: true,
         pool: spec.name,
