@@ -28,7 +28,7 @@ import { groupBy, HostGroup, pinVm, PlannedVm } from './vms';
 
 export { DEFAULT_KUBERNETES_VERSION } from './plan-foundation';
 
-import type { PlanOptions, PlannedFleet, PlannedPool, PlanReport, ReportGroup, Plan } from './plan-types';
+import type { PlanOptions, PlannedFleet, PlannedPool, PlanReport, ReportGroup, Plan, PlannedQuota, ReportFleet, ReportQuota } from './plan-types';
 
 // The planner's types live in plan-types.ts (a leaf the phases share); the public API keeps importing them from here.
 export type {
@@ -151,46 +151,8 @@ function assemblePlan(
     kubevirtVersion: KUBEVIRT_VERSION,
     errors: issues.issues,
     warnings,
-    fleets: [...foundation.fleets.values()].map((fleet) => {
-      const allocated = normalizeResources(accounting.fleets.get(fleet.name) ?? {});
-      const totals = {
-        capacity: formatResources(fleet.capacity),
-        allocated: formatResources(allocated),
-        free: formatResources(normalizeResources(subtractResources(fleet.capacity, allocated))),
-        quotaLimits: formatResources(
-          normalizeResources(sumResources([...foundation.quotas.values()].filter((q) => q.fleet === fleet.name).map((q) => q.limits))),
-        ),
-      };
-      return {
-        name: fleet.name,
-        hosts: fleet.hosts.length,
-        ...totals,
-        human: {
-          capacity: readableResources(totals.capacity),
-          allocated: readableResources(totals.allocated),
-          free: readableResources(totals.free),
-          quotaLimits: readableResources(totals.quotaLimits),
-        },
-        hostUsage: hostUsageOf(fleet, vms),
-        ...(headroom.has(fleet.name) ? { headroom: headroom.get(fleet.name) } : {}),
-      };
-    }),
-    quotas: [...foundation.quotas.values()].map((quota) => {
-      const account = accounting.quotas.get(quota.name);
-      const limits = formatResources(quota.limits);
-      const allocated = formatResources(account?.allocated ?? {});
-      return {
-        name: quota.name,
-        fleet: quota.fleet,
-        organization: quota.spec.organization,
-        namespace: quota.namespace,
-        limits,
-        allocated,
-        migrationHeadroom: formatResources(account?.migrationHeadroom ?? {}),
-        virtualMachines: account?.virtualMachines ?? 0,
-        human: { limits: readableResources(limits), allocated: readableResources(allocated) },
-      };
-    }),
+    fleets: [...foundation.fleets.values()].map((fleet) => fleetReport(fleet, foundation, accounting, vms, headroom)),
+    quotas: [...foundation.quotas.values()].map((quota) => quotaReport(quota, accounting)),
     pools: pools
       .map((pool): PlanReport['pools'][number] => ({
         name: pool.name,
@@ -223,6 +185,54 @@ function assemblePlan(
     nodeProviders: selection.providers,
     environments: selection.auto.environments,
     report,
+  };
+}
+
+/** One fleet's row of the report: capacity, what is allocated and free, quota limits, host usage and N+1. */
+function fleetReport(
+  fleet: PlannedFleet,
+  foundation: Foundation,
+  accounting: Accounting,
+  vms: readonly PlannedVm[],
+  headroom: ReadonlyMap<string, ReportFleet['headroom']>,
+): ReportFleet {
+  const allocated = normalizeResources(accounting.fleets.get(fleet.name) ?? {});
+  const totals = {
+    capacity: formatResources(fleet.capacity),
+    allocated: formatResources(allocated),
+    free: formatResources(normalizeResources(subtractResources(fleet.capacity, allocated))),
+    quotaLimits: formatResources(normalizeResources(sumResources([...foundation.quotas.values()].filter((q) => q.fleet === fleet.name).map((q) => q.limits)))),
+  };
+  return {
+    name: fleet.name,
+    hosts: fleet.hosts.length,
+    ...totals,
+    human: {
+      capacity: readableResources(totals.capacity),
+      allocated: readableResources(totals.allocated),
+      free: readableResources(totals.free),
+      quotaLimits: readableResources(totals.quotaLimits),
+    },
+    hostUsage: hostUsageOf(fleet, vms),
+    ...(headroom.has(fleet.name) ? { headroom: headroom.get(fleet.name) } : {}),
+  };
+}
+
+/** One quota's row of the report: its limits, what its VMs take, and its migration headroom. */
+function quotaReport(quota: PlannedQuota, accounting: Accounting): ReportQuota {
+  const account = accounting.quotas.get(quota.name);
+  const limits = formatResources(quota.limits);
+  const allocated = formatResources(account?.allocated ?? {});
+  return {
+    name: quota.name,
+    fleet: quota.fleet,
+    organization: quota.spec.organization,
+    namespace: quota.namespace,
+    limits,
+    allocated,
+    migrationHeadroom: formatResources(account?.migrationHeadroom ?? {}),
+    virtualMachines: account?.virtualMachines ?? 0,
+    human: { limits: readableResources(limits), allocated: readableResources(allocated) },
   };
 }
 
