@@ -54,6 +54,7 @@ export class ElasticNodePool extends Construct implements IPlanContributor {
   readonly poolName: string;
   private readonly spec: NodePoolSpec;
 
+  // Over 60 lines: the construct declares its quota check, VMs and nodes in one place, as cdktf constructs do.
   constructor(scope: Construct, id: string, props: ElasticNodePoolProps) {
     super(scope, id);
     requireProps(this, props, ['quota', 'cluster', 'shape', 'count'], {

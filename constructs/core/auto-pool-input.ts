@@ -93,6 +93,7 @@ export function parseCommon(spec: StaticPoolSpec | DynamicPoolSpec, path: string
 }
 
 /** Karpenter's disruption settings, expireAfter, terminationGracePeriod and weight, as Karpenter validates them. */
+// Over 60 lines: one check per Karpenter disruption field, each with its own message, in Karpenter's order.
 export function checkDisruption(spec: DynamicPoolSpec, path: string, issues: PlanIssue[]): void {
   const d = spec.disruption;
   const dPath = childPath(path, 'disruption');

@@ -22,6 +22,7 @@ interface WorstCase {
 }
 
 /** Plans one dynamic pool: checks it, matches its types, and proves its worst case against its quota. */
+// Over 60 lines: the pool record is built once, field by field, between the named steps.
 export function planDynamic(
   ctx: PoolContext,
   spec: DynamicPoolSpec,

@@ -510,6 +510,7 @@ function unprovenMigrationWarnings(groups: ReadonlyMap<string, HostGroup>, byPoo
 }
 
 /** Phase 5: a host for every concrete VM, fleet by fleet; pools over their quota are left out. */
+// Over 60 lines: the placement phase's steps in order; kept compact for the 10k-VM work on this file.
 export function placeVms(
   fleets: ReadonlyMap<string, PlannedFleet>,
   vms: readonly PlannedVm[],

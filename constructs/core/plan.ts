@@ -108,6 +108,7 @@ function withHosts(vms: readonly PlannedVm[], placement: Placement): PlannedVm[]
 }
 
 /** Phase 6: the plan and its report, from the placed VM list. */
+// Over 60 lines: the Plan and its report are built in one literal so their fields stay in the published order.
 function assemblePlan(
   foundation: Foundation,
   elastic: ElasticPools,

@@ -141,6 +141,7 @@ export function parsePropertyOffer(raw: string, path: string): PropertyOffer {
  * non-negative integer. Keys must be label keys and values label values. Throws with every issue found.
  */
 // eslint-disable-next-line complexity -- one branch per operator rule of vCluster's requirement validation; split pending (issue 29)
+// Over 60 lines: one branch per operator rule of vCluster's requirement validation; split pending (issue 29).
 export function parseRequirement(input: RequirementSpec, path: string): Requirement {
   const issues: PlanIssue[] = [];
   if (typeof input !== 'object' || input === null) {
