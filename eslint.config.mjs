@@ -1,6 +1,10 @@
 // Lint for every TypeScript file the compiler sees, with typescript-eslint's type-checked rules.
 // `npm run lint` runs it on the whole repository with --max-warnings 0, and Prettier's check; `npm test` runs it too.
+import { createNodeResolver, importX } from 'eslint-plugin-import-x';
 import tseslint from 'typescript-eslint';
+
+/** The library's own source: the shape rules below (size, cycles, layers) hold for it. */
+const LIBRARY = ['constructs/**/*.ts'];
 
 export default tseslint.config(
   { ignores: ['dist/**', 'node_modules/**', '**/cdktf.out/**', 'vendor/**', 'constructs/providers/**'] },
@@ -22,5 +26,54 @@ export default tseslint.config(
         { allowNumber: true, allowBoolean: true, allow: [{ from: 'file', name: 'Quantity', path: 'constructs/core/quantity.ts' }] },
       ],
     },
+  },
+  {
+    // Shape of the library (issue 29): a function a reader holds in one screen, no import cycles, and the layers
+    // kept apart. Tests and examples are free of these: a test's table of cases is long on purpose.
+    files: LIBRARY,
+    plugins: { 'import-x': importX },
+    settings: {
+      // import-x reads the modules an import reaches with typescript-eslint's parser, and resolves `./x` to `./x.ts`.
+      'import-x/extensions': ['.ts', '.js'],
+      'import-x/parsers': { '@typescript-eslint/parser': ['.ts'] },
+      'import-x/resolver-next': [createNodeResolver({ extensions: ['.ts', '.js', '.json'] })],
+    },
+    rules: {
+      // Blank lines and comments do not count: a function's reasons (comments) are never what makes it too long.
+      // Over 60 lines is allowed only with a one-line comment above the function saying why (checked by review).
+      'max-lines-per-function': ['error', { max: 100, skipBlankLines: true, skipComments: true, IIFEs: true }],
+      // Branches a reader follows at once; past this, name the steps (as the planner's phases do).
+      complexity: ['error', { max: 25 }],
+      // Modules that import each other cannot be read (or loaded) one at a time.
+      'import-x/no-cycle': ['error', { ignoreExternal: true }],
+      // The layers: core plans (no cdktf, no renderers, no constructs, no verifier, no CLI); everything else asks it.
+      'import-x/no-restricted-paths': [
+        'error',
+        {
+          zones: [
+            {
+              target: './constructs/core',
+              from: ['./constructs/render/**', './constructs/verify/**', './constructs/cli/**', './constructs/providers/**', './constructs/*.ts'],
+              message: 'constructs/core is the bottom layer: it imports nothing from render, verify, cli or the constructs.',
+            },
+          ],
+        },
+      ],
+      'no-restricted-imports': [
+        'error',
+        { patterns: [{ group: ['cdktf', 'cdktn', 'cdktf/*', 'cdktn/*'], message: 'Only the constructs use cdktf; the core stays pure.' }] },
+      ],
+    },
+  },
+  {
+    // The constructs themselves are written against cdktf.
+    files: ['constructs/*.ts', 'constructs/render/**/*.ts', 'constructs/verify/**/*.ts', 'constructs/cli/**/*.ts'],
+    rules: { 'no-restricted-imports': 'off' },
+  },
+  {
+    // Probes the unit tests lint from standard input (test/unit/lint-rules.test.ts): not files of the project,
+    // so the type-checked rules cannot see them; the shape rules above still apply.
+    files: ['constructs/**/lint-probe-*.ts'],
+    ...tseslint.configs.disableTypeChecked,
   },
 );

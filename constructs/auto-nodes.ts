@@ -20,7 +20,7 @@ import { IElasticQuota } from './quota';
 import { renderClusterApiPool } from './render/cluster-api';
 import { renderKarpenterNodePool } from './render/karpenter';
 import { renderVirtualMachine } from './render/kubevirt';
-import { CLUSTER_LABEL, POOL_LABEL, QUOTA_LABEL } from './render/labels';
+import { autoNodeName, CLUSTER_LABEL, POOL_LABEL, QUOTA_LABEL } from './core/naming';
 import { ITenantCluster } from './tenant-cluster';
 import { VmNode } from './vm-node';
 import { requireProps } from './props';
@@ -87,7 +87,7 @@ export class AutoNodes extends Construct implements IPlanContributor {
     const pools = new Construct(this, spec.name);
     for (let index = 0; index < spec.quantity; index++) {
       // The plan names auto nodes `<cluster>-<pool>-<index>`; the construct id follows, so addresses are stable.
-      const nodeName = `${this.cluster.clusterName}-${spec.name}-${index}`;
+      const nodeName = autoNodeName(this.cluster.clusterName, spec.name, index);
       new VmNode(pools, nodeName, {
         cluster: this.cluster,
         namespace: quota.namespace,

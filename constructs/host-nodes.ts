@@ -21,7 +21,7 @@ import type { PlannedPrivatePool } from './core/plan';
 import { INodeProvider } from './node-provider';
 import { NodeEnvironment } from './node-environment';
 import { renderJoinCloudConfig } from './render/cloud-init';
-import { CLUSTER_LABEL, NODE_TYPE_LABEL, POOL_LABEL } from './render/labels';
+import { autoNodeName, CLUSTER_LABEL, NODE_TYPE_LABEL, POOL_LABEL } from './core/naming';
 import {
   FAILURE_DOMAIN_LABEL,
   hostClaimUserDataSecretName,
@@ -30,7 +30,7 @@ import {
   renderHostDeployPolicy,
   USER_DATA_KEY,
 } from './render/metal3';
-import { nodeEnvironmentNamespace } from './render/node-environment';
+import { nodeEnvironmentNamespace } from './core/naming';
 import { ITenantCluster } from './tenant-cluster';
 import { JoinToken } from './vm-node';
 
@@ -96,7 +96,7 @@ export class HostNodes extends Construct {
     // The plan names nodes `<cluster>-<pool>-<index>`; the construct id follows, so scaling by one adds or
     // removes exactly one node's resources and changes nothing else.
     for (let index = 0; index < props.count; index++) {
-      const nodeName = `${cluster}-${props.poolName}-${index}`;
+      const nodeName = autoNodeName(cluster, props.poolName, index);
       const node = (): PlannedAutoNode => planned().pool.nodes[index];
       new HostNode(scope, nodeName, {
         cluster: props.cluster,

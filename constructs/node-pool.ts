@@ -14,7 +14,7 @@ import { ResourceInput } from './core/resources';
 import { PlannedVm } from './core/vms';
 import { IElasticQuota } from './quota';
 import { renderVirtualMachine } from './render/kubevirt';
-import { CLUSTER_LABEL, NODE_TYPE_LABEL, POOL_LABEL, QUOTA_LABEL } from './render/labels';
+import { CLUSTER_LABEL, NODE_TYPE_LABEL, POOL_LABEL, poolVmName, QUOTA_LABEL } from './core/naming';
 import { ITenantCluster } from './tenant-cluster';
 import { VmNode } from './vm-node';
 import { requireProps } from './props';
@@ -54,6 +54,7 @@ export class ElasticNodePool extends Construct implements IPlanContributor {
   readonly poolName: string;
   private readonly spec: NodePoolSpec;
 
+  // Over 60 lines: the construct declares its quota check, VMs and nodes in one place, as cdktf constructs do.
   constructor(scope: Construct, id: string, props: ElasticNodePoolProps) {
     super(scope, id);
     requireProps(this, props, ['quota', 'cluster', 'shape', 'count'], {
@@ -96,7 +97,7 @@ export class ElasticNodePool extends Construct implements IPlanContributor {
     };
     // Ids are node names (`<pool>-<index>`), so scaling by one adds or removes exactly one node's resources.
     for (let index = 0; index < props.count; index++) {
-      const nodeName = `${this.poolName}-${index}`;
+      const nodeName = poolVmName(this.poolName, index);
       new VmNode(this, nodeName, {
         cluster: props.cluster,
         namespace: props.quota.namespace,

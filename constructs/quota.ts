@@ -11,7 +11,7 @@ import { Construct, IConstruct } from 'constructs';
 import { CapacityPlan, IPlanContributor, ModelBuilder } from './capacity-plan';
 import { QuotaSpec } from './core/model';
 import { PlannedQuota } from './core/plan';
-import { quotaNamespace } from './core/plan-foundation';
+import { quotaNamespace } from './core/naming';
 import { ResourceInput } from './core/resources';
 import { IElasticFleet } from './fleet';
 import { consumerSubjects, renderConsumerRole, renderQuotaNamespace, renderResourceQuota, resourceQuotaHard } from './render/quota';

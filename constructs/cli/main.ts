@@ -225,15 +225,8 @@ export async function main(rawArgv: readonly string[], io: Io = processIo): Prom
   }
 }
 
-async function run(argv: readonly string[], io: Io): Promise<number> {
-  let exitCode = 0;
-  const program = new Command('metalslice')
-    .description('Slice bare-metal capacity into KubeVirt VMs, quotas and node pools for tenant clusters, and prove it fits.')
-    .version(packageVersion(), '-V, --version', 'print the version')
-    .exitOverride()
-    .configureOutput({ writeOut: (s) => io.stdout(s), writeErr: (s) => io.stderr(s) })
-    .showHelpAfterError('(run metalslice --help for usage)');
-
+/** The commands about plans: plan, report and schema. `done` receives the exit code. */
+function addPlanCommands(program: Command, io: Io, done: (code: number) => void): void {
   program
     .command('plan')
     .description('validate and plan a config (YAML or JSON): every quota and pool must fit, down to the host of each VM')
@@ -249,7 +242,7 @@ async function run(argv: readonly string[], io: Io): Promise<number> {
     .option('--failure-domain <label>', 'N+1 headroom also per value of this host label (a rack or zone): can the fleet lose any one?', parseFailureDomain)
     .addHelpText('after', PLAN_EXAMPLES)
     .action((config: string, opts: OutputOptions & { failureDomain?: string }) => {
-      exitCode = runPlan(config, opts, io);
+      done(runPlan(config, opts, io));
     });
 
   program
@@ -264,7 +257,7 @@ async function run(argv: readonly string[], io: Io): Promise<number> {
     .option('--full-report <where>', 'with --markdown: where readers find the full report')
     .addHelpText('after', REPORT_EXAMPLES)
     .action((planFile: string, opts: OutputOptions) => {
-      exitCode = runReport(planFile, opts, io);
+      done(runReport(planFile, opts, io));
     });
 
   program
@@ -274,7 +267,10 @@ async function run(argv: readonly string[], io: Io): Promise<number> {
     .action(() => {
       io.stdout(stableJson(configSchema));
     });
+}
 
+/** The tools beside planning: pack, verify, node-template-vars and inventory. `done` receives the exit code. */
+function addToolCommands(program: Command, io: Io, done: (code: number) => void): void {
   program
     .command('pack')
     .description("vector bin packing of a VPSolver .vbp instance with the planner's placement engine")
@@ -285,7 +281,7 @@ async function run(argv: readonly string[], io: Io): Promise<number> {
       return Number(v);
     })
     .action(async (file: string, opts: { timeLimitMs?: number }) => {
-      exitCode = await runPack(file, { timeLimitMs: opts.timeLimitMs }, io);
+      done(await runPack(file, { timeLimitMs: opts.timeLimitMs }, io));
     });
 
   program
@@ -307,7 +303,7 @@ async function run(argv: readonly string[], io: Io): Promise<number> {
     .action(async (config: string, opts: VerifyCliOptions) => {
       // Loaded by the subcommands that use them: the Kubernetes client and the control plane stay out of every other start.
       const { runVerify } = await import('./verify');
-      exitCode = await runVerify(config, opts, io);
+      done(await runVerify(config, opts, io));
     });
 
   program
@@ -319,7 +315,7 @@ async function run(argv: readonly string[], io: Io): Promise<number> {
     .requiredOption('--provider <name>', 'the kubevirt node provider the template serves')
     .option('--out <file>', 'write here (replaced whole) instead of standard output, e.g. node-templates/kubevirt/vm-types.auto.tfvars.json')
     .action((config: string, opts: NodeTemplateVarsOptions) => {
-      exitCode = runNodeTemplateVars(config, opts, io);
+      done(runNodeTemplateVars(config, opts, io));
     });
 
   program
@@ -334,8 +330,24 @@ async function run(argv: readonly string[], io: Io): Promise<number> {
     )
     .action(async (opts: { kubeconfig?: string; context?: string; out?: string; snapshot?: string }) => {
       const { runInventory } = await import('./inventory');
-      exitCode = await runInventory(opts, io);
+      done(await runInventory(opts, io));
     });
+}
+
+async function run(argv: readonly string[], io: Io): Promise<number> {
+  let exitCode = 0;
+  const program = new Command('metalslice')
+    .description('Slice bare-metal capacity into KubeVirt VMs, quotas and node pools for tenant clusters, and prove it fits.')
+    .version(packageVersion(), '-V, --version', 'print the version')
+    .exitOverride()
+    .configureOutput({ writeOut: (s) => io.stdout(s), writeErr: (s) => io.stderr(s) })
+    .showHelpAfterError('(run metalslice --help for usage)');
+
+  const done = (code: number): void => {
+    exitCode = code;
+  };
+  addPlanCommands(program, io, done);
+  addToolCommands(program, io, done);
 
   try {
     await program.parseAsync(argv, { from: 'user' });

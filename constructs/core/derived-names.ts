@@ -8,7 +8,7 @@
 import { reservedNamespaceProblem } from './tenancy';
 import { IssueCollector } from './errors';
 import { AutoNodesSpec, MetalsliceConfig } from './model';
-import { nodeEnvironmentNamespace } from '../render/node-environment';
+import { nodeEnvironmentNamespace } from './naming';
 import type { PlannedVm } from './vms';
 
 interface Owner {

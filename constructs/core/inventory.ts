@@ -7,7 +7,7 @@
 import { InventoryFile } from './config';
 import { KUBEVIRT_APP_LABEL, VIRT_HANDLER_APP, VIRT_LAUNCHER_APP } from './kubevirt/handler';
 import { HostPods, HostSpec, RunningVm, Taint } from './model';
-import { POOL_LABEL, VM_NAME_LABEL } from './labels';
+import { POOL_LABEL, VM_NAME_LABEL } from './naming';
 import { Quantity } from './quantity';
 import { isExtendedResource, parseResources } from './resources';
 

@@ -13,16 +13,17 @@ import { isNodeTypeName } from './names';
 import { MAX_NODES_PER_POOL, wholeNumberProblem } from './limits';
 import { describeValue } from './excerpt';
 import { isProviderSetting } from './properties';
+import { INSTANCE_TYPE_LABEL, VCLUSTER_NODE_TYPE_LABEL } from './naming';
 
-export const NODE_TYPE_LABEL = 'vcluster.com/node-type';
-export const INSTANCE_TYPE_LABEL = 'node.kubernetes.io/instance-type';
+// The identity labels are core/naming.ts's (vCluster's node-type property is not metalslice's node-type label).
+export { INSTANCE_TYPE_LABEL, VCLUSTER_NODE_TYPE_LABEL };
 export const OS_LABEL = 'kubernetes.io/os';
 export const ZONE_LABEL = 'topology.kubernetes.io/zone';
 export const CAPACITY_TYPE_LABEL = 'karpenter.sh/capacity-type';
 export const DEFAULT_ZONE = 'global';
 
 /** Properties that name the type itself: neither a provider nor a type may set them to something else. */
-const IDENTITY_PROPERTIES = [NODE_TYPE_LABEL, INSTANCE_TYPE_LABEL];
+const IDENTITY_PROPERTIES = [VCLUSTER_NODE_TYPE_LABEL, INSTANCE_TYPE_LABEL];
 
 /** BareMetalHost states in which a host can be handed out. */
 export const USABLE_HOST_STATES: readonly string[] = ['available', 'ready'];
@@ -182,6 +183,7 @@ function checkCount(value: number | undefined, path: string, what: string, issue
  * Parses and checks the node provider catalogue. Problems are collected (never thrown) with config paths
  * under `basePath`; a type with problems is left out of its provider so planning can go on and report more.
  */
+// Over 60 lines: one provider entry read field by field inside the loop; splitting pending (issue 29).
 export function parseNodeProviders(specs: readonly NodeProviderSpec[], basePath = 'nodeProviders'): NodeCatalogue {
   const issues: PlanIssue[] = [];
   const warnings: PlanIssue[] = [];
@@ -271,6 +273,7 @@ export function parseNodeProviders(specs: readonly NodeProviderSpec[], basePath 
   return { providers, issues, warnings };
 }
 
+// eslint-disable-next-line max-lines-per-function, complexity -- one check per node type field, in schema order; split into field groups pending (issue 29)
 function parseNodeType(
   provider: NodeProviderSpec,
   spec: NodeTypeSpec,
@@ -373,7 +376,7 @@ function parseNodeType(
   for (const [k, v] of providerOffers) properties.set(k, v);
   for (const [k, v] of typeOffers) properties.set(k, v);
   properties.set(ZONE_LABEL, spec.zone !== undefined ? single(zone) : (properties.get(ZONE_LABEL) ?? single(DEFAULT_ZONE)));
-  properties.set(NODE_TYPE_LABEL, single(spec.name));
+  properties.set(VCLUSTER_NODE_TYPE_LABEL, single(spec.name));
   properties.set(INSTANCE_TYPE_LABEL, single(spec.name));
 
   let maxCapacity = spec.maxCapacity;

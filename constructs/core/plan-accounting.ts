@@ -4,7 +4,7 @@
  * a second launcher pod while they run.
  */
 import { IssueCollector } from './errors';
-import type { PlannedQuota } from './plan';
+import type { PlannedQuota } from './plan-types';
 import { Foundation } from './plan-foundation';
 import { overQuota, roomLeft, wholeWithin } from './quota-room';
 import { addResources, get, normalizeResources, ResourceVector, scaleResources, sumResources } from './resources';

@@ -11,9 +11,10 @@ import { virtHandlerRequests } from './kubevirt/handler';
 import { MAX_CPU_ALLOCATION_RATIO, MAX_LIVE_MIGRATIONS, MAX_MEMORY_OVERCOMMIT_PERCENT, MAX_PORT, wholeNumberProblem } from './limits';
 import { describeValue } from './excerpt';
 import { KubevirtSettings } from './kubevirt/launcher';
-import { ClusterSpec, FleetSpec, HostSpec, MetalsliceConfig, QuotaSpec } from './model';
+import { ClusterSpec, FleetSpec, HostSpec, MetalsliceConfig } from './model';
 import { dns1123LabelProblem, kubeletLabelProblem, labelKeyProblem, labelValueProblem } from './names';
-import type { ExcludedHost, ModelPaths, PlannedCluster, PlannedFleet, PlannedHost, PlannedQuota } from './plan';
+import { quotaNamespace } from './naming';
+import type { ExcludedHost, ModelPaths, PlannedCluster, PlannedFleet, PlannedHost, PlannedQuota } from './plan-types';
 import { Quantity } from './quantity';
 import {
   addResources,
@@ -41,10 +42,8 @@ export interface Foundation {
   readonly warnings: readonly PlanIssue[];
 }
 
-/** The namespace of a quota's VMs: as written, else `<organization>-<name>`. The one place this name is derived. */
-export function quotaNamespace(spec: Pick<QuotaSpec, 'namespace' | 'organization' | 'name'>): string {
-  return spec.namespace ?? `${spec.organization}-${spec.name}`;
-}
+// The quota namespace rule is core/naming.ts's; re-exported for the code that imports it from here.
+export { quotaNamespace };
 
 export function pathOf(paths: ModelPaths | undefined, kind: keyof MetalsliceConfig, index: number): string {
   return paths?.[kind]?.[index] ?? `${kind}[${index}]`;

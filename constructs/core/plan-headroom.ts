@@ -5,49 +5,11 @@
  * with `requireHostFailureHeadroom` makes a loss that strands VMs an error.
  */
 import { IssueCollector, PlanIssue } from './errors';
-import type { PlannedFleet } from './plan';
+import type { CriticalLoss, FleetHeadroom, PlannedFleet } from './plan-types';
 import { strandedAfterLoss } from './plan-placement';
 import { PlannedVm } from './vms';
 
-/** One host (or failure domain) whose loss leaves VMs without a host. */
-export interface CriticalLoss {
-  /** The host, or the label value of the failure domain. */
-  readonly name: string;
-  /** Hosts lost with it (1 for a host). */
-  readonly hosts: number;
-  /** VMs that were on it. */
-  readonly vms: number;
-  /** Of those, how many the other hosts have no room for. */
-  readonly stranded: number;
-}
-
-/** The N+1 verdict of one fleet, as the report holds it. */
-export interface FleetHeadroom {
-  /** Set by the fleet's requireHostFailureHeadroom: a critical loss is an error rather than a finding. */
-  readonly required: boolean;
-  /** Losing any one host. */
-  readonly hosts: HostLossCheck;
-  /** Losing any one failure domain (given the plan's failure-domain label). @default - not checked */
-  readonly failureDomain?: DomainLossCheck;
-}
-
-/** Whether a fleet survives losing any one host. */
-export interface HostLossCheck {
-  /** No loss strands a VM. */
-  readonly ok: boolean;
-  /** Hosts checked. */
-  readonly checked: number;
-  /** The hosts whose loss strands VMs, and how many. */
-  readonly critical: readonly CriticalLoss[];
-}
-
-/** Whether a fleet survives losing any one failure domain (a rack or zone). */
-export interface DomainLossCheck extends HostLossCheck {
-  /** The host label that names the domains. */
-  readonly label: string;
-  /** Hosts without the label (never lost together with others). */
-  readonly unlabelled: number;
-}
+export type { CriticalLoss, DomainLossCheck, FleetHeadroom, HostLossCheck } from './plan-types';
 
 /** The fleet's failure domains: label value -> host indices, in host order; hosts without the label are left out. */
 function domainsOf(fleet: PlannedFleet, label: string): Map<string, number[]> {

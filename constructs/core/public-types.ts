@@ -8,7 +8,7 @@ export type { PlannedAutoPool, NodeEnvironmentRef, QuotaUsage, CandidateType, Re
 export type { NodeProvider as PlannedNodeProvider, NodeType as PlannedNodeType } from './node-types';
 export type { FleetHeadroom, CriticalLoss, HostLossCheck, DomainLossCheck } from './plan-headroom';
 export type { PoolPreview } from './preview';
-export type { PlannedFleet, PlannedQuota, PlannedPool, PlannedCluster, PlannedHost, PlannedPrivatePool, PlannedNode, ExcludedHost } from './plan';
+export type { PlannedFleet, PlannedQuota, PlannedPool, PlannedCluster, PlannedHost, PlannedPrivatePool, PlannedNode, ExcludedHost } from './plan-types';
 export type { HostTaken, Toleration } from './host-offer';
 export type { ClusterSnapshot } from './snapshot';
 export type { NodeObject, NodeCondition, PodObject, ContainerResources } from './inventory';

@@ -60,6 +60,7 @@ function isGpu(resource: string): boolean {
   return /gpu/i.test(resource);
 }
 
+// Over 60 lines: one object literal per Cluster API kind, in apply order.
 export function renderClusterApiPool(pool: PlannedAutoPool, options: ClusterApiRenderOptions): ClusterApiPoolObjects {
   const dynamic = pool.dynamic;
   if (pool.mode !== 'dynamic' || !dynamic || dynamic.autoscaler !== 'cluster-api') throw new Error(`pool ${pool.path} is not a cluster-api dynamic pool`);

@@ -38,6 +38,7 @@ function karpenterResourceName(name: string): string {
   return name === 'disk' ? 'ephemeral-storage' : name;
 }
 
+// eslint-disable-next-line complexity -- one optional NodePool field per branch; split pending (issue 29)
 export function renderKarpenterNodePool(pool: PlannedAutoPool, options: KarpenterRenderOptions = {}): KubernetesObject {
   const dynamic = pool.dynamic;
   if (pool.mode !== 'dynamic' || !dynamic) throw new Error(`pool ${pool.path} is not a dynamic pool`);

@@ -4,8 +4,8 @@
  * NetworkPolicy so one tenant's nodes cannot reach another's. Plain Kubernetes objects, created once per
  * pair however many pools use it.
  */
-import { createHash } from 'crypto';
 import { NodeEnvironmentRef } from '../core/auto-nodes';
+import { CLUSTER_LABEL, MANAGED_BY, nodeEnvironmentNamespace, PROVIDER_LABEL } from '../core/naming';
 
 /** A Kubernetes object as plain data; keys are written in a fixed order so output is byte-stable. */
 export interface KubernetesObject {
@@ -20,22 +20,11 @@ export interface KubernetesObject {
   readonly [field: string]: unknown;
 }
 
-export const MANAGED_BY_LABELS: Readonly<Record<string, string>> = { 'app.kubernetes.io/managed-by': 'metalslice' };
-export const CLUSTER_LABEL = 'metalslice.io/cluster';
-export const PROVIDER_LABEL = 'metalslice.io/provider';
+/** The labels are core/naming.ts's; re-exported for the renderers that import them from here. */
+export const MANAGED_BY_LABELS: Readonly<Record<string, string>> = MANAGED_BY;
+export { CLUSTER_LABEL, nodeEnvironmentNamespace, PROVIDER_LABEL };
 
 export type { NodeEnvironmentRef };
-
-/**
- * `<cluster>-<provider>`, or when that is longer than a DNS label allows, a shortened form with a stable
- * hash suffix so two long pairs never share a namespace.
- */
-export function nodeEnvironmentNamespace(env: NodeEnvironmentRef): string {
-  const plain = `${env.cluster}-${env.provider}`;
-  if (plain.length <= 63) return plain;
-  const hash = createHash('sha256').update(`${env.cluster}\u0000${env.provider}`).digest('hex').slice(0, 8);
-  return `${plain.slice(0, 54).replace(/-+$/, '')}-${hash}`;
-}
 
 export function renderNodeEnvironment(env: NodeEnvironmentRef): [KubernetesObject, KubernetesObject] {
   const name = nodeEnvironmentNamespace(env);

@@ -230,6 +230,7 @@ export class EjectionSearch {
    * Splits the first `n` items of `repackSet` between bins a and b within capacity, writing the sides
    * (0 = a, 1 = b) to `repackSide`; false when there is no split or the node cap is hit.
    */
+  // Over 60 lines: a hot loop of the packing search, kept in one piece for speed and to follow its algorithm's steps.
   private twoBinPacking(n: number, a: number, b: number): boolean {
     const { d, size } = this.items;
     const set = this.repackSet;
@@ -300,6 +301,7 @@ export class EjectionSearch {
   }
 
   /** Considers inserting u into b with every ejection set of up to three items. */
+  // Over 60 lines: a hot loop of the packing search, kept in one piece for speed and to follow its algorithm's steps.
   private scan(u: number, b: number): void {
     const { d, size } = this.items;
     const cap = this.binCap;

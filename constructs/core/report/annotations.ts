@@ -7,7 +7,7 @@
 import * as path from 'path';
 import type { PlanIssue } from '../errors';
 import { escapeControls } from '../excerpt';
-import type { PlanReport } from '../plan';
+import type { PlanReport } from '../plan-types';
 
 /** Where annotation files are counted from. */
 export interface AnnotationOptions {

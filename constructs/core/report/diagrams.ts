@@ -4,7 +4,7 @@
  * hosts become a histogram.
  */
 import { mermaidLabel } from './escape';
-import type { PlanReport } from '../plan';
+import type { PlanReport } from '../plan-types';
 import { Quantity } from '../quantity';
 import { percent } from './units';
 

@@ -4,7 +4,7 @@
  * delta. The previous plan is read as JSON (possibly written by an older metalslice), so every field it
  * might lack is optional here.
  */
-import type { PlanReport } from '../plan';
+import type { PlanReport } from '../plan-types';
 import { Quantity } from '../quantity';
 import { formatResources, normalizeResources, ResourceVector, subtractResources } from '../resources';
 import { readableDelta } from './units';

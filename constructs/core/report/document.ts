@@ -4,7 +4,7 @@
  * first: the verdict, N+1 headroom, what changed, problems and warnings, then the tables, longest last.
  */
 import { issueWhere, PlanIssue } from '../errors';
-import type { PlanReport } from '../plan';
+import type { PlanReport } from '../plan-types';
 import { Quantity } from '../quantity';
 import { resourceNames } from '../resources';
 import { PlanChanges, summarizeChanges } from './diff';

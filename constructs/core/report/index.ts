@@ -2,7 +2,7 @@
  * Plan reports: for people in a terminal (text), for pull requests (Markdown, optionally bounded), for
  * machines (stable JSON, whose shape `schema/metalslice-plan.schema.json` publishes).
  */
-import type { PlanReport } from '../plan';
+import type { PlanReport } from '../plan-types';
 import type { PlanChanges } from './diff';
 import { stringify } from 'yaml';
 import { jsonText } from './escape';

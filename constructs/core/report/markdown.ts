@@ -5,7 +5,7 @@
  * full report is.
  */
 import { markdownText } from './escape';
-import type { PlanReport } from '../plan';
+import type { PlanReport } from '../plan-types';
 import type { PlanChanges } from './diff';
 import { Block, Column, planDocument, Tone } from './document';
 import { count } from './units';

@@ -8,7 +8,7 @@ import planSchema from '../../../schema/metalslice-plan.schema.json';
 import { pointerToPath } from '../config';
 import { escapeText } from '../excerpt';
 import { MetalsliceError, PlanIssue } from '../errors';
-import type { PlanReport } from '../plan';
+import type { PlanReport } from '../plan-types';
 import { readInputFile } from '../read-file';
 
 /** How many schema problems are listed: a file that is not a plan at all breaks hundreds of rules. */
