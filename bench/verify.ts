@@ -5,7 +5,8 @@
  * until all bound or settled) and bound/total side by side. Needs the toolchain (npm run setup).
  *
  *   npm run bench:verify [-- --order deploy|shuffled] [--seed N] [--only 1000|10000] [--kinds spread,pinned] [--settings stock,tuned]
- * Each setting starts its own control plane (the scheduler's client settings are read at start).
+ * Each setting starts its own control plane (the scheduler's client settings are read at start). A second table
+ * gives each component's CPU seconds per case (from /proc), which says what bounds the replay.
  */
 import { planModel } from '../constructs/core/plan';
 import { startControlPlane } from '../constructs/verify/control-plane';
@@ -40,6 +41,19 @@ interface Row {
   planSeconds: number;
   startSeconds: number;
   r: VerifyResult;
+  /** CPU seconds each control-plane component, and this process (the replay's client), used for the case. */
+  cpu: Record<string, number>;
+}
+
+/** CPU seconds used between two readings, per component. */
+function cpuSince(before: Record<string, number>, after: Record<string, number>): Record<string, number> {
+  return Object.fromEntries(Object.entries(after).map(([name, s]) => [name, s - (before[name] ?? 0)]));
+}
+
+/** This process's CPU seconds, as the control plane's readings are keyed. */
+function ownCpu(): Record<string, number> {
+  const u = process.cpuUsage();
+  return { replay: (u.user + u.system) / 1e6 };
 }
 
 async function runSettings(
@@ -62,6 +76,7 @@ async function runSettings(
       const planSeconds = (Date.now() - p0) / 1000;
       if (!plan.ok) throw new Error(`${name}: the plan failed: ${JSON.stringify(plan.errors.slice(0, 3))}`);
       process.stderr.write(`[${setting.name}] ${name}: planned in ${planSeconds.toFixed(2)} s, replaying (${order})\n`);
+      const cpuBefore = { ...cp.cpuSeconds(), ...ownCpu() };
       const r = await verifyPlan(plan, {
         controlPlane: cp,
         order,
@@ -70,7 +85,8 @@ async function runSettings(
         concurrency: setting.concurrency,
         log: (l) => process.stderr.write(`  ${l}\n`),
       });
-      rows.push({ name, settings: setting.name, vms: c.hosts * 10, planSeconds, startSeconds, r });
+      const cpu = cpuSince(cpuBefore, { ...cp.cpuSeconds(), ...ownCpu() });
+      rows.push({ name, settings: setting.name, vms: c.hosts * 10, planSeconds, startSeconds, r, cpu });
     }
   } finally {
     await cp.stop();
@@ -125,6 +141,15 @@ async function run(): Promise<void> {
         String(row.r.movedFromPlan),
       ]),
     );
+  }
+  // What bounds a replay: CPU seconds per component over the case (2 cores: the sum cannot pass 2 x verify s).
+  const components = [...new Set(rows.flatMap((r) => Object.keys(r.cpu)))];
+  console.log('');
+  console.log(line(['case', 'settings', ...components.map((c) => `${c} CPU s`), 'CPU s per VM (all)']));
+  console.log(line(['---', '---', ...components.map(() => '---:'), '---:']));
+  for (const row of rows) {
+    const total = Object.values(row.cpu).reduce((a, b) => a + b, 0);
+    console.log(line([row.name, row.settings, ...components.map((c) => (row.cpu[c] ?? 0).toFixed(1)), ((total / row.vms) * 1000).toFixed(1) + ' ms']));
   }
   for (const { name, r } of rows)
     for (const p of r.pending.slice(0, 20)) console.log(`pending in ${name}: ${p.namespace}/${p.vm} (planned ${p.plannedHost}): ${p.reason}`);

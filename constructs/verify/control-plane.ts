@@ -18,7 +18,7 @@ import * as http from 'http';
 import * as https from 'https';
 import * as os from 'os';
 import * as path from 'path';
-import { apiRequest, ApiResponse, Component, freePort, onPath, startComponent, stopComponent, tail, waitFor } from './processes';
+import { apiRequest, ApiResponse, Component, cpuSeconds, freePort, onPath, startComponent, stopComponent, tail, waitFor } from './processes';
 import { KWOK_NODE_SELECTOR } from './replay';
 
 export type { ApiResponse } from './processes';
@@ -58,6 +58,8 @@ export interface ControlPlane {
   logTail(lines?: number): string;
   /** The component that has exited, if any. */
   dead(): string | undefined;
+  /** CPU seconds each component (etcd, kube-apiserver, kube-scheduler, kwok) has used so far, where /proc tells. */
+  cpuSeconds(): Record<string, number>;
   /** Stops every component and removes the temp dir; idempotent, never throws. */
   stop(): Promise<void>;
 }
@@ -311,7 +313,8 @@ export async function startControlPlane(opts: ControlPlaneOptions = {}): Promise
     await waitFor('kube-scheduler /readyz', timeoutMs, async () => (await plainGet(`https://127.0.0.1:${schedPort}/readyz`, true)) === 200, dead);
     await waitFor('kwok /healthz', timeoutMs, async () => (await plainGet(`http://127.0.0.1:${kwokPort}/healthz`, false)) === 200, dead);
 
-    return { server, dir, kubeconfig, request, logTail, dead, stop };
+    const cpu = (): Record<string, number> => Object.fromEntries(procs.flatMap((p) => (cpuSeconds(p) !== undefined ? [[p.name, cpuSeconds(p)!]] : [])));
+    return { server, dir, kubeconfig, request, logTail, dead, stop, cpuSeconds: cpu };
   } catch (e) {
     const message = `the verify control plane failed to start: ${(e as Error).message}\n${logTail()}`;
     await stop();

@@ -51,6 +51,26 @@ export function startComponent(name: string, command: string, args: readonly str
   return component;
 }
 
+/**
+ * CPU seconds (user + system) a running component has used, from /proc; undefined where /proc is not there
+ * or the process has gone. Measures which part of a replay bounds it.
+ */
+export function cpuSeconds(c: Component): number | undefined {
+  const pid = c.child.pid;
+  if (pid === undefined || c.exited) return undefined;
+  try {
+    // Fields after the command name (which may hold spaces) start at field 3; utime and stime are fields 14 and 15.
+    const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return (Number(fields[11]) + Number(fields[12])) / CLOCK_TICKS_PER_SECOND;
+  } catch {
+    return undefined;
+  }
+}
+
+/** USER_HZ: what /proc counts CPU time in (100 on every Linux architecture Node runs on). */
+const CLOCK_TICKS_PER_SECOND = 100;
+
 /** TERM to the component's group, KILL after `graceMs`, and KILL again for anything it forked that outlived it. */
 export async function stopComponent(c: Component, graceMs = 5000): Promise<void> {
   const pid = c.child.pid;
