@@ -86,11 +86,17 @@ export interface KubeTarget {
   readonly context?: string;
   /** The API server URL, without any user info. */
   readonly server: string;
+  /** The CA bundle (PEM) the server's certificate must chain to; none: the system's roots. */
   readonly ca?: Buffer;
+  /** Accept any server certificate (the kubeconfig's insecure-skip-tls-verify). */
   readonly insecureSkipTlsVerify: boolean;
+  /** The name the server's certificate is checked against, when not the server's host. */
   readonly tlsServerName?: string;
+  /** The client certificate (PEM), with `key`. */
   readonly cert?: Buffer;
+  /** The client key (PEM), with `cert`. */
   readonly key?: Buffer;
+  /** Sent as `Authorization: Bearer`. */
   readonly token?: string;
   /** Whose credentials: `user "NAME" of context "CTX" in SOURCE`. */
   readonly who: string;
