@@ -5,6 +5,9 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 export CHECKPOINT_DISABLE=1
+# Node 22 from the toolchain cache when the machine's node is older (scripts/node.sh).
+node_bin=$(bash scripts/node.sh)
+[[ -z "$node_bin" ]] || export PATH="$node_bin:$PATH"
 env_file=$(bash scripts/toolchain.sh | tail -n 1)
 # shellcheck source=/dev/null
 source "$env_file"

@@ -7,6 +7,12 @@ set -uo pipefail
 cd "$(dirname "$0")/.."
 export CHECKPOINT_DISABLE=1
 
+# Everything below runs on Node 22 or newer: the machine's node if it is, else the pinned Node 22 LTS that
+# scripts/node.sh fetches once into the toolchain cache (`npm run setup` fetches it too).
+node_bin=$(bash scripts/node.sh) || { echo "tests: 0 passed, 1 failed (Node 22: scripts/node.sh)"; exit 1; }
+[[ -z "$node_bin" ]] || export PATH="$node_bin:$PATH"
+echo "tests run on Node $(node --version)"
+
 results=$(mktemp -d)
 trap 'rm -rf "$results"' EXIT
 

@@ -1,5 +1,7 @@
 #!/usr/bin/env bash
 # Builds and caches the real e2e toolchain at pinned versions, from source through the Go module proxy:
+#   (first, and not through Go: Node 22 LTS when the machine's node is older, by scripts/node.sh, which
+#   scripts/test.sh and scripts/test-e2e.sh put first on PATH; env.sh does not name it)
 #   OpenTofu, the hashicorp/kubernetes, hashicorp/random and gavinbunney/kubectl providers, etcd, KWOK, and from one module graph
 #   in one `go build`: kube-apiserver, kube-controller-manager, kube-scheduler, kubeadm and kubelet;
 # installs cloud-init, openssl and chromium (for the plan report screenshot) from Debian if missing; lays the providers out as a filesystem mirror
@@ -88,6 +90,9 @@ if [[ "${1:-}" == "--print-env" ]]; then
   exit 0
 fi
 [[ $# -eq 0 ]] || die "usage: scripts/toolchain.sh [--print-env]"
+
+# The Node the tests run on (seconds cold, nothing warm); it prints its directory, which is not needed here.
+bash "$SCRIPTS/node.sh" >/dev/null || die "could not get Node 22 (scripts/node.sh)"
 
 # Warm path: nothing to build, nothing to print but the env file.
 if complete; then

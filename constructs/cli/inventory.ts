@@ -6,14 +6,13 @@
  * Exit 0: written. Exit 1: the cluster could not be read, or an object could not be converted.
  */
 import * as fs from 'fs';
-import * as k8s from '@kubernetes/client-node';
 import { MetalsliceError } from '../core/errors';
-import { escapeText, excerptText } from '../core/excerpt';
-import { readInputFile } from '../core/read-file';
+import { escapeText } from '../core/excerpt';
 import { BareMetalHostObject, buildInventory, ContainerResources, NodeObject, PodObject } from '../core/inventory';
 import { Taint } from '../core/model';
 import { buildSnapshot } from '../core/snapshot';
 import { stableJson } from '../core/report';
+import { findTarget, KubeApiError, KubeClient, KubeconfigError } from './kube-client';
 
 export interface InventoryOptions {
   /** @default - as kubectl: $KUBECONFIG, then ~/.kube/config, then in-cluster */
@@ -31,23 +30,42 @@ export interface InventoryIo {
   stderr(text: string): void;
 }
 
-const PAGE = 500;
-
-/** An HTTP status from a client-node error, if it carries one. */
-function statusOf(e: unknown): number | undefined {
-  const err = e as { statusCode?: unknown; response?: { statusCode?: unknown } } | null;
-  const code = err?.statusCode ?? err?.response?.statusCode;
-  return typeof code === 'number' ? code : undefined;
+/** The wire shapes of the objects read, as far as the inventory looks (the API server's JSON, not typed classes). */
+interface WireTaint {
+  readonly key: string;
+  readonly value?: string;
+  readonly effect: string;
 }
-
-function describe(e: unknown): string {
-  const body = (e as { body?: { message?: unknown } } | null)?.body;
-  if (body && typeof body.message === 'string') return body.message;
-  return e instanceof Error ? e.message : String(e);
+interface WireNode {
+  readonly metadata?: { readonly name?: string; readonly labels?: Record<string, string> };
+  readonly spec?: { readonly taints?: readonly WireTaint[]; readonly unschedulable?: boolean };
+  readonly status?: {
+    readonly capacity?: Record<string, string>;
+    readonly allocatable?: Record<string, string>;
+    readonly conditions?: readonly { readonly type: string; readonly status: string }[];
+  };
+}
+interface WireContainer {
+  readonly name: string;
+  readonly resources?: { readonly requests?: Record<string, string>; readonly limits?: Record<string, string> };
+  readonly restartPolicy?: string;
+}
+interface WirePod {
+  readonly metadata?: { readonly name?: string; readonly namespace?: string; readonly labels?: Record<string, string> };
+  readonly spec?: {
+    readonly nodeName?: string;
+    readonly containers?: readonly WireContainer[];
+    readonly initContainers?: readonly WireContainer[];
+    readonly overhead?: Record<string, string>;
+    readonly tolerations?: readonly Record<string, unknown>[];
+    readonly nodeSelector?: Record<string, string>;
+    readonly affinity?: Record<string, unknown>;
+  };
+  readonly status?: { readonly phase?: string };
 }
 
 /** A Node as the inventory reads it: labels, taints, cordon, capacity, allocatable and conditions. */
-function nodeObject(n: k8s.V1Node & { metadata: { name: string } }): NodeObject {
+function nodeObject(n: WireNode & { metadata: { name: string } }): NodeObject {
   return {
     metadata: { name: n.metadata.name, labels: n.metadata.labels },
     spec: {
@@ -62,19 +80,15 @@ function nodeObject(n: k8s.V1Node & { metadata: { name: string } }): NodeObject 
   };
 }
 
-async function listNodes(kc: k8s.KubeConfig): Promise<NodeObject[]> {
-  const api = kc.makeApiClient(k8s.CoreV1Api);
-  const out: NodeObject[] = [];
-  let token: string | undefined;
-  do {
-    const res = await api.listNode(undefined, undefined, token, undefined, undefined, PAGE);
-    for (const n of res.body.items) if (n.metadata?.name) out.push(nodeObject(n as k8s.V1Node & { metadata: { name: string } }));
-    token = res.body.metadata?._continue || undefined;
-  } while (token);
-  return out;
+function hasName<T extends { metadata?: { name?: string } }>(o: T): o is T & { metadata: { name: string } } {
+  return typeof o.metadata?.name === 'string' && o.metadata.name !== '';
 }
 
-function containerResources(c: k8s.V1Container): ContainerResources {
+async function listNodes(client: KubeClient): Promise<NodeObject[]> {
+  return (await client.list<WireNode>('/api/v1/nodes')).filter(hasName).map(nodeObject);
+}
+
+function containerResources(c: WireContainer): ContainerResources {
   return {
     name: c.name,
     resources: { requests: c.resources?.requests, limits: c.resources?.limits },
@@ -83,10 +97,8 @@ function containerResources(c: k8s.V1Container): ContainerResources {
 }
 
 /** What the inventory and the snapshot keep of a pod: where it is bound, what it requests, how it is scheduled. */
-function podObject(p: k8s.V1Pod & { metadata: { name: string } }): PodObject {
+function podObject(p: WirePod & { metadata: { name: string } }): PodObject {
   const spec = p.spec;
-  const plain = (v: unknown): Readonly<Record<string, unknown>> =>
-    JSON.parse(JSON.stringify(k8s.ObjectSerializer.serialize(v, 'V1Affinity'))) as Record<string, unknown>;
   return {
     metadata: { name: p.metadata.name, namespace: p.metadata.namespace, labels: p.metadata.labels },
     spec: {
@@ -96,79 +108,38 @@ function podObject(p: k8s.V1Pod & { metadata: { name: string } }): PodObject {
       ...(spec?.overhead ? { overhead: spec.overhead } : {}),
       ...(spec?.tolerations ? { tolerations: spec.tolerations.map((t) => ({ ...t })) } : {}),
       ...(spec?.nodeSelector ? { nodeSelector: spec.nodeSelector } : {}),
-      ...(spec?.affinity ? { affinity: plain(spec.affinity) } : {}),
+      ...(spec?.affinity ? { affinity: spec.affinity } : {}),
     },
     status: { phase: p.status?.phase },
   };
 }
 
 /** Every pod bound to a Node and not Succeeded or Failed (what kube-scheduler counts), in every namespace. */
-async function listBoundPods(kc: k8s.KubeConfig): Promise<PodObject[]> {
-  const api = kc.makeApiClient(k8s.CoreV1Api);
-  const out: PodObject[] = [];
-  let token: string | undefined;
-  do {
-    const res = await api.listPodForAllNamespaces(undefined, token, 'spec.nodeName!=,status.phase!=Succeeded,status.phase!=Failed', undefined, PAGE);
-    for (const p of res.body.items) if (p.metadata?.name) out.push(podObject(p as k8s.V1Pod & { metadata: { name: string } }));
-    token = res.body.metadata?._continue || undefined;
-  } while (token);
-  return out;
-}
-
-interface CustomObjectList {
-  readonly items?: readonly BareMetalHostObject[];
-  readonly metadata?: { readonly continue?: string };
+async function listBoundPods(client: KubeClient): Promise<PodObject[]> {
+  const pods = await client.list<WirePod>('/api/v1/pods', { fieldSelector: 'spec.nodeName!=,status.phase!=Succeeded,status.phase!=Failed' });
+  return pods.filter(hasName).map(podObject);
 }
 
 /** Every BareMetalHost in every namespace; none (and a note) when Metal3 is not installed. */
-async function listBareMetalHosts(kc: k8s.KubeConfig, io: InventoryIo): Promise<BareMetalHostObject[]> {
-  const api = kc.makeApiClient(k8s.CustomObjectsApi);
-  const out: BareMetalHostObject[] = [];
-  let token: string | undefined;
+async function listBareMetalHosts(client: KubeClient, io: InventoryIo): Promise<BareMetalHostObject[]> {
   try {
-    do {
-      const res = await api.listClusterCustomObject('metal3.io', 'v1alpha1', 'baremetalhosts', undefined, undefined, token, undefined, undefined, PAGE);
-      const list = res.body as CustomObjectList;
-      out.push(...(list.items ?? []));
-      token = list.metadata?.continue || undefined;
-    } while (token);
+    return await client.list<BareMetalHostObject>('/apis/metal3.io/v1alpha1/baremetalhosts');
   } catch (e) {
-    if (statusOf(e) !== 404) throw e;
+    if (!(e instanceof KubeApiError) || e.status !== 404) throw e;
     io.stderr('metalslice inventory: no BareMetalHost API (metal3.io/v1alpha1) on this cluster; listing Nodes only\n');
+    return [];
   }
-  return out;
 }
 
-/** A kubeconfig loaded as kubectl loads it, or the exit code and message of why not. */
-export function loadKubeconfig(opts: Pick<InventoryOptions, 'kubeconfig' | 'context'>, io: InventoryIo, command: string): k8s.KubeConfig | number {
-  const kc = new k8s.KubeConfig();
-  const source = opts.kubeconfig ?? (process.env.KUBECONFIG ? `$KUBECONFIG (${process.env.KUBECONFIG})` : 'the default kubeconfig');
+/** A client for the cluster the kubeconfig names (found as kubectl finds it), or the exit code and message of why not. */
+export function loadKubeconfig(opts: Pick<InventoryOptions, 'kubeconfig' | 'context'>, io: InventoryIo, command: string): KubeClient | number {
   try {
-    // client-node's loadFromDefault is kubectl's order: $KUBECONFIG (merged), ~/.kube/config, in-cluster.
-    if (opts.kubeconfig !== undefined) kc.loadFromString(readInputFile(opts.kubeconfig, 'kubeconfig', 'kubeconfig'));
-    else kc.loadFromDefault();
+    return new KubeClient(findTarget(opts));
   } catch (e) {
-    // A parser's message can quote the file (keys, certificates): only its first line, escaped and capped.
-    const why = e instanceof MetalsliceError ? e.issues.map((i) => i.message).join('; ') : excerptText(describe(e).split('\n')[0], 120);
-    io.stderr(`metalslice ${command}: cannot read kubeconfig ${escapeText(source)}: ${why}\n`);
-    return 2;
+    if (!(e instanceof KubeconfigError)) throw e;
+    io.stderr(`metalslice ${command}: ${e.message}\n`);
+    return e.exitCode;
   }
-  if (kc.getContexts().length === 0 && kc.getCurrentCluster() === null) {
-    io.stderr(`metalslice ${command}: no cluster in ${source}: pass --kubeconfig FILE or set KUBECONFIG\n`);
-    return 2;
-  }
-  if (opts.context !== undefined) {
-    if (!kc.getContexts().some((c) => c.name === opts.context)) {
-      const known = kc
-        .getContexts()
-        .map((c) => c.name)
-        .join(', ');
-      io.stderr(`metalslice ${command}: no context "${opts.context}" in ${source}; contexts: ${known || 'none'}\n`);
-      return 1;
-    }
-    kc.setCurrentContext(opts.context);
-  }
-  return kc;
 }
 
 /** What a cluster read gives: its Nodes, BareMetalHosts and bound pods. */
@@ -179,14 +150,14 @@ export interface ClusterRead {
 }
 
 /** Reads the cluster, or says why it could not (exit 1). */
-export async function readCluster(kc: k8s.KubeConfig, io: InventoryIo, command: string): Promise<ClusterRead | number> {
+export async function readCluster(client: KubeClient, io: InventoryIo, command: string): Promise<ClusterRead | number> {
   try {
-    return { nodes: await listNodes(kc), hosts: await listBareMetalHosts(kc, io), pods: await listBoundPods(kc) };
+    return { nodes: await listNodes(client), hosts: await listBareMetalHosts(client, io), pods: await listBoundPods(client) };
   } catch (e) {
-    const status = statusOf(e);
-    io.stderr(
-      `metalslice ${command}: reading ${kc.getCurrentCluster()?.server ?? 'the cluster'} failed${status ? ` (HTTP ${status})` : ''}: ${describe(e)}; check the kubeconfig, the context and that it may list nodes, pods and baremetalhosts\n`,
-    );
+    if (!(e instanceof KubeApiError) && !(e instanceof KubeconfigError)) throw e;
+    const t = client.target;
+    const context = t.context === undefined ? t.source : `context "${escapeText(t.context)}" in ${t.source}`;
+    io.stderr(`metalslice ${command}: reading ${t.server} failed (${context}): ${e.message}\n`);
     return 1;
   }
 }
@@ -196,7 +167,9 @@ function writeOut(file: string, text: string, io: InventoryIo): boolean {
     fs.writeFileSync(file, text);
     return true;
   } catch (e) {
-    io.stderr(`metalslice inventory: cannot write ${file}: ${describe(e)}\n`);
+    io.stderr(
+      `metalslice inventory: cannot write ${escapeText(file)} (${(e as NodeJS.ErrnoException).code ?? 'error'}): check the directory exists and is writable\n`,
+    );
     return false;
   }
 }

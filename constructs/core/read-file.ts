@@ -26,6 +26,8 @@ export const MAX_INPUT_BYTES = {
   plan: 64 * MiB,
   /** A kubeconfig with dozens of contexts and embedded certificates is under 100 KiB. */
   kubeconfig: 4 * MiB,
+  /** A certificate, key, CA bundle or token a kubeconfig names: a CA bundle of every public root is about 250 KiB. */
+  credential: 1 * MiB,
   /** A `.vbp` packing instance: one short line per item type. */
   vbp: 16 * MiB,
   /** `metalslice inventory --snapshot` writes about 1 KiB per Node and 600 bytes per pod: 5,000 hosts of 110 pods are about 330 MiB. */
@@ -40,6 +42,7 @@ const NOUN: Record<InputKind, string> = {
   vcluster: 'vcluster file',
   plan: 'plan file',
   kubeconfig: 'kubeconfig',
+  credential: 'credential file',
   vbp: '.vbp file',
   snapshot: 'cluster snapshot',
 };

@@ -2,14 +2,18 @@
 // for Terraform an empty project that runs the README's install lines (the tarball in place of `metalslice`, the
 // cdktf variant as the README says: `cdktn` -> `cdktf`), the README's construct example compiled with `tsc
 // --strict` by whatever TypeScript those lines install, and synthesized. Both frameworks give the same plan JSON
-// byte for byte and the same resources in cdk.tf.json, and the plan is what the same model as YAML plans.
+// byte for byte and the same resources in cdk.tf.json, and the plan is what the same model as YAML plans. The
+// cdktn app then applies on a real kube-apiserver with OpenTofu, and the cdktf app plans no change against what
+// it applied. The installed runtime tree holds no deprecated package.
 // If the README's install lines or example drift from what works, this fails.
 import { afterAll, beforeAll, describe, expect, it, jest } from '@jest/globals';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { expectOk, REPO_ROOT, run } from './harness';
+import { binary, expectOk, REPO_ROOT, run, startCluster, TestCluster } from './harness';
+import { deprecatedIn, NpmLsNode } from '../support/deprecated';
 import { parsePlanJson, PlanJson } from '../support/plan-json';
+import type { KubeDoc, KubeList } from '../support/kube-docs';
 
 jest.setTimeout(1_200_000);
 
@@ -88,6 +92,15 @@ interface Synthesized {
   planJson: string;
   cdkTf: unknown;
   project: string;
+  stackDir: string;
+}
+
+/** OpenTofu in a synthesized stack's directory with HOME at `home` (the README's `~/.kube/...` paths resolve there). */
+function tofuAt(stackDir: string, home: string, args: readonly string[]) {
+  const env: NodeJS.ProcessEnv = { ...process.env, HOME: home, CHECKPOINT_DISABLE: '1', TF_IN_AUTOMATION: '1', TF_INPUT: '0' };
+  delete env.TF_PLUGIN_CACHE_DIR;
+  delete env.KUBECONFIG;
+  return run(binary('tofu'), [...args, '-input=false', '-no-color'], { cwd: stackDir, env, timeoutMs: 600_000 });
 }
 
 describe('e2e: the packed library in a fresh project, from the README', () => {
@@ -122,6 +135,11 @@ describe('e2e: the packed library in a fresh project, from the README', () => {
       // Exactly one copy of each framework package: metalslice's constructs take the app's objects.
       for (const peer of [framework, 'constructs']) expect(fs.existsSync(path.join(project, 'node_modules', 'metalslice', 'node_modules', peer))).toBe(false);
       expect(fs.existsSync(path.join(project, 'node_modules', '@cdktf', 'provider-kubernetes'))).toBe(false);
+      // What a user installs with metalslice, at runtime: nothing npm calls deprecated.
+      const ls = await run('npm', ['ls', '--omit=dev', '--all', '--json'], { cwd: project });
+      const metalslice = (JSON.parse(ls.stdout) as NpmLsNode).dependencies?.metalslice ?? {};
+      expect(Object.keys(metalslice.dependencies ?? {})).toContain('yaml');
+      expect(deprecatedIn({ dependencies: { metalslice } })).toEqual([]);
 
       fs.writeFileSync(path.join(project, 'app.ts'), forFramework(blockAfter('## The construct API', 'ts'), framework));
       fs.copyFileSync(path.join(REPO_ROOT, 'examples', 'team-a-prod-ca.crt'), path.join(project, 'team-a-prod-ca.crt'));
@@ -140,6 +158,7 @@ describe('e2e: the packed library in a fresh project, from the README', () => {
         // The default local backend names the project's directory, which differs between the two projects.
         cdkTf: JSON.parse(fs.readFileSync(path.join(stackDir, 'cdk.tf.json'), 'utf8').replaceAll(project, '<project>')),
         project,
+        stackDir,
       };
     });
   }
@@ -177,5 +196,48 @@ describe('e2e: the packed library in a fresh project, from the README', () => {
     expect(fromConstructs.ok).toBe(true);
     expect(planned(fromConstructs)).toEqual(planned(parsePlanJson(core.stdout)));
     expect(fromConstructs.pools.map((p) => p.name)).toEqual(['workers', 'base', 'burst']);
+  });
+
+  describe('on a real kube-apiserver', () => {
+    let cluster: TestCluster | undefined;
+    afterAll(async () => {
+      await cluster?.stop();
+    });
+
+    it('the cdktn app applies with OpenTofu; the cdktf app plans no change against it; both destroy clean', async () => {
+      const { cdktn, cdktf } = synthesized;
+      if (!cdktn || !cdktf) throw new Error('a framework did not synthesize (see the tests above)');
+      // KubeVirt's defaulting imitated and its namespace made, as a cluster with KubeVirt installed has them.
+      cluster = await startCluster({ kubevirtDefaulting: true, kubevirtNamespace: true });
+      // The README's providers read ~/.kube/provider.config and ~/.kube/team-a.config: here both are the test
+      // cluster's admin (the tenant's kube-system is the same cluster, as in the other deploy tests).
+      const home = path.join(work, 'home');
+      fs.mkdirSync(path.join(home, '.kube'), { recursive: true });
+      for (const f of ['provider.config', 'team-a.config']) fs.copyFileSync(cluster.adminKubeconfig, path.join(home, '.kube', f));
+
+      expectOk('tofu init (cdktn)', await tofuAt(cdktn.stackDir, home, ['init']));
+      expectOk('tofu apply (cdktn)', await tofuAt(cdktn.stackDir, home, ['apply', '-auto-approve']));
+      const api = cluster.client();
+      const vms = (await api.get<KubeList<KubeDoc>>('/apis/kubevirt.io/v1/namespaces/acme-team-a/virtualmachines')).body.items
+        .map((v) => v.metadata.name)
+        .sort();
+      expect(vms).toEqual(['team-a-prod-base-0', 'team-a-prod-base-1', 'workers-0', 'workers-1', 'workers-2', 'workers-3', 'workers-4', 'workers-5']);
+      const tokens = (await api.get<KubeList<KubeDoc>>('/api/v1/namespaces/kube-system/secrets')).body.items.filter((s) =>
+        s.metadata.name.startsWith('bootstrap-token-'),
+      );
+      expect(tokens).toHaveLength(8);
+      expect((await api.get<KubeList<KubeDoc>>('/apis/karpenter.sh/v1/nodepools')).body.items).toHaveLength(1);
+      const replan = await tofuAt(cdktn.stackDir, home, ['plan', '-detailed-exitcode']);
+      expect({ code: replan.code, changes: replan.code === 2 ? replan.stdout : '' }).toEqual({ code: 0, changes: '' });
+
+      // The cdktf app's configuration against the cdktn app's state: the same resources, so no change.
+      fs.copyFileSync(path.join(cdktn.project, 'terraform.fra1.tfstate'), path.join(cdktf.project, 'terraform.fra1.tfstate'));
+      expectOk('tofu init (cdktf)', await tofuAt(cdktf.stackDir, home, ['init']));
+      const cross = await tofuAt(cdktf.stackDir, home, ['plan', '-detailed-exitcode']);
+      expect({ code: cross.code, changes: cross.code === 2 ? cross.stdout : '' }).toEqual({ code: 0, changes: '' });
+
+      expectOk('tofu destroy (cdktn)', await tofuAt(cdktn.stackDir, home, ['destroy', '-auto-approve']));
+      expect((await api.get<KubeList<KubeDoc>>('/apis/kubevirt.io/v1/virtualmachines')).body.items).toEqual([]);
+    });
   });
 });

@@ -8,7 +8,6 @@ import * as fs from 'node:fs';
 import * as https from 'node:https';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import * as k8s from '@kubernetes/client-node';
 import { parseAllDocuments, stringify } from 'yaml';
 import {
   apiMessage,
@@ -22,6 +21,7 @@ import {
   tail,
   waitFor,
 } from '../../constructs/verify/processes';
+import { findTarget } from '../../constructs/cli/kube-client';
 import type { ApiResourceList, ConfigMapDoc, CrdDoc, CsrDoc, NodeDoc, ResourceQuotaDoc, Status } from '../support/kube-docs';
 
 /** The repository root (this file lives in test/e2e/). */
@@ -92,8 +92,6 @@ export interface TestCluster {
   tenantKubeconfig(user?: string, groups?: readonly string[]): string;
   /** A plain-HTTPS client authenticated by a kubeconfig of this cluster. @default the admin kubeconfig */
   client(kubeconfigPath?: string): KubeClient;
-  /** A @kubernetes/client-node KubeConfig loaded from a kubeconfig of this cluster. @default the admin one */
-  kubeConfig(kubeconfigPath?: string): k8s.KubeConfig;
   /** Installs the CRDs of a directory, waits until Established and served; returns their names. Quota
    * counting and garbage collection of CRDs installed after start begin within about 30 s. */
   installCrds(dir: string): Promise<string[]>;
@@ -329,13 +327,11 @@ interface KubeconfigCreds {
   bearerToken?: string;
 }
 
+/** The server, CA and client certificate of a kubeconfig's current context, read by metalslice's own loader. */
 function readKubeconfig(file: string): KubeconfigCreds {
-  const kc = new k8s.KubeConfig();
-  kc.loadFromFile(file);
-  const cluster = kc.getCurrentCluster();
-  const user = kc.getCurrentUser();
-  if (!cluster?.caFile || !user?.certFile || !user.keyFile) throw new Error(`${file}: expected file-based CA and client cert`);
-  return { server: cluster.server, ca: fs.readFileSync(cluster.caFile), cert: fs.readFileSync(user.certFile), key: fs.readFileSync(user.keyFile) };
+  const t = findTarget({ kubeconfig: file });
+  if (!t.ca || !t.cert || !t.key) throw new Error(`${file}: expected a CA and a client certificate`);
+  return { server: t.server, ca: t.ca, cert: t.cert, key: t.key };
 }
 
 function makeClient(creds: KubeconfigCreds): KubeClient {
@@ -560,11 +556,6 @@ export async function startCluster(opts: StartClusterOptions = {}): Promise<Test
         return file;
       },
       client: (kubeconfigPath = adminKubeconfig) => (kubeconfigPath === adminKubeconfig ? admin : makeClient(readKubeconfig(kubeconfigPath))),
-      kubeConfig(kubeconfigPath = adminKubeconfig): k8s.KubeConfig {
-        const kc = new k8s.KubeConfig();
-        kc.loadFromFile(kubeconfigPath);
-        return kc;
-      },
       installCrds: (crdDirectory) => installCrds(admin, crdDirectory, timeoutMs),
       waitForResource: (group, version, plural, ms = timeoutMs) => waitForResource(admin, group, version, plural, ms),
       waitForQuotaStatus: (namespace, name, ms = 60_000) =>

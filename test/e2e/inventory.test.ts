@@ -7,6 +7,7 @@ import { runInventory } from '../../constructs/cli/inventory';
 import { loadConfigFile } from '../../constructs/core/config';
 import { planModel } from '../../constructs/core/plan';
 import { EXAMPLE_CA } from '../support/models';
+import { findTarget, KubeClient } from '../../constructs/cli/kube-client';
 import { startCluster, TestCluster } from './harness';
 import type { KubeDoc } from '../support/kube-docs';
 
@@ -204,5 +205,126 @@ describe('metalslice inventory', () => {
     const over = planModel(loadConfigFile(path.join(dir, 'metalslice.json')));
     expect(over.ok).toBe(false);
     expect(over.errors.map((e) => e.message).join('\n')).toMatch(/2 [^\n]*free/);
+  });
+
+  describe('authenticates as kubectl does, with its own client (no client library)', () => {
+    const q = JSON.stringify; // JSON strings are YAML scalars
+    const read = async (kubeconfig: string): Promise<{ code: number; out: string; err: string }> => {
+      const out: string[] = [];
+      const err: string[] = [];
+      const code = await runInventory({ kubeconfig }, { stdout: (s) => out.push(s), stderr: (s) => err.push(s) });
+      return { code, out: out.join(''), err: err.join('') };
+    };
+    const kubeconfigWith = (name: string, settings: Record<string, unknown>, user: Record<string, unknown>): string => {
+      const file = path.join(cluster.dir, `${name}.kubeconfig`);
+      fs.writeFileSync(
+        file,
+        `apiVersion: v1\nkind: Config\nclusters: [{name: c, cluster: ${q({ server: cluster.server, ...settings })}}]\nusers: [{name: u, user: ${q(user)}}]\ncontexts: [{name: ${name}, context: {cluster: c, user: u}}]\ncurrent-context: ${name}\n`,
+      );
+      return file;
+    };
+    let token: string;
+    let expected: string;
+
+    beforeAll(async () => {
+      // What the admin's file-based kubeconfig reads: the reference for every other way in.
+      expected = (await read(cluster.adminKubeconfig)).out;
+      expect((JSON.parse(expected) as { hosts: unknown[] }).hosts).toHaveLength(5);
+      // A ServiceAccount with only what the README's ClusterRole grants, and a token for it (TokenRequest).
+      const admin = cluster.client();
+      const rbac = '/apis/rbac.authorization.k8s.io/v1';
+      expect((await admin.create('/api/v1/namespaces/default/serviceaccounts', { metadata: { name: 'inventory' } })).status).toBe(201);
+      const role = {
+        metadata: { name: 'metalslice-inventory' },
+        rules: [
+          { apiGroups: [''], resources: ['nodes', 'pods'], verbs: ['list'] },
+          { apiGroups: ['metal3.io'], resources: ['baremetalhosts'], verbs: ['list'] },
+        ],
+      };
+      expect((await admin.create(`${rbac}/clusterroles`, role)).status).toBe(201);
+      const binding = {
+        metadata: { name: 'metalslice-inventory' },
+        roleRef: { apiGroup: 'rbac.authorization.k8s.io', kind: 'ClusterRole', name: 'metalslice-inventory' },
+        subjects: [{ kind: 'ServiceAccount', name: 'inventory', namespace: 'default' }],
+      };
+      expect((await admin.create(`${rbac}/clusterrolebindings`, binding)).status).toBe(201);
+      const tr = await admin.create<{ status: { token: string } }>('/api/v1/namespaces/default/serviceaccounts/inventory/token', {
+        spec: { expirationSeconds: 3600 },
+      });
+      expect(tr.status).toBe(201);
+      token = tr.body.status.token;
+    });
+
+    it('certificate-authority-data, client-certificate-data and client-key-data (what cloud CLIs write)', async () => {
+      const admin = findTarget({ kubeconfig: cluster.adminKubeconfig });
+      const b64 = (b: Buffer | undefined) => b!.toString('base64');
+      const file = kubeconfigWith(
+        'data',
+        { 'certificate-authority-data': b64(admin.ca) },
+        { 'client-certificate-data': b64(admin.cert), 'client-key-data': b64(admin.key) },
+      );
+      expect(await read(file)).toEqual({ code: 0, out: expected, err: '' });
+    });
+
+    it('a ServiceAccount token from tokenFile, with only list on nodes, pods and baremetalhosts', async () => {
+      fs.writeFileSync(path.join(cluster.dir, 'sa.token'), token);
+      const file = kubeconfigWith('token-file', { 'certificate-authority': cluster.caFile }, { tokenFile: 'sa.token' });
+      expect(await read(file)).toEqual({ code: 0, out: expected, err: '' });
+    });
+
+    it('an exec credential plugin (client.authentication.k8s.io/v1), as EKS, GKE and AKS users have', async () => {
+      const plugin = path.join(cluster.dir, 'cred-plugin.js');
+      fs.writeFileSync(
+        plugin,
+        `#!${process.execPath}\nconst info = JSON.parse(process.env.KUBERNETES_EXEC_INFO);\nprocess.stdout.write(JSON.stringify({ apiVersion: info.apiVersion, kind: 'ExecCredential', status: { token: require('fs').readFileSync(process.argv[2], 'utf8') } }));\n`,
+        { mode: 0o755 },
+      );
+      fs.writeFileSync(path.join(cluster.dir, 'sa.token'), token);
+      const file = kubeconfigWith(
+        'exec',
+        { 'certificate-authority': cluster.caFile },
+        {
+          exec: {
+            apiVersion: 'client.authentication.k8s.io/v1',
+            command: './cred-plugin.js',
+            args: [path.join(cluster.dir, 'sa.token')],
+            interactiveMode: 'Never',
+          },
+        },
+      );
+      expect(await read(file)).toEqual({ code: 0, out: expected, err: '' });
+    });
+
+    it('the in-cluster service account (KUBERNETES_SERVICE_HOST/PORT, token and ca.crt)', async () => {
+      const sa = fs.mkdtempSync(path.join(cluster.dir, 'sa-'));
+      fs.writeFileSync(path.join(sa, 'token'), token);
+      fs.copyFileSync(cluster.caFile, path.join(sa, 'ca.crt'));
+      const url = new URL(cluster.server);
+      const target = findTarget({}, { env: { KUBERNETES_SERVICE_HOST: url.hostname, KUBERNETES_SERVICE_PORT: url.port }, home: sa, serviceAccountDir: sa });
+      const nodes = await new KubeClient(target).list<{ metadata: { name: string } }>('/api/v1/nodes');
+      expect(nodes.map((n) => n.metadata.name)).toEqual(['bm-01']);
+    });
+
+    it('insecure-skip-tls-verify trusts any server; without it and without the CA, the server is refused, naming the fix', async () => {
+      expect(await read(kubeconfigWith('insecure', { 'insecure-skip-tls-verify': true }, { token }))).toEqual({ code: 0, out: expected, err: '' });
+      const untrusted = await read(kubeconfigWith('untrusted', {}, { token }));
+      expect(untrusted.code).toBe(1);
+      expect(untrusted.err).toMatch(
+        /^metalslice inventory: reading https:\/\/127\.0\.0\.1:\d+ failed \(context "untrusted" in .*untrusted\.kubeconfig\): cannot trust https:\/\/127\.0\.0\.1:\d+ \([A-Z_]+\): set certificate-authority\(-data\) of the cluster/,
+      );
+      expect(untrusted.err).not.toContain(token);
+    });
+
+    it('a user RBAC does not let list Nodes: HTTP 403, the user and the ClusterRole it needs; a bad token: 401', async () => {
+      const forbidden = await read(cluster.tenantKubeconfig('no-rights', []));
+      expect(forbidden.code).toBe(1);
+      expect(forbidden.err).toMatch(
+        /HTTP 403 for \/api\/v1\/nodes: nodes is forbidden: User "no-rights" cannot list resource "nodes".*; user "[^"]+" of context "[^"]+" in .* may not list \/api\/v1\/nodes: grant it list on nodes, pods and baremetalhosts/,
+      );
+      const refused = await read(kubeconfigWith('bad-token', { 'certificate-authority': cluster.caFile }, { token: `${token.slice(0, -4)}AAAA` }));
+      expect(refused.code).toBe(1);
+      expect(refused.err).toMatch(/HTTP 401 for \/api\/v1\/nodes.*the credentials of user "u" of context "bad-token" .* were refused: renew them/);
+      expect(refused.err).not.toContain(token.slice(0, -4));
+    });
   });
 });

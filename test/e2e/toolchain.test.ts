@@ -5,7 +5,6 @@
 import { afterAll, beforeAll, describe, expect, it, jest } from '@jest/globals';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import * as k8s from '@kubernetes/client-node';
 import { CommandResult, expectOk, startCluster, TestCluster, tofu } from './harness';
 import type { ApiResourceList, SecretDoc, Status, VirtualMachineDoc } from '../support/kube-docs';
 
@@ -105,8 +104,7 @@ describe('e2e toolchain', () => {
     expectOk('init', await tofu(work, ['init', '-input=false', '-no-color']));
     expectOk('apply', await tofu(work, ['apply', '-auto-approve', '-input=false', '-no-color']));
 
-    const objects = cluster.kubeConfig().makeApiClient(k8s.CustomObjectsApi);
-    const { body: vm } = (await objects.getNamespacedCustomObject('kubevirt.io', 'v1', ns, 'virtualmachines', 'node-0')) as { body: VirtualMachineDoc };
+    const { body: vm } = await cluster.client().get<VirtualMachineDoc>(`${VMS}/namespaces/${ns}/virtualmachines/node-0`);
     expect(vm.spec.runStrategy).toBe('Always');
     expect(vm.spec.template.spec.domain.cpu?.cores).toBe(2);
     // The provider sends an int-or-string value that parses as an integer as a JSON integer ("2" -> 2); the
