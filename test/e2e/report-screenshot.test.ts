@@ -145,4 +145,32 @@ describe('the Markdown report, screenshotted by headless Chromium', () => {
     console.log(`screenshot: ${png} (${chromium.stdout.trim()}, ${image.height} px, ${(image.inked * 100).toFixed(1)} % inked)`);
     if (process.env.METALSLICE_UPDATE_SCREENSHOT === '1') fs.copyFileSync(png, path.join(REPO, 'docs', 'plan-review.png'));
   }, 180_000);
+
+  it('plan-comment.sh keeps the report with its charts drawn in the plan-review artifact', () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'metalslice-artifact-'));
+    fs.cpSync(path.join(REPO, 'examples', 'inventory'), path.join(dir, 'inventory'), { recursive: true });
+    fs.copyFileSync(path.join(REPO, 'examples', 'metalslice.yaml'), path.join(dir, 'metalslice.yaml'));
+    const env = Object.fromEntries(
+      Object.entries(process.env).filter(([k]) => !/^(GITHUB_|ANNOTATIONS$|FAIL_ON_PROBLEMS$|CHROMIUM$|MERMAID_JS$|MARKED_JS$)/.test(k)),
+    );
+    const run = spawnSync('bash', [path.join(REPO, 'examples', 'ci', 'plan-comment.sh')], {
+      cwd: dir,
+      encoding: 'utf8',
+      timeout: 170_000,
+      env: { ...env, METALSLICE: `${process.execPath} ${path.join(REPO, 'bin', 'metalslice')}`, METALSLICE_CONFIG: 'metalslice.yaml', RENDER_CHARTS: 'true' },
+    });
+    expect({ status: run.status, drew: run.stderr.includes('drew the charts: plan-review/plan.html and plan-review/charts/') }).toEqual({
+      status: 0,
+      drew: true,
+    });
+    const artifact = path.join(dir, 'plan-review');
+    const markdown = fs.readFileSync(path.join(artifact, 'plan.md'), 'utf8');
+    const blocks = markdown.match(/```mermaid\n/g)?.length ?? 0;
+    expect(blocks).toBeGreaterThanOrEqual(2);
+    expect(fs.readdirSync(path.join(artifact, 'charts')).sort()).toEqual(Array.from({ length: blocks }, (_, i) => `chart-${i + 1}.svg`));
+    const page = fs.readFileSync(path.join(artifact, 'plan.html'), 'utf8');
+    expect(page.match(/<figure class="chart"><svg /g)).toHaveLength(blocks);
+    expect(page).not.toMatch(/flowchart LR|xychart-beta|language-mermaid/);
+    fs.rmSync(dir, { recursive: true, force: true });
+  }, 180_000);
 });
