@@ -19,7 +19,6 @@ import {
   addResources,
   exceededResources,
   fitsWithin,
-  formatResources,
   get,
   isExtendedResource,
   parseResources,
@@ -32,6 +31,7 @@ import { isDnsLabel, labelKeyProblem, labelValueProblem, parseRequirements, Requ
 import { kubeletLabelProblem } from './names';
 import { MAX_NODES_PER_POOL, wholeNumberProblem } from './limits';
 import { describeValue } from './excerpt';
+import { amounts } from './report/units';
 
 /** What auto-node planning needs from the rest of the plan: the catalogues, the entries, and the room left. */
 export interface AutoNodesInput {
@@ -229,13 +229,11 @@ const BUDGET_REASONS = ['Underutilized', 'Empty', 'Drifted'];
 const TAINT_EFFECTS = ['NoSchedule', 'PreferNoSchedule', 'NoExecute'];
 
 function show(v: ResourceVector): string {
-  const f = formatResources(v);
-  const parts = Object.entries(f).map(([k, q]) => `${k} ${q}`);
-  return parts.length > 0 ? parts.join(', ') : 'nothing';
+  return amounts(v) || 'nothing';
 }
 
 function showSome(v: ResourceVector, names: readonly string[]): string {
-  return names.map((n) => `${n} ${get(v, n).toString()}`).join(', ');
+  return amounts(v, names);
 }
 
 function sortKeys<T>(record: Readonly<Record<string, T>>): Record<string, T> {

@@ -21,6 +21,7 @@ import { Quantity } from './quantity';
 import { roomLeft } from './quota-room';
 import { addResources, get, normalizeResources, parseResources, ResourceVector } from './resources';
 import { asksForLiveMigration, buildVm, HostGroup, FleetKubevirt, pinVm, PlannedVm, VmBuild } from './vms';
+import { amount } from './report/units';
 
 /** Elastic pools as declared, each with the VM build all its nodes share. */
 export interface ElasticPools {
@@ -55,7 +56,10 @@ export function buildElasticVms(model: MetalsliceConfig, paths: ModelPaths | und
       return;
     }
     if (get(shape, 'memory').cmp(Quantity.parse('256Mi')) < 0) {
-      issues.add(`${at}.shape.memory`, `a node needs at least 256Mi of memory to boot (got ${get(shape, 'memory')}); kubelet wants 2Gi or more`);
+      issues.add(
+        `${at}.shape.memory`,
+        `a node needs at least 256Mi of memory to boot (got ${amount('memory', get(shape, 'memory'))}); kubelet wants 2Gi or more`,
+      );
       return;
     }
     const rootDisk = spec.rootDisk ?? 'dataVolume';

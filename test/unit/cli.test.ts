@@ -64,7 +64,7 @@ describe('metalslice plan', () => {
     );
     const preview = defined(burst.preview, 'the preview of pool burst');
     expect(burst.candidates?.map((c) => c.nodeType)).toEqual(['virt.small', 'virt.medium', 'virt.large']);
-    expect(preview.summary).toMatch(/^40 of cpu 1, memory 2Gi and 3 of cpu 6, memory 24Gi would create .*virt\.large/);
+    expect(preview.summary).toMatch(/^40 of cpu 1, memory 2 Gi and 3 of cpu 6, memory 24 Gi would create .*virt\.large/);
     expect(preview.cost).toBeGreaterThanOrEqual(preview.lowerBound);
     expect(report.warnings).toEqual([
       {
