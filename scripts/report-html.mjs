@@ -24,21 +24,32 @@ import { pathToFileURL } from 'node:url';
 
 /** A failure said on stderr with its exit code; nothing is written after one. */
 class Failure extends Error {
+  /**
+   * @param {number} code the exit code
+   * @param {string} message what went wrong and how to fix it
+   */
   constructor(code, message) {
     super(message);
     this.code = code;
   }
 }
+/**
+ * @param {number} code
+ * @param {string} message
+ * @returns {never}
+ */
 function fail(code, message) {
   throw new Failure(code, message);
 }
-process.on('uncaughtException', (e) => {
+process.on('uncaughtException', (/** @type {Error} */ e) => {
   process.stderr.write(`report-html: ${e instanceof Failure ? e.message : e.stack}\n`);
   process.exit(e instanceof Failure ? e.code : 1);
 });
 
 const USAGE = 'usage: node scripts/report-html.mjs REPORT.md OUT.html [--charts DIR] [--screenshot PNG] [--width PX] [--max-height PX] [--layout JSON]';
+/** @type {string[]} */
 const positional = [];
+/** @type {Record<string, string | undefined>} */
 const options = { width: '1280', 'max-height': '2600' };
 const args = process.argv.slice(2);
 for (let i = 0; i < args.length; i++) {
@@ -57,7 +68,11 @@ if (!Number.isInteger(width) || width < 320 || width > 4000) fail(2, '--width mu
 if (!Number.isInteger(maxHeight) || maxHeight < 200 || maxHeight > 20000) fail(2, '--max-height must be a whole number of pixels from 200 to 20000');
 if (!existsSync(input)) fail(2, `cannot read ${JSON.stringify(input)}: no such file`);
 
-/** A module's file as Node resolves it from this checkout, then from the current directory. */
+/**
+ * A module's file as Node resolves it from this checkout, then from the current directory.
+ * @param {string} specifier
+ * @returns {string | undefined}
+ */
 function resolveModule(specifier) {
   for (const from of [import.meta.url, pathToFileURL(join(process.cwd(), 'package.json')).href]) {
     try {
@@ -70,11 +85,16 @@ function resolveModule(specifier) {
 }
 
 const markedFile = process.env.MARKED_JS || undefined;
-const { marked } = markedFile ? await import(pathToFileURL(resolve(markedFile)).href) : await import('marked');
+/** @type {unknown} */
+const loaded = markedFile ? await import(pathToFileURL(resolve(markedFile)).href) : await import('marked');
+const { marked } = /** @type {typeof import('marked')} */ (loaded);
 
-const escapeHtml = (s) => s.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]);
+/** @type {Record<string, string>} */
+const HTML_ESCAPES = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
+const escapeHtml = (/** @type {string} */ s) => s.replace(/[&<>"']/g, (c) => HTML_ESCAPES[c]);
 
 // Each ```mermaid block becomes a placeholder the chart's SVG (or, while rendering, its source) replaces.
+/** @type {string[]} */
 const charts = [];
 marked.use({
   gfm: true,
@@ -87,7 +107,11 @@ marked.use({
     },
   },
 });
-const body = marked.parse(readFileSync(input, 'utf8'));
+const body = /** @type {string} */ (marked.parse(readFileSync(input, 'utf8')));
+/**
+ * @param {string} html
+ * @param {(i: number) => string} chart
+ */
 const fill = (html, chart) => html.replace(/<!--metalslice-chart-(\d+)-->/g, (_, i) => chart(Number(i)));
 
 const style = `
@@ -102,10 +126,20 @@ const style = `
   pre { background: #f6f8fa; padding: 12px; font-size: 12px; overflow: hidden; }
   figure.chart { margin: 12px 0; } figure.chart svg { max-width: 100%; height: auto; }
   details { margin: 8px 0; } summary { cursor: pointer; color: #0969da; }`;
+/**
+ * @param {string} inner
+ * @param {string} [extra]
+ */
 const page = (inner, extra = '') =>
   `<!doctype html>\n<html><head><meta charset="utf-8"><title>metalslice plan</title><style>${style}</style></head>\n<body>${inner}${extra}</body></html>\n`;
 
-/** The flags that keep Chromium offline, sandbox-free as root, and out of any profile but a fresh one. */
+/**
+ * The flags that keep Chromium offline, sandbox-free as root, and out of any profile but a fresh one.
+ * @param {string} profile
+ * @param {number} height
+ * @param {...string} rest
+ * @returns {string[]}
+ */
 function chromiumArgs(profile, height, ...rest) {
   return [
     '--headless',
@@ -145,10 +179,13 @@ const work = mkdtempSync(join(tmpdir(), 'metalslice-report-html-'));
 try {
   // One pass in Chromium: Mermaid draws every chart in place (so the page is laid out as it will be shown),
   // the page measures itself, and the results replace the body as base64 for --dump-dom to print.
+  /** @typedef {{ text: string, top: number }} Heading */
+  /** @type {{ charts: number, height: number, headings: Heading[], screenshotHeight?: number }} */
   let layout = { charts: 0, height: 0, headings: [] };
+  /** @type {string[]} */
   let svgs = [];
   if (needsBrowser) {
-    const sources = (i) => `<pre class="metalslice-chart" id="chart-${i + 1}">${escapeHtml(charts[i])}</pre>`;
+    const sources = (/** @type {number} */ i) => `<pre class="metalslice-chart" id="chart-${i + 1}">${escapeHtml(charts[i])}</pre>`;
     const script = `
       <script src="${pathToFileURL(mermaidJs ?? join(work, 'none.js')).href}"></script>
       <script>
@@ -194,7 +231,9 @@ try {
     );
     const found = /METALSLICE-RESULT:([A-Za-z0-9+/=]*):END/.exec(run.stdout ?? '');
     if (!found) fail(1, `Chromium did not render the page (exit ${run.status}${run.error ? `, ${run.error.message}` : ''})`);
-    const result = JSON.parse(Buffer.from(found[1], 'base64').toString('utf8'));
+    /** @type {unknown} */
+    const parsed = JSON.parse(Buffer.from(found[1], 'base64').toString('utf8'));
+    const result = /** @type {{ svgs: string[], errors: string[], height: number, headings: Heading[] }} */ (parsed);
     if (result.errors.length > 0 || result.svgs.length !== charts.length) fail(1, `Mermaid could not draw every chart: ${result.errors.join('; ')}`);
     svgs = result.svgs;
     layout = { charts: svgs.length, height: result.height, headings: result.headings };
@@ -202,9 +241,10 @@ try {
 
   // The page as kept: static, no script, each chart's SVG where its source was.
   writeFileSync(output, page(fill(body, (i) => `<figure class="chart">${svgs[i]}</figure>`)));
-  if (options.charts !== undefined) {
-    mkdirSync(options.charts, { recursive: true });
-    svgs.forEach((svg, i) => writeFileSync(join(options.charts, `chart-${i + 1}.svg`), `<?xml version="1.0" encoding="UTF-8"?>\n${svg}\n`));
+  const chartsDir = options.charts;
+  if (chartsDir !== undefined) {
+    mkdirSync(chartsDir, { recursive: true });
+    svgs.forEach((svg, i) => writeFileSync(join(chartsDir, `chart-${i + 1}.svg`), `<?xml version="1.0" encoding="UTF-8"?>\n${svg}\n`));
   }
   if (options.screenshot !== undefined) {
     // Whole page if it fits, else up to the last section heading that does: never through a table or chart.

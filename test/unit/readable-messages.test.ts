@@ -96,7 +96,7 @@ const REACHED: readonly RegExp[] = [
 ];
 
 function messagesOf(config: Config): string[] {
-  const report = planModel(config as MetalsliceConfig).report;
+  const report = planModel(config).report;
   return [...report.errors, ...report.warnings].map((m) => `${m.path}: ${m.message}`);
 }
 
