@@ -73,13 +73,18 @@ STAMP_KEY="layout=4 $STAMP_KEY"
 log() { printf 'toolchain: %s\n' "$*" >&2; }
 die() { log "error: $*"; exit 1; }
 
+# The screenshot's fonts: DejaVu for text and tables, Noto Color Emoji for the report's marks (no glyph boxes).
+fonts_present() {
+  command -v fc-list >/dev/null && [[ -n "$(fc-list ':family=DejaVu Sans' family)" && -n "$(fc-list ':family=Noto Color Emoji' family)" ]]
+}
+
 complete() {
   local b
   for b in "${KUBE_BINARIES[@]}"; do [[ -x "$KUBE_DIR/bin/$b" ]] || return 1; done
   [[ -x "$TOFU_DIR/bin/tofu" && -x "$ETCD_DIR/bin/etcd" && -x "$KWOK_DIR/bin/kwok" \
     && -f "$K8S_PROVIDER_DIR/.done" && -f "$RANDOM_PROVIDER_DIR/.done" && -f "$KUBECTL_PROVIDER_DIR/.done" && -f "$CACHE/.complete" \
     && "$(cat "$CACHE/.complete")" == "$STAMP_KEY" && -f "$ENV_FILE" ]] \
-    && command -v openssl >/dev/null && command -v cloud-init >/dev/null && command -v chromium >/dev/null \
+    && command -v openssl >/dev/null && command -v cloud-init >/dev/null && command -v chromium >/dev/null && fonts_present \
     && bash "$SCRIPTS/kubevirt-oracle.sh" --print-path >/dev/null 2>&1 \
     && bash "$SCRIPTS/vcluster-oracle.sh" --print-path >/dev/null 2>&1
 }
@@ -134,6 +139,7 @@ apt_install() {
 }
 # chromium: the plan report's screenshot test (test/e2e/report-screenshot.test.ts) renders it headless.
 apt_install openssl:openssl cloud-init:cloud-init chromium:chromium
+fonts_present || apt_install fonts-dejavu-core:fonts-dejavu-core fonts-noto-color-emoji:fonts-noto-color-emoji
 
 # --- Go helpers ----------------------------------------------------------------------------------------
 # Prints the directory of a module version in the module cache, downloading it if needed.

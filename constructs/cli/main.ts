@@ -117,14 +117,27 @@ function unreadableInput(e: UnreadableInputError, opts: OutputOptions, io: Io): 
   return 2;
 }
 
-/** The previous plan's changes, or its read problem added to the report's errors (`unreadable`: exit 2). */
-function withPrevious(report: PlanReport, previous: string | undefined): { report: PlanReport; changes?: PlanChanges; unreadable?: boolean } {
+/**
+ * The previous plan's changes, or its problem added to the report's errors. A previous plan that cannot be
+ * read at all throws UnreadableInputError: a usage error, said before any report is printed.
+ */
+function withPrevious(report: PlanReport, previous: string | undefined): { report: PlanReport; changes?: PlanChanges } {
   if (!previous) return { report };
   try {
     return { report, changes: diffPlans(readPlanFile(previous), report) };
   } catch (e) {
-    if (!(e instanceof MetalsliceError)) throw e;
-    return { report: { ...report, ok: false, errors: [...report.errors, ...e.issues] }, unreadable: e instanceof UnreadableInputError };
+    if (!(e instanceof MetalsliceError) || e instanceof UnreadableInputError) throw e;
+    return { report: { ...report, ok: false, errors: [...report.errors, ...e.issues] } };
+  }
+}
+
+/** withPrevious, or the usage error of a previous plan that cannot be read (exit 2, no report). */
+function comparedOrUnreadable(report: PlanReport, opts: OutputOptions, io: Io): { report: PlanReport; changes?: PlanChanges } | number {
+  try {
+    return withPrevious(report, opts.previous);
+  } catch (e) {
+    if (e instanceof UnreadableInputError) return unreadableInput(e, opts, io);
+    throw e;
   }
 }
 
@@ -140,11 +153,12 @@ function runPlan(file: string, opts: OutputOptions & { failureDomain?: string },
     if (e instanceof UnreadableInputError) return unreadableInput(e, opts, io);
     report = { ok: false, kubevirtVersion: KUBEVIRT_VERSION, errors: e.issues, warnings: [], fleets: [], quotas: [], pools: [] };
   }
-  const compared = withPrevious(report, opts.previous);
+  const compared = comparedOrUnreadable(report, opts, io);
+  if (typeof compared === 'number') return compared;
   printReport(compared.report, compared.changes, opts, io);
   if (formatOf(opts) === 'text' && !compared.report.ok)
     io.stderr(`metalslice: ${compared.report.errors.length} problem(s) in ${file === '-' ? STDIN_NAME : escapeText(file)}\n`);
-  return compared.report.ok ? 0 : compared.unreadable ? 2 : 1;
+  return compared.report.ok ? 0 : 1;
 }
 
 /** `metalslice report PLAN.json`: a plan written by synth (or `plan --json`), printed for people. */
@@ -158,9 +172,10 @@ function runReport(file: string, opts: OutputOptions, io: Io): number {
     io.stderr(`error: ${e.issues.map((i) => `${i.path}: ${i.message}`).join('\n')}\n`);
     return 2;
   }
-  const compared = withPrevious(report, opts.previous);
+  const compared = comparedOrUnreadable(report, opts, io);
+  if (typeof compared === 'number') return compared;
   printReport(compared.report, compared.changes, opts, io);
-  return compared.report.ok ? 0 : compared.unreadable ? 2 : 1;
+  return compared.report.ok ? 0 : 1;
 }
 
 /** The version in package.json (one level above dist/ when compiled, or the repo root from source). */
@@ -191,6 +206,54 @@ Examples:
   metalslice report cdktf.out/stacks/provider/metalslice-plan.json
   metalslice report plan.json --markdown --max-chars 60000 --full-report "the plan-review artifact"
   metalslice report plan.json -o github
+`;
+
+const ROOT_EXAMPLES = `
+Every subcommand takes --help, with examples. A file that cannot be read (missing, a directory, no
+permission) is a usage error: exit 2, said on standard error, nothing else written.
+
+Examples:
+  metalslice plan examples/metalslice.yaml
+  metalslice report cdktf.out/stacks/provider/metalslice-plan.json --markdown
+  metalslice verify examples/metalslice.yaml --order shuffled
+`;
+
+const PACK_EXAMPLES = `
+Exit codes: 0 packed (one JSON line: bins and the bin of each item); 1 not a valid .vbp instance; 2 usage error
+or a file that cannot be read.
+
+Examples:
+  metalslice pack instance.vbp
+  metalslice pack instance.vbp --time-limit-ms 10000
+  cat instance.vbp | metalslice pack -
+`;
+
+const VERIFY_EXAMPLES = `
+Exit codes: 0 the plan is valid and every launcher pod bound; 1 a problem in the plan or a pod left pending;
+2 usage error or a file that cannot be read.
+
+Examples:
+  metalslice verify examples/metalslice.yaml
+  metalslice verify metalslice.yaml --order shuffled --seed 7 --json
+  metalslice verify metalslice.yaml --snapshot provider-snapshot.json
+  metalslice verify metalslice.yaml --from-cluster --context provider
+`;
+
+const NODE_TEMPLATE_VARS_EXAMPLES = `
+Exit codes: 0 written; 1 the plan has problems (nothing written); 2 usage error, a config that cannot be read
+or is not valid, or an output that cannot be written.
+
+Examples:
+  metalslice node-template-vars metalslice.yaml --provider virt
+  metalslice node-template-vars metalslice.yaml --provider virt --out node-templates/kubevirt/vm-types.auto.tfvars.json
+`;
+
+const INVENTORY_EXAMPLES = `
+Exit codes: 0 written; 1 the cluster could not be read or an object not converted; 2 usage error.
+
+Examples:
+  metalslice inventory --out inventory/fra1.json
+  metalslice inventory --context provider --out inventory/fra1.json --snapshot provider-snapshot.json
 `;
 
 const SCHEMA_EXAMPLES = `
@@ -274,12 +337,13 @@ function addToolCommands(program: Command, io: Io, done: (code: number) => void)
   program
     .command('pack')
     .description("vector bin packing of a VPSolver .vbp instance with the planner's placement engine")
-    .argument('<file>', 'the .vbp file')
+    .argument('<file>', 'the .vbp file, or - to read it from standard input')
     .option('--time-limit-ms <n>', 'time budget in milliseconds', (v) => {
       if (!/^\d+$/.test(v) || Number(v) <= 0)
         throw new CommanderError(2, 'metalslice.usage', `--time-limit-ms must be a positive whole number of milliseconds (got "${v}")`);
       return Number(v);
     })
+    .addHelpText('after', PACK_EXAMPLES)
     .action(async (file: string, opts: { timeLimitMs?: number }) => {
       done(await runPack(file, { timeLimitMs: opts.timeLimitMs }, io));
     });
@@ -300,6 +364,7 @@ function addToolCommands(program: Command, io: Io, done: (code: number) => void)
     .option('--from-cluster', 'take the snapshot from the provider cluster now (read only: nothing is written there)')
     .option('--kubeconfig <file>', 'with --from-cluster: kubeconfig of the provider cluster (default: as kubectl)')
     .option('--context <name>', 'with --from-cluster: kubeconfig context')
+    .addHelpText('after', VERIFY_EXAMPLES)
     .action(async (config: string, opts: VerifyCliOptions) => {
       // Loaded by the subcommands that use them: the Kubernetes client and the control plane stay out of every other start.
       const { runVerify } = await import('./verify');
@@ -314,6 +379,7 @@ function addToolCommands(program: Command, io: Io, done: (code: number) => void)
     .argument('<config>', 'the config file')
     .requiredOption('--provider <name>', 'the kubevirt node provider the template serves')
     .option('--out <file>', 'write here (replaced whole) instead of standard output, e.g. node-templates/kubevirt/vm-types.auto.tfvars.json')
+    .addHelpText('after', NODE_TEMPLATE_VARS_EXAMPLES)
     .action((config: string, opts: NodeTemplateVarsOptions) => {
       done(runNodeTemplateVars(config, opts, io));
     });
@@ -328,6 +394,7 @@ function addToolCommands(program: Command, io: Io, done: (code: number) => void)
       '--snapshot <file>',
       'also write a snapshot of the Nodes and the pods bound to them, for metalslice verify --snapshot (no Secret, no container command or environment)',
     )
+    .addHelpText('after', INVENTORY_EXAMPLES)
     .action(async (opts: { kubeconfig?: string; context?: string; out?: string; snapshot?: string }) => {
       const { runInventory } = await import('./inventory');
       done(await runInventory(opts, io));
@@ -341,7 +408,8 @@ async function run(argv: readonly string[], io: Io): Promise<number> {
     .version(packageVersion(), '-V, --version', 'print the version')
     .exitOverride()
     .configureOutput({ writeOut: (s) => io.stdout(s), writeErr: (s) => io.stderr(s) })
-    .showHelpAfterError('(run metalslice --help for usage)');
+    .showHelpAfterError('(run metalslice --help for usage)')
+    .addHelpText('after', ROOT_EXAMPLES);
 
   const done = (code: number): void => {
     exitCode = code;

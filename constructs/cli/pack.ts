@@ -18,8 +18,9 @@ export async function runPack(file: string, opts: { timeLimitMs?: number }, io: 
     text = readInputFile(file, 'vbp');
   } catch (e) {
     if (!(e instanceof UnreadableInputError)) throw e;
-    io.stderr(`metalslice pack: cannot read ${escapeText(file)}: ${e.issues.map((i) => i.message).join('; ')}\n`);
-    return 1;
+    // A file that cannot be read is a usage error, as in every subcommand.
+    io.stderr(e.issues.map((i) => `metalslice pack: error: ${i.path}: ${i.message}\n`).join(''));
+    return 2;
   }
   let instance: PackingInstance;
   try {

@@ -80,7 +80,8 @@ export async function runVerify(file: string, opts: VerifyCliOptions, io: Verify
     plan = planModel(loadConfigFile(file));
   } catch (e) {
     if (!(e instanceof MetalsliceError)) throw e;
-    return fail(e.issues, opts.json, io);
+    // A config that cannot be read is a usage error (exit 2), as in every subcommand; one that does not plan, 1.
+    return fail(e.issues, opts.json, io, e instanceof UnreadableInputError ? 2 : 1);
   }
   const planSeconds = Math.round((Date.now() - t0) / 10) / 100;
   let result;
@@ -106,8 +107,8 @@ export async function runVerify(file: string, opts: VerifyCliOptions, io: Verify
   return ok ? 0 : 1;
 }
 
-function fail(issues: readonly PlanIssue[], json: boolean | undefined, io: VerifyIo): number {
+function fail(issues: readonly PlanIssue[], json: boolean | undefined, io: VerifyIo, code: number): number {
   if (json) io.stdout(stableJson({ ok: false, planOk: false, planErrors: issues, vms: 0, bound: 0, pending: [], seconds: { plan: 0, start: 0, schedule: 0 } }));
   else for (const i of issues) io.stderr(`${i.path}: ${i.message}\n`);
-  return 1;
+  return code;
 }

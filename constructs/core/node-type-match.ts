@@ -9,19 +9,18 @@ import type { CandidateType, PlannedAutoPool, PoolContext, RejectedType } from '
 import { INSTANCE_TYPE_LABEL, VCLUSTER_NODE_TYPE_LABEL } from './naming';
 import { NodeType } from './node-types';
 import { Requirement } from './requirements';
-import { exceededResources, fitsWithin, formatResources, get, isExtendedResource, ResourceVector } from './resources';
+import { amounts } from './report/units';
+import { exceededResources, fitsWithin, get, isExtendedResource, ResourceVector } from './resources';
 import { buildVm, FleetKubevirt, VmBuild } from './vms';
 
-/** A resource vector in a message: `cpu 4, memory 16Gi`, or `nothing`. */
+/** A resource vector in a message, in readable units: `cpu 4, memory 16 Gi`, or `nothing`. */
 export function show(v: ResourceVector): string {
-  const f = formatResources(v);
-  const parts = Object.entries(f).map(([k, q]) => `${k} ${q}`);
-  return parts.length > 0 ? parts.join(', ') : 'nothing';
+  return amounts(v) || 'nothing';
 }
 
-/** The named resources of a vector in a message. */
+/** The named resources of a vector in a message, in readable units. */
 export function showSome(v: ResourceVector, names: readonly string[]): string {
-  return names.map((n) => `${n} ${get(v, n).toString()}`).join(', ');
+  return amounts(v, names);
 }
 
 /** A record with its keys sorted (node labels as planned and written). */

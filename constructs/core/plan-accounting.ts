@@ -7,8 +7,9 @@ import { IssueCollector } from './errors';
 import type { PlannedQuota } from './plan-types';
 import { Foundation } from './plan-foundation';
 import { overQuota, roomLeft, wholeWithin } from './quota-room';
-import { addResources, get, normalizeResources, ResourceVector, scaleResources, sumResources } from './resources';
+import { addResources, get, normalizeResources, ResourceVector, scaleResources, subtractResources, sumResources } from './resources';
 import { groupBy, PlannedVm } from './vms';
+import { amount, amounts } from './report/units';
 
 export interface QuotaAccount {
   readonly quota: PlannedQuota;
@@ -55,7 +56,7 @@ function chargeQuota(quota: PlannedQuota, pools: readonly PlannedVm[][], issues:
       const detail = over
         .map(
           (r) =>
-            `${r}: needs ${get(demand, r)} (${pool.length} x ${get(pool[0].quotaDemand, r)}, each VM's launcher pod as KubeVirt ${r === 'disk' ? 'and its root disk' : 'requests it'}), ${get(room, r).isNegative() ? '0' : get(room, r)} left of ${get(quota.limits, r)}`,
+            `${r}: needs ${amount(r, get(demand, r))} (${pool.length} x ${amount(r, get(pool[0].quotaDemand, r))}, each VM's launcher pod as KubeVirt ${r === 'disk' ? 'and its root disk' : 'requests it'}), ${get(room, r).isNegative() ? '0' : amount(r, get(room, r))} left of ${amount(r, get(quota.limits, r))}`,
         )
         .join('; ');
       const field = pool[0].countPath.endsWith('.quantity') ? 'quantity' : 'count';
@@ -75,7 +76,7 @@ function checkMigrationHeadroom(quota: PlannedQuota, used: ResourceVector, large
   if (over.length > 0) {
     issues.add(
       `${quota.path}.liveMigrations`,
-      `quota "${quota.name}" has no room to live-migrate its VMs: a migration of ${largest.name} holds a second launcher pod (${over.map((r) => `${r} ${get(largest.launcher.requests, r)}`).join(', ')}) and the ResourceQuota counts it, but only ${over.map((r) => `${r} ${get(quota.limits, r).sub(get(used, r))}`).join(', ')} is left; raise ${quota.path}.limits, shrink the pools, or set liveMigrations: 0 (host drains then shut VMs down)`,
+      `quota "${quota.name}" has no room to live-migrate its VMs: a migration of ${largest.name} holds a second launcher pod (${amounts(largest.launcher.requests, over)}) and the ResourceQuota counts it, but only ${amounts(subtractResources(quota.limits, used), over)} is left; raise ${quota.path}.limits, shrink the pools, or set liveMigrations: 0 (host drains then shut VMs down)`,
     );
   }
   return headroom;

@@ -16,17 +16,8 @@ import { dns1123LabelProblem, kubeletLabelProblem, labelKeyProblem, labelValuePr
 import { quotaNamespace } from './naming';
 import type { ExcludedHost, ModelPaths, PlannedCluster, PlannedFleet, PlannedHost, PlannedQuota } from './plan-types';
 import { Quantity } from './quantity';
-import {
-  addResources,
-  exceededResources,
-  formatResources,
-  get,
-  normalizeResources,
-  parseResources,
-  ResourceVector,
-  subtractResources,
-  sumResources,
-} from './resources';
+import { addResources, exceededResources, get, normalizeResources, parseResources, ResourceVector, subtractResources, sumResources } from './resources';
+import { amount } from './report/units';
 
 export const DEFAULT_KUBERNETES_VERSION = '1.33';
 /** kubelet's default maxPods. */
@@ -177,7 +168,7 @@ function planHost(h: HostSpec, i: number, ctx: HostContext, issues: IssueCollect
   if (short.length > 0) {
     issues.add(
       `${ctx.at}.reservedPerHost`,
-      `reserves more ${short.join(', ')} than host "${h.name}" has allocatable (${short.map((r) => `${get(resources.allocatable, r)}`).join(', ')}): lower the reservation or remove the host`,
+      `reserves more ${short.join(', ')} than host "${h.name}" has allocatable (${short.map((r) => amount(r, get(resources.allocatable, r))).join(', ')}): lower the reservation or remove the host`,
     );
     return undefined;
   }
@@ -220,10 +211,10 @@ function assumedAllocatableWarning(spec: FleetSpec, at: string, hosts: readonly 
   if (spec.reservedPerHost !== undefined) return undefined;
   const bare = hosts.filter((h) => h.allocatable === undefined);
   if (bare.length === 0) return undefined;
-  const handler = formatResources(virtHandlerRequests());
+  const handler = normalizeResources(virtHandlerRequests());
   return {
     path: `${at}.hosts`,
-    message: `${bare.length} of ${hosts.length} hosts of fleet "${spec.name}" give no allocatable and the fleet has no reservedPerHost: the plan assumed each offers its whole capacity (less virt-handler's ${handler.cpu} CPU and ${handler.memory} memory), but a kubelet keeps at least its eviction threshold (memory 100Mi) back; give each host's allocatable (metalslice inventory writes it from the Nodes) or set reservedPerHost`,
+    message: `${bare.length} of ${hosts.length} hosts of fleet "${spec.name}" give no allocatable and the fleet has no reservedPerHost: the plan assumed each offers its whole capacity (less virt-handler's ${amount('cpu', handler.cpu)} CPU and ${amount('memory', handler.memory)} memory), but a kubelet keeps at least its eviction threshold (memory 100 Mi) back; give each host's allocatable (metalslice inventory writes it from the Nodes) or set reservedPerHost`,
   };
 }
 
@@ -351,7 +342,7 @@ function checkQuotasFitFleets(fleets: ReadonlyMap<string, PlannedFleet>, quotas:
         const room = get(fleet.capacity, r).sub(get(others, r));
         issues.add(
           childPath(`${quota.path}.limits`, r),
-          `quotas on fleet "${fleet.name}" add up to ${get(running, r)} of ${r} with this one, but the fleet has ${get(fleet.capacity, r)} allocatable for VMs (its usable hosts' allocatable less virt-handler, the pods already there and reservedPerHost); lower this quota to at most ${room.isNegative() ? '0' : room} or add hosts to the fleet`,
+          `quotas on fleet "${fleet.name}" add up to ${amount(r, get(running, r))} of ${r} with this one, but the fleet has ${amount(r, get(fleet.capacity, r))} allocatable for VMs (its usable hosts' allocatable less virt-handler, the pods already there and reservedPerHost); lower this quota to at most ${room.isNegative() ? '0' : amount(r, room, true)} or add hosts to the fleet`,
         );
       }
     }

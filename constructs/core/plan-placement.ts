@@ -9,9 +9,10 @@ import type { PlannedFleet } from './plan-types';
 import { Accounting } from './plan-accounting';
 import { placeOnHosts, placeWithBudget } from './packing';
 import { Quantity } from './quantity';
-import { fitsWithin, formatResources, get, normalizeResources, resourceNames, ResourceVector, subtractResources, sumResources } from './resources';
+import { fitsWithin, get, normalizeResources, resourceNames, ResourceVector, subtractResources, sumResources } from './resources';
 import { groupBy, HostGroup, pinRefusal, PlannedVm } from './vms';
 import { chooseGroup, dealToGroup, GroupLedger, GroupPool } from './plan-groups';
+import { amount, amounts } from './report/units';
 
 export interface Placement {
   /** VM key (`namespace/name`) -> host. */
@@ -40,10 +41,9 @@ function toDimensions(v: ResourceVector, names: readonly string[], roundUp: bool
   });
 }
 
-export function describeShape(v: ResourceVector): string {
-  return Object.entries(formatResources(v))
-    .map(([k, q]) => `${k}: ${q}`)
-    .join(', ');
+/** A shape as messages name it; `down` for a bound (the largest that fits): rounded down, never above it. */
+export function describeShape(v: ResourceVector, down = false): string {
+  return amounts(v, undefined, ': ', down);
 }
 
 /** The biggest plain guest (whole vCPUs, memory in Mi) whose launcher pod still fits in what is free on one host. */
@@ -179,9 +179,9 @@ function unplacedMessage(pool: readonly PlannedVm[], n: number, fleet: PlannedFl
   const vm = pool[0];
   const fix = vm.origin === 'elastic' ? 'use a smaller shape, fewer nodes, or add hosts' : 'choose a smaller type, fewer nodes, or add hosts';
   return (
-    `${n} of ${pool.length} nodes of pool "${vm.pool}" (${describeShape(vm.shape)} each; the launcher pod requests cpu ${get(vm.launcher.requests, 'cpu')}, memory ${get(vm.launcher.requests, 'memory')}) cannot be placed on fleet "${fleet.name}": ` +
+    `${n} of ${pool.length} nodes of pool "${vm.pool}" (${describeShape(vm.shape)} each; the launcher pod requests ${amounts(vm.launcher.requests, ['cpu', 'memory'])}) cannot be placed on fleet "${fleet.name}": ` +
     'the quotas fit by sums, but the free capacity is split across hosts. ' +
-    (largest ? `The largest node that still fits on one host is ${describeShape(largest)}; ` : 'No host has room for any node; ') +
+    (largest ? `The largest node that still fits on one host is ${describeShape(largest, true)}; ` : 'No host has room for any node; ') +
     fix
   );
 }
@@ -477,7 +477,7 @@ function spreadPinMessage(fleet: PlannedFleet, pools: readonly PlannedVm[][], o:
   const shown = names.length > 8 ? `${names.slice(0, 8).join(', ')} and ${names.length - 8} more` : names.join(', ');
   return (
     `${pools.length === 1 ? 'pool' : `${pools.length} pools`} ${shown} pinned to planned hosts: spread over the ${fleet.hosts.length} hosts of fleet "${fleet.name}", ` +
-    `kube-scheduler could put up to ceil(count / ${fleet.hosts.length}) VMs of every pool on one host, and host "${o.host}" could then be asked for ${o.worstCase} of ${o.resource} with ${o.allocatable} allocatable. ` +
+    `kube-scheduler could put up to ceil(count / ${fleet.hosts.length}) VMs of every pool on one host, and host "${o.host}" could then be asked for ${amount(o.resource, o.worstCase)} of ${o.resource} with ${amount(o.resource, o.allocatable)} allocatable. ` +
     'Pinned VMs cannot live-migrate (a drain shuts them down until their host is back); to keep a pool spread, make its count a multiple of the host count, use fewer larger pools, or add hosts'
   );
 }
@@ -576,7 +576,7 @@ export function placeVms(
       const why = [...new Set(pools.map((vm) => pinRefusal(vm)).filter((r) => r !== undefined))].join(', and ');
       issues.add(
         pools[0].countPath,
-        `kube-scheduler could leave VMs of fleet "${fleet.name}" pending: spreading pools ${pools.map((vm) => `"${vm.pool}"`).join(', ')} evenly over ${fleet.hosts.length} hosts could ask host "${o.host}" for ${o.worstCase} of ${o.resource} with ${o.allocatable} allocatable, ` +
+        `kube-scheduler could leave VMs of fleet "${fleet.name}" pending: spreading pools ${pools.map((vm) => `"${vm.pool}"`).join(', ')} evenly over ${fleet.hosts.length} hosts could ask host "${o.host}" for ${amount(o.resource, o.worstCase)} of ${o.resource} with ${amount(o.resource, o.allocatable)} allocatable, ` +
           `and ${why}, so they cannot be pinned: set placement: planned with evictionStrategy None or External, or make counts multiples of the host count, or add hosts`,
       );
     }
@@ -604,7 +604,7 @@ function checkMigrationTargets(
     if (target < 0) {
       warnings.push({
         path: `${account.quota.path}.liveMigrations`,
-        message: `no host of fleet "${fleet.name}" has room for a second launcher pod of ${vm.name} (cpu ${get(vm.launcher.requests, 'cpu')}, memory ${get(vm.launcher.requests, 'memory')}): draining its host cannot live-migrate it; add a host or leave room`,
+        message: `no host of fleet "${fleet.name}" has room for a second launcher pod of ${vm.name} (${amounts(vm.launcher.requests, ['cpu', 'memory'])}): draining its host cannot live-migrate it; add a host or leave room`,
       });
     }
   }

@@ -22,6 +22,7 @@ import { Quantity } from './quantity';
 import { roomLeft } from './quota-room';
 import { get, normalizeResources, parseResources, ResourceVector, sumResources } from './resources';
 import { asksForLiveMigration, buildVm, HostGroup, FleetKubevirt, groupBy, pinVm, PlannedVm, VmBuild } from './vms';
+import { amount } from './report/units';
 
 /** Elastic pools as declared, each with the VM build all its nodes share. */
 export interface ElasticPools {
@@ -58,7 +59,10 @@ export function buildElasticVms(model: MetalsliceConfig, paths: ModelPaths | und
       return;
     }
     if (get(shape, 'memory').cmp(Quantity.parse('256Mi')) < 0) {
-      issues.add(`${at}.shape.memory`, `a node needs at least 256Mi of memory to boot (got ${get(shape, 'memory')}); kubelet wants 2Gi or more`);
+      issues.add(
+        `${at}.shape.memory`,
+        `a node needs at least 256Mi of memory to boot (got ${amount('memory', get(shape, 'memory'))}); kubelet wants 2Gi or more`,
+      );
       return;
     }
     const rootDisk = spec.rootDisk ?? 'dataVolume';

@@ -7,6 +7,7 @@ import { childPath, MetalsliceError, PlanIssue } from './errors';
 import { DynamicPoolSpec } from './model';
 import { chooseNodeMixSync, NodeMixError } from './node-mix';
 import { addResources, exceededResources, get, parseResources, ResourceVector, scaleResources } from './resources';
+import { amounts } from './report/units';
 
 /** Which nodes a dynamic pool would create for its preview pods, at least cost. */
 export interface PoolPreview {
@@ -41,9 +42,10 @@ function toSize(v: ResourceVector, roundUp: boolean): number[] {
 }
 
 function describe(v: ResourceVector): string {
-  return DIMENSIONS.filter((d) => !get(v, d).isZero())
-    .map((d) => `${d} ${get(v, d)}`)
-    .join(', ');
+  return amounts(
+    v,
+    DIMENSIONS.filter((d) => !get(v, d).isZero()),
+  );
 }
 
 /** The preview of one dynamic pool, or an issue when its pods cannot be served by its types. */

@@ -104,6 +104,20 @@ function readStdin(kind: InputKind, at: string): string {
   return bytes.toString('utf8');
 }
 
+/** Why a file could not be opened, in words, with the system's code: `no such file (ENOENT)`. */
+function openFailure(e: unknown): string {
+  const code = (e as NodeJS.ErrnoException).code;
+  const words: Record<string, string> = {
+    ENOENT: 'no such file',
+    EACCES: 'permission denied',
+    EPERM: 'permission denied',
+    ENOTDIR: 'a part of the path is not a directory',
+    ELOOP: 'too many symbolic links',
+    ENAMETOOLONG: 'the path is too long',
+  };
+  return code === undefined ? 'error' : words[code] ? `${words[code]} (${code})` : code;
+}
+
 /**
  * The text of `file` (`-`: standard input), a regular file of at most MAX_INPUT_BYTES[kind] bytes, as UTF-8. Anything else throws an
  * UnreadableInputError (a usage error: exit 2) at `at` (default: the file) naming the file, what it is and the cap.
@@ -119,7 +133,7 @@ export function readInputFile(file: string, kind: InputKind, at: string = escape
     // O_NONBLOCK: opening a FIFO with no writer returns at once instead of waiting; it is then refused below.
     fd = fs.openSync(file, fs.constants.O_RDONLY | fs.constants.O_NONBLOCK);
   } catch (e) {
-    return refuse(at, `cannot read the ${noun}${shown} (${(e as NodeJS.ErrnoException).code ?? 'error'}): ${FIX[kind] ?? 'check the path'}`);
+    return refuse(at, `cannot read the ${noun}${shown}: ${openFailure(e)}: ${FIX[kind] ?? 'check the path'}`);
   }
   try {
     const stat = fs.fstatSync(fd);

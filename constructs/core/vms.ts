@@ -10,6 +10,7 @@ import { computeCpu, DeviceKind, KubevirtSettings, LauncherPod, launcherPod, Lau
 import { PermittedHostDevice, Taint, VmOptions } from './model';
 import { Quantity } from './quantity';
 import { get, isExtendedResource, resourceNames, ResourceVector } from './resources';
+import { amount } from './report/units';
 
 /** Where a VM came from. */
 export type VmOrigin = 'elastic' | 'static' | 'dynamic';
@@ -235,14 +236,14 @@ function hugepagesIssues(memory: Quantity, options: VmOptions, fleet: FleetKubev
     return [
       {
         path: childPath(at.shape, 'memory'),
-        message: `memory ${memory} is not a whole number of ${options.hugepages} hugepages: round it to a multiple of ${options.hugepages}`,
+        message: `memory ${amount('memory', memory)} is not a whole number of ${options.hugepages} hugepages: round it to a multiple of ${options.hugepages}`,
       },
     ];
   }
   return [
     {
       path: childPath(at.shape, 'memory'),
-      message: `KubeVirt refuses it: with the fleet's memoryOvercommit ${overcommit} (${fleet.path}.memoryOvercommit) the VM requests ${request} of its ${memory}, not a whole number of ${options.hugepages} hugepages; choose a memory size whose request is a multiple of ${options.hugepages}, or drop hugepages on an overcommitted fleet`,
+      message: `KubeVirt refuses it: with the fleet's memoryOvercommit ${overcommit} (${fleet.path}.memoryOvercommit) the VM requests ${amount('memory', request)} of its ${amount('memory', memory)}, not a whole number of ${options.hugepages} hugepages; choose a memory size whose request is a multiple of ${options.hugepages}, or drop hugepages on an overcommitted fleet`,
     },
   ];
 }

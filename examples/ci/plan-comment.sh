@@ -16,9 +16,14 @@
 #   Posting (optional; without it the comment is only written to $OUT/comment.md):
 #   GITHUB_TOKEN, GITHUB_REPOSITORY (owner/name), PR_NUMBER, and GITHUB_API_URL (default https://api.github.com)
 #   FAIL_ON_PROBLEMS    true (default): exit 1 when the plan does not fit; false: report only, exit 0
+#   RENDER_CHARTS       auto (default): also write $OUT/plan.html and $OUT/charts/chart-N.svg with the charts drawn
+#                       (Mermaid in headless Chromium, scripts/report-html.mjs) when Chromium and mermaid are found,
+#                       else say why and go on; true: fail when they cannot be drawn; false: skip.
+#                       REPORT_HTML, CHROMIUM, MERMAID_JS, MARKED_JS: where the renderer and its tools are
 #   GITHUB_STEP_SUMMARY, GITHUB_ACTIONS, GITHUB_WORKSPACE: set by GitHub Actions; the summary gets the report
 #                       and standard output gets ::error/::warning annotations (ANNOTATIONS=github elsewhere)
-# Exit: 0 the plan fits; 1 it does not (FAIL_ON_PROBLEMS=true); the CLI's exit code when it cannot run (2, 70).
+# Exit: 0 the plan fits; 1 it does not (FAIL_ON_PROBLEMS=true); the CLI's exit code when it cannot run (2, 70);
+#       70 when RENDER_CHARTS=true and the charts cannot be drawn.
 set -euo pipefail
 
 out=${OUT:-plan-review}
@@ -67,6 +72,21 @@ ms report "$out/plan.json" "${previous[@]}" --markdown --max-chars 0 >"$out/plan
   ms report "$out/plan.json" "${previous[@]}" --markdown --max-chars 60000 --full-report "$full"
 } >"$out/comment.md"
 log "wrote $out/comment.md ($(wc -c <"$out/comment.md") bytes), $out/plan.md and $out/plan.json"
+
+# The full report as a page whose charts are drawn (SVG), for the artifact: GitHub draws the comment's charts,
+# a downloaded plan.md shows their source.
+draw_charts() {
+  local mode=${RENDER_CHARTS:-auto} renderer=${REPORT_HTML:-$(dirname "${BASH_SOURCE[0]}")/../../scripts/report-html.mjs} err
+  [[ "$mode" != false ]] || return 0
+  if [[ -f "$renderer" ]] && err=$(node "$renderer" "$out/plan.md" "$out/plan.html" --charts "$out/charts" 2>&1); then
+    log "drew the charts: $out/plan.html and $out/charts/"
+    return 0
+  fi
+  [[ -f "$renderer" ]] || err="$renderer not found (set REPORT_HTML)"
+  log "charts not drawn: ${err:-the renderer failed}"
+  [[ "$mode" != true ]] || exit 70
+}
+draw_charts
 
 # Posts $out/comment.md to the pull request, or updates the comment this script posted before.
 post_comment() {

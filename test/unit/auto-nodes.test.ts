@@ -113,7 +113,7 @@ describe('static pools', () => {
       ),
     );
     expect(plan.pools[0].nodeType).toBe('virt.large');
-    expect(plan.pools[0].rejected[0]).toEqual({ nodeType: 'virt.small', reason: 'too small: offers memory 4Gi, the pool needs memory 8Gi' });
+    expect(plan.pools[0].rejected[0]).toEqual({ nodeType: 'virt.small', reason: 'too small: offers memory 4 Gi, the pool needs memory 8 Gi' });
   });
 
   describe('the GPU rule', () => {
@@ -231,7 +231,7 @@ describe('static pools', () => {
       {
         path: 'autoNodes[0].static[0].quantity',
         message: expect.stringMatching(
-          /quota tiny is exceeded: 3 x virt.small need cpu 60\d\dm \(VM footprint incl\. overhead cpu 20\d\dm each\), but only cpu 4 is left; lower quantity to 1/,
+          /quota tiny is exceeded: 3 x virt.small need cpu 6\.0\d\d \(VM footprint incl\. overhead cpu 2\.0\d\d each\), but only cpu 4 is left; lower quantity to 1/,
         ),
       },
     ]);
@@ -385,7 +385,7 @@ describe('dynamic pools', () => {
     expect(over.issues).toEqual([
       {
         path: 'autoNodes[0].dynamic[0].limits',
-        message: expect.stringMatching(/3 x virt.large = cpu 120\d\dm.*more than quota q has left \(cpu 9.*lower limits.nodes to 2/),
+        message: expect.stringMatching(/3 x virt.large = cpu 12\.0\d\d .*more than quota q has left \(cpu 9.*lower limits.nodes to 2/),
       },
     ]);
   });

@@ -64,7 +64,7 @@ describe('metalslice plan', () => {
     );
     const preview = defined(burst.preview, 'the preview of pool burst');
     expect(burst.candidates?.map((c) => c.nodeType)).toEqual(['virt.small', 'virt.medium', 'virt.large']);
-    expect(preview.summary).toMatch(/^40 of cpu 1, memory 2Gi and 3 of cpu 6, memory 24Gi would create .*virt\.large/);
+    expect(preview.summary).toMatch(/^40 of cpu 1, memory 2 Gi and 3 of cpu 6, memory 24 Gi would create .*virt\.large/);
     expect(preview.cost).toBeGreaterThanOrEqual(preview.lowerBound);
     expect(report.warnings).toEqual([
       {
@@ -109,7 +109,66 @@ describe('metalslice plan', () => {
   it('exits 2 naming the file when it cannot be read (a usage error, not an invalid config)', async () => {
     const { code, stdout } = await run(['plan', '/nonexistent/metalslice.yaml', '--json']);
     expect(code).toBe(2);
-    expect(parsePlanJson(stdout).errors).toEqual([{ path: '/nonexistent/metalslice.yaml', message: 'cannot read the config file (ENOENT): check the path' }]);
+    expect(parsePlanJson(stdout).errors).toEqual([
+      { path: '/nonexistent/metalslice.yaml', message: 'cannot read the config file: no such file (ENOENT): check the path' },
+    ]);
+  });
+
+  it('refuses a previous plan it cannot read as a usage error, before printing any report', async () => {
+    for (const args of [
+      ['plan', example, '--previous', '/nonexistent/base-plan.json'],
+      ['report', example.replace(/metalslice\.yaml$/, 'does-not-exist.json'), '--previous', '/nonexistent/base-plan.json'],
+    ]) {
+      const { code, stdout, stderr } = await run(args);
+      expect({ code, stdout }).toEqual({ code: 2, stdout: '' });
+      expect(stderr).toMatch(/^error: \S+\/(base-plan|does-not-exist)\.json: cannot read the plan file: no such file \(ENOENT\)/);
+    }
+    // With a plan that reads, the previous one is what is refused; a machine still gets a document to parse.
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'metalslice-cli-'));
+    const plan = path.join(dir, 'plan.json');
+    fs.writeFileSync(plan, (await run(['plan', example, '--json'])).stdout);
+    const text = await run(['report', plan, '--previous', path.join(dir, 'missing.json')]);
+    expect({ code: text.code, stdout: text.stdout }).toEqual({ code: 2, stdout: '' });
+    expect(text.stderr).toBe(`error: ${path.join(dir, 'missing.json')}: cannot read the plan file: no such file (ENOENT): check the path\n`);
+    const json = await run(['plan', example, '-o', 'json', '--previous', dir]);
+    expect(json.code).toBe(2);
+    expect(parsePlanJson(json.stdout)).toMatchObject({
+      ok: false,
+      errors: [{ path: dir, message: 'the plan file is a directory, not a regular file: pass a file' }],
+    });
+    fs.rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('exits 2 when any subcommand cannot read its file, saying so on stderr and nothing on stdout', async () => {
+    for (const args of [
+      ['plan', '/nonexistent/m.yaml'],
+      ['report', '/nonexistent/plan.json'],
+      ['pack', '/nonexistent/x.vbp'],
+      ['verify', '/nonexistent/m.yaml'],
+      ['node-template-vars', '/nonexistent/m.yaml', '--provider', 'virt'],
+      ['plan', REPO_ROOT],
+    ]) {
+      const { code, stdout, stderr } = await run(args);
+      expect({ args, code, stdout }).toEqual({ args, code: 2, stdout: '' });
+      expect(stderr).toMatch(/cannot read the (config|plan|\.vbp) file: no such file \(ENOENT\)|is a directory, not a regular file/);
+    }
+  });
+
+  it('gives every subcommand a help text with examples of itself', async () => {
+    const root = await run(['--help']);
+    const listed = root.stdout.split('Commands:\n')[1].split('\n\n')[0];
+    const commands = [...listed.matchAll(/^  ([a-z-]+) .*$/gm)].map((m) => m[1]).filter((c) => c !== 'help');
+    expect(commands).toEqual(['plan', 'report', 'schema', 'pack', 'verify', 'node-template-vars', 'inventory']);
+    expect(root.stdout).toMatch(/Examples:\n  metalslice plan /);
+    for (const command of commands) {
+      const { code, stdout } = await run([command, '--help']);
+      expect(code).toBe(0);
+      const examples = stdout.split('Examples:\n')[1] ?? '';
+      expect({ command, examples: examples.split('\n').filter((l) => l.startsWith(`  metalslice ${command}`)).length > 0 }).toEqual({
+        command,
+        examples: true,
+      });
+    }
   });
 
   it.each([[['plan']], [['plan', example, '--json', '--markdown']], [['frobnicate']], [['pack', 'x.vbp', '--time-limit-ms', 'soon']]])(

@@ -158,7 +158,7 @@ describe('config', () => {
       expect((e as MetalsliceError).issues).toEqual([
         {
           path: 'fleets[1].hostsFile',
-          message: expect.stringMatching(/cannot read the hosts file .*gone\.json \(ENOENT\).*metalslice inventory/),
+          message: expect.stringMatching(/cannot read the hosts file .*gone\.json: no such file \(ENOENT\).*metalslice inventory/),
           file: path.join(dir, 'c.yaml'),
           line: 3,
           column: '  - {name: b, '.length + 1,

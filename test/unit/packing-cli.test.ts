@@ -51,12 +51,12 @@ describe('metalslice pack (runPack)', () => {
     expect(err.join('')).toContain(`${file}: line 4: expected 4 integers (3 sizes and a demand), got 2 fields`);
   });
 
-  it('reports a file it cannot read, exit 1', async () => {
+  it('reports a file it cannot read as a usage error, exit 2', async () => {
     const file = path.join(dir, 'missing.vbp');
     const { io, out, err } = capture();
-    expect(await runPack(file, {}, io)).toBe(1);
+    expect(await runPack(file, {}, io)).toBe(2);
     expect(out).toEqual([]);
-    expect(err.join('')).toContain(`cannot read ${file}`);
+    expect(err.join('')).toBe(`metalslice pack: error: ${file}: cannot read the .vbp file: no such file (ENOENT): check the path\n`);
   });
 
   it('packs negative sizes as zero, with a note, so the packing stays valid', async () => {

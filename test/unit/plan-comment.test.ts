@@ -41,9 +41,10 @@ function fakeGitHub(calls: Call[]) {
 
 function runScript(cwd: string, env: Record<string, string>): Promise<{ code: number | null; stderr: string; stdout: string }> {
   // The script's own GitHub Actions variables come from each test, never from the CI that runs the tests.
-  const base = Object.fromEntries(Object.entries(process.env).filter(([k]) => !/^(GITHUB_|ANNOTATIONS$|FAIL_ON_PROBLEMS$)/.test(k)));
+  // Charts are drawn by headless Chromium, which the e2e tests run (test/e2e/report-screenshot.test.ts).
+  const base = Object.fromEntries(Object.entries(process.env).filter(([k]) => !/^(GITHUB_|ANNOTATIONS$|FAIL_ON_PROBLEMS$|RENDER_CHARTS$|CHROMIUM$)/.test(k)));
   return new Promise((resolve) => {
-    const child = spawn('bash', [path.join(REPO_ROOT, 'examples', 'ci', 'plan-comment.sh')], { cwd, env: { ...base, ...env } });
+    const child = spawn('bash', [path.join(REPO_ROOT, 'examples', 'ci', 'plan-comment.sh')], { cwd, env: { ...base, RENDER_CHARTS: 'false', ...env } });
     let stderr = '';
     let stdout = '';
     child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
@@ -271,6 +272,36 @@ describe('examples/ci/plan-comment.sh as a merge gate on a plan that does not fi
   }, 60_000);
 });
 
+// The artifact's drawn charts are extras: without Chromium the review still runs (auto) unless they were asked for.
+describe('examples/ci/plan-comment.sh when the charts cannot be drawn', () => {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'metalslice-pr-charts-'));
+  beforeAll(() => {
+    fs.cpSync(path.join(REPO_ROOT, 'examples', 'inventory'), path.join(dir, 'inventory'), { recursive: true });
+    fs.copyFileSync(path.join(REPO_ROOT, 'examples', 'metalslice.yaml'), path.join(dir, 'metalslice.yaml'));
+  });
+  afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
+  const env = (mode: string, out: string) => ({
+    METALSLICE: `${process.execPath} ${path.join(REPO_ROOT, 'bin', 'metalslice')}`,
+    METALSLICE_CONFIG: 'metalslice.yaml',
+    OUT: out,
+    RENDER_CHARTS: mode,
+    CHROMIUM: path.join(dir, 'no-such-chromium'),
+  });
+
+  it('says why and goes on by default (auto), fails with 70 when RENDER_CHARTS=true, and is silent when false', async () => {
+    const auto = await runScript(dir, env('auto', 'auto'));
+    expect(auto.code).toBe(0);
+    expect(auto.stderr).toMatch(/plan-comment: charts not drawn: report-html: Chromium did not render the page/);
+    expect(fs.readdirSync(path.join(dir, 'auto')).sort()).toEqual(['comment.md', 'plan.json', 'plan.md']);
+    const strict = await runScript(dir, env('true', 'strict'));
+    expect(strict.code).toBe(70);
+    expect(strict.stderr).toContain('charts not drawn');
+    const off = await runScript(dir, env('false', 'off'));
+    expect(off.code).toBe(0);
+    expect(off.stderr).not.toContain('charts');
+  }, 60_000);
+});
+
 describe('action.yml: the composite GitHub Action', () => {
   const action = parse(fs.readFileSync(path.join(REPO_ROOT, 'action.yml'), 'utf8')) as {
     inputs: Record<string, { default?: string }>;
@@ -286,5 +317,23 @@ describe('action.yml: the composite GitHub Action', () => {
     expect(review?.env?.FAIL_ON_PROBLEMS).toBe('${{ inputs.fail-on-problems }}');
     // The reports are kept even when the plan fails the step.
     expect(action.runs.steps.find((s) => s.uses?.startsWith('actions/upload-artifact@'))?.if).toBe('always()');
+  });
+
+  it('installs the chart renderer at the versions this repo tests, where the review step looks for it', () => {
+    const pkg = JSON.parse(fs.readFileSync(path.join(REPO_ROOT, 'package.json'), 'utf8')) as { devDependencies: Record<string, string> };
+    const install = action.runs.steps.find((s) => s.run?.includes('mermaid@'));
+    expect(install?.if).toBe("inputs.render-charts != 'false'");
+    const pinned = Object.fromEntries([...(install?.run ?? '').matchAll(/ (mermaid|marked)@(\S+)/g)].map((m) => [m[1], m[2]]));
+    expect(pinned).toEqual({ mermaid: pkg.devDependencies.mermaid, marked: pkg.devDependencies.marked });
+    const prefix = /--prefix "\$RUNNER_TEMP\/([^"]+)"/.exec(install?.run ?? '')?.[1];
+    const env = action.runs.steps.find((s) => s.run?.includes('examples/ci/plan-comment.sh'))?.env ?? {};
+    expect(env.RENDER_CHARTS).toBe('${{ inputs.render-charts }}');
+    expect(env.MERMAID_JS).toBe(`\${{ runner.temp }}/${prefix}/node_modules/mermaid/dist/mermaid.min.js`);
+    expect(env.MARKED_JS).toBe(`\${{ runner.temp }}/${prefix}/node_modules/marked/lib/marked.esm.js`);
+    // The files those paths name exist in the packages as installed here.
+    expect(fs.existsSync(path.join(REPO_ROOT, 'node_modules', 'mermaid', 'dist', 'mermaid.min.js'))).toBe(true);
+    expect(fs.existsSync(path.join(REPO_ROOT, 'node_modules', 'marked', 'lib', 'marked.esm.js'))).toBe(true);
+    expect(env.REPORT_HTML).toBe('${{ github.action_path }}/scripts/report-html.mjs');
+    expect(fs.existsSync(path.join(REPO_ROOT, 'scripts', 'report-html.mjs'))).toBe(true);
   });
 });

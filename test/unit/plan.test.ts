@@ -49,9 +49,9 @@ describe('planModel', () => {
     expect(errors).toEqual([
       {
         path: 'quotas[1].limits.cpu',
-        message: expect.stringMatching(/add up to 40 of cpu .* fleet has 31980m allocatable .* lower this quota to at most 11980m/),
+        message: expect.stringMatching(/add up to 40 of cpu .* fleet has 31.98 allocatable .* lower this quota to at most 11.98 /),
       },
-      { path: 'quotas[1].limits.memory', message: expect.stringMatching(/add up to 164Gi of memory .* lower this quota to at most 28022Mi/) },
+      { path: 'quotas[1].limits.memory', message: expect.stringMatching(/add up to 164 Gi of memory .* lower this quota to at most 27.3 Gi /) },
     ]);
   });
 
@@ -264,7 +264,7 @@ describe('planModel', () => {
       {
         path: 'nodePools[0].count',
         message: expect.stringMatching(
-          /^1 of 4 nodes of pool "wide" .* cannot be placed on fleet "f": the quotas fit by sums.*largest node that still fits on one host is cpu: 5, memory: 23\d\d\dMi/,
+          /^1 of 4 nodes of pool "wide" .* cannot be placed on fleet "f": the quotas fit by sums.*largest node that still fits on one host is cpu: 5, memory: 2[23](\.\d)? Gi/,
         ),
       },
     ]);

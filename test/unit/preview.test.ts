@@ -46,7 +46,7 @@ describe('dynamic pool preview', () => {
     expect(preview.cost).toBe(1984);
     expect(preview.lowerBound).toBeLessThanOrEqual(1984);
     expect(preview.summary).toBe(
-      `40 of cpu 2, memory 4Gi and 3 of cpu 16, memory 64Gi would create 40 x virt.small, 3 x virt.big (cost 1984, no mix costs less than ${preview.lowerBound})`,
+      `40 of cpu 2, memory 4 Gi and 3 of cpu 16, memory 64 Gi would create 40 x virt.small, 3 x virt.big (cost 1984, no mix costs less than ${preview.lowerBound})`,
     );
   });
 
@@ -61,7 +61,7 @@ describe('dynamic pool preview', () => {
       {
         path: 'autoNodes[0].dynamic[0].preview.pods[0]',
         message:
-          "a pod of cpu 64, memory 4Gi fits none of the pool's node types (virt.small, virt.big) after the node overhead: shrink the pod or allow a bigger type",
+          "a pod of cpu 64, memory 4 Gi fits none of the pool's node types (virt.small, virt.big) after the node overhead: shrink the pod or allow a bigger type",
       },
     ]);
   });

@@ -119,7 +119,7 @@ describe('metalslice plan: every problem at its file, line and column', () => {
     const { code, stdout, stderr } = await run(['plan', '/nonexistent/x.yaml']);
     expect(code).toBe(2);
     expect(stdout).toBe('');
-    expect(stderr).toBe('error: /nonexistent/x.yaml: cannot read the config file (ENOENT): check the path\n');
+    expect(stderr).toBe('error: /nonexistent/x.yaml: cannot read the config file: no such file (ENOENT): check the path\n');
   });
 });
 

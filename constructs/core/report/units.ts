@@ -4,7 +4,7 @@
  * One rule for every format: text, Markdown and the JSON's `human` fields all come through here.
  */
 import { BINARY_SUFFIXES, Quantity } from '../quantity';
-import { isByteResource } from '../resources';
+import { isByteResource, resourceNames } from '../resources';
 
 const NANO = 1_000_000_000n;
 
@@ -54,20 +54,21 @@ function roundDiv(num: bigint, den: bigint): bigint {
 /**
  * `num / den` (num >= 0) to three significant digits. Whole values print whole (`1252`); a value that is
  * exact at three digits drops trailing zeros (`1.5`); a rounded one keeps them (`10.0`), so `10.0` reads as
- * "about ten" and `10` as "exactly ten".
+ * "about ten" and `10` as "exactly ten". `down` rounds toward zero (for a bound: "at most 10.9 Gi").
  */
-export function threeDigits(num: bigint, den: bigint): string {
+export function threeDigits(num: bigint, den: bigint, down = false): string {
   if (num % den === 0n) return (num / den).toString();
   const whole = num / den;
   const intDigits = whole === 0n ? 0 : whole.toString().length;
-  if (intDigits >= 3) return roundDiv(num, den).toString();
+  const div = down ? (n: bigint, d: bigint) => n / d : roundDiv;
+  if (intDigits >= 3) return div(num, den).toString();
   let decimals = 3 - intDigits;
   if (intDigits === 0) while (num * 10n ** BigInt(decimals - 2) < den) decimals++;
-  let scaled = roundDiv(num * 10n ** BigInt(decimals), den);
+  let scaled = div(num * 10n ** BigInt(decimals), den);
   // 9.996 rounds to 10.00: one decimal fewer keeps three digits.
   if (scaled.toString().length > 3 && decimals > 0) {
     decimals--;
-    scaled = roundDiv(num * 10n ** BigInt(decimals), den);
+    scaled = div(num * 10n ** BigInt(decimals), den);
   }
   let text = scaled.toString().padStart(decimals + 1, '0');
   text = decimals > 0 ? `${text.slice(0, -decimals)}.${text.slice(-decimals)}` : text;
@@ -88,6 +89,38 @@ export function readable(name: string, q: Quantity): string {
   if (unit.label === '') return value;
   if (unit === CORES) return `${value} ${value === '1' ? 'core' : 'cores'}`;
   return `${value} ${unit.label}`;
+}
+
+/**
+ * An amount as problems and warnings name it: bytes (memory, disk, hugepages) in binary units to three
+ * significant digits (`76.7 Gi`, `64 Gi`); CPU exact, in quantities Kubernetes takes: millicores under one
+ * core (`500m`), cores from one (`8`, `10.025`, `4002.5`; a fraction of a millicore rounds up, as the API
+ * server does); other counts as they are. Never a raw byte count. `down`: a bound to stay under, rounded
+ * down (bytes only; the others are exact).
+ */
+export function amount(name: string, q: Quantity, down = false): string {
+  if (isByteResource(name)) {
+    if (!down || q.isNegative()) return readable(name, q);
+    const unit = unitFor(name, q);
+    return `${threeDigits(q.nano, unit.nano, true)} ${unit.label}`;
+  }
+  if (name !== 'cpu') return q.toString();
+  const millis = q.ceilMillis();
+  const abs = millis < 0n ? -millis : millis;
+  const sign = millis < 0n ? '-' : '';
+  if (abs < 1000n) return abs === 0n ? '0' : `${sign}${abs}m`;
+  const fraction = (abs % 1000n).toString().padStart(3, '0').replace(/0+$/, '');
+  return `${sign}${abs / 1000n}${fraction ? `.${fraction}` : ''}`;
+}
+
+/**
+ * Named amounts, in the order given (or the map's own order): `cpu 10025m, memory 76.7 Gi`; `sep` joins a
+ * name and its amount (`: ` gives `cpu: 10, memory: 40 Gi`). Zero amounts are left out unless named; `down`
+ * as in {@link amount}.
+ */
+export function amounts(v: Readonly<Record<string, Quantity>>, names?: readonly string[], sep = ' ', down = false): string {
+  const shown = names ?? resourceNames(v).filter((n) => !v[n].isZero());
+  return shown.map((n) => `${n}${sep}${amount(n, v[n] ?? Quantity.ZERO, down)}`).join(', ');
 }
 
 /** A resource map (exact quantity strings, as the JSON report holds them) made readable, same keys. */
