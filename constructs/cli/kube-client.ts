@@ -281,6 +281,31 @@ function serverUrl(raw: string, where: string): string {
 
 /** Resolves a context (default: the current one) to a server and credentials; throws a KubeconfigError naming the fix. */
 export function resolveContext(kc: LoadedKubeconfig, contextName?: string): KubeTarget {
+  const { name, at, cluster, clusterName, user, userName } = findContext(kc, contextName);
+  const cWhere = `cluster "${escapeText(clusterName)}" of ${at}`;
+  const uWhere = `user "${escapeText(userName ?? '')}" of ${at}`;
+  const target = clusterTarget(cluster, cWhere);
+  return {
+    source: kc.source,
+    context: name,
+    ...target,
+    ...userCredentials(user, uWhere),
+    who: userName === undefined ? `${at} (no user)` : uWhere,
+    clusterInfo: {
+      server: target.server,
+      ...(target.tlsServerName ? { 'tls-server-name': target.tlsServerName } : {}),
+      ...(target.insecureSkipTlsVerify ? { 'insecure-skip-tls-verify': true } : {}),
+      ...(target.ca ? { 'certificate-authority-data': target.ca.toString('base64') } : {}),
+      ...(execExtension(cluster.body.extensions) !== undefined ? { config: execExtension(cluster.body.extensions) } : {}),
+    },
+  };
+}
+
+/** The context (default: the current one) and the cluster and user it names, each checked to exist. */
+function findContext(
+  kc: LoadedKubeconfig,
+  contextName: string | undefined,
+): { name: string; at: string; cluster: Entry; clusterName: string; user: Entry | undefined; userName: string | undefined } {
   const names = [...kc.contexts.keys()];
   const known = names.length === 0 ? 'none' : names.map(escapeText).join(', ');
   const name = contextName ?? kc.currentContext;
@@ -301,8 +326,11 @@ export function resolveContext(kc: LoadedKubeconfig, contextName?: string): Kube
   const user = userName === undefined ? undefined : kc.users.get(userName);
   if (userName !== undefined && user === undefined)
     throw new KubeconfigError(`${at} names user "${escapeText(userName)}", which the kubeconfig does not have: add it or fix the name`);
-  const cWhere = `cluster "${escapeText(clusterName)}" of ${at}`;
-  const uWhere = `user "${escapeText(userName ?? '')}" of ${at}`;
+  return { name, at, cluster, clusterName, user, userName };
+}
+
+/** Where a cluster entry's API server is and how its certificate is checked. */
+function clusterTarget(cluster: Entry, cWhere: string): Pick<KubeTarget, 'server' | 'ca' | 'insecureSkipTlsVerify' | 'tlsServerName'> {
   const rawServer = str(cluster.body.server);
   if (rawServer === undefined) throw new KubeconfigError(`${cWhere} has no server: set clusters[].cluster.server to https://HOST:PORT`);
   const server = serverUrl(rawServer, cWhere);
@@ -310,9 +338,16 @@ export function resolveContext(kc: LoadedKubeconfig, contextName?: string): Kube
     throw new KubeconfigError(
       `${cWhere} sets proxy-url, which metalslice does not support: reach the API server directly, or write the inventory with kubectl (see the README)`,
     );
-  const insecureSkipTlsVerify = cluster.body['insecure-skip-tls-verify'] === true;
-  const ca = credential(cluster, 'certificate-authority', 'certificate-authority-data', 'CA certificate', cWhere);
-  const tlsServerName = str(cluster.body['tls-server-name']);
+  return {
+    server,
+    insecureSkipTlsVerify: cluster.body['insecure-skip-tls-verify'] === true,
+    ca: credential(cluster, 'certificate-authority', 'certificate-authority-data', 'CA certificate', cWhere),
+    tlsServerName: str(cluster.body['tls-server-name']),
+  };
+}
+
+/** A user entry's credentials: a client certificate and key, a token (or token file), or an exec plugin. */
+function userCredentials(user: Entry | undefined, uWhere: string): Pick<KubeTarget, 'cert' | 'key' | 'token' | 'exec'> {
   const u = user?.body ?? {};
   if (isMap(u['auth-provider']))
     throw new KubeconfigError(
@@ -335,26 +370,7 @@ export function resolveContext(kc: LoadedKubeconfig, contextName?: string): Kube
     token = buf?.toString('utf8').trim();
   }
   const exec = u.exec !== undefined && user ? execConfig(user, uWhere) : undefined;
-  return {
-    source: kc.source,
-    context: name,
-    server,
-    ca,
-    insecureSkipTlsVerify,
-    tlsServerName,
-    cert,
-    key,
-    token,
-    who: userName === undefined ? `${at} (no user)` : uWhere,
-    exec,
-    clusterInfo: {
-      server,
-      ...(tlsServerName ? { 'tls-server-name': tlsServerName } : {}),
-      ...(insecureSkipTlsVerify ? { 'insecure-skip-tls-verify': true } : {}),
-      ...(ca ? { 'certificate-authority-data': ca.toString('base64') } : {}),
-      ...(execExtension(cluster.body.extensions) !== undefined ? { config: execExtension(cluster.body.extensions) } : {}),
-    },
-  };
+  return { cert, key, token, exec };
 }
 
 /** The in-cluster service account as kubectl (rest.InClusterConfig) finds it, or null when not in a pod. */

@@ -147,7 +147,10 @@ describe('what a context resolves to', () => {
   it('refuses what it cannot do, naming the user, context and file and the fix, never the secrets', () => {
     const cases: [Record<string, unknown>, RegExp][] = [
       [{ 'client-certificate': 'tls.crt' }, /client certificate but no key: give both/],
-      [{ 'client-key': 'missing.key', token: SECRET }, /client-key .*missing\.key: cannot read the credential file \(ENOENT\).*relative to .*ctx\/config/],
+      [
+        { 'client-key': 'missing.key', token: SECRET },
+        /client-key .*missing\.key: cannot read the credential file: no such file \(ENOENT\).*relative to .*ctx\/config/,
+      ],
       [{ 'client-key-data': `${SECRET}!*`, 'client-certificate-data': 'QQ==' }, /client-key-data is not base64/],
       [
         { 'auth-provider': { name: 'gcp', config: { 'access-token': SECRET } } },
