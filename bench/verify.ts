@@ -30,7 +30,7 @@ function arg(name: string): string | undefined {
 
 /** The client and replay settings compared: kube-scheduler's stock client (KubeSchedulerConfiguration defaults) and the replay's. */
 const SETTINGS = [
-  { name: 'stock', controlPlane: { schedulerQps: 50, schedulerBurst: 100 }, concurrency: 32 },
+  { name: 'stock', controlPlane: { schedulerQps: 50, schedulerBurst: 100, percentageOfNodesToScore: 0 }, concurrency: 32 },
   { name: 'tuned', controlPlane: { schedulerQps: 5000, schedulerBurst: 10000, percentageOfNodesToScore: 10 }, concurrency: 128 },
 ] as const;
 

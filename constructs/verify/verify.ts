@@ -18,7 +18,7 @@ export interface VerifyOptions {
   readonly order?: ReplayOrder;
   /** Seed of the shuffled order. @default 1 */
   readonly seed?: number;
-  /** Pod creations in flight. @default 32 */
+  /** Pod creations in flight (the API server on loopback takes 128 at once; bench:verify measures it). @default 128 */
   readonly concurrency?: number;
   /** A running control plane to reuse (it is reset first and left running); otherwise one is started and stopped. */
   readonly controlPlane?: ControlPlane;
@@ -189,7 +189,7 @@ async function failedSchedulingMessages(cp: ControlPlane): Promise<Map<string, s
 export async function verifyPlan(plan: Pick<Plan, 'fleets' | 'vms'>, opts: VerifyOptions = {}): Promise<VerifyResult> {
   const order = opts.order ?? 'deploy';
   const seed = opts.seed ?? 1;
-  const concurrency = opts.concurrency ?? 32;
+  const concurrency = opts.concurrency ?? 128;
   const quietMs = opts.quietMs ?? 5000;
   const log = opts.log ?? (() => undefined);
   const replay = opts.snapshot ? buildSnapshotReplay(plan, opts.snapshot, opts.extraVms ?? []) : buildReplay(plan, opts.extraVms ?? []);
