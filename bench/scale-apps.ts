@@ -4,10 +4,11 @@
  * with every manifest inline and no planning, the floor that cdktf itself sets.
  */
 import { App, Fn, TerraformStack } from 'cdktf';
+import { stringify } from 'yaml';
+import { KubectlManifest } from '../constructs/kubectl';
 import { Manifest } from '../constructs/providers/kubernetes/manifest';
 import { NamespaceV1 } from '../constructs/providers/kubernetes/namespace-v1';
 import { KubernetesProvider } from '../constructs/providers/kubernetes/provider';
-import { ResourceQuotaV1 } from '../constructs/providers/kubernetes/resource-quota-v1';
 import { RoleBindingV1 } from '../constructs/providers/kubernetes/role-binding-v1';
 import { RoleV1 } from '../constructs/providers/kubernetes/role-v1';
 import { SecretV1 } from '../constructs/providers/kubernetes/secret-v1';
@@ -228,9 +229,14 @@ export function bareApp(outdir: string, size: SynthSize = SYNTH_SIZE): App {
     namespaces.set(q.name, namespace);
     const labels = { ...MANAGED_BY, 'metalslice.io/organization': q.organization, 'metalslice.io/quota': q.name };
     const ns = new NamespaceV1(stack, `${q.name}-ns`, { metadata: { name: namespace, labels } });
-    new ResourceQuotaV1(stack, `${q.name}-quota`, {
-      metadata: { name: 'metalslice', namespace: ns.metadata.name, labels },
-      spec: { hard: { 'requests.cpu': String(q.limits.cpu), 'requests.memory': String(q.limits.memory), 'requests.storage': String(q.limits.disk) } },
+    // As metalslice applies it: a kubernetes_manifest (its accounted status gates the pools' objects).
+    new Manifest(stack, `${q.name}-quota`, {
+      manifest: {
+        apiVersion: 'v1',
+        kind: 'ResourceQuota',
+        metadata: { name: 'metalslice', namespace, labels },
+        spec: { hard: { 'requests.cpu': String(q.limits.cpu), 'requests.memory': String(q.limits.memory), 'requests.storage': String(q.limits.disk) } },
+      },
     });
     const role = new RoleV1(stack, `${q.name}-role`, {
       metadata: { name: 'metalslice-consumer', namespace: ns.metadata.name, labels },
@@ -289,7 +295,10 @@ export function bareApp(outdir: string, size: SynthSize = SYNTH_SIZE): App {
         data: { userdata: bareCloudConfig(nodeName, endpoints.get(pool.cluster)!, token, pool.name, quota, pool.cluster) },
       });
       const host = pool.placement === 'planned' ? `compute-${String(i).padStart(4, '0')}` : undefined;
-      new Manifest(stack, `${nodeName}-vm`, { manifest: bareVm(nodeName, namespace, pool.name, quota, pool.cluster, shape, host) });
+      // As metalslice applies VMs: kubectl_manifest with the VM as YAML.
+      new KubectlManifest(stack, `${nodeName}-vm`, {
+        yamlBody: stringify(bareVm(nodeName, namespace, pool.name, quota, pool.cluster, shape, host), { lineWidth: 0 }),
+      });
     }
   });
   return app;
