@@ -4,6 +4,9 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 export CHECKPOINT_DISABLE=1
+# Node 22 or newer, as npm test runs: the toolchain's pinned Node when the machine's is older (scripts/node.sh).
+node_bin=$(bash scripts/node.sh)
+[ -z "$node_bin" ] || export PATH="$node_bin:$PATH"
 [ -f dist/constructs/cli/main.js ] || npx tsc -p tsconfig.json
 echo "== metalslice plan examples/metalslice.yaml"
 node bin/metalslice plan examples/metalslice.yaml
