@@ -5,7 +5,6 @@
  * ~/.kube/config, else the in-cluster service account.
  * Exit 0: written. Exit 1: the cluster could not be read, or an object could not be converted.
  */
-import * as fs from 'fs';
 import { MetalsliceError } from '../core/errors';
 import { escapeText } from '../core/excerpt';
 import { BareMetalHostObject, buildInventory, ContainerResources, NodeObject, PodObject } from '../core/inventory';
@@ -13,6 +12,7 @@ import { Taint } from '../core/model';
 import { buildSnapshot } from '../core/snapshot';
 import { stableJson } from '../core/report';
 import { findTarget, KubeApiError, KubeClient, KubeconfigError } from './kube-client';
+import { writeWhole } from './write-whole';
 
 export interface InventoryOptions {
   /** @default - as kubectl: $KUBECONFIG, then ~/.kube/config, then in-cluster */
@@ -162,9 +162,10 @@ export async function readCluster(client: KubeClient, io: InventoryIo, command: 
   }
 }
 
+/** Writes an output file whole (write-whole.ts); false, with the reason said, when it cannot. */
 function writeOut(file: string, text: string, io: InventoryIo): boolean {
   try {
-    fs.writeFileSync(file, text);
+    writeWhole(file, text);
     return true;
   } catch (e) {
     io.stderr(

@@ -3,13 +3,12 @@
  * renders for a kubevirt provider, as OpenTofu variables (vm-types.auto.tfvars.json beside the template).
  * Nothing is written unless the config plans without errors; the file is replaced whole, never half-written.
  */
-import * as fs from 'fs';
-import * as path from 'path';
 import { loadConfigFile } from '../core/config';
 import { MetalsliceError, PlanIssue } from '../core/errors';
 import { escapeText } from '../core/excerpt';
 import { planModel } from '../core/plan';
 import { nodeTemplateVars } from '../render/node-template';
+import { writeWhole } from './write-whole';
 
 /** Where the command prints. */
 export interface NodeTemplateIo {
@@ -30,17 +29,6 @@ export interface NodeTemplateVarsOptions {
 function printIssues(file: string, issues: readonly PlanIssue[], io: NodeTemplateIo): void {
   for (const i of issues) io.stderr(`error: ${i.path}: ${i.message}\n`);
   io.stderr(`metalslice node-template-vars: ${issues.length} problem(s) in ${escapeText(file)}: nothing written\n`);
-}
-
-/** Writes through a temporary file beside the target and a rename, so a reader never sees half a file. */
-function writeWhole(file: string, text: string): void {
-  const tmp = path.join(path.dirname(file), `.${path.basename(file)}.${process.pid}.tmp`);
-  try {
-    fs.writeFileSync(tmp, text, { flag: 'wx' });
-    fs.renameSync(tmp, file);
-  } finally {
-    fs.rmSync(tmp, { force: true });
-  }
 }
 
 /** Runs the command; returns the exit code (0 written, 1 the config does not plan, 2 unreadable or unwritable). */
