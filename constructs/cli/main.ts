@@ -240,8 +240,8 @@ Examples:
 `;
 
 const NODE_TEMPLATE_VARS_EXAMPLES = `
-Exit codes: 0 written; 1 the plan has problems (nothing written); 2 usage error, a config that cannot be read
-or is not valid, or an output that cannot be written.
+Exit codes: 0 written; 1 the config or its plan has problems (nothing written); 2 usage error, a config that
+cannot be read, or an output that cannot be written.
 
 Examples:
   metalslice node-template-vars metalslice.yaml --provider virt

@@ -4,7 +4,7 @@
  * Nothing is written unless the config plans without errors; the file is replaced whole, never half-written.
  */
 import { loadConfigFile } from '../core/config';
-import { MetalsliceError, PlanIssue } from '../core/errors';
+import { MetalsliceError, PlanIssue, UnreadableInputError } from '../core/errors';
 import { escapeText } from '../core/excerpt';
 import { planModel } from '../core/plan';
 import { nodeTemplateVars } from '../render/node-template';
@@ -40,7 +40,8 @@ export function runNodeTemplateVars(config: string, opts: NodeTemplateVarsOption
   } catch (e) {
     if (!(e instanceof MetalsliceError)) throw e;
     printIssues(config, e.issues, io);
-    return 2;
+    // As `plan`: a file that cannot be read is a usage error (2); a config that reads but is wrong is 1.
+    return e instanceof UnreadableInputError ? 2 : 1;
   }
   if (!result.ok) {
     printIssues(config, result.errors, io);

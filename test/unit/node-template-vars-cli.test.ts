@@ -58,6 +58,16 @@ describe('metalslice node-template-vars', () => {
     expect(fs.existsSync(out)).toBe(false);
   });
 
+  it('a config that reads but is not a config (an unknown field) is exit 1, as plan says, and writes nothing', async () => {
+    const bad = path.join(dir, 'typo.yaml');
+    fs.writeFileSync(bad, 'apiVersion: metalslice.io/v1alpha1\nfleets: []\nquotaz: []\n');
+    const out = path.join(dir, 'typo.json');
+    const r = await run(['node-template-vars', bad, '--provider', 'virt', '--out', out]);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toMatch(/quotaz.*did you mean "quotas"/);
+    expect(fs.existsSync(out)).toBe(false);
+  });
+
   it('an unreadable config is exit 2, its name escaped', async () => {
     const r = await run(['node-template-vars', path.join(dir, 'missing\u001b.yaml'), '--provider', 'virt']);
     expect(r.code).toBe(2);
