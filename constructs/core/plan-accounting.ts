@@ -8,7 +8,7 @@ import type { PlannedQuota } from './plan-types';
 import { Foundation } from './plan-foundation';
 import { overQuota, roomLeft, wholeWithin } from './quota-room';
 import { addResources, get, normalizeResources, ResourceVector, scaleResources, subtractResources, sumResources } from './resources';
-import { groupBy, PlannedVm } from './vms';
+import { concreteDemandBy, groupBy, PlannedVm } from './vms';
 import { amount, amounts } from './report/units';
 
 export interface QuotaAccount {
@@ -120,11 +120,10 @@ export function accountVms(foundation: Foundation, vms: readonly PlannedVm[], is
       ...(largest ? { largestMigratable: largest } : {}),
     });
   }
-  const fleets = new Map<string, ResourceVector>();
-  for (const [fleet, own] of groupBy(
-    vms.filter((vm) => vm.concrete),
+  const fleets = concreteDemandBy(
+    vms,
     (vm) => vm.fleet,
-  ))
-    fleets.set(fleet, sumResources(own.map((vm) => vm.hostDemand)));
+    (vm) => vm.hostDemand,
+  );
   return { quotas, fleets, overQuota: overQuotaPools };
 }

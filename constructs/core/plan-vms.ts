@@ -20,8 +20,8 @@ import type { ModelPaths, PlannedPool } from './plan-types';
 import { PoolPreview, previewDynamicPool } from './preview';
 import { Quantity } from './quantity';
 import { roomLeft } from './quota-room';
-import { get, normalizeResources, parseResources, ResourceVector, sumResources } from './resources';
-import { asksForLiveMigration, buildVm, HostGroup, FleetKubevirt, groupBy, pinVm, PlannedVm, VmBuild } from './vms';
+import { get, normalizeResources, parseResources, ResourceVector } from './resources';
+import { asksForLiveMigration, buildVm, HostGroup, FleetKubevirt, concreteDemandBy, pinVm, PlannedVm, VmBuild } from './vms';
 import { amount } from './report/units';
 
 /** Elastic pools as declared, each with the VM build all its nodes share. */
@@ -132,12 +132,11 @@ export function buildElasticVms(model: MetalsliceConfig, paths: ModelPaths | und
 
 /** Quota room left by a set of VMs, per quota. */
 export function quotaRoom(foundation: Foundation, vms: readonly PlannedVm[]): Map<string, { remaining: ResourceVector; fleet: string }> {
-  const used = new Map<string, ResourceVector>();
-  for (const [quota, own] of groupBy(
-    vms.filter((vm) => vm.concrete),
+  const used = concreteDemandBy(
+    vms,
     (vm) => vm.quota,
-  ))
-    used.set(quota, sumResources(own.map((vm) => vm.quotaDemand)));
+    (vm) => vm.quotaDemand,
+  );
   return new Map([...foundation.quotas.values()].map((q) => [q.name, { remaining: roomLeft(q.limits, used.get(q.name) ?? {}), fleet: q.fleet }]));
 }
 

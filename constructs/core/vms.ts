@@ -9,7 +9,7 @@ import { childPath, PlanIssue } from './errors';
 import { computeCpu, DeviceKind, KubevirtSettings, LauncherPod, launcherPod, LauncherVm, VmDevice, vmiMemoryRequest } from './kubevirt/launcher';
 import { PermittedHostDevice, Taint, VmOptions } from './model';
 import { Quantity } from './quantity';
-import { get, isExtendedResource, resourceNames, ResourceVector } from './resources';
+import { get, isExtendedResource, resourceNames, ResourceVector, sumResources } from './resources';
 import { amount } from './report/units';
 
 /** Where a VM came from. */
@@ -331,6 +331,19 @@ export function groupBy<K>(vms: readonly PlannedVm[], key: (vm: PlannedVm) => K)
     else groups.set(k, [vm]);
   }
   return groups;
+}
+
+/** What the concrete VMs demand, summed per key (their fleet, their quota), keys in the order first met. */
+export function concreteDemandBy(
+  vms: readonly PlannedVm[],
+  key: (vm: PlannedVm) => string,
+  demand: (vm: PlannedVm) => ResourceVector,
+): Map<string, ResourceVector> {
+  const byKey = groupBy(
+    vms.filter((vm) => vm.concrete),
+    key,
+  );
+  return new Map([...byKey].map(([k, own]) => [k, sumResources(own.map(demand))]));
 }
 
 /** A fleet's KubeVirt view with KubeVirt's plain settings as metalslice renders them (ratio 1, no overcommit, console log on). */
