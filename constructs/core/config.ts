@@ -577,14 +577,23 @@ function checkConfigSize(text: string, source: string): void {
 /**
  * YAML or JSON text as data; any syntax error (a truncated file, a duplicate key, trailing garbage) is thrown as
  * a MetalsliceError at `source:line`, never skipped: a cut-off inventory must not plan on the hosts that survived.
+ * JSON without a repeated key is read by JSON.parse (~700 times faster than the YAML parser on a 10,000-VM config
+ * or a 1,000-host inventory); anything else (YAML, broken JSON, a repeated key) goes through the YAML parser,
+ * whose errors name the line. `located`, when given, gets the parsed document for its positions, so a file is
+ * parsed once (after JSON.parse it parses the text itself, only if a problem needs a position).
  */
-export function parseYamlText(text: string, source: string): unknown {
-  return documentData(parseYamlDocument(text, source), source);
+export function parseYamlText(text: string, source: string, located?: SourceFile): unknown {
+  const json = plainJson(text);
+  if (json !== undefined) return json.value;
+  const lines = new LineCounter();
+  const doc = parseYamlDocument(text, source, lines);
+  located?.adopt(doc, lines);
+  return documentData(doc, source);
 }
 
 /** The parsed document of YAML or JSON text, its syntax checked (see parseYamlText); `lines` records line starts. */
-function parseYamlDocument(text: string, source: string, lines?: LineCounter): Document.Parsed {
-  const doc = parseDocument(text, { prettyErrors: true, uniqueKeys: true, ...(lines ? { lineCounter: lines } : {}) });
+function parseYamlDocument(text: string, source: string, lines: LineCounter): Document.Parsed {
+  const doc = parseDocument(text, { prettyErrors: true, uniqueKeys: true, lineCounter: lines });
   if (doc.errors.length > 0) {
     // The first syntax error is the root; the parser's later ones follow from it.
     const e = doc.errors[0];
@@ -608,21 +617,6 @@ function documentData(doc: Document.Parsed, source: string): unknown {
     // The parser accepts some documents it cannot turn into data, such as an alias to no anchor.
     throw new MetalsliceError([{ path: source, message: `${(e as Error).message.split('\n')[0]}; fix the YAML/JSON syntax` }]);
   }
-}
-
-/**
- * Parses a file's text once, for its data and for the positions `source` gives its problems. A JSON file
- * without duplicate keys is read by JSON.parse (~700 times faster than the YAML parser on a 10,000-VM config);
- * its positions are then parsed only if a problem needs one. Anything else (YAML, broken JSON, a duplicate key)
- * goes through the YAML parser, whose errors name the line.
- */
-function parseLocated(text: string, shown: string, source: SourceFile): unknown {
-  const json = plainJson(text);
-  if (json !== undefined) return json.value;
-  const lines = new LineCounter();
-  const doc = parseYamlDocument(text, shown, lines);
-  source.adopt(doc, lines);
-  return documentData(doc, shown);
 }
 
 /** Reads a config file and inlines every `hostsFile` (relative to the config file) as `hosts`. */
@@ -652,7 +646,7 @@ export function loadConfigSource(file: string): LoadedConfig {
     const source = new SourceFile(shown, text);
     sources.add('', source);
     checkConfigSize(text, shown);
-    const config = withApiVersion(validateConfigShape(parseLocated(text, shown, source)));
+    const config = withApiVersion(validateConfigShape(parseYamlText(text, shown, source)));
     const dir = file === '-' ? process.cwd() : path.dirname(path.resolve(file));
     const shownDir = file === '-' ? '' : path.dirname(file);
     return { config: resolveVclusterFiles(resolveHostsFiles(config, dir), dir, { sources, shownDir }), sources };

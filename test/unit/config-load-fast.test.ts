@@ -9,7 +9,8 @@ import * as fc from 'fast-check';
 import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
-import { configSchemaHash, loadConfigSource, parseYamlText, validateConfigShape } from '../../constructs/core/config';
+import { parseDocument } from 'yaml';
+import { configSchemaHash, loadConfigSource, validateConfigShape } from '../../constructs/core/config';
 import { MetalsliceError } from '../../constructs/core/errors';
 import { hasDuplicateKey, plainJson } from '../../constructs/core/json-text';
 import { REPO_ROOT } from '../support/models';
@@ -73,7 +74,9 @@ describe('JSON read by JSON.parse', () => {
       fc.property(fc.jsonValue(), (value) => {
         const text = JSON.stringify(value, null, 1);
         const fast = plainJson(text);
-        if (/^\s*[{[]/.test(text)) expect(fast).toEqual({ value: parseYamlText(text, 'value.json') });
+        // The YAML parser itself, as the reader calls it when the fast path declines.
+        const yaml: unknown = parseDocument(text, { uniqueKeys: true }).toJS({ maxAliasCount: 100 });
+        if (/^\s*[{[]/.test(text)) expect(fast).toEqual({ value: yaml });
         else expect(fast).toBeUndefined();
         const repeated = text.replace(/^\{/, '{"k": 1, "k": 2, ');
         if (repeated !== text && text !== '{}') expect(plainJson(repeated)).toBeUndefined();
@@ -97,6 +100,29 @@ describe('JSON read by JSON.parse', () => {
       const issue = (thrown as MetalsliceError).issues[0];
       expect(issue).toMatchObject({ line: 4 });
       expect(issue.message).toMatch(/DUPLICATE_KEY/);
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('a JSON hosts file (what metalslice inventory writes) with a repeated key is refused at its line, not read last-wins', () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'metalslice-json-'));
+    try {
+      fs.writeFileSync(
+        path.join(dir, 'hosts.json'),
+        '{\n  "hosts": [\n    { "name": "h1", "capacity": { "cpu": "8", "memory": "32Gi" },\n      "capacity": { "cpu": "64", "memory": "1Ti" } }\n  ]\n}\n',
+      );
+      const file = path.join(dir, 'c.yaml');
+      fs.writeFileSync(file, 'apiVersion: metalslice.io/v1alpha1\nfleets:\n  - name: f\n    hostsFile: hosts.json\n');
+      let thrown: unknown;
+      try {
+        loadConfigSource(file);
+      } catch (e) {
+        thrown = e;
+      }
+      expect(thrown).toBeInstanceOf(MetalsliceError);
+      expect((thrown as MetalsliceError).issues[0].message).toMatch(/DUPLICATE_KEY/);
+      expect((thrown as MetalsliceError).issues[0].path).toMatch(/:4$/);
     } finally {
       fs.rmSync(dir, { recursive: true, force: true });
     }
