@@ -318,7 +318,14 @@ export async function startControlPlane(opts: ControlPlaneOptions = {}): Promise
     await waitFor('kube-scheduler /readyz', timeoutMs, async () => (await plainGet(`https://127.0.0.1:${schedPort}/readyz`, true)) === 200, dead);
     await waitFor('kwok /healthz', timeoutMs, async () => (await plainGet(`http://127.0.0.1:${kwokPort}/healthz`, false)) === 200, dead);
 
-    const cpu = (): Record<string, number> => Object.fromEntries(procs.flatMap((p) => (cpuSeconds(p) !== undefined ? [[p.name, cpuSeconds(p)!]] : [])));
+    // One /proc read per component and call.
+    const cpu = (): Record<string, number> =>
+      Object.fromEntries(
+        procs.flatMap((p) => {
+          const seconds = cpuSeconds(p);
+          return seconds !== undefined ? [[p.name, seconds]] : [];
+        }),
+      );
     return { server, dir, kubeconfig, request, logTail, dead, stop, cpuSeconds: cpu };
   } catch (e) {
     const message = `the verify control plane failed to start: ${(e as Error).message}\n${logTail()}`;
