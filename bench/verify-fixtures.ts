@@ -160,6 +160,14 @@ export function migrationFleetConfig(): MetalsliceConfig {
   };
 }
 
+/** The same pools on seven such hosts: room enough that every pool proves a whole drain (any host, all its VMs). */
+export function drainFleetConfig(): MetalsliceConfig {
+  const config = migrationFleetConfig();
+  const [fleet] = config.fleets!;
+  const hosts = [...fleet.hosts!, { ...fleet.hosts![0], name: 'mig-6' }];
+  return { ...config, fleets: [{ ...fleet, hosts }] };
+}
+
 /** One more VM of a pool beyond the plan: the next index, no host (the planner never placed it). */
 export function extraVmOf(plan: Pick<Plan, 'vms'>, pool: string): PlannedVm {
   const vms = plan.vms.filter((vm) => vm.pool === pool && vm.concrete);

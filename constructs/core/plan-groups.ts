@@ -31,6 +31,8 @@ export interface ChosenGroup {
   readonly perHost: number;
   /** In the worst case, how many hosts of the group can take a VM of a drained host (0: not proven). */
   readonly migrationTargets: number;
+  /** A drain of any one host of the group leaves every one of its VMs, of every pool there, room in its group. */
+  readonly wholeDrain: boolean;
 }
 
 /** One pool's worst case on one host. */
@@ -47,6 +49,8 @@ export class GroupLedger {
   readonly shares: Share[][];
   /** Pool -> its group. */
   readonly groups = new Map<number, ChosenGroup>();
+  /** Per host, whether it stays within its allocatable after drains of other hosts (undefined: not known yet). */
+  private readonly drainOk: (boolean | undefined)[];
 
   /**
    * @param requireMigration a group is taken only when every migrating pool keeps a migration target; false:
@@ -59,11 +63,13 @@ export class GroupLedger {
   ) {
     this.load = caps.map((c) => c.map(() => 0));
     this.shares = caps.map(() => []);
+    this.drainOk = caps.map(() => undefined);
   }
 
   /** A fixed demand on a host (a pinned VM, a VM already running). */
   addFixed(host: number, size: readonly number[]): void {
     size.forEach((v, d) => (this.load[host][d] += v));
+    this.drainOk[host] = undefined;
   }
 
   /** Confines a pool to hosts: each may get perHost of its VMs. */
@@ -72,8 +78,9 @@ export class GroupLedger {
     for (const h of hosts) {
       size.forEach((v, d) => (this.load[h][d] += perHost * v));
       this.shares[h].push({ pool, count: perHost });
+      this.drainOk[h] = undefined;
     }
-    this.groups.set(pool, { hosts, perHost, migrationTargets: 0 });
+    this.groups.set(pool, { hosts, perHost, migrationTargets: 0, wholeDrain: false });
   }
 
   /** Undoes `confine`. */
@@ -83,6 +90,7 @@ export class GroupLedger {
     for (const h of group.hosts) {
       size.forEach((v, d) => (this.load[h][d] -= group.perHost * v));
       this.shares[h] = this.shares[h].filter((s) => s.pool !== pool);
+      this.drainOk[h] = undefined;
     }
     this.groups.delete(pool);
   }
@@ -147,15 +155,56 @@ export class GroupLedger {
     return blocked;
   }
 
-  /** Records each grouped pool's migration targets; false when a pool that migrates has none. */
-  proveMigrations(pools: Iterable<number>): boolean {
+  /**
+   * Whether a drain of any one host of the pool's group leaves every VM there room in its group, in the worst
+   * case, drain after drain. The drained host is cordoned, so each pool confined to it spreads over the rest
+   * of its group, G - 1 hosts: kube-scheduler puts each moved VM on a host holding the fewest of its pool
+   * (maxSkew 1), so no host ends with more than ceil(n / (G - 1)) of it. VMs do not move back when the host
+   * returns, and hosts are drained one after another (a rolling update), so in time every pool on a host may
+   * stand at that count at once. The proof holds when every host of the group stays within its allocatable
+   * with each spread pool there at ceil(n / (G - 1)) (those that do not migrate are restarted elsewhere and
+   * take room too); pinned VMs stay on their host. Each host's answer is kept until its load changes.
+   */
+  wholeDrain(pool: number): boolean {
+    const group = this.groups.get(pool)!;
+    return group.hosts.length >= 2 && group.hosts.every((h) => this.fitsAfterDrains(h));
+  }
+
+  /** The most VMs of a pool one host of its group can hold after drains: ceil(n / (G - 1)), or perHost for G < 2. */
+  private afterDrains(pool: number): number {
+    const group = this.groups.get(pool)!;
+    const g = group.hosts.length;
+    return g < 2 ? group.perHost : Math.max(group.perHost, Math.ceil(this.pools.get(pool)!.n / (g - 1)));
+  }
+
+  /** The host stays within its allocatable with every pool confined there at its count after drains (cached). */
+  private fitsAfterDrains(host: number): boolean {
+    const known = this.drainOk[host];
+    if (known !== undefined) return known;
+    const load = [...this.load[host]];
+    for (const s of this.shares[host]) {
+      const more = this.afterDrains(s.pool) - s.count;
+      if (more > 0) this.pools.get(s.pool)!.size.forEach((v, d) => (load[d] += more * v));
+    }
+    const ok = load.every((v, d) => v <= this.caps[host][d]);
+    this.drainOk[host] = ok;
+    return ok;
+  }
+
+  /**
+   * Records each grouped pool's migration targets and whole-drain proof; false when, with migration
+   * required, a pool that migrates has no target, or (with `keepWholeDrain`) loses a whole-drain proof it had.
+   */
+  proveMigrations(pools: Iterable<number>, keepWholeDrain = false): boolean {
     let ok = true;
     for (const p of pools) {
       const group = this.groups.get(p);
       if (!group) continue;
       const targets = this.migrationTargets(p);
-      this.groups.set(p, { ...group, migrationTargets: targets });
-      if (targets < 1 && this.pools.get(p)!.migrates && this.requireMigration) ok = false;
+      const wholeDrain = this.wholeDrain(p);
+      this.groups.set(p, { ...group, migrationTargets: targets, wholeDrain });
+      const required = this.pools.get(p)!.migrates && this.requireMigration;
+      if (required && (targets < 1 || (keepWholeDrain && group.wholeDrain && !wholeDrain))) ok = false;
     }
     return ok;
   }
@@ -179,33 +228,75 @@ export function groupSizes(n: number, hostCount: number, limit = 48): number[] {
   return sizes;
 }
 
+/** What a group must keep: the pool's own whole-drain proof, and the neighbours' whole-drain proofs. */
+interface GroupDemand {
+  readonly wholeDrain: boolean;
+  readonly keepNeighbours: boolean;
+}
+
 /**
- * Confines one pool to the first group that keeps every host's worst case within its allocatable and every
- * migrating pool it shares hosts with (itself included) a migration target. Hosts are tried fullest first
- * (leaving empty hosts to larger VMs), then emptiest first. Returns false (ledger unchanged) when none does.
+ * Confines one pool to a group that keeps every host's worst case within its allocatable and every
+ * migrating pool it shares hosts with (itself included) a migration target. In order of preference: the
+ * first group that proves the pool's whole drain and keeps its neighbours' (migrating pools only), the first
+ * that keeps the neighbours' whole drains, then the one that leaves the most migrating pools a whole drain.
+ * Hosts are tried fullest first (leaving empty hosts to larger VMs), then emptiest first. Returns false
+ * (ledger unchanged) when no group does.
  */
 export function chooseGroup(ledger: GroupLedger, pool: number): boolean {
+  const candidates = groupCandidates(ledger, pool);
+  const demands: GroupDemand[] = [
+    ...(ledger.requireMigration && ledger.pools.get(pool)!.migrates ? [{ wholeDrain: true, keepNeighbours: true }] : []),
+    { wholeDrain: false, keepNeighbours: true },
+  ];
+  for (const demand of demands) for (const c of candidates) if (tryGroup(ledger, pool, c, demand)) return true;
+  let best: GroupCandidate | undefined;
+  let bestDrains = -1;
+  for (const c of candidates) {
+    if (!tryGroup(ledger, pool, c, { wholeDrain: false, keepNeighbours: false })) continue;
+    const drains = [...ledger.groups].filter(([p, group]) => group.wholeDrain && ledger.pools.get(p)!.migrates).length;
+    if (drains > bestDrains) [best, bestDrains] = [c, drains];
+    unconfine(ledger, pool, c.hosts);
+  }
+  return best !== undefined && tryGroup(ledger, pool, best, { wholeDrain: false, keepNeighbours: false });
+}
+
+/** A group a pool could be confined to. */
+interface GroupCandidate {
+  readonly hosts: readonly number[];
+  readonly perHost: number;
+}
+
+/** The groups to try, in order: for each group size, the fullest hosts that fit, then the emptiest. */
+function groupCandidates(ledger: GroupLedger, pool: number): GroupCandidate[] {
   const { n, size } = ledger.pools.get(pool)!;
   const hostCount = ledger.caps.length;
+  const out: GroupCandidate[] = [];
   for (const g of groupSizes(n, hostCount)) {
     const perHost = Math.ceil(n / g);
     const fitting: number[] = [];
     for (let h = 0; h < hostCount; h++) if (ledger.fits(h, size, perHost)) fitting.push(h);
     if (fitting.length < g) continue;
-    const fill = fitting.map((h) => ledger.fill(h));
-    const byFill = fitting.map((h, i) => ({ h, f: fill[i] }));
+    const byFill = fitting.map((h) => ({ h, f: ledger.fill(h) }));
     const fullest = [...byFill].sort((a, b) => b.f - a.f || a.h - b.h).slice(0, g);
     const emptiest = [...byFill].sort((a, b) => a.f - b.f || a.h - b.h).slice(0, g);
-    for (const chosen of [fullest, emptiest]) {
-      const hosts = chosen.map((c) => c.h).sort((a, b) => a - b);
-      ledger.confine(pool, hosts, perHost);
-      if (ledger.proveMigrations(ledger.neighbours(hosts))) return true;
-      ledger.release(pool);
-      // Neighbours' recorded targets were computed with this pool in place: recompute them without it.
-      ledger.proveMigrations(ledger.neighbours(hosts));
-    }
+    for (const chosen of [fullest, emptiest]) out.push({ hosts: chosen.map((c) => c.h).sort((a, b) => a - b), perHost });
   }
+  return out;
+}
+
+/** Confines the pool to the candidate if that meets the demand; otherwise leaves the ledger as it was. */
+function tryGroup(ledger: GroupLedger, pool: number, c: GroupCandidate, demand: GroupDemand): boolean {
+  ledger.confine(pool, c.hosts, c.perHost);
+  const kept = ledger.proveMigrations(ledger.neighbours(c.hosts), demand.keepNeighbours);
+  if (kept && (!demand.wholeDrain || ledger.groups.get(pool)!.wholeDrain)) return true;
+  unconfine(ledger, pool, c.hosts);
   return false;
+}
+
+function unconfine(ledger: GroupLedger, pool: number, hosts: readonly number[]): void {
+  ledger.release(pool);
+  // Neighbours' recorded proofs were computed with this pool in place: recompute them without it.
+  ledger.proveMigrations(ledger.neighbours(hosts));
 }
 
 /** Deals a grouped pool's VMs to its hosts in turn: no host gets more than ceil(n / G), as the spread allows. */

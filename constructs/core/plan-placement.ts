@@ -321,10 +321,24 @@ function placeFleet(fleet: PlannedFleet, own: readonly PlannedVm[], dims: readon
   const items = fleetItems(fleet, own, dims);
   const whole = placeWholeFleet(fleet, items, dims, false);
   const proven = whole.pinned.size === 0 && !whole.unproven;
-  if (whole.unplaced.length > 0 || (proven && whole.migrating)) return whole;
-  // Migration room is kept wherever a grouping proves it; where none does, a proven spread still beats a pin.
-  const grouped = placeInGroups(fleet, items, true) ?? (proven ? whole : placeInGroups(fleet, items, false));
-  return grouped ?? placeWholeFleet(fleet, items, dims, true);
+  if (whole.unplaced.length > 0 || (proven && whole.migrating && whole.drained === migratingPools(items))) return whole;
+  // Migration room is kept wherever a grouping proves it, a whole drain's where it can be; where none does,
+  // a proven spread still beats a pin.
+  const grouped = placeInGroups(fleet, items, true);
+  if (grouped && !(proven && whole.migrating && whole.drained >= wholeDrains(grouped.groups, items))) return grouped;
+  if (proven) return whole;
+  return placeInGroups(fleet, items, false) ?? placeWholeFleet(fleet, items, dims, true);
+}
+
+/** How many spread pools of the fleet live-migrate. */
+function migratingPools(items: FleetItems): number {
+  return [...items.pools.values()].filter((p) => p.migrates).length;
+}
+
+/** How many migrating pools have a whole-drain proof in these groups. */
+function wholeDrains(groups: ReadonlyMap<string, HostGroup>, items: FleetItems): number {
+  const migrating = new Set([...items.pools].filter(([, p]) => p.migrates).map(([g]) => items.pathOfGroup[g]));
+  return [...groups].filter(([path, group]) => migrating.has(path) && group.wholeDrain).length;
 }
 
 /** The whole fleet as each spread pool's group, in placement's names and with its migration targets. */
@@ -333,7 +347,7 @@ function wholeFleetGroups(
   items: FleetItems,
   hostOf: readonly number[],
   spread: readonly number[],
-): { groups: Map<string, HostGroup>; migrating: boolean } {
+): { groups: Map<string, HostGroup>; migrating: boolean; drained: number } {
   const ledger = new GroupLedger(items.hostCaps, items.pools, false);
   const all = fleet.hosts.map((_, h) => h);
   const isSpread = new Set(spread);
@@ -343,12 +357,13 @@ function wholeFleetGroups(
   for (const g of spread) ledger.confine(g, all, Math.ceil(items.pools.get(g)!.n / all.length));
   ledger.proveMigrations(spread);
   const migrating = spread.every((g) => !items.pools.get(g)!.migrates || ledger.groups.get(g)!.migrationTargets > 0);
+  const drained = spread.filter((g) => items.pools.get(g)!.migrates && ledger.groups.get(g)!.wholeDrain).length;
   const groups = new Map<string, HostGroup>();
   for (const g of spread) {
-    const chosen = ledger.groups.get(g)!;
-    groups.set(items.pathOfGroup[g], { size: all.length, perHost: chosen.perHost, migrationTargets: chosen.migrationTargets });
+    const { perHost, migrationTargets, wholeDrain } = ledger.groups.get(g)!;
+    groups.set(items.pathOfGroup[g], { size: all.length, perHost, migrationTargets, wholeDrain });
   }
-  return { groups, migrating };
+  return { groups, migrating, drained };
 }
 
 /**
@@ -359,7 +374,12 @@ function wholeFleetGroups(
  * planned) and checked again. Pools that ask for live migration are never pinned. Pinning every pool always
  * passes the proof, so this ends.
  */
-function placeWholeFleet(fleet: PlannedFleet, fleetItems: FleetItems, dims: readonly string[], pin: boolean): PlacedFleet & { migrating: boolean } {
+function placeWholeFleet(
+  fleet: PlannedFleet,
+  fleetItems: FleetItems,
+  dims: readonly string[],
+  pin: boolean,
+): PlacedFleet & { migrating: boolean; drained: number } {
   const { hostCaps, base, pools, pathOfGroup } = fleetItems;
   const mean = dims.map((_, d) => Math.max(1, hostCaps.reduce((t, c) => t + c[d], 0) / Math.max(1, hostCaps.length)));
   const waste = (group: number): number => {
@@ -371,10 +391,12 @@ function placeWholeFleet(fleet: PlannedFleet, fleetItems: FleetItems, dims: read
     const items = base.map((item) => ({ ...item, pinned: item.pinned || pinned.has(pathOfGroup[item.group]) }));
     const result = placeStably(hostCaps, items);
     const spread = [...pools.keys()].filter((g) => !items[pools.get(g)!.members[0]].pinned);
-    const done = (unproven?: PlacedFleet['unproven']): PlacedFleet & { migrating: boolean } => {
-      const { groups, migrating } =
-        result.unplaced.length > 0 || unproven ? { groups: new Map(), migrating: false } : wholeFleetGroups(fleet, fleetItems, result.hostOf, spread);
-      return { ...result, pinned, groups, migrating, ...(unproven ? { unproven } : {}) };
+    const done = (unproven?: PlacedFleet['unproven']): PlacedFleet & { migrating: boolean; drained: number } => {
+      const { groups, migrating, drained } =
+        result.unplaced.length > 0 || unproven
+          ? { groups: new Map(), migrating: false, drained: 0 }
+          : wholeFleetGroups(fleet, fleetItems, result.hostOf, spread);
+      return { ...result, pinned, groups, migrating, drained, ...(unproven ? { unproven } : {}) };
     };
     if (result.unplaced.length > 0) return done();
     const proof = new SpreadProof(hostCaps, items, result.hostOf, pools);
@@ -446,6 +468,7 @@ function placeInGroups(fleet: PlannedFleet, fleetItems: FleetItems, requireMigra
       size: chosen.hosts.length,
       perHost: chosen.perHost,
       migrationTargets: chosen.migrationTargets,
+      wholeDrain: chosen.wholeDrain,
     });
   }
   return { hostOf, unplaced: [], pinned: new Map(), ungrouped: ungrouped.map((g) => pathOfGroup[g]), groups };
@@ -495,15 +518,21 @@ function ungroupedPinMessage(fleet: PlannedFleet, pools: readonly PlannedVm[][])
   );
 }
 
-/** Spread pools whose VMs migrate but whose group proves no migration target: a drain may leave them pending. */
+/**
+ * Spread pools whose VMs migrate but whose group proves no migration target (a drain may leave them pending),
+ * or a target for the first VM off a drained host but not room for all of them.
+ */
 function unprovenMigrationWarnings(groups: ReadonlyMap<string, HostGroup>, byPool: ReadonlyMap<string, PlannedVm[]>): PlanIssue[] {
   const out: PlanIssue[] = [];
   for (const [poolPath, group] of groups) {
     const vm = byPool.get(poolPath)?.[0];
-    if (!vm || group.migrationTargets > 0 || !vm.eviction.migratable || vm.eviction.strategy === 'None' || vm.eviction.strategy === 'External') continue;
+    if (!vm || group.wholeDrain || !vm.eviction.migratable || vm.eviction.strategy === 'None' || vm.eviction.strategy === 'External') continue;
     out.push({
       path: vm.countPath,
-      message: `pool "${vm.pool}": no host of its group of ${group.size} is certain to have room for one of its VMs after a drain (the worst case kube-scheduler could leave there plus one VM does not fit), so a drain may leave its migrations pending; lower the count, use a smaller shape, or add hosts`,
+      message:
+        group.migrationTargets > 0
+          ? `pool "${vm.pool}": a drained host's first VM has a migration target in its group of ${group.size}, but not every VM of the host is certain to (the worst case kube-scheduler could leave on the other hosts, with the drained host's VMs spread over them, does not fit), so a drain may leave some migrations pending until room frees; lower the count, use a smaller shape, or add hosts`
+          : `pool "${vm.pool}": no host of its group of ${group.size} is certain to have room for one of its VMs after a drain (the worst case kube-scheduler could leave there plus one VM does not fit), so a drain may leave its migrations pending; lower the count, use a smaller shape, or add hosts`,
     });
   }
   return out;

@@ -310,6 +310,8 @@ export interface ReportGroup {
   perHost: number;
   /** Hosts of the group certain, in the worst case, to take a VM of a drained host (0: no migration target proven). */
   migrationTargets: number;
+  /** In the worst case, a drain of any one host of the group leaves every one of its VMs room in its group. */
+  wholeDrain: boolean;
 }
 
 /** One node of a pool in the plan report. */

@@ -55,7 +55,13 @@ export type {
 } from './plan-types';
 
 function reportGroup(group: HostGroup): ReportGroup {
-  return { ...(group.hosts ? { hosts: [...group.hosts] } : {}), size: group.size, perHost: group.perHost, migrationTargets: group.migrationTargets };
+  return {
+    ...(group.hosts ? { hosts: [...group.hosts] } : {}),
+    size: group.size,
+    perHost: group.perHost,
+    migrationTargets: group.migrationTargets,
+    wholeDrain: group.wholeDrain,
+  };
 }
 
 /** Plans the whole model; never throws for bad input: problems are in `errors`. */

@@ -31,6 +31,8 @@ export interface HostGroup {
   readonly perHost: number;
   /** Hosts of the group certain, in the worst case, to take a VM of a drained host of the group (0: none proven). */
   readonly migrationTargets: number;
+  /** In the worst case, a drain of any one host of the group leaves every one of its VMs room in its group. */
+  readonly wholeDrain: boolean;
 }
 
 /** A VM's eviction strategy, and why. */

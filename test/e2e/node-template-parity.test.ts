@@ -194,7 +194,7 @@ describe('the node template confines a grouped pool to its hosts as the construc
     const model = roadsModel();
     fs.writeFileSync(path.join(dir, 'vm-types.auto.tfvars.json'), JSON.stringify(templateVars(plan)));
     const base = plan.vms.find((v) => v.pool === 'prod-static-plain' || v.pool === 'static-plain')!;
-    const grouped: PlannedVm = { ...base, hostGroup: { hosts: ['bm-02', 'bm-04'], size: 2, perHost: 1, migrationTargets: 1 } };
+    const grouped: PlannedVm = { ...base, hostGroup: { hosts: ['bm-02', 'bm-04'], size: 2, perHost: 1, migrationTargets: 1, wholeDrain: false } };
     const pinned: PlannedVm = { ...pinVm(base, 'test'), host: 'bm-03' };
     for (const vm of [grouped, pinned, base]) {
       const claim = path.join(dir, `${vm.name}-${vm.placement}.tfvars.json`);

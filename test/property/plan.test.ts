@@ -5,7 +5,16 @@ import { MetalsliceError } from '../../constructs/core/errors';
 import { MetalsliceConfig } from '../../constructs/core/model';
 import { planModel } from '../../constructs/core/plan';
 import { Quantity } from '../../constructs/core/quantity';
-import { addResources, fitsWithin, formatResources, get, normalizeResources, ResourceVector, sumResources } from '../../constructs/core/resources';
+import {
+  addResources,
+  fitsWithin,
+  formatResources,
+  get,
+  normalizeResources,
+  ResourceVector,
+  subtractResources,
+  sumResources,
+} from '../../constructs/core/resources';
 import { PlannedVm } from '../../constructs/core/vms';
 import { cluster } from '../support/models';
 
@@ -95,7 +104,16 @@ const crowdedFleets = fc
         hosts: Array.from({ length: hosts }, (_, i) => ({ name: `h-${i}`, capacity: { cpu, memory: gi(cpu * 4) } })),
       },
     ],
-    quotas: [{ name: 'q', fleet: 'f', organization: 'o', limits: { cpu: (cpu - 1) * hosts, memory: gi((cpu * 4 - 2) * hosts) }, liveMigrations: 0 }],
+    // All the fleet offers VMs: each host's allocatable less reservedPerHost and virt-handler's 10m and 325Mi.
+    quotas: [
+      {
+        name: 'q',
+        fleet: 'f',
+        organization: 'o',
+        limits: { cpu: `${((cpu - 1) * 1000 - 10) * hosts}m`, memory: `${((cpu * 4 - 2) * 1024 - 325) * hosts}Mi` },
+        liveMigrations: 0,
+      },
+    ],
     nodePools: pools.map((p, i) => ({
       name: `p-${i}`,
       quota: 'q',
@@ -142,7 +160,7 @@ describe('planner properties', () => {
     );
   });
 
-  it('kube-scheduler binds every VM of an ok plan, whatever the creation order and whichever host its filters allow it to choose; a drain leaves every migrating VM a target', () => {
+  it('kube-scheduler binds every VM of an ok plan, whatever the creation order and whichever host its filters allow it to choose; a drain leaves every migrating VM a target, and rolling drains every VM where a whole drain is claimed', () => {
     // An adversarial scheduler with kube-scheduler's filters as metalslice renders them: NodeResourcesFit,
     // a required node affinity for pinned VMs and for a pool's host group, and PodTopologySpread (maxSkew 1,
     // DoNotSchedule, per pool, over the hosts its affinity allows); the order and every choice among allowed
@@ -166,6 +184,10 @@ describe('planner properties', () => {
         const used = hosts.map((): ResourceVector => ({}));
         const perPool = new Map<string, number[]>();
         const hostOf = new Map<PlannedVm, number>();
+        // Half the time the adversary picks at random, half the time the fullest host it may (what strands most).
+        const ratio = (a: Quantity | undefined, b: Quantity) => (a && !b.isZero() ? a.toNumber() / b.toNumber() : 0);
+        const fill = (i: number) => Math.max(...Object.keys(hosts[i].allocatable).map((r) => ratio(used[i][r], hosts[i].allocatable[r])));
+        const pick = (allowed: number[]) => (random(2) === 0 ? allowed[random(allowed.length)] : allowed.reduce((a, b) => (fill(b) > fill(a) ? b : a)));
         const fits = (i: number, vm: PlannedVm) => fitsWithin(limitedBy(addResources(used[i], vm.hostDemand), hosts[i].allocatable), hosts[i].allocatable);
         const allowedFor = (vm: PlannedVm, cordoned: number) => {
           const counts = perPool.get(vm.poolPath) ?? hosts.map(() => 0);
@@ -181,7 +203,7 @@ describe('planner properties', () => {
           perPool.set(vm.poolPath, counts);
           const allowed = allowedFor(vm, -1);
           expect(allowed.length).toBeGreaterThan(0);
-          const h = allowed[random(allowed.length)];
+          const h = pick(allowed);
           used[h] = addResources(used[h], vm.hostDemand);
           counts[h]++;
           hostOf.set(vm, h);
@@ -191,6 +213,30 @@ describe('planner properties', () => {
           if (hostOf.get(vm) !== drained || vm.placement !== 'spread' || (vm.hostGroup?.migrationTargets ?? 0) === 0) continue;
           expect(allowedFor(vm, drained).length).toBeGreaterThan(0);
         }
+        // Then hosts drain one after another, as in a rolling update: every spread VM on the drained host moves,
+        // in a random order, to a host the adversary picks among those its filters allow (VMs that do not
+        // migrate are restarted, and take room too), and stays there when the host returns. Each VM of a pool
+        // whose group claims a whole drain must find a host, drain after drain.
+        const drainAll = (from: number) => {
+          const moving = vms.filter((vm) => hostOf.get(vm) === from && vm.placement === 'spread');
+          for (let i = moving.length - 1; i > 0; i--) {
+            const j = random(i + 1);
+            [moving[i], moving[j]] = [moving[j], moving[i]];
+          }
+          for (const vm of moving) {
+            const allowed = allowedFor(vm, from);
+            if (vm.hostGroup?.wholeDrain) expect(allowed.length).toBeGreaterThan(0);
+            if (allowed.length === 0) continue;
+            const h = pick(allowed);
+            const counts = perPool.get(vm.poolPath)!;
+            used[h] = addResources(used[h], vm.hostDemand);
+            used[from] = subtractResources(used[from], vm.hostDemand);
+            counts[h]++;
+            counts[from]--;
+            hostOf.set(vm, h);
+          }
+        };
+        for (let round = 0, next = drained; round < 3; round++, next = (next + 1 + random(hosts.length - 1)) % hosts.length) drainAll(next);
       }),
       { numRuns: 300 },
     );

@@ -383,12 +383,17 @@ describe('spread placement as kube-scheduler will carry it out', () => {
     expect(plan.errors).toEqual([]);
     expect(plan.vms.every((vm) => vm.placement === 'spread' && vm.eviction.strategy === 'LiveMigrate')).toBe(true);
     expect(plan.report.pools.map((p) => p.launcher?.placement)).toEqual(['spread', 'spread']);
-    // Every host holds 5 small and 1 large (13 of 15 CPUs): a drained host's large VM (8) fits nowhere.
+    // Every host holds 5 small and 1 large (13 of 15 CPUs): a drained host's large VM (8) fits nowhere, and
+    // a small one does, but not all five (spread over 5 hosts, 6 small and 2 large could land on one).
     expect(plan.report.pools.map((p) => p.launcher?.group)).toEqual([
-      { size: 6, perHost: 5, migrationTargets: 5 },
-      { size: 6, perHost: 1, migrationTargets: 0 },
+      { size: 6, perHost: 5, migrationTargets: 5, wholeDrain: false },
+      { size: 6, perHost: 1, migrationTargets: 0, wholeDrain: false },
     ]);
     expect(plan.warnings).toEqual([
+      {
+        path: 'nodePools[0].count',
+        message: expect.stringMatching(/^pool "small": a drained host's first VM has a migration target in its group of 6, but not every VM/),
+      },
       { path: 'nodePools[1].count', message: expect.stringMatching(/^pool "large": no host of its group of 6 is certain to have room/) },
     ]);
   });
@@ -419,21 +424,27 @@ describe('spread placement as kube-scheduler will carry it out', () => {
     ]);
   });
 
+  const migrationFleet = (hostCount: number) =>
+    model({
+      // 64 CPUs less virt-handler's 10m: 40 + 24 vCPUs and their launcher overhead do not fit on one host.
+      fleets: [fleet('f', hosts(hostCount, { cpu: 64, memory: '256Gi', disk: '2Ti' }), { reservedPerHost: { memory: '1Gi' } })],
+      quotas: [quota('q', 'f', { cpu: 300, memory: '1Ti', disk: '4Ti' })],
+      nodePools: [
+        pool('p16', 'q', { cpu: 16, memory: '32Gi', disk: '50Gi' }, 4),
+        pool('p24', 'q', { cpu: 24, memory: '48Gi', disk: '50Gi' }, 3),
+        pool('p40', 'q', { cpu: 40, memory: '80Gi', disk: '50Gi' }, 2),
+      ],
+    });
+
   it('the 6 x 64-CPU fleet with pools of 4 x 16, 3 x 24 and 2 x 40 vCPUs: every pool in a group, every VM with a migration target', () => {
-    const plan = planModel(
-      model({
-        // 64 CPUs less virt-handler's 10m: 40 + 24 vCPUs and their launcher overhead do not fit on one host.
-        fleets: [fleet('f', hosts(6, { cpu: 64, memory: '256Gi', disk: '2Ti' }), { reservedPerHost: { memory: '1Gi' } })],
-        quotas: [quota('q', 'f', { cpu: 300, memory: '1Ti', disk: '4Ti' })],
-        nodePools: [
-          pool('p16', 'q', { cpu: 16, memory: '32Gi', disk: '50Gi' }, 4),
-          pool('p24', 'q', { cpu: 24, memory: '48Gi', disk: '50Gi' }, 3),
-          pool('p40', 'q', { cpu: 40, memory: '80Gi', disk: '50Gi' }, 2),
-        ],
-      }),
-    );
+    const plan = planModel(migrationFleet(6));
     expect(plan.errors).toEqual([]);
-    expect(plan.warnings).toEqual([]);
+    // No grouping proves that a whole host drains: 40 and 24 vCPUs never share a host, so 2 x 40 take three
+    // hosts and 3 x 24 the other three, and 16 vCPUs more on a host of either leaves too little room after a
+    // drain. Each pool is told so.
+    expect(plan.warnings.map((w) => w.message.replace(/ in its group of.*/, ''))).toEqual(
+      ['p40', 'p24', 'p16'].map((name) => `pool "${name}": a drained host's first VM has a migration target`),
+    );
     expect(plan.vms.every((vm) => vm.placement === 'spread' && vm.eviction.strategy === 'LiveMigrate')).toBe(true);
     const groupOf = (name: string) => plan.vms.find((vm) => vm.pool === name)!.hostGroup!;
     for (const name of ['p16', 'p24', 'p40']) expect(groupOf(name).migrationTargets).toBeGreaterThan(0);
@@ -447,6 +458,30 @@ describe('spread placement as kube-scheduler will carry it out', () => {
         return t + (g.hosts!.includes(h.name) ? g.perHost * Number(vm.launcher.requests.cpu.ceilMillis()) : 0);
       }, 0);
       expect(worst).toBeLessThanOrEqual(Number(h.allocatable.cpu.ceilMillis()));
+    }
+  });
+
+  it('with a seventh host, every pool of that fleet proves a whole drain: any host drains and all its VMs have room in their groups', () => {
+    const plan = planModel(migrationFleet(7));
+    expect(plan.errors).toEqual([]);
+    expect(plan.warnings).toEqual([]);
+    const groups = ['p16', 'p24', 'p40'].map((name) => plan.vms.find((vm) => vm.pool === name)!.hostGroup!);
+    expect(groups.map((g) => g.wholeDrain)).toEqual([true, true, true]);
+    // The proof, by hand: drain any host; each pool spreads over the rest of its group (ceil(n / (G - 1)) per
+    // host at most), and every other host's worst case with all those pools raised still fits its 64 CPUs.
+    const cpu = (name: string) => Number(plan.vms.find((v) => v.pool === name)!.launcher.requests.cpu.ceilMillis());
+    const counts = { p16: 4, p24: 3, p40: 2 } as const;
+    for (const drained of plan.fleets[0].hosts) {
+      for (const h of plan.fleets[0].hosts) {
+        if (h === drained) continue;
+        const worst = (['p16', 'p24', 'p40'] as const).reduce((t, name, i) => {
+          const g = groups[i];
+          if (!g.hosts!.includes(h.name)) return t;
+          const per = g.hosts!.includes(drained.name) ? Math.ceil(counts[name] / (g.size - 1)) : g.perHost;
+          return t + per * cpu(name);
+        }, 0);
+        expect(worst).toBeLessThanOrEqual(Number(h.allocatable.cpu.ceilMillis()));
+      }
     }
   });
 

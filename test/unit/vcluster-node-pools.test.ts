@@ -249,7 +249,7 @@ privateNodes:
     // The plan's own choice here is the whole fleet (nothing to ask); were it a group, the claims must say so.
     const selection = { auto: { pools: plan.autoPools } as never, autoSpecs: config.autoNodes! };
     expect(templateGroupIssues(selection, plan.vms, new Map())).toEqual([]);
-    const group = new Map([[plan.vms[0].poolPath, { hosts: ['bm-0', 'bm-1'], size: 2, perHost: 1, migrationTargets: 1 }]]);
+    const group = new Map([[plan.vms[0].poolPath, { hosts: ['bm-0', 'bm-1'], size: 2, perHost: 1, migrationTargets: 1, wholeDrain: false }]]);
     expect(templateGroupIssues(selection, plan.vms, group)).toEqual([
       {
         path: 'vcluster.yaml.privateNodes.autoNodes[0].properties["metalslice.io/host-group"]',

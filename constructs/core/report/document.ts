@@ -244,6 +244,7 @@ function groupLines(r: Report): Block[] {
     { header: 'hosts', align: 'right' },
     { header: 'most per host', align: 'right' },
     { header: 'migration targets', align: 'right' },
+    { header: 'whole drain', align: 'left' },
     { header: 'group', align: 'left' },
   ];
   const rows = pools.map((p) => {
@@ -257,6 +258,7 @@ function groupLines(r: Report): Block[] {
       g ? String(g.size) : '-',
       g ? String(g.perHost) : '-',
       g ? String(g.migrationTargets) : '-',
+      g ? (g.wholeDrain ? 'yes' : 'no') : '-',
       shown,
     ];
   });
@@ -266,7 +268,7 @@ function groupLines(r: Report): Block[] {
       tone: 'plain',
       bullets: false,
       items: [
-        'Placement: pinned VMs stay on their planned host (a drain shuts them down); spread ones go where kube-scheduler puts them in their group, never more than the most per host. Migration targets: hosts of the group certain, whatever kube-scheduler chose, to take a VM of any drained host of the group (0: a drain may wait for room).',
+        'Placement: pinned VMs stay on their planned host (a drain shuts them down); spread ones go where kube-scheduler puts them in their group, never more than the most per host. Migration targets: hosts of the group certain, whatever kube-scheduler chose, to take a VM of any drained host of the group (0: a drain may wait for room). Whole drain: yes when, whatever kube-scheduler chose, every VM of any one drained host has room in its group.',
       ],
     },
     { kind: 'table', name: 'pool placement', columns, rows },
