@@ -243,15 +243,14 @@ interface GroupDemand {
  * (ledger unchanged) when no group does.
  */
 export function chooseGroup(ledger: GroupLedger, pool: number): boolean {
-  const candidates = groupCandidates(ledger, pool);
   const demands: GroupDemand[] = [
     ...(ledger.requireMigration && ledger.pools.get(pool)!.migrates ? [{ wholeDrain: true, keepNeighbours: true }] : []),
     { wholeDrain: false, keepNeighbours: true },
   ];
-  for (const demand of demands) for (const c of candidates) if (tryGroup(ledger, pool, c, demand)) return true;
+  for (const demand of demands) for (const c of groupCandidates(ledger, pool)) if (tryGroup(ledger, pool, c, demand)) return true;
   let best: GroupCandidate | undefined;
   let bestDrains = -1;
-  for (const c of candidates) {
+  for (const c of groupCandidates(ledger, pool)) {
     if (!tryGroup(ledger, pool, c, { wholeDrain: false, keepNeighbours: false })) continue;
     const drains = [...ledger.groups].filter(([p, group]) => group.wholeDrain && ledger.pools.get(p)!.migrates).length;
     if (drains > bestDrains) [best, bestDrains] = [c, drains];
@@ -266,22 +265,26 @@ interface GroupCandidate {
   readonly perHost: number;
 }
 
-/** The groups to try, in order: for each group size, the fullest hosts that fit, then the emptiest. */
-function groupCandidates(ledger: GroupLedger, pool: number): GroupCandidate[] {
+/**
+ * The groups to try, in order: for each group size, the fullest hosts that fit, then the emptiest. Lazily:
+ * the first that serves ends the search. Trying a candidate and undoing it leaves every host's fill as it
+ * was, so the two host orders are sorted once.
+ */
+function* groupCandidates(ledger: GroupLedger, pool: number): Generator<GroupCandidate> {
   const { n, size } = ledger.pools.get(pool)!;
-  const hostCount = ledger.caps.length;
-  const out: GroupCandidate[] = [];
-  for (const g of groupSizes(n, hostCount)) {
+  const hosts = ledger.caps.map((_, h) => h);
+  const fill = hosts.map((h) => ledger.fill(h));
+  const fullestFirst = [...hosts].sort((a, b) => fill[b] - fill[a] || a - b);
+  const emptiestFirst = [...hosts].sort((a, b) => fill[a] - fill[b] || a - b);
+  for (const g of groupSizes(n, hosts.length)) {
     const perHost = Math.ceil(n / g);
-    const fitting: number[] = [];
-    for (let h = 0; h < hostCount; h++) if (ledger.fits(h, size, perHost)) fitting.push(h);
-    if (fitting.length < g) continue;
-    const byFill = fitting.map((h) => ({ h, f: ledger.fill(h) }));
-    const fullest = [...byFill].sort((a, b) => b.f - a.f || a.h - b.h).slice(0, g);
-    const emptiest = [...byFill].sort((a, b) => a.f - b.f || a.h - b.h).slice(0, g);
-    for (const chosen of [fullest, emptiest]) out.push({ hosts: chosen.map((c) => c.h).sort((a, b) => a - b), perHost });
+    for (const order of [fullestFirst, emptiestFirst]) {
+      const chosen: number[] = [];
+      for (let i = 0; i < order.length && chosen.length < g; i++) if (ledger.fits(order[i], size, perHost)) chosen.push(order[i]);
+      if (chosen.length < g) break;
+      yield { hosts: chosen.sort((a, b) => a - b), perHost };
+    }
   }
-  return out;
 }
 
 /** Confines the pool to the candidate if that meets the demand; otherwise leaves the ledger as it was. */
