@@ -584,7 +584,10 @@ function checkConfigSize(text: string, source: string): void {
  */
 export function parseYamlText(text: string, source: string, located?: SourceFile): unknown {
   const json = plainJson(text);
-  if (json !== undefined) return json.value;
+  if (json !== undefined) {
+    located?.markPlainJson();
+    return json.value;
+  }
   const lines = new LineCounter();
   const doc = parseYamlDocument(text, source, lines);
   located?.adopt(doc, lines);

@@ -57,6 +57,43 @@ describe('config paths back to positions', () => {
   });
 });
 
+/** Every path of a JSON value (objects' keys, arrays' indices), each followed by one that is not there. */
+function pathsOf(value: unknown, prefix: (string | number)[] = []): (string | number)[][] {
+  const out = [prefix, [...prefix, 'not-there'], [...prefix, 99]];
+  if (Array.isArray(value)) value.forEach((v, i) => out.push(...pathsOf(v, [...prefix, i])));
+  else if (value !== null && typeof value === 'object') for (const [k, v] of Object.entries(value)) out.push(...pathsOf(v, [...prefix, k]));
+  return out;
+}
+
+describe('positions in a plain JSON file', () => {
+  it("are the YAML parser's positions, for every path and for paths that are not there, compact or indented", () => {
+    fc.assert(
+      fc.property(fc.dictionary(fc.string(), fc.jsonValue({ maxDepth: 4 })), fc.constantFrom(undefined, 1, 2, '\t'), (value, indent) => {
+        const text = JSON.stringify(value, null, indent);
+        const fromYaml = new SourceFile('c.json', text);
+        const fromJson = new SourceFile('c.json', text);
+        fromJson.markPlainJson();
+        for (const segments of pathsOf(value)) expect(fromJson.position(segments)).toEqual(fromYaml.position(segments));
+      }),
+      { numRuns: 200 },
+    );
+  });
+
+  it('are what `metalslice plan` prints for a JSON config (the reader marks it plain)', async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'positions-'));
+    try {
+      const file = path.join(dir, 'c.json');
+      const text = JSON.stringify({ fleets: [{ name: 'f', hosts: [{ name: 'h', capacity: { cpu: 'lots' } }] }] }, null, 2);
+      fs.writeFileSync(file, text);
+      const { stdout } = await run(['plan', file, '--json']);
+      const issue = parsePlanJson(stdout).errors.find((e) => e.path === 'fleets[0].hosts[0].capacity.cpu')!;
+      expect({ line: issue.line, column: issue.column }).toEqual(find(text, /capacity/, '"cpu"'));
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
+
 describe('metalslice plan: every problem at its file, line and column', () => {
   it('locates schema problems in a JSON config, and prints file:line:column before the path', async () => {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'metalslice-pos-'));
