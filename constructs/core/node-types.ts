@@ -10,7 +10,7 @@ import { Quantity } from './quantity';
 import { isExtendedResource, parseResources, resourceNames, ResourceVector } from './resources';
 import { isDnsLabel, labelKeyProblem, parsePropertyOffer, PropertyOffer } from './requirements';
 import { isNodeTypeName } from './names';
-import { MAX_NODES_PER_POOL, wholeNumberProblem } from './limits';
+import { poolSizeProblem } from './limits';
 import { describeValue } from './excerpt';
 import { isProviderSetting } from './properties';
 import { INSTANCE_TYPE_LABEL, VCLUSTER_NODE_TYPE_LABEL } from './naming';
@@ -124,6 +124,16 @@ export function matchesLabelSelector(labels: Labels, selector: LabelSelector): b
   return true;
 }
 
+/**
+ * Why `provider` cannot hold a private node pool (a pool of whole hosts claimed through HostClaims), or
+ * undefined when it can: only a metal3 provider's types are bare-metal hosts. The plan and the
+ * PrivateNodePool construct both ask this.
+ */
+export function privatePoolProviderProblem(provider: string, kind: string): string | undefined {
+  if (kind === 'metal3') return undefined;
+  return `provider "${provider}" is of kind ${kind}; private node pools claim whole bare-metal hosts: use a metal3 provider`;
+}
+
 /** Why a host cannot be handed out, or undefined when it can. */
 export function hostUnavailableReason(host: HostSpec): string | undefined {
   if (host.errorMessage || host.state === 'error') return `in error${host.errorMessage ? `: ${host.errorMessage}` : ''}`;
@@ -171,7 +181,7 @@ const single = (value: string): PropertyOffer => ({ any: false, values: [value] 
 
 function checkCount(value: number | undefined, path: string, what: string, issues: PlanIssue[]): boolean {
   if (value === undefined) return true;
-  const problem = wholeNumberProblem(value, MAX_NODES_PER_POOL, 'nodes');
+  const problem = poolSizeProblem(value);
   if (problem !== undefined) {
     issues.push({ path, message: `${what} ${problem}` });
     return false;

@@ -8,14 +8,14 @@ import { AutoNodesPlan, AutoNodesSourcePath, checkTaints, planAutoNodes, Planned
 import { hostImageProblem } from './host-image';
 import { metal3ImageOf, OsImages, osImagesByName, PropertyLevel } from './metal3-image';
 import { metalsliceTemplateOf, planTemplateProviders, TEMPLATE_IMAGE_URL_PROPERTY, unprovenCapacityWarning } from './node-templates';
-import { MAX_NODES_PER_POOL, wholeNumberProblem } from './limits';
+import { poolSizeProblem } from './limits';
 import { poolVmName } from './naming';
 import { childPath, IssueCollector, PlanIssue } from './errors';
 import { Foundation, checkLabels, pathOf, unknownReference } from './plan-foundation';
 import { AutoNodesSpec, Labels, MetalsliceConfig, NodePoolSpec, NodeProviderSpec, PrivateNodePoolSpec } from './model';
 import { EffectiveProperties, effectiveProperties, ImageSource, KubevirtProperties, kubevirtProperties } from './properties';
 import { labelValueProblem } from './names';
-import { NodeProvider, NodeType, parseNodeProviders } from './node-types';
+import { NodeProvider, NodeType, parseNodeProviders, privatePoolProviderProblem } from './node-types';
 import type { ModelPaths, PlannedFleet, PlannedPool, PlannedQuota } from './plan-types';
 import { PoolPreview, previewDynamicPool } from './preview';
 import { Quantity } from './quantity';
@@ -52,7 +52,7 @@ export function buildElasticVms(model: MetalsliceConfig, paths: ModelPaths | und
 function checkElasticFields(spec: NodePoolSpec, at: string, foundation: Foundation, issues: IssueCollector): boolean {
   if (!foundation.declared.quotas.has(spec.quota)) issues.add(`${at}.quota`, unknownReference('quota', spec.quota, foundation.quotas.keys()));
   if (!foundation.declared.clusters.has(spec.cluster)) issues.add(`${at}.cluster`, unknownReference('cluster', spec.cluster, foundation.clusters.keys()));
-  const countProblem = wholeNumberProblem(spec.count, MAX_NODES_PER_POOL, 'nodes');
+  const countProblem = poolSizeProblem(spec.count);
   if (countProblem !== undefined) issues.add(`${at}.count`, countProblem);
   checkLabels(spec.labels, `${at}.labels`, issues, true);
   const taintProblems: PlanIssue[] = [];
@@ -206,13 +206,15 @@ function privateAsAuto(
   (model.privateNodePools ?? []).forEach((spec, i) => {
     const at = pathOf(paths, 'privateNodePools', i);
     const provider = providerSpecs.find((p) => p.name === spec.provider);
-    if (provider && provider.kind !== 'metal3') {
-      issues.add(
-        `${at}.provider`,
-        `provider "${spec.provider}" is of kind ${provider.kind}; private node pools claim whole bare-metal hosts from a metal3 provider`,
-      );
+    const providerProblem = provider && privatePoolProviderProblem(spec.provider, provider.kind);
+    if (providerProblem) {
+      issues.add(`${at}.provider`, providerProblem);
       return;
     }
+    // The count is the private pool's own field, of hosts: checked here, so the static pool it becomes is not
+    // reported a second time under a field the pool does not have.
+    const countProblem = poolSizeProblem(spec.count, 'hosts');
+    if (countProblem !== undefined) issues.add(`${at}.count`, `count ${countProblem}`);
     const imageProblem = hostImageProblem(spec.image);
     if (imageProblem !== undefined) issues.add(`${at}.image`, imageProblem);
     const type = providers.find((p) => p.name === spec.provider)?.types.find((t) => t.name === spec.nodeType);
@@ -223,7 +225,7 @@ function privateAsAuto(
       static: [
         {
           name: spec.name,
-          quantity: spec.count,
+          quantity: countProblem === undefined ? spec.count : 0,
           requirements: [{ property: 'vcluster.com/node-type', value: spec.nodeType }, ...devices],
           taints: spec.taints,
           nodeLabels: spec.labels,
