@@ -171,7 +171,6 @@ export interface ClusterSpec {
   readonly kubeconfigContext?: string;
 }
 
-/** A Kubernetes node taint. */
 /**
  * The taint effects Kubernetes knows, in its order: the one list the config schema, the Taint type and
  * the plan's taint check read.
@@ -181,6 +180,7 @@ export const TAINT_EFFECTS = ['NoSchedule', 'PreferNoSchedule', 'NoExecute'] as 
 /** What a taint does to pods that do not tolerate it. */
 export type TaintEffect = (typeof TAINT_EFFECTS)[number];
 
+/** A Kubernetes node taint. */
 export interface Taint {
   /** The taint key (a qualified name, like a label key). */
   readonly key: string;
