@@ -193,7 +193,6 @@ function checkCount(value: number | undefined, path: string, what: string, issue
  * Parses and checks the node provider catalogue. Problems are collected (never thrown) with config paths
  * under `basePath`; a type with problems is left out of its provider so planning can go on and report more.
  */
-// Over 60 lines: one provider entry read field by field inside the loop; splitting pending (issue 29).
 export function parseNodeProviders(specs: readonly NodeProviderSpec[], basePath = 'nodeProviders'): NodeCatalogue {
   const issues: PlanIssue[] = [];
   const warnings: PlanIssue[] = [];
@@ -201,86 +200,117 @@ export function parseNodeProviders(specs: readonly NodeProviderSpec[], basePath 
   const seen = new Map<string, number>();
   specs.forEach((spec, i) => {
     const path = childPath(basePath, i);
-    if (typeof spec.name !== 'string' || !isDnsLabel(spec.name)) {
-      issues.push({
-        path: childPath(path, 'name'),
-        message: `provider name ${describeValue(spec.name)} is not a DNS-1123 label: use lower-case letters, digits and '-', at most 63 characters`,
-      });
-      return;
-    }
-    if (seen.has(spec.name)) {
-      issues.push({
-        path: childPath(path, 'name'),
-        message: `provider "${spec.name}" is already defined at ${childPath(basePath, seen.get(spec.name)!)}: provider names must be unique`,
-      });
-      return;
-    }
+    if (!checkProviderIdentity(spec, path, basePath, seen, issues)) return;
     seen.set(spec.name, i);
+    // A provider of an unknown kind still holds its name: a later one of the same name is a duplicate.
     if (!['kubevirt', 'metal3', 'terraform'].includes(spec.kind)) {
       issues.push({ path: childPath(path, 'kind'), message: `unknown provider kind ${describeValue(spec.kind)}: use kubevirt, metal3 or terraform` });
       return;
     }
-    if (spec.kind === 'kubevirt' && !spec.fleet) {
-      issues.push({ path: childPath(path, 'fleet'), message: 'a kubevirt provider needs fleet: the Elastic Fleet whose hosts run its VMs' });
-    }
-    if (spec.kind === 'metal3' && spec.hosts === undefined) {
-      issues.push({
-        path: childPath(path, 'hosts'),
-        message: spec.hostsFile
-          ? `hostsFile ${spec.hostsFile} was not loaded into hosts: load the inventory before planning`
-          : 'a metal3 provider needs hosts (its BareMetalHosts) or hostsFile (written by `metalslice inventory`)',
-      });
-    }
+    checkProviderNeeds(spec, path, issues);
     const hosts = spec.kind === 'metal3' ? (spec.hosts ?? []) : [];
-    if (spec.kind === 'metal3') {
-      hosts.forEach((h, k) => {
-        if (h.errorMessage || h.state === 'error') {
-          warnings.push({
-            path: childPath(childPath(path, 'hosts'), k),
-            message: `host ${h.name} is in error${h.errorMessage ? ` (${h.errorMessage})` : ''}: it is not handed out until the error is cleared`,
-          });
-        }
-      });
-    }
-    const hostCapacity = new Map<string, ResourceVector>();
-    hosts.forEach((h, k) => {
-      const cap = captureInto(issues, () => parseResources(h.capacity ?? {}, childPath(childPath(childPath(path, 'hosts'), k), 'capacity')));
-      if (cap) hostCapacity.set(h.name, cap);
-    });
+    const hostCapacity = readHosts(hosts, spec.kind === 'metal3', path, issues, warnings);
     const providerOffers = parseOffers(spec.properties, childPath(path, 'properties'), issues);
     for (const key of IDENTITY_PROPERTIES) {
       if (providerOffers.has(key)) {
         issues.push({ path: childPath(childPath(path, 'properties'), key), message: `${key} is built in (it is each type's name): remove it` });
       }
     }
-    const types: NodeType[] = [];
-    const typeNames = new Map<string, number>();
-    if (!isList(spec.nodeTypes)) {
-      issues.push({ path: childPath(path, 'nodeTypes'), message: 'nodeTypes must be a list of node types' });
-    }
-    (isList(spec.nodeTypes) ? spec.nodeTypes : []).forEach((t, j) => {
-      const typePath = childPath(childPath(path, 'nodeTypes'), j);
-      if (typeof t.name !== 'string' || !isNodeTypeName(t.name)) {
-        issues.push({
-          path: childPath(typePath, 'name'),
-          message: `node type name ${describeValue(t.name)} is not valid: use lower-case letters, digits, '-' and '.' (like t3.medium), starting and ending with a letter or digit, at most 63 characters`,
-        });
-        return;
-      }
-      if (typeNames.has(t.name)) {
-        issues.push({
-          path: childPath(typePath, 'name'),
-          message: `node type "${t.name}" is already defined in provider ${spec.name} at nodeTypes[${typeNames.get(t.name)}]: names must be unique per provider`,
-        });
-        return;
-      }
-      typeNames.set(t.name, j);
-      const parsed = parseNodeType(spec, t, typePath, providerOffers, hosts, hostCapacity, issues);
-      if (parsed) types.push(parsed);
-    });
+    const types = parseProviderTypes(spec, path, providerOffers, hosts, hostCapacity, issues);
     providers.push({ name: spec.name, kind: spec.kind, path, fleet: spec.fleet, hostNamespace: spec.hostNamespace ?? 'metal3', types });
   });
   return { providers, issues, warnings };
+}
+
+/** A provider's name: a DNS label, not taken by an earlier provider; false when the provider cannot be read on. */
+function checkProviderIdentity(spec: NodeProviderSpec, path: string, basePath: string, seen: ReadonlyMap<string, number>, issues: PlanIssue[]): boolean {
+  if (typeof spec.name !== 'string' || !isDnsLabel(spec.name)) {
+    issues.push({
+      path: childPath(path, 'name'),
+      message: `provider name ${describeValue(spec.name)} is not a DNS-1123 label: use lower-case letters, digits and '-', at most 63 characters`,
+    });
+    return false;
+  }
+  if (seen.has(spec.name)) {
+    issues.push({
+      path: childPath(path, 'name'),
+      message: `provider "${spec.name}" is already defined at ${childPath(basePath, seen.get(spec.name)!)}: provider names must be unique`,
+    });
+    return false;
+  }
+  return true;
+}
+
+/** What each kind needs: a kubevirt provider its fleet, a metal3 provider its hosts. */
+function checkProviderNeeds(spec: NodeProviderSpec, path: string, issues: PlanIssue[]): void {
+  if (spec.kind === 'kubevirt' && !spec.fleet) {
+    issues.push({ path: childPath(path, 'fleet'), message: 'a kubevirt provider needs fleet: the Elastic Fleet whose hosts run its VMs' });
+  }
+  if (spec.kind === 'metal3' && spec.hosts === undefined) {
+    issues.push({
+      path: childPath(path, 'hosts'),
+      message: spec.hostsFile
+        ? `hostsFile ${spec.hostsFile} was not loaded into hosts: load the inventory before planning`
+        : 'a metal3 provider needs hosts (its BareMetalHosts) or hostsFile (written by `metalslice inventory`)',
+    });
+  }
+}
+
+/** Each host's capacity by name; a warning for each metal3 host in error (it is not handed out). */
+function readHosts(hosts: readonly HostSpec[], metal3: boolean, path: string, issues: PlanIssue[], warnings: PlanIssue[]): Map<string, ResourceVector> {
+  if (metal3) {
+    hosts.forEach((h, k) => {
+      if (h.errorMessage || h.state === 'error') {
+        warnings.push({
+          path: childPath(childPath(path, 'hosts'), k),
+          message: `host ${h.name} is in error${h.errorMessage ? ` (${h.errorMessage})` : ''}: it is not handed out until the error is cleared`,
+        });
+      }
+    });
+  }
+  const hostCapacity = new Map<string, ResourceVector>();
+  hosts.forEach((h, k) => {
+    const cap = captureInto(issues, () => parseResources(h.capacity ?? {}, childPath(childPath(childPath(path, 'hosts'), k), 'capacity')));
+    if (cap) hostCapacity.set(h.name, cap);
+  });
+  return hostCapacity;
+}
+
+/** The provider's node types, each named validly and once; a type with problems is left out. */
+function parseProviderTypes(
+  spec: NodeProviderSpec,
+  path: string,
+  providerOffers: ReadonlyMap<string, PropertyOffer>,
+  hosts: readonly HostSpec[],
+  hostCapacity: ReadonlyMap<string, ResourceVector>,
+  issues: PlanIssue[],
+): NodeType[] {
+  const types: NodeType[] = [];
+  const typeNames = new Map<string, number>();
+  if (!isList(spec.nodeTypes)) {
+    issues.push({ path: childPath(path, 'nodeTypes'), message: 'nodeTypes must be a list of node types' });
+  }
+  (isList(spec.nodeTypes) ? spec.nodeTypes : []).forEach((t, j) => {
+    const typePath = childPath(childPath(path, 'nodeTypes'), j);
+    if (typeof t.name !== 'string' || !isNodeTypeName(t.name)) {
+      issues.push({
+        path: childPath(typePath, 'name'),
+        message: `node type name ${describeValue(t.name)} is not valid: use lower-case letters, digits, '-' and '.' (like t3.medium), starting and ending with a letter or digit, at most 63 characters`,
+      });
+      return;
+    }
+    if (typeNames.has(t.name)) {
+      issues.push({
+        path: childPath(typePath, 'name'),
+        message: `node type "${t.name}" is already defined in provider ${spec.name} at nodeTypes[${typeNames.get(t.name)}]: names must be unique per provider`,
+      });
+      return;
+    }
+    typeNames.set(t.name, j);
+    const parsed = parseNodeType(spec, t, typePath, providerOffers, hosts, hostCapacity, issues);
+    if (parsed) types.push(parsed);
+  });
+  return types;
 }
 
 /** One node type of a provider, checked field by field; undefined (with the problems in `issues`) when it has any. */
