@@ -238,7 +238,6 @@ function privateAsAuto(
 }
 
 /** Phase 2b: node types for every auto-node pool (and private pool), against the quota room the elastic VMs leave. */
-// Over 60 lines: kept compact for the 10k-VM work on this file; split pending (issue 29).
 export function selectAutoNodeTypes(
   model: MetalsliceConfig,
   paths: ModelPaths | undefined,
@@ -247,16 +246,7 @@ export function selectAutoNodeTypes(
   issues: IssueCollector,
   warnings: PlanIssue[],
 ): AutoSelection {
-  const declared = (model.autoNodes ?? []).map((entry, i) => {
-    const at = pathOf(paths, 'autoNodes', i);
-    return (
-      entry.source ?? {
-        entry: at,
-        static: (entry.static ?? []).map((_, j) => `${at}.static[${j}]`),
-        dynamic: (entry.dynamic ?? []).map((_, j) => `${at}.dynamic[${j}]`),
-      }
-    );
-  });
+  const declared = declaredSources(model, paths);
   const templateIssues: PlanIssue[] = [];
   const templates = planTemplateProviders(
     model.nodeProviders ?? [],
@@ -287,7 +277,42 @@ export function selectAutoNodeTypes(
   });
   for (const issue of auto.issues) issues.add(issue.path, issue.message);
   warnings.push(...auto.warnings);
-  // Dynamic pools with preview pods: the cheapest node mix for them, from the pool's matching types.
+  const selection = {
+    auto,
+    autoSpecs,
+    templateVms: templates.templateVms,
+    templateHosts: templates.templateHosts,
+    providers: catalogue.providers,
+    kubevirtFleetOf: new Map(providerSpecs.filter((p) => p.kind === 'kubevirt' && p.fleet).map((p) => [p.name, p.fleet!])),
+    previews: previewDynamicPools(auto, autoSpecs, issues, warnings),
+  };
+  const privatePools = [...plannedPrivatePools(model, paths, auto), ...staticMetal3Pools(model, paths, selection, issues)];
+  warnTerraformStatics(auto.pools, templates.templateVms, providerSpecs, warnings);
+  checkTemplateImages(model, paths, selection, issues);
+  return { ...selection, privatePools };
+}
+
+/** Where each autoNodes entry and its pools were written (a vcluster.yaml import brings its own). */
+function declaredSources(model: MetalsliceConfig, paths: ModelPaths | undefined): AutoNodesSourcePath[] {
+  return (model.autoNodes ?? []).map((entry, i) => {
+    const at = pathOf(paths, 'autoNodes', i);
+    return (
+      entry.source ?? {
+        entry: at,
+        static: (entry.static ?? []).map((_, j) => `${at}.static[${j}]`),
+        dynamic: (entry.dynamic ?? []).map((_, j) => `${at}.dynamic[${j}]`),
+      }
+    );
+  });
+}
+
+/** Dynamic pools with preview pods: the cheapest node mix for them, from the pool's matching types. */
+function previewDynamicPools(
+  auto: AutoNodesPlan,
+  autoSpecs: readonly AutoNodesSpec[],
+  issues: IssueCollector,
+  warnings: PlanIssue[],
+): Map<PlannedAutoPool, PoolPreview> {
   const previews = new Map<PlannedAutoPool, PoolPreview>();
   for (const pool of auto.pools) {
     if (pool.mode !== 'dynamic' || pool.candidates.length === 0) continue;
@@ -298,31 +323,21 @@ export function selectAutoNodeTypes(
     warnings.push(...previewWarnings);
     if (preview) previews.set(pool, preview);
   }
-  const selection = {
-    auto,
-    autoSpecs,
-    templateVms: templates.templateVms,
-    templateHosts: templates.templateHosts,
-    providers: catalogue.providers,
-    kubevirtFleetOf: new Map(providerSpecs.filter((p) => p.kind === 'kubevirt' && p.fleet).map((p) => [p.name, p.fleet!])),
-    previews,
-  };
-  const privatePools = [
-    ...(model.privateNodePools ?? []).flatMap((spec, i) => {
-      const pool = auto.pools.find((p) => p.name === spec.name && p.cluster === spec.cluster && p.provider === spec.provider && p.mode === 'static');
-      return pool ? [{ spec, path: pathOf(paths, 'privateNodePools', i), pool }] : [];
-    }),
-    ...staticMetal3Pools(model, paths, selection, issues),
-  ];
-  warnTerraformStatics(auto.pools, templates.templateVms, providerSpecs, warnings);
-  checkTemplateImages(model, paths, selection, issues);
-  return { ...selection, privatePools };
+  return previews;
 }
 
-/** The static pools on metal3 providers written as auto nodes: private pools of their chosen type, with the image their properties give. */
+/** Each privateNodePools entry with the static pool it was planned as (none when it never became one). */
+function plannedPrivatePools(model: MetalsliceConfig, paths: ModelPaths | undefined, auto: AutoNodesPlan): PrivatePool[] {
+  return (model.privateNodePools ?? []).flatMap((spec, i) => {
+    const pool = auto.pools.find((p) => p.name === spec.name && p.cluster === spec.cluster && p.provider === spec.provider && p.mode === 'static');
+    return pool ? [{ spec, path: pathOf(paths, 'privateNodePools', i), pool }] : [];
+  });
+}
+
 /** What reading a pool's claim properties needs of the selection. */
 type ClaimContext = Pick<AutoSelection, 'auto' | 'autoSpecs' | 'templateHosts'>;
 
+/** The static pools on metal3 providers written as auto nodes: private pools of their chosen type, with the image their properties give. */
 function staticMetal3Pools(model: MetalsliceConfig, paths: ModelPaths | undefined, selection: ClaimContext, issues: IssueCollector): PrivatePool[] {
   const problems: PlanIssue[] = [];
   const osImages: OsImages = osImagesByName(model.osImages ?? [], (i) => pathOf(paths, 'osImages', i), problems);
@@ -501,7 +516,6 @@ export function typeVm(
 }
 
 /** Phase 3: the VMs of kubevirt auto-node pools: static pools' nodes, and dynamic pools at their limits. */
-// Over 60 lines: kept compact for the 10k-VM work on this file; split pending (issue 29).
 export function buildAutoVms(
   foundation: Foundation,
   selection: AutoSelection,
@@ -511,34 +525,22 @@ export function buildAutoVms(
   warnings: PlanIssue[] = [],
 ): PlannedVm[] {
   const vms: PlannedVm[] = [];
-  const typeById = new Map(selection.providers.flatMap((p) => p.types.map((t) => [t.id, t] as const)));
-  const seenWarnings = new Set<string>();
+  const ctx: AutoVmContext = {
+    selection,
+    model,
+    paths,
+    issues,
+    warnings,
+    typeById: new Map(selection.providers.flatMap((p) => p.types.map((t) => [t.id, t] as const))),
+    seenWarnings: new Set<string>(),
+  };
   for (const pool of selection.auto.pools) {
     if (pool.providerKind !== 'kubevirt' || pool.quota === undefined) continue;
     const fleetName = selection.kubevirtFleetOf.get(pool.provider);
     const quota = foundation.quotas.get(pool.quota);
     const fleet = fleetName ? foundation.fleets.get(fleetName) : undefined;
     if (!fleet || !quota) continue;
-    const builds = new Map<string, (VmBuild & { imageSource?: ImageSource }) | undefined>();
-    const vmOf = (typeId: string): (VmBuild & { imageSource?: ImageSource }) | undefined => {
-      if (builds.has(typeId)) return builds.get(typeId);
-      const type = typeById.get(typeId);
-      let built: (VmBuild & { imageSource?: ImageSource }) | undefined;
-      if (type) {
-        const poolWarnings: PlanIssue[] = [];
-        const props = propertiesOf(model, paths, selection, pool, type.name, issues, poolWarnings);
-        for (const w of poolWarnings) {
-          if (seenWarnings.has(w.path)) continue;
-          seenWarnings.add(w.path);
-          warnings.push(w);
-        }
-        const problems: PlanIssue[] = [];
-        built = typeVm(type, fleet.kubevirt, props, problems);
-        for (const p of problems) issues.add(p.path, p.message);
-      }
-      builds.set(typeId, built);
-      return built;
-    };
+    const vmOf = typeBuilds(ctx, pool, fleet.kubevirt);
     const common = {
       origin: pool.mode,
       pool: pool.name,
@@ -551,38 +553,90 @@ export function buildAutoVms(
       taints: pool.taints,
       ...(selection.templateVms.has(pool.provider) ? { madeByNodeTemplate: true } : {}),
     };
-    if (pool.mode === 'static') {
-      pool.nodes.forEach((node, index) => {
-        const build = vmOf(node.nodeType);
-        if (!build) return;
-        vms.push({
-          ...build,
-          ...common,
-          name: node.name,
-          concrete: true,
-          countPath: childPath(pool.path, 'quantity'),
-          index,
-          nodeType: bareTypeName(node.nodeType),
-          labels: node.labels,
-        });
-      });
-      continue;
-    }
-    const worst = pool.dynamic?.worstCase;
-    const build = worst ? vmOf(worst.nodeType) : undefined;
-    if (!worst || !build) continue;
-    for (let index = 0; index < worst.nodes; index++) {
-      vms.push({
-        ...build,
-        ...common,
-        name: `${pool.cluster}-${pool.name}-limit-${index}`,
-        concrete: false,
-        countPath: childPath(pool.path, 'limits'),
-        index,
-        nodeType: bareTypeName(worst.nodeType),
-        labels: pool.nodeLabels,
-      });
-    }
+    if (pool.mode === 'static') pushStaticVms(pool, vmOf, common, vms);
+    else pushLimitVms(pool, vmOf, common, vms);
   }
   return vms;
+}
+
+/** What building the VMs of auto pools reads and writes, shared by every pool. */
+interface AutoVmContext {
+  readonly selection: AutoSelection;
+  readonly model: MetalsliceConfig;
+  readonly paths?: ModelPaths;
+  readonly issues: IssueCollector;
+  readonly warnings: PlanIssue[];
+  readonly typeById: ReadonlyMap<string, NodeType>;
+  /** Property warnings already given (one per path, however many pools share the entry). */
+  readonly seenWarnings: Set<string>;
+}
+
+/** A type's VM as built for one pool. */
+type TypeBuild = (VmBuild & { imageSource?: ImageSource }) | undefined;
+
+/** The fields every VM of a pool shares. */
+type PoolVmFields = Pick<
+  PlannedVm,
+  'origin' | 'pool' | 'poolPath' | 'cluster' | 'quota' | 'fleet' | 'namespace' | 'placement' | 'taints' | 'madeByNodeTemplate'
+>;
+
+/** The VM of each node type for one pool (with the pool's claim properties), built once per type and cached. */
+function typeBuilds(ctx: AutoVmContext, pool: PlannedAutoPool, fleet: FleetKubevirt): (typeId: string) => TypeBuild {
+  const builds = new Map<string, TypeBuild>();
+  return (typeId) => {
+    if (builds.has(typeId)) return builds.get(typeId);
+    const type = ctx.typeById.get(typeId);
+    let built: TypeBuild;
+    if (type) {
+      const poolWarnings: PlanIssue[] = [];
+      const props = propertiesOf(ctx.model, ctx.paths, ctx.selection, pool, type.name, ctx.issues, poolWarnings);
+      for (const w of poolWarnings) {
+        if (ctx.seenWarnings.has(w.path)) continue;
+        ctx.seenWarnings.add(w.path);
+        ctx.warnings.push(w);
+      }
+      const problems: PlanIssue[] = [];
+      built = typeVm(type, fleet, props, problems);
+      for (const p of problems) ctx.issues.add(p.path, p.message);
+    }
+    builds.set(typeId, built);
+    return built;
+  };
+}
+
+/** A static pool's VMs: one per planned node, concrete. */
+function pushStaticVms(pool: PlannedAutoPool, vmOf: (typeId: string) => TypeBuild, common: PoolVmFields, vms: PlannedVm[]): void {
+  pool.nodes.forEach((node, index) => {
+    const build = vmOf(node.nodeType);
+    if (!build) return;
+    vms.push({
+      ...build,
+      ...common,
+      name: node.name,
+      concrete: true,
+      countPath: childPath(pool.path, 'quantity'),
+      index,
+      nodeType: bareTypeName(node.nodeType),
+      labels: node.labels,
+    });
+  });
+}
+
+/** A dynamic pool's VMs at its limits (its worst case), not concrete: what it may reach, not what it has. */
+function pushLimitVms(pool: PlannedAutoPool, vmOf: (typeId: string) => TypeBuild, common: PoolVmFields, vms: PlannedVm[]): void {
+  const worst = pool.dynamic?.worstCase;
+  const build = worst ? vmOf(worst.nodeType) : undefined;
+  if (!worst || !build) return;
+  for (let index = 0; index < worst.nodes; index++) {
+    vms.push({
+      ...build,
+      ...common,
+      name: `${pool.cluster}-${pool.name}-limit-${index}`,
+      concrete: false,
+      countPath: childPath(pool.path, 'limits'),
+      index,
+      nodeType: bareTypeName(worst.nodeType),
+      labels: pool.nodeLabels,
+    });
+  }
 }
