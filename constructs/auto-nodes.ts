@@ -7,7 +7,7 @@
  * API MachineDeployment scaled by cluster-autoscaler. The node type is chosen by the CapacityPlan at synth.
  */
 import { describeValue } from './core/excerpt';
-import { MAX_NODES_PER_POOL, wholeNumberProblem } from './core/limits';
+import { poolSizeProblem } from './core/limits';
 import { Lazy } from 'cdktf';
 import { Manifest } from './providers/kubernetes/manifest';
 import { Construct } from 'constructs';
@@ -74,7 +74,7 @@ export class AutoNodes extends Construct implements IPlanContributor {
 
   /** A fixed number of nodes of the cheapest matching type. Changing `quantity` changes only the difference. */
   addStaticPool(spec: StaticPoolSpec): void {
-    const quantityProblem = wholeNumberProblem(spec.quantity, MAX_NODES_PER_POOL, 'nodes');
+    const quantityProblem = poolSizeProblem(spec.quantity);
     if (quantityProblem !== undefined) throw new Error(`[${this.node.path}] static pool ${describeValue(spec.name)}: quantity ${quantityProblem}`);
     this.statics.push(spec);
     // metal3: whole hosts, rendered as a private node pool's are; terraform: vCluster Platform runs the node template per claim.

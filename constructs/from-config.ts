@@ -125,38 +125,13 @@ function checkConfig(config: MetalsliceConfig): void {
   if (!plan.ok) throw new MetalsliceError(plan.errors);
 }
 
+/** How `declareConfig` declares one elastic node pool, given its quota and cluster constructs. */
+type DeclareNodePool = (pool: NonNullable<MetalsliceConfig['nodePools']>[number], quota: IElasticQuota, cluster: TenantCluster) => void;
+
 /** One construct per entry of a checked config, in a fixed order; elastic node pools by `nodePool`. */
-// Over 60 lines: one optional config section per block, declared in dependency order; split pending (issue 29).
-// eslint-disable-next-line complexity -- one optional section of the config per branch; split pending (issue 29)
-function declareConfig(
-  scope: Construct,
-  config: MetalsliceConfig,
-  options: FromConfigOptions,
-  nodePool: (pool: NonNullable<MetalsliceConfig['nodePools']>[number], quota: IElasticQuota, cluster: TenantCluster) => void,
-): void {
-  const fleets = new Map<string, IElasticFleet>();
-  for (const f of config.fleets ?? []) {
-    // Every field of the fleet (hostsFile is already read into hosts by the loader).
-    const { hostsFile: _hostsFile, ...spec } = f;
-    const props = { ...spec, hosts: f.hosts ?? [] };
-    fleets.set(f.name, options.importFleetsAndQuotas ? ElasticFleet.fromInventory(scope, f.name, props) : new ElasticFleet(scope, f.name, props));
-  }
-  const quotas = new Map<string, IElasticQuota>();
-  for (const q of config.quotas ?? []) {
-    const fleet = fleets.get(q.fleet) ?? ElasticFleet.fromInventory(scope, `missing-fleet-${q.fleet}`, { name: q.fleet, hosts: [] });
-    fleets.set(q.fleet, fleet);
-    const props = {
-      name: q.name,
-      fleet,
-      organization: q.organization,
-      limits: q.limits,
-      maxVirtualMachines: q.maxVirtualMachines,
-      namespace: q.namespace,
-      consumers: q.consumers,
-      allowSystemConsumers: q.allowSystemConsumers,
-    };
-    quotas.set(q.name, options.importFleetsAndQuotas ? ElasticQuota.fromQuotaAttributes(scope, q.name, props) : new ElasticQuota(scope, q.name, props));
-  }
+function declareConfig(scope: Construct, config: MetalsliceConfig, options: FromConfigOptions, nodePool: DeclareNodePool): void {
+  const fleets = declareFleets(scope, config, options);
+  const quotas = declareQuotas(scope, config, options, fleets);
   const clusters = new Map<string, TenantCluster>();
   for (const c of config.clusters ?? []) {
     clusters.set(c.name, new TenantCluster(scope, c.name, { ...c }));
@@ -179,6 +154,51 @@ function declareConfig(
   for (const p of config.nodeProfiles ?? []) new NodeProfile(scope, `node-profile-${p.name}`, p);
   for (const i of config.osImages ?? []) new OsImage(scope, `os-image-${i.name}`, i);
   if ((config.readWarnings ?? []).length > 0) new ConfigWarnings(scope, 'config-warnings', config.readWarnings!);
+  declareAutoNodes(scope, config, quotas, clusters, providers);
+  declarePrivateNodePools(scope, config, clusters, providers);
+}
+
+/** The config's fleets (imported from their inventory when `importFleetsAndQuotas`). */
+function declareFleets(scope: Construct, config: MetalsliceConfig, options: FromConfigOptions): Map<string, IElasticFleet> {
+  const fleets = new Map<string, IElasticFleet>();
+  for (const f of config.fleets ?? []) {
+    // Every field of the fleet (hostsFile is already read into hosts by the loader).
+    const { hostsFile: _hostsFile, ...spec } = f;
+    const props = { ...spec, hosts: f.hosts ?? [] };
+    fleets.set(f.name, options.importFleetsAndQuotas ? ElasticFleet.fromInventory(scope, f.name, props) : new ElasticFleet(scope, f.name, props));
+  }
+  return fleets;
+}
+
+/** The config's quotas; a quota on an undeclared fleet gets that fleet imported by name (added to `fleets`). */
+function declareQuotas(scope: Construct, config: MetalsliceConfig, options: FromConfigOptions, fleets: Map<string, IElasticFleet>): Map<string, IElasticQuota> {
+  const quotas = new Map<string, IElasticQuota>();
+  for (const q of config.quotas ?? []) {
+    const fleet = fleets.get(q.fleet) ?? ElasticFleet.fromInventory(scope, `missing-fleet-${q.fleet}`, { name: q.fleet, hosts: [] });
+    fleets.set(q.fleet, fleet);
+    const props = {
+      name: q.name,
+      fleet,
+      organization: q.organization,
+      limits: q.limits,
+      maxVirtualMachines: q.maxVirtualMachines,
+      namespace: q.namespace,
+      consumers: q.consumers,
+      allowSystemConsumers: q.allowSystemConsumers,
+    };
+    quotas.set(q.name, options.importFleetsAndQuotas ? ElasticQuota.fromQuotaAttributes(scope, q.name, props) : new ElasticQuota(scope, q.name, props));
+  }
+  return quotas;
+}
+
+/** One AutoNodes construct per autoNodes entry, with its static and dynamic pools. */
+function declareAutoNodes(
+  scope: Construct,
+  config: MetalsliceConfig,
+  quotas: ReadonlyMap<string, IElasticQuota>,
+  clusters: ReadonlyMap<string, TenantCluster>,
+  providers: ReadonlyMap<string, INodeProvider>,
+): void {
   for (const a of config.autoNodes ?? []) {
     const cluster = clusters.get(a.cluster);
     const provider = providers.get(a.provider);
@@ -197,6 +217,15 @@ function declareConfig(
     for (const s of a.static ?? []) auto.addStaticPool(s);
     for (const d of a.dynamic ?? []) auto.addDynamicPool(d);
   }
+}
+
+/** One PrivateNodePool construct per privateNodePools entry. */
+function declarePrivateNodePools(
+  scope: Construct,
+  config: MetalsliceConfig,
+  clusters: ReadonlyMap<string, TenantCluster>,
+  providers: ReadonlyMap<string, INodeProvider>,
+): void {
   for (const p of config.privateNodePools ?? []) {
     const cluster = clusters.get(p.cluster);
     const provider = providers.get(p.provider);

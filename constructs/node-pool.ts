@@ -4,7 +4,7 @@
  * bootstrap token Secret in the tenant's kube-system. The token is made by Terraform (random provider),
  * so no secret is ever a literal in the synth output.
  */
-import { MAX_NODES_PER_POOL, wholeNumberProblem } from './core/limits';
+import { poolSizeProblem } from './core/limits';
 import { Construct } from 'constructs';
 import { CapacityPlan, IPlanContributor, ModelBuilder } from './capacity-plan';
 import { Labels, NodePoolSpec, Taint, VmOptions } from './core/model';
@@ -60,7 +60,7 @@ export class ElasticNodePool extends Construct implements IPlanContributor {
     requireProps(this, props, ['quota', 'cluster', 'shape', 'count'], {
       shape: 'each VM\'s cpu, memory and disk, e.g. {cpu: 4, memory: "16Gi", disk: "50Gi"}',
     });
-    const countProblem = wholeNumberProblem(props.count, MAX_NODES_PER_POOL, 'nodes');
+    const countProblem = poolSizeProblem(props.count);
     if (countProblem !== undefined) throw new Error(`[${this.node.path}] count ${countProblem}`);
     const ttlProblem = props.bootstrapTokenTtl === undefined ? undefined : bootstrapTokenTtlProblem(props.bootstrapTokenTtl);
     if (ttlProblem) throw new Error(`[${this.node.path}] bootstrapTokenTtl ${ttlProblem}`);

@@ -4,11 +4,12 @@
  * hosts and rendered by HostNodes (host-nodes.ts): per node a Metal3 HostClaim, its userData Secret and a
  * bootstrap token; once per host pool namespace a HostDeployPolicy.
  */
-import { MAX_NODES_PER_POOL, wholeNumberProblem } from './core/limits';
+import { poolSizeProblem } from './core/limits';
 import { Construct } from 'constructs';
 import { IPlanContributor, ModelBuilder } from './capacity-plan';
 import { bootstrapTokenTtlProblem } from './core/join-token';
 import { Labels, PrivateNodePoolSpec, Taint } from './core/model';
+import { privatePoolProviderProblem } from './core/node-types';
 import { HostNodes, providerSpecOf } from './host-nodes';
 import { INodeProvider } from './node-provider';
 import { HostImage, hostImageProblem } from './render/metal3';
@@ -52,14 +53,12 @@ export class PrivateNodePool extends Construct implements IPlanContributor {
     const fail = (message: string): never => {
       throw new Error(`[${this.node.path}] ${message}`);
     };
-    const countProblem = wholeNumberProblem(props.count, MAX_NODES_PER_POOL, 'hosts');
+    const countProblem = poolSizeProblem(props.count, 'hosts');
     if (countProblem !== undefined) fail(`count ${countProblem}`);
     const ttlProblem = props.bootstrapTokenTtl === undefined ? undefined : bootstrapTokenTtlProblem(props.bootstrapTokenTtl);
     if (ttlProblem) fail(`bootstrapTokenTtl ${ttlProblem}`);
-    if (props.provider.kind !== 'metal3')
-      fail(
-        `provider "${props.provider.providerName}" is of kind ${props.provider.kind}; private node pools claim whole bare-metal hosts: pass a metal3 NodeProvider`,
-      );
+    const providerProblem = privatePoolProviderProblem(props.provider.providerName, props.provider.kind);
+    if (providerProblem) fail(providerProblem);
     const imageProblem = hostImageProblem(props.image);
     if (imageProblem) fail(imageProblem);
     const providerSpec = providerSpecOf(props.provider);

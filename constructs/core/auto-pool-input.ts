@@ -6,8 +6,8 @@
 import type { AutoNodesInput, NodeEnvironmentRef, ParsedPoolCommon, PoolContext } from './auto-pool-types';
 import { captureInto, childPath, isList, PlanIssue } from './errors';
 import { describeValue } from './excerpt';
-import { MAX_NODES_PER_POOL, wholeNumberProblem } from './limits';
-import { AutoNodesSpec, DynamicPoolSpec, Labels, Requirement as RequirementSpec, StaticPoolSpec, Taint } from './model';
+import { poolSizeProblem } from './limits';
+import { AutoNodesSpec, DynamicPoolSpec, Labels, Requirement as RequirementSpec, StaticPoolSpec, Taint, TAINT_EFFECTS } from './model';
 import { kubeletLabelProblem } from './names';
 import { autoNodeName, INSTANCE_TYPE_LABEL, VCLUSTER_NODE_TYPE_LABEL } from './naming';
 import { NodeProvider } from './node-types';
@@ -19,7 +19,6 @@ const GRACE_PERIOD = /^([0-9]+(s|m|h))+$/;
 const BUDGET_NODES = /^((100|[0-9]{1,2})%|[0-9]+)$/;
 const BUDGET_DURATION = /^((([0-9]+(h|m))|([0-9]+h[0-9]+m))(0s)?)$/;
 const BUDGET_REASONS = ['Underutilized', 'Empty', 'Drifted'];
-const TAINT_EFFECTS = ['NoSchedule', 'PreferNoSchedule', 'NoExecute'];
 
 /** Taint keys, values and effects as Kubernetes validates them; the valid taints. */
 export function checkTaints(taints: readonly Taint[] | undefined, path: string, issues: PlanIssue[]): Taint[] {
@@ -38,7 +37,7 @@ export function checkTaints(taints: readonly Taint[] | undefined, path: string, 
       const valueProblem = typeof t.value === 'string' ? labelValueProblem(t.value) : 'it must be a string';
       if (valueProblem) issues.push({ path: childPath(at, 'value'), message: `taint value ${describeValue(t.value)} is not valid: ${valueProblem}` });
     }
-    if (!TAINT_EFFECTS.includes(t.effect))
+    if (!(TAINT_EFFECTS as readonly string[]).includes(t.effect))
       issues.push({ path: childPath(at, 'effect'), message: `taint effect ${describeValue(t.effect)} is not valid: use ${TAINT_EFFECTS.join(', ')}` });
     if (issues.length === before)
       out.push(t.value === undefined || t.value === '' ? { key: t.key, effect: t.effect } : { key: t.key, value: t.value, effect: t.effect });
@@ -327,7 +326,7 @@ function checkEntryQuota(name: string, entryPath: string, provider: NodeProvider
 /** A static pool's quantity: a whole number within the pool bound, whose last node name is a DNS-1123 label. */
 export function checkStaticQuantity(ctx: PoolContext, spec: StaticPoolSpec, path: string, issues: PlanIssue[]): void {
   const quantity = spec.quantity;
-  const quantityProblem = wholeNumberProblem(quantity, MAX_NODES_PER_POOL, 'nodes');
+  const quantityProblem = poolSizeProblem(quantity);
   if (quantityProblem !== undefined) {
     issues.push({ path: childPath(path, 'quantity'), message: `quantity ${quantityProblem}` });
   } else if (quantity > 0 && isDnsLabel(ctx.cluster) && autoNodeName(ctx.cluster, spec.name, quantity - 1).length > 63) {
@@ -365,14 +364,14 @@ export function parseDynamicSettings(ctx: PoolContext, spec: DynamicPoolSpec, pa
     const { nodes, ...rest } = spec.limits;
     if (nodes !== undefined) {
       const n = typeof nodes === 'string' && /^[0-9]+$/.test(nodes) ? Number(nodes) : nodes;
-      const problem = wholeNumberProblem(n, MAX_NODES_PER_POOL, 'nodes');
+      const problem = poolSizeProblem(n);
       if (problem !== undefined) issues.push({ path: childPath(childPath(path, 'limits'), 'nodes'), message: `limits.nodes ${problem}` });
       else nodesLimit = n as number;
     }
     limits = captureInto(issues, () => parseResources(rest, childPath(path, 'limits'), 'fleet')) ?? {};
   }
   const minNodes = spec.minNodes ?? 0;
-  const minNodesProblem = wholeNumberProblem(minNodes, MAX_NODES_PER_POOL, 'nodes');
+  const minNodesProblem = poolSizeProblem(minNodes);
   if (minNodesProblem !== undefined) {
     issues.push({ path: childPath(path, 'minNodes'), message: `minNodes ${minNodesProblem}` });
   } else if (spec.minNodes !== undefined && autoscaler === 'karpenter') {

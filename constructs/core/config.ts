@@ -7,7 +7,8 @@ import Ajv, { ErrorObject, SchemaObject, ValidateFunction } from 'ajv';
 import { createHash } from 'crypto';
 import { Document, LineCounter, parseDocument } from 'yaml';
 import { MetalsliceError, PlanIssue, UnreadableInputError } from './errors';
-import { AutoNodesSpec, ConfigApiVersion, HostSpec, MetalsliceConfig } from './model';
+import { AutoNodesSpec, ConfigApiVersion, HostSpec, MetalsliceConfig, TAINT_EFFECTS } from './model';
+import { REQUIREMENT_OPERATORS } from './requirements';
 import {
   MAX_CPU_ALLOCATION_RATIO,
   MAX_HOST_NAME_CHARS,
@@ -24,8 +25,8 @@ import { plainJson } from './json-text';
 import { readInputFile } from './read-file';
 import { SourceFile, SourceLocator } from './source-positions';
 import { importVclusterAutoNodes } from './vcluster';
-import { didYouMean } from './vcluster-schema';
-import { describeType, describeValue, excerpt, parserMessage, pathKey } from './excerpt';
+import { didYouMean, schemaValueMessage } from './schema-messages';
+import { excerpt, parserMessage, pathKey } from './excerpt';
 
 const quantity = { type: ['string', 'number'], maxLength: 64 } as const;
 const resources = { type: 'object', additionalProperties: quantity } as const;
@@ -35,7 +36,7 @@ const taint = {
   type: 'object',
   required: ['key', 'effect'],
   additionalProperties: false,
-  properties: { key: name, value: { type: 'string' }, effect: { enum: ['NoSchedule', 'PreferNoSchedule', 'NoExecute'] } },
+  properties: { key: name, value: { type: 'string' }, effect: { enum: TAINT_EFFECTS } },
 } as const;
 const requirement = {
   type: 'object',
@@ -43,7 +44,8 @@ const requirement = {
   additionalProperties: false,
   properties: {
     property: name,
-    operator: { enum: ['', 'In', 'NotIn', 'Exists', 'DoesNotExist', 'Gt', 'Lt'] },
+    // vCluster reads an empty operator as In.
+    operator: { enum: ['', ...REQUIREMENT_OPERATORS] },
     value: { type: 'string' },
     values: { type: 'array', items: { type: 'string' } },
   },
@@ -486,46 +488,8 @@ function describe(error: ErrorObject): PlanIssue {
       const key = String((error.params as { missingProperty: string }).missingProperty);
       return { path: join(key), message: `missing required field "${key}"` };
     }
-    case 'enum': {
-      const allowed = (error.params as { allowedValues: unknown[] }).allowedValues.map((v) => JSON.stringify(v)).join(', ');
-      return { path: at, message: `must be one of ${allowed}` };
-    }
-    case 'type': {
-      const want = (error.params as { type: string | string[] }).type.toString();
-      const noun: Record<string, string> = {
-        integer: 'a whole number',
-        number: 'a number',
-        string: 'a string',
-        boolean: 'true or false',
-        array: 'a list',
-        object: 'a map',
-        'string,number': 'a string or a number',
-      };
-      const hint = want === 'string' && (typeof error.data === 'number' || typeof error.data === 'boolean') ? `: quote it ("${String(error.data)}")` : '';
-      return {
-        path: at,
-        message: `must be ${noun[want] ?? want.replace(',', ' or ')} (got ${error.instancePath === '' ? describeType(error.data) : describeValue(error.data)})${hint}`,
-      };
-    }
-    case 'minimum':
-    case 'exclusiveMinimum': {
-      const limit = (error.params as { limit: number }).limit;
-      return {
-        path: at,
-        message: `must be ${error.keyword === 'minimum' ? `${limit} or more` : `more than ${limit}`} (got ${error.instancePath === '' ? describeType(error.data) : describeValue(error.data)})`,
-      };
-    }
-    case 'maxItems':
-      return { path: at, message: `must have at most ${(error.params as { limit: number }).limit} items (got ${describeValue(error.data)}): split it` };
-    case 'maxLength':
-      return { path: at, message: `must be at most ${(error.params as { limit: number }).limit} characters (got ${describeValue(error.data)})` };
-    case 'maximum':
-      return {
-        path: at,
-        message: `must be ${(error.params as { limit: number }).limit} or less (got ${error.instancePath === '' ? describeType(error.data) : describeValue(error.data)})`,
-      };
     default:
-      return { path: at, message: error.message ?? 'is invalid' };
+      return { path: at, message: schemaValueMessage(error) };
   }
 }
 

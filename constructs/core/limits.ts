@@ -79,9 +79,18 @@ export function wholeNumberProblem(value: unknown, max: number, unit: string): s
   return `must be a whole number of ${unit} from 0 to ${max.toLocaleString('en-US')} (got ${describeValue(value)}${why})`;
 }
 
+/**
+ * Why `value` is not a pool's size (an elastic pool's count, a static pool's quantity, a private pool's
+ * count of hosts, a dynamic pool's node bounds, a type's maxCapacity), or undefined when it is: a whole
+ * number from 0 to MAX_NODES_PER_POOL. The plan and the constructs ask this one rule.
+ */
+export function poolSizeProblem(value: unknown, unit: 'nodes' | 'hosts' = 'nodes'): string | undefined {
+  return wholeNumberProblem(value, MAX_NODES_PER_POOL, unit);
+}
+
 /** A declared count as a number, 0 when it is not a whole number in bounds (its own check reports that). */
 function declared(value: unknown): number {
-  return wholeNumberProblem(value, MAX_NODES_PER_POOL, 'nodes') === undefined ? (value as number) : 0;
+  return poolSizeProblem(value) === undefined ? (value as number) : 0;
 }
 
 /** Every node the config declares outright: elastic pools, static auto pools and private pools. */

@@ -171,6 +171,15 @@ export interface ClusterSpec {
   readonly kubeconfigContext?: string;
 }
 
+/**
+ * The taint effects Kubernetes knows, in its order: the one list the config schema, the Taint type and
+ * the plan's taint check read.
+ */
+export const TAINT_EFFECTS = ['NoSchedule', 'PreferNoSchedule', 'NoExecute'] as const;
+
+/** What a taint does to pods that do not tolerate it. */
+export type TaintEffect = (typeof TAINT_EFFECTS)[number];
+
 /** A Kubernetes node taint. */
 export interface Taint {
   /** The taint key (a qualified name, like a label key). */
@@ -178,7 +187,7 @@ export interface Taint {
   /** The taint value (a label value). @default - no value */
   readonly value?: string;
   /** What the taint does to pods that do not tolerate it. */
-  readonly effect: 'NoSchedule' | 'PreferNoSchedule' | 'NoExecute';
+  readonly effect: TaintEffect;
 }
 
 /** An Elastic Node Pool: `count` VMs of one shape, carved from a quota, joining a tenant cluster. */

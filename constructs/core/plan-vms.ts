@@ -8,15 +8,15 @@ import { AutoNodesPlan, AutoNodesSourcePath, checkTaints, planAutoNodes, Planned
 import { hostImageProblem } from './host-image';
 import { metal3ImageOf, OsImages, osImagesByName, PropertyLevel } from './metal3-image';
 import { metalsliceTemplateOf, planTemplateProviders, TEMPLATE_IMAGE_URL_PROPERTY, unprovenCapacityWarning } from './node-templates';
-import { MAX_NODES_PER_POOL, wholeNumberProblem } from './limits';
+import { poolSizeProblem } from './limits';
 import { poolVmName } from './naming';
 import { childPath, IssueCollector, PlanIssue } from './errors';
 import { Foundation, checkLabels, pathOf, unknownReference } from './plan-foundation';
-import { AutoNodesSpec, Labels, MetalsliceConfig, NodeProviderSpec, PrivateNodePoolSpec } from './model';
+import { AutoNodesSpec, Labels, MetalsliceConfig, NodePoolSpec, NodeProviderSpec, PrivateNodePoolSpec } from './model';
 import { EffectiveProperties, effectiveProperties, ImageSource, KubevirtProperties, kubevirtProperties } from './properties';
 import { labelValueProblem } from './names';
-import { NodeProvider, NodeType, parseNodeProviders } from './node-types';
-import type { ModelPaths, PlannedPool } from './plan-types';
+import { NodeProvider, NodeType, parseNodeProviders, privatePoolProviderProblem } from './node-types';
+import type { ModelPaths, PlannedFleet, PlannedPool, PlannedQuota } from './plan-types';
 import { PoolPreview, previewDynamicPool } from './preview';
 import { Quantity } from './quantity';
 import { roomLeft } from './quota-room';
@@ -31,103 +31,132 @@ export interface ElasticPools {
 }
 
 /** Phase 2a: elastic node pools and their VMs. */
-// Over 60 lines: kept compact for the 10k-VM work on this file; split pending (issue 29).
 export function buildElasticVms(model: MetalsliceConfig, paths: ModelPaths | undefined, foundation: Foundation, issues: IssueCollector): ElasticPools {
   const pools: PlannedPool[] = [];
   const vms: PlannedVm[] = [];
-  // eslint-disable-next-line complexity -- one elastic pool read field by field; split pending, kept compact for the 10k-VM work on this file (issue 29)
   (model.nodePools ?? []).forEach((spec, i) => {
     const at = pathOf(paths, 'nodePools', i);
-    const quota = foundation.quotas.get(spec.quota);
-    if (!foundation.declared.quotas.has(spec.quota)) issues.add(`${at}.quota`, unknownReference('quota', spec.quota, foundation.quotas.keys()));
-    if (!foundation.declared.clusters.has(spec.cluster)) issues.add(`${at}.cluster`, unknownReference('cluster', spec.cluster, foundation.clusters.keys()));
-    const countProblem = wholeNumberProblem(spec.count, MAX_NODES_PER_POOL, 'nodes');
-    if (countProblem !== undefined) issues.add(`${at}.count`, countProblem);
-    checkLabels(spec.labels, `${at}.labels`, issues, true);
-    const taintProblems: PlanIssue[] = [];
-    checkTaints(spec.taints, `${at}.taints`, taintProblems);
-    for (const p of taintProblems) issues.add(p.path, p.message);
-    if (spec.nodeType !== undefined) {
-      const problem = labelValueProblem(spec.nodeType);
-      if (problem) issues.add(`${at}.nodeType`, `"${spec.nodeType}": ${problem}`);
-    }
-    const shape = issues.capture(() => normalizeResources(parseResources(spec.shape, `${at}.shape`)));
+    const countOk = checkElasticFields(spec, at, foundation, issues);
+    const shape = elasticShape(spec, at, issues);
     if (!shape) return;
-    const cpu = get(shape, 'cpu');
-    if (cpu.isZero() || cpu.nano % 1_000_000_000n !== 0n) {
-      issues.add(`${at}.shape.cpu`, `a VM gets whole vCPUs: got ${cpu}; use ${Math.max(1, Number(cpu.ceilUnits()))}`);
-      return;
-    }
-    if (get(shape, 'memory').cmp(Quantity.parse('256Mi')) < 0) {
-      issues.add(
-        `${at}.shape.memory`,
-        `a node needs at least 256Mi of memory to boot (got ${amount('memory', get(shape, 'memory'))}); kubelet wants 2Gi or more`,
-      );
-      return;
-    }
-    const rootDisk = spec.rootDisk ?? 'dataVolume';
-    if (rootDisk === 'dataVolume' && get(shape, 'disk').isZero()) {
-      issues.add(`${at}.shape.disk`, 'a dataVolume root disk needs a size: add disk (e.g. 40Gi), or set rootDisk: containerDisk');
-      return;
-    }
+    const quota = foundation.quotas.get(spec.quota);
     const fleet = quota ? foundation.fleets.get(quota.fleet) : undefined;
     if (!quota || !fleet) return;
-    const problems: PlanIssue[] = [];
-    const build = buildVm(shape, spec.vm ?? {}, rootDisk, fleet.kubevirt, { options: `${at}.vm`, shape: `${at}.shape` }, problems);
-    for (const p of problems) issues.add(p.path, p.message);
-    if (!build) return;
-    const placement = spec.placement ?? 'spread';
-    if (placement === 'planned' && asksForLiveMigration(spec.vm ?? {})) {
-      issues.add(
-        `${at}.vm.evictionStrategy`,
-        `${spec.vm?.evictionStrategy} needs a second host to migrate to, but placement: planned pins each VM to one host (a drain would wait forever): use None or External, or placement: spread`,
-      );
-      return;
-    }
-    const count = countProblem === undefined ? spec.count : 0;
-    const nodeType = spec.nodeType ?? spec.name;
-    const pool: PlannedPool = {
-      kind: 'elastic',
-      name: spec.name,
-      path: at,
-      spec,
-      quota: quota.name,
-      fleet: quota.fleet,
-      cluster: spec.cluster,
-      namespace: quota.namespace,
-      nodeType,
-      shape,
-      footprint: normalizeResources(build.hostDemand),
-      nodes: Array.from({ length: count }, (_, n) => ({ name: poolVmName(spec.name, n) })),
-    };
-    pools.push(pool);
-    // One object per pool with every field in its final order; each VM copies it and sets its own name and
-    // index. Spreading `build` and adding fields per VM cost ~50 us a VM (0.5 s at 10,000 VMs).
-    const template: PlannedVm = {
-      ...build,
-      name: '',
-      origin: 'elastic',
-      concrete: true,
-      pool: spec.name,
-      poolPath: at,
-      countPath: `${at}.count`,
-      index: 0,
-      cluster: spec.cluster,
-      quota: quota.name,
-      fleet: quota.fleet,
-      namespace: quota.namespace,
-      nodeType,
-      ...(spec.image !== undefined ? { image: spec.image } : {}),
-      placement,
-      labels: spec.labels ?? {},
-      taints: spec.taints ?? [],
-    };
-    for (let index = 0; index < count; index++) {
-      const vm: PlannedVm = { ...template, name: pool.nodes[index].name, index };
-      vms.push(placement === 'planned' ? pinVm(vm, 'placement: planned') : vm);
-    }
+    const build = elasticBuild(spec, at, shape, fleet, issues);
+    if (build) addElasticPool(spec, at, countOk ? spec.count : 0, shape, build, quota, pools, vms);
   });
   return { pools, vms };
+}
+
+/** An elastic pool's references, count, labels, taints and node type; whether its count is a valid one. */
+function checkElasticFields(spec: NodePoolSpec, at: string, foundation: Foundation, issues: IssueCollector): boolean {
+  if (!foundation.declared.quotas.has(spec.quota)) issues.add(`${at}.quota`, unknownReference('quota', spec.quota, foundation.quotas.keys()));
+  if (!foundation.declared.clusters.has(spec.cluster)) issues.add(`${at}.cluster`, unknownReference('cluster', spec.cluster, foundation.clusters.keys()));
+  const countProblem = poolSizeProblem(spec.count);
+  if (countProblem !== undefined) issues.add(`${at}.count`, countProblem);
+  checkLabels(spec.labels, `${at}.labels`, issues, true);
+  const taintProblems: PlanIssue[] = [];
+  checkTaints(spec.taints, `${at}.taints`, taintProblems);
+  for (const p of taintProblems) issues.add(p.path, p.message);
+  if (spec.nodeType !== undefined) {
+    const problem = labelValueProblem(spec.nodeType);
+    if (problem) issues.add(`${at}.nodeType`, `"${spec.nodeType}": ${problem}`);
+  }
+  return countProblem === undefined;
+}
+
+/** The pool's VM shape: whole vCPUs, memory enough to boot, a size for a dataVolume root disk. */
+function elasticShape(spec: NodePoolSpec, at: string, issues: IssueCollector): ResourceVector | undefined {
+  const shape = issues.capture(() => normalizeResources(parseResources(spec.shape, `${at}.shape`)));
+  if (!shape) return undefined;
+  const cpu = get(shape, 'cpu');
+  if (cpu.isZero() || cpu.nano % 1_000_000_000n !== 0n) {
+    issues.add(`${at}.shape.cpu`, `a VM gets whole vCPUs: got ${cpu}; use ${Math.max(1, Number(cpu.ceilUnits()))}`);
+    return undefined;
+  }
+  if (get(shape, 'memory').cmp(Quantity.parse('256Mi')) < 0) {
+    issues.add(
+      `${at}.shape.memory`,
+      `a node needs at least 256Mi of memory to boot (got ${amount('memory', get(shape, 'memory'))}); kubelet wants 2Gi or more`,
+    );
+    return undefined;
+  }
+  if ((spec.rootDisk ?? 'dataVolume') === 'dataVolume' && get(shape, 'disk').isZero()) {
+    issues.add(`${at}.shape.disk`, 'a dataVolume root disk needs a size: add disk (e.g. 40Gi), or set rootDisk: containerDisk');
+    return undefined;
+  }
+  return shape;
+}
+
+/** How every VM of the pool is built on its quota's fleet; a pinned pool cannot ask for live migration. */
+function elasticBuild(spec: NodePoolSpec, at: string, shape: ResourceVector, fleet: PlannedFleet, issues: IssueCollector): VmBuild | undefined {
+  const problems: PlanIssue[] = [];
+  const build = buildVm(shape, spec.vm ?? {}, spec.rootDisk ?? 'dataVolume', fleet.kubevirt, { options: `${at}.vm`, shape: `${at}.shape` }, problems);
+  for (const p of problems) issues.add(p.path, p.message);
+  if (!build) return undefined;
+  if ((spec.placement ?? 'spread') === 'planned' && asksForLiveMigration(spec.vm ?? {})) {
+    issues.add(
+      `${at}.vm.evictionStrategy`,
+      `${spec.vm?.evictionStrategy} needs a second host to migrate to, but placement: planned pins each VM to one host (a drain would wait forever): use None or External, or placement: spread`,
+    );
+    return undefined;
+  }
+  return build;
+}
+
+/** The pool as planned and its `count` VMs, each a copy of one template with its own name and index. */
+function addElasticPool(
+  spec: NodePoolSpec,
+  at: string,
+  count: number,
+  shape: ResourceVector,
+  build: VmBuild,
+  quota: PlannedQuota,
+  pools: PlannedPool[],
+  vms: PlannedVm[],
+): void {
+  const nodeType = spec.nodeType ?? spec.name;
+  const placement = spec.placement ?? 'spread';
+  const pool: PlannedPool = {
+    kind: 'elastic',
+    name: spec.name,
+    path: at,
+    spec,
+    quota: quota.name,
+    fleet: quota.fleet,
+    cluster: spec.cluster,
+    namespace: quota.namespace,
+    nodeType,
+    shape,
+    footprint: normalizeResources(build.hostDemand),
+    nodes: Array.from({ length: count }, (_, n) => ({ name: poolVmName(spec.name, n) })),
+  };
+  pools.push(pool);
+  // One object per pool with every field in its final order; each VM copies it and sets its own name and
+  // index. Spreading `build` and adding fields per VM cost ~50 us a VM (0.5 s at 10,000 VMs).
+  const template: PlannedVm = {
+    ...build,
+    name: '',
+    origin: 'elastic',
+    concrete: true,
+    pool: spec.name,
+    poolPath: at,
+    countPath: `${at}.count`,
+    index: 0,
+    cluster: spec.cluster,
+    quota: quota.name,
+    fleet: quota.fleet,
+    namespace: quota.namespace,
+    nodeType,
+    ...(spec.image !== undefined ? { image: spec.image } : {}),
+    placement,
+    labels: spec.labels ?? {},
+    taints: spec.taints ?? [],
+  };
+  for (let index = 0; index < count; index++) {
+    const vm: PlannedVm = { ...template, name: pool.nodes[index].name, index };
+    vms.push(placement === 'planned' ? pinVm(vm, 'placement: planned') : vm);
+  }
 }
 
 /** Quota room left by a set of VMs, per quota. */
@@ -177,13 +206,15 @@ function privateAsAuto(
   (model.privateNodePools ?? []).forEach((spec, i) => {
     const at = pathOf(paths, 'privateNodePools', i);
     const provider = providerSpecs.find((p) => p.name === spec.provider);
-    if (provider && provider.kind !== 'metal3') {
-      issues.add(
-        `${at}.provider`,
-        `provider "${spec.provider}" is of kind ${provider.kind}; private node pools claim whole bare-metal hosts from a metal3 provider`,
-      );
+    const providerProblem = provider && privatePoolProviderProblem(spec.provider, provider.kind);
+    if (providerProblem) {
+      issues.add(`${at}.provider`, providerProblem);
       return;
     }
+    // The count is the private pool's own field, of hosts: checked here, so the static pool it becomes is not
+    // reported a second time under a field the pool does not have.
+    const countProblem = poolSizeProblem(spec.count, 'hosts');
+    if (countProblem !== undefined) issues.add(`${at}.count`, `count ${countProblem}`);
     const imageProblem = hostImageProblem(spec.image);
     if (imageProblem !== undefined) issues.add(`${at}.image`, imageProblem);
     const type = providers.find((p) => p.name === spec.provider)?.types.find((t) => t.name === spec.nodeType);
@@ -194,7 +225,7 @@ function privateAsAuto(
       static: [
         {
           name: spec.name,
-          quantity: spec.count,
+          quantity: countProblem === undefined ? spec.count : 0,
           requirements: [{ property: 'vcluster.com/node-type', value: spec.nodeType }, ...devices],
           taints: spec.taints,
           nodeLabels: spec.labels,
@@ -207,7 +238,6 @@ function privateAsAuto(
 }
 
 /** Phase 2b: node types for every auto-node pool (and private pool), against the quota room the elastic VMs leave. */
-// Over 60 lines: kept compact for the 10k-VM work on this file; split pending (issue 29).
 export function selectAutoNodeTypes(
   model: MetalsliceConfig,
   paths: ModelPaths | undefined,
@@ -216,16 +246,7 @@ export function selectAutoNodeTypes(
   issues: IssueCollector,
   warnings: PlanIssue[],
 ): AutoSelection {
-  const declared = (model.autoNodes ?? []).map((entry, i) => {
-    const at = pathOf(paths, 'autoNodes', i);
-    return (
-      entry.source ?? {
-        entry: at,
-        static: (entry.static ?? []).map((_, j) => `${at}.static[${j}]`),
-        dynamic: (entry.dynamic ?? []).map((_, j) => `${at}.dynamic[${j}]`),
-      }
-    );
-  });
+  const declared = declaredSources(model, paths);
   const templateIssues: PlanIssue[] = [];
   const templates = planTemplateProviders(
     model.nodeProviders ?? [],
@@ -256,7 +277,42 @@ export function selectAutoNodeTypes(
   });
   for (const issue of auto.issues) issues.add(issue.path, issue.message);
   warnings.push(...auto.warnings);
-  // Dynamic pools with preview pods: the cheapest node mix for them, from the pool's matching types.
+  const selection = {
+    auto,
+    autoSpecs,
+    templateVms: templates.templateVms,
+    templateHosts: templates.templateHosts,
+    providers: catalogue.providers,
+    kubevirtFleetOf: new Map(providerSpecs.filter((p) => p.kind === 'kubevirt' && p.fleet).map((p) => [p.name, p.fleet!])),
+    previews: previewDynamicPools(auto, autoSpecs, issues, warnings),
+  };
+  const privatePools = [...plannedPrivatePools(model, paths, auto), ...staticMetal3Pools(model, paths, selection, issues)];
+  warnTerraformStatics(auto.pools, templates.templateVms, providerSpecs, warnings);
+  checkTemplateImages(model, paths, selection, issues);
+  return { ...selection, privatePools };
+}
+
+/** Where each autoNodes entry and its pools were written (a vcluster.yaml import brings its own). */
+function declaredSources(model: MetalsliceConfig, paths: ModelPaths | undefined): AutoNodesSourcePath[] {
+  return (model.autoNodes ?? []).map((entry, i) => {
+    const at = pathOf(paths, 'autoNodes', i);
+    return (
+      entry.source ?? {
+        entry: at,
+        static: (entry.static ?? []).map((_, j) => `${at}.static[${j}]`),
+        dynamic: (entry.dynamic ?? []).map((_, j) => `${at}.dynamic[${j}]`),
+      }
+    );
+  });
+}
+
+/** Dynamic pools with preview pods: the cheapest node mix for them, from the pool's matching types. */
+function previewDynamicPools(
+  auto: AutoNodesPlan,
+  autoSpecs: readonly AutoNodesSpec[],
+  issues: IssueCollector,
+  warnings: PlanIssue[],
+): Map<PlannedAutoPool, PoolPreview> {
   const previews = new Map<PlannedAutoPool, PoolPreview>();
   for (const pool of auto.pools) {
     if (pool.mode !== 'dynamic' || pool.candidates.length === 0) continue;
@@ -267,31 +323,21 @@ export function selectAutoNodeTypes(
     warnings.push(...previewWarnings);
     if (preview) previews.set(pool, preview);
   }
-  const selection = {
-    auto,
-    autoSpecs,
-    templateVms: templates.templateVms,
-    templateHosts: templates.templateHosts,
-    providers: catalogue.providers,
-    kubevirtFleetOf: new Map(providerSpecs.filter((p) => p.kind === 'kubevirt' && p.fleet).map((p) => [p.name, p.fleet!])),
-    previews,
-  };
-  const privatePools = [
-    ...(model.privateNodePools ?? []).flatMap((spec, i) => {
-      const pool = auto.pools.find((p) => p.name === spec.name && p.cluster === spec.cluster && p.provider === spec.provider && p.mode === 'static');
-      return pool ? [{ spec, path: pathOf(paths, 'privateNodePools', i), pool }] : [];
-    }),
-    ...staticMetal3Pools(model, paths, selection, issues),
-  ];
-  warnTerraformStatics(auto.pools, templates.templateVms, providerSpecs, warnings);
-  checkTemplateImages(model, paths, selection, issues);
-  return { ...selection, privatePools };
+  return previews;
 }
 
-/** The static pools on metal3 providers written as auto nodes: private pools of their chosen type, with the image their properties give. */
+/** Each privateNodePools entry with the static pool it was planned as (none when it never became one). */
+function plannedPrivatePools(model: MetalsliceConfig, paths: ModelPaths | undefined, auto: AutoNodesPlan): PrivatePool[] {
+  return (model.privateNodePools ?? []).flatMap((spec, i) => {
+    const pool = auto.pools.find((p) => p.name === spec.name && p.cluster === spec.cluster && p.provider === spec.provider && p.mode === 'static');
+    return pool ? [{ spec, path: pathOf(paths, 'privateNodePools', i), pool }] : [];
+  });
+}
+
 /** What reading a pool's claim properties needs of the selection. */
 type ClaimContext = Pick<AutoSelection, 'auto' | 'autoSpecs' | 'templateHosts'>;
 
+/** The static pools on metal3 providers written as auto nodes: private pools of their chosen type, with the image their properties give. */
 function staticMetal3Pools(model: MetalsliceConfig, paths: ModelPaths | undefined, selection: ClaimContext, issues: IssueCollector): PrivatePool[] {
   const problems: PlanIssue[] = [];
   const osImages: OsImages = osImagesByName(model.osImages ?? [], (i) => pathOf(paths, 'osImages', i), problems);
@@ -470,7 +516,6 @@ export function typeVm(
 }
 
 /** Phase 3: the VMs of kubevirt auto-node pools: static pools' nodes, and dynamic pools at their limits. */
-// Over 60 lines: kept compact for the 10k-VM work on this file; split pending (issue 29).
 export function buildAutoVms(
   foundation: Foundation,
   selection: AutoSelection,
@@ -480,34 +525,22 @@ export function buildAutoVms(
   warnings: PlanIssue[] = [],
 ): PlannedVm[] {
   const vms: PlannedVm[] = [];
-  const typeById = new Map(selection.providers.flatMap((p) => p.types.map((t) => [t.id, t] as const)));
-  const seenWarnings = new Set<string>();
+  const ctx: AutoVmContext = {
+    selection,
+    model,
+    paths,
+    issues,
+    warnings,
+    typeById: new Map(selection.providers.flatMap((p) => p.types.map((t) => [t.id, t] as const))),
+    seenWarnings: new Set<string>(),
+  };
   for (const pool of selection.auto.pools) {
     if (pool.providerKind !== 'kubevirt' || pool.quota === undefined) continue;
     const fleetName = selection.kubevirtFleetOf.get(pool.provider);
     const quota = foundation.quotas.get(pool.quota);
     const fleet = fleetName ? foundation.fleets.get(fleetName) : undefined;
     if (!fleet || !quota) continue;
-    const builds = new Map<string, (VmBuild & { imageSource?: ImageSource }) | undefined>();
-    const vmOf = (typeId: string): (VmBuild & { imageSource?: ImageSource }) | undefined => {
-      if (builds.has(typeId)) return builds.get(typeId);
-      const type = typeById.get(typeId);
-      let built: (VmBuild & { imageSource?: ImageSource }) | undefined;
-      if (type) {
-        const poolWarnings: PlanIssue[] = [];
-        const props = propertiesOf(model, paths, selection, pool, type.name, issues, poolWarnings);
-        for (const w of poolWarnings) {
-          if (seenWarnings.has(w.path)) continue;
-          seenWarnings.add(w.path);
-          warnings.push(w);
-        }
-        const problems: PlanIssue[] = [];
-        built = typeVm(type, fleet.kubevirt, props, problems);
-        for (const p of problems) issues.add(p.path, p.message);
-      }
-      builds.set(typeId, built);
-      return built;
-    };
+    const vmOf = typeBuilds(ctx, pool, fleet.kubevirt);
     const common = {
       origin: pool.mode,
       pool: pool.name,
@@ -520,38 +553,90 @@ export function buildAutoVms(
       taints: pool.taints,
       ...(selection.templateVms.has(pool.provider) ? { madeByNodeTemplate: true } : {}),
     };
-    if (pool.mode === 'static') {
-      pool.nodes.forEach((node, index) => {
-        const build = vmOf(node.nodeType);
-        if (!build) return;
-        vms.push({
-          ...build,
-          ...common,
-          name: node.name,
-          concrete: true,
-          countPath: childPath(pool.path, 'quantity'),
-          index,
-          nodeType: bareTypeName(node.nodeType),
-          labels: node.labels,
-        });
-      });
-      continue;
-    }
-    const worst = pool.dynamic?.worstCase;
-    const build = worst ? vmOf(worst.nodeType) : undefined;
-    if (!worst || !build) continue;
-    for (let index = 0; index < worst.nodes; index++) {
-      vms.push({
-        ...build,
-        ...common,
-        name: `${pool.cluster}-${pool.name}-limit-${index}`,
-        concrete: false,
-        countPath: childPath(pool.path, 'limits'),
-        index,
-        nodeType: bareTypeName(worst.nodeType),
-        labels: pool.nodeLabels,
-      });
-    }
+    if (pool.mode === 'static') pushStaticVms(pool, vmOf, common, vms);
+    else pushLimitVms(pool, vmOf, common, vms);
   }
   return vms;
+}
+
+/** What building the VMs of auto pools reads and writes, shared by every pool. */
+interface AutoVmContext {
+  readonly selection: AutoSelection;
+  readonly model: MetalsliceConfig;
+  readonly paths?: ModelPaths;
+  readonly issues: IssueCollector;
+  readonly warnings: PlanIssue[];
+  readonly typeById: ReadonlyMap<string, NodeType>;
+  /** Property warnings already given (one per path, however many pools share the entry). */
+  readonly seenWarnings: Set<string>;
+}
+
+/** A type's VM as built for one pool. */
+type TypeBuild = (VmBuild & { imageSource?: ImageSource }) | undefined;
+
+/** The fields every VM of a pool shares. */
+type PoolVmFields = Pick<
+  PlannedVm,
+  'origin' | 'pool' | 'poolPath' | 'cluster' | 'quota' | 'fleet' | 'namespace' | 'placement' | 'taints' | 'madeByNodeTemplate'
+>;
+
+/** The VM of each node type for one pool (with the pool's claim properties), built once per type and cached. */
+function typeBuilds(ctx: AutoVmContext, pool: PlannedAutoPool, fleet: FleetKubevirt): (typeId: string) => TypeBuild {
+  const builds = new Map<string, TypeBuild>();
+  return (typeId) => {
+    if (builds.has(typeId)) return builds.get(typeId);
+    const type = ctx.typeById.get(typeId);
+    let built: TypeBuild;
+    if (type) {
+      const poolWarnings: PlanIssue[] = [];
+      const props = propertiesOf(ctx.model, ctx.paths, ctx.selection, pool, type.name, ctx.issues, poolWarnings);
+      for (const w of poolWarnings) {
+        if (ctx.seenWarnings.has(w.path)) continue;
+        ctx.seenWarnings.add(w.path);
+        ctx.warnings.push(w);
+      }
+      const problems: PlanIssue[] = [];
+      built = typeVm(type, fleet, props, problems);
+      for (const p of problems) ctx.issues.add(p.path, p.message);
+    }
+    builds.set(typeId, built);
+    return built;
+  };
+}
+
+/** A static pool's VMs: one per planned node, concrete. */
+function pushStaticVms(pool: PlannedAutoPool, vmOf: (typeId: string) => TypeBuild, common: PoolVmFields, vms: PlannedVm[]): void {
+  pool.nodes.forEach((node, index) => {
+    const build = vmOf(node.nodeType);
+    if (!build) return;
+    vms.push({
+      ...build,
+      ...common,
+      name: node.name,
+      concrete: true,
+      countPath: childPath(pool.path, 'quantity'),
+      index,
+      nodeType: bareTypeName(node.nodeType),
+      labels: node.labels,
+    });
+  });
+}
+
+/** A dynamic pool's VMs at its limits (its worst case), not concrete: what it may reach, not what it has. */
+function pushLimitVms(pool: PlannedAutoPool, vmOf: (typeId: string) => TypeBuild, common: PoolVmFields, vms: PlannedVm[]): void {
+  const worst = pool.dynamic?.worstCase;
+  const build = worst ? vmOf(worst.nodeType) : undefined;
+  if (!worst || !build) return;
+  for (let index = 0; index < worst.nodes; index++) {
+    vms.push({
+      ...build,
+      ...common,
+      name: `${pool.cluster}-${pool.name}-limit-${index}`,
+      concrete: false,
+      countPath: childPath(pool.path, 'limits'),
+      index,
+      nodeType: bareTypeName(worst.nodeType),
+      labels: pool.nodeLabels,
+    });
+  }
 }

@@ -95,35 +95,13 @@ export function effectiveProperties(levels: readonly { readonly properties: Labe
  * The VM settings in the effective properties, with problems for invalid values and warnings for provider
  * properties metalslice does not carry, each at the place the value was written.
  */
-// eslint-disable-next-line complexity -- one branch per kubevirt property of the catalogue; split pending (issue 29)
 export function kubevirtProperties(effective: EffectiveProperties, claimPath: string, issues: PlanIssue[], warnings: PlanIssue[]): KubevirtProperties {
   const at = (key: string) => effective[key]?.path ?? childPath(childPath(claimPath, 'properties'), key);
   const url = effective[IMAGE_URL]?.value;
   const dataSource = effective[IMAGE_DATASOURCE]?.value;
   const size = effective[ROOT_DISK_SIZE]?.value;
-  let rootDiskSize: Quantity | undefined;
-  if (size !== undefined) {
-    let parsed: Quantity | undefined;
-    try {
-      parsed = Quantity.parse(size);
-    } catch (e) {
-      if (!(e instanceof QuantityError)) throw e;
-    }
-    // A bare number is bytes: a root disk of a few bytes is a missing unit, not a disk.
-    if (parsed === undefined || parsed.cmp(Quantity.parse('1Gi')) < 0)
-      issues.push({ path: at(ROOT_DISK_SIZE), message: `${describeValue(size)} is not a root-disk size: write a quantity of 1Gi or more, such as 40Gi` });
-    else rootDiskSize = parsed;
-  }
-  let image: ImageSource | undefined;
-  if (dataSource !== undefined) {
-    // The platform prefers the DataSource when both are set.
-    const [namespace, name] = dataSource.includes('/') ? dataSource.split('/', 2) : [undefined, dataSource];
-    image = { dataSource: { name, ...(namespace ? { namespace } : {}) } };
-  } else if (url !== undefined) {
-    if (/^docker:\/\//.test(url)) image = { registry: url };
-    else if (/^https?:\/\//.test(url)) image = { http: url };
-    else issues.push({ path: at(IMAGE_URL), message: `${describeValue(url)} is not an image URL: use docker://REGISTRY/IMAGE:TAG or an http(s) URL` });
-  }
+  const rootDiskSize = size === undefined ? undefined : rootDiskSizeOf(size, at(ROOT_DISK_SIZE), issues);
+  const image = imageSourceOf(url, dataSource, at(IMAGE_URL), issues);
   if ((url !== undefined || dataSource !== undefined) && size === undefined) {
     issues.push({
       path: at(url !== undefined ? IMAGE_URL : IMAGE_DATASOURCE),
@@ -133,6 +111,41 @@ export function kubevirtProperties(effective: EffectiveProperties, claimPath: st
   if (effective[IMAGE_CHECKSUM] !== undefined && image !== undefined && !('http' in image)) {
     warnings.push({ path: at(IMAGE_CHECKSUM), message: 'image-checksum is only used with an http(s) image-url: remove it' });
   }
+  warnNotCarried(effective, at, warnings);
+  return { ...(rootDiskSize ? { rootDiskSize } : {}), ...(image ? { image } : {}) };
+}
+
+/** The root-disk-size property as a quantity of 1Gi or more, or a problem at `path`. */
+function rootDiskSizeOf(size: string, path: string, issues: PlanIssue[]): Quantity | undefined {
+  let parsed: Quantity | undefined;
+  try {
+    parsed = Quantity.parse(size);
+  } catch (e) {
+    if (!(e instanceof QuantityError)) throw e;
+  }
+  // A bare number is bytes: a root disk of a few bytes is a missing unit, not a disk.
+  if (parsed === undefined || parsed.cmp(Quantity.parse('1Gi')) < 0) {
+    issues.push({ path, message: `${describeValue(size)} is not a root-disk size: write a quantity of 1Gi or more, such as 40Gi` });
+    return undefined;
+  }
+  return parsed;
+}
+
+/** Where the root disk's content comes from: the DataSource when set (the platform prefers it), else the image URL. */
+function imageSourceOf(url: string | undefined, dataSource: string | undefined, urlPath: string, issues: PlanIssue[]): ImageSource | undefined {
+  if (dataSource !== undefined) {
+    const [namespace, name] = dataSource.includes('/') ? dataSource.split('/', 2) : [undefined, dataSource];
+    return { dataSource: { name, ...(namespace ? { namespace } : {}) } };
+  }
+  if (url === undefined) return undefined;
+  if (/^docker:\/\//.test(url)) return { registry: url };
+  if (/^https?:\/\//.test(url)) return { http: url };
+  issues.push({ path: urlPath, message: `${describeValue(url)} is not an image URL: use docker://REGISTRY/IMAGE:TAG or an http(s) URL` });
+  return undefined;
+}
+
+/** A warning for each provider property metalslice reads past (it does not render it yet). */
+function warnNotCarried(effective: EffectiveProperties, at: (key: string) => string, warnings: PlanIssue[]): void {
   for (const key of NOT_CARRIED) {
     if (effective[key] !== undefined)
       warnings.push({
@@ -140,5 +153,4 @@ export function kubevirtProperties(effective: EffectiveProperties, claimPath: st
         message: `metalslice does not carry ${key} into the VMs it renders yet: set it up on the VM template or leave these nodes to vCluster Platform`,
       });
   }
-  return { ...(rootDiskSize ? { rootDiskSize } : {}), ...(image ? { image } : {}) };
 }

@@ -140,8 +140,6 @@ export function parsePropertyOffer(raw: string, path: string): PropertyOffer {
  * `value` (which may be a comma list) or `values`; Exists and DoesNotExist take neither; Gt and Lt take one
  * non-negative integer. Keys must be label keys and values label values. Throws with every issue found.
  */
-// Over 60 lines: one branch per operator rule of vCluster's requirement validation; split pending (issue 29).
-// eslint-disable-next-line complexity -- one branch per operator rule of vCluster's requirement validation; split pending (issue 29)
 export function parseRequirement(input: RequirementSpec, path: string): Requirement {
   const issues: PlanIssue[] = [];
   if (typeof input !== 'object' || input === null) {
@@ -152,28 +150,55 @@ export function parseRequirement(input: RequirementSpec, path: string): Requirem
   if (!REQUIREMENT_OPERATORS.includes(operator)) {
     issues.push({ path: childPath(path, 'operator'), message: `unknown operator "${String(operator)}": use one of ${REQUIREMENT_OPERATORS.join(', ')}` });
   }
-  const key = input.property;
+  checkRequirementKey(input.property, path, issues);
+  const given: GivenValues = { hasValue: input.value !== undefined, hasValues: input.values !== undefined, values: readValues(input, path, issues) };
+  checkOperatorValues(operator, given, path, issues);
+  if (issues.length > 0) throw new MetalsliceError(issues);
+  return new Requirement(
+    input.property,
+    operator,
+    given.values.map((v) => v.text),
+  );
+}
+
+/** One value of a requirement as written, with the config path it came from. */
+interface GivenValue {
+  readonly text: string;
+  readonly path: string;
+}
+
+/** What a requirement wrote: whether `value` and `values` are present, and their values in order. */
+interface GivenValues {
+  readonly hasValue: boolean;
+  readonly hasValues: boolean;
+  readonly values: readonly GivenValue[];
+}
+
+/** The requirement's `property`: required, and a label key. */
+function checkRequirementKey(key: unknown, path: string, issues: PlanIssue[]): void {
   if (typeof key !== 'string') {
     issues.push({
       path: childPath(path, 'property'),
       message: 'property is required: the name of the node type property to match, e.g. topology.kubernetes.io/zone',
     });
-  } else {
-    const problem = labelKeyProblem(key);
-    if (problem) issues.push({ path: childPath(path, 'property'), message: `"${key}" is not a valid property name: ${problem}` });
+    return;
   }
-  const hasValue = input.value !== undefined;
-  const hasValues = input.values !== undefined;
-  let values: { text: string; path: string }[] = [];
-  if (hasValue) {
+  const problem = labelKeyProblem(key);
+  if (problem) issues.push({ path: childPath(path, 'property'), message: `"${key}" is not a valid property name: ${problem}` });
+}
+
+/** The values written as `value` (a string, maybe a comma list) and then as `values` (a list of strings). */
+function readValues(input: RequirementSpec, path: string, issues: PlanIssue[]): GivenValue[] {
+  const values: GivenValue[] = [];
+  if (input.value !== undefined) {
     const valuePath = childPath(path, 'value');
     if (typeof input.value !== 'string') {
       issues.push({ path: valuePath, message: `value must be a string (got ${describeValue(input.value)}): quote it` });
     } else {
-      values = splitList(input.value).map((text) => ({ text, path: valuePath }));
+      values.push(...splitList(input.value).map((text) => ({ text, path: valuePath })));
     }
   }
-  if (hasValues) {
+  if (input.values !== undefined) {
     const valuesPath = childPath(path, 'values');
     if (!Array.isArray(input.values)) {
       issues.push({ path: valuesPath, message: 'values must be a list of strings' });
@@ -184,55 +209,67 @@ export function parseRequirement(input: RequirementSpec, path: string): Requirem
       });
     }
   }
+  return values;
+}
+
+/** The operator's own rule for its values (vCluster's requirement validation, one case per operator family). */
+function checkOperatorValues(operator: RequirementOperator, given: GivenValues, path: string, issues: PlanIssue[]): void {
   switch (operator) {
     case 'In':
     case 'NotIn':
-      if (hasValue && hasValues) {
-        issues.push({ path, message: `${operator} takes either value or values, not both: keep one` });
-      } else if (!hasValue && !hasValues) {
-        issues.push({ path, message: `${operator} needs value (one value or a comma list) or values: add the values to match, or use Exists` });
-      } else if (hasValues && values.length === 0 && issues.length === 0) {
-        issues.push({
-          path: childPath(path, 'values'),
-          message: `${operator} needs at least one value: add one, or use ${operator === 'In' ? 'Exists' : 'DoesNotExist'}`,
-        });
-      }
-      for (const v of values) {
-        if (v.text === '') {
-          issues.push({
-            path: v.path,
-            message: 'empty value: remove it (a requirement matches property values, not their absence; use DoesNotExist for that)',
-          });
-          continue;
-        }
-        const problem = labelValueProblem(v.text);
-        if (problem) issues.push({ path: v.path, message: `"${v.text}" is not a valid label value: ${problem}` });
-      }
+      checkSetValues(operator, given, path, issues);
       break;
     case 'Exists':
     case 'DoesNotExist':
-      if (hasValue || hasValues) issues.push({ path, message: `${operator} takes no value: remove ${hasValue ? 'value' : 'values'}, or use In` });
+      if (given.hasValue || given.hasValues)
+        issues.push({ path, message: `${operator} takes no value: remove ${given.hasValue ? 'value' : 'values'}, or use In` });
       break;
     case 'Gt':
     case 'Lt':
-      if (hasValue && hasValues) {
-        issues.push({ path, message: `${operator} takes one integer as value, not both value and values: keep one` });
-      } else if (values.length !== 1) {
-        issues.push({
-          path: hasValues ? childPath(path, 'values') : path,
-          message: `${operator} needs exactly one integer, e.g. value: "4" (got ${values.length} values)`,
-        });
-      } else if (!NON_NEGATIVE_INTEGER.test(values[0].text)) {
-        issues.push({ path: values[0].path, message: `${operator} compares integers: "${values[0].text}" is not a non-negative integer; write e.g. "4"` });
-      }
+      checkIntegerValue(operator, given, path, issues);
       break;
   }
-  if (issues.length > 0) throw new MetalsliceError(issues);
-  return new Requirement(
-    key,
-    operator,
-    values.map((v) => v.text),
-  );
+}
+
+/** In and NotIn: exactly one of value or values, at least one value, each a label value. */
+function checkSetValues(operator: 'In' | 'NotIn', given: GivenValues, path: string, issues: PlanIssue[]): void {
+  const { hasValue, hasValues, values } = given;
+  if (hasValue && hasValues) {
+    issues.push({ path, message: `${operator} takes either value or values, not both: keep one` });
+  } else if (!hasValue && !hasValues) {
+    issues.push({ path, message: `${operator} needs value (one value or a comma list) or values: add the values to match, or use Exists` });
+  } else if (hasValues && values.length === 0 && issues.length === 0) {
+    issues.push({
+      path: childPath(path, 'values'),
+      message: `${operator} needs at least one value: add one, or use ${operator === 'In' ? 'Exists' : 'DoesNotExist'}`,
+    });
+  }
+  for (const v of values) {
+    if (v.text === '') {
+      issues.push({
+        path: v.path,
+        message: 'empty value: remove it (a requirement matches property values, not their absence; use DoesNotExist for that)',
+      });
+      continue;
+    }
+    const problem = labelValueProblem(v.text);
+    if (problem) issues.push({ path: v.path, message: `"${v.text}" is not a valid label value: ${problem}` });
+  }
+}
+
+/** Gt and Lt: one non-negative integer, given once. */
+function checkIntegerValue(operator: 'Gt' | 'Lt', given: GivenValues, path: string, issues: PlanIssue[]): void {
+  const { hasValue, hasValues, values } = given;
+  if (hasValue && hasValues) {
+    issues.push({ path, message: `${operator} takes one integer as value, not both value and values: keep one` });
+  } else if (values.length !== 1) {
+    issues.push({
+      path: hasValues ? childPath(path, 'values') : path,
+      message: `${operator} needs exactly one integer, e.g. value: "4" (got ${values.length} values)`,
+    });
+  } else if (!NON_NEGATIVE_INTEGER.test(values[0].text)) {
+    issues.push({ path: values[0].path, message: `${operator} compares integers: "${values[0].text}" is not a non-negative integer; write e.g. "4"` });
+  }
 }
 
 /** Parses a list of requirements, collecting the issues of all of them. */

@@ -5,10 +5,10 @@
  * for a misspelled key, the key it most likely meant.
  */
 import Ajv2020, { ErrorObject, ValidateFunction } from 'ajv/dist/2020';
-import leven from 'leven';
 import schemaJson from '../../vendor/vcluster/v0.36.1/values.schema.json';
 import { childPath, PlanIssue } from './errors';
-import { describeType, describeValue, excerpt } from './excerpt';
+import { excerpt } from './excerpt';
+import { didYouMean, schemaValueMessage } from './schema-messages';
 
 /** The vCluster release whose schema and validation rules metalslice follows. */
 export const VCLUSTER_VERSION = 'v0.36.1';
@@ -21,20 +21,6 @@ function validator(): ValidateFunction {
   // strict: false: the schema is vCluster's, written for its generator, not for Ajv's strict mode.
   compiled ??= new Ajv2020({ allErrors: true, strict: false, verbose: true }).compile(schemaJson as object);
   return compiled;
-}
-
-/** The closest of `candidates` to `word`, when it is close enough to be a typo. */
-export function didYouMean(word: string, candidates: Iterable<string>): string | undefined {
-  let best: string | undefined;
-  let bestDistance = Infinity;
-  for (const c of candidates) {
-    const d = leven(word.toLowerCase(), c.toLowerCase());
-    if (d < bestDistance || (d === bestDistance && best !== undefined && c < best)) {
-      best = c;
-      bestDistance = d;
-    }
-  }
-  return best !== undefined && bestDistance <= Math.max(2, Math.floor(word.length / 3)) ? best : undefined;
 }
 
 /** `/privateNodes/autoNodes/0/static` -> `privateNodes.autoNodes[0].static`, under `prefix`. */
@@ -64,26 +50,8 @@ function describe(error: ErrorObject, prefix: string): PlanIssue {
       const key = (error.params as { missingProperty: string }).missingProperty;
       return { path: pointerPath(prefix, `${error.instancePath}/${key}`), message: `${key} is required` };
     }
-    case 'type': {
-      const want = String((error.params as { type: string | string[] }).type).replace(',', ' or ');
-      const hint = want === 'string' && (typeof error.data === 'number' || typeof error.data === 'boolean') ? `: quote it ("${String(error.data)}")` : '';
-      const noun: Record<string, string> = {
-        array: 'a list',
-        object: 'a map',
-        integer: 'a whole number',
-        number: 'a number',
-        boolean: 'true or false',
-        string: 'a string',
-      };
-      return {
-        path: at,
-        message: `must be ${noun[want] ?? want} (got ${error.instancePath === '' ? describeType(error.data) : describeValue(error.data)})${hint}`,
-      };
-    }
-    case 'enum':
-      return { path: at, message: `must be one of ${(error.params as { allowedValues: unknown[] }).allowedValues.map((v) => JSON.stringify(v)).join(', ')}` };
     default:
-      return { path: at, message: error.message ?? 'is not valid' };
+      return { path: at, message: schemaValueMessage(error) };
   }
 }
 

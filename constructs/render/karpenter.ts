@@ -38,11 +38,35 @@ function karpenterResourceName(name: string): string {
   return name === 'disk' ? 'ephemeral-storage' : name;
 }
 
-// eslint-disable-next-line complexity -- one optional NodePool field per branch; split pending (issue 29)
+/** The dynamic pool's settings as planned. */
+type DynamicSettings = NonNullable<PlannedAutoPool['dynamic']>;
+
+/** The NodePool of a dynamic pool: requirements and labels on its template, disruption, limits and weight. */
 export function renderKarpenterNodePool(pool: PlannedAutoPool, options: KarpenterRenderOptions = {}): KubernetesObject {
   const dynamic = pool.dynamic;
   if (pool.mode !== 'dynamic' || !dynamic) throw new Error(`pool ${pool.path} is not a dynamic pool`);
   if (pool.candidates.length === 0) throw new Error(`pool ${pool.path} has no matching node type: render only a plan without errors`);
+  const labels = Object.fromEntries(Object.entries(pool.nodeLabels).filter(([k]) => !isRestrictedByKarpenter(k)));
+  const limits = karpenterLimits(dynamic);
+  const spec: Record<string, unknown> = {
+    template: {
+      ...(Object.keys(labels).length > 0 ? { metadata: { labels } } : {}),
+      spec: karpenterTemplateSpec(pool, dynamic, options),
+    },
+    disruption: karpenterDisruption(dynamic),
+  };
+  if (Object.keys(limits).length > 0) spec.limits = limits;
+  if (dynamic.weight !== undefined) spec.weight = dynamic.weight;
+  return {
+    apiVersion: 'karpenter.sh/v1',
+    kind: 'NodePool',
+    metadata: { name: pool.name, labels: { ...MANAGED_BY_LABELS, [CLUSTER_LABEL]: pool.cluster, [PROVIDER_LABEL]: pool.provider } },
+    spec,
+  };
+}
+
+/** The instance types the pool may use (cheapest first), then the pool's own requirements Karpenter can read. */
+function karpenterRequirements(pool: PlannedAutoPool): Record<string, unknown>[] {
   const resourceKeys = new Set(pool.candidates.flatMap((c) => Object.keys(c.resources)));
   const requirements: Record<string, unknown>[] = [{ key: INSTANCE_TYPE_LABEL, operator: 'In', values: pool.candidates.map((c) => c.name) }];
   for (const r of pool.requirements) {
@@ -55,16 +79,24 @@ export function renderKarpenterNodePool(pool: PlannedAutoPool, options: Karpente
         : { key: r.key, operator: r.operator, values: [...r.values] },
     );
   }
-  const labels = Object.fromEntries(Object.entries(pool.nodeLabels).filter(([k]) => !isRestrictedByKarpenter(k)));
+  return requirements;
+}
+
+/** The NodeClaim template's spec: class, requirements, then the optional taints and lifetimes. */
+function karpenterTemplateSpec(pool: PlannedAutoPool, dynamic: DynamicSettings, options: KarpenterRenderOptions): Record<string, unknown> {
   const templateSpec: Record<string, unknown> = {
     nodeClassRef: options.nodeClassRef ?? { group: DEFAULT_NODE_CLASS_GROUP, kind: DEFAULT_NODE_CLASS_KIND, name: pool.provider },
-    requirements,
+    requirements: karpenterRequirements(pool),
   };
   if (pool.taints.length > 0)
     templateSpec.taints = pool.taints.map((t) => (t.value !== undefined ? { key: t.key, value: t.value, effect: t.effect } : { key: t.key, effect: t.effect }));
   if (dynamic.expireAfter !== undefined) templateSpec.expireAfter = dynamic.expireAfter;
   if (dynamic.terminationGracePeriod !== undefined) templateSpec.terminationGracePeriod = dynamic.terminationGracePeriod;
+  return templateSpec;
+}
 
+/** The NodePool's disruption: the policy (Karpenter's default when unset), consolidateAfter and budgets when given. */
+function karpenterDisruption(dynamic: DynamicSettings): Record<string, unknown> {
   const disruption: Record<string, unknown> = { consolidationPolicy: dynamic.disruption?.consolidationPolicy ?? 'WhenEmptyOrUnderutilized' };
   if (dynamic.disruption?.consolidateAfter !== undefined) disruption.consolidateAfter = dynamic.disruption.consolidateAfter;
   if (dynamic.disruption?.budgets && dynamic.disruption.budgets.length > 0) {
@@ -75,24 +107,13 @@ export function renderKarpenterNodePool(pool: PlannedAutoPool, options: Karpente
       ...(b.duration !== undefined ? { duration: b.duration } : {}),
     }));
   }
+  return disruption;
+}
 
+/** The NodePool's limits in Karpenter's resource names, with the node count as `nodes`. */
+function karpenterLimits(dynamic: DynamicSettings): Record<string, string> {
   const limits: Record<string, string> = {};
   for (const [name, value] of Object.entries(formatResources(dynamic.limits))) limits[karpenterResourceName(name)] = value;
   if (dynamic.nodesLimit !== undefined) limits.nodes = String(dynamic.nodesLimit);
-
-  const spec: Record<string, unknown> = {
-    template: {
-      ...(Object.keys(labels).length > 0 ? { metadata: { labels } } : {}),
-      spec: templateSpec,
-    },
-    disruption,
-  };
-  if (Object.keys(limits).length > 0) spec.limits = limits;
-  if (dynamic.weight !== undefined) spec.weight = dynamic.weight;
-  return {
-    apiVersion: 'karpenter.sh/v1',
-    kind: 'NodePool',
-    metadata: { name: pool.name, labels: { ...MANAGED_BY_LABELS, [CLUSTER_LABEL]: pool.cluster, [PROVIDER_LABEL]: pool.provider } },
-    spec,
-  };
+  return limits;
 }
