@@ -115,7 +115,7 @@ describe('node templates conform to the constructs', () => {
 
   beforeAll(async () => {
     // KubeVirt's admission defaulting imitated, as on a real cluster (the VM shape is made for it).
-    cluster = await startCluster({ kubevirtDefaulting: true });
+    cluster = await startCluster({ kubevirt: true });
     work = copyTerraformTree(fs.mkdtempSync(path.join(cluster.dir, 'conform-')));
     for (const ns of ['acme-team-a', 'prod-metal', TEMPLATE_NS])
       expect((await cluster.client().create('/api/v1/namespaces', { metadata: { name: ns } })).status).toBe(201);
