@@ -239,6 +239,8 @@ function installItems(install: string, url: string, caFile: string): InstallItem
 function deployedStatus(): Record<string, unknown> {
   return {
     phase: 'Deployed',
+    // virt-config takes the default architecture from here, not from the spec; without it a VMI has none and is refused.
+    defaultArchitecture: 'amd64',
     conditions: [{ type: 'Available', status: 'True', reason: 'AllComponentsReady', message: 'All components are ready.' }],
     observedKubeVirtVersion: KUBEVIRT_VERSION,
     targetKubeVirtVersion: KUBEVIRT_VERSION,
@@ -309,7 +311,7 @@ export interface RunningKubevirt {
   readonly virtApiUrl: string;
   /** The names of the CRDs virt-operator's code generated and this installed. */
   readonly crds: readonly string[];
-  /** Stops the KubeVirt CR status stand-in; the processes stop with the control plane's components. */
+  /** Stops the stand-ins (KubeVirt CR status, CDI); the processes stop with the control plane's components. */
   stop(): Promise<void>;
 }
 
@@ -426,30 +428,201 @@ async function installWebhooks(host: KubevirtHost, items: readonly InstallItem[]
   });
 }
 
+/** Options of startKubevirt. */
+export interface KubevirtOptions {
+  /**
+   * Stand in for CDI: its CRDs (so virt-controller runs its DataVolume integration) and a loop that leaves each
+   * DataVolume as an import would (a bound claim, Succeeded). VMs with `dataVolumeTemplates` get no VMI without it.
+   * @default false
+   */
+  readonly cdi?: boolean;
+  /** The binaries. @default findKubevirtBinaries() */
+  readonly binaries?: KubevirtBinaries;
+}
+
 /**
  * Installs what virt-operator would (CRDs, RBAC, `kubevirt-ca`), starts virt-api, registers its webhooks by
  * URL, starts virt-controller and waits until it leads; KubeVirt CRs are marked Deployed as they appear. The
  * API server must have been started with frontProxyFlags.
  */
-export async function startKubevirt(host: KubevirtHost, bins: KubevirtBinaries = findKubevirtBinaries()): Promise<RunningKubevirt> {
+export async function startKubevirt(host: KubevirtHost, opts: KubevirtOptions = {}): Promise<RunningKubevirt> {
+  const bins = opts.binaries ?? findKubevirtBinaries();
   const certs = makeKubevirtCerts(host.dir);
   const caFile = path.join(certs, 'ca.crt');
   const port = await freePort();
   const virtApiUrl = `https://127.0.0.1:${port}`;
   const items = installItems(bins.install, virtApiUrl, caFile);
   await installPrerequisites(host, items, caFile);
-  const standIn = startOperatorStandIn(host.request);
+  // CDI's CRDs before virt-controller: it decides at start whether DataVolumes are served.
+  if (opts.cdi) await installCrds(host.request, cdiCrds() as unknown as InstallItem[], host.timeoutMs);
+  const standIns = [startOperatorStandIn(host.request), ...(opts.cdi ? [startCdiStandIn(host.request)] : [])];
+  const stop = async (): Promise<void> => {
+    for (const s of standIns) await s.stop();
+  };
   try {
     await startVirtApi(host, bins.virtApi, certs, port);
     await installWebhooks(host, items);
     await startVirtController(host, bins.virtController, certs);
   } catch (e) {
-    await standIn.stop();
+    await stop();
     throw e;
   }
   return {
     virtApiUrl,
     crds: items.filter((i) => i.kind === 'CustomResourceDefinition').map((i) => i.metadata.name),
-    stop: () => standIn.stop(),
+    stop,
+  };
+}
+
+// --- CDI, stood in for (verify --kubevirt) ---------------------------------------------------------------
+
+/** The CDI kinds virt-controller watches once it sees CDI's DataVolume CRD: name, plural, scope. */
+const CDI_KINDS: readonly (readonly [string, string, 'Namespaced' | 'Cluster'])[] = [
+  ['DataVolume', 'datavolumes', 'Namespaced'],
+  ['DataSource', 'datasources', 'Namespaced'],
+  ['StorageProfile', 'storageprofiles', 'Cluster'],
+  ['CDI', 'cdis', 'Cluster'],
+  ['CDIConfig', 'cdiconfigs', 'Cluster'],
+];
+
+/** Schemaless stand-ins for CDI's CRDs (cdi.kubevirt.io/v1beta1), enough for virt-controller to run its DataVolume integration. */
+export function cdiCrds(): Record<string, unknown>[] {
+  return CDI_KINDS.map(([kind, plural, scope]) => ({
+    apiVersion: 'apiextensions.k8s.io/v1',
+    kind: 'CustomResourceDefinition',
+    metadata: { name: `${plural}.cdi.kubevirt.io` },
+    spec: {
+      group: 'cdi.kubevirt.io',
+      names: { kind, plural, singular: kind.toLowerCase(), listKind: `${kind}List` },
+      scope,
+      versions: [
+        {
+          name: 'v1beta1',
+          served: true,
+          storage: true,
+          subresources: { status: {} },
+          schema: { openAPIV3Schema: { type: 'object', 'x-kubernetes-preserve-unknown-fields': true } },
+        },
+      ],
+    },
+  }));
+}
+
+/** A DataVolume as the CDI stand-in reads it. */
+interface DataVolumeState {
+  metadata: { name: string; namespace: string; uid?: string };
+  spec?: {
+    storage?: { accessModes?: string[]; resources?: { requests?: { storage?: string } } };
+    pvc?: { accessModes?: string[]; resources?: { requests?: { storage?: string } } };
+  };
+  status?: { phase?: string };
+}
+
+/** Status writes that may race with nothing: accept success and "already there". */
+async function expectStatus(what: string, res: Promise<ApiResponse>, accept: readonly number[]): Promise<void> {
+  const r = await res;
+  if (!accept.includes(r.status)) throw new Error(`${what}: HTTP ${r.status}: ${JSON.stringify(r.body)}`);
+}
+
+/**
+ * What CDI would leave for one DataVolume once imported, with no importer run: a PersistentVolume and the
+ * DataVolume's PersistentVolumeClaim bound to each other (`pv.kubernetes.io/bind-completed`, both Bound), and the
+ * DataVolume Succeeded. kube-scheduler then sees a bound claim on a volume with no node affinity.
+ */
+async function populateDataVolume(request: AdminRequest, dv: DataVolumeState): Promise<void> {
+  const { name, namespace } = dv.metadata;
+  const claim = dv.spec?.storage ?? dv.spec?.pvc ?? {};
+  const size = claim.resources?.requests?.storage ?? '10Gi';
+  const accessModes = claim.accessModes ?? ['ReadWriteOnce'];
+  const pv = `cdi-${namespace}-${name}`.slice(0, 253);
+  await expectStatus(
+    `creating PersistentVolume ${pv}`,
+    request('POST', '/api/v1/persistentvolumes', {
+      apiVersion: 'v1',
+      kind: 'PersistentVolume',
+      metadata: { name: pv, annotations: { 'pv.kubernetes.io/bound-by-controller': 'yes' } },
+      spec: {
+        capacity: { storage: size },
+        accessModes,
+        persistentVolumeReclaimPolicy: 'Delete',
+        storageClassName: '',
+        hostPath: { path: `/var/lib/metalslice-verify/${pv}` },
+        claimRef: { apiVersion: 'v1', kind: 'PersistentVolumeClaim', namespace, name },
+      },
+    }),
+    [201, 409],
+  );
+  const claimPath = `/api/v1/namespaces/${namespace}/persistentvolumeclaims`;
+  await expectStatus(
+    `creating PersistentVolumeClaim ${namespace}/${name}`,
+    request('POST', claimPath, {
+      apiVersion: 'v1',
+      kind: 'PersistentVolumeClaim',
+      metadata: {
+        name,
+        namespace,
+        annotations: { 'pv.kubernetes.io/bind-completed': 'yes', 'cdi.kubevirt.io/storage.populatedFor': name },
+        ...(dv.metadata.uid ? { ownerReferences: [{ apiVersion: 'cdi.kubevirt.io/v1beta1', kind: 'DataVolume', name, uid: dv.metadata.uid }] } : {}),
+      },
+      spec: { accessModes, resources: { requests: { storage: size } }, storageClassName: '', volumeName: pv, volumeMode: 'Filesystem' },
+    }),
+    [201, 409],
+  );
+  const bound = { status: { phase: 'Bound', accessModes, capacity: { storage: size } } };
+  await expectStatus('binding the PersistentVolumeClaim', request('PATCH', `${claimPath}/${name}/status`, bound, 'application/merge-patch+json'), [200]);
+  await expectStatus(
+    'binding the PersistentVolume',
+    request('PATCH', `/api/v1/persistentvolumes/${pv}/status`, { status: { phase: 'Bound' } }, 'application/merge-patch+json'),
+    [200],
+  );
+  const succeeded = {
+    status: {
+      phase: 'Succeeded',
+      progress: '100.0%',
+      claimName: name,
+      conditions: [
+        { type: 'Bound', status: 'True', reason: 'Bound' },
+        { type: 'Ready', status: 'True' },
+        { type: 'Running', status: 'False', reason: 'Completed' },
+      ],
+    },
+  };
+  await expectStatus(
+    `marking DataVolume ${namespace}/${name} Succeeded`,
+    request('PATCH', `/apis/cdi.kubevirt.io/v1beta1/namespaces/${namespace}/datavolumes/${name}/status`, succeeded, 'application/merge-patch+json'),
+    [200],
+  );
+}
+
+/** Populates every DataVolume not yet Succeeded, 16 at a time; returns how many. */
+async function populateDataVolumes(request: AdminRequest): Promise<number> {
+  const list = await request<{ items?: DataVolumeState[] }>('GET', '/apis/cdi.kubevirt.io/v1beta1/datavolumes');
+  const todo = (list.body?.items ?? []).filter((dv) => dv.status?.phase !== 'Succeeded');
+  for (let i = 0; i < todo.length; i += 16) await Promise.all(todo.slice(i, i + 16).map((dv) => populateDataVolume(request, dv)));
+  return todo.length;
+}
+
+/** Polls for DataVolumes to populate until stopped; the last error, if any, is kept for the caller's report. */
+export function startCdiStandIn(request: AdminRequest): { stop(): Promise<void>; lastError(): string | undefined } {
+  let stopped = false;
+  let error: string | undefined;
+  let running: Promise<unknown> = Promise.resolve();
+  const tick = (): void => {
+    if (stopped) return;
+    running = populateDataVolumes(request)
+      .then(() => (error = undefined))
+      .catch((e: Error) => (error = e.message))
+      .finally(() => {
+        if (!stopped) timer = setTimeout(tick, 500);
+      });
+  };
+  let timer = setTimeout(tick, 0);
+  return {
+    async stop(): Promise<void> {
+      stopped = true;
+      clearTimeout(timer);
+      await running;
+    },
+    lastError: () => error,
   };
 }
