@@ -118,3 +118,53 @@ export async function vmsWithoutLauncherPod(
     }),
   );
 }
+
+/** The KubeVirt and CDI objects a `--kubevirt` replay leaves, namespaced ones by collection, in deletion order. */
+const KUBEVIRT_LEFTOVERS = [
+  '/apis/kubevirt.io/v1/virtualmachines',
+  '/apis/kubevirt.io/v1/virtualmachineinstances',
+  '/apis/cdi.kubevirt.io/v1beta1/datavolumes',
+  '/api/v1/persistentvolumeclaims',
+] as const;
+
+/** Lists a collection across namespaces: `namespace/name` of each object and whether it has finalizers. */
+async function listAll(cp: ControlPlane, collection: string): Promise<{ namespace: string; name: string; finalizers: boolean }[]> {
+  const res = await cp.request<{ items?: { metadata: { name: string; namespace?: string; finalizers?: string[] } }[] }>('GET', collection);
+  return (res.body?.items ?? []).map((o) => ({
+    namespace: o.metadata.namespace ?? '',
+    name: o.metadata.name,
+    finalizers: (o.metadata.finalizers ?? []).length > 0,
+  }));
+}
+
+/** The namespaced path of a collection (`/apis/g/v/kind` -> `/apis/g/v/namespaces/ns/kind`). */
+function inNamespace(collection: string, namespace: string): string {
+  const i = collection.lastIndexOf('/');
+  return `${collection.slice(0, i)}/namespaces/${namespace}${collection.slice(i)}`;
+}
+
+/**
+ * Deletes what a `--kubevirt` replay made (VMs first, so virt-controller makes no pod again; then VMIs, DataVolumes,
+ * claims, volumes and the KubeVirt CR), and waits until the VMs and VMIs are gone; finalizers nobody here would
+ * remove (virt-handler's) are cleared after 20 s.
+ */
+export async function resetKubevirt(cp: ControlPlane): Promise<void> {
+  for (const collection of KUBEVIRT_LEFTOVERS) {
+    for (const ns of new Set((await listAll(cp, collection)).map((o) => o.namespace))) await cp.request('DELETE', inNamespace(collection, ns));
+  }
+  await cp.request('DELETE', '/api/v1/persistentvolumes');
+  await cp.request('DELETE', `/apis/kubevirt.io/v1/namespaces/${KUBEVIRT_NAMESPACE}/kubevirts`);
+  const started = Date.now();
+  for (;;) {
+    const left = [...(await listAll(cp, KUBEVIRT_LEFTOVERS[0])), ...(await listAll(cp, KUBEVIRT_LEFTOVERS[1])).map((o) => ({ ...o, vmi: true }))];
+    if (left.length === 0) return;
+    if (Date.now() - started > 120_000) throw new Error(`resetting KubeVirt: ${left.length} VMs or VMIs are still there after 120 s`);
+    if (Date.now() - started > 20_000) {
+      for (const o of left.filter((x) => x.finalizers)) {
+        const collection = 'vmi' in o ? KUBEVIRT_LEFTOVERS[1] : KUBEVIRT_LEFTOVERS[0];
+        await cp.request('PATCH', `${inNamespace(collection, o.namespace)}/${o.name}`, { metadata: { finalizers: null } }, 'application/merge-patch+json');
+      }
+    }
+    await sleep(500);
+  }
+}

@@ -11,7 +11,7 @@ import { PlannedVm } from '../core/vms';
 import { ApiResponse, ControlPlane, sleep, startControlPlane } from './control-plane';
 import { apiMessage } from './processes';
 import { ClusterSnapshot } from '../core/snapshot';
-import { applyVirtualMachines, launcherPodVm, vmsWithoutLauncherPod } from './kubevirt-replay';
+import { applyVirtualMachines, launcherPodVm, resetKubevirt, vmsWithoutLauncherPod } from './kubevirt-replay';
 import {
   buildReplay,
   buildSnapshotReplay,
@@ -162,8 +162,9 @@ async function pool<T>(items: readonly T[], limit: number, work: (item: T) => Pr
   await Promise.all(Array.from({ length: Math.max(1, Math.min(limit, items.length)) }, worker));
 }
 
-/** Removes everything a previous replay left: every pod (at once; the control plane is the replay's own), their events, and the replay's Nodes. */
+/** Removes everything a previous replay left: KubeVirt's objects (with `--kubevirt`), every pod (at once; the control plane is the replay's own), their events, and the replay's Nodes. */
 export async function resetControlPlane(cp: ControlPlane): Promise<void> {
+  if (cp.kubevirt) await resetKubevirt(cp);
   const pods = await ok<List<PodState>>(cp, 'listing pods', () => cp.request('GET', '/api/v1/pods'));
   const namespaces = [...new Set((pods.items ?? []).map((p) => p.metadata.namespace ?? 'default'))];
   for (const ns of namespaces) {

@@ -81,7 +81,6 @@ describe('metalslice verify --kubevirt', () => {
     const replay = await verifyPlan(plan, { controlPlane: cp });
     console.log(describeResult('replay', replay));
     const replayPods = await launcherPods(cp);
-    // The replay last: a reset deletes pods, and VirtualMachines would make theirs again.
     const kubevirt = await verifyPlan(plan, { controlPlane: cp, kubevirt: true });
     console.log(describeResult('kubevirt', kubevirt));
     const kubevirtPods = await launcherPods(cp);
@@ -102,6 +101,12 @@ describe('metalslice verify --kubevirt', () => {
       expect({ key, cpuMilli: theirs?.cpuMilli, memory: theirs?.memory }).toEqual({ key, cpuMilli: mine?.cpuMilli, memory: mine?.memory });
       if (vm.placement === 'planned' && vm.host !== undefined) expect({ key, node: theirs?.node }).toEqual({ key, node: vm.host });
     }
+
+    // A reset after --kubevirt removes the VMs too: the next replay sees only its own launcher pods.
+    const again = await verifyPlan(plan, { controlPlane: cp });
+    expect(again.bound).toBe(concrete.length);
+    expect((await cp.request<{ items: unknown[] }>('GET', '/apis/kubevirt.io/v1/virtualmachines')).body.items).toEqual([]);
+    expect((await cp.request<{ items: unknown[] }>('GET', '/api/v1/pods?labelSelector=kubevirt.io%3Dvirt-launcher')).body.items).toHaveLength(concrete.length);
   });
 
   test('the CLI flag: --kubevirt --json says virt-controller made the pods (a control plane of its own)', async () => {
