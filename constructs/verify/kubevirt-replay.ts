@@ -46,8 +46,11 @@ async function applyKubeVirt(cp: ControlPlane, plan: Pick<Plan, 'fleets' | 'vms'
   const cr = renderKubeVirt(fleet, plan.vms);
   const body = { ...cr, metadata: { ...cr.metadata, namespace: KUBEVIRT_NAMESPACE } };
   const url = `/apis/kubevirt.io/v1/namespaces/${KUBEVIRT_NAMESPACE}/kubevirts`;
-  const created = await retried(() => cp.request('POST', url, body));
-  if (created.status !== 201 && created.status !== 409) throw new Error(`creating the KubeVirt CR: HTTP ${created.status}: ${apiMessage(created.body)}`);
+  let created = await retried(() => cp.request('POST', url, body));
+  // One left by an earlier replay keeps its status; only its spec is this plan's.
+  if (created.status === 409)
+    created = await retried(() => cp.request('PATCH', `${url}/kubevirt`, { spec: (cr as { spec?: unknown }).spec }, 'application/merge-patch+json'));
+  if (created.status !== 201 && created.status !== 200) throw new Error(`applying the KubeVirt CR: HTTP ${created.status}: ${apiMessage(created.body)}`);
   for (const deadline = Date.now() + 30_000; ; await sleep(250)) {
     const kv = await cp.request<{ status?: { phase?: string } }>('GET', `${url}/kubevirt`);
     if (kv.body?.status?.phase === 'Deployed') break;
@@ -145,7 +148,7 @@ function inNamespace(collection: string, namespace: string): string {
 
 /**
  * Deletes what a `--kubevirt` replay made (VMs first, so virt-controller makes no pod again; then VMIs, DataVolumes,
- * claims, volumes and the KubeVirt CR), and waits until the VMs and VMIs are gone; finalizers nobody here would
+ * claims and volumes; the KubeVirt CR stays, the next replay rewrites its spec), and waits until the VMs and VMIs are gone; finalizers nobody here would
  * remove (virt-handler's) are cleared after 20 s.
  */
 export async function resetKubevirt(cp: ControlPlane): Promise<void> {
@@ -153,7 +156,6 @@ export async function resetKubevirt(cp: ControlPlane): Promise<void> {
     for (const ns of new Set((await listAll(cp, collection)).map((o) => o.namespace))) await cp.request('DELETE', inNamespace(collection, ns));
   }
   await cp.request('DELETE', '/api/v1/persistentvolumes');
-  await cp.request('DELETE', `/apis/kubevirt.io/v1/namespaces/${KUBEVIRT_NAMESPACE}/kubevirts`);
   const started = Date.now();
   for (;;) {
     const left = [...(await listAll(cp, KUBEVIRT_LEFTOVERS[0])), ...(await listAll(cp, KUBEVIRT_LEFTOVERS[1])).map((o) => ({ ...o, vmi: true }))];
@@ -167,4 +169,18 @@ export async function resetKubevirt(cp: ControlPlane): Promise<void> {
     }
     await sleep(500);
   }
+}
+
+/** How many objects a collection holds, from one page of one item. */
+async function countOf(cp: ControlPlane, collection: string): Promise<number> {
+  const res = await cp.request<{ items?: unknown[]; metadata?: { remainingItemCount?: number } }>('GET', `${collection}?limit=1`);
+  return (res.body?.items?.length ?? 0) + (res.body?.metadata?.remainingItemCount ?? 0);
+}
+
+/**
+ * virt-controller's progress short of launcher pods: DataVolumes and VMIs made. It creates every VM's DataVolume
+ * before the first VMI of a large replay, so a wait that watched only pods would stop early.
+ */
+export async function kubevirtProgress(cp: ControlPlane): Promise<string> {
+  return `${await countOf(cp, '/apis/cdi.kubevirt.io/v1beta1/datavolumes')}/${await countOf(cp, '/apis/kubevirt.io/v1/virtualmachineinstances')}`;
 }

@@ -11,7 +11,7 @@ import { PlannedVm } from '../core/vms';
 import { ApiResponse, ControlPlane, sleep, startControlPlane } from './control-plane';
 import { apiMessage } from './processes';
 import { ClusterSnapshot } from '../core/snapshot';
-import { applyVirtualMachines, launcherPodVm, resetKubevirt, vmsWithoutLauncherPod } from './kubevirt-replay';
+import { applyVirtualMachines, kubevirtProgress, launcherPodVm, resetKubevirt, vmsWithoutLauncherPod } from './kubevirt-replay';
 import {
   buildReplay,
   buildSnapshotReplay,
@@ -264,7 +264,14 @@ async function createLauncherPods(cp: ControlPlane, ordered: readonly ReplayPod[
  * Waits until every expected launcher pod exists and is bound, or until nothing changed (pods made, pods bound)
  * for `quietMs` with every unbound pod marked unschedulable (or, with KubeVirt, some pods never made).
  */
-async function waitForScheduling(cp: ControlPlane, expected: number, quietMs: number, timeoutMs: number, log: (line: string) => void): Promise<Settled> {
+async function waitForScheduling(
+  cp: ControlPlane,
+  expected: number,
+  quietMs: number,
+  timeoutMs: number,
+  log: (line: string) => void,
+  progress: () => Promise<string> = () => Promise.resolve(''),
+): Promise<Settled> {
   const deadline = Date.now() + timeoutMs;
   let last = '';
   let lastChange = Date.now();
@@ -273,7 +280,8 @@ async function waitForScheduling(cp: ControlPlane, expected: number, quietMs: nu
     const pods = all.items ?? [];
     const unbound = pods.filter((p) => !p.spec?.nodeName);
     const bound = pods.length - unbound.length;
-    const now = `${pods.length}/${bound}`;
+    // Progress is pods made and bound, and (KubeVirt) the DataVolumes and VMIs on the way to more pods.
+    const now = `${pods.length}/${bound}/${await progress()}`;
     if (now !== last) {
       if (last !== '') log(`${bound}/${expected} bound`);
       last = now;
@@ -376,7 +384,7 @@ export async function verifyPlan(plan: Pick<Plan, 'fleets' | 'vms'>, opts: Verif
     const start = seconds(startedAt);
     const scheduleFrom = Date.now();
     const refused = await makeLauncherPods(cp, plan, ordered, opts, log);
-    const settled = await waitForScheduling(cp, ordered.length - refused.size, quietMs, timeoutMs, log);
+    const settled = await waitForScheduling(cp, ordered.length - refused.size, quietMs, timeoutMs, log, kubevirt ? () => kubevirtProgress(cp) : undefined);
     const schedule = seconds(scheduleFrom);
     const byKey = new Map<string, ReplayPod>(ordered.map((p) => [kubevirt ? `${p.namespace}/${p.vm}` : `${p.namespace}/${p.object.metadata.name}`, p]));
     const others = kubevirt ? new Map([...refused, ...(await vmsWithoutLauncherPod(cp, ordered, refused))]) : new Map<string, string>();
