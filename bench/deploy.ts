@@ -347,7 +347,7 @@ async function main(): Promise<void> {
   const json = process.argv.includes('--json');
   // OpenTofu -parallelism values to run each layout with (10, its default, unless told); the goals read the first.
   const parallelisms = (arg('--parallelism') ?? '10').split(',').map(Number);
-  const cluster = await startCluster({ kubevirtDefaulting: true });
+  const cluster = await startCluster({ kubevirt: true });
   const results: Result[] = [];
   try {
     await cluster.client().create('/api/v1/namespaces', { metadata: { name: 'kubevirt' } });

@@ -4,12 +4,14 @@
  * both sizes. Prints plan time, verify time (start = nodes created and Ready, schedule = pods created
  * until all bound or settled) and bound/total side by side. Needs the toolchain (npm run setup).
  *
- *   npm run bench:verify [-- --order deploy|shuffled] [--seed N] [--only 1000|10000] [--kinds spread,pinned] [--settings stock,tuned]
+ *   npm run bench:verify [-- --order deploy|shuffled] [--seed N] [--only 1000|10000] [--kinds spread,pinned] [--settings stock,tuned,kubevirt]
  * Each setting starts its own control plane (the scheduler's client settings are read at start). A second table
- * gives each component's CPU seconds per case (from /proc), which says what bounds the replay.
+ * gives each component's CPU seconds per case (from /proc), which says what bounds the replay. `kubevirt` is
+ * `verify --kubevirt` (KubeVirt's own virt-api and virt-controller make the launcher pods) beside the replay,
+ * on the 1,000-VM cases only.
  */
 import { planModel } from '../constructs/core/plan';
-import { startControlPlane } from '../constructs/verify/control-plane';
+import { ControlPlaneOptions, startControlPlane } from '../constructs/verify/control-plane';
 import { ReplayOrder } from '../constructs/verify/replay';
 import { verifyPlan, VerifyResult } from '../constructs/verify/verify';
 import { scaleConfig, spreadScaleConfig } from './verify-fixtures';
@@ -28,11 +30,32 @@ function arg(name: string): string | undefined {
   return i >= 0 ? process.argv[i + 1] : undefined;
 }
 
-/** The client and replay settings compared: kube-scheduler's stock client (KubeSchedulerConfiguration defaults) and the replay's. */
-const SETTINGS = [
+/** One way of running the replay: the control plane's settings, creations in flight, and (kubevirt) the VM sizes it runs. */
+interface Setting {
+  readonly name: 'stock' | 'tuned' | 'kubevirt';
+  readonly controlPlane: ControlPlaneOptions;
+  readonly concurrency: number;
+  /** Launcher pods made by KubeVirt's own virt-controller from applied VMs (verify --kubevirt). */
+  readonly kubevirt?: boolean;
+  /** Cases above this many VMs are skipped (virt-controller makes about 5 launcher pods/s on 2 cores). */
+  readonly maxVms?: number;
+}
+
+/**
+ * The settings compared: kube-scheduler's stock client (KubeSchedulerConfiguration defaults), the replay's tuned
+ * one, and the tuned one with KubeVirt's virt-api and virt-controller making the pods (up to 1,000 VMs).
+ */
+const SETTINGS: readonly Setting[] = [
   { name: 'stock', controlPlane: { schedulerQps: 50, schedulerBurst: 100, percentageOfNodesToScore: 0 }, concurrency: 32 },
   { name: 'tuned', controlPlane: { schedulerQps: 5000, schedulerBurst: 10000, percentageOfNodesToScore: 10 }, concurrency: 128 },
-] as const;
+  {
+    name: 'kubevirt',
+    controlPlane: { schedulerQps: 5000, schedulerBurst: 10000, percentageOfNodesToScore: 10, kubevirt: true },
+    concurrency: 32,
+    kubevirt: true,
+    maxVms: 1000,
+  },
+];
 
 interface Row {
   name: string;
@@ -56,13 +79,7 @@ function ownCpu(): Record<string, number> {
   return { replay: (u.user + u.system) / 1e6 };
 }
 
-async function runSettings(
-  setting: (typeof SETTINGS)[number],
-  order: ReplayOrder,
-  seed: number,
-  only: string | undefined,
-  kinds: readonly string[],
-): Promise<Row[]> {
+async function runSettings(setting: Setting, order: ReplayOrder, seed: number, only: string | undefined, kinds: readonly string[]): Promise<Row[]> {
   const t0 = Date.now();
   const cp = await startControlPlane(setting.controlPlane);
   const startSeconds = (Date.now() - t0) / 1000;
@@ -70,7 +87,7 @@ async function runSettings(
   try {
     for (const c of CASES) {
       const name = `${c.hosts} hosts / ${c.hosts * 10} VMs, ${c.kind}`;
-      if ((only && Number(only) !== c.hosts * 10) || !kinds.includes(c.kind)) continue;
+      if ((only && Number(only) !== c.hosts * 10) || !kinds.includes(c.kind) || c.hosts * 10 > (setting.maxVms ?? Infinity)) continue;
       const p0 = Date.now();
       const plan = planModel(c.config());
       const planSeconds = (Date.now() - p0) / 1000;
@@ -83,6 +100,7 @@ async function runSettings(
         seed,
         planSeconds,
         concurrency: setting.concurrency,
+        kubevirt: setting.kubevirt === true,
         log: (l) => process.stderr.write(`  ${l}\n`),
       });
       const cpu = cpuSince(cpuBefore, { ...cp.cpuSeconds(), ...ownCpu() });
@@ -99,7 +117,7 @@ async function run(): Promise<void> {
   const seed = Number(arg('--seed') ?? 1);
   const only = arg('--only');
   const kinds = (arg('--kinds') ?? 'spread,pinned').split(',');
-  const which = (arg('--settings') ?? 'stock,tuned').split(',');
+  const which = (arg('--settings') ?? 'stock,tuned,kubevirt').split(',');
   const rows: Row[] = [];
   for (const setting of SETTINGS) if (which.includes(setting.name)) rows.push(...(await runSettings(setting, order, seed, only, kinds)));
   const line = (cells: string[]) => `| ${cells.join(' | ')} |`;
@@ -116,7 +134,7 @@ async function run(): Promise<void> {
       'schedule s',
       'verify s',
       's per 1,000 VMs',
-      'stock / tuned',
+      'stock / this',
       'bound / total',
       'off-plan',
     ]),

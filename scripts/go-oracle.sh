@@ -5,6 +5,9 @@
 #
 # Usage: scripts/go-oracle.sh <dir under test/oracles> <cache name> <upstream version> <binary name> [--print-path]
 #   --print-path  print the binary's path only if it is already built (exit 1 if not), build nothing
+# GO_ORACLE_ALSO="pkg ..." (optional): more main packages of the oracle's module graph, built by the same
+#   `go build` into the same directory under their own names (kubevirt-oracle.sh: virt-api, virt-controller and
+#   the manifest generator); the oracle's path is printed, the others are its siblings.
 #
 # Cache: ${METALSLICE_TOOLCHAIN_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/metalslice/toolchain}/<cache name>/
 #   <version>-<hash of the oracle's go.mod, go.sum and *.go>/<binary name>
@@ -25,18 +28,26 @@ die() { log "error: $*"; exit 1; }
 [[ -f "$SRC/go.mod" ]] || die "no oracle sources at $SRC"
 HASH="$(cd "$SRC" \
   && find . -type f \( -name go.mod -o -name go.sum -o -name '*.go' \) -not -path './testdata/*' -print0 \
-  | LC_ALL=C sort -z | xargs -0 sha256sum | sha256sum | cut -c1-16)"
+  | LC_ALL=C sort -z | xargs -0 sha256sum | { cat; [[ -z "${GO_ORACLE_ALSO:-}" ]] || echo "also: $GO_ORACLE_ALSO"; } | sha256sum | cut -c1-16)"
 DIR="$CACHE/$CACHE_NAME/$VERSION-$HASH"
 BIN="$DIR/$BINARY"
+read -r -a ALSO <<<"${GO_ORACLE_ALSO:-}"
+# Every binary of the build is there (the oracle is moved in last, so its presence alone would do; this also
+# catches a hand-deleted sibling).
+built() {
+  [[ -x "$BIN" ]] || return 1
+  local p
+  for p in "${ALSO[@]}"; do [[ -x "$DIR/${p##*/}" ]] || return 1; done
+}
 
 if [[ "${1:-}" == "--print-path" ]]; then
-  [[ -x "$BIN" ]] || die "oracle is not built; run scripts/$CACHE_NAME.sh"
+  built || die "oracle is not built; run scripts/$CACHE_NAME.sh"
   echo "$BIN"
   exit 0
 fi
 [[ $# -eq 0 ]] || die "unknown argument: $1"
 
-if [[ -x "$BIN" ]]; then
+if built; then
   log "up to date: $BIN"
   echo "$BIN"
   exit 0
@@ -51,7 +62,7 @@ mkdir -p "$DIR"
 if command -v flock >/dev/null; then
   exec 9>"$CACHE/$CACHE_NAME/.lock"
   flock 9
-  if [[ -x "$BIN" ]]; then
+  if built; then
     log "built meanwhile: $BIN"
     echo "$BIN"
     exit 0
@@ -60,16 +71,20 @@ fi
 
 log "building the $NAME oracle ($VERSION) with $("$GO" version)"
 start=$SECONDS
-tmp="$(mktemp "$DIR/.build.XXXXXX")"
-trap 'rm -f "$tmp"' EXIT
+tmp="$(mktemp -d "$DIR/.build.XXXXXX")"
+trap 'rm -rf "$tmp"' EXIT
 (
   cd "$SRC"
-  # -mod=readonly: go.mod/go.sum are the lock; a build never rewrites them.
+  # -mod=readonly: go.mod/go.sum are the lock; a build never rewrites them. With a directory as -o, the
+  # module's own main package is written under the module path's last element.
   GOTOOLCHAIN=local CGO_ENABLED=0 GOFLAGS="-trimpath -buildvcs=false -mod=readonly" \
-    "$GO" build -p 2 -o "$tmp" .
+    "$GO" build -p 2 -o "$tmp/" . "${ALSO[@]}"
 )
-chmod 0755 "$tmp"
-mv -f "$tmp" "$BIN"
+main="$tmp/$(sed -n 's/^module[[:space:]]*//p' "$SRC/go.mod" | head -n1 | sed 's#.*/##')"
+[[ -x "$main" ]] || die "go build wrote no $main"
+for p in "${ALSO[@]}"; do mv -f "$tmp/${p##*/}" "$DIR/${p##*/}"; done
+mv -f "$main" "$BIN"
+rm -rf "$tmp"
 trap - EXIT
 log "built in $((SECONDS - start)) s: $BIN"
 echo "$BIN"

@@ -281,7 +281,9 @@ fi
   || build_from_tools_module kwok "$KWOK_MODULE" "$KWOK_VERSION" "" "" "$KWOK_DIR/bin" "$KWOK_MODULE/cmd/kwok"
 
 # The test oracle that runs KubeVirt's own launcher rendering (test/oracles/kubevirt-launcher): the e2e
-# suite checks test/golden/kubevirt-launcher.json against it. Cached by the hash of its sources.
+# suite checks test/golden/kubevirt-launcher.json against it. Cached by the hash of its sources. The same
+# `go build` writes KubeVirt's own virt-api and virt-controller and the kubevirt-install generator beside it:
+# the e2e harness and `metalslice verify --kubevirt` run them (constructs/verify/kubevirt.ts).
 bash "$SCRIPTS/kubevirt-oracle.sh" >/dev/null
 # The oracle that runs vCluster's own config validation (test/oracles/vcluster-config): the e2e suite checks
 # test/golden/vcluster-conformance.json against it.

@@ -237,6 +237,7 @@ Examples:
   metalslice verify metalslice.yaml --order shuffled --seed 7 --json
   metalslice verify metalslice.yaml --snapshot provider-snapshot.json
   metalslice verify metalslice.yaml --from-cluster --context provider
+  metalslice verify examples/metalslice.yaml --kubevirt
 `;
 
 const NODE_TEMPLATE_VARS_EXAMPLES = `
@@ -364,6 +365,10 @@ function addToolCommands(program: Command, io: Io, done: (code: number) => void)
     .option('--from-cluster', 'take the snapshot from the provider cluster now (read only: nothing is written there)')
     .option('--kubeconfig <file>', 'with --from-cluster: kubeconfig of the provider cluster (default: as kubectl)')
     .option('--context <name>', 'with --from-cluster: kubeconfig context')
+    .option(
+      '--kubevirt',
+      "apply the rendered VirtualMachines to KubeVirt's own virt-api and virt-controller, which make the launcher pods (about 5 VMs/s; built by scripts/toolchain.sh)",
+    )
     .addHelpText('after', VERIFY_EXAMPLES)
     .action(async (config: string, opts: VerifyCliOptions) => {
       // Loaded by the subcommands that use them: the Kubernetes client and the control plane stay out of every other start.

@@ -1,5 +1,5 @@
 /**
- * `metalslice verify CONFIG [--json] [--order deploy|shuffled] [--seed N]`: plan, then replay the plan on a
+ * `metalslice verify CONFIG [--json] [--order deploy|shuffled] [--seed N] [--kubevirt]`: plan, then replay the plan on a
  * real control plane. Exit 0 only when the plan is valid and every VM's launcher pod bound; 1 otherwise.
  */
 import { loadConfigFile } from '../core/config';
@@ -27,6 +27,8 @@ export interface VerifyCliOptions {
   readonly fromCluster?: boolean;
   readonly kubeconfig?: string;
   readonly context?: string;
+  /** Let KubeVirt's own virt-api and virt-controller make the launcher pods from the applied VirtualMachines. */
+  readonly kubevirt?: boolean;
 }
 
 /** The snapshot the options name, none, or the exit code of why it could not be had. */
@@ -91,6 +93,7 @@ export async function runVerify(file: string, opts: VerifyCliOptions, io: Verify
       seed: opts.seed ?? 1,
       planSeconds,
       snapshot,
+      kubevirt: opts.kubevirt === true,
       log: opts.json ? undefined : (line) => io.stderr(`verify: ${line}\n`),
     });
   } catch (e) {

@@ -12,6 +12,14 @@ export const DEFAULT_IMAGE = 'quay.io/containerdisks/ubuntu:24.04';
 /** The API version of KubeVirt's VirtualMachine and KubeVirt objects metalslice writes. */
 export const KUBEVIRT_API_VERSION = 'kubevirt.io/v1';
 
+/**
+ * What KubeVirt's VM mutator (v1.9.0) writes into a new VM's template metadata: the PCI topology scheme, on every
+ * amd64/arm64 VM with a q35/virt machine type (all of metalslice's). Written by metalslice too, so the object a
+ * node template's kubernetes_manifest plans is the object KubeVirt stores (a schemaless block that gains a key
+ * fails with "Provider produced inconsistent result"). KubeVirt v1.9.0 drops `creationTimestamp: null` there.
+ */
+export const KUBEVIRT_TEMPLATE_ANNOTATIONS: Readonly<Record<string, string>> = { 'kubevirt.io/pci-topology-version': 'v3' };
+
 /** KubeVirt's feature gate for passing host devices (and device-plugin GPUs) through. */
 const HOST_DEVICES_GATE = 'HostDevices';
 
@@ -250,16 +258,16 @@ export function claimVirtualMachine(spec: VmSpec, claim: VmClaim): KubeObject {
       ...(spec.dataVolumeTemplates
         ? {
             dataVolumeTemplates: spec.dataVolumeTemplates.map((t) => ({
-              metadata: { name: claimDataVolume(t.metadata.name, claim), creationTimestamp: null },
+              metadata: { name: claimDataVolume(t.metadata.name, claim) },
               spec: t.spec,
             })),
           }
         : {}),
       template: {
-        // KubeVirt's mutating webhook adds `creationTimestamp: null` to these schemaless metadata blocks;
-        // writing it ourselves keeps kubernetes_manifest's planned and applied objects the same shape
-        // (otherwise: "Provider produced inconsistent result", terraform-provider-kubernetes #2688/#2747).
-        metadata: { labels: { ...claim.podLabels }, creationTimestamp: null },
+        // KubeVirt's VM mutator adds its PCI topology annotation to this schemaless metadata block; writing it
+        // ourselves keeps kubernetes_manifest's planned and applied objects the same shape (otherwise: "Provider
+        // produced inconsistent result", terraform-provider-kubernetes #2688/#2747).
+        metadata: { labels: { ...claim.podLabels }, annotations: { ...KUBEVIRT_TEMPLATE_ANNOTATIONS } },
         spec: {
           domain: { ...domain, devices: { ...devices, disks: [...devices.disks, { name: 'cloudinit', disk: { bus: 'virtio' } }] } },
           evictionStrategy,

@@ -18,6 +18,7 @@ import * as http from 'http';
 import * as https from 'https';
 import * as os from 'os';
 import * as path from 'path';
+import { frontProxyFlags, RunningKubevirt, startKubevirt } from './kubevirt';
 import { apiRequest, ApiResponse, Component, cpuSeconds, freePort, onPath, startComponent, stopComponent, tail, waitFor } from './processes';
 import { KWOK_NODE_SELECTOR } from './replay';
 
@@ -46,6 +47,11 @@ export interface ControlPlaneOptions {
   readonly percentageOfNodesToScore?: number;
   /** Keep the temp dir (logs) after stop(). @default $METALSLICE_VERIFY_KEEP is set */
   readonly keep?: boolean;
+  /**
+   * Also run KubeVirt itself (constructs/verify/kubevirt.ts): virt-api admits the VirtualMachines a replay
+   * applies and virt-controller makes their launcher pods; CDI is stood in for. @default false
+   */
+  readonly kubevirt?: boolean;
 }
 
 /** A throwaway control plane on loopback: etcd, kube-apiserver, kube-scheduler and KWOK. */
@@ -62,8 +68,10 @@ export interface ControlPlane {
   logTail(lines?: number): string;
   /** The component that has exited, if any. */
   dead(): string | undefined;
-  /** CPU seconds each component (etcd, kube-apiserver, kube-scheduler, kwok) has used so far, where /proc tells. */
+  /** CPU seconds each component (etcd, kube-apiserver, kube-scheduler, kwok, virt-api, virt-controller) has used so far, where /proc tells. */
   cpuSeconds(): Record<string, number>;
+  /** KubeVirt, when started with `kubevirt: true`. */
+  readonly kubevirt?: RunningKubevirt;
   /** Stops every component and removes the temp dir; idempotent, never throws. */
   stop(): Promise<void>;
 }
@@ -151,182 +159,221 @@ function plainGet(url: string, insecureTls: boolean): Promise<number> {
 
 // --- the control plane -----------------------------------------------------------------------------------
 
-/** Starts etcd, kube-apiserver, kube-scheduler and KWOK; resolves once all four are ready. */
-// eslint-disable-next-line max-lines-per-function -- etcd, kube-apiserver, kube-scheduler and KWOK started in order with cleanup on failure; split pending (issue 29)
+/** What the start steps share: the temp dir, the processes so far, the admin request and how long to wait. */
+interface Starting {
+  readonly dir: string;
+  readonly procs: Component[];
+  readonly timeoutMs: number;
+  readonly kubeconfig: string;
+  readonly request: ControlPlane['request'];
+  readonly dead: () => string | undefined;
+}
+
+/** Service-account keys (kube-apiserver requires them), the static admin token and an admin kubeconfig. */
+function writeCredentials(dir: string, server: string, token: string): string {
+  const { privateKey, publicKey } = generateKeyPairSync('rsa', { modulusLength: 2048 });
+  fs.writeFileSync(path.join(dir, 'sa.key'), privateKey.export({ type: 'pkcs8', format: 'pem' }), { mode: 0o600 });
+  fs.writeFileSync(path.join(dir, 'sa.pub'), publicKey.export({ type: 'spki', format: 'pem' }));
+  fs.writeFileSync(path.join(dir, 'tokens.csv'), `${token},metalslice-verify,metalslice-verify,"system:masters"\n`, { mode: 0o600 });
+  const kubeconfig = path.join(dir, 'kubeconfig');
+  fs.writeFileSync(
+    kubeconfig,
+    [
+      'apiVersion: v1',
+      'kind: Config',
+      'clusters:',
+      `- name: verify\n  cluster:\n    server: ${server}\n    insecure-skip-tls-verify: true`,
+      'users:',
+      `- name: verify\n  user:\n    token: ${token}`,
+      'contexts:',
+      '- name: verify\n  context:\n    cluster: verify\n    user: verify',
+      'current-context: verify',
+      '',
+    ].join('\n'),
+    { mode: 0o600 },
+  );
+  return kubeconfig;
+}
+
+/** etcd on loopback, no fsync (throwaway data); resolves when healthy. */
+async function startEtcd(s: Starting, bin: string): Promise<string> {
+  const [etcdPort, peerPort] = [await freePort(), await freePort()];
+  const etcdUrl = `http://127.0.0.1:${etcdPort}`;
+  const peerUrl = `http://127.0.0.1:${peerPort}`;
+  s.procs.push(
+    startComponent(
+      'etcd',
+      bin,
+      [
+        '--name=verify',
+        `--data-dir=${path.join(s.dir, 'etcd')}`,
+        `--listen-client-urls=${etcdUrl}`,
+        `--advertise-client-urls=${etcdUrl}`,
+        `--listen-peer-urls=${peerUrl}`,
+        `--initial-advertise-peer-urls=${peerUrl}`,
+        `--initial-cluster=verify=${peerUrl}`,
+        '--unsafe-no-fsync',
+        '--log-level=warn',
+        '--quota-backend-bytes=4294967296',
+      ],
+      s.dir,
+    ),
+  );
+  await waitFor('etcd', s.timeoutMs, async () => (await plainGet(`${etcdUrl}/health`, false)) === 200, s.dead);
+  return etcdUrl;
+}
+
+/**
+ * kube-apiserver. Admission: no ServiceAccount (no controller makes the default accounts here) and no
+ * TaintNodesByCondition (no node lifecycle controller would lift its not-ready taint); Nodes stay taint-free.
+ */
+async function startApiserver(s: Starting, bin: string, etcdUrl: string, apiPort: number, extraFlags: readonly string[]): Promise<void> {
+  s.procs.push(
+    startComponent(
+      'kube-apiserver',
+      bin,
+      [
+        `--etcd-servers=${etcdUrl}`,
+        '--bind-address=127.0.0.1',
+        '--advertise-address=127.0.0.1',
+        `--secure-port=${apiPort}`,
+        `--cert-dir=${path.join(s.dir, 'certs')}`,
+        `--token-auth-file=${path.join(s.dir, 'tokens.csv')}`,
+        '--anonymous-auth=false',
+        '--authorization-mode=AlwaysAllow',
+        '--disable-admission-plugins=ServiceAccount,TaintNodesByCondition',
+        `--service-account-key-file=${path.join(s.dir, 'sa.pub')}`,
+        `--service-account-signing-key-file=${path.join(s.dir, 'sa.key')}`,
+        '--service-account-issuer=https://kubernetes.default.svc.cluster.local',
+        '--service-cluster-ip-range=10.96.0.0/16',
+        '--enable-priority-and-fairness=false',
+        '--max-requests-inflight=1000',
+        '--max-mutating-requests-inflight=500',
+        '--event-ttl=2h',
+        ...extraFlags,
+        '--profiling=false',
+        '--v=1',
+      ],
+      s.dir,
+    ),
+  );
+  await waitFor('kube-apiserver /readyz', s.timeoutMs, async () => (await s.request('GET', '/readyz')).status === 200, s.dead);
+}
+
+/** kube-scheduler, unmodified profile; only its client rate and percentageOfNodesToScore are set. Returns its secure port. */
+async function startScheduler(s: Starting, bin: string, opts: ControlPlaneOptions): Promise<number> {
+  const port = await freePort();
+  const qps = opts.schedulerQps ?? 5000;
+  fs.writeFileSync(
+    path.join(s.dir, 'scheduler.yaml'),
+    [
+      'apiVersion: kubescheduler.config.k8s.io/v1',
+      'kind: KubeSchedulerConfiguration',
+      'clientConnection:',
+      `  kubeconfig: ${s.kubeconfig}`,
+      `  qps: ${qps}`,
+      `  burst: ${opts.schedulerBurst ?? qps * 2}`,
+      `percentageOfNodesToScore: ${opts.percentageOfNodesToScore ?? 10}`,
+      'leaderElection:',
+      '  leaderElect: false',
+      '',
+    ].join('\n'),
+  );
+  s.procs.push(
+    startComponent(
+      'kube-scheduler',
+      bin,
+      [
+        `--config=${path.join(s.dir, 'scheduler.yaml')}`,
+        '--bind-address=127.0.0.1',
+        `--secure-port=${port}`,
+        `--cert-dir=${path.join(s.dir, 'scheduler-certs')}`,
+        `--authentication-kubeconfig=${s.kubeconfig}`,
+        `--authorization-kubeconfig=${s.kubeconfig}`,
+        '--leader-elect=false',
+        '--v=1',
+      ],
+      s.dir,
+    ),
+  );
+  return port;
+}
+
+/**
+ * KWOK: fake kubelets for the replay's Nodes only; default node (initialize, heartbeat) and pod (ready,
+ * complete, delete) stages. HOME is the temp dir so no user kwok config is read. Returns its health port.
+ */
+async function startKwok(s: Starting, bin: string): Promise<number> {
+  const port = await freePort();
+  s.procs.push(
+    startComponent(
+      'kwok',
+      bin,
+      [
+        `--kubeconfig=${s.kubeconfig}`,
+        `--manage-nodes-with-label-selector=${KWOK_NODE_SELECTOR}`,
+        `--server-address=127.0.0.1:${port}`,
+        '--node-ip=127.0.0.1',
+        '--cidr=10.128.0.0/9',
+      ],
+      s.dir,
+      { ...process.env, HOME: s.dir },
+    ),
+  );
+  return port;
+}
+
+/** CPU seconds per component, one /proc read each. */
+function componentCpu(procs: readonly Component[]): Record<string, number> {
+  return Object.fromEntries(
+    procs.flatMap((p) => {
+      const seconds = cpuSeconds(p);
+      return seconds !== undefined ? [[p.name, seconds]] : [];
+    }),
+  );
+}
+
+/** Starts etcd, kube-apiserver, kube-scheduler and KWOK (and with `kubevirt`, virt-api and virt-controller); resolves once all are ready. */
 export async function startControlPlane(opts: ControlPlaneOptions = {}): Promise<ControlPlane> {
   const timeoutMs = opts.startTimeoutMs ?? 120_000;
   const keep = opts.keep ?? Boolean(process.env.METALSLICE_VERIFY_KEEP);
   const bins = findBinaries();
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'metalslice-verify-'));
   const procs: Component[] = [];
+  let kubevirt: RunningKubevirt | undefined;
   let stopped = false;
   const dead = (): string | undefined => {
     const d = procs.find((p) => p.exited);
     return d ? `${d.name} exited (code ${d.child.exitCode}, signal ${d.child.signalCode}); log ${d.logFile}:\n${tail(d.logFile, 15)}` : undefined;
   };
   const logTail = (lines = 30): string => procs.map((p) => `----- ${p.name} (${p.logFile}) -----\n${tail(p.logFile, lines)}`).join('\n');
+  const agent = new https.Agent({ keepAlive: true, maxSockets: 64, rejectUnauthorized: false });
   const stop = async (): Promise<void> => {
     if (stopped) return;
     stopped = true;
+    await kubevirt?.stop().catch(() => undefined);
     for (const p of [...procs].reverse()) await stopComponent(p).catch(() => undefined);
     agent.destroy();
     if (!keep) fs.rmSync(dir, { recursive: true, force: true });
   };
-
   const token = randomBytes(24).toString('hex');
-  const agent = new https.Agent({ keepAlive: true, maxSockets: 64, rejectUnauthorized: false });
-  let server = '';
+  const apiPort = await freePort();
+  const server = `https://127.0.0.1:${apiPort}`;
   const request = <T = unknown>(method: string, apiPath: string, body?: unknown, contentType = 'application/json'): Promise<ApiResponse<T>> =>
     apiRequest<T>(server, agent, { Authorization: `Bearer ${token}` }, method, apiPath, body, contentType);
 
   try {
-    // Service-account keys (kube-apiserver requires them) and the static token.
-    const { privateKey, publicKey } = generateKeyPairSync('rsa', { modulusLength: 2048 });
-    fs.writeFileSync(path.join(dir, 'sa.key'), privateKey.export({ type: 'pkcs8', format: 'pem' }), { mode: 0o600 });
-    fs.writeFileSync(path.join(dir, 'sa.pub'), publicKey.export({ type: 'spki', format: 'pem' }));
-    fs.writeFileSync(path.join(dir, 'tokens.csv'), `${token},metalslice-verify,metalslice-verify,"system:masters"\n`, { mode: 0o600 });
-
-    const [etcdPort, peerPort, apiPort, schedPort, kwokPort] = [await freePort(), await freePort(), await freePort(), await freePort(), await freePort()];
-    server = `https://127.0.0.1:${apiPort}`;
-    const kubeconfig = path.join(dir, 'kubeconfig');
-    fs.writeFileSync(
-      kubeconfig,
-      [
-        'apiVersion: v1',
-        'kind: Config',
-        'clusters:',
-        `- name: verify\n  cluster:\n    server: ${server}\n    insecure-skip-tls-verify: true`,
-        'users:',
-        `- name: verify\n  user:\n    token: ${token}`,
-        'contexts:',
-        '- name: verify\n  context:\n    cluster: verify\n    user: verify',
-        'current-context: verify',
-        '',
-      ].join('\n'),
-      { mode: 0o600 },
-    );
-
-    // etcd: loopback, no fsync (throwaway data).
-    const etcdUrl = `http://127.0.0.1:${etcdPort}`;
-    const peerUrl = `http://127.0.0.1:${peerPort}`;
-    procs.push(
-      startComponent(
-        'etcd',
-        bins.etcd,
-        [
-          '--name=verify',
-          `--data-dir=${path.join(dir, 'etcd')}`,
-          `--listen-client-urls=${etcdUrl}`,
-          `--advertise-client-urls=${etcdUrl}`,
-          `--listen-peer-urls=${peerUrl}`,
-          `--initial-advertise-peer-urls=${peerUrl}`,
-          `--initial-cluster=verify=${peerUrl}`,
-          '--unsafe-no-fsync',
-          '--log-level=warn',
-          '--quota-backend-bytes=4294967296',
-        ],
-        dir,
-      ),
-    );
-    await waitFor('etcd', timeoutMs, async () => (await plainGet(`${etcdUrl}/health`, false)) === 200, dead);
-
-    // kube-apiserver. Admission: no ServiceAccount (no controller makes the default accounts here) and no
-    // TaintNodesByCondition (no node lifecycle controller would lift its not-ready taint); Nodes stay taint-free.
-    procs.push(
-      startComponent(
-        'kube-apiserver',
-        bins['kube-apiserver'],
-        [
-          `--etcd-servers=${etcdUrl}`,
-          '--bind-address=127.0.0.1',
-          '--advertise-address=127.0.0.1',
-          `--secure-port=${apiPort}`,
-          `--cert-dir=${path.join(dir, 'certs')}`,
-          `--token-auth-file=${path.join(dir, 'tokens.csv')}`,
-          '--anonymous-auth=false',
-          '--authorization-mode=AlwaysAllow',
-          '--disable-admission-plugins=ServiceAccount,TaintNodesByCondition',
-          `--service-account-key-file=${path.join(dir, 'sa.pub')}`,
-          `--service-account-signing-key-file=${path.join(dir, 'sa.key')}`,
-          '--service-account-issuer=https://kubernetes.default.svc.cluster.local',
-          '--service-cluster-ip-range=10.96.0.0/16',
-          '--enable-priority-and-fairness=false',
-          '--max-requests-inflight=1000',
-          '--max-mutating-requests-inflight=500',
-          '--event-ttl=2h',
-          '--profiling=false',
-          '--v=1',
-        ],
-        dir,
-      ),
-    );
-    await waitFor('kube-apiserver /readyz', timeoutMs, async () => (await request('GET', '/readyz')).status === 200, dead);
-
-    // kube-scheduler, unmodified profile; only its client rate is raised.
-    const qps = opts.schedulerQps ?? 5000;
-    const percentageOfNodesToScore = opts.percentageOfNodesToScore ?? 10;
-    fs.writeFileSync(
-      path.join(dir, 'scheduler.yaml'),
-      [
-        'apiVersion: kubescheduler.config.k8s.io/v1',
-        'kind: KubeSchedulerConfiguration',
-        'clientConnection:',
-        `  kubeconfig: ${kubeconfig}`,
-        `  qps: ${qps}`,
-        `  burst: ${opts.schedulerBurst ?? qps * 2}`,
-        `percentageOfNodesToScore: ${percentageOfNodesToScore}`,
-        'leaderElection:',
-        '  leaderElect: false',
-        '',
-      ].join('\n'),
-    );
-    procs.push(
-      startComponent(
-        'kube-scheduler',
-        bins['kube-scheduler'],
-        [
-          `--config=${path.join(dir, 'scheduler.yaml')}`,
-          '--bind-address=127.0.0.1',
-          `--secure-port=${schedPort}`,
-          `--cert-dir=${path.join(dir, 'scheduler-certs')}`,
-          `--authentication-kubeconfig=${kubeconfig}`,
-          `--authorization-kubeconfig=${kubeconfig}`,
-          '--leader-elect=false',
-          '--v=1',
-        ],
-        dir,
-      ),
-    );
-
-    // KWOK: fake kubelets for the replay's Nodes only; default node (initialize, heartbeat) and pod (ready,
-    // complete, delete) stages. HOME is the temp dir so no user kwok config is read.
-    procs.push(
-      startComponent(
-        'kwok',
-        bins.kwok,
-        [
-          `--kubeconfig=${kubeconfig}`,
-          `--manage-nodes-with-label-selector=${KWOK_NODE_SELECTOR}`,
-          `--server-address=127.0.0.1:${kwokPort}`,
-          '--node-ip=127.0.0.1',
-          '--cidr=10.128.0.0/9',
-        ],
-        dir,
-        { ...process.env, HOME: dir },
-      ),
-    );
+    const kubeconfig = writeCredentials(dir, server, token);
+    const s: Starting = { dir, procs, timeoutMs, kubeconfig, request, dead };
+    const etcdUrl = await startEtcd(s, bins.etcd);
+    await startApiserver(s, bins['kube-apiserver'], etcdUrl, apiPort, opts.kubevirt ? frontProxyFlags(dir) : []);
+    const schedPort = await startScheduler(s, bins['kube-scheduler'], opts);
+    const kwokPort = await startKwok(s, bins.kwok);
     await waitFor('kube-scheduler /readyz', timeoutMs, async () => (await plainGet(`https://127.0.0.1:${schedPort}/readyz`, true)) === 200, dead);
     await waitFor('kwok /healthz', timeoutMs, async () => (await plainGet(`http://127.0.0.1:${kwokPort}/healthz`, false)) === 200, dead);
-
-    // One /proc read per component and call.
-    const cpu = (): Record<string, number> =>
-      Object.fromEntries(
-        procs.flatMap((p) => {
-          const seconds = cpuSeconds(p);
-          return seconds !== undefined ? [[p.name, seconds]] : [];
-        }),
-      );
-    return { server, dir, kubeconfig, request, logTail, dead, stop, cpuSeconds: cpu };
+    // AlwaysAllow: KubeVirt's components run with the admin kubeconfig.
+    if (opts.kubevirt) kubevirt = await startKubevirt({ dir, request, kubeconfigFor: () => kubeconfig, components: procs, dead, timeoutMs }, { cdi: true });
+    return { server, dir, kubeconfig, request, logTail, dead, stop, cpuSeconds: () => componentCpu(procs), kubevirt };
   } catch (e) {
     const message = `the verify control plane failed to start: ${(e as Error).message}\n${logTail()}`;
     await stop();

@@ -8,3 +8,4 @@ export { startControlPlane, ControlPlane, ControlPlaneOptions } from './control-
 export type { ReplayOrder } from './replay';
 export type { ApiResponse } from './processes';
 export type { ClusterSnapshot } from '../core/snapshot';
+export type { RunningKubevirt } from './kubevirt';

@@ -11,7 +11,18 @@ import { PlannedVm } from '../core/vms';
 import { ApiResponse, ControlPlane, sleep, startControlPlane } from './control-plane';
 import { apiMessage } from './processes';
 import { ClusterSnapshot } from '../core/snapshot';
-import { buildReplay, buildSnapshotReplay, creationOrder, KWOK_NODE_LABEL, KWOK_NODE_SELECTOR, REPLAY_NODE_LABEL, ReplayOrder, ReplayPod } from './replay';
+import { applyVirtualMachines, kubevirtProgress, launcherPodVm, resetKubevirt, vmsWithoutLauncherPod } from './kubevirt-replay';
+import {
+  buildReplay,
+  buildSnapshotReplay,
+  creationOrder,
+  KWOK_NODE_LABEL,
+  KWOK_NODE_SELECTOR,
+  Replay,
+  REPLAY_NODE_LABEL,
+  ReplayOrder,
+  ReplayPod,
+} from './replay';
 
 export interface VerifyOptions {
   /** @default 'deploy' */
@@ -34,6 +45,13 @@ export interface VerifyOptions {
   readonly planSeconds?: number;
   /** Progress lines (to standard error in the CLI). */
   readonly log?: (line: string) => void;
+  /**
+   * Apply the rendered VirtualMachines (and the fleet's KubeVirt CR) instead of creating launcher pods: KubeVirt's
+   * own virt-api admits them and virt-controller makes the launcher pods kube-scheduler binds (about 5 VMs/s on
+   * 2 cores, so meant for e2e and configs up to a few thousand VMs). A given controlPlane must have been started
+   * with `kubevirt: true`. @default false
+   */
+  readonly kubevirt?: boolean;
 }
 
 /** A VM whose launcher pod kube-scheduler did not bind. */
@@ -46,7 +64,7 @@ export interface PendingVm {
   readonly namespace: string;
   /** Where the plan put it. */
   readonly plannedHost: string | null;
-  /** kube-scheduler's reason (the pod's PodScheduled condition). */
+  /** kube-scheduler's reason (the pod's PodScheduled condition); with `--kubevirt`, also KubeVirt's refusal or why no pod came. */
   readonly reason: string;
 }
 
@@ -62,6 +80,8 @@ export interface VerifyResult {
   readonly vms: number;
   /** Launcher pods kube-scheduler bound. */
   readonly bound: number;
+  /** Who made the launcher pods: the replay itself, or KubeVirt's virt-controller from applied VirtualMachines (`--kubevirt`). */
+  readonly launcherPodsBy: 'replay' | 'virt-controller';
   /** The VMs left pending, and why. */
   readonly pending: readonly PendingVm[];
   /** Bound pods the plan pinned or placed elsewhere than the scheduler did (spread pools may legitimately differ). */
@@ -94,7 +114,7 @@ interface Condition {
   readonly message?: string;
 }
 interface PodState {
-  readonly metadata: Meta;
+  readonly metadata: Meta & { readonly labels?: Record<string, string> };
   readonly spec?: { readonly nodeName?: string };
   readonly status?: { readonly conditions?: readonly Condition[] };
 }
@@ -142,8 +162,9 @@ async function pool<T>(items: readonly T[], limit: number, work: (item: T) => Pr
   await Promise.all(Array.from({ length: Math.max(1, Math.min(limit, items.length)) }, worker));
 }
 
-/** Removes everything a previous replay left: every pod (at once; the control plane is the replay's own), their events, and the replay's Nodes. */
+/** Removes everything a previous replay left: KubeVirt's objects (with `--kubevirt`), every pod (at once; the control plane is the replay's own), their events, and the replay's Nodes. */
 export async function resetControlPlane(cp: ControlPlane): Promise<void> {
+  if (cp.kubevirt) await resetKubevirt(cp);
   const pods = await ok<List<PodState>>(cp, 'listing pods', () => cp.request('GET', '/api/v1/pods'));
   const namespaces = [...new Set((pods.items ?? []).map((p) => p.metadata.namespace ?? 'default'))];
   for (const ns of namespaces) {
@@ -184,125 +205,199 @@ async function failedSchedulingMessages(cp: ControlPlane): Promise<Map<string, s
   return new Map([...latest].map(([k, v]) => [k, v.message]));
 }
 
+/** What a replay's wait saw last: the launcher pods the scheduler left unbound, all launcher pods, and whether time ran out. */
+interface Settled {
+  readonly unbound: readonly PodState[];
+  readonly pods: number;
+  readonly timedOut: boolean;
+}
+
+/** Namespaces, Nodes (until KWOK has made the ready ones Ready) and the pods already on the hosts. */
+async function prepareHosts(cp: ControlPlane, replay: Replay, concurrency: number, log: (line: string) => void): Promise<void> {
+  for (const ns of replay.namespaces) {
+    await ok(
+      cp,
+      `creating namespace ${ns}`,
+      () => cp.request('POST', '/api/v1/namespaces', { apiVersion: 'v1', kind: 'Namespace', metadata: { name: ns } }),
+      [201, 409],
+    );
+  }
+  log(`creating ${replay.nodes.length} nodes`);
+  await pool(replay.nodes, concurrency, async (node) => {
+    await ok(cp, `creating node ${node.metadata.name}`, () => cp.request('POST', '/api/v1/nodes', node), [201]);
+  });
+  // KWOK keeps the Nodes of ready hosts Ready; a NotReady host's Node stays as created.
+  const kwokNodes = replay.nodes.filter((n) => n.metadata.labels[KWOK_NODE_LABEL] !== undefined).length;
+  for (const deadline = Date.now() + 180_000; ;) {
+    const nodes = await ok<List<NodeState>>(cp, 'listing nodes', () =>
+      cp.request('GET', `/api/v1/nodes?labelSelector=${encodeURIComponent(KWOK_NODE_SELECTOR)}`),
+    );
+    const ready = (nodes.items ?? []).filter(isReady).length;
+    if (ready === kwokNodes) break;
+    if (Date.now() > deadline) throw new Error(`only ${ready} of ${kwokNodes} nodes became Ready (kwok)\n${cp.logTail(20)}`);
+    await sleep(300);
+  }
+  log(`binding ${replay.boundPods.length} pods already on the hosts`);
+  await pool(replay.boundPods, concurrency, async (pod) => {
+    await ok(
+      cp,
+      `creating pod ${pod.metadata.namespace}/${pod.metadata.name}`,
+      () => cp.request('POST', `/api/v1/namespaces/${pod.metadata.namespace}/pods`, pod),
+      [201],
+    );
+  });
+}
+
+/** The default replay: creates the launcher pods metalslice builds, `concurrency` in flight. */
+async function createLauncherPods(cp: ControlPlane, ordered: readonly ReplayPod[], concurrency: number): Promise<void> {
+  await pool(ordered, concurrency, async (pod) => {
+    await ok(
+      cp,
+      `creating pod ${pod.namespace}/${pod.object.metadata.name}`,
+      () => cp.request('POST', `/api/v1/namespaces/${pod.namespace}/pods`, pod.object),
+      [201, 409],
+    );
+  });
+}
+
+/**
+ * Waits until every expected launcher pod exists and is bound, or until nothing changed (pods made, pods bound)
+ * for `quietMs` with every unbound pod marked unschedulable (or, with KubeVirt, some pods never made).
+ */
+async function waitForScheduling(
+  cp: ControlPlane,
+  expected: number,
+  quietMs: number,
+  timeoutMs: number,
+  log: (line: string) => void,
+  progress: () => Promise<string> = () => Promise.resolve(''),
+): Promise<Settled> {
+  const deadline = Date.now() + timeoutMs;
+  let last = '';
+  let lastChange = Date.now();
+  for (;;) {
+    const all = await ok<List<PodState>>(cp, 'listing launcher pods', () => cp.request('GET', `/api/v1/pods?labelSelector=${LAUNCHER_SELECTOR}`));
+    const pods = all.items ?? [];
+    const unbound = pods.filter((p) => !p.spec?.nodeName);
+    const bound = pods.length - unbound.length;
+    // Progress is pods made and bound, and (KubeVirt) the DataVolumes and VMIs on the way to more pods.
+    const now = `${pods.length}/${bound}/${await progress()}`;
+    if (now !== last) {
+      if (last !== '') log(`${bound}/${expected} bound`);
+      last = now;
+      lastChange = Date.now();
+    }
+    if (unbound.length === 0 && pods.length >= expected) return { unbound, pods: pods.length, timedOut: false };
+    const allUnschedulable = unbound.every((p) => (p.status?.conditions ?? []).some((c) => c.type === 'PodScheduled' && c.status === 'False'));
+    if (allUnschedulable && Date.now() - lastChange >= quietMs) return { unbound, pods: pods.length, timedOut: false };
+    if (Date.now() > deadline) return { unbound, pods: pods.length, timedOut: true };
+    const dead = cp.dead();
+    if (dead) throw new Error(`a control plane component died: ${dead}`);
+    await sleep(500);
+  }
+}
+
+/** How a launcher pod is matched with the VM it stands for: by its name (replay) or by KubeVirt's VM label. */
+function podKey(kubevirt: boolean): (p: { metadata: Meta & { labels?: Record<string, string> } }) => string {
+  return kubevirt ? (p) => `${p.metadata.namespace ?? ''}/${launcherPodVm(p)}` : (p) => `${p.metadata.namespace ?? ''}/${p.metadata.name}`;
+}
+
+/** The pending VMs: the unbound pods with the scheduler's reasons, then (KubeVirt) the VMs refused or left without a pod. */
+async function pendingVms(
+  cp: ControlPlane,
+  settled: Settled,
+  byKey: Map<string, ReplayPod>,
+  kubevirt: boolean,
+  others: ReadonlyMap<string, string>,
+  timeoutMs: number,
+): Promise<PendingVm[]> {
+  const messages = settled.unbound.length > 0 ? await failedSchedulingMessages(cp) : new Map<string, string>();
+  const keyOf = podKey(kubevirt);
+  const pending: PendingVm[] = settled.unbound.map((p) => {
+    const r = byKey.get(keyOf(p));
+    const podName = `${p.metadata.namespace ?? ''}/${p.metadata.name}`;
+    const condition = (p.status?.conditions ?? []).find((c) => c.type === 'PodScheduled' && c.status === 'False');
+    const reason = messages.get(podName) ?? condition?.message ?? (settled.timedOut ? `not scheduled within ${timeoutMs} ms` : 'not scheduled');
+    return { vm: r?.vm ?? p.metadata.name, pool: r?.pool ?? '', namespace: p.metadata.namespace ?? '', plannedHost: r?.plannedHost ?? null, reason };
+  });
+  for (const [key, reason] of others) {
+    const r = byKey.get(key);
+    if (r) pending.push({ vm: r.vm, pool: r.pool, namespace: r.namespace, plannedHost: r.plannedHost ?? null, reason });
+  }
+  return pending.sort((a, b) => a.pool.localeCompare(b.pool) || a.vm.localeCompare(b.vm, undefined, { numeric: true }));
+}
+
+/** Bound pods the scheduler put elsewhere than the plan. */
+async function movedFromPlan(cp: ControlPlane, byKey: Map<string, ReplayPod>, kubevirt: boolean): Promise<number> {
+  const all = await ok<List<PodState & { metadata: { labels?: Record<string, string> } }>>(cp, 'listing pods', () =>
+    cp.request('GET', `/api/v1/pods?labelSelector=${LAUNCHER_SELECTOR}`),
+  );
+  const keyOf = podKey(kubevirt);
+  let moved = 0;
+  for (const p of all.items ?? []) {
+    const r = byKey.get(keyOf(p));
+    if (p.spec?.nodeName && r?.plannedHost !== undefined && p.spec.nodeName !== r.plannedHost) moved++;
+  }
+  return moved;
+}
+
+/** The launcher pods made: by the replay, or (KubeVirt) from the applied VMs; returns the VMs refused at admission, by key. */
+async function makeLauncherPods(
+  cp: ControlPlane,
+  plan: Pick<Plan, 'fleets' | 'vms'>,
+  ordered: readonly ReplayPod[],
+  opts: VerifyOptions,
+  log: (line: string) => void,
+): Promise<Map<string, string>> {
+  const concurrency = opts.concurrency ?? 128;
+  if (!opts.kubevirt) {
+    log(
+      `creating ${ordered.length} launcher pods (${opts.order ?? 'deploy'}${opts.order === 'shuffled' ? `, seed ${opts.seed ?? 1}` : ''}, ${concurrency} in flight)`,
+    );
+    await createLauncherPods(cp, ordered, concurrency);
+    return new Map();
+  }
+  log(`applying ${ordered.length} VirtualMachines through KubeVirt's virt-api (${opts.order ?? 'deploy'} order)`);
+  return applyVirtualMachines(cp, plan, opts.extraVms ?? [], ordered, Math.min(concurrency, 32));
+}
+
 /** Replays a plan's concrete VMs as launcher pods on a real control plane and counts what kube-scheduler binds. */
-// eslint-disable-next-line max-lines-per-function, complexity -- the replay from plan to bound pods, step by step; split pending (issue 29)
 export async function verifyPlan(plan: Pick<Plan, 'fleets' | 'vms'>, opts: VerifyOptions = {}): Promise<VerifyResult> {
   const order = opts.order ?? 'deploy';
   const seed = opts.seed ?? 1;
-  const concurrency = opts.concurrency ?? 128;
-  const quietMs = opts.quietMs ?? 5000;
+  const kubevirt = opts.kubevirt === true;
+  // virt-controller makes pods in steps (VM, DataVolume, VMI, pod): a pause between them is not the end.
+  const quietMs = Math.max(opts.quietMs ?? 5000, kubevirt ? 20_000 : 0);
+  const timeoutMs = opts.scheduleTimeoutMs ?? 600_000;
   const log = opts.log ?? (() => undefined);
   const replay = opts.snapshot ? buildSnapshotReplay(plan, opts.snapshot, opts.extraVms ?? []) : buildReplay(plan, opts.extraVms ?? []);
   const ordered = creationOrder(replay.pods, order, seed);
 
   const startedAt = Date.now();
   const owned = opts.controlPlane === undefined;
-  if (owned) log('starting etcd, kube-apiserver, kube-scheduler and kwok');
-  const cp = opts.controlPlane ?? (await startControlPlane());
+  if (owned) log(`starting etcd, kube-apiserver, kube-scheduler and kwok${kubevirt ? ', virt-api and virt-controller' : ''}`);
+  const cp = opts.controlPlane ?? (await startControlPlane({ kubevirt }));
   try {
+    if (kubevirt && !cp.kubevirt) throw new Error('verify with kubevirt needs a control plane started with kubevirt: true');
     if (!owned) await resetControlPlane(cp);
-    for (const ns of replay.namespaces) {
-      await ok(
-        cp,
-        `creating namespace ${ns}`,
-        () => cp.request('POST', '/api/v1/namespaces', { apiVersion: 'v1', kind: 'Namespace', metadata: { name: ns } }),
-        [201, 409],
-      );
-    }
-    log(`creating ${replay.nodes.length} nodes`);
-    await pool(replay.nodes, concurrency, async (node) => {
-      await ok(cp, `creating node ${node.metadata.name}`, () => cp.request('POST', '/api/v1/nodes', node), [201]);
-    });
-    // KWOK keeps the Nodes of ready hosts Ready; a NotReady host's Node stays as created.
-    const kwokNodes = replay.nodes.filter((n) => n.metadata.labels[KWOK_NODE_LABEL] !== undefined).length;
-    for (const deadline = Date.now() + 180_000; ;) {
-      const nodes = await ok<List<NodeState>>(cp, 'listing nodes', () =>
-        cp.request('GET', `/api/v1/nodes?labelSelector=${encodeURIComponent(KWOK_NODE_SELECTOR)}`),
-      );
-      const ready = (nodes.items ?? []).filter(isReady).length;
-      if (ready === kwokNodes) break;
-      if (Date.now() > deadline) throw new Error(`only ${ready} of ${kwokNodes} nodes became Ready (kwok)\n${cp.logTail(20)}`);
-      await sleep(300);
-    }
-    log(`binding ${replay.boundPods.length} pods already on the hosts`);
-    await pool(replay.boundPods, concurrency, async (pod) => {
-      await ok(
-        cp,
-        `creating pod ${pod.metadata.namespace}/${pod.metadata.name}`,
-        () => cp.request('POST', `/api/v1/namespaces/${pod.metadata.namespace}/pods`, pod),
-        [201],
-      );
-    });
+    await prepareHosts(cp, replay, opts.concurrency ?? 128, log);
     const start = seconds(startedAt);
-
-    log(`creating ${ordered.length} launcher pods (${order}${order === 'shuffled' ? `, seed ${seed}` : ''}, ${concurrency} in flight)`);
     const scheduleFrom = Date.now();
-    await pool(ordered, concurrency, async (pod) => {
-      await ok(
-        cp,
-        `creating pod ${pod.namespace}/${pod.object.metadata.name}`,
-        () => cp.request('POST', `/api/v1/namespaces/${pod.namespace}/pods`, pod.object),
-        [201, 409],
-      );
-    });
-
-    // Wait: everything bound, or the rest unschedulable and nothing bound for quietMs.
-    const deadline = Date.now() + (opts.scheduleTimeoutMs ?? 600_000);
-    let lastBound = -1;
-    let lastChange = Date.now();
-    let unbound: readonly PodState[] = [];
-    let timedOut = false;
-    for (;;) {
-      const list = await ok<List<PodState>>(cp, 'listing unbound pods', () =>
-        cp.request('GET', `/api/v1/pods?labelSelector=${LAUNCHER_SELECTOR}&fieldSelector=${encodeURIComponent('spec.nodeName=')}`),
-      );
-      unbound = list.items ?? [];
-      const bound = ordered.length - unbound.length;
-      if (bound !== lastBound) {
-        if (lastBound >= 0) log(`${bound}/${ordered.length} bound`);
-        lastBound = bound;
-        lastChange = Date.now();
-      }
-      if (unbound.length === 0) break;
-      const allUnschedulable = unbound.every((p) => (p.status?.conditions ?? []).some((c) => c.type === 'PodScheduled' && c.status === 'False'));
-      if (allUnschedulable && Date.now() - lastChange >= quietMs) break;
-      if (Date.now() > deadline) {
-        timedOut = true;
-        break;
-      }
-      const dead = cp.dead();
-      if (dead) throw new Error(`a control plane component died: ${dead}`);
-      await sleep(500);
-    }
+    const refused = await makeLauncherPods(cp, plan, ordered, opts, log);
+    const settled = await waitForScheduling(cp, ordered.length - refused.size, quietMs, timeoutMs, log, kubevirt ? () => kubevirtProgress(cp) : undefined);
     const schedule = seconds(scheduleFrom);
-
-    const messages = unbound.length > 0 ? await failedSchedulingMessages(cp) : new Map<string, string>();
-    const byPod = new Map<string, ReplayPod>(ordered.map((p) => [`${p.namespace}/${p.object.metadata.name}`, p]));
-    const pending: PendingVm[] = unbound
-      .map((p) => {
-        const key = `${p.metadata.namespace ?? ''}/${p.metadata.name}`;
-        const r = byPod.get(key);
-        const condition = (p.status?.conditions ?? []).find((c) => c.type === 'PodScheduled' && c.status === 'False');
-        const reason = messages.get(key) ?? condition?.message ?? (timedOut ? `not scheduled within ${opts.scheduleTimeoutMs ?? 600_000} ms` : 'not scheduled');
-        return { vm: r?.vm ?? p.metadata.name, pool: r?.pool ?? '', namespace: p.metadata.namespace ?? '', plannedHost: r?.plannedHost ?? null, reason };
-      })
-      .sort((a, b) => a.pool.localeCompare(b.pool) || a.vm.localeCompare(b.vm, undefined, { numeric: true }));
-
-    // Where the scheduler put the bound ones, against the plan.
-    const all = await ok<List<PodState>>(cp, 'listing pods', () => cp.request('GET', `/api/v1/pods?labelSelector=${LAUNCHER_SELECTOR}`));
-    let moved = 0;
-    for (const p of all.items ?? []) {
-      const r = byPod.get(`${p.metadata.namespace ?? ''}/${p.metadata.name}`);
-      if (p.spec?.nodeName && r?.plannedHost !== undefined && p.spec.nodeName !== r.plannedHost) moved++;
-    }
+    const byKey = new Map<string, ReplayPod>(ordered.map((p) => [kubevirt ? `${p.namespace}/${p.vm}` : `${p.namespace}/${p.object.metadata.name}`, p]));
+    const others = kubevirt ? new Map([...refused, ...(await vmsWithoutLauncherPod(cp, ordered, refused))]) : new Map<string, string>();
+    const pending = await pendingVms(cp, settled, byKey, kubevirt, others, timeoutMs);
     return {
       order,
       seed,
       hosts: replay.nodes.length,
       vms: ordered.length,
-      bound: ordered.length - unbound.length,
+      bound: ordered.length - pending.length,
+      launcherPodsBy: kubevirt ? 'virt-controller' : 'replay',
       pending,
-      movedFromPlan: moved,
+      movedFromPlan: await movedFromPlan(cp, byKey, kubevirt),
       seconds: { plan: opts.planSeconds ?? 0, start, schedule },
     };
   } finally {
@@ -315,7 +410,7 @@ export function formatVerifyResult(r: VerifyResult): string {
   const lines = [
     `order      ${r.order}${r.order === 'shuffled' ? ` (seed ${r.seed})` : ''}`,
     `hosts      ${r.hosts}`,
-    `VMs        ${r.vms}`,
+    `VMs        ${r.vms}${r.launcherPodsBy === 'virt-controller' ? " (launcher pods made by KubeVirt's virt-controller)" : ''}`,
     `bound      ${r.bound} (${r.vms === 0 ? 100 : Math.floor((r.bound * 1000) / r.vms) / 10} %)`,
     `pending    ${r.pending.length}`,
     `off-plan   ${r.movedFromPlan} bound on another host than the plan chose`,

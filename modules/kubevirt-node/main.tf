@@ -52,7 +52,7 @@ locals {
   # The claim's name before each DataVolume's (root becomes <name>-root).
   volumes = [for v in local.template_spec.volumes : [v, merge(v, { dataVolume = { name = "${var.name}-${try(v.dataVolume.name, "")}" } })][can(v.dataVolume.name) ? 1 : 0]]
   data_volume_templates = [
-    for t in try(var.vm.spec.dataVolumeTemplates, []) : merge(t, { metadata = { name = "${var.name}-${t.metadata.name}", creationTimestamp = null } })
+    for t in try(var.vm.spec.dataVolumeTemplates, []) : merge(t, { metadata = { name = "${var.name}-${t.metadata.name}" } })
   ]
 
   claimed_spec = merge(
@@ -94,7 +94,8 @@ locals {
       [{}, { dataVolumeTemplates = local.data_volume_templates }][length(local.data_volume_templates) > 0 ? 1 : 0],
       {
         template = {
-          metadata = { labels = local.pod_labels, creationTimestamp = null }
+          # KubeVirt's VM mutator adds this annotation on create; written here, planned and applied objects match.
+          metadata = { labels = local.pod_labels, annotations = { "kubevirt.io/pci-topology-version" = "v3" } }
           spec     = local.claimed_spec
         }
       },

@@ -27,7 +27,7 @@ describe('e2e: faults during and between applies', () => {
 
   beforeAll(async () => {
     // With KubeVirt's admission defaulting imitated (it stays up across the API server crash, as a webhook would).
-    cluster = await startCluster({ kubevirtDefaulting: true, kubevirtNamespace: true });
+    cluster = await startCluster({ kubevirt: true });
     work = fs.mkdtempSync(path.join(os.tmpdir(), 'metalslice-faults-'));
     env = {
       ...process.env,

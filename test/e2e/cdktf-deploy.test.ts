@@ -22,7 +22,7 @@ describe('e2e: cdktf deploy and destroy with OpenTofu', () => {
 
   beforeAll(async () => {
     // With KubeVirt's defaulting imitated (it rewrites VM specs on admission), as a real cluster would.
-    cluster = await startCluster({ kubevirtDefaulting: true, kubevirtNamespace: true });
+    cluster = await startCluster({ kubevirt: true });
     work = fs.mkdtempSync(path.join(os.tmpdir(), 'metalslice-cdktf-'));
     // A project directory of its own, so state and cdktf.out stay out of the repository.
     const tsx = path.join(REPO_ROOT, 'node_modules', 'tsx', 'dist', 'cli.mjs');

@@ -208,7 +208,7 @@ describe('e2e: the packed library in a fresh project, from the README', () => {
       const { cdktn, cdktf } = synthesized;
       if (!cdktn || !cdktf) throw new Error('a framework did not synthesize (see the tests above)');
       // KubeVirt's defaulting imitated and its namespace made, as a cluster with KubeVirt installed has them.
-      cluster = await startCluster({ kubevirtDefaulting: true, kubevirtNamespace: true });
+      cluster = await startCluster({ kubevirt: true });
       // The README's providers read ~/.kube/provider.config and ~/.kube/team-a.config: here both are the test
       // cluster's admin (the tenant's kube-system is the same cluster, as in the other deploy tests).
       const home = path.join(work, 'home');

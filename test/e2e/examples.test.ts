@@ -55,7 +55,7 @@ describe('e2e: the example app on a real kube-apiserver', () => {
   beforeAll(async () => {
     // With KubeVirt's defaulting imitated (it rewrites VM specs on admission), as a real cluster would.
     // The kubevirt namespace: what installing the KubeVirt operator leaves behind, where the fleet's KubeVirt CR goes.
-    cluster = await startCluster({ kubevirtDefaulting: true, kubevirtNamespace: true });
+    cluster = await startCluster({ kubevirt: true });
     work = fs.mkdtempSync(path.join(os.tmpdir(), 'metalslice-e2e-'));
     env = exampleStackEnv(cluster, { CDKTF_OUTDIR: path.join(work, 'cdktf.out') });
   });

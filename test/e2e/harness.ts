@@ -22,6 +22,7 @@ import {
   waitFor,
 } from '../../constructs/verify/processes';
 import { findTarget } from '../../constructs/cli/kube-client';
+import { frontProxyFlags, KUBEVIRT_NAMESPACE, startKubevirt } from '../../constructs/verify/kubevirt';
 import type { ApiResourceList, ConfigMapDoc, CrdDoc, CsrDoc, NodeDoc, ResourceQuotaDoc, Status } from '../support/kube-docs';
 
 /** The repository root (this file lives in test/e2e/). */
@@ -40,8 +41,13 @@ export interface StartClusterOptions {
   readonly crdDir?: string | null;
   /** Run kube-controller-manager (namespace deletion, quota status, GC). @default true */
   readonly controllerManager?: boolean;
-  /** Emulate KubeVirt's VM defaulting webhook (see startKubevirtDefaulting), as on a real cluster. @default false */
-  readonly kubevirtDefaulting?: boolean;
+  /**
+   * Run KubeVirt itself (constructs/verify/kubevirt.ts): its 20 CRDs, RBAC and webhooks as virt-operator's code
+   * generates them, and KubeVirt's own virt-api (every VirtualMachine goes through its real admission) and
+   * virt-controller (VMs become VMIs and virt-launcher pods), as local processes. Implies kubevirtNamespace.
+   * @default false
+   */
+  readonly kubevirt?: boolean;
   /** Create the `kubevirt` namespace, as installing the KubeVirt operator leaves it: where a fleet's KubeVirt CR goes. @default false */
   readonly kubevirtNamespace?: boolean;
   /** How long to wait for each component to become ready. @default 120000 */
@@ -454,6 +460,8 @@ export async function startCluster(opts: StartClusterOptions = {}): Promise<Test
       diedEarly,
     );
 
+    // virt-api reads the request-header CA the API server publishes; it only exists with these flags.
+    const kubevirtFlags = opts.kubevirt ? frontProxyFlags(dir) : [];
     const startApiserver = () =>
       startComponent(
         'kube-apiserver',
@@ -479,6 +487,7 @@ export async function startCluster(opts: StartClusterOptions = {}): Promise<Test
           '--service-account-issuer=https://kubernetes.default.svc.cluster.local',
           '--service-cluster-ip-range=10.96.0.0/16',
           '--enable-priority-and-fairness=false',
+          ...kubevirtFlags,
           '--profiling=false',
           '--v=1',
         ],
@@ -537,12 +546,13 @@ export async function startCluster(opts: StartClusterOptions = {}): Promise<Test
 
     const tenantCache = new Map<string, string>();
     let tenantSeq = 0;
+    const allCrds = [...crds];
     const cluster: TestCluster = {
       server,
       caFile,
       adminKubeconfig,
       dir,
-      crds,
+      crds: allCrds,
       joinable: joinableControlPlane,
       tenantKubeconfig(user = DEFAULT_TENANT.user, groups = DEFAULT_TENANT.groups): string {
         const key = JSON.stringify([user, [...groups]]);
@@ -568,11 +578,22 @@ export async function startCluster(opts: StartClusterOptions = {}): Promise<Test
       crashApiserver,
       stop,
     };
-    if (opts.kubevirtDefaulting) {
-      const defaulting = await startKubevirtDefaulting(cluster);
-      beforeStop.push(() => defaulting.stop());
-    }
-    if (opts.kubevirtNamespace) {
+    if (opts.kubevirt) {
+      const kubevirt = await startKubevirt({
+        dir,
+        request: (method, apiPath, body, contentType) => admin.request(method, apiPath, body, contentType),
+        kubeconfigFor: (serviceAccount) =>
+          cluster.tenantKubeconfig(`system:serviceaccount:${KUBEVIRT_NAMESPACE}:${serviceAccount}`, [
+            'system:serviceaccounts',
+            `system:serviceaccounts:${KUBEVIRT_NAMESPACE}`,
+          ]),
+        components,
+        dead: diedEarly,
+        timeoutMs,
+      });
+      beforeStop.push(() => kubevirt.stop());
+      for (const name of kubevirt.crds) if (!allCrds.includes(name)) allCrds.push(name);
+    } else if (opts.kubevirtNamespace) {
       const created = await admin.create('/api/v1/namespaces', { metadata: { name: 'kubevirt' } });
       if (created.status !== 201) throw new Error(`creating the kubevirt namespace: HTTP ${created.status}: ${apiMessage(created.body)}`);
     }
@@ -906,115 +927,4 @@ export async function emulateKubeletJoin(
     spec: { taints: p.taints },
   });
   return { csr, node };
-}
-
-// ---------------------------------------------------------------------------------------------------------
-// KubeVirt's admission defaulting, emulated. On a real cluster virt-api's mutating webhook rewrites every
-// VirtualMachine's whole spec from its Go types on create and update: it defaults the machine type and the
-// architecture, and the Go encoding of ObjectMeta adds `creationTimestamp: null` under spec.template.metadata
-// and spec.dataVolumeTemplates[].metadata, schemaless (x-kubernetes-preserve-unknown-fields) objects. That is what
-// trips the kubernetes provider's kubernetes_manifest ("Provider produced inconsistent result"), so e2e tests
-// that check the manifest shape the constructs emit run with this emulation on.
-
-export interface KubevirtDefaulting {
-  /** Stops the webhook server and removes its MutatingWebhookConfiguration. */
-  stop(): Promise<void>;
-}
-
-/** A VirtualMachine spec, loosely: the parts the defaulting emulation fills in. */
-interface DefaultedVmSpec {
-  template?: {
-    metadata?: Record<string, unknown>;
-    spec?: {
-      domain?: { devices?: Record<string, unknown>; resources?: Record<string, unknown>; machine?: { type?: string } };
-      architecture?: string;
-    };
-  };
-  dataVolumeTemplates?: { metadata?: Record<string, unknown> }[];
-}
-
-/** The spec as virt-api's VM mutator returns it (the subset of its defaulting that changes the shape). */
-export function kubevirtDefaultedSpec(spec: unknown): DefaultedVmSpec {
-  const out = JSON.parse(JSON.stringify(spec ?? {})) as DefaultedVmSpec;
-  out.template ??= {};
-  out.template.metadata = { ...(out.template.metadata ?? {}), creationTimestamp: null };
-  out.template.spec ??= {};
-  out.template.spec.domain ??= {};
-  out.template.spec.domain.devices ??= {};
-  out.template.spec.domain.resources ??= {};
-  out.template.spec.domain.machine ??= {};
-  out.template.spec.domain.machine.type ||= 'q35';
-  out.template.spec.architecture ||= 'amd64';
-  for (const dv of out.dataVolumeTemplates ?? []) dv.metadata = { ...(dv.metadata ?? {}), creationTimestamp: null };
-  return out;
-}
-
-/** Registers a mutating webhook (served on loopback) that applies kubevirtDefaultedSpec to VirtualMachines. */
-export async function startKubevirtDefaulting(cluster: TestCluster): Promise<KubevirtDefaulting> {
-  const port = await freePort();
-  const server = https.createServer(
-    { cert: fs.readFileSync(path.join(cluster.dir, 'apiserver.crt')), key: fs.readFileSync(path.join(cluster.dir, 'apiserver.key')) },
-    (req, res) => {
-      const chunks: Buffer[] = [];
-      req.on('data', (d: Buffer) => chunks.push(d));
-      req.on('end', () => {
-        const review = JSON.parse(Buffer.concat(chunks).toString('utf8')) as { request: { uid: string; object: { spec?: unknown } } };
-        const object = review.request.object;
-        const patch = [{ op: 'replace', path: '/spec', value: kubevirtDefaultedSpec(object.spec) }];
-        res.setHeader('Content-Type', 'application/json');
-        res.end(
-          JSON.stringify({
-            apiVersion: 'admission.k8s.io/v1',
-            kind: 'AdmissionReview',
-            response: { uid: review.request.uid, allowed: true, patchType: 'JSONPatch', patch: Buffer.from(JSON.stringify(patch)).toString('base64') },
-          }),
-        );
-      });
-    },
-  );
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(port, '127.0.0.1', () => resolve());
-  });
-  const admin = cluster.client();
-  const name = 'kubevirt-defaulting-emulation';
-  const configs = '/apis/admissionregistration.k8s.io/v1/mutatingwebhookconfigurations';
-  const created = await admin.create(configs, {
-    metadata: { name },
-    webhooks: [
-      {
-        name: 'virtualmachines-mutator.kubevirt.io',
-        clientConfig: { url: `https://127.0.0.1:${port}/virtualmachines-mutate`, caBundle: fs.readFileSync(cluster.caFile).toString('base64') },
-        rules: [{ apiGroups: ['kubevirt.io'], apiVersions: ['v1'], resources: ['virtualmachines'], operations: ['CREATE', 'UPDATE'] }],
-        admissionReviewVersions: ['v1'],
-        sideEffects: 'None',
-        failurePolicy: 'Fail',
-        timeoutSeconds: 10,
-      },
-    ],
-  });
-  if (created.status !== 201) {
-    server.close();
-    throw new Error(`registering the KubeVirt defaulting webhook: HTTP ${created.status}: ${JSON.stringify(created.body)}`);
-  }
-  // The API server picks the webhook up through an informer: probe with a dry-run create until it applies.
-  await waitFor('the KubeVirt defaulting webhook', 30_000, async () => {
-    const res = await admin.create<{ spec?: DefaultedVmSpec } | undefined>('/apis/kubevirt.io/v1/namespaces/default/virtualmachines?dryRun=All', {
-      apiVersion: 'kubevirt.io/v1',
-      kind: 'VirtualMachine',
-      metadata: { name: 'webhook-probe' },
-      spec: { template: { spec: { domain: { devices: {} } } } },
-    });
-    return res.status === 201 && res.body?.spec?.template?.spec?.architecture === 'amd64';
-  });
-  let stopped = false;
-  return {
-    async stop(): Promise<void> {
-      if (stopped) return;
-      stopped = true;
-      await admin.delete(`${configs}/${name}`);
-      server.closeAllConnections();
-      await new Promise<void>((resolve) => server.close(() => resolve()));
-    },
-  };
 }

@@ -141,7 +141,7 @@ describe('e2e: nodes join with what metalslice renders', () => {
   const tokenIdOf = (config: JoinConfiguration) => config.discovery.bootstrapToken.token.split('.')[0];
 
   beforeAll(async () => {
-    cluster = await startCluster({ joinable: true, kubevirtDefaulting: true, kubevirtNamespace: true });
+    cluster = await startCluster({ joinable: true, kubevirt: true });
     // The version that validates and joins, in the test log; the API server is built from the same module.
     console.log(`kubeadm ${cluster.joinable!.kubeadmVersion} (${binary('kubeadm')}), control plane at ${cluster.joinable!.apiServerEndpoint}`);
     work = fs.mkdtempSync(path.join(os.tmpdir(), 'metalslice-join-'));

@@ -43,7 +43,7 @@ describe('modules and node templates', () => {
 
   beforeAll(async () => {
     // KubeVirt's admission defaulting imitated, as on a real cluster (the VM shape is made for it).
-    cluster = await startCluster({ kubevirtDefaulting: true });
+    cluster = await startCluster({ kubevirt: true });
     work = copyTerraformTree(fs.mkdtempSync(path.join(cluster.dir, 'hcl-')));
     for (const ns of ['acme-team-a', 'prod-metal']) expect((await cluster.client().create('/api/v1/namespaces', { metadata: { name: ns } })).status).toBe(201);
   });

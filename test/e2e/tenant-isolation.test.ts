@@ -31,7 +31,7 @@ describe('e2e: tenants are isolated, as their own credentials see it', () => {
   const stackDir = (stack: string) => path.join(work, 'cdktf.out', 'stacks', stack);
 
   beforeAll(async () => {
-    cluster = await startCluster({ kubevirtDefaulting: true, kubevirtNamespace: true });
+    cluster = await startCluster({ kubevirt: true });
     work = fs.mkdtempSync(path.join(os.tmpdir(), 'metalslice-isolation-'));
     const env = exampleStackEnv(cluster, { CDKTF_OUTDIR: path.join(work, 'cdktf.out') });
     await synthExampleApp(work, env);

@@ -26,7 +26,7 @@ describe('e2e: upgrading VMs from kubernetes_manifest to kubectl_manifest', () =
   const stackDir = (stack: string) => path.join(work, 'cdktf.out', 'stacks', stack);
 
   beforeAll(async () => {
-    cluster = await startCluster({ kubevirtDefaulting: true, kubevirtNamespace: true });
+    cluster = await startCluster({ kubevirt: true });
     work = fs.mkdtempSync(path.join(os.tmpdir(), 'metalslice-upgrade-'));
     env = exampleStackEnv(cluster, { CDKTF_OUTDIR: path.join(work, 'cdktf.out') });
   });

@@ -1,0 +1,186 @@
+/**
+ * `metalslice verify --kubevirt`: instead of building launcher pods itself, the replay applies what metalslice
+ * renders (the fleet's KubeVirt CR and every VirtualMachine) to a control plane running KubeVirt's own virt-api
+ * and virt-controller (constructs/verify/kubevirt.ts), and lets virt-controller make the launcher pods that
+ * kube-scheduler binds.
+ */
+import { Plan } from '../core/plan';
+import { PlannedVm } from '../core/vms';
+import { renderKubeVirt, renderVirtualMachine } from '../render/kubevirt';
+import { ControlPlane, sleep } from './control-plane';
+import { KUBEVIRT_NAMESPACE } from './kubevirt';
+import { apiMessage } from './processes';
+import { ReplayPod } from './replay';
+
+/** The label virt-controller puts on a launcher pod: the name of its VM (and VMI). */
+export const LAUNCHER_VM_LABEL = 'vm.kubevirt.io/name';
+
+/** The VM a launcher pod runs, by KubeVirt's label. */
+export function launcherPodVm(pod: { metadata: { labels?: Record<string, string> } }): string {
+  return pod.metadata.labels?.[LAUNCHER_VM_LABEL] ?? '';
+}
+
+/** The user-data Secret a replayed VM names (never created: the scheduler does not read it). */
+const USER_DATA_SECRET = 'metalslice-verify-userdata';
+
+/** Retries a request on 429 and 5xx (the API server or a webhook busy), at most 8 times. */
+async function retried(call: () => ReturnType<ControlPlane['request']>): ReturnType<ControlPlane['request']> {
+  for (let attempt = 0; ; attempt++) {
+    const res = await call().catch(() => undefined);
+    if (res && res.status !== 429 && res.status < 500) return res;
+    if (attempt >= 8) return res ?? { status: 0, body: { message: 'no answer from the API server' } };
+    await sleep(200 * 2 ** Math.min(attempt, 4));
+  }
+}
+
+/** The fleet's KubeVirt CR, in KubeVirt's own namespace (virt-config reads it there), once its stand-in status says Deployed. */
+async function applyKubeVirt(cp: ControlPlane, plan: Pick<Plan, 'fleets' | 'vms'>): Promise<void> {
+  const fleets = [...new Set(plan.vms.filter((vm) => vm.concrete).map((vm) => vm.fleet))];
+  if (fleets.length > 1) {
+    throw new Error(
+      `verify --kubevirt runs one KubeVirt, configured by one fleet's KubeVirt CR; this plan's VMs are in ${fleets.length} fleets (${fleets.join(', ')}): verify them without --kubevirt, or one fleet per config`,
+    );
+  }
+  const fleet = plan.fleets.find((f) => f.name === fleets[0]) ?? plan.fleets[0];
+  if (!fleet) return;
+  const cr = renderKubeVirt(fleet, plan.vms);
+  const body = { ...cr, metadata: { ...cr.metadata, namespace: KUBEVIRT_NAMESPACE } };
+  const url = `/apis/kubevirt.io/v1/namespaces/${KUBEVIRT_NAMESPACE}/kubevirts`;
+  let created = await retried(() => cp.request('POST', url, body));
+  // One left by an earlier replay keeps its status; only its spec is this plan's.
+  if (created.status === 409)
+    created = await retried(() => cp.request('PATCH', `${url}/kubevirt`, { spec: (cr as { spec?: unknown }).spec }, 'application/merge-patch+json'));
+  if (created.status !== 201 && created.status !== 200) throw new Error(`applying the KubeVirt CR: HTTP ${created.status}: ${apiMessage(created.body)}`);
+  for (const deadline = Date.now() + 30_000; ; await sleep(250)) {
+    const kv = await cp.request<{ status?: { phase?: string } }>('GET', `${url}/kubevirt`);
+    if (kv.body?.status?.phase === 'Deployed') break;
+    if (Date.now() > deadline) throw new Error('the KubeVirt CR was not marked Deployed within 30 s');
+  }
+  // virt-api and virt-controller read the CR through informers: give them a moment to take its configuration.
+  await sleep(2000);
+}
+
+/**
+ * Applies the fleet's KubeVirt CR and each VM as metalslice renders it, in the replay's order, `concurrency` in
+ * flight. Returns the VMs KubeVirt's admission (or the API server) refused, by `namespace/name`, with the message.
+ */
+export async function applyVirtualMachines(
+  cp: ControlPlane,
+  plan: Pick<Plan, 'fleets' | 'vms'>,
+  extraVms: readonly PlannedVm[],
+  ordered: readonly ReplayPod[],
+  concurrency: number,
+): Promise<Map<string, string>> {
+  await applyKubeVirt(cp, plan);
+  const selectorOf = new Map(plan.fleets.map((f) => [f.name, f.spec.hostSelector]));
+  const vms = new Map([...plan.vms, ...extraVms].map((vm) => [`${vm.namespace}/${vm.name}`, vm]));
+  const refused = new Map<string, string>();
+  let next = 0;
+  const worker = async (): Promise<void> => {
+    while (next < ordered.length) {
+      const pod = ordered[next++];
+      const key = `${pod.namespace}/${pod.vm}`;
+      const vm = vms.get(key);
+      if (!vm) throw new Error(`no planned VM ${key}`);
+      const object = renderVirtualMachine(vm, { userDataSecret: USER_DATA_SECRET, hostSelector: selectorOf.get(vm.fleet) });
+      const res = await retried(() => cp.request('POST', `/apis/kubevirt.io/v1/namespaces/${pod.namespace}/virtualmachines`, object));
+      if (res.status !== 201 && res.status !== 409) refused.set(key, `refused by KubeVirt: HTTP ${res.status}: ${apiMessage(res.body)}`);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.max(1, Math.min(concurrency, ordered.length)) }, worker));
+  return refused;
+}
+
+/** An admitted VM's state when virt-controller made no launcher pod for it: the VM's printable status and last condition. */
+interface VmState {
+  readonly metadata: { readonly name: string; readonly namespace?: string };
+  readonly status?: { readonly printableStatus?: string; readonly conditions?: readonly { type: string; status: string; reason?: string; message?: string }[] };
+}
+
+/** The admitted VMs that have no launcher pod, by `namespace/name`, with what KubeVirt says of each. */
+export async function vmsWithoutLauncherPod(
+  cp: ControlPlane,
+  ordered: readonly ReplayPod[],
+  refused: ReadonlyMap<string, string>,
+): Promise<Map<string, string>> {
+  const pods = await cp.request<{ items?: { metadata: { namespace?: string; labels?: Record<string, string> } }[] }>(
+    'GET',
+    `/api/v1/pods?labelSelector=${encodeURIComponent('kubevirt.io=virt-launcher')}`,
+  );
+  const withPod = new Set((pods.body?.items ?? []).map((p) => `${p.metadata.namespace ?? ''}/${launcherPodVm(p)}`));
+  const missing = ordered.map((p) => `${p.namespace}/${p.vm}`).filter((key) => !withPod.has(key) && !refused.has(key));
+  if (missing.length === 0) return new Map();
+  const list = await cp.request<{ items?: VmState[] }>('GET', '/apis/kubevirt.io/v1/virtualmachines');
+  const state = new Map((list.body?.items ?? []).map((vm) => [`${vm.metadata.namespace ?? ''}/${vm.metadata.name}`, vm]));
+  return new Map(
+    missing.map((key) => {
+      const s = state.get(key)?.status;
+      const failing = (s?.conditions ?? []).find((c) => c.status === 'False' && c.message) ?? (s?.conditions ?? []).find((c) => c.message);
+      const detail = [s?.printableStatus, failing ? `${failing.type}: ${failing.message}` : undefined].filter(Boolean).join('; ');
+      return [key, `virt-controller made no launcher pod${detail ? ` (${detail})` : ''}`];
+    }),
+  );
+}
+
+/** The KubeVirt and CDI objects a `--kubevirt` replay leaves, namespaced ones by collection, in deletion order. */
+const KUBEVIRT_LEFTOVERS = [
+  '/apis/kubevirt.io/v1/virtualmachines',
+  '/apis/kubevirt.io/v1/virtualmachineinstances',
+  '/apis/cdi.kubevirt.io/v1beta1/datavolumes',
+  '/api/v1/persistentvolumeclaims',
+] as const;
+
+/** Lists a collection across namespaces: `namespace/name` of each object and whether it has finalizers. */
+async function listAll(cp: ControlPlane, collection: string): Promise<{ namespace: string; name: string; finalizers: boolean }[]> {
+  const res = await cp.request<{ items?: { metadata: { name: string; namespace?: string; finalizers?: string[] } }[] }>('GET', collection);
+  return (res.body?.items ?? []).map((o) => ({
+    namespace: o.metadata.namespace ?? '',
+    name: o.metadata.name,
+    finalizers: (o.metadata.finalizers ?? []).length > 0,
+  }));
+}
+
+/** The namespaced path of a collection (`/apis/g/v/kind` -> `/apis/g/v/namespaces/ns/kind`). */
+function inNamespace(collection: string, namespace: string): string {
+  const i = collection.lastIndexOf('/');
+  return `${collection.slice(0, i)}/namespaces/${namespace}${collection.slice(i)}`;
+}
+
+/**
+ * Deletes what a `--kubevirt` replay made (VMs first, so virt-controller makes no pod again; then VMIs, DataVolumes,
+ * claims and volumes; the KubeVirt CR stays, the next replay rewrites its spec), and waits until the VMs and VMIs are gone; finalizers nobody here would
+ * remove (virt-handler's) are cleared after 20 s.
+ */
+export async function resetKubevirt(cp: ControlPlane): Promise<void> {
+  for (const collection of KUBEVIRT_LEFTOVERS) {
+    for (const ns of new Set((await listAll(cp, collection)).map((o) => o.namespace))) await cp.request('DELETE', inNamespace(collection, ns));
+  }
+  await cp.request('DELETE', '/api/v1/persistentvolumes');
+  const started = Date.now();
+  for (;;) {
+    const left = [...(await listAll(cp, KUBEVIRT_LEFTOVERS[0])), ...(await listAll(cp, KUBEVIRT_LEFTOVERS[1])).map((o) => ({ ...o, vmi: true }))];
+    if (left.length === 0) return;
+    if (Date.now() - started > 120_000) throw new Error(`resetting KubeVirt: ${left.length} VMs or VMIs are still there after 120 s`);
+    if (Date.now() - started > 20_000) {
+      for (const o of left.filter((x) => x.finalizers)) {
+        const collection = 'vmi' in o ? KUBEVIRT_LEFTOVERS[1] : KUBEVIRT_LEFTOVERS[0];
+        await cp.request('PATCH', `${inNamespace(collection, o.namespace)}/${o.name}`, { metadata: { finalizers: null } }, 'application/merge-patch+json');
+      }
+    }
+    await sleep(500);
+  }
+}
+
+/** How many objects a collection holds, from one page of one item. */
+async function countOf(cp: ControlPlane, collection: string): Promise<number> {
+  const res = await cp.request<{ items?: unknown[]; metadata?: { remainingItemCount?: number } }>('GET', `${collection}?limit=1`);
+  return (res.body?.items?.length ?? 0) + (res.body?.metadata?.remainingItemCount ?? 0);
+}
+
+/**
+ * virt-controller's progress short of launcher pods: DataVolumes and VMIs made. It creates every VM's DataVolume
+ * before the first VMI of a large replay, so a wait that watched only pods would stop early.
+ */
+export async function kubevirtProgress(cp: ControlPlane): Promise<string> {
+  return `${await countOf(cp, '/apis/cdi.kubevirt.io/v1beta1/datavolumes')}/${await countOf(cp, '/apis/kubevirt.io/v1/virtualmachineinstances')}`;
+}
