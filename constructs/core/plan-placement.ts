@@ -321,11 +321,12 @@ function placeFleet(fleet: PlannedFleet, own: readonly PlannedVm[], dims: readon
   const items = fleetItems(fleet, own, dims);
   const whole = placeWholeFleet(fleet, items, dims, false);
   const proven = whole.pinned.size === 0 && !whole.unproven;
-  if (whole.unplaced.length > 0 || (proven && whole.migrating && whole.drained === migratingPools(items))) return whole;
+  const wholeDrained = wholeDrains(whole.groups, items);
+  if (whole.unplaced.length > 0 || (proven && whole.migrating && wholeDrained === migratingPools(items))) return whole;
   // Migration room is kept wherever a grouping proves it, a whole drain's where it can be; where none does,
   // a proven spread still beats a pin.
   const grouped = placeInGroups(fleet, items, true);
-  if (grouped && !(proven && whole.migrating && whole.drained >= wholeDrains(grouped.groups, items))) return grouped;
+  if (grouped && !(proven && whole.migrating && wholeDrained >= wholeDrains(grouped.groups, items))) return grouped;
   if (proven) return whole;
   return placeInGroups(fleet, items, false) ?? placeWholeFleet(fleet, items, dims, true);
 }
@@ -347,7 +348,7 @@ function wholeFleetGroups(
   items: FleetItems,
   hostOf: readonly number[],
   spread: readonly number[],
-): { groups: Map<string, HostGroup>; migrating: boolean; drained: number } {
+): { groups: Map<string, HostGroup>; migrating: boolean } {
   const ledger = new GroupLedger(items.hostCaps, items.pools, false);
   const all = fleet.hosts.map((_, h) => h);
   const isSpread = new Set(spread);
@@ -357,13 +358,12 @@ function wholeFleetGroups(
   for (const g of spread) ledger.confine(g, all, Math.ceil(items.pools.get(g)!.n / all.length));
   ledger.proveMigrations(spread);
   const migrating = spread.every((g) => !items.pools.get(g)!.migrates || ledger.groups.get(g)!.migrationTargets > 0);
-  const drained = spread.filter((g) => items.pools.get(g)!.migrates && ledger.groups.get(g)!.wholeDrain).length;
   const groups = new Map<string, HostGroup>();
   for (const g of spread) {
     const { perHost, migrationTargets, wholeDrain } = ledger.groups.get(g)!;
     groups.set(items.pathOfGroup[g], { size: all.length, perHost, migrationTargets, wholeDrain });
   }
-  return { groups, migrating, drained };
+  return { groups, migrating };
 }
 
 /**
@@ -374,12 +374,7 @@ function wholeFleetGroups(
  * planned) and checked again. Pools that ask for live migration are never pinned. Pinning every pool always
  * passes the proof, so this ends.
  */
-function placeWholeFleet(
-  fleet: PlannedFleet,
-  fleetItems: FleetItems,
-  dims: readonly string[],
-  pin: boolean,
-): PlacedFleet & { migrating: boolean; drained: number } {
+function placeWholeFleet(fleet: PlannedFleet, fleetItems: FleetItems, dims: readonly string[], pin: boolean): PlacedFleet & { migrating: boolean } {
   const { hostCaps, base, pools, pathOfGroup } = fleetItems;
   const mean = dims.map((_, d) => Math.max(1, hostCaps.reduce((t, c) => t + c[d], 0) / Math.max(1, hostCaps.length)));
   const waste = (group: number): number => {
@@ -391,12 +386,10 @@ function placeWholeFleet(
     const items = base.map((item) => ({ ...item, pinned: item.pinned || pinned.has(pathOfGroup[item.group]) }));
     const result = placeStably(hostCaps, items);
     const spread = [...pools.keys()].filter((g) => !items[pools.get(g)!.members[0]].pinned);
-    const done = (unproven?: PlacedFleet['unproven']): PlacedFleet & { migrating: boolean; drained: number } => {
-      const { groups, migrating, drained } =
-        result.unplaced.length > 0 || unproven
-          ? { groups: new Map(), migrating: false, drained: 0 }
-          : wholeFleetGroups(fleet, fleetItems, result.hostOf, spread);
-      return { ...result, pinned, groups, migrating, drained, ...(unproven ? { unproven } : {}) };
+    const done = (unproven?: PlacedFleet['unproven']): PlacedFleet & { migrating: boolean } => {
+      const { groups, migrating } =
+        result.unplaced.length > 0 || unproven ? { groups: new Map(), migrating: false } : wholeFleetGroups(fleet, fleetItems, result.hostOf, spread);
+      return { ...result, pinned, groups, migrating, ...(unproven ? { unproven } : {}) };
     };
     if (result.unplaced.length > 0) return done();
     const proof = new SpreadProof(hostCaps, items, result.hostOf, pools);
