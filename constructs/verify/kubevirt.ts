@@ -267,12 +267,22 @@ async function markKubevirtDeployed(request: AdminRequest): Promise<number> {
 
 /** Polls for KubeVirt CRs to mark Deployed until stopped (a CR the test applies later gets its status within ~0.5 s). */
 function startOperatorStandIn(request: AdminRequest): { stop(): Promise<void> } {
+  return pollUntilStopped(() => markKubevirtDeployed(request));
+}
+
+/**
+ * Runs `step` now and again 500 ms after each run ends, until stopped (stop waits for a run in progress).
+ * A run that fails is kept as the last error, cleared by the next that succeeds.
+ */
+function pollUntilStopped(step: () => Promise<unknown>): { stop(): Promise<void>; lastError(): string | undefined } {
   let stopped = false;
+  let error: string | undefined;
   let running: Promise<unknown> = Promise.resolve();
   const tick = (): void => {
     if (stopped) return;
-    running = markKubevirtDeployed(request)
-      .catch(() => 0)
+    running = step()
+      .then(() => (error = undefined))
+      .catch((e: Error) => (error = e.message))
       .finally(() => {
         if (!stopped) timer = setTimeout(tick, 500);
       });
@@ -284,6 +294,7 @@ function startOperatorStandIn(request: AdminRequest): { stop(): Promise<void> } 
       clearTimeout(timer);
       await running;
     },
+    lastError: () => error,
   };
 }
 
@@ -604,25 +615,5 @@ async function populateDataVolumes(request: AdminRequest): Promise<number> {
 
 /** Polls for DataVolumes to populate until stopped; the last error, if any, is kept for the caller's report. */
 export function startCdiStandIn(request: AdminRequest): { stop(): Promise<void>; lastError(): string | undefined } {
-  let stopped = false;
-  let error: string | undefined;
-  let running: Promise<unknown> = Promise.resolve();
-  const tick = (): void => {
-    if (stopped) return;
-    running = populateDataVolumes(request)
-      .then(() => (error = undefined))
-      .catch((e: Error) => (error = e.message))
-      .finally(() => {
-        if (!stopped) timer = setTimeout(tick, 500);
-      });
-  };
-  let timer = setTimeout(tick, 0);
-  return {
-    async stop(): Promise<void> {
-      stopped = true;
-      clearTimeout(timer);
-      await running;
-    },
-    lastError: () => error,
-  };
+  return pollUntilStopped(() => populateDataVolumes(request));
 }
