@@ -19,10 +19,24 @@ import * as https from 'https';
 import * as os from 'os';
 import * as path from 'path';
 import { frontProxyFlags, RunningKubevirt, startKubevirt } from './kubevirt';
-import { apiRequest, ApiResponse, Component, cpuSeconds, freePort, onPath, startComponent, stopComponent, tail, waitFor } from './processes';
+import {
+  apiRequest,
+  ApiResponse,
+  apiWatch,
+  Component,
+  cpuSeconds,
+  freePort,
+  onPath,
+  startComponent,
+  stopComponent,
+  tail,
+  waitFor,
+  WatchEvent,
+  WatchStream,
+} from './processes';
 import { KWOK_NODE_SELECTOR } from './replay';
 
-export type { ApiResponse } from './processes';
+export type { ApiResponse, WatchEvent, WatchStream } from './processes';
 export { sleep } from './processes';
 
 export const CONTROL_PLANE_BINARIES = ['etcd', 'kube-apiserver', 'kube-scheduler', 'kwok'] as const;
@@ -64,6 +78,8 @@ export interface ControlPlane {
   readonly kubeconfig: string;
   /** One request to the API server as admin (JSON body, parsed JSON response). */
   request<T = unknown>(method: string, apiPath: string, body?: unknown, contentType?: string): Promise<ApiResponse<T>>;
+  /** A watch as admin (`apiPath` with `watch=1`): each event to `onEvent` as it comes. */
+  watch<T = unknown>(apiPath: string, onEvent: (event: WatchEvent<T>) => void): WatchStream;
   /** The last lines of each component's log. */
   logTail(lines?: number): string;
   /** The component that has exited, if any. */
@@ -361,6 +377,8 @@ export async function startControlPlane(opts: ControlPlaneOptions = {}): Promise
   const server = `https://127.0.0.1:${apiPort}`;
   const request = <T = unknown>(method: string, apiPath: string, body?: unknown, contentType = 'application/json'): Promise<ApiResponse<T>> =>
     apiRequest<T>(server, agent, { Authorization: `Bearer ${token}` }, method, apiPath, body, contentType);
+  const watch = <T = unknown>(apiPath: string, onEvent: (event: WatchEvent<T>) => void): WatchStream =>
+    apiWatch<T>(server, agent, { Authorization: `Bearer ${token}` }, apiPath, onEvent);
 
   try {
     const kubeconfig = writeCredentials(dir, server, token);
@@ -373,7 +391,7 @@ export async function startControlPlane(opts: ControlPlaneOptions = {}): Promise
     await waitFor('kwok /healthz', timeoutMs, async () => (await plainGet(`http://127.0.0.1:${kwokPort}/healthz`, false)) === 200, dead);
     // AlwaysAllow: KubeVirt's components run with the admin kubeconfig.
     if (opts.kubevirt) kubevirt = await startKubevirt({ dir, request, kubeconfigFor: () => kubeconfig, components: procs, dead, timeoutMs }, { cdi: true });
-    return { server, dir, kubeconfig, request, logTail, dead, stop, cpuSeconds: () => componentCpu(procs), kubevirt };
+    return { server, dir, kubeconfig, request, watch, logTail, dead, stop, cpuSeconds: () => componentCpu(procs), kubevirt };
   } catch (e) {
     const message = `the verify control plane failed to start: ${(e as Error).message}\n${logTail()}`;
     await stop();

@@ -6,6 +6,7 @@
  */
 import { ChildProcess, spawn } from 'child_process';
 import * as fs from 'fs';
+import * as http from 'http';
 import * as https from 'https';
 import * as net from 'net';
 import * as path from 'path';
@@ -227,4 +228,67 @@ export function apiRequest<T = unknown>(
     if (payload !== undefined) req.write(payload);
     req.end();
   });
+}
+
+/** One event of a watch: ADDED, MODIFIED, DELETED, BOOKMARK or ERROR, and the object (a Status for ERROR). */
+export interface WatchEvent<T = unknown> {
+  readonly type: string;
+  readonly object: T;
+}
+
+/** A watch stream: `ended` resolves when the API server closes it (undefined) or it fails (why). */
+export interface WatchStream {
+  readonly ended: Promise<string | undefined>;
+  /** Closes the stream; `ended` then resolves. */
+  stop(): void;
+}
+
+/**
+ * A watch on an API server: `apiPath` (with `watch=1` in its query) answered as one JSON event per line, each
+ * handed to `onEvent` as it arrives. The stream ends when the server closes it (its timeoutSeconds), on a
+ * transport error, or on `stop()`; the caller decides whether to watch again.
+ */
+export function apiWatch<T = unknown>(
+  server: string,
+  agent: https.Agent | http.Agent | undefined,
+  headers: Readonly<Record<string, string>>,
+  apiPath: string,
+  onEvent: (event: WatchEvent<T>) => void,
+): WatchStream {
+  let stop = (): void => undefined;
+  const ended = new Promise<string | undefined>((resolve) => {
+    const mod = server.startsWith('http:') ? http : https;
+    const req = mod.request(new URL(apiPath, server), { method: 'GET', agent, headers: { Accept: 'application/json', ...headers } }, (res) => {
+      if (res.statusCode !== 200) {
+        res.resume();
+        res.on('end', () => resolve(`GET ${apiPath}: HTTP ${res.statusCode ?? 0}`));
+        return;
+      }
+      let pending = '';
+      res.setEncoding('utf8');
+      res.on('data', (text: string) => {
+        pending += text;
+        const lines = pending.split('\n');
+        pending = lines.pop() ?? '';
+        for (const line of lines) {
+          if (line.trim() === '') continue;
+          let event: WatchEvent<T>;
+          try {
+            event = JSON.parse(line) as WatchEvent<T>;
+          } catch {
+            req.destroy();
+            resolve(`GET ${apiPath}: the watch sent a line that is not JSON`);
+            return;
+          }
+          onEvent(event);
+        }
+      });
+      res.on('end', () => resolve(undefined));
+      res.on('error', (e) => resolve(e.message));
+    });
+    req.on('error', (e) => resolve(e.message));
+    req.end();
+    stop = () => req.destroy();
+  });
+  return { ended, stop: () => stop() };
 }

@@ -9,6 +9,7 @@
 import { Plan } from '../core/plan';
 import { PlannedVm } from '../core/vms';
 import { ApiResponse, ControlPlane, sleep, startControlPlane } from './control-plane';
+import { ListWatch } from './list-watch';
 import { apiMessage } from './processes';
 import { ClusterSnapshot } from '../core/snapshot';
 import { applyVirtualMachines, kubevirtProgress, launcherPodVm, resetKubevirt, vmsWithoutLauncherPod } from './kubevirt-replay';
@@ -266,6 +267,7 @@ async function createLauncherPods(cp: ControlPlane, ordered: readonly ReplayPod[
  */
 async function waitForScheduling(
   cp: ControlPlane,
+  launchers: ListWatch<PodState>,
   expected: number,
   quietMs: number,
   timeoutMs: number,
@@ -276,8 +278,7 @@ async function waitForScheduling(
   let last = '';
   let lastChange = Date.now();
   for (;;) {
-    const all = await ok<List<PodState>>(cp, 'listing launcher pods', () => cp.request('GET', `/api/v1/pods?labelSelector=${LAUNCHER_SELECTOR}`));
-    const pods = all.items ?? [];
+    const pods = launchers.current();
     const unbound = pods.filter((p) => !p.spec?.nodeName);
     const bound = pods.length - unbound.length;
     // Progress is pods made and bound, and (KubeVirt) the DataVolumes and VMIs on the way to more pods.
@@ -293,7 +294,7 @@ async function waitForScheduling(
     if (Date.now() > deadline) return { unbound, pods: pods.length, timedOut: true };
     const dead = cp.dead();
     if (dead) throw new Error(`a control plane component died: ${dead}`);
-    await sleep(500);
+    await sleep(250);
   }
 }
 
@@ -328,13 +329,10 @@ async function pendingVms(
 }
 
 /** Bound pods the scheduler put elsewhere than the plan. */
-async function movedFromPlan(cp: ControlPlane, byKey: Map<string, ReplayPod>, kubevirt: boolean): Promise<number> {
-  const all = await ok<List<PodState & { metadata: { labels?: Record<string, string> } }>>(cp, 'listing pods', () =>
-    cp.request('GET', `/api/v1/pods?labelSelector=${LAUNCHER_SELECTOR}`),
-  );
+function movedFromPlan(pods: readonly PodState[], byKey: Map<string, ReplayPod>, kubevirt: boolean): number {
   const keyOf = podKey(kubevirt);
   let moved = 0;
-  for (const p of all.items ?? []) {
+  for (const p of pods) {
     const r = byKey.get(keyOf(p));
     if (p.spec?.nodeName && r?.plannedHost !== undefined && p.spec.nodeName !== r.plannedHost) moved++;
   }
@@ -377,14 +375,24 @@ export async function verifyPlan(plan: Pick<Plan, 'fleets' | 'vms'>, opts: Verif
   const owned = opts.controlPlane === undefined;
   if (owned) log(`starting etcd, kube-apiserver, kube-scheduler and kwok${kubevirt ? ', virt-api and virt-controller' : ''}`);
   const cp = opts.controlPlane ?? (await startControlPlane({ kubevirt }));
+  let launchers: ListWatch<PodState> | undefined;
   try {
     if (kubevirt && !cp.kubevirt) throw new Error('verify with kubevirt needs a control plane started with kubevirt: true');
     if (!owned) await resetControlPlane(cp);
     await prepareHosts(cp, replay, opts.concurrency ?? 128, log);
     const start = seconds(startedAt);
     const scheduleFrom = Date.now();
+    launchers = await ListWatch.start<PodState>(cp, `/api/v1/pods?labelSelector=${LAUNCHER_SELECTOR}`);
     const refused = await makeLauncherPods(cp, plan, ordered, opts, log);
-    const settled = await waitForScheduling(cp, ordered.length - refused.size, quietMs, timeoutMs, log, kubevirt ? () => kubevirtProgress(cp) : undefined);
+    const settled = await waitForScheduling(
+      cp,
+      launchers,
+      ordered.length - refused.size,
+      quietMs,
+      timeoutMs,
+      log,
+      kubevirt ? () => kubevirtProgress(cp) : undefined,
+    );
     const schedule = seconds(scheduleFrom);
     const byKey = new Map<string, ReplayPod>(ordered.map((p) => [kubevirt ? `${p.namespace}/${p.vm}` : `${p.namespace}/${p.object.metadata.name}`, p]));
     const others = kubevirt ? new Map([...refused, ...(await vmsWithoutLauncherPod(cp, ordered, refused))]) : new Map<string, string>();
@@ -397,10 +405,11 @@ export async function verifyPlan(plan: Pick<Plan, 'fleets' | 'vms'>, opts: Verif
       bound: ordered.length - pending.length,
       launcherPodsBy: kubevirt ? 'virt-controller' : 'replay',
       pending,
-      movedFromPlan: await movedFromPlan(cp, byKey, kubevirt),
+      movedFromPlan: movedFromPlan(launchers.current(), byKey, kubevirt),
       seconds: { plan: opts.planSeconds ?? 0, start, schedule },
     };
   } finally {
+    launchers?.stop();
     if (owned) await cp.stop();
   }
 }
