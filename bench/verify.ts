@@ -46,7 +46,7 @@ interface Setting {
  * one, and the tuned one with KubeVirt's virt-api and virt-controller making the pods (up to 1,000 VMs).
  */
 const SETTINGS: readonly Setting[] = [
-  { name: 'stock', controlPlane: { schedulerQps: 50, schedulerBurst: 100, percentageOfNodesToScore: 0 }, concurrency: 32 },
+  { name: 'stock', controlPlane: { schedulerQps: 50, schedulerBurst: 100, percentageOfNodesToScore: 0, kwokNodeLeaseSeconds: 40 }, concurrency: 32 },
   { name: 'tuned', controlPlane: { schedulerQps: 5000, schedulerBurst: 10000, percentageOfNodesToScore: 10 }, concurrency: 128 },
   {
     name: 'kubevirt',
