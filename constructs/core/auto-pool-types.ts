@@ -24,6 +24,10 @@ export interface AutoNodesInput {
       readonly remaining: ResourceVector;
       /** The quota's fleet. */
       readonly fleet: string;
+      /** The quota's limits: with them a refusal says what is left of what. @default - `remaining` */
+      readonly limits?: ResourceVector;
+      /** Where the quota was written: a refusal says to raise its limits there. @default - none */
+      readonly path?: string;
     }
   >;
   /** The KubeVirt settings of each fleet: they size every VM of a kubevirt provider. */

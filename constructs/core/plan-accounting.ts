@@ -6,10 +6,11 @@
 import { IssueCollector } from './errors';
 import type { PlannedQuota } from './plan-types';
 import { Foundation } from './plan-foundation';
-import { overQuota, roomLeft, wholeWithin } from './quota-room';
+import { overQuota } from './quota-room';
+import { poolSubject, QuotaLedger } from './quota-ledger';
 import { addResources, get, normalizeResources, ResourceVector, scaleResources, subtractResources, sumResources } from './resources';
 import { concreteDemandBy, groupBy, PlannedVm } from './vms';
-import { amount, amounts } from './report/units';
+import { amounts } from './report/units';
 
 export interface QuotaAccount {
   readonly quota: PlannedQuota;
@@ -37,34 +38,21 @@ function compareSize(a: PlannedVm, b: PlannedVm): number {
 }
 
 function describe(pool: readonly PlannedVm[]): string {
-  const vm = pool[0];
-  const kind = vm.origin === 'elastic' ? 'pool' : vm.origin === 'static' ? 'static pool' : 'dynamic pool';
-  return `${kind} "${vm.pool}"`;
+  return poolSubject(pool[0].origin, pool[0].pool);
 }
 
-/** Charges concrete VMs pool by pool; the pool that pushes a quota past a limit is the one reported. */
+/** Charges concrete VMs pool by pool on the quota's ledger; the pool that pushes a quota past a limit is the one reported. */
 function chargeQuota(quota: PlannedQuota, pools: readonly PlannedVm[][], issues: IssueCollector, overQuotaPools: Set<string>): ResourceVector {
-  let used: ResourceVector = {};
+  const ledger = new QuotaLedger(quota);
   for (const pool of pools) {
-    const demand = sumResources(pool.map((vm) => vm.quotaDemand));
-    const after = addResources(used, demand);
-    const over = overQuota(after, quota.limits);
-    if (over.length > 0) {
-      overQuotaPools.add(pool[0].poolPath);
-      const room = roomLeft(quota.limits, used);
-      const fit = wholeWithin(pool[0].quotaDemand, room);
-      const detail = over
-        .map(
-          (r) =>
-            `${r}: needs ${amount(r, get(demand, r))} (${pool.length} x ${amount(r, get(pool[0].quotaDemand, r))}, each VM's launcher pod as KubeVirt ${r === 'disk' ? 'and its root disk' : 'requests it'}), ${get(room, r).isNegative() ? '0' : amount(r, get(room, r))} left of ${amount(r, get(quota.limits, r))}`,
-        )
-        .join('; ');
-      const field = pool[0].countPath.endsWith('.quantity') ? 'quantity' : 'count';
-      issues.add(pool[0].countPath, `${describe(pool)} does not fit quota "${quota.name}" (${detail}): lower ${field} to ${fit} or raise ${quota.path}.limits`);
-    }
-    used = after;
+    const field = pool[0].countPath.endsWith('.quantity') ? 'quantity' : 'count';
+    const claim = { subject: describe(pool), count: pool.length, each: pool[0].quotaDemand, total: sumResources(pool.map((vm) => vm.quotaDemand)), field };
+    const refusal = ledger.chargeOrRefuse(claim);
+    if (refusal === undefined) continue;
+    overQuotaPools.add(pool[0].poolPath);
+    issues.add(pool[0].countPath, refusal);
   }
-  return used;
+  return ledger.charged;
 }
 
 /** A quota keeps room for its live migrations: each holds a second launcher pod of a migrating VM. */
