@@ -6,9 +6,8 @@
 import { IssueCollector } from './errors';
 import type { PlannedQuota } from './plan-types';
 import { Foundation } from './plan-foundation';
-import { overQuota } from './quota-room';
 import { poolSubject, QuotaLedger } from './quota-ledger';
-import { addResources, get, normalizeResources, ResourceVector, scaleResources, subtractResources, sumResources } from './resources';
+import { get, normalizeResources, ResourceVector, scaleResources, sumResources } from './resources';
 import { concreteDemandBy, groupBy, PlannedVm } from './vms';
 import { amounts } from './report/units';
 
@@ -42,7 +41,7 @@ function describe(pool: readonly PlannedVm[]): string {
 }
 
 /** Charges concrete VMs pool by pool on the quota's ledger; the pool that pushes a quota past a limit is the one reported. */
-function chargeQuota(quota: PlannedQuota, pools: readonly PlannedVm[][], issues: IssueCollector, overQuotaPools: Set<string>): ResourceVector {
+function chargeQuota(quota: PlannedQuota, pools: readonly PlannedVm[][], issues: IssueCollector, overQuotaPools: Set<string>): QuotaLedger {
   const ledger = new QuotaLedger(quota);
   for (const pool of pools) {
     const field = pool[0].countPath.endsWith('.quantity') ? 'quantity' : 'count';
@@ -52,19 +51,20 @@ function chargeQuota(quota: PlannedQuota, pools: readonly PlannedVm[][], issues:
     overQuotaPools.add(pool[0].poolPath);
     issues.add(pool[0].countPath, refusal);
   }
-  return ledger.charged;
+  return ledger;
 }
 
 /** A quota keeps room for its live migrations: each holds a second launcher pod of a migrating VM. */
-function checkMigrationHeadroom(quota: PlannedQuota, used: ResourceVector, largest: PlannedVm | undefined, issues: IssueCollector): ResourceVector {
+function checkMigrationHeadroom(quota: PlannedQuota, ledger: QuotaLedger, largest: PlannedVm | undefined, issues: IssueCollector): ResourceVector {
   if (!largest || quota.liveMigrations === 0) return {};
   const headroom = normalizeResources(scaleResources(largest.launcher.requests, quota.liveMigrations));
-  const alreadyOver = overQuota(used, quota.limits);
-  const over = overQuota(addResources(used, headroom), quota.limits).filter((r) => !alreadyOver.includes(r));
+  // What the pools already took past a limit is their refusal, not the migrations'.
+  const alreadyOver = ledger.overAlready();
+  const over = ledger.over(headroom).filter((r) => !alreadyOver.includes(r));
   if (over.length > 0) {
     issues.add(
       `${quota.path}.liveMigrations`,
-      `quota "${quota.name}" has no room to live-migrate its VMs: a migration of ${largest.name} holds a second launcher pod (${amounts(largest.launcher.requests, over)}) and the ResourceQuota counts it, but only ${amounts(subtractResources(quota.limits, used), over)} is left; raise ${quota.path}.limits, shrink the pools, or set liveMigrations: 0 (host drains then shut VMs down)`,
+      `quota "${quota.name}" has no room to live-migrate its VMs: a migration of ${largest.name} holds a second launcher pod (${amounts(largest.launcher.requests, over)}) and the ResourceQuota counts it, but only ${amounts(ledger.room, over)} is left; raise ${quota.path}.limits, shrink the pools, or set liveMigrations: 0 (host drains then shut VMs down)`,
     );
   }
   return headroom;
@@ -78,7 +78,7 @@ export function accountVms(foundation: Foundation, vms: readonly PlannedVm[], is
   for (const quota of foundation.quotas.values()) {
     const own = byQuota.get(quota.name) ?? [];
     const concrete = own.filter((vm) => vm.concrete);
-    const allocated = chargeQuota(quota, [...groupBy(concrete, (vm) => vm.poolPath).values()], issues, overQuotaPools);
+    const ledger = chargeQuota(quota, [...groupBy(concrete, (vm) => vm.poolPath).values()], issues, overQuotaPools);
     const max = quota.spec.maxVirtualMachines;
     if (max !== undefined && concrete.length > max) {
       issues.add(
@@ -99,10 +99,10 @@ export function accountVms(foundation: Foundation, vms: readonly PlannedVm[], is
       }
     }
     const largest = concrete.filter((vm) => vm.eviction.migratable).sort((a, b) => compareSize(b, a))[0];
-    const migrationHeadroom = checkMigrationHeadroom(quota, allocated, largest, issues);
+    const migrationHeadroom = checkMigrationHeadroom(quota, ledger, largest, issues);
     quotas.set(quota.name, {
       quota,
-      allocated: normalizeResources(allocated),
+      allocated: normalizeResources(ledger.charged),
       migrationHeadroom,
       virtualMachines: concrete.length,
       ...(largest ? { largestMigratable: largest } : {}),

@@ -84,6 +84,11 @@ export class QuotaLedger {
     return overQuota(after, this.quota.limits).filter((r) => !get(demand, r).isZero());
   }
 
+  /** The resources already charged past the quota. */
+  overAlready(): string[] {
+    return overQuota(addResources(this.before, this.chargedHere), this.quota.limits);
+  }
+
   /** How many whole VMs of `each` fit in the room left. */
   fits(each: ResourceVector): number {
     return wholeWithin(each, this.room);
