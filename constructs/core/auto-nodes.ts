@@ -21,7 +21,7 @@ import { planStatic } from './static-pools';
 
 export type * from './auto-pool-types';
 export { checkTaints } from './auto-pool-input';
-export { compareByCost, vmOfType } from './node-type-match';
+export { compareByCost, typeVm, vmOfType } from './node-type-match';
 
 /** Plans every auto-node pool of every cluster. Never throws for bad input: problems are in `issues`. */
 export function planAutoNodes(input: AutoNodesInput): AutoNodesPlan {
