@@ -103,7 +103,7 @@ const claimVms = new WeakMap<PoolContext, Map<NodeType, VmBuild | undefined>>();
 export function claimVmOf(type: NodeType, ctx: PoolContext): VmBuild | undefined {
   if (type.providerKind !== 'kubevirt' || !ctx.fleet) return undefined;
   let byType = claimVms.get(ctx);
-  if (!byType) claimVms.set(ctx, (byType = new Map()));
+  if (!byType) claimVms.set(ctx, (byType = new Map<NodeType, VmBuild | undefined>()));
   if (!byType.has(type)) {
     const levels = [ctx.properties?.provider, ctx.properties?.types.get(type.name), ctx.properties?.claim].map((properties) => ({
       properties,
