@@ -1,21 +1,29 @@
 /**
- * What auto-node claims take, kept as they are planned in config order: nodes per type (maxCapacity), metal3
- * hosts, and the room each quota has left after the claims before (its rules are quota-room.ts's).
+ * What auto-node claims take, kept as they are planned in config order: nodes per type (maxCapacity) and
+ * metal3 hosts here; each quota's room in its one ledger (quota-ledger.ts), opened on what the elastic pools
+ * left.
  */
 import type { AutoNodesInput } from './auto-pool-types';
 import type { NodeType } from './node-types';
-import { roomLeft } from './quota-room';
-import { addResources, ResourceVector } from './resources';
+import { QuotaLedger } from './quota-ledger';
 
-/** Tracks what earlier claims took: nodes per type (maxCapacity), metal3 hosts, quota. */
+/** Tracks what earlier claims took: nodes per type (maxCapacity), metal3 hosts, and (in its ledger) each quota. */
 export class Ledger {
   private readonly usedByType = new Map<string, number>();
   private readonly usedHosts = new Set<string>();
-  readonly remaining = new Map<string, ResourceVector>();
-  readonly consumed = new Map<string, ResourceVector>();
+  private readonly quotas = new Map<string, QuotaLedger>();
 
   constructor(quotas: AutoNodesInput['quotas']) {
-    for (const [name, q] of quotas) this.remaining.set(name, q.remaining);
+    for (const [name, q] of quotas) {
+      this.quotas.set(name, QuotaLedger.withRoom({ name, limits: q.limits ?? q.remaining, ...(q.path !== undefined ? { path: q.path } : {}) }, q.remaining));
+    }
+  }
+
+  /** The ledger of a quota (an unknown quota has no room). */
+  quota(name: string): QuotaLedger {
+    let ledger = this.quotas.get(name);
+    if (!ledger) this.quotas.set(name, (ledger = new QuotaLedger({ name, limits: {} })));
+    return ledger;
   }
 
   used(type: NodeType): number {
@@ -39,10 +47,5 @@ export class Ledger {
     const hosts = this.freeHosts(type).slice(0, count);
     for (const h of hosts) this.usedHosts.add(`${type.provider}/${h}`);
     return hosts;
-  }
-
-  charge(quota: string, demand: ResourceVector): void {
-    this.remaining.set(quota, roomLeft(this.remaining.get(quota) ?? {}, demand));
-    this.consumed.set(quota, addResources(this.consumed.get(quota) ?? {}, demand));
   }
 }

@@ -4,7 +4,7 @@
  *
  * - auto-pool-input.ts: the entries and pools as written, checked (cluster, provider, quota, names, settings);
  * - node-type-match.ts: which node type a pool gets (requirements, GPU rule, size, cheapest first);
- * - auto-ledger.ts: what earlier claims took (nodes per type, metal3 hosts, quota room);
+ * - auto-ledger.ts: what earlier claims took (nodes per type, metal3 hosts); quota-ledger.ts: each quota's room;
  * - static-pools.ts: N nodes of one type, now; dynamic-pools.ts: an autoscaler's worst case within limits;
  * - auto-pool-types.ts: the data they share.
  *
@@ -21,7 +21,7 @@ import { planStatic } from './static-pools';
 
 export type * from './auto-pool-types';
 export { checkTaints } from './auto-pool-input';
-export { compareByCost, vmOfType } from './node-type-match';
+export { compareByCost, typeVm, vmOfType } from './node-type-match';
 
 /** Plans every auto-node pool of every cluster. Never throws for bad input: problems are in `issues`. */
 export function planAutoNodes(input: AutoNodesInput): AutoNodesPlan {
@@ -66,11 +66,7 @@ function planPools(work: PoolInput, ledger: Ledger, issues: PlanIssue[], warning
 function quotaUsage(pools: readonly PlannedAutoPool[], ledger: Ledger): QuotaUsage[] {
   const quotaNames = new Set<string>();
   for (const pool of pools) if (pool.quota) quotaNames.add(pool.quota);
-  return [...quotaNames].sort().map((name) => ({
-    name,
-    consumed: ledger.consumed.get(name) ?? {},
-    remaining: ledger.remaining.get(name) ?? {},
-  }));
+  return [...quotaNames].sort().map((name) => ({ name, consumed: ledger.quota(name).charged, remaining: ledger.quota(name).room }));
 }
 
 /** Node environments by cluster, then provider. */

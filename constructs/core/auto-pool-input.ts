@@ -7,7 +7,7 @@ import type { AutoNodesInput, NodeEnvironmentRef, ParsedPoolCommon, PoolContext 
 import { captureInto, childPath, isList, PlanIssue } from './errors';
 import { describeValue } from './excerpt';
 import { poolSizeProblem } from './limits';
-import { AutoNodesSpec, DynamicPoolSpec, Labels, Requirement as RequirementSpec, StaticPoolSpec, Taint, TAINT_EFFECTS } from './model';
+import { AutoNodesSpec, DynamicPoolSpec, Labels, NodeProviderSpec, Requirement as RequirementSpec, StaticPoolSpec, Taint, TAINT_EFFECTS } from './model';
 import { kubeletLabelProblem } from './names';
 import { autoNodeName, INSTANCE_TYPE_LABEL, VCLUSTER_NODE_TYPE_LABEL } from './naming';
 import { NodeProvider } from './node-types';
@@ -296,7 +296,21 @@ function entryContext(
     provider,
     quota: provider.kind === 'kubevirt' ? entry.quota : undefined,
     fleet: provider.kind === 'kubevirt' && provider.fleet ? input.fleets.get(provider.fleet) : undefined,
+    properties: propertiesOf(
+      entry,
+      input.providers.find((p) => p.name === provider.name),
+    ),
     catalogueBroken: broken.has(provider.name),
+  };
+}
+
+/** The properties an entry's nodes are made with, as written at each level. */
+function propertiesOf(entry: AutoNodesSpec, provider: NodeProviderSpec | undefined): PoolContext['properties'] {
+  return {
+    provider: provider?.properties,
+    // The first type of a name, as the VM list reads it (a repeated name is the catalogue's own problem).
+    types: new Map([...(provider?.nodeTypes ?? [])].reverse().map((t) => [t.name, t.properties])),
+    claim: entry.properties,
   };
 }
 

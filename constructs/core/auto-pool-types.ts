@@ -4,7 +4,7 @@
  * node-type-match, auto-ledger, static-pools, dynamic-pools) share them without importing each other.
  */
 import type { PlanIssue } from './errors';
-import type { AutoNodesSpec, DynamicPoolSpec, NodeProviderSpec, Taint } from './model';
+import type { AutoNodesSpec, DynamicPoolSpec, Labels, NodeProviderSpec, Taint } from './model';
 import type { NodeProvider, ProviderKind } from './node-types';
 import type { Requirement } from './requirements';
 import type { ResourceVector } from './resources';
@@ -24,6 +24,10 @@ export interface AutoNodesInput {
       readonly remaining: ResourceVector;
       /** The quota's fleet. */
       readonly fleet: string;
+      /** The quota's limits: with them a refusal says what is left of what. @default - `remaining` */
+      readonly limits?: ResourceVector;
+      /** Where the quota was written: a refusal says to raise its limits there. @default - none */
+      readonly path?: string;
     }
   >;
   /** The KubeVirt settings of each fleet: they size every VM of a kubevirt provider. */
@@ -206,6 +210,15 @@ export interface PoolContext {
   readonly quota?: string;
   /** kubevirt: the fleet the VMs run on. */
   readonly fleet?: FleetKubevirt;
+  /**
+   * The properties the entry's nodes are made with, as written: its provider's, each type's own (by name) and
+   * the entry's, the later winning (vCluster's precedence). kubevirt: a root-disk-size among them sizes the VM.
+   */
+  readonly properties?: {
+    readonly provider?: Labels;
+    readonly types: ReadonlyMap<string, Labels | undefined>;
+    readonly claim?: Labels;
+  };
   /** The provider's catalogue has a problem of its own: a pool finding no type is its consequence. */
   readonly catalogueBroken?: boolean;
 }

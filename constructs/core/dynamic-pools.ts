@@ -11,7 +11,7 @@ import { childPath, PlanIssue } from './errors';
 import { DynamicPoolSpec } from './model';
 import { NodeType } from './node-types';
 import { candidateOf, footprintOf, matchTypes, noMatchMessage, poolIdentity, requestedExtended, show, showSome, sortKeys } from './node-type-match';
-import { overQuota, wholeWithin } from './quota-room';
+import { poolSubject } from './quota-ledger';
 import { addResources, get, resourceNames, ResourceVector, scaleResources } from './resources';
 
 /** One type at the pool's limits: how many nodes, and what they take from the quota. */
@@ -133,7 +133,7 @@ function worstCasesOf(
     }
     if (autoscaler === 'cluster-api') n = Math.min(n, cappedMax(type, limits, nodesLimit));
     // No limits on a quota'd pool: vCluster accepts it, and the quota's ResourceQuota is then the bound.
-    if (n === Infinity && ctx.quota !== undefined && autoscaler === 'karpenter') n = wholeWithin(footprintOf(type, ctx), ledger.remaining.get(ctx.quota) ?? {});
+    if (n === Infinity && ctx.quota !== undefined && autoscaler === 'karpenter') n = ledger.quota(ctx.quota).fits(footprintOf(type, ctx));
     if (n === Infinity) {
       unbounded = true;
       continue;
@@ -172,7 +172,8 @@ function checkQuotaRoom(
   warnings: PlanIssue[],
 ): void {
   const { settings, types, worstCases, unbounded } = sizing;
-  const remaining = ledger.remaining.get(ctx.quota!) ?? {};
+  const quota = ledger.quota(ctx.quota!);
+  const remaining = quota.room;
   // A cluster-api pool without a bound is already refused (clusterApiMaxNodes), for cluster-autoscaler's max-size.
   if (unbounded && settings.autoscaler !== 'cluster-api') {
     issues.push({
@@ -186,15 +187,17 @@ function checkQuotaRoom(
       message: `no limits: Karpenter may grow the pool until quota ${ctx.quota} is full (${show(remaining)} left, up to ${most.nodes} x ${most.type.id}); the quota stops it there. Set limits to keep room for the quota's other pools`,
     });
   }
-  const w = worstCases.find((c) => overQuota(c.total, remaining).length > 0);
+  const w = worstCases.find((c) => quota.over(c.total).length > 0);
   if (w === undefined) return;
-  const over = overQuota(w.total, remaining);
-  const perNode = footprintOf(w.type, ctx);
-  const fit = Math.min(...types.map((t) => wholeWithin(footprintOf(t, ctx), remaining)));
-  issues.push({
-    path: childPath(path, 'limits'),
-    message: `at its limits the pool can reach ${w.nodes} x ${w.type.id} = ${showSome(w.total, over)} (footprint ${showSome(perNode, over)} each), more than quota ${ctx.quota} has left (${showSome(remaining, over)}): lower limits.nodes to ${fit} or lower the cpu / memory limits, narrow the requirements to smaller types, or raise the limits of quota ${ctx.quota}`,
-  });
+  const claim = {
+    subject: `${poolSubject('dynamic', spec.name, w.type.id)} at its limits`,
+    count: w.nodes,
+    each: footprintOf(w.type, ctx),
+    field: 'limits.nodes',
+    fit: Math.min(...types.map((t) => quota.fits(footprintOf(t, ctx)))),
+    alternatives: ['lower the cpu / memory limits', 'narrow the requirements to smaller types'],
+  };
+  issues.push({ path: childPath(path, 'limits'), message: quota.refusal(claim)! });
 }
 
 /** The type that costs most at the limits (memory first: it is what overhead inflates), for reports and renderers. */
@@ -231,8 +234,8 @@ export function warnSharedQuotas(pools: readonly PlannedAutoPool[], ledger: Ledg
     worstByQuota.set(pool.quota, { total: addResources(acc.total, worst), pools: [...acc.pools, pool.path] });
   }
   for (const [quota, acc] of [...worstByQuota].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) {
-    const remaining = ledger.remaining.get(quota) ?? {};
-    const over = overQuota(acc.total, remaining);
+    const remaining = ledger.quota(quota).room;
+    const over = ledger.quota(quota).over(acc.total);
     if (acc.pools.length > 1 && over.length > 0) {
       warnings.push({
         path: acc.pools[0],

@@ -8,6 +8,7 @@ import { childPath, PlanIssue } from './errors';
 import type { CandidateType, PlannedAutoPool, PoolContext, RejectedType } from './auto-pool-types';
 import { INSTANCE_TYPE_LABEL, VCLUSTER_NODE_TYPE_LABEL } from './naming';
 import { NodeType } from './node-types';
+import { effectiveProperties, ImageSource, KubevirtProperties, kubevirtProperties } from './properties';
 import { Requirement } from './requirements';
 import { amounts } from './report/units';
 import { exceededResources, fitsWithin, get, isExtendedResource, ResourceVector } from './resources';
@@ -62,11 +63,61 @@ export function vmOfType(type: NodeType, fleet: FleetKubevirt): VmBuild | { read
   return built;
 }
 
-/** What one node of the type costs its quota: a VM's launcher pod and disk (kubevirt), or the machine. */
+/**
+ * The VM a kubevirt node type is on a fleet, with what its properties ask (a DataVolume root disk of
+ * root-disk-size, its image source): the value every road renders for that type, and what its quota is
+ * charged. Undefined when KubeVirt would refuse it (with problems for the properties' root disk; the type's
+ * own refusal is `vmOfType`'s).
+ */
+export function typeVm(
+  type: NodeType,
+  fleet: FleetKubevirt,
+  props: KubevirtProperties,
+  problems: PlanIssue[],
+): (VmBuild & { imageSource?: ImageSource }) | undefined {
+  if (!props.rootDiskSize) {
+    // The type as it is: its refusal, if any, is vmOfType's, which type selection reports once.
+    const vm = vmOfType(type, fleet);
+    return 'problem' in vm ? undefined : vm;
+  }
+  // The root disk the properties ask for: a DataVolume of that size, counted against the quota.
+  const vm = buildVm(
+    { ...type.resources, disk: props.rootDiskSize },
+    type.vm ?? {},
+    'dataVolume',
+    fleet,
+    { options: childPath(type.path, 'vm'), shape: childPath(type.path, 'resources') },
+    problems,
+  );
+  return vm ? { ...vm, ...(props.image ? { imageSource: props.image } : {}) } : undefined;
+}
+
+// A pool asks for a type's VM for its footprint, its candidate entry and each node: build it once per entry and type.
+const claimVms = new WeakMap<PoolContext, Map<NodeType, VmBuild | undefined>>();
+
+/**
+ * The VM one node of a kubevirt type is in the entry's pools: `typeVm` with the properties the entry's nodes
+ * are made with, as the VM list builds it. Their problems are the VM list's to report; undefined when
+ * KubeVirt would refuse the VM, or the type is not kubevirt.
+ */
+export function claimVmOf(type: NodeType, ctx: PoolContext): VmBuild | undefined {
+  if (type.providerKind !== 'kubevirt' || !ctx.fleet) return undefined;
+  let byType = claimVms.get(ctx);
+  if (!byType) claimVms.set(ctx, (byType = new Map<NodeType, VmBuild | undefined>()));
+  if (!byType.has(type)) {
+    const levels = [ctx.properties?.provider, ctx.properties?.types.get(type.name), ctx.properties?.claim].map((properties) => ({
+      properties,
+      path: ctx.path,
+    }));
+    const props = kubevirtProperties(effectiveProperties(levels), ctx.path, [], []);
+    byType.set(type, typeVm(type, ctx.fleet, props, []));
+  }
+  return byType.get(type);
+}
+
+/** What one node of the type costs its quota: its VM's quotaDemand (kubevirt, root-disk-size included), or the machine. */
 export function footprintOf(type: NodeType, ctx: PoolContext): ResourceVector {
-  if (type.providerKind !== 'kubevirt' || !ctx.fleet) return type.resources;
-  const vm = vmOfType(type, ctx.fleet);
-  return 'problem' in vm ? type.resources : vm.quotaDemand;
+  return claimVmOf(type, ctx)?.quotaDemand ?? type.resources;
 }
 
 /** Why KubeVirt would refuse the type's VMs on this fleet, or undefined. */
@@ -77,14 +128,14 @@ export function kubevirtProblem(type: NodeType, ctx: PoolContext): string | unde
 }
 
 export function candidateOf(type: NodeType, ctx: PoolContext): CandidateType {
-  const vm = type.providerKind === 'kubevirt' && ctx.fleet ? vmOfType(type, ctx.fleet) : undefined;
+  const vm = claimVmOf(type, ctx);
   return {
     nodeType: type.id,
     name: type.name,
     cost: type.cost,
     resources: type.resources,
-    footprint: footprintOf(type, ctx),
-    ...(vm && !('problem' in vm) ? { vm } : {}),
+    footprint: vm?.quotaDemand ?? type.resources,
+    ...(vm ? { vm } : {}),
   };
 }
 

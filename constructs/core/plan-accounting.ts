@@ -6,10 +6,10 @@
 import { IssueCollector } from './errors';
 import type { PlannedQuota } from './plan-types';
 import { Foundation } from './plan-foundation';
-import { overQuota, roomLeft, wholeWithin } from './quota-room';
-import { addResources, get, normalizeResources, ResourceVector, scaleResources, subtractResources, sumResources } from './resources';
+import { poolSubject, QuotaLedger } from './quota-ledger';
+import { get, normalizeResources, ResourceVector, scaleResources, sumResources } from './resources';
 import { concreteDemandBy, groupBy, PlannedVm } from './vms';
-import { amount, amounts } from './report/units';
+import { amounts } from './report/units';
 
 export interface QuotaAccount {
   readonly quota: PlannedQuota;
@@ -37,46 +37,34 @@ function compareSize(a: PlannedVm, b: PlannedVm): number {
 }
 
 function describe(pool: readonly PlannedVm[]): string {
-  const vm = pool[0];
-  const kind = vm.origin === 'elastic' ? 'pool' : vm.origin === 'static' ? 'static pool' : 'dynamic pool';
-  return `${kind} "${vm.pool}"`;
+  return poolSubject(pool[0].origin, pool[0].pool);
 }
 
-/** Charges concrete VMs pool by pool; the pool that pushes a quota past a limit is the one reported. */
-function chargeQuota(quota: PlannedQuota, pools: readonly PlannedVm[][], issues: IssueCollector, overQuotaPools: Set<string>): ResourceVector {
-  let used: ResourceVector = {};
+/** Charges concrete VMs pool by pool on the quota's ledger; the pool that pushes a quota past a limit is the one reported. */
+function chargeQuota(quota: PlannedQuota, pools: readonly PlannedVm[][], issues: IssueCollector, overQuotaPools: Set<string>): QuotaLedger {
+  const ledger = new QuotaLedger(quota);
   for (const pool of pools) {
-    const demand = sumResources(pool.map((vm) => vm.quotaDemand));
-    const after = addResources(used, demand);
-    const over = overQuota(after, quota.limits);
-    if (over.length > 0) {
-      overQuotaPools.add(pool[0].poolPath);
-      const room = roomLeft(quota.limits, used);
-      const fit = wholeWithin(pool[0].quotaDemand, room);
-      const detail = over
-        .map(
-          (r) =>
-            `${r}: needs ${amount(r, get(demand, r))} (${pool.length} x ${amount(r, get(pool[0].quotaDemand, r))}, each VM's launcher pod as KubeVirt ${r === 'disk' ? 'and its root disk' : 'requests it'}), ${get(room, r).isNegative() ? '0' : amount(r, get(room, r))} left of ${amount(r, get(quota.limits, r))}`,
-        )
-        .join('; ');
-      const field = pool[0].countPath.endsWith('.quantity') ? 'quantity' : 'count';
-      issues.add(pool[0].countPath, `${describe(pool)} does not fit quota "${quota.name}" (${detail}): lower ${field} to ${fit} or raise ${quota.path}.limits`);
-    }
-    used = after;
+    const field = pool[0].countPath.endsWith('.quantity') ? 'quantity' : 'count';
+    const claim = { subject: describe(pool), count: pool.length, each: pool[0].quotaDemand, total: sumResources(pool.map((vm) => vm.quotaDemand)), field };
+    const refusal = ledger.chargeOrRefuse(claim);
+    if (refusal === undefined) continue;
+    overQuotaPools.add(pool[0].poolPath);
+    issues.add(pool[0].countPath, refusal);
   }
-  return used;
+  return ledger;
 }
 
 /** A quota keeps room for its live migrations: each holds a second launcher pod of a migrating VM. */
-function checkMigrationHeadroom(quota: PlannedQuota, used: ResourceVector, largest: PlannedVm | undefined, issues: IssueCollector): ResourceVector {
+function checkMigrationHeadroom(quota: PlannedQuota, ledger: QuotaLedger, largest: PlannedVm | undefined, issues: IssueCollector): ResourceVector {
   if (!largest || quota.liveMigrations === 0) return {};
   const headroom = normalizeResources(scaleResources(largest.launcher.requests, quota.liveMigrations));
-  const alreadyOver = overQuota(used, quota.limits);
-  const over = overQuota(addResources(used, headroom), quota.limits).filter((r) => !alreadyOver.includes(r));
+  // What the pools already took past a limit is their refusal, not the migrations'.
+  const alreadyOver = ledger.overAlready();
+  const over = ledger.over(headroom).filter((r) => !alreadyOver.includes(r));
   if (over.length > 0) {
     issues.add(
       `${quota.path}.liveMigrations`,
-      `quota "${quota.name}" has no room to live-migrate its VMs: a migration of ${largest.name} holds a second launcher pod (${amounts(largest.launcher.requests, over)}) and the ResourceQuota counts it, but only ${amounts(subtractResources(quota.limits, used), over)} is left; raise ${quota.path}.limits, shrink the pools, or set liveMigrations: 0 (host drains then shut VMs down)`,
+      `quota "${quota.name}" has no room to live-migrate its VMs: a migration of ${largest.name} holds a second launcher pod (${amounts(largest.launcher.requests, over)}) and the ResourceQuota counts it, but only ${amounts(ledger.room, over)} is left; raise ${quota.path}.limits, shrink the pools, or set liveMigrations: 0 (host drains then shut VMs down)`,
     );
   }
   return headroom;
@@ -90,7 +78,7 @@ export function accountVms(foundation: Foundation, vms: readonly PlannedVm[], is
   for (const quota of foundation.quotas.values()) {
     const own = byQuota.get(quota.name) ?? [];
     const concrete = own.filter((vm) => vm.concrete);
-    const allocated = chargeQuota(quota, [...groupBy(concrete, (vm) => vm.poolPath).values()], issues, overQuotaPools);
+    const ledger = chargeQuota(quota, [...groupBy(concrete, (vm) => vm.poolPath).values()], issues, overQuotaPools);
     const max = quota.spec.maxVirtualMachines;
     if (max !== undefined && concrete.length > max) {
       issues.add(
@@ -111,10 +99,10 @@ export function accountVms(foundation: Foundation, vms: readonly PlannedVm[], is
       }
     }
     const largest = concrete.filter((vm) => vm.eviction.migratable).sort((a, b) => compareSize(b, a))[0];
-    const migrationHeadroom = checkMigrationHeadroom(quota, allocated, largest, issues);
+    const migrationHeadroom = checkMigrationHeadroom(quota, ledger, largest, issues);
     quotas.set(quota.name, {
       quota,
-      allocated: normalizeResources(allocated),
+      allocated: normalizeResources(ledger.charged),
       migrationHeadroom,
       virtualMachines: concrete.length,
       ...(largest ? { largestMigratable: largest } : {}),

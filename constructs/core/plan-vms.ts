@@ -4,7 +4,7 @@
  * kubevirt pools give their VMs, and dynamic pools the VMs they may reach at their limits.
  */
 import { resolveAutoClaims } from './auto-claims';
-import { AutoNodesPlan, AutoNodesSourcePath, checkTaints, planAutoNodes, PlannedAutoPool, vmOfType } from './auto-nodes';
+import { AutoNodesInput, AutoNodesPlan, AutoNodesSourcePath, checkTaints, planAutoNodes, PlannedAutoPool, typeVm } from './auto-nodes';
 import { hostImageProblem } from './host-image';
 import { metal3ImageOf, OsImages, osImagesByName, PropertyLevel } from './metal3-image';
 import { metalsliceTemplateOf, planTemplateProviders, TEMPLATE_IMAGE_URL_PROPERTY, unprovenCapacityWarning } from './node-templates';
@@ -19,7 +19,7 @@ import { NodeProvider, NodeType, parseNodeProviders, privatePoolProviderProblem 
 import type { ModelPaths, PlannedFleet, PlannedPool, PlannedQuota } from './plan-types';
 import { PoolPreview, previewDynamicPool } from './preview';
 import { Quantity } from './quantity';
-import { roomLeft } from './quota-room';
+import { QuotaLedger } from './quota-ledger';
 import { get, normalizeResources, parseResources, ResourceVector } from './resources';
 import { asksForLiveMigration, buildVm, HostGroup, FleetKubevirt, concreteDemandBy, pinVm, PlannedVm, VmBuild } from './vms';
 import { amount } from './report/units';
@@ -159,14 +159,20 @@ function addElasticPool(
   }
 }
 
-/** Quota room left by a set of VMs, per quota. */
-export function quotaRoom(foundation: Foundation, vms: readonly PlannedVm[]): Map<string, { remaining: ResourceVector; fleet: string }> {
+/** What type selection gets of each quota: its ledger's room after the elastic VMs, its fleet, limits and path. */
+export function quotaRoom(foundation: Foundation, vms: readonly PlannedVm[]): AutoNodesInput['quotas'] {
   const used = concreteDemandBy(
     vms,
     (vm) => vm.quota,
     (vm) => vm.quotaDemand,
   );
-  return new Map([...foundation.quotas.values()].map((q) => [q.name, { remaining: roomLeft(q.limits, used.get(q.name) ?? {}), fleet: q.fleet }]));
+  return new Map(
+    [...foundation.quotas.values()].map((q) => {
+      const ledger = new QuotaLedger(q);
+      ledger.charge(used.get(q.name) ?? {});
+      return [q.name, { remaining: ledger.room, fleet: q.fleet, limits: q.limits, path: q.path }];
+    }),
+  );
 }
 
 /** A pool of whole bare-metal hosts as HostClaims: a privateNodePools entry, or a static pool on a metal3 provider. */
@@ -487,33 +493,7 @@ function propertiesOf(
   return found;
 }
 
-/**
- * The VM a kubevirt node type is on a fleet, with what its properties ask (a DataVolume root disk of
- * root-disk-size, its image source): the value every road renders for that type. Undefined when KubeVirt
- * would refuse it (with problems for the properties' root disk; the type's own refusal is `vmOfType`'s).
- */
-export function typeVm(
-  type: NodeType,
-  fleet: FleetKubevirt,
-  props: KubevirtProperties,
-  problems: PlanIssue[],
-): (VmBuild & { imageSource?: ImageSource }) | undefined {
-  if (!props.rootDiskSize) {
-    // The type as it is: its refusal, if any, is vmOfType's, which type selection reports once.
-    const vm = vmOfType(type, fleet);
-    return 'problem' in vm ? undefined : vm;
-  }
-  // The root disk the properties ask for: a DataVolume of that size, counted against the quota.
-  const vm = buildVm(
-    { ...type.resources, disk: props.rootDiskSize },
-    type.vm ?? {},
-    'dataVolume',
-    fleet,
-    { options: childPath(type.path, 'vm'), shape: childPath(type.path, 'resources') },
-    problems,
-  );
-  return vm ? { ...vm, ...(props.image ? { imageSource: props.image } : {}) } : undefined;
-}
+export { typeVm };
 
 /** Phase 3: the VMs of kubevirt auto-node pools: static pools' nodes, and dynamic pools at their limits. */
 export function buildAutoVms(

@@ -1,6 +1,7 @@
 /**
- * What a quota limits and how much room it has left: the rules type selection (auto-nodes) and accounting
- * (plan-accounting) share. A quota always limits cpu, memory and devices; anything else only if it lists it.
+ * What a quota limits and how much room it has left: the rules the one quota ledger (quota-ledger.ts) applies
+ * for type selection and accounting alike. A quota always limits cpu, memory and devices; anything else only
+ * if it lists it.
  */
 import { exceededResources, get, isExtendedResource, resourceNames, ResourceVector } from './resources';
 

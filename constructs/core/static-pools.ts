@@ -14,15 +14,8 @@ import { StaticPoolSpec } from './model';
 import { autoNodeName } from './naming';
 import { nodeLabelsFor, NodeType } from './node-types';
 import { candidateOf, footprintOf, matchTypes, narrowing, noMatchMessage, poolIdentity, requestedExtended, showSome, sortKeys } from './node-type-match';
-import { overQuota, wholeWithin } from './quota-room';
-import { parseResources, ResourceVector, scaleResources } from './resources';
-
-/** The first matching type the quota had no room for, kept to say by how much. */
-interface QuotaMiss {
-  readonly type: NodeType;
-  readonly demand: ResourceVector;
-  readonly over: string[];
-}
+import { poolSubject, QuotaClaim, QuotaLedger } from './quota-ledger';
+import { parseResources, scaleResources } from './resources';
 
 /** Plans one static pool: checks it, matches its type, takes its nodes from the ledger. */
 export function planStatic(ctx: PoolContext, spec: StaticPoolSpec, path: string, ledger: Ledger, issues: PlanIssue[]): PlannedAutoPool | undefined {
@@ -47,10 +40,10 @@ export function planStatic(ctx: PoolContext, spec: StaticPoolSpec, path: string,
     if (!ctx.catalogueBroken) issues.push({ path, message: noMatchMessage(ctx, spec.name, rejected, gpuOnly) });
     return { ...base, nodes: [], rejected };
   }
-  const remaining = ctx.quota !== undefined ? (ledger.remaining.get(ctx.quota) ?? {}) : undefined;
-  const { chosen, quotaMiss } = chooseType(ctx, matching, quantity, remaining, ledger, rejected);
+  const quota = ctx.quota !== undefined ? ledger.quota(ctx.quota) : undefined;
+  const { chosen, quotaMiss } = chooseType(ctx, matching, spec, quota, ledger, rejected);
   if (!chosen) {
-    issues.push(noRoomProblem(ctx, path, quantity, quotaMiss, remaining, rejected));
+    issues.push(noRoomProblem(ctx, path, quantity, quotaMiss, rejected));
     return { ...base, nodes: [], rejected };
   }
   return { ...base, nodeType: chosen.id, nodes: takeNodes(ctx, spec, chosen, common, ledger), rejected };
@@ -60,12 +53,13 @@ export function planStatic(ctx: PoolContext, spec: StaticPoolSpec, path: string,
 function chooseType(
   ctx: PoolContext,
   matching: readonly NodeType[],
-  quantity: number,
-  remaining: ResourceVector | undefined,
+  spec: StaticPoolSpec,
+  quota: QuotaLedger | undefined,
   ledger: Ledger,
   rejected: RejectedType[],
-): { chosen?: NodeType; quotaMiss?: QuotaMiss } {
-  let quotaMiss: QuotaMiss | undefined;
+): { chosen?: NodeType; quotaMiss?: string } {
+  let quotaMiss: string | undefined;
+  const quantity = spec.quantity;
   for (const type of matching) {
     const left = ledger.left(type);
     if (left < quantity) {
@@ -77,15 +71,15 @@ function chooseType(
       rejected.push({ nodeType: type.id, reason: why });
       continue;
     }
-    if (remaining !== undefined && quantity > 0) {
+    if (quota !== undefined && quantity > 0) {
       const demand = scaleResources(footprintOf(type, ctx), quantity);
-      const over = overQuota(demand, remaining);
+      const over = quota.over(demand);
       if (over.length > 0) {
         rejected.push({
           nodeType: type.id,
-          reason: `over quota ${ctx.quota}: ${quantity} nodes need ${showSome(demand, over)}, ${showSome(remaining, over)} left`,
+          reason: `over quota ${ctx.quota}: ${quantity} nodes need ${showSome(demand, over)}, ${showSome(quota.room, over)} left`,
         });
-        quotaMiss ??= { type, demand, over };
+        quotaMiss ??= quota.refusal(staticClaim(ctx, spec.name, type, quantity));
         continue;
       }
     }
@@ -94,24 +88,20 @@ function chooseType(
   return { quotaMiss };
 }
 
-/** Why no matching type can take the pool: the quota (by how much, and how many nodes would fit), or capacity. */
-function noRoomProblem(
-  ctx: PoolContext,
-  path: string,
-  quantity: number,
-  quotaMiss: QuotaMiss | undefined,
-  remaining: ResourceVector | undefined,
-  rejected: readonly RejectedType[],
-): PlanIssue {
-  if (quotaMiss && ctx.quota !== undefined) {
-    const { type, demand, over } = quotaMiss;
-    const perNode = footprintOf(type, ctx);
-    const fits = wholeWithin(perNode, remaining ?? {});
-    return {
-      path: childPath(path, 'quantity'),
-      message: `quota ${ctx.quota} is exceeded: ${quantity} x ${type.id} need ${showSome(demand, over)} (VM footprint incl. overhead ${showSome(perNode, over)} each), but only ${showSome(remaining ?? {}, over)} is left; lower quantity to ${fits}, select a smaller type, or raise the limits of quota ${ctx.quota}`,
-    };
-  }
+/** What a static pool of `quantity` nodes of the type asks of its quota, as a refusal words it. */
+function staticClaim(ctx: PoolContext, name: string, type: NodeType, quantity: number): QuotaClaim {
+  return {
+    subject: poolSubject('static', name, type.id),
+    count: quantity,
+    each: footprintOf(type, ctx),
+    field: 'quantity',
+    alternatives: ['select a smaller type'],
+  };
+}
+
+/** Why no matching type can take the pool: the quota (the refusal of the cheapest type it had no room for), or capacity. */
+function noRoomProblem(ctx: PoolContext, path: string, quantity: number, quotaMiss: string | undefined, rejected: readonly RejectedType[]): PlanIssue {
+  if (quotaMiss !== undefined) return { path: childPath(path, 'quantity'), message: quotaMiss };
   return {
     path: childPath(path, 'quantity'),
     message: `no matching node type of provider ${ctx.provider.name} has room for ${quantity} nodes (a static pool takes all its nodes from one type): ${rejected
@@ -126,7 +116,7 @@ function takeNodes(ctx: PoolContext, spec: StaticPoolSpec, chosen: NodeType, com
   const quantity = spec.quantity;
   const footprint = footprintOf(chosen, ctx);
   const hosts = ledger.take(chosen, quantity);
-  if (ctx.quota !== undefined && quantity > 0) ledger.charge(ctx.quota, scaleResources(footprint, quantity));
+  if (ctx.quota !== undefined && quantity > 0) ledger.quota(ctx.quota).charge(scaleResources(footprint, quantity));
   const labels = nodeLabelsFor(chosen, narrowing(common.requirements), common.nodeLabels);
   const nodes: PlannedAutoNode[] = [];
   for (let index = 0; index < quantity; index++) {

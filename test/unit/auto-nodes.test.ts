@@ -231,7 +231,7 @@ describe('static pools', () => {
       {
         path: 'autoNodes[0].static[0].quantity',
         message: expect.stringMatching(
-          /quota tiny is exceeded: 3 x virt.small need cpu 6\.0\d\d \(VM footprint incl\. overhead cpu 2\.0\d\d each\), but only cpu 4 is left; lower quantity to 1/,
+          /^static pool "base" \(virt.small\) does not fit quota "tiny" \(cpu: needs 6\.0\d\d \(3 x 2\.0\d\d, each VM's launcher pod as KubeVirt requests it\), 4 left of 4\): lower quantity to 1, select a smaller type, or raise the limits of quota "tiny"$/,
         ),
       },
     ]);
@@ -385,7 +385,9 @@ describe('dynamic pools', () => {
     expect(over.issues).toEqual([
       {
         path: 'autoNodes[0].dynamic[0].limits',
-        message: expect.stringMatching(/3 x virt.large = cpu 12\.0\d\d .*more than quota q has left \(cpu 9.*lower limits.nodes to 2/),
+        message: expect.stringMatching(
+          /^dynamic pool "burst" \(virt.large\) at its limits does not fit quota "q" \(cpu: needs 12\.0\d\d \(3 x 4\.0\d\d, each VM's launcher pod as KubeVirt requests it\), 9 left of 9\): lower limits.nodes to 2, /,
+        ),
       },
     ]);
   });

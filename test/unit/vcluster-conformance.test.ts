@@ -23,7 +23,7 @@ const PLANNING_REFUSES: Readonly<Record<string, RegExp>> = {
   '090-metal3-os-image-in-platform.yaml':
     /static pool general on metal3 provider metal3: OSImage "rhel-9-gold" is not in this config .* needs its metal3.vcluster.com\/image-url and metal3.vcluster.com\/image-checksum/,
   // The quota holds fewer nodes than the pool asks for.
-  '071-too-many-nodes.yaml': /quota tenant-quota is exceeded: 500 x my-node-provider.large/,
+  '071-too-many-nodes.yaml': /static pool "huge" \(my-node-provider.large\) does not fit quota "tenant-quota" \(cpu: needs 4002.5 \(500 x 8.005/,
   // The kubelet refuses to join with a label under node-role.kubernetes.io.
   '072-kubelet-refused-label.yaml': /the kubelet refuses to join with labels under node-role.kubernetes.io/,
   // Pool names name VMs and nodes: DNS-1123 labels.
