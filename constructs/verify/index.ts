@@ -6,6 +6,6 @@
 export { verifyPlan, formatVerifyResult, VerifyOptions, VerifyResult, PendingVm } from './verify';
 export { startControlPlane, ControlPlane, ControlPlaneOptions } from './control-plane';
 export type { ReplayOrder } from './replay';
-export type { ApiResponse } from './processes';
+export type { ApiResponse, WatchEvent, WatchStream } from './processes';
 export type { ClusterSnapshot } from '../core/snapshot';
 export type { RunningKubevirt } from './kubevirt';
