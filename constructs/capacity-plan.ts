@@ -114,7 +114,6 @@ export class CapacityPlan extends Construct {
     quotas: Map<string, PlannedQuota>;
     fleets: Map<string, PlannedFleet>;
     autoPools: Map<string, PlannedAutoPool>;
-    vms: Map<string, PlannedVm>;
   };
 
   private readonly failureDomain?: string;
@@ -194,11 +193,6 @@ export class CapacityPlan extends Construct {
     return this.index().fleets.get(name);
   }
 
-  /** The planned VM of that name in that namespace: what its VirtualMachine is rendered from. */
-  plannedVm(namespace: string, name: string): PlannedVm | undefined {
-    return this.index().vms.get(`${namespace}/${name}`);
-  }
-
   /** Every VM of the plan (the one list every check read). */
   plannedVms(): readonly PlannedVm[] {
     return this.provenPlan().vms;
@@ -222,9 +216,7 @@ export class CapacityPlan extends Construct {
         const key = autoPoolKey(p.cluster, p.provider, p.name, p.mode);
         if (!autoPools.has(key)) autoPools.set(key, p);
       }
-      const vms = new Map<string, PlannedVm>();
-      for (const vm of plan.vms) if (vm.concrete && !vms.has(`${vm.namespace}/${vm.name}`)) vms.set(`${vm.namespace}/${vm.name}`, vm);
-      this.byName = { pools: firstByName(plan.pools), quotas: firstByName(plan.quotas), fleets: firstByName(plan.fleets), autoPools, vms };
+      this.byName = { pools: firstByName(plan.pools), quotas: firstByName(plan.quotas), fleets: firstByName(plan.fleets), autoPools };
     }
     return this.byName;
   }
