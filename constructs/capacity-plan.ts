@@ -9,6 +9,7 @@ import { Annotations, TerraformStack } from 'cdktf';
 import { addCustomSynthesis } from 'cdktf/lib/synthesize/synthesizer';
 import { Construct, IConstruct } from 'constructs';
 import { PlannedAutoPool } from './core/auto-nodes';
+import { offeredConfigPlan } from './config-plan';
 import { MetalsliceConfig } from './core/model';
 import { ModelPaths, Plan, PlannedFleet, PlannedPool, PlannedPrivatePool, PlannedQuota, planModel, PlanReport } from './core/plan';
 import { MetalsliceError } from './core/errors';
@@ -154,13 +155,18 @@ export class CapacityPlan extends Construct {
     }
   }
 
-  /** The plan of everything in scope; computed once, at synth, when all constructs exist. */
+  /**
+   * The plan of everything in scope; computed once, at synth, when all constructs exist. When what it covers
+   * is exactly a config that `addConfig` or `addConfigStacks` planned already, that plan is taken instead (see
+   * config-plan.ts): its problems name the constructs' paths, its planned objects the config's (where each was written).
+   */
   plan(): Plan {
     if (!this.cached) {
       const builder = new ModelBuilder();
       for (const c of this.covered.node.findAll()) if (isContributor(c)) c.contributeToPlan(builder);
       const { model, paths } = builder.build();
-      this.cached = planModel(model, { paths, failureDomain: this.failureDomain });
+      const planned = this.failureDomain === undefined ? offeredConfigPlan(this, model, paths) : undefined;
+      this.cached = planned ?? planModel(model, { paths, failureDomain: this.failureDomain });
     }
     return this.cached;
   }
