@@ -2,7 +2,6 @@ import { beforeEach, describe, expect, it, jest as jestApi } from '@jest/globals
 import * as path from 'path';
 import { TerraformStack, Testing } from 'cdktf';
 import { addConfig, addConfigStacks, CapacityPlan, ElasticFleet, ElasticNodePool, ElasticQuota, TenantCluster } from '../../constructs';
-import { IPlanContributor, ModelBuilder } from '../../constructs/capacity-plan';
 import { offeredConfigPlan } from '../../constructs/config-plan';
 import { loadConfigFile } from '../../constructs/core/config';
 import * as planning from '../../constructs/core/plan';
@@ -10,6 +9,7 @@ import { stableJson } from '../../constructs/core/report';
 import { KubernetesProvider } from '../../constructs/providers/kubernetes/provider';
 import { RandomProvider } from '../../constructs/providers/random/provider';
 import { EXAMPLE_CA, hosts, REPO_ROOT } from '../support/models';
+import { contributedModel } from '../support/contributed-model';
 import { stackObjects } from '../support/stack-objects';
 import { corpusCatalogue, corpusFiles, corpusModel } from '../support/vcluster-corpus';
 
@@ -45,14 +45,6 @@ function vmNames(stack: TerraformStack): string[] {
     .filter((o) => o.kind === 'VirtualMachine')
     .map((o) => o.metadata.name)
     .sort();
-}
-
-/** The model the constructs under `scope` contribute, and their paths. */
-function contributed(scope: TerraformStack): ReturnType<ModelBuilder['build']> {
-  const builder = new ModelBuilder();
-  for (const c of scope.node.findAll())
-    if (typeof (c as Partial<IPlanContributor>).contributeToPlan === 'function') (c as IPlanContributor).contributeToPlan(builder);
-  return builder.build();
 }
 
 describe('a config is planned once per synth', () => {
@@ -118,7 +110,7 @@ describe('the plan a config app takes is the plan of its constructs', () => {
   it.each(configs)('$name: the same report, its warnings at the constructs paths', ({ model }) => {
     const stack = new TerraformStack(Testing.app(), 'tenant');
     addConfig(stack, model);
-    const { model: built, paths } = contributed(stack);
+    const { model: built, paths } = contributedModel(stack);
     const taken = offeredConfigPlan(stack, built, paths);
     const fresh = planning.planModel(built, { paths });
     if (taken !== undefined) expect(stableJson(taken.report)).toBe(stableJson(fresh.report));
@@ -128,7 +120,7 @@ describe('the plan a config app takes is the plan of its constructs', () => {
     const taken = configs.filter(({ model }) => {
       const stack = new TerraformStack(Testing.app(), 'tenant');
       addConfig(stack, model);
-      const { model: built, paths } = contributed(stack);
+      const { model: built, paths } = contributedModel(stack);
       return offeredConfigPlan(stack, built, paths) !== undefined;
     });
     expect(taken.map((c) => c.name)).toContain('metalslice.yaml');
