@@ -189,6 +189,7 @@ function declareQuotas(scope: Construct, config: MetalsliceConfig, options: From
       namespace: q.namespace,
       consumers: q.consumers,
       allowSystemConsumers: q.allowSystemConsumers,
+      liveMigrations: q.liveMigrations,
     };
     quotas.set(q.name, options.importFleetsAndQuotas ? ElasticQuota.fromQuotaAttributes(scope, q.name, props) : new ElasticQuota(scope, q.name, props));
   }

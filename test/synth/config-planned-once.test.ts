@@ -128,6 +128,34 @@ describe('the plan a config app takes is the plan of its constructs', () => {
   });
 });
 
+describe("a quota's liveMigrations, from a config or a construct", () => {
+  it('is contributed by the quota addConfig makes, so the construct plan keeps the room the config asked for', () => {
+    const base = config();
+    const withNone = { ...base, quotas: base.quotas!.map((q) => ({ ...q, liveMigrations: 0 })) };
+    const stack = new TerraformStack(Testing.app(), 'tenant');
+    addConfig(stack, withNone);
+    const { model, paths } = contributedModel(stack);
+    expect(model.quotas!.map((q) => q.liveMigrations)).toEqual([0, 0, 0]);
+    const planned = planning.planModel(model, { paths });
+    expect(planned.report.quotas.map((q) => q.migrationHeadroom)).toEqual(planning.planModel(withNone).report.quotas.map((q) => q.migrationHeadroom));
+    expect(planned.report.quotas[0].migrationHeadroom).toEqual({});
+  });
+
+  it('is a prop of ElasticQuota: with none, the plan keeps no room for a migration', () => {
+    const headroom = (liveMigrations?: number) => {
+      const stack = new TerraformStack(Testing.app(), 'tenant');
+      const plan = new CapacityPlan(stack, 'plan', { writeReport: false });
+      const fleet = new ElasticFleet(stack, 'fleet', { hosts: hosts(2, { cpu: 32, memory: '128Gi', disk: '1Ti' }) });
+      const quota = new ElasticQuota(stack, 'team', { fleet, organization: 'acme', limits: { cpu: 16, memory: '64Gi', disk: '500Gi' }, liveMigrations });
+      const cluster = new TenantCluster(stack, 'prod', { endpoint: 'https://10.0.0.10:6443', caCertificate: EXAMPLE_CA });
+      new ElasticNodePool(stack, 'workers', { quota, cluster, shape: { cpu: 4, memory: '16Gi', disk: '40Gi' }, count: 2 });
+      return plan.plan().report.quotas[0].migrationHeadroom;
+    };
+    expect(headroom()).not.toEqual({});
+    expect(headroom(0)).toEqual({});
+  });
+});
+
 describe('a planned pool carries its VMs, node by node', () => {
   const plan = planning.planModel(config());
 
