@@ -37,8 +37,10 @@ export function offerConfigPlan(scope: IConstruct, config: MetalsliceConfig, pla
  * constructs contribute), with its warnings moved to the constructs' paths; undefined when none is.
  */
 export function offeredConfigPlan(scope: IConstruct, model: MetalsliceConfig, paths: ModelPaths): Plan | undefined {
+  const offers = offered.get(scope.node.root);
+  if (offers === undefined) return undefined; // an app without a config: no model text to make
   const text = canonicalModel(model);
-  const found = offered.get(scope.node.root)?.find((o) => o.model === text);
+  const found = offers.find((o) => o.model === text);
   if (found === undefined) return undefined;
   const warnings = found.plan.warnings.map((w) => (found.readWarnings.has(w) ? w : atConstructPath(w, paths)));
   return { ...found.plan, warnings, report: { ...found.plan.report, warnings } };
