@@ -40,7 +40,7 @@ function configStack(props: { failureDomain?: string } = {}): TerraformStack {
 }
 
 function vmNames(stack: TerraformStack): string[] {
-  return stackObjects(JSON.parse(Testing.synth(stack)))
+  return stackObjects(Testing.synth(stack))
     .map((o) => o.object)
     .filter((o) => o.kind === 'VirtualMachine')
     .map((o) => o.metadata.name)
