@@ -94,10 +94,10 @@ export class AutoNodes extends Construct implements IPlanContributor {
         admission: quota.admission,
         poolName: spec.name,
         join: () => {
-          const vm = this.plannedVm(quota, nodeName);
+          const vm = this.plannedVm(spec.name, index, nodeName);
           return { labels: { ...vm.labels, [POOL_LABEL]: vm.pool, [QUOTA_LABEL]: vm.quota, [CLUSTER_LABEL]: vm.cluster }, taints: vm.taints };
         },
-        vm: (userDataSecret) => renderVirtualMachine(this.plannedVm(quota, nodeName), { userDataSecret, hostSelector: this.hostSelector(quota) }),
+        vm: (userDataSecret) => renderVirtualMachine(this.plannedVm(spec.name, index, nodeName), { userDataSecret, hostSelector: this.hostSelector(quota) }),
       });
     }
   }
@@ -116,11 +116,10 @@ export class AutoNodes extends Construct implements IPlanContributor {
     }
     const objects = () => {
       const pool = this.planned(name, 'dynamic');
-      const plan = CapacityPlan.require(this);
       return renderClusterApiPool(pool, {
         namespace: this.quota?.namespace ?? this.environment.namespace,
         kubernetesVersion: `v${this.cluster.kubernetesVersion ?? '1.33'}.0`,
-        vm: plan.plannedVms().find((vm) => vm.poolPath === pool.path),
+        vm: pool.vms?.[0],
         hostSelector: this.quota ? this.hostSelector(this.quota) : undefined,
       });
     };
@@ -142,10 +141,10 @@ export class AutoNodes extends Construct implements IPlanContributor {
     });
   }
 
-  /** A static pool's VM, as the plan counted and placed it. */
-  private plannedVm(quota: IElasticQuota, nodeName: string): PlannedVm {
-    const vm = CapacityPlan.require(this).plannedVm(quota.namespace, nodeName);
-    if (!vm) throw new Error(`[${this.node.path}] VM "${nodeName}" is not in the plan`);
+  /** Node `index` of a static pool: the pool's VM at that position, as the plan counted and placed it. */
+  private plannedVm(pool: string, index: number, nodeName: string): PlannedVm {
+    const vm = this.planned(pool, 'static').vms?.[index];
+    if (vm?.name !== nodeName) throw new Error(`[${this.node.path}] VM "${nodeName}" is not in the plan`);
     return vm;
   }
 

@@ -9,6 +9,7 @@ import { Annotations, TerraformStack } from 'cdktf';
 import { addCustomSynthesis } from 'cdktf/lib/synthesize/synthesizer';
 import { Construct, IConstruct } from 'constructs';
 import { PlannedAutoPool } from './core/auto-nodes';
+import { offeredConfigPlan } from './config-plan';
 import { MetalsliceConfig } from './core/model';
 import { ModelPaths, Plan, PlannedFleet, PlannedPool, PlannedPrivatePool, PlannedQuota, planModel, PlanReport } from './core/plan';
 import { MetalsliceError } from './core/errors';
@@ -114,7 +115,6 @@ export class CapacityPlan extends Construct {
     quotas: Map<string, PlannedQuota>;
     fleets: Map<string, PlannedFleet>;
     autoPools: Map<string, PlannedAutoPool>;
-    vms: Map<string, PlannedVm>;
   };
 
   private readonly failureDomain?: string;
@@ -155,13 +155,18 @@ export class CapacityPlan extends Construct {
     }
   }
 
-  /** The plan of everything in scope; computed once, at synth, when all constructs exist. */
+  /**
+   * The plan of everything in scope; computed once, at synth, when all constructs exist. When what it covers
+   * is exactly a config that `addConfig` or `addConfigStacks` planned already, that plan is taken instead (see
+   * config-plan.ts): its problems name the constructs' paths, its planned objects the config's (where each was written).
+   */
   plan(): Plan {
     if (!this.cached) {
       const builder = new ModelBuilder();
       for (const c of this.covered.node.findAll()) if (isContributor(c)) c.contributeToPlan(builder);
       const { model, paths } = builder.build();
-      this.cached = planModel(model, { paths, failureDomain: this.failureDomain });
+      const planned = this.failureDomain === undefined ? offeredConfigPlan(this, model, paths) : undefined;
+      this.cached = planned ?? planModel(model, { paths, failureDomain: this.failureDomain });
     }
     return this.cached;
   }
@@ -194,11 +199,6 @@ export class CapacityPlan extends Construct {
     return this.index().fleets.get(name);
   }
 
-  /** The planned VM of that name in that namespace: what its VirtualMachine is rendered from. */
-  plannedVm(namespace: string, name: string): PlannedVm | undefined {
-    return this.index().vms.get(`${namespace}/${name}`);
-  }
-
   /** Every VM of the plan (the one list every check read). */
   plannedVms(): readonly PlannedVm[] {
     return this.provenPlan().vms;
@@ -222,9 +222,7 @@ export class CapacityPlan extends Construct {
         const key = autoPoolKey(p.cluster, p.provider, p.name, p.mode);
         if (!autoPools.has(key)) autoPools.set(key, p);
       }
-      const vms = new Map<string, PlannedVm>();
-      for (const vm of plan.vms) if (vm.concrete && !vms.has(`${vm.namespace}/${vm.name}`)) vms.set(`${vm.namespace}/${vm.name}`, vm);
-      this.byName = { pools: firstByName(plan.pools), quotas: firstByName(plan.quotas), fleets: firstByName(plan.fleets), autoPools, vms };
+      this.byName = { pools: firstByName(plan.pools), quotas: firstByName(plan.quotas), fleets: firstByName(plan.fleets), autoPools };
     }
     return this.byName;
   }

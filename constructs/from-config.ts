@@ -11,7 +11,8 @@ import { MetalsliceConfig } from './core/model';
 import { ElasticFleet, IElasticFleet } from './fleet';
 import { AutoNodes } from './auto-nodes';
 import { autoNodesConstructId } from './core/derived-names';
-import { planModel } from './core/plan';
+import { Plan, planModel } from './core/plan';
+import { offerConfigPlan } from './config-plan';
 import { validateConfigShape } from './core/config';
 import { ConfigWarnings, NodeProfile } from './node-profile';
 import { ElasticNodePool } from './node-pool';
@@ -30,7 +31,7 @@ export interface FromConfigOptions {
 
 /** Declares every fleet, quota, cluster and node pool of `config` under `scope`. */
 export function addConfig(scope: Construct, config: MetalsliceConfig, options: FromConfigOptions = {}): void {
-  checkConfig(config);
+  offerConfigPlan(scope, config, checkConfig(config));
   declareConfig(scope, config, options, (p, quota, cluster) => new ElasticNodePool(scope, p.name, { ...p, quota, cluster }));
 }
 
@@ -70,7 +71,7 @@ export interface ConfigStacksOptions {
  * applies quotas before their VMs.
  */
 export function addConfigStacks(app: Construct, config: MetalsliceConfig, options: ConfigStacksOptions): ConfigStacks {
-  checkConfig(config);
+  const plan = checkConfig(config);
   const prefix = options.prefix ?? 'metalslice';
   const poolStackId = (pool: string) => `${prefix}-pool-${pool}`;
   checkStateKeys(
@@ -82,6 +83,7 @@ export function addConfigStacks(app: Construct, config: MetalsliceConfig, option
   options.setUpStack(base);
   addStateBackend(base, options.stateBackend);
   new CapacityPlan(base, 'plan', { ...options.plan, covers: app });
+  offerConfigPlan(app, config, plan);
   const pools = new Map<string, TerraformStack>();
   declareConfig(base, config, {}, (p, quota, cluster) => {
     const stack = new TerraformStack(app, poolStackId(p.name));
@@ -116,13 +118,15 @@ function addStateBackend(stack: TerraformStack, backend: StateBackend | undefine
 /**
  * A config is planned before anything is built: every problem at once, at the config's own paths (the user
  * wrote YAML), instead of a construct error (a duplicate id, a missing reference) midway. A config built in
- * code gets the file's structure check too (the loader's own additions set aside).
+ * code gets the file's structure check too (the loader's own additions set aside). The plan is offered to the
+ * CapacityPlan that covers the config's constructs, which then plans no second time (config-plan.ts).
  */
-function checkConfig(config: MetalsliceConfig): void {
+function checkConfig(config: MetalsliceConfig): Plan {
   const { readWarnings: _warnings, ...written } = config;
   validateConfigShape({ ...written, ...(config.autoNodes ? { autoNodes: config.autoNodes.map(({ source: _source, ...entry }) => entry) } : {}) });
   const plan = planModel(config);
   if (!plan.ok) throw new MetalsliceError(plan.errors);
+  return plan;
 }
 
 /** How `declareConfig` declares one elastic node pool, given its quota and cluster constructs. */
@@ -185,6 +189,7 @@ function declareQuotas(scope: Construct, config: MetalsliceConfig, options: From
       namespace: q.namespace,
       consumers: q.consumers,
       allowSystemConsumers: q.allowSystemConsumers,
+      liveMigrations: q.liveMigrations,
     };
     quotas.set(q.name, options.importFleetsAndQuotas ? ElasticQuota.fromQuotaAttributes(scope, q.name, props) : new ElasticQuota(scope, q.name, props));
   }

@@ -80,7 +80,7 @@ export class ElasticNodePool extends Construct implements IPlanContributor {
       vm: props.vm,
     };
     // Every node's producers ask for the pool, twice per synth (cdktf resolves each resource twice): look it
-    // and its fleet up once per pool, not once per node and value.
+    // and its fleet up once per pool, not once per node and value. Node i's VM is the pool's VM i.
     let found: { pool: PlannedPool; fleet?: PlannedFleet } | undefined;
     const plannedWithFleet = (): { pool: PlannedPool; fleet?: PlannedFleet } => {
       if (found) return found;
@@ -90,9 +90,9 @@ export class ElasticNodePool extends Construct implements IPlanContributor {
       found = { pool, fleet: plan.plannedFleet(pool.fleet) };
       return found;
     };
-    const plannedVm = (nodeName: string): PlannedVm => {
-      const vm = CapacityPlan.require(this).plannedVm(props.quota.namespace, nodeName);
-      if (!vm) throw new Error(`[${this.node.path}] VM "${nodeName}" is not in the plan`);
+    const plannedVm = (index: number, nodeName: string): PlannedVm => {
+      const vm = plannedWithFleet().pool.vms[index];
+      if (vm?.name !== nodeName) throw new Error(`[${this.node.path}] VM "${nodeName}" is not in the plan`);
       return vm;
     };
     // Ids are node names (`<pool>-<index>`), so scaling by one adds or removes exactly one node's resources.
@@ -105,7 +105,7 @@ export class ElasticNodePool extends Construct implements IPlanContributor {
         poolName: this.poolName,
         tokenTtl: props.bootstrapTokenTtl,
         join: () => {
-          const vm = plannedVm(nodeName);
+          const vm = plannedVm(index, nodeName);
           return {
             labels: {
               ...vm.labels,
@@ -118,7 +118,7 @@ export class ElasticNodePool extends Construct implements IPlanContributor {
             taints: vm.taints,
           };
         },
-        vm: (userDataSecret) => renderVirtualMachine(plannedVm(nodeName), { userDataSecret, hostSelector: plannedWithFleet().fleet?.spec.hostSelector }),
+        vm: (userDataSecret) => renderVirtualMachine(plannedVm(index, nodeName), { userDataSecret, hostSelector: plannedWithFleet().fleet?.spec.hostSelector }),
       });
     }
   }

@@ -47,6 +47,11 @@ export interface ElasticQuotaProps {
   readonly consumers?: readonly string[];
   /** Allow `system:` users and groups among consumers (refused otherwise); the plan warns. @default false */
   readonly allowSystemConsumers?: boolean;
+  /**
+   * Live migrations of the quota's VMs that may run at once: a migrating VM holds two launcher pods, both
+   * counted by the ResourceQuota, so the plan keeps room for this many of its largest migratable VMs. @default 1
+   */
+  readonly liveMigrations?: number;
 }
 
 function toSpec(name: string, props: ElasticQuotaProps): QuotaSpec {
@@ -59,6 +64,7 @@ function toSpec(name: string, props: ElasticQuotaProps): QuotaSpec {
     namespace: props.namespace,
     consumers: props.consumers,
     allowSystemConsumers: props.allowSystemConsumers,
+    liveMigrations: props.liveMigrations,
   };
 }
 

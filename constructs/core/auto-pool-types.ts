@@ -8,7 +8,7 @@ import type { AutoNodesSpec, DynamicPoolSpec, Labels, NodeProviderSpec, Taint } 
 import type { NodeProvider, ProviderKind } from './node-types';
 import type { Requirement } from './requirements';
 import type { ResourceVector } from './resources';
-import type { FleetKubevirt, VmBuild } from './vms';
+import type { FleetKubevirt, PlannedVm, VmBuild } from './vms';
 
 /** What auto-node planning needs from the rest of the plan: the catalogues, the entries, and the room left. */
 export interface AutoNodesInput {
@@ -165,6 +165,12 @@ export interface PlannedAutoPool {
   readonly nodeLabels: Readonly<Record<string, string>>;
   /** A dynamic pool's limits and autoscaler settings. @default - none (static pools) */
   readonly dynamic?: DynamicPoolPlan;
+  /**
+   * The VMs the plan counts for it, in node order: a static kubevirt pool's, one per node; a dynamic pool's
+   * at its limits (not concrete); those a metalslice node template makes. Set once the plan is assembled.
+   * @default - none (pools of whole hosts, and pools whose nodes are no VMs)
+   */
+  readonly vms?: readonly PlannedVm[];
 }
 
 /** What static auto-node pools take from a quota. */

@@ -141,7 +141,15 @@ export interface PlannedPool {
   readonly footprint: ResourceVector;
   /** Its nodes and their hosts. */
   readonly nodes: readonly PlannedNode[];
+  /**
+   * Its VMs as planned and placed, one per node and in node order: what each node's VirtualMachine is
+   * rendered from, so a construct takes node i's VM by position instead of looking a name up.
+   */
+  readonly vms: readonly PlannedVm[];
 }
+
+/** An elastic pool as the VM list phase builds it: its VMs are handed to it once they are placed. */
+export type UnplacedPool = Omit<PlannedPool, 'vms'>;
 
 /** The plan as reported (`metalslice plan --json`, metalslice-plan.json): plain JSON, stable order. */
 export interface PlanReport {

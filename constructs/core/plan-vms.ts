@@ -16,7 +16,7 @@ import { AutoNodesSpec, Labels, MetalsliceConfig, NodePoolSpec, NodeProviderSpec
 import { EffectiveProperties, effectiveProperties, ImageSource, KubevirtProperties, kubevirtProperties } from './properties';
 import { labelValueProblem } from './names';
 import { NodeProvider, NodeType, parseNodeProviders, privatePoolProviderProblem } from './node-types';
-import type { ModelPaths, PlannedFleet, PlannedPool, PlannedQuota } from './plan-types';
+import type { ModelPaths, PlannedFleet, PlannedQuota, UnplacedPool } from './plan-types';
 import { PoolPreview, previewDynamicPool } from './preview';
 import { Quantity } from './quantity';
 import { QuotaLedger } from './quota-ledger';
@@ -26,13 +26,13 @@ import { amount } from './report/units';
 
 /** Elastic pools as declared, each with the VM build all its nodes share. */
 export interface ElasticPools {
-  readonly pools: readonly PlannedPool[];
+  readonly pools: readonly UnplacedPool[];
   readonly vms: readonly PlannedVm[];
 }
 
 /** Phase 2a: elastic node pools and their VMs. */
 export function buildElasticVms(model: MetalsliceConfig, paths: ModelPaths | undefined, foundation: Foundation, issues: IssueCollector): ElasticPools {
-  const pools: PlannedPool[] = [];
+  const pools: UnplacedPool[] = [];
   const vms: PlannedVm[] = [];
   (model.nodePools ?? []).forEach((spec, i) => {
     const at = pathOf(paths, 'nodePools', i);
@@ -112,12 +112,12 @@ function addElasticPool(
   shape: ResourceVector,
   build: VmBuild,
   quota: PlannedQuota,
-  pools: PlannedPool[],
+  pools: UnplacedPool[],
   vms: PlannedVm[],
 ): void {
   const nodeType = spec.nodeType ?? spec.name;
   const placement = spec.placement ?? 'spread';
-  const pool: PlannedPool = {
+  const pool: UnplacedPool = {
     kind: 'elastic',
     name: spec.name,
     path: at,

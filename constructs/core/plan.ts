@@ -113,6 +113,20 @@ function withHosts(vms: readonly PlannedVm[], placement: Placement): PlannedVm[]
   });
 }
 
+/**
+ * An auto pool with the VMs the plan counts for it, and a kubevirt pool's nodes with their hosts. A pool
+ * without VMs (whole hosts) stays the same object: the plan's private pools refer to it.
+ */
+function withPlacedVms(
+  pool: PlannedAutoPool,
+  vms: readonly PlannedVm[] | undefined,
+  hostOfVm: (pool: string, name: string) => string | undefined,
+): PlannedAutoPool {
+  const nodes = pool.providerKind === 'kubevirt' ? pool.nodes.map((n) => ({ ...n, host: hostOfVm(pool.path, n.name) })) : pool.nodes;
+  if (vms === undefined) return pool.providerKind === 'kubevirt' ? { ...pool, nodes } : pool;
+  return { ...pool, nodes, vms };
+}
+
 /** Phase 6: the plan and its report, from the placed VM list. */
 // Over 60 lines: the Plan and its report are built in one literal so their fields stay in the published order.
 function assemblePlan(
@@ -134,10 +148,9 @@ function assemblePlan(
   const pools: PlannedPool[] = elastic.pools.map((pool) => ({
     ...pool,
     nodes: pool.nodes.map((node) => ({ name: node.name, host: hostOfVm(pool.path, node.name) })),
+    vms: byPool.get(pool.path) ?? [],
   }));
-  const autoPools = selection.auto.pools.map((pool) =>
-    pool.providerKind === 'kubevirt' ? { ...pool, nodes: pool.nodes.map((n) => ({ ...n, host: hostOfVm(pool.path, n.name) })) } : pool,
-  );
+  const autoPools = selection.auto.pools.map((pool) => withPlacedVms(pool, byPool.get(pool.path), hostOfVm));
   const previewOf = new Map(
     selection.auto.pools.flatMap((pool, i) => (selection.previews.has(pool) ? [[autoPools[i], selection.previews.get(pool)!] as const] : [])),
   );

@@ -88,7 +88,7 @@ export function nodeTemplateVars(plan: Plan, model: MetalsliceConfig, providerNa
   const vmPools: Record<string, NodeTemplateVm> = {};
   const fleet = plan.fleets.find((f) => f.name === provider.fleet);
   for (const pool of plan.autoPools.filter((p) => p.provider === providerName)) {
-    const vm = plan.vms.find((v) => v.poolPath === pool.path);
+    const vm = pool.vms?.[0];
     if (vm) vmPools[vm.pool] = templateVm({ ...vm, hostSelector: fleet?.spec.hostSelector });
   }
   if (problems.length > 0) return { ok: false, errors: problems };

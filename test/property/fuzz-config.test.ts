@@ -7,42 +7,10 @@ import fc from 'fast-check';
 import { parseConfigText } from '../../constructs/core/config';
 import { MetalsliceError, PlanIssue } from '../../constructs/core/errors';
 import { planModel } from '../../constructs/core/plan';
-import { nodeAt } from '../support/json-tree';
-import { Doc, validConfig } from '../support/valid-config';
+import { applyEdit, edit } from '../support/config-edits';
+import { validConfig } from '../support/valid-config';
 
 const RUNS = 400;
-
-/** Every path to a value in `doc`. */
-function paths(doc: unknown, prefix: (string | number)[] = []): (string | number)[][] {
-  if (Array.isArray(doc)) return [prefix, ...doc.flatMap((v, i) => paths(v, [...prefix, i]))];
-  if (doc !== null && typeof doc === 'object') return [prefix, ...Object.entries(doc).flatMap(([k, v]) => paths(v, [...prefix, k]))];
-  return [prefix];
-}
-
-type Edit = { kind: 'set'; at: number; value: unknown } | { kind: 'drop'; at: number } | { kind: 'duplicate'; at: number };
-
-const edit: fc.Arbitrary<Edit> = fc.oneof(
-  fc.record({
-    kind: fc.constant('set' as const),
-    at: fc.nat(),
-    value: fc.oneof(fc.jsonValue({ maxDepth: 2 }), fc.constantFrom('', '-1', '0', '1e400', 'Team_A', '10Xi', 'nope', '100Gi', 'a'.repeat(300))),
-  }),
-  fc.record({ kind: fc.constant('drop' as const), at: fc.nat() }),
-  fc.record({ kind: fc.constant('duplicate' as const), at: fc.nat() }),
-);
-
-function apply(doc: Doc, e: Edit): Doc {
-  const all = paths(doc).filter((p) => p.length > 0);
-  const path = all[e.at % all.length];
-  const parent = nodeAt(doc, path.slice(0, -1));
-  const key = path[path.length - 1];
-  if (e.kind === 'set') parent[key] = e.value;
-  else if (e.kind === 'drop') {
-    if (Array.isArray(parent)) parent.splice(Number(key), 1);
-    else delete parent[key];
-  } else if (Array.isArray(parent)) parent.push(structuredClone(parent[Number(key)]));
-  return doc;
-}
 
 describe('config fuzzing', () => {
   let runs = 0;
@@ -55,7 +23,7 @@ describe('config fuzzing', () => {
     fc.assert(
       fc.property(fc.array(edit, { minLength: 1, maxLength: 4 }), (edits) => {
         runs++;
-        const doc = edits.reduce(apply, validConfig());
+        const doc = edits.reduce(applyEdit, validConfig());
         let problems: readonly PlanIssue[];
         try {
           problems = planModel(parseConfigText(JSON.stringify(doc), 'c.yaml')).errors;
