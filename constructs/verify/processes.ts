@@ -232,12 +232,15 @@ export function apiRequest<T = unknown>(
 
 /** One event of a watch: ADDED, MODIFIED, DELETED, BOOKMARK or ERROR, and the object (a Status for ERROR). */
 export interface WatchEvent<T = unknown> {
+  /** ADDED, MODIFIED, DELETED, BOOKMARK or ERROR. */
   readonly type: string;
+  /** The object as it is after the event (only its resourceVersion for BOOKMARK; a Status for ERROR). */
   readonly object: T;
 }
 
 /** A watch stream: `ended` resolves when the API server closes it (undefined) or it fails (why). */
 export interface WatchStream {
+  /** Resolves when the stream ends: undefined when the API server closed it, else why it failed. */
   readonly ended: Promise<string | undefined>;
   /** Closes the stream; `ended` then resolves. */
   stop(): void;
