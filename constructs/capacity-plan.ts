@@ -117,7 +117,8 @@ export class CapacityPlan extends Construct {
     autoPools: Map<string, PlannedAutoPool>;
   };
 
-  private readonly failureDomain?: string;
+  /** The node label whose values are failure domains the plan keeps headroom for (`CapacityPlanProps.failureDomain`). */
+  readonly failureDomain?: string;
   private readonly covered: IConstruct;
 
   constructor(scope: Construct, id: string, props: CapacityPlanProps = {}) {
@@ -165,7 +166,7 @@ export class CapacityPlan extends Construct {
       const builder = new ModelBuilder();
       for (const c of this.covered.node.findAll()) if (isContributor(c)) c.contributeToPlan(builder);
       const { model, paths } = builder.build();
-      const planned = this.failureDomain === undefined ? offeredConfigPlan(this, model, paths) : undefined;
+      const planned = offeredConfigPlan(this, model, paths, this.failureDomain);
       this.cached = planned ?? planModel(model, { paths, failureDomain: this.failureDomain });
     }
     return this.cached;

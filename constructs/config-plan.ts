@@ -2,8 +2,9 @@
  * A config is planned once per synth. `addConfig` and `addConfigStacks` plan the config before they make any
  * construct (so its problems are reported at the config's own paths); the CapacityPlan that covers those
  * constructs later takes that plan instead of planning again, when the model its constructs contribute is
- * exactly the config's model. An app that added constructs beyond the config (or asks for a failure domain,
- * which the config was not planned with) is planned again from its constructs.
+ * exactly the config's model and its failure domain the one the config was planned with (addConfigStacks' plan
+ * option, or the CapacityPlan already covering addConfig's scope). An app that added constructs beyond the
+ * config, or whose CapacityPlan came after addConfig with a failure domain, is planned again from its constructs.
  */
 import { IConstruct } from 'constructs';
 import { PlanIssue } from './core/errors';
@@ -14,6 +15,8 @@ import { ModelPaths, Plan } from './core/plan';
 interface ConfigPlan {
   readonly model: string;
   readonly plan: Plan;
+  /** The failure domain it was planned with: only a CapacityPlan with the same one takes it. */
+  readonly failureDomain: string | undefined;
   /** The loader's warnings: their paths name the file, not a model entry, and stay as they are. */
   readonly readWarnings: ReadonlySet<PlanIssue>;
 }
@@ -25,10 +28,10 @@ const offered = new WeakMap<IConstruct, ConfigPlan[]>();
  * Offers the plan of `config`, made before its constructs, to the CapacityPlan that will cover them. Only a plan
  * without errors is offered (one with errors stopped the config before any construct was made).
  */
-export function offerConfigPlan(scope: IConstruct, config: MetalsliceConfig, plan: Plan): void {
+export function offerConfigPlan(scope: IConstruct, config: MetalsliceConfig, plan: Plan, failureDomain: string | undefined): void {
   if (!plan.ok) return;
   const root = scope.node.root;
-  const entry = { model: canonicalModel(declaredModel(config)), plan, readWarnings: new Set(config.readWarnings ?? []) };
+  const entry = { model: canonicalModel(declaredModel(config)), plan, failureDomain, readWarnings: new Set(config.readWarnings ?? []) };
   offered.set(root, [...(offered.get(root) ?? []), entry]);
 }
 
@@ -36,11 +39,11 @@ export function offerConfigPlan(scope: IConstruct, config: MetalsliceConfig, pla
  * The plan of a config offered in the app of `scope` whose model is exactly `model` (what the covered
  * constructs contribute), with its warnings moved to the constructs' paths; undefined when none is.
  */
-export function offeredConfigPlan(scope: IConstruct, model: MetalsliceConfig, paths: ModelPaths): Plan | undefined {
+export function offeredConfigPlan(scope: IConstruct, model: MetalsliceConfig, paths: ModelPaths, failureDomain: string | undefined): Plan | undefined {
   const offers = offered.get(scope.node.root);
   if (offers === undefined) return undefined; // an app without a config: no model text to make
   const text = canonicalModel(model);
-  const found = offers.find((o) => o.model === text);
+  const found = offers.find((o) => o.model === text && o.failureDomain === failureDomain);
   if (found === undefined) return undefined;
   const warnings = found.plan.warnings.map((w) => (found.readWarnings.has(w) ? w : atConstructPath(w, paths)));
   return { ...found.plan, warnings, report: { ...found.plan.report, warnings } };

@@ -31,7 +31,9 @@ export interface FromConfigOptions {
 
 /** Declares every fleet, quota, cluster and node pool of `config` under `scope`. */
 export function addConfig(scope: Construct, config: MetalsliceConfig, options: FromConfigOptions = {}): void {
-  offerConfigPlan(scope, config, checkConfig(config));
+  // The CapacityPlan that already covers the scope (the usual order) says which failure domain to plan with.
+  const failureDomain = CapacityPlan.of(scope)?.failureDomain;
+  offerConfigPlan(scope, config, checkConfig(config, failureDomain), failureDomain);
   declareConfig(scope, config, options, (p, quota, cluster) => new ElasticNodePool(scope, p.name, { ...p, quota, cluster }));
 }
 
@@ -71,7 +73,7 @@ export interface ConfigStacksOptions {
  * applies quotas before their VMs.
  */
 export function addConfigStacks(app: Construct, config: MetalsliceConfig, options: ConfigStacksOptions): ConfigStacks {
-  const plan = checkConfig(config);
+  const plan = checkConfig(config, options.plan?.failureDomain);
   const prefix = options.prefix ?? 'metalslice';
   const poolStackId = (pool: string) => `${prefix}-pool-${pool}`;
   checkStateKeys(
@@ -83,7 +85,7 @@ export function addConfigStacks(app: Construct, config: MetalsliceConfig, option
   options.setUpStack(base);
   addStateBackend(base, options.stateBackend);
   new CapacityPlan(base, 'plan', { ...options.plan, covers: app });
-  offerConfigPlan(app, config, plan);
+  offerConfigPlan(app, config, plan, options.plan?.failureDomain);
   const pools = new Map<string, TerraformStack>();
   declareConfig(base, config, {}, (p, quota, cluster) => {
     const stack = new TerraformStack(app, poolStackId(p.name));
@@ -121,10 +123,10 @@ function addStateBackend(stack: TerraformStack, backend: StateBackend | undefine
  * code gets the file's structure check too (the loader's own additions set aside). The plan is offered to the
  * CapacityPlan that covers the config's constructs, which then plans no second time (config-plan.ts).
  */
-function checkConfig(config: MetalsliceConfig): Plan {
+function checkConfig(config: MetalsliceConfig, failureDomain: string | undefined): Plan {
   const { readWarnings: _warnings, ...written } = config;
   validateConfigShape({ ...written, ...(config.autoNodes ? { autoNodes: config.autoNodes.map(({ source: _source, ...entry }) => entry) } : {}) });
-  const plan = planModel(config);
+  const plan = planModel(config, { failureDomain });
   if (!plan.ok) throw new MetalsliceError(plan.errors);
   return plan;
 }

@@ -48,7 +48,7 @@ describe('a config planned once', () => {
         const stack = new TerraformStack(Testing.app(), 'tenant');
         addConfig(stack, config);
         const { model, paths } = contributedModel(stack);
-        const plan = offeredConfigPlan(stack, model, paths);
+        const plan = offeredConfigPlan(stack, model, paths, undefined);
         if (plan === undefined) return;
         taken++;
         if (plan.warnings.length > 0) withWarnings++;

@@ -94,8 +94,24 @@ describe('a config is planned once per synth', () => {
     expect(planModel).toHaveBeenCalledTimes(2);
   });
 
-  it('plans again for a failure domain, which the config was not planned with', () => {
+  it('plans once with the failure domain of the CapacityPlan that covers the config already', () => {
     const stack = configStack({ failureDomain: 'topology.kubernetes.io/zone' });
+    expect(CapacityPlan.require(stack).plan().report.fleets[0].headroom?.failureDomain?.label).toBe('topology.kubernetes.io/zone');
+    expect(planModel).toHaveBeenCalledTimes(1);
+  });
+
+  it("plans once with addConfigStacks' failure domain", () => {
+    const app = Testing.app();
+    const { base } = addConfigStacks(app, config(), { setUpStack, plan: { writeReport: false, failureDomain: 'topology.kubernetes.io/zone' } });
+    expect(CapacityPlan.require(base).plan().report.fleets[0].headroom?.failureDomain?.label).toBe('topology.kubernetes.io/zone');
+    expect(planModel).toHaveBeenCalledTimes(1);
+  });
+
+  it('plans again when a CapacityPlan with a failure domain comes after addConfig, which planned without one', () => {
+    const stack = new TerraformStack(Testing.app(), 'from-config');
+    setUpStack(stack);
+    addConfig(stack, config());
+    new CapacityPlan(stack, 'plan', { writeReport: false, failureDomain: 'topology.kubernetes.io/zone' });
     expect(CapacityPlan.require(stack).plan().report.fleets[0].headroom?.failureDomain?.label).toBe('topology.kubernetes.io/zone');
     expect(planModel).toHaveBeenCalledTimes(2);
   });
@@ -111,7 +127,7 @@ describe('the plan a config app takes is the plan of its constructs', () => {
     const stack = new TerraformStack(Testing.app(), 'tenant');
     addConfig(stack, model);
     const { model: built, paths } = contributedModel(stack);
-    const taken = offeredConfigPlan(stack, built, paths);
+    const taken = offeredConfigPlan(stack, built, paths, undefined);
     const fresh = planning.planModel(built, { paths });
     if (taken !== undefined) expect(stableJson(taken.report)).toBe(stableJson(fresh.report));
   });
@@ -121,7 +137,7 @@ describe('the plan a config app takes is the plan of its constructs', () => {
       const stack = new TerraformStack(Testing.app(), 'tenant');
       addConfig(stack, model);
       const { model: built, paths } = contributedModel(stack);
-      return offeredConfigPlan(stack, built, paths) !== undefined;
+      return offeredConfigPlan(stack, built, paths, undefined) !== undefined;
     });
     expect(taken.map((c) => c.name)).toContain('metalslice.yaml');
     expect(taken.map((c) => c.name)).toEqual(configs.filter((c) => !(c.model.autoNodes ?? []).some((a) => a.source !== undefined)).map((c) => c.name));
