@@ -110,9 +110,13 @@ export class VmNode extends Construct {
     const { cluster } = props;
     const token = new JoinToken(this, 'Join', { cluster, nodeName, ttl: props.tokenTtl }).token;
     const userDataName = `${nodeName}-cloudinit`;
+    // The Secret and the VM live in the quota's namespace: both wait for the quota (its namespace, then its
+    // accounted ResourceQuota). Without it a first apply could create the Secret before the namespace.
+    const after = waitFor(this, props.admission);
     new SecretV1(this, 'UserData', {
       metadata: { name: userDataName, namespace: props.namespace, labels: { [POOL_LABEL]: props.poolName } },
       type: 'Opaque',
+      dependsOn: after,
       data: {
         userdata: Token.asString(
           new MadeAtSynth(() => {
@@ -137,7 +141,7 @@ export class VmNode extends Construct {
     const adopt = adoptFlag === true || adoptFlag === 'true';
     new KubectlManifest(this, 'Resource', {
       yamlBody: Token.asString(new MadeAtSynth(() => stringify(props.vm(userDataName), { lineWidth: 0 }))),
-      dependsOn: waitFor(this, props.admission),
+      dependsOn: after,
       adoptFromManifest: adopt ? `${KUBEVIRT_API_VERSION}//VirtualMachine//${nodeName}//${props.namespace}` : undefined,
     });
   }

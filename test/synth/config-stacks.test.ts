@@ -48,7 +48,7 @@ describe('addConfigStacks: a stack per elastic node pool', () => {
     }
   });
 
-  it("synthesizes the same resources as one stack, a pool's VMs waiting for their quota by stack order instead of depends_on", () => {
+  it("synthesizes the same resources as one stack, a pool's VMs and their Secrets waiting for their quota by stack order instead of depends_on", () => {
     const oneStack = new TerraformStack(Testing.app(), 'from-config');
     setUpStack(oneStack);
     new CapacityPlan(oneStack, 'plan');
@@ -68,8 +68,9 @@ describe('addConfigStacks: a stack per elastic node pool', () => {
       const { depends_on: dependsOn, ...rest } = body;
       const mine = union.get(key)!;
       if (mine.depends_on === undefined && dependsOn !== undefined) {
-        // Only the VMs of pool stacks lose their depends_on, and only the one on their quota's ResourceQuota.
-        expect(key).toMatch(/^kubectl_manifest\.team-a-(workers|highmem)_/);
+        // Only the VMs of pool stacks and their cloud-init Secrets lose their depends_on, and only the one on
+        // their quota's ResourceQuota.
+        expect(key).toMatch(/^(kubectl_manifest\.team-a-(workers|highmem)_|kubernetes_secret_v1\.team-a-(workers|highmem)_team-a-\w+-\d+_UserData_)/);
         expect(dependsOn).toEqual([expect.stringMatching(/^kubernetes_manifest\.team-a_[0-9A-F]{8}$/)]);
         waited += 1;
         expect(mine).toEqual(rest);
@@ -77,7 +78,7 @@ describe('addConfigStacks: a stack per elastic node pool', () => {
         expect(mine).toEqual(body);
       }
     }
-    expect(waited).toBe(8);
+    expect(waited).toBe(16);
   });
 
   it("gives each pool stack its own providers, the tenant cluster as an alias like the base stack's", () => {

@@ -96,12 +96,14 @@ describe('constructs synth', () => {
     ).toThrow(/tenant\/bad\] count must be a whole number of nodes from 0 to 5,000 \(got -1\)/);
   });
 
-  it('writes the ResourceQuota the plan proved, and VMs wait until the quota controller has accounted it', () => {
+  it('writes the ResourceQuota the plan proved, and VMs and their cloud-init Secrets wait until the quota controller has accounted it', () => {
     type Manifests = Record<
       string,
       { manifest: { kind: string; spec: { hard: Record<string, string> } }; wait?: { fields: Record<string, string> }; depends_on?: string[] }
     >;
-    const json = JSON.parse(Testing.synth(build(Testing.app()))) as { resource: { kubernetes_manifest: Manifests } };
+    const json = JSON.parse(Testing.synth(build(Testing.app()))) as {
+      resource: { kubernetes_manifest: Manifests; kubernetes_secret_v1: Record<string, { depends_on?: string[] }> };
+    };
     const entries = Object.entries(json.resource.kubernetes_manifest);
     const [rqName, rq] = entries.find(([, r]) => r.manifest.kind === 'ResourceQuota')!;
     expect(rq.manifest.spec.hard).toEqual({
@@ -121,5 +123,9 @@ describe('constructs synth', () => {
       'a VirtualMachine',
     );
     expect(vm.dependsOn).toEqual([`kubernetes_manifest.${rqName}`]);
+    // The Secret lives in the quota's namespace too: a first apply must not create it before the namespace.
+    const secrets = Object.entries(json.resource.kubernetes_secret_v1).filter(([key]) => key.includes('_UserData_'));
+    expect(secrets.length).toBeGreaterThan(0);
+    for (const [, secret] of secrets) expect(secret.depends_on).toEqual([`kubernetes_manifest.${rqName}`]);
   });
 });
