@@ -238,6 +238,9 @@ export interface WatchEvent<T = unknown> {
   readonly object: T;
 }
 
+/** Most characters one watch event may take: a pod is a few KiB; a line without end is refused, not buffered. */
+export const MAX_WATCH_LINE_CHARS = 16 * 1024 * 1024;
+
 /** A watch stream: `ended` resolves when the API server closes it (undefined) or it fails (why). */
 export interface WatchStream {
   /** Resolves when the stream ends: undefined when the API server closed it, else why it failed. */
@@ -271,6 +274,11 @@ export function apiWatch<T = unknown>(
       res.setEncoding('utf8');
       res.on('data', (text: string) => {
         pending += text;
+        if (pending.length > MAX_WATCH_LINE_CHARS) {
+          req.destroy();
+          resolve(`GET ${apiPath}: the watch sent a line of more than ${MAX_WATCH_LINE_CHARS} characters`);
+          return;
+        }
         const lines = pending.split('\n');
         pending = lines.pop() ?? '';
         for (const line of lines) {

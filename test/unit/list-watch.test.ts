@@ -8,7 +8,7 @@ import * as http from 'http';
 import type { AddressInfo } from 'net';
 import type { ControlPlane } from '../../constructs/verify/control-plane';
 import { ListWatch } from '../../constructs/verify/list-watch';
-import { apiWatch, WatchEvent } from '../../constructs/verify/processes';
+import { apiWatch, MAX_WATCH_LINE_CHARS, WatchEvent } from '../../constructs/verify/processes';
 
 interface Pod {
   metadata: { name: string; namespace: string; resourceVersion: string };
@@ -123,5 +123,28 @@ test('a watch the server keeps refusing ends in an error naming the collection, 
   } finally {
     w.stop();
     await new Promise((r) => fake.server.close(r));
+  }
+});
+
+test('a watch line that never ends is refused at the bound, not buffered without limit', async () => {
+  const server = http.createServer((_req, res) => {
+    res.setHeader('Content-Type', 'application/json');
+    const chunk = 'x'.repeat(1024 * 1024);
+    const write = (): void => {
+      while (res.write(chunk)) if (res.writableLength > 64 * 1024 * 1024) return;
+      res.once('drain', write);
+    };
+    write();
+    res.on('close', () => res.destroy());
+  });
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  const stream = apiWatch(base, undefined, {}, '/api/v1/pods?watch=1', () => undefined);
+  try {
+    expect(await stream.ended).toBe(`GET /api/v1/pods?watch=1: the watch sent a line of more than ${MAX_WATCH_LINE_CHARS} characters`);
+  } finally {
+    stream.stop();
+    server.closeAllConnections();
+    await new Promise((r) => server.close(r));
   }
 });
