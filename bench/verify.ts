@@ -42,11 +42,16 @@ interface Setting {
 }
 
 /**
- * The settings compared: kube-scheduler's stock client (KubeSchedulerConfiguration defaults), the replay's tuned
- * one, and the tuned one with KubeVirt's virt-api and virt-controller making the pods (up to 1,000 VMs).
+ * The settings compared: every component as it comes (kube-scheduler's KubeSchedulerConfiguration defaults, KWOK's
+ * node Leases and pod status), the replay's tuned one, and the tuned one with KubeVirt's virt-api and
+ * virt-controller making the pods (up to 1,000 VMs).
  */
 const SETTINGS: readonly Setting[] = [
-  { name: 'stock', controlPlane: { schedulerQps: 50, schedulerBurst: 100, percentageOfNodesToScore: 0, kwokNodeLeaseSeconds: 40 }, concurrency: 32 },
+  {
+    name: 'stock',
+    controlPlane: { schedulerQps: 50, schedulerBurst: 100, percentageOfNodesToScore: 0, kwokNodeLeaseSeconds: 40, kwokPodStatus: true },
+    concurrency: 32,
+  },
   { name: 'tuned', controlPlane: { schedulerQps: 5000, schedulerBurst: 10000, percentageOfNodesToScore: 10 }, concurrency: 128 },
   {
     name: 'kubevirt',

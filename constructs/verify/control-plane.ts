@@ -69,6 +69,13 @@ export interface ControlPlaneOptions {
    * kube-apiserver and KWOK; at 0, no writes and under 2 CPU seconds. @default 0
    */
   readonly kwokNodeLeaseSeconds?: number;
+  /**
+   * Whether KWOK plays a kubelet's pod status: marks every bound pod Running and Ready (its default pod stages).
+   * The replay reads only where a pod is bound, and kube-scheduler counts a bound pod on its Node whatever its
+   * phase, so the replay's setting is false: KWOK then only ends the deletion of pods on its Nodes (a drain), and
+   * each pod is written once less and never rendered through KWOK's status template. @default false
+   */
+  readonly kwokPodStatus?: boolean;
   /** Keep the temp dir (logs) after stop(). @default $METALSLICE_VERIFY_KEEP is set */
   readonly keep?: boolean;
   /**
@@ -326,16 +333,40 @@ async function startScheduler(s: Starting, bin: string, opts: ControlPlaneOption
 }
 
 /**
- * KWOK: fake kubelets for the replay's Nodes only; default node (initialize, heartbeat) and pod (ready,
- * complete, delete) stages. HOME is the temp dir so no user kwok config is read. Returns its health port.
+ * The one pod stage KWOK plays when it does not play pod status: a pod on its Node that is being deleted
+ * loses its finalizers and is deleted, as a kubelet ends a pod's deletion once its containers are gone.
+ */
+const KWOK_POD_DELETE_ONLY = [
+  'apiVersion: kwok.x-k8s.io/v1alpha1',
+  'kind: Stage',
+  'metadata:',
+  '  name: pod-deleted',
+  'spec:',
+  '  resourceRef: { apiGroup: v1, kind: Pod }',
+  '  selector:',
+  '    matchExpressions:',
+  "      - { key: '.metadata.deletionTimestamp', operator: Exists }",
+  '  next:',
+  '    finalizers: { empty: true }',
+  '    delete: true',
+  '',
+].join('\n');
+
+/**
+ * KWOK: fake kubelets for the replay's Nodes only; its default node stages (initialize, heartbeat), and either
+ * its default pod stages (ready, complete, delete) or only the deletion (`kwokPodStatus`). Its config is a file
+ * in the temp dir, and HOME is the temp dir, so no user kwok config is read. Returns its health port.
  */
 async function startKwok(s: Starting, bin: string, opts: ControlPlaneOptions): Promise<number> {
   const port = await freePort();
+  const config = path.join(s.dir, 'kwok.yaml');
+  fs.writeFileSync(config, opts.kwokPodStatus ? '' : KWOK_POD_DELETE_ONLY);
   s.procs.push(
     startComponent(
       'kwok',
       bin,
       [
+        `--config=${config}`,
         `--kubeconfig=${s.kubeconfig}`,
         `--manage-nodes-with-label-selector=${KWOK_NODE_SELECTOR}`,
         `--server-address=127.0.0.1:${port}`,

@@ -124,6 +124,25 @@ describe('metalslice verify', () => {
     }
   });
 
+  test("KWOK plays no pod status (a bound pod stays Pending), and ends a pod's graceful deletion as a kubelet would", async () => {
+    const r = await verifyPlan(planModel(loadConfigFile(EXAMPLE)), { controlPlane: cp, order: 'deploy' });
+    expect(r.pending).toEqual([]);
+    type PodWithStatus = PodDoc & { readonly status?: { readonly phase?: string; readonly podIP?: string } };
+    const listed = await cp.request<{ items: PodWithStatus[] }>('GET', '/api/v1/pods?labelSelector=kubevirt.io%3Dvirt-launcher');
+    const bound = listed.body.items.filter((p) => p.spec.nodeName);
+    expect(bound).toHaveLength(r.bound);
+    expect(bound.map((p) => [p.status?.phase, p.status?.podIP])).toEqual(bound.map(() => ['Pending', undefined]));
+    // A graceful deletion (the pod's own 30 s): only a kubelet ends it, here KWOK's one pod stage, well inside the grace.
+    const url = `/api/v1/namespaces/${bound[0].metadata.namespace}/pods/${bound[0].metadata.name}`;
+    expect((await cp.request('DELETE', url)).status).toBe(200);
+    let status = 200;
+    for (let i = 0; i < 60 && status !== 404; i++) {
+      await new Promise((done) => setTimeout(done, 250));
+      status = (await cp.request('GET', url)).status;
+    }
+    expect(status).toBe(404);
+  });
+
   test("a plan-rejected extra VM on a full fleet stays Pending with the scheduler's reason", async () => {
     const plan = planModel(fullFleetConfig());
     expect(plan.ok).toBe(true);
