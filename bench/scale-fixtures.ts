@@ -99,11 +99,18 @@ function shapeNamed(name: string): Shape {
   return shape;
 }
 
-/** The example's throwaway tenant CA (public; the key was never kept). */
+/**
+ * The example's throwaway tenant CA (public; the key was never kept), from the repository this bench runs in
+ * (bench/ or dist/bench/): the nearest ancestor with examples/. It looked for package.json before and, with none
+ * above, looped at the root for ever.
+ */
 export function tenantCa(): string {
-  let dir = __dirname;
-  while (!fs.existsSync(path.join(dir, 'package.json'))) dir = path.dirname(dir);
-  return fs.readFileSync(path.join(dir, 'examples', 'team-a-prod-ca.crt'), 'utf8');
+  for (let dir = __dirname; ; dir = path.dirname(dir)) {
+    const file = path.join(dir, 'examples', 'team-a-prod-ca.crt');
+    if (fs.existsSync(file)) return fs.readFileSync(file, 'utf8');
+    if (path.dirname(dir) === dir)
+      throw new Error(`examples/team-a-prod-ca.crt is in no directory above ${__dirname}: run the bench from the metalslice repository`);
+  }
 }
 
 export function clusterSpecs(count: number, ca: string): ClusterSpec[] {
