@@ -2,9 +2,9 @@
 // (scripts/test-e2e.sh brings them up) and run serially.
 const transform = { '^.+\\.ts$': ['@swc/jest', { jsc: { target: 'es2022', parser: { syntax: 'typescript' } }, module: { type: 'commonjs' } }] };
 module.exports = {
-  // Every run's temp files in one dir that the run removes (test/support/jest-tmpdir.js).
-  globalSetup: '<rootDir>/test/support/jest-global-setup.js',
-  globalTeardown: '<rootDir>/test/support/jest-global-teardown.js',
+  // Every run's temp files in one dir that the run removes (scripts/jest-tmpdir-setup.mjs).
+  globalSetup: '<rootDir>/scripts/jest-tmpdir-setup.mjs',
+  globalTeardown: '<rootDir>/scripts/jest-tmpdir-teardown.mjs',
   projects: [
     { displayName: 'unit', testEnvironment: 'node', transform, roots: ['<rootDir>/test'], testMatch: ['<rootDir>/test/{unit,property,synth}/**/*.test.ts'] },
     { displayName: 'e2e', testEnvironment: 'node', transform, roots: ['<rootDir>/test'], testMatch: ['<rootDir>/test/e2e/**/*.test.ts'] },
