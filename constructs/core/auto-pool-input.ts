@@ -7,7 +7,7 @@ import type { AutoNodesInput, NodeEnvironmentRef, ParsedPoolCommon, PoolContext 
 import { captureInto, childPath, isList, PlanIssue } from './errors';
 import { describeValue } from './excerpt';
 import { poolSizeProblem } from './limits';
-import { AutoNodesSpec, DynamicPoolSpec, Labels, NodeProviderSpec, Requirement as RequirementSpec, StaticPoolSpec, Taint, TAINT_EFFECTS } from './model';
+import { AutoNodesSpec, DynamicPoolSpec, Labels, Requirement as RequirementSpec, StaticPoolSpec, Taint, TAINT_EFFECTS } from './model';
 import { kubeletLabelProblem } from './names';
 import { autoNodeName, INSTANCE_TYPE_LABEL, VCLUSTER_NODE_TYPE_LABEL } from './naming';
 import { NodeProvider } from './node-types';
@@ -296,20 +296,17 @@ function entryContext(
     provider,
     quota: provider.kind === 'kubevirt' ? entry.quota : undefined,
     fleet: provider.kind === 'kubevirt' && provider.fleet ? input.fleets.get(provider.fleet) : undefined,
-    properties: propertiesOf(
-      entry,
-      input.providers.find((p) => p.name === provider.name),
-    ),
+    properties: propertiesOf(entry, entryPath, input, provider.name),
     catalogueBroken: broken.has(provider.name),
   };
 }
 
-/** The properties an entry's nodes are made with, as written at each level. */
-function propertiesOf(entry: AutoNodesSpec, provider: NodeProviderSpec | undefined): PoolContext['properties'] {
+/** Where an entry's nodes take their properties from: its provider's spec, and the entry's own. */
+function propertiesOf(entry: AutoNodesSpec, entryPath: string, input: AutoNodesInput, providerName: string): PoolContext['properties'] {
+  const i = input.providers.findIndex((p) => p.name === providerName);
   return {
-    provider: provider?.properties,
-    // The first type of a name, as the VM list reads it (a repeated name is the catalogue's own problem).
-    types: new Map([...(provider?.nodeTypes ?? [])].reverse().map((t) => [t.name, t.properties])),
+    provider: input.providers[i],
+    providerPath: i >= 0 ? `${input.providersPath ?? 'nodeProviders'}[${i}]` : entryPath,
     claim: entry.properties,
   };
 }

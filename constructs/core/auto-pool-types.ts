@@ -217,12 +217,13 @@ export interface PoolContext {
   /** kubevirt: the fleet the VMs run on. */
   readonly fleet?: FleetKubevirt;
   /**
-   * The properties the entry's nodes are made with, as written: its provider's, each type's own (by name) and
-   * the entry's, the later winning (vCluster's precedence). kubevirt: a root-disk-size among them sizes the VM.
+   * Where the entry's nodes take their properties from, as written: its provider's spec (its own properties and
+   * each type's) and the entry's; `propertyLevels` reads them in vCluster's precedence. kubevirt: a
+   * root-disk-size among them sizes the VM.
    */
   readonly properties?: {
-    readonly provider?: Labels;
-    readonly types: ReadonlyMap<string, Labels | undefined>;
+    readonly provider?: NodeProviderSpec;
+    readonly providerPath: string;
     readonly claim?: Labels;
   };
   /** The provider's catalogue has a problem of its own: a pool finding no type is its consequence. */

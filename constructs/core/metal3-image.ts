@@ -10,6 +10,7 @@ import { childPath, PlanIssue } from './errors';
 import { describeValue } from './excerpt';
 import { hostImageProblem } from './host-image';
 import { HostImage, OsImageSpec } from './model';
+import type { PropertyLevel } from './properties';
 
 const METAL3 = 'metal3.vcluster.com/';
 /** The URL Ironic downloads the OS image from. */
@@ -55,11 +56,7 @@ export function osImagesByName(
   return out;
 }
 
-/** One level of the claim's properties (provider, node type, claim), and where it is written. */
-export interface PropertyLevel {
-  readonly properties: Readonly<Record<string, string>> | undefined;
-  readonly path: string;
-}
+export type { PropertyLevel };
 
 type Found = { value: string; path: string };
 const IMAGE_KEYS = [METAL3_IMAGE_URL, METAL3_IMAGE_CHECKSUM, METAL3_IMAGE_CHECKSUM_TYPE];

@@ -8,7 +8,7 @@ import { childPath, PlanIssue } from './errors';
 import type { CandidateType, PlannedAutoPool, PoolContext, RejectedType } from './auto-pool-types';
 import { INSTANCE_TYPE_LABEL, VCLUSTER_NODE_TYPE_LABEL } from './naming';
 import { NodeType } from './node-types';
-import { effectiveProperties, ImageSource, KubevirtProperties, kubevirtProperties } from './properties';
+import { effectiveProperties, ImageSource, KubevirtProperties, kubevirtProperties, propertyLevels } from './properties';
 import { Requirement } from './requirements';
 import { amounts } from './report/units';
 import { exceededResources, fitsWithin, get, isExtendedResource, ResourceVector } from './resources';
@@ -105,10 +105,10 @@ export function claimVmOf(type: NodeType, ctx: PoolContext): VmBuild | undefined
   let byType = claimVms.get(ctx);
   if (!byType) claimVms.set(ctx, (byType = new Map<NodeType, VmBuild | undefined>()));
   if (!byType.has(type)) {
-    const levels = [ctx.properties?.provider, ctx.properties?.types.get(type.name), ctx.properties?.claim].map((properties) => ({
-      properties,
+    const levels = propertyLevels(ctx.properties?.provider, ctx.properties?.providerPath ?? ctx.path, type.name, {
+      properties: ctx.properties?.claim,
       path: ctx.path,
-    }));
+    });
     const props = kubevirtProperties(effectiveProperties(levels), ctx.path, [], []);
     byType.set(type, typeVm(type, ctx.fleet, props, []));
   }

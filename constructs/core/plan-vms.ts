@@ -13,7 +13,7 @@ import { poolVmName } from './naming';
 import { childPath, IssueCollector, PlanIssue } from './errors';
 import { Foundation, checkLabels, pathOf, unknownReference } from './plan-foundation';
 import { AutoNodesSpec, Labels, MetalsliceConfig, NodePoolSpec, NodeProviderSpec, PrivateNodePoolSpec } from './model';
-import { EffectiveProperties, effectiveProperties, ImageSource, KubevirtProperties, kubevirtProperties } from './properties';
+import { EffectiveProperties, effectiveProperties, ImageSource, KubevirtProperties, kubevirtProperties, propertyLevels } from './properties';
 import { labelValueProblem } from './names';
 import { NodeProvider, NodeType, parseNodeProviders, privatePoolProviderProblem } from './node-types';
 import type { ModelPaths, PlannedFleet, PlannedQuota, UnplacedPool } from './plan-types';
@@ -463,16 +463,8 @@ function claimProperties(
   typeName: string,
 ): { effective: EffectiveProperties; claimPath: string; levels: PropertyLevel[] } {
   const i = (model.nodeProviders ?? []).findIndex((p) => p.name === pool.provider);
-  const provider = model.nodeProviders?.[i];
-  const j = provider?.nodeTypes.findIndex((t) => t.name === typeName) ?? -1;
-  const providerPath = pathOf(paths, 'nodeProviders', i);
   const claim = claimOf(selection, pool);
-  // Least specific first: each level's values win over the ones before it.
-  const levels = [
-    { properties: provider?.properties, path: childPath(providerPath, 'properties') },
-    { properties: j >= 0 ? provider?.nodeTypes[j].properties : undefined, path: childPath(childPath(childPath(providerPath, 'nodeTypes'), j), 'properties') },
-    { properties: claim.properties, path: childPath(claim.path, 'properties') },
-  ];
+  const levels = propertyLevels(model.nodeProviders?.[i], pathOf(paths, 'nodeProviders', i), typeName, claim);
   return { effective: effectiveProperties(levels), claimPath: claim.path, levels };
 }
 

@@ -4,7 +4,7 @@
  * disk. Properties metalslice does not act on are named in a warning, never dropped silently.
  */
 import { childPath, PlanIssue } from './errors';
-import { Labels } from './model';
+import { Labels, NodeProviderSpec } from './model';
 import { Quantity, QuantityError } from './quantity';
 import { describeValue } from './excerpt';
 
@@ -83,6 +83,31 @@ export function isProviderSetting(key: string): boolean {
 
 /** A property's value and where the winning value was written. */
 export type EffectiveProperties = Readonly<Record<string, { readonly value: string; readonly path: string }>>;
+
+/** One level of a node's properties (its provider's, its node type's, its claim's), and where it is written. */
+export interface PropertyLevel {
+  readonly properties: Readonly<Record<string, string>> | undefined;
+  readonly path: string;
+}
+
+/**
+ * The levels a node of `typeName` takes its properties from, least specific first: its provider's, the provider's
+ * first node type of that name (a repeated name is the catalogue's own problem) and its claim's. The one reader
+ * of them: the VM list, type selection and the quota ledger all size a node from these levels.
+ */
+export function propertyLevels(
+  provider: Pick<NodeProviderSpec, 'properties' | 'nodeTypes'> | undefined,
+  providerPath: string,
+  typeName: string,
+  claim: { readonly properties?: Labels; readonly path: string },
+): PropertyLevel[] {
+  const j = provider?.nodeTypes.findIndex((t) => t.name === typeName) ?? -1;
+  return [
+    { properties: provider?.properties, path: childPath(providerPath, 'properties') },
+    { properties: j >= 0 ? provider?.nodeTypes[j].properties : undefined, path: childPath(childPath(childPath(providerPath, 'nodeTypes'), j), 'properties') },
+    { properties: claim.properties, path: childPath(claim.path, 'properties') },
+  ];
+}
 
 /** The claim's properties over the type's over the provider's, each with the path it was written at. */
 export function effectiveProperties(levels: readonly { readonly properties: Labels | undefined; readonly path: string }[]): EffectiveProperties {
