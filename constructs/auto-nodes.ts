@@ -92,6 +92,7 @@ export class AutoNodes extends Construct implements IPlanContributor {
         cluster: this.cluster,
         namespace: quota.namespace,
         admission: quota.admission,
+        namespaceReady: quota.namespaceReady,
         poolName: spec.name,
         join: () => {
           const vm = this.plannedVm(spec.name, index, nodeName);

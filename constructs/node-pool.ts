@@ -102,6 +102,7 @@ export class ElasticNodePool extends Construct implements IPlanContributor {
         cluster: props.cluster,
         namespace: props.quota.namespace,
         admission: props.quota.admission,
+        namespaceReady: props.quota.namespaceReady,
         poolName: this.poolName,
         tokenTtl: props.bootstrapTokenTtl,
         join: () => {

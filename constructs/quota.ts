@@ -23,6 +23,8 @@ export interface IElasticQuota extends IConstruct {
   readonly quotaName: string;
   /** What objects the quota counts must wait for in the same apply (the accounted ResourceQuota); none when imported. */
   readonly admission?: ITerraformDependable;
+  /** What objects in the quota's namespace that it does not count wait for in the same apply (the namespace); none when imported. */
+  readonly namespaceReady?: ITerraformDependable;
   /** The namespace the quota's VMs live in. */
   readonly namespace: string;
   /** The fleet the quota is a slice of. */
@@ -96,6 +98,8 @@ abstract class QuotaBase extends Construct implements IElasticQuota, IPlanContri
 export class ElasticQuota extends QuotaBase {
   /** The quota's ResourceQuota, once the quota controller has accounted it: what objects it counts wait for in the same apply. */
   readonly admission: ITerraformDependable;
+  /** The quota's namespace: what objects it does not count (a node's cloud-init Secret) wait for in the same apply. */
+  readonly namespaceReady: ITerraformDependable;
 
   /** A quota the provider team declared in its own stack: planned against, synthesizes nothing. */
   static fromQuotaAttributes(scope: Construct, id: string, props: ElasticQuotaProps): IElasticQuota {
@@ -111,6 +115,7 @@ export class ElasticQuota extends QuotaBase {
     };
     const labels = Token.asStringMap(Lazy.anyValue({ produce: () => renderQuotaNamespace(planned()).metadata.labels }));
     const ns = new NamespaceV1(this, 'Namespace', { metadata: { name: this.namespace, labels } });
+    this.namespaceReady = ns;
     // The API server refuses every object a quota counts until the quota controller has accounted the
     // quota; waiting here for status.used of each counted resource lets VMs in the same apply follow.
     this.admission = new Manifest(this, 'Resource', {

@@ -81,6 +81,8 @@ export interface VmNodeProps {
   readonly vm: (userDataSecret: string) => KubeObject;
   /** What the VM must wait for in the same apply (its quota's accounted ResourceQuota). @default - nothing */
   readonly admission?: ITerraformDependable;
+  /** What the cloud-init Secret must wait for in the same apply (its quota's namespace). @default - nothing */
+  readonly namespaceReady?: ITerraformDependable;
 }
 
 /**
@@ -110,13 +112,16 @@ export class VmNode extends Construct {
     const { cluster } = props;
     const token = new JoinToken(this, 'Join', { cluster, nodeName, ttl: props.tokenTtl }).token;
     const userDataName = `${nodeName}-cloudinit`;
-    // The Secret and the VM live in the quota's namespace: both wait for the quota (its namespace, then its
-    // accounted ResourceQuota). Without it a first apply could create the Secret before the namespace.
-    const after = waitFor(this, props.admission);
+    // The Secret and the VM live in the quota's namespace. The Secret waits for the namespace only (without it a
+    // first apply could create the Secret before the namespace); the VM waits for the accounted ResourceQuota.
+    // Secrets so come before VMs in an apply (in practice: nothing orders them but what each waits for), and an
+    // API server that crashes while the VMs are applied finds no Secret create in flight: a create whose
+    // response is lost leaves a Secret the state does not know, which the next apply refuses ("already
+    // exists"), while a VM is applied server-side and converges.
     new SecretV1(this, 'UserData', {
       metadata: { name: userDataName, namespace: props.namespace, labels: { [POOL_LABEL]: props.poolName } },
       type: 'Opaque',
-      dependsOn: after,
+      dependsOn: waitFor(this, props.namespaceReady),
       data: {
         userdata: Token.asString(
           new MadeAtSynth(() => {
@@ -141,7 +146,7 @@ export class VmNode extends Construct {
     const adopt = adoptFlag === true || adoptFlag === 'true';
     new KubectlManifest(this, 'Resource', {
       yamlBody: Token.asString(new MadeAtSynth(() => stringify(props.vm(userDataName), { lineWidth: 0 }))),
-      dependsOn: after,
+      dependsOn: waitFor(this, props.admission),
       adoptFromManifest: adopt ? `${KUBEVIRT_API_VERSION}//VirtualMachine//${nodeName}//${props.namespace}` : undefined,
     });
   }

@@ -68,10 +68,14 @@ describe('addConfigStacks: a stack per elastic node pool', () => {
       const { depends_on: dependsOn, ...rest } = body;
       const mine = union.get(key)!;
       if (mine.depends_on === undefined && dependsOn !== undefined) {
-        // Only the VMs of pool stacks and their cloud-init Secrets lose their depends_on, and only the one on
-        // their quota's ResourceQuota.
+        // Only the VMs of pool stacks and their cloud-init Secrets lose their depends_on: the VMs the one on
+        // their quota's ResourceQuota, the Secrets the one on its namespace.
         expect(key).toMatch(/^(kubectl_manifest\.team-a-(workers|highmem)_|kubernetes_secret_v1\.team-a-(workers|highmem)_team-a-\w+-\d+_UserData_)/);
-        expect(dependsOn).toEqual([expect.stringMatching(/^kubernetes_manifest\.team-a_[0-9A-F]{8}$/)]);
+        expect(dependsOn).toEqual([
+          key.startsWith('kubectl_manifest.')
+            ? expect.stringMatching(/^kubernetes_manifest\.team-a_[0-9A-F]{8}$/)
+            : expect.stringMatching(/^kubernetes_namespace_v1\.team-a_Namespace_[0-9A-F]{8}$/),
+        ]);
         waited += 1;
         expect(mine).toEqual(rest);
       } else {

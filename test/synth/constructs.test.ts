@@ -96,13 +96,17 @@ describe('constructs synth', () => {
     ).toThrow(/tenant\/bad\] count must be a whole number of nodes from 0 to 5,000 \(got -1\)/);
   });
 
-  it('writes the ResourceQuota the plan proved, and VMs and their cloud-init Secrets wait until the quota controller has accounted it', () => {
+  it('writes the ResourceQuota the plan proved, VMs wait until the quota controller has accounted it, and their cloud-init Secrets for the namespace only', () => {
     type Manifests = Record<
       string,
       { manifest: { kind: string; spec: { hard: Record<string, string> } }; wait?: { fields: Record<string, string> }; depends_on?: string[] }
     >;
     const json = JSON.parse(Testing.synth(build(Testing.app()))) as {
-      resource: { kubernetes_manifest: Manifests; kubernetes_secret_v1: Record<string, { depends_on?: string[] }> };
+      resource: {
+        kubernetes_manifest: Manifests;
+        kubernetes_secret_v1: Record<string, { depends_on?: string[] }>;
+        kubernetes_namespace_v1: Record<string, { metadata: { name: string } }>;
+      };
     };
     const entries = Object.entries(json.resource.kubernetes_manifest);
     const [rqName, rq] = entries.find(([, r]) => r.manifest.kind === 'ResourceQuota')!;
@@ -123,9 +127,15 @@ describe('constructs synth', () => {
       'a VirtualMachine',
     );
     expect(vm.dependsOn).toEqual([`kubernetes_manifest.${rqName}`]);
-    // The Secret lives in the quota's namespace too: a first apply must not create it before the namespace.
+    // The Secret lives in the quota's namespace too: a first apply must not create it before the namespace. It
+    // waits for the namespace only, so Secrets come before the VMs (which wait for the ResourceQuota) in an apply.
+    expect(rq.depends_on).toHaveLength(1);
+    const [nsName] = defined(
+      Object.entries(json.resource.kubernetes_namespace_v1).find(([key]) => rq.depends_on![0] === `kubernetes_namespace_v1.${key}`),
+      "the ResourceQuota's namespace",
+    );
     const secrets = Object.entries(json.resource.kubernetes_secret_v1).filter(([key]) => key.includes('_UserData_'));
     expect(secrets.length).toBeGreaterThan(0);
-    for (const [, secret] of secrets) expect(secret.depends_on).toEqual([`kubernetes_manifest.${rqName}`]);
+    for (const [, secret] of secrets) expect(secret.depends_on).toEqual([`kubernetes_namespace_v1.${nsName}`]);
   });
 });
