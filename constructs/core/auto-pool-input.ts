@@ -306,7 +306,7 @@ function propertiesOf(entry: AutoNodesSpec, entryPath: string, input: AutoNodesI
   const i = input.providers.findIndex((p) => p.name === providerName);
   return {
     provider: input.providers[i],
-    providerPath: i >= 0 ? `${input.providersPath ?? 'nodeProviders'}[${i}]` : entryPath,
+    providerPath: i >= 0 ? childPath(input.providersPath ?? 'nodeProviders', i) : entryPath,
     claim: entry.properties,
   };
 }

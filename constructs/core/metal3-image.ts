@@ -56,8 +56,6 @@ export function osImagesByName(
   return out;
 }
 
-export type { PropertyLevel };
-
 type Found = { value: string; path: string };
 const IMAGE_KEYS = [METAL3_IMAGE_URL, METAL3_IMAGE_CHECKSUM, METAL3_IMAGE_CHECKSUM_TYPE];
 

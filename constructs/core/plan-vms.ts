@@ -6,14 +6,14 @@
 import { resolveAutoClaims } from './auto-claims';
 import { AutoNodesInput, AutoNodesPlan, AutoNodesSourcePath, checkTaints, planAutoNodes, PlannedAutoPool, typeVm } from './auto-nodes';
 import { hostImageProblem } from './host-image';
-import { metal3ImageOf, OsImages, osImagesByName, PropertyLevel } from './metal3-image';
+import { metal3ImageOf, OsImages, osImagesByName } from './metal3-image';
 import { metalsliceTemplateOf, planTemplateProviders, TEMPLATE_IMAGE_URL_PROPERTY, unprovenCapacityWarning } from './node-templates';
 import { poolSizeProblem } from './limits';
 import { poolVmName } from './naming';
 import { childPath, IssueCollector, PlanIssue } from './errors';
 import { Foundation, checkLabels, pathOf, unknownReference } from './plan-foundation';
 import { AutoNodesSpec, Labels, MetalsliceConfig, NodePoolSpec, NodeProviderSpec, PrivateNodePoolSpec } from './model';
-import { EffectiveProperties, effectiveProperties, ImageSource, KubevirtProperties, kubevirtProperties, propertyLevels } from './properties';
+import { EffectiveProperties, effectiveProperties, ImageSource, KubevirtProperties, kubevirtProperties, PropertyLevel, propertyLevels } from './properties';
 import { labelValueProblem } from './names';
 import { NodeProvider, NodeType, parseNodeProviders, privatePoolProviderProblem } from './node-types';
 import type { ModelPaths, PlannedFleet, PlannedQuota, UnplacedPool } from './plan-types';

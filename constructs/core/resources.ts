@@ -86,28 +86,19 @@ const NANO_PER_UNIT = 1_000_000_000n;
  */
 export type ResourceScope = 'machine' | 'fleet';
 
-type AmountKind = 'bytes' | 'cpu' | 'units';
-
-function amountKind(name: string): AmountKind {
-  return BYTE_RESOURCES.has(name) ? 'bytes' : name === 'cpu' ? 'cpu' : 'units';
+/** The largest amount of a resource in one value (limits.ts says why). */
+function maxNano(name: string, scope: ResourceScope): bigint {
+  const times = BigInt(scope === 'fleet' ? MAX_HOSTS_PER_FLEET : 1);
+  if (BYTE_RESOURCES.has(name)) return BigInt(MAX_BYTES) * NANO_PER_UNIT * times;
+  if (name === 'cpu') return BigInt(MAX_CPU_CORES) * NANO_PER_UNIT;
+  return BigInt(MAX_UNITS) * NANO_PER_UNIT * times;
 }
 
-/** The largest amount of each kind of resource in one value (limits.ts says why), computed once: every parsed amount is checked against it. */
-const MAX_NANO: Readonly<Record<ResourceScope, Readonly<Record<AmountKind, bigint>>>> = Object.fromEntries(
-  (['machine', 'fleet'] as const).map((scope) => {
-    const times = BigInt(scope === 'fleet' ? MAX_HOSTS_PER_FLEET : 1);
-    return [
-      scope,
-      { bytes: BigInt(MAX_BYTES) * NANO_PER_UNIT * times, cpu: BigInt(MAX_CPU_CORES) * NANO_PER_UNIT, units: BigInt(MAX_UNITS) * NANO_PER_UNIT * times },
-    ];
-  }),
-) as Record<ResourceScope, Record<AmountKind, bigint>>;
-
-/** How a message writes the largest amount of a resource (only when one is over it). */
-function maxWritten(kind: AmountKind, scope: ResourceScope): string {
+/** How a message writes that largest amount: worded only for an amount over it (toLocaleString is slow to run on every amount parsed). */
+function maxWritten(name: string, scope: ResourceScope): string {
   const what = scope === 'fleet' ? 'a fleet' : 'one machine';
-  if (kind === 'bytes') return `the ${scope === 'fleet' ? '20000Pi' : '4Pi'} ${what} may hold`;
-  if (kind === 'cpu') return `the ${MAX_CPU_CORES.toLocaleString('en-US')} cores metalslice plans`;
+  if (BYTE_RESOURCES.has(name)) return `the ${scope === 'fleet' ? '20000Pi' : '4Pi'} ${what} may hold`;
+  if (name === 'cpu') return `the ${MAX_CPU_CORES.toLocaleString('en-US')} cores metalslice plans`;
   return `the ${(MAX_UNITS * (scope === 'fleet' ? MAX_HOSTS_PER_FLEET : 1)).toLocaleString('en-US')} ${what} may hold`;
 }
 
@@ -116,8 +107,7 @@ function amountProblem(name: string, raw: ResourceValue, q: Quantity, scope: Res
   if (name === 'cpu' && q.nano % NANO_PER_MILLI !== 0n) {
     return `cpu ${describeValue(raw)} is finer than a millicore: Kubernetes counts CPU in millicores (1m = 0.001 cores), so write 1m or more`;
   }
-  const kind = amountKind(name);
-  if (q.nano > MAX_NANO[scope][kind]) return `${name} ${describeValue(raw)} is more than ${maxWritten(kind, scope)}: check the unit (Ti, not Pi) or the digits`;
+  if (q.nano > maxNano(name, scope)) return `${name} ${describeValue(raw)} is more than ${maxWritten(name, scope)}: check the unit (Ti, not Pi) or the digits`;
   return undefined;
 }
 
