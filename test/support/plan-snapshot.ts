@@ -1,8 +1,9 @@
 /**
  * Writes every output a refactor must keep byte-identical into one directory, so two runs compare with
  * `diff -r`: the plan (JSON and text) of each example config, the plan JSON and synthesized objects of each
- * vcluster.yaml conformance file (planned against the suite's catalogue), and the synthesized stacks of the
- * example apps (examples/app.ts; examples/config-app.ts in both layouts).
+ * vcluster.yaml conformance file (planned against the suite's catalogue), the plan JSON of every scale instance
+ * the benchmarks plan (bench:scale's 100 and 1,000 hosts, bench:verify's configs), and the synthesized stacks of
+ * the example apps (examples/app.ts; examples/config-app.ts in both layouts).
  *
  *   npx tsx test/support/plan-snapshot.ts /tmp/before   # then change the code, and
  *   npx tsx test/support/plan-snapshot.ts /tmp/after && diff -r /tmp/before /tmp/after
@@ -12,11 +13,22 @@ import * as fs from 'fs';
 import * as path from 'path';
 import { main } from '../../constructs/cli/main';
 import { MetalsliceError } from '../../constructs/core/errors';
+import type { MetalsliceConfig } from '../../constructs/core/model';
 import { planModel } from '../../constructs/core/plan';
 import { planJson } from '../../constructs/core/report';
 import { REPO_ROOT } from './models';
 import { synthConfigObjects } from './stack-objects';
 import { corpusCatalogue, corpusFiles, corpusModel } from './vcluster-corpus';
+import { planInstance } from '../../bench/scale-fixtures';
+import {
+  drainFleetConfig,
+  fullFleetConfig,
+  migrationFleetConfig,
+  mixedSpreadConfig,
+  mixedSpreadKeptConfig,
+  scaleConfig,
+  spreadScaleConfig,
+} from '../../bench/verify-fixtures';
 
 function write(out: string, relative: string, text: string): void {
   const file = path.join(out, relative);
@@ -62,6 +74,24 @@ function conformance(out: string): void {
   }
 }
 
+/** The instances the benchmarks plan, up to 10,000 VMs: a refactor of the planner must not change one of their plans. */
+function scaleInstances(out: string): void {
+  const instances: Record<string, MetalsliceConfig> = {
+    'scale-100-hosts': planInstance(100).model,
+    'scale-1000-hosts': planInstance(1000).model,
+    'verify-spread-100-hosts': spreadScaleConfig(100),
+    'verify-pinned-100-hosts': scaleConfig(100, 10),
+    'verify-spread-1000-hosts': spreadScaleConfig(1000),
+    'verify-pinned-1000-hosts': scaleConfig(1000, 50),
+    'verify-mixed-spread': mixedSpreadConfig(),
+    'verify-mixed-spread-kept': mixedSpreadKeptConfig(),
+    'verify-full-fleet': fullFleetConfig(),
+    'verify-migration-fleet': migrationFleetConfig(),
+    'verify-drain-fleet': drainFleetConfig(),
+  };
+  for (const [name, model] of Object.entries(instances)) write(out, `scale/${name}.plan.json`, planJson(planModel(model).report));
+}
+
 /** Synthesizes an example app as `cdktf synth` does, into `out/<name>`; every file it writes is kept. */
 function synthApp(out: string, name: string, app: string, env: Record<string, string> = {}): void {
   const outdir = path.join(out, name);
@@ -81,6 +111,7 @@ async function snapshot(out: string): Promise<void> {
   fs.mkdirSync(out, { recursive: true });
   await examples(out);
   conformance(out);
+  scaleInstances(out);
   synthApp(out, 'synth/app', 'app.ts');
   synthApp(out, 'synth/config-app-one-stack', 'config-app.ts');
   synthApp(out, 'synth/config-app-stack-per-pool', 'config-app.ts', { METALSLICE_LAYOUT: 'stack-per-pool' });
