@@ -4,9 +4,9 @@
  */
 import * as fs from 'fs';
 import * as path from 'path';
-import { ClusterSpec, HostSpec, MetalsliceConfig, NodePoolSpec, QuotaSpec } from '../constructs/core/model';
-import { buildVm, plainFleetKubevirt } from '../constructs/core/vms';
-import { Quantity } from '../constructs/core/quantity';
+import { ClusterSpec, HostSpec, MetalsliceConfig, NodePoolSpec, QuotaSpec } from '../constructs/core/input/model';
+import { buildVm, plainFleetKubevirt } from '../constructs/core/vm/vm';
+import { Quantity } from '../constructs/core/base/quantity';
 import {
   addResources,
   exceededResources,
@@ -17,7 +17,7 @@ import {
   ResourceVector,
   scaleResources,
   subtractResources,
-} from '../constructs/core/resources';
+} from '../constructs/core/base/resources';
 
 export const RESERVED_PER_HOST: ResourceInput = { cpu: 2, memory: '8Gi', disk: '100Gi' };
 

@@ -1,9 +1,9 @@
 /**
  * Configs for `metalslice verify` tests and its benchmark, generated deterministically.
  */
-import { MetalsliceConfig, NodePoolSpec } from '../constructs/core/model';
+import { MetalsliceConfig, NodePoolSpec } from '../constructs/core/input/model';
 import { Plan } from '../constructs/core/plan';
-import { PlannedVm } from '../constructs/core/vms';
+import { PlannedVm } from '../constructs/core/vm/vm';
 import { clusterSpecs, tenantCa } from './scale-fixtures';
 
 const SHAPES = [

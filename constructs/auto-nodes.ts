@@ -6,21 +6,21 @@
  * when the template is metalslice's kubevirt one). Dynamic pools become a Karpenter NodePool, or a Cluster
  * API MachineDeployment scaled by cluster-autoscaler. The node type is chosen by the CapacityPlan at synth.
  */
-import { describeValue } from './core/excerpt';
-import { poolSizeProblem } from './core/limits';
+import { describeValue } from './core/base/excerpt';
+import { poolSizeProblem } from './core/base/bounds';
 import { Lazy } from 'cdktf';
 import { Manifest } from './providers/kubernetes/manifest';
 import { Construct } from 'constructs';
 import { CapacityPlan, IPlanContributor, ModelBuilder } from './capacity-plan';
-import { PlannedAutoPool } from './core/auto-nodes';
-import { AutoNodesSpec, DynamicPoolSpec, StaticPoolSpec } from './core/model';
-import { PlannedVm } from './core/vms';
+import { PlannedAutoPool } from './core/auto';
+import { AutoNodesSpec, DynamicPoolSpec, StaticPoolSpec } from './core/input/model';
+import { PlannedVm } from './core/vm/vm';
 import { INodeProvider } from './node-provider';
 import { IElasticQuota } from './quota';
 import { renderClusterApiPool } from './render/cluster-api';
 import { renderKarpenterNodePool } from './render/karpenter';
 import { renderVirtualMachine } from './render/kubevirt';
-import { autoNodeName, CLUSTER_LABEL, POOL_LABEL, QUOTA_LABEL } from './core/naming';
+import { autoNodeName, CLUSTER_LABEL, POOL_LABEL, QUOTA_LABEL } from './core/naming/derived';
 import { ITenantCluster } from './tenant-cluster';
 import { VmNode } from './vm-node';
 import { requireProps } from './props';

@@ -8,13 +8,13 @@ import * as path from 'path';
 import { Annotations, TerraformStack } from 'cdktf';
 import { addCustomSynthesis } from 'cdktf/lib/synthesize/synthesizer';
 import { Construct, IConstruct } from 'constructs';
-import { PlannedAutoPool } from './core/auto-nodes';
+import { PlannedAutoPool } from './core/auto';
 import { offeredConfigPlan } from './config-plan';
-import { MetalsliceConfig } from './core/model';
+import { MetalsliceConfig } from './core/input/model';
 import { ModelPaths, Plan, PlannedFleet, PlannedPool, PlannedPrivatePool, PlannedQuota, planModel, PlanReport } from './core/plan';
-import { MetalsliceError } from './core/errors';
+import { MetalsliceError } from './core/base/errors';
 import { diffPlans, PlanChanges, readPlanFile, renderPlanMarkdown, stableJson } from './core/report';
-import { PlannedVm } from './core/vms';
+import { PlannedVm } from './core/vm/vm';
 
 /** A construct that adds part of the model the plan checks (a fleet, a quota, a pool, ...). */
 export interface IPlanContributor extends IConstruct {

@@ -6,8 +6,8 @@ import { Lazy } from 'cdktf';
 import { Manifest } from './providers/kubernetes/manifest';
 import { Construct, IConstruct } from 'constructs';
 import { CapacityPlan, IPlanContributor, ModelBuilder } from './capacity-plan';
-import { FleetSpec, HostSpec, Labels, PermittedHostDevice } from './core/model';
-import { ResourceInput } from './core/resources';
+import { FleetSpec, HostSpec, Labels, PermittedHostDevice } from './core/input/model';
+import { ResourceInput } from './core/base/resources';
 import { renderKubeVirt } from './render/kubevirt';
 import { requireProps } from './props';
 

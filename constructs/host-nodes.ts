@@ -15,13 +15,13 @@ import { Manifest } from './providers/kubernetes/manifest';
 import { SecretV1 } from './providers/kubernetes/secret-v1';
 import { Construct, IConstruct } from 'constructs';
 import { CapacityPlan, IPlanContributor, ModelBuilder } from './capacity-plan';
-import { PlannedAutoNode } from './core/auto-nodes';
-import { NodeProviderSpec, Taint } from './core/model';
+import { PlannedAutoNode } from './core/auto';
+import { NodeProviderSpec, Taint } from './core/input/model';
 import type { PlannedPrivatePool } from './core/plan';
 import { INodeProvider } from './node-provider';
 import { NodeEnvironment } from './node-environment';
 import { renderJoinCloudConfig } from './render/cloud-init';
-import { autoNodeName, CLUSTER_LABEL, NODE_TYPE_LABEL, POOL_LABEL } from './core/naming';
+import { autoNodeName, CLUSTER_LABEL, NODE_TYPE_LABEL, POOL_LABEL } from './core/naming/derived';
 import {
   FAILURE_DOMAIN_LABEL,
   hostClaimUserDataSecretName,
@@ -30,7 +30,7 @@ import {
   renderHostDeployPolicy,
   USER_DATA_KEY,
 } from './render/metal3';
-import { nodeEnvironmentNamespace } from './core/naming';
+import { nodeEnvironmentNamespace } from './core/naming/derived';
 import { ITenantCluster } from './tenant-cluster';
 import { JoinToken } from './vm-node';
 

@@ -4,17 +4,17 @@
  * bootstrap token Secret in the tenant's kube-system. The token is made by Terraform (random provider),
  * so no secret is ever a literal in the synth output.
  */
-import { poolSizeProblem } from './core/limits';
+import { poolSizeProblem } from './core/base/bounds';
 import { Construct } from 'constructs';
 import { CapacityPlan, IPlanContributor, ModelBuilder } from './capacity-plan';
-import { Labels, NodePoolSpec, Taint, VmOptions } from './core/model';
-import { bootstrapTokenTtlProblem } from './core/join-token';
+import { Labels, NodePoolSpec, Taint, VmOptions } from './core/input/model';
+import { bootstrapTokenTtlProblem } from './core/input/join-token';
 import { PlannedFleet, PlannedPool } from './core/plan';
-import { ResourceInput } from './core/resources';
-import { PlannedVm } from './core/vms';
+import { ResourceInput } from './core/base/resources';
+import { PlannedVm } from './core/vm/vm';
 import { IElasticQuota } from './quota';
 import { renderVirtualMachine } from './render/kubevirt';
-import { CLUSTER_LABEL, NODE_TYPE_LABEL, POOL_LABEL, poolVmName, QUOTA_LABEL } from './core/naming';
+import { CLUSTER_LABEL, NODE_TYPE_LABEL, POOL_LABEL, poolVmName, QUOTA_LABEL } from './core/naming/derived';
 import { ITenantCluster } from './tenant-cluster';
 import { VmNode } from './vm-node';
 import { requireProps } from './props';

@@ -5,8 +5,8 @@
  */
 import { Construct } from 'constructs';
 import { IPlanContributor, ModelBuilder } from './capacity-plan';
-import { NodeProfileSpec, Taint } from './core/model';
-import { PlanIssue } from './core/errors';
+import { NodeProfileSpec, Taint } from './core/input/model';
+import { PlanIssue } from './core/base/errors';
 
 /** Props of a NodeProfile. */
 export interface NodeProfileProps {

@@ -5,7 +5,7 @@
  */
 import { Construct, IConstruct } from 'constructs';
 import { IPlanContributor, ModelBuilder } from './capacity-plan';
-import { HostSpec, Labels, NodeProviderSpec, NodeTemplateSpec, NodeTypeSpec } from './core/model';
+import { HostSpec, Labels, NodeProviderSpec, NodeTemplateSpec, NodeTypeSpec } from './core/input/model';
 import { IElasticFleet } from './fleet';
 import { requireProps } from './props';
 

@@ -7,7 +7,7 @@
  */
 import { Construct } from 'constructs';
 import { IPlanContributor, ModelBuilder } from './capacity-plan';
-import { OsImageSpec } from './core/model';
+import { OsImageSpec } from './core/input/model';
 
 /** Props of an OsImage. */
 export interface OsImageProps {

@@ -4,12 +4,12 @@
  * hosts and rendered by HostNodes (host-nodes.ts): per node a Metal3 HostClaim, its userData Secret and a
  * bootstrap token; once per host pool namespace a HostDeployPolicy.
  */
-import { poolSizeProblem } from './core/limits';
+import { poolSizeProblem } from './core/base/bounds';
 import { Construct } from 'constructs';
 import { IPlanContributor, ModelBuilder } from './capacity-plan';
-import { bootstrapTokenTtlProblem } from './core/join-token';
-import { Labels, PrivateNodePoolSpec, Taint } from './core/model';
-import { privatePoolProviderProblem } from './core/node-types';
+import { bootstrapTokenTtlProblem } from './core/input/join-token';
+import { Labels, PrivateNodePoolSpec, Taint } from './core/input/model';
+import { privatePoolProviderProblem } from './core/auto/node-types';
 import { HostNodes, providerSpecOf } from './host-nodes';
 import { INodeProvider } from './node-provider';
 import { HostImage, hostImageProblem } from './render/metal3';

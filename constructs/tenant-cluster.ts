@@ -6,7 +6,7 @@ import { KubernetesProvider } from './providers/kubernetes/provider';
 import { TerraformProvider, TerraformStack } from 'cdktf';
 import { Construct, IConstruct } from 'constructs';
 import { IPlanContributor, ModelBuilder } from './capacity-plan';
-import { ClusterSpec } from './core/model';
+import { ClusterSpec } from './core/input/model';
 import { requireProps } from './props';
 
 /** A tenant cluster that nodes join: its join endpoint and CA, and a provider for objects inside it. */

@@ -4,9 +4,9 @@
  */
 import * as fs from 'fs';
 import * as path from 'path';
-import { readInventoryFile } from '../constructs/core/config';
-import { excerpt } from '../constructs/core/excerpt';
-import { HostSpec } from '../constructs/core/model';
+import { readInventoryFile } from '../constructs/core/input/config';
+import { excerpt } from '../constructs/core/base/excerpt';
+import { HostSpec } from '../constructs/core/input/model';
 import { StateBackend } from '../constructs/state-backend';
 
 export const EXAMPLES_DIR = __dirname.endsWith(`${path.sep}dist${path.sep}examples`) ? path.resolve(__dirname, '../../examples') : __dirname;

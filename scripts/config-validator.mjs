@@ -1,7 +1,7 @@
 // Build step: compiles the config schema ahead of time with Ajv's standalone code generation, into
-// config-validator.js beside the built config module (dist/constructs/core and dist/cdktn/constructs/core), so
+// config-validator.js beside the built config schema module (dist/constructs/core/input and its cdktn twin), so
 // that `metalslice plan` does not compile the schema on every start. The file carries the schema's hash;
-// constructs/core/config.ts uses it only when the hash matches the schema it was built with.
+// constructs/core/input/config-schema.ts uses it only when the hash matches the schema it was built with.
 // Usage: node scripts/config-validator.mjs   (after tsc)
 // The built modules are loaded at run time, so their types are not known to the lint of this plain script.
 /* eslint-disable @typescript-eslint/no-unsafe-assignment, @typescript-eslint/no-unsafe-member-access, @typescript-eslint/no-unsafe-argument, @typescript-eslint/no-unsafe-call */
@@ -16,8 +16,8 @@ const require = createRequire(import.meta.url);
 const Ajv = require('ajv').default;
 const standaloneCode = require('ajv/dist/standalone').default;
 
-for (const dir of ['dist/constructs/core', 'dist/cdktn/constructs/core']) {
-  const config = path.join(ROOT, dir, 'config.js');
+for (const dir of ['dist/constructs/core/input', 'dist/cdktn/constructs/core/input']) {
+  const config = path.join(ROOT, dir, 'config-schema.js');
   if (!fs.existsSync(config)) continue;
   const built = await import(pathToFileURL(config).href);
   const ajv = new Ajv({ ...built.CONFIG_AJV_OPTIONS, code: { source: true } });

@@ -5,11 +5,11 @@
  * ~/.kube/config, else the in-cluster service account.
  * Exit 0: written. Exit 1: the cluster could not be read, or an object could not be converted.
  */
-import { MetalsliceError } from '../core/errors';
-import { escapeText } from '../core/excerpt';
-import { BareMetalHostObject, buildInventory, ContainerResources, NodeObject, PodObject } from '../core/inventory';
-import { Taint } from '../core/model';
-import { buildSnapshot } from '../core/snapshot';
+import { MetalsliceError } from '../core/base/errors';
+import { escapeText } from '../core/base/excerpt';
+import { BareMetalHostObject, buildInventory, ContainerResources, NodeObject, PodObject } from '../core/hosts/inventory';
+import { Taint } from '../core/input/model';
+import { buildSnapshot } from '../core/hosts/snapshot';
 import { stableJson } from '../core/report';
 import { findTarget, KubeApiError, KubeClient, KubeconfigError } from './kube-client';
 import { writeWhole } from './write-whole';

@@ -24,10 +24,10 @@ import * as http from 'http';
 import * as https from 'https';
 import * as os from 'os';
 import * as path from 'path';
-import { parseYamlText } from '../core/config';
-import { MetalsliceError } from '../core/errors';
-import { escapeControls, escapeText, excerptText } from '../core/excerpt';
-import { readInputFile } from '../core/read-file';
+import { parseYamlText } from '../core/input/config';
+import { MetalsliceError } from '../core/base/errors';
+import { escapeControls, escapeText, excerptText } from '../core/base/excerpt';
+import { readInputFile } from '../core/input/read-file';
 
 /** The in-cluster service account's directory, as every pod has it mounted. */
 export const SERVICE_ACCOUNT_DIR = '/var/run/secrets/kubernetes.io/serviceaccount';

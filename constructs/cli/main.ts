@@ -6,11 +6,11 @@ import { KUBEVIRT_VERSION } from '../core/kubevirt/launcher';
 import * as fs from 'fs';
 import * as path from 'path';
 import { Command, CommanderError, Option } from 'commander';
-import { loadConfigSource, STDIN_NAME } from '../core/config';
-import { issueWhere, MetalsliceError, UnreadableInputError } from '../core/errors';
-import { escapeText } from '../core/excerpt';
+import { loadConfigSource, STDIN_NAME } from '../core/input/config';
+import { issueWhere, MetalsliceError, UnreadableInputError } from '../core/base/errors';
+import { escapeText } from '../core/base/excerpt';
 import { planModel, PlanReport } from '../core/plan';
-import { labelKeyProblem } from '../core/names';
+import { labelKeyProblem } from '../core/naming/kube-names';
 import configSchema from '../../schema/metalslice-config.schema.json';
 import {
   diffPlans,

@@ -3,9 +3,9 @@
  * renders for a kubevirt provider, as OpenTofu variables (vm-types.auto.tfvars.json beside the template).
  * Nothing is written unless the config plans without errors; the file is replaced whole, never half-written.
  */
-import { loadConfigFile } from '../core/config';
-import { MetalsliceError, PlanIssue, UnreadableInputError } from '../core/errors';
-import { escapeText } from '../core/excerpt';
+import { loadConfigFile } from '../core/input/config';
+import { MetalsliceError, PlanIssue, UnreadableInputError } from '../core/base/errors';
+import { escapeText } from '../core/base/excerpt';
 import { planModel } from '../core/plan';
 import { nodeTemplateVars } from '../render/node-template';
 import { writeWhole } from './write-whole';

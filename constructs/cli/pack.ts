@@ -5,9 +5,9 @@
  * the file and line, exit 1. Negative sizes (which the format does not forbid) are packed as zero, so
  * the packing stays valid, with a note on stderr.
  */
-import { UnreadableInputError } from '../core/errors';
-import { escapeText } from '../core/excerpt';
-import { readInputFile } from '../core/read-file';
+import { UnreadableInputError } from '../core/base/errors';
+import { escapeText } from '../core/base/excerpt';
+import { readInputFile } from '../core/input/read-file';
 import { clampNegativeSizes, packBins, parseVbp, PackingInstance } from '../core/packing';
 
 export const DEFAULT_PACK_TIME_LIMIT_MS = 2000;

@@ -2,11 +2,11 @@
  * `metalslice verify CONFIG [--json] [--order deploy|shuffled] [--seed N] [--kubevirt]`: plan, then replay the plan on a
  * real control plane. Exit 0 only when the plan is valid and every VM's launcher pod bound; 1 otherwise.
  */
-import { loadConfigFile } from '../core/config';
-import { buildSnapshot, checkSnapshot, ClusterSnapshot } from '../core/snapshot';
-import { MetalsliceError, PlanIssue, UnreadableInputError } from '../core/errors';
-import { escapeText } from '../core/excerpt';
-import { readInputFile } from '../core/read-file';
+import { loadConfigFile } from '../core/input/config';
+import { buildSnapshot, checkSnapshot, ClusterSnapshot } from '../core/hosts/snapshot';
+import { MetalsliceError, PlanIssue, UnreadableInputError } from '../core/base/errors';
+import { escapeText } from '../core/base/excerpt';
+import { readInputFile } from '../core/input/read-file';
 import { planModel } from '../core/plan';
 import { stableJson } from '../core/report';
 import { formatVerifyResult, verifyPlan } from '../verify/verify';

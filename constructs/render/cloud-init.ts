@@ -5,7 +5,7 @@
  */
 import { createHash, X509Certificate } from 'crypto';
 import { stringify } from 'yaml';
-import { Taint } from '../core/model';
+import { Taint } from '../core/input/model';
 
 export interface JoinDocumentOptions {
   /** The node's name in the tenant cluster (also its hostname). */

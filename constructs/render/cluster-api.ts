@@ -5,9 +5,9 @@
  * (infrastructure.cluster.x-k8s.io/v1alpha1) sized exactly as the planner counted, and a
  * KubeadmConfigTemplate (bootstrap.cluster.x-k8s.io/v1beta2) that registers the node's labels and taints.
  */
-import { CandidateType, PlannedAutoPool } from '../core/auto-nodes';
+import { CandidateType, PlannedAutoPool } from '../core/auto';
 import { renderVmSpec, VmTypeInput } from './kubevirt';
-import { get, isExtendedResource, resourceNames } from '../core/resources';
+import { get, isExtendedResource, resourceNames } from '../core/base/resources';
 import { CLUSTER_LABEL, KubernetesObject, MANAGED_BY_LABELS, PROVIDER_LABEL } from './node-environment';
 
 export const AUTOSCALER_MIN_SIZE = 'cluster.x-k8s.io/cluster-api-autoscaler-node-group-min-size';

@@ -3,9 +3,9 @@
  * matching node types become an instance-type `In` requirement (cheapest first), the pool's own
  * requirements follow, nodeLabels become template labels.
  */
-import { PlannedAutoPool } from '../core/auto-nodes';
-import { INSTANCE_TYPE_LABEL } from '../core/node-types';
-import { formatResources } from '../core/resources';
+import { PlannedAutoPool } from '../core/auto';
+import { INSTANCE_TYPE_LABEL } from '../core/auto/node-types';
+import { formatResources } from '../core/base/resources';
 import { CLUSTER_LABEL, KubernetesObject, MANAGED_BY_LABELS, PROVIDER_LABEL } from './node-environment';
 
 export interface KarpenterNodeClassRef {

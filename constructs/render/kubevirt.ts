@@ -3,8 +3,8 @@
  * VM list: the CR turns on what the fleet's VMs need, and each VM is written from its one PlannedVm value.
  */
 import { PlannedFleet } from '../core/plan';
-import { get } from '../core/resources';
-import { PlannedVm } from '../core/vms';
+import { get } from '../core/base/resources';
+import { PlannedVm } from '../core/vm/vm';
 import { CLUSTER_LABEL, KubeObject, MANAGED_BY, NODE_TYPE_LABEL, POOL_LABEL, QUOTA_LABEL, VM_NAME_LABEL } from './labels';
 
 export const DEFAULT_IMAGE = 'quay.io/containerdisks/ubuntu:24.04';

@@ -8,7 +8,7 @@
  * metadata during deprovisioning, so the next tenant never sees the last one's data; `disabled` skips
  * cleaning and must not be used on hosts that move between tenants.
  */
-import { HostImage, LabelSelector } from '../core/model';
+import { HostImage, LabelSelector } from '../core/input/model';
 import { CLUSTER_LABEL, KubeObject, MANAGED_BY, NODE_TYPE_LABEL, POOL_LABEL } from './labels';
 
 export const METAL3_API_VERSION = 'metal3.io/v1alpha1';
@@ -77,7 +77,7 @@ export function hostImage(image: HostImage): Record<string, string> {
   return out;
 }
 
-export { hostImageProblem } from '../core/host-image';
+export { hostImageProblem } from '../core/hosts/os-image';
 
 /** One bare-metal node: a claim on any free host of the node type, provisioned with the image and user data. */
 export function renderHostClaim(options: HostClaimOptions): KubeObject {

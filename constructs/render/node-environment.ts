@@ -4,8 +4,8 @@
  * NetworkPolicy so one tenant's nodes cannot reach another's. Plain Kubernetes objects, created once per
  * pair however many pools use it.
  */
-import { NodeEnvironmentRef } from '../core/auto-nodes';
-import { CLUSTER_LABEL, MANAGED_BY, nodeEnvironmentNamespace, PROVIDER_LABEL } from '../core/naming';
+import { NodeEnvironmentRef } from '../core/auto';
+import { CLUSTER_LABEL, MANAGED_BY, nodeEnvironmentNamespace, PROVIDER_LABEL } from '../core/naming/derived';
 
 /** A Kubernetes object as plain data; keys are written in a fixed order so output is byte-stable. */
 export interface KubernetesObject {

@@ -5,14 +5,14 @@
  * brings (the name, labels, the user data, a host pin or the spread). Written as `vm-types.auto.tfvars.json`
  * beside the template by `metalslice node-template-vars`, so OpenTofu loads it on every run.
  */
-import { childPath, PlanIssue } from '../core/errors';
-import { describeValue } from '../core/excerpt';
-import { MetalsliceConfig } from '../core/model';
-import { NodeType } from '../core/node-types';
+import { childPath, PlanIssue } from '../core/base/errors';
+import { describeValue } from '../core/base/excerpt';
+import { MetalsliceConfig } from '../core/input/model';
+import { NodeType } from '../core/auto/node-types';
 import { Plan } from '../core/plan';
-import { typeVm } from '../core/plan-vms';
-import { effectiveProperties, kubevirtProperties } from '../core/properties';
-import { pinnedEvictionStrategy } from '../core/vms';
+import { typeVm } from '../core/plan/vm-list';
+import { effectiveProperties, kubevirtProperties } from '../core/vm/properties';
+import { pinnedEvictionStrategy } from '../core/vm/vm';
 import { renderVmSpec, VmSpec, VmTypeInput } from './kubevirt';
 
 /** One VM as the node template receives it. */

@@ -3,7 +3,7 @@
  * the API server hold the plan's line, and RBAC so the consumer can manage VMs there and nowhere else.
  */
 import { PlannedQuota } from '../core/plan';
-import { formatResources, isExtendedResource, normalizeResources } from '../core/resources';
+import { formatResources, isExtendedResource, normalizeResources } from '../core/base/resources';
 import { KubeObject, MANAGED_BY, ORGANIZATION_LABEL, QUOTA_LABEL } from './labels';
 
 function quotaLabels(quota: PlannedQuota): Record<string, string> {

@@ -7,5 +7,5 @@ export { verifyPlan, formatVerifyResult, VerifyOptions, VerifyResult, PendingVm 
 export { startControlPlane, ControlPlane, ControlPlaneOptions } from './control-plane';
 export type { ReplayOrder } from './replay';
 export type { ApiResponse, WatchEvent, WatchStream } from './processes';
-export type { ClusterSnapshot } from '../core/snapshot';
+export type { ClusterSnapshot } from '../core/hosts/snapshot';
 export type { RunningKubevirt } from './kubevirt';

@@ -5,7 +5,7 @@
  * kube-scheduler binds.
  */
 import { Plan } from '../core/plan';
-import { PlannedVm } from '../core/vms';
+import { PlannedVm } from '../core/vm/vm';
 import { renderKubeVirt, renderVirtualMachine } from '../render/kubevirt';
 import { ControlPlane, sleep } from './control-plane';
 import { KUBEVIRT_NAMESPACE } from './kubevirt';

@@ -5,13 +5,13 @@
  * I/O; `verify.ts` sends these objects to kube-apiserver and lets the real kube-scheduler place them.
  */
 import { Plan, PlannedHost } from '../core/plan';
-import { ContainerResources, NodeObject, nodeIsReady, PodObject } from '../core/inventory';
+import { ContainerResources, NodeObject, nodeIsReady, PodObject } from '../core/hosts/inventory';
 import { KUBEVIRT_APP_LABEL, VIRT_HANDLER_APP } from '../core/kubevirt/handler';
-import { Taint } from '../core/model';
-import { Quantity } from '../core/quantity';
-import { ClusterSnapshot } from '../core/snapshot';
-import { addResources, get, isExtendedResource, normalizeResources, resourceNames, ResourceVector, subtractResources } from '../core/resources';
-import { PlannedVm } from '../core/vms';
+import { Taint } from '../core/input/model';
+import { Quantity } from '../core/base/quantity';
+import { ClusterSnapshot } from '../core/hosts/snapshot';
+import { addResources, get, isExtendedResource, normalizeResources, resourceNames, ResourceVector, subtractResources } from '../core/base/resources';
+import { PlannedVm } from '../core/vm/vm';
 import { renderVirtualMachine } from '../render/kubevirt';
 import { kubevirtNodeLabels, launcherScheduling, LauncherScheduling, SCHEDULABLE_NODE_LABEL, VmiSchedulingFields } from '../core/kubevirt/launcher';
 import { KubeObject, KubeObjectMeta } from '../render/labels';

@@ -7,11 +7,11 @@
  * scheduler's last FailedScheduling event message (else its PodScheduled condition).
  */
 import { Plan } from '../core/plan';
-import { PlannedVm } from '../core/vms';
+import { PlannedVm } from '../core/vm/vm';
 import { ApiResponse, ControlPlane, sleep, startControlPlane } from './control-plane';
 import { ListWatch } from './list-watch';
 import { apiMessage } from './processes';
-import { ClusterSnapshot } from '../core/snapshot';
+import { ClusterSnapshot } from '../core/hosts/snapshot';
 import { applyVirtualMachines, kubevirtProgress, launcherPodVm, resetKubevirt, vmsWithoutLauncherPod } from './kubevirt-replay';
 import {
   buildReplay,

@@ -7,7 +7,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { runInventory } from '../../constructs/cli/inventory';
-import { loadConfigFile } from '../../constructs/core/config';
+import { loadConfigFile } from '../../constructs/core/input/config';
 import { planModel } from '../../constructs/core/plan';
 import { EXAMPLE_CA } from '../support/models';
 import { binary, expectOk, REPO_ROOT, run, startCluster, TestCluster } from './harness';

@@ -18,7 +18,7 @@ import { copyTerraformTree, expectOk, startCluster, TestCluster, tofu } from './
 import type { HostClaimDoc, SecretDoc, VirtualMachineDoc } from '../support/kube-docs';
 import { stackObjects } from '../support/stack-objects';
 import { KUBECTL_PROVIDER } from '../../constructs/kubectl';
-import { MetalsliceConfig } from '../../constructs/core/model';
+import { MetalsliceConfig } from '../../constructs/core/input/model';
 import { planModel } from '../../constructs/core/plan';
 import { nodeTemplateVars } from '../../constructs/render/node-template';
 

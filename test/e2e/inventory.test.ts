@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it, jest } from '@jest/globals';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { runInventory } from '../../constructs/cli/inventory';
-import { loadConfigFile } from '../../constructs/core/config';
+import { loadConfigFile } from '../../constructs/core/input/config';
 import { planModel } from '../../constructs/core/plan';
 import { EXAMPLE_CA } from '../support/models';
 import { findTarget, KubeClient } from '../../constructs/cli/kube-client';

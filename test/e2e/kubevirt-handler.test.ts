@@ -6,9 +6,9 @@ import { describe, expect, it } from '@jest/globals';
 import { execFileSync } from 'node:child_process';
 import * as path from 'node:path';
 import { virtHandlerRequests } from '../../constructs/core/kubevirt/handler';
-import { loadConfigFile } from '../../constructs/core/config';
+import { loadConfigFile } from '../../constructs/core/input/config';
 import { planModel } from '../../constructs/core/plan';
-import { formatResources } from '../../constructs/core/resources';
+import { formatResources } from '../../constructs/core/base/resources';
 import { renderKubeVirt } from '../../constructs/render/kubevirt';
 import { oracleBinary } from '../oracles/kubevirt-launcher/generate-goldens';
 

@@ -4,7 +4,7 @@
 // metalslice's one renderer as every road writes them.
 import { describe, expect, it } from '@jest/globals';
 import { execFileSync } from 'node:child_process';
-import { Quantity } from '../../constructs/core/quantity';
+import { Quantity } from '../../constructs/core/base/quantity';
 import { oracleBinary } from '../oracles/kubevirt-launcher/generate-goldens';
 import { buildCase } from '../support/kubevirt-cases';
 import { MATRIX_SIZE, matrixSpecs } from '../support/kubevirt-matrix';

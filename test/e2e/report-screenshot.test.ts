@@ -11,7 +11,7 @@ import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
 import * as zlib from 'zlib';
-import { loadConfigFile } from '../../constructs/core/config';
+import { loadConfigFile } from '../../constructs/core/input/config';
 import { planModel, PlanReport } from '../../constructs/core/plan';
 import { diffPlans, renderPlanMarkdown } from '../../constructs/core/report';
 

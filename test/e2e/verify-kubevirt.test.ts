@@ -5,9 +5,9 @@
 import { afterAll, beforeAll, describe, expect, jest, test } from '@jest/globals';
 import * as path from 'path';
 import { main } from '../../constructs/cli/main';
-import { loadConfigFile } from '../../constructs/core/config';
+import { loadConfigFile } from '../../constructs/core/input/config';
 import { planModel } from '../../constructs/core/plan';
-import { Quantity } from '../../constructs/core/quantity';
+import { Quantity } from '../../constructs/core/base/quantity';
 import { ControlPlane, startControlPlane } from '../../constructs/verify/control-plane';
 import { verifyPlan, VerifyResult } from '../../constructs/verify/verify';
 

@@ -13,7 +13,7 @@ import {
   spreadScaleConfig,
 } from '../../bench/verify-fixtures';
 import { main } from '../../constructs/cli/main';
-import { loadConfigFile } from '../../constructs/core/config';
+import { loadConfigFile } from '../../constructs/core/input/config';
 import { Plan, planModel } from '../../constructs/core/plan';
 import { ControlPlane, startControlPlane } from '../../constructs/verify/control-plane';
 import { verifyPlan, VerifyResult } from '../../constructs/verify/verify';

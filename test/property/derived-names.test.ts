@@ -6,7 +6,7 @@
 import { describe, expect, it } from '@jest/globals';
 import fc from 'fast-check';
 import { planModel } from '../../constructs/core/plan';
-import { AutoNodesSpec, MetalsliceConfig } from '../../constructs/core/model';
+import { AutoNodesSpec, MetalsliceConfig } from '../../constructs/core/input/model';
 import { nodeEnvironmentNamespace } from '../../constructs/render/node-environment';
 import { cluster, fleet, hosts, quota } from '../support/models';
 

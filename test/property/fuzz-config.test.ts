@@ -4,8 +4,8 @@
  */
 import { afterAll, describe, expect, it } from '@jest/globals';
 import fc from 'fast-check';
-import { parseConfigText } from '../../constructs/core/config';
-import { MetalsliceError, PlanIssue } from '../../constructs/core/errors';
+import { parseConfigText } from '../../constructs/core/input/config';
+import { MetalsliceError, PlanIssue } from '../../constructs/core/base/errors';
 import { planModel } from '../../constructs/core/plan';
 import { applyEdit, edit } from '../support/config-edits';
 import { validConfig } from '../support/valid-config';

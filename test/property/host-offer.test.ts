@@ -1,10 +1,10 @@
 // Properties of the host rules kube-scheduler applies: what a pod requests, and which taints keep a pod away.
 import { describe, expect, it } from '@jest/globals';
 import fc from 'fast-check';
-import { launcherTolerations, toleratesTaint, untoleratedTaint, whyNoVms } from '../../constructs/core/host-offer';
-import { podRequests } from '../../constructs/core/inventory';
-import { Taint } from '../../constructs/core/model';
-import { Quantity } from '../../constructs/core/quantity';
+import { launcherTolerations, toleratesTaint, untoleratedTaint, whyNoVms } from '../../constructs/core/hosts/offer';
+import { podRequests } from '../../constructs/core/hosts/inventory';
+import { Taint } from '../../constructs/core/input/model';
+import { Quantity } from '../../constructs/core/base/quantity';
 
 const millis = fc.integer({ min: 0, max: 64_000 });
 const container = fc.record({ cpu: millis, restartPolicy: fc.constantFrom(undefined, 'Always') });

@@ -1,10 +1,10 @@
 import { describe, expect, it } from '@jest/globals';
 import fc from 'fast-check';
-import { parseConfigText } from '../../constructs/core/config';
-import { MetalsliceError } from '../../constructs/core/errors';
-import { MetalsliceConfig } from '../../constructs/core/model';
+import { parseConfigText } from '../../constructs/core/input/config';
+import { MetalsliceError } from '../../constructs/core/base/errors';
+import { MetalsliceConfig } from '../../constructs/core/input/model';
 import { planModel } from '../../constructs/core/plan';
-import { Quantity } from '../../constructs/core/quantity';
+import { Quantity } from '../../constructs/core/base/quantity';
 import {
   addResources,
   fitsWithin,
@@ -14,8 +14,8 @@ import {
   ResourceVector,
   subtractResources,
   sumResources,
-} from '../../constructs/core/resources';
-import { PlannedVm } from '../../constructs/core/vms';
+} from '../../constructs/core/base/resources';
+import { PlannedVm } from '../../constructs/core/vm/vm';
 import { cluster } from '../support/models';
 
 const gi = (n: number) => `${n}Gi`;

@@ -1,6 +1,6 @@
 import { describe, expect, it } from '@jest/globals';
 import fc from 'fast-check';
-import { Quantity } from '../../constructs/core/quantity';
+import { Quantity } from '../../constructs/core/base/quantity';
 
 const suffixes = ['', 'm', 'k', 'M', 'G', 'Ki', 'Mi', 'Gi', 'Ti'];
 const quantityText = fc

@@ -1,6 +1,6 @@
 import { describe, it } from '@jest/globals';
 import fc from 'fast-check';
-import { parsePropertyOffer, parseRequirement, PropertyOffer } from '../../constructs/core/requirements';
+import { parsePropertyOffer, parseRequirement, PropertyOffer } from '../../constructs/core/auto/requirements';
 
 const labelValue = fc.stringMatching(/^[a-z0-9]([a-z0-9.-]{0,10}[a-z0-9])?$/);
 const key = fc.constantFrom('tier', 'example.com/class', 'topology.kubernetes.io/zone');

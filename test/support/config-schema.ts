@@ -6,7 +6,7 @@
  */
 import * as path from 'path';
 import * as ts from 'typescript';
-import { CONFIG_API_VERSION, CONFIG_SCHEMA } from '../../constructs/core/config';
+import { CONFIG_API_VERSION, CONFIG_SCHEMA } from '../../constructs/core/input/config-schema';
 import { REPO_ROOT } from './models';
 
 type Schema = { [key: string]: unknown; properties?: Record<string, Schema>; items?: Schema; additionalProperties?: Schema | boolean };

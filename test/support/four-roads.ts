@@ -4,11 +4,11 @@
  * kubevirt node template's data. The fleet overcommits memory and CPU, and the types use every `vm` option,
  * so a road that drops an option or re-derives a request shows up as a difference.
  */
-import { MetalsliceConfig, NodeTypeSpec } from '../../constructs/core/model';
+import { MetalsliceConfig, NodeTypeSpec } from '../../constructs/core/input/model';
 import { Plan, planModel } from '../../constructs/core/plan';
 import { renderClusterApiPool } from '../../constructs/render/cluster-api';
 import { renderVirtualMachine } from '../../constructs/render/kubevirt';
-import { PlannedVm } from '../../constructs/core/vms';
+import { PlannedVm } from '../../constructs/core/vm/vm';
 import { nodeTemplateVars } from '../../constructs/render/node-template';
 import { cluster, fleet, hosts, quota } from './models';
 

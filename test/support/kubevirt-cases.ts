@@ -3,12 +3,12 @@
  * rendered by metalslice's renderers (VirtualMachine and KubeVirt CR), exactly as a deploy would write them.
  * test/oracles/kubevirt-launcher runs them through KubeVirt and writes test/golden/kubevirt-launcher.json.
  */
-import { PlanIssue } from '../../constructs/core/errors';
+import { PlanIssue } from '../../constructs/core/base/errors';
 import { KubevirtSettings } from '../../constructs/core/kubevirt/launcher';
-import { PermittedHostDevice, VmOptions } from '../../constructs/core/model';
+import { PermittedHostDevice, VmOptions } from '../../constructs/core/input/model';
 import { PlannedFleet } from '../../constructs/core/plan';
-import { parseResources, ResourceInput } from '../../constructs/core/resources';
-import { assembleVm, buildVm, FleetKubevirt, pinVm, PlannedVm, VmBuild } from '../../constructs/core/vms';
+import { parseResources, ResourceInput } from '../../constructs/core/base/resources';
+import { assembleVm, buildVm, FleetKubevirt, pinVm, PlannedVm, VmBuild } from '../../constructs/core/vm/vm';
 import { renderKubeVirt, renderVirtualMachine } from '../../constructs/render/kubevirt';
 import { KubeObject } from '../../constructs/render/labels';
 

@@ -2,8 +2,8 @@
 import * as fs from 'fs';
 import * as path from 'path';
 import { virtHandlerRequests } from '../../constructs/core/kubevirt/handler';
-import { Quantity } from '../../constructs/core/quantity';
-import { ClusterSpec, FleetSpec, HostSpec, MetalsliceConfig, NodePoolSpec, QuotaSpec } from '../../constructs/core/model';
+import { Quantity } from '../../constructs/core/base/quantity';
+import { ClusterSpec, FleetSpec, HostSpec, MetalsliceConfig, NodePoolSpec, QuotaSpec } from '../../constructs/core/input/model';
 
 export const REPO_ROOT = path.resolve(__dirname, '../..');
 export const EXAMPLE_CA = fs.readFileSync(path.join(REPO_ROOT, 'examples', 'team-a-prod-ca.crt'), 'utf8');

@@ -7,7 +7,7 @@ import { TerraformStack, Testing } from 'cdktf';
 import { KubernetesProvider } from '../../constructs/providers/kubernetes/provider';
 import { RandomProvider } from '../../constructs/providers/random/provider';
 import { addConfig, CapacityPlan } from '../../constructs';
-import { MetalsliceConfig } from '../../constructs/core/model';
+import { MetalsliceConfig } from '../../constructs/core/input/model';
 
 /** A Kubernetes object in a stack: where it is declared, what it waits for, and the object. */
 export interface StackObject {

@@ -5,8 +5,8 @@
 import * as fs from 'fs';
 import * as path from 'path';
 import { parseDocument } from 'yaml';
-import { MetalsliceConfig } from '../../constructs/core/model';
-import { importVclusterAutoNodes } from '../../constructs/core/vcluster';
+import { MetalsliceConfig } from '../../constructs/core/input/model';
+import { importVclusterAutoNodes } from '../../constructs/core/input/vcluster';
 import { REPO_ROOT } from './models';
 
 export const CORPUS_DIR = path.join(REPO_ROOT, 'test', 'conformance', 'vcluster');

@@ -3,7 +3,7 @@ import * as path from 'path';
 import { TerraformStack, Testing } from 'cdktf';
 import { addConfig, addConfigStacks, CapacityPlan, ElasticFleet, ElasticNodePool, ElasticQuota, TenantCluster } from '../../constructs';
 import { offeredConfigPlan } from '../../constructs/config-plan';
-import { loadConfigFile } from '../../constructs/core/config';
+import { loadConfigFile } from '../../constructs/core/input/config';
 import * as planning from '../../constructs/core/plan';
 import { stableJson } from '../../constructs/core/report';
 import { KubernetesProvider } from '../../constructs/providers/kubernetes/provider';

@@ -4,7 +4,7 @@ import { App, TerraformStack, Testing } from 'cdktf';
 import { KubernetesProvider } from '../../constructs/providers/kubernetes/provider';
 import { RandomProvider } from '../../constructs/providers/random/provider';
 import { addConfig, addConfigStacks, CapacityPlan, ConfigStacks, MetalsliceConfig, TenantCluster } from '../../constructs';
-import { loadConfigFile } from '../../constructs/core/config';
+import { loadConfigFile } from '../../constructs/core/input/config';
 import { REPO_ROOT } from '../support/models';
 
 type Resource = Record<string, unknown> & { '//'?: unknown; depends_on?: string[] };

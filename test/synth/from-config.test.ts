@@ -4,7 +4,7 @@ import { TerraformStack, Testing } from 'cdktf';
 import { KubernetesProvider } from '../../constructs/providers/kubernetes/provider';
 import { RandomProvider } from '../../constructs/providers/random/provider';
 import { addConfig, CapacityPlan } from '../../constructs';
-import { loadConfigFile } from '../../constructs/core/config';
+import { loadConfigFile } from '../../constructs/core/input/config';
 import { planModel } from '../../constructs/core/plan';
 import { validateCoreObject } from '../support/core-schema';
 import { knownKinds, validateAgainstCrd } from '../support/crd-schema';

@@ -4,8 +4,8 @@ import { App, S3Backend, TerraformStack, Testing } from 'cdktf';
 import { KubernetesProvider } from '../../constructs/providers/kubernetes/provider';
 import { RandomProvider } from '../../constructs/providers/random/provider';
 import { addConfigStacks, MetalsliceConfig, MetalsliceError, planModel, StateBackend } from '../../constructs';
-import { loadConfigFile } from '../../constructs/core/config';
-import { kubernetesStateSecretName, stateKeyProblem } from '../../constructs/core/state-keys';
+import { loadConfigFile } from '../../constructs/core/input/config';
+import { kubernetesStateSecretName, stateKeyProblem } from '../../constructs/core/naming/state-keys';
 import { REPO_ROOT } from '../support/models';
 
 type Backends = Record<string, Record<string, unknown>>;

@@ -1,8 +1,8 @@
 import { describe, expect, it } from '@jest/globals';
-import { AutoNodesInput, planAutoNodes } from '../../constructs/core/auto-nodes';
-import { AutoNodesSpec, NodeProviderSpec } from '../../constructs/core/model';
-import { parseResources, ResourceVector } from '../../constructs/core/resources';
-import { plainFleetKubevirt } from '../../constructs/core/vms';
+import { AutoNodesInput, planAutoNodes } from '../../constructs/core/auto';
+import { AutoNodesSpec, NodeProviderSpec } from '../../constructs/core/input/model';
+import { parseResources, ResourceVector } from '../../constructs/core/base/resources';
+import { plainFleetKubevirt } from '../../constructs/core/vm/vm';
 
 const small = { name: 'small', resources: { cpu: 2, memory: '4Gi' } };
 const large = { name: 'large', resources: { cpu: 4, memory: '16Gi' } };

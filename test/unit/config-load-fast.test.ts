@@ -10,12 +10,13 @@ import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
 import { parseDocument } from 'yaml';
-import { configSchemaHash, loadConfigSource, validateConfigShape } from '../../constructs/core/config';
-import { MetalsliceError } from '../../constructs/core/errors';
-import { hasDuplicateKey, plainJson } from '../../constructs/core/json-text';
+import { loadConfigSource } from '../../constructs/core/input/config';
+import { configSchemaHash, validateConfigShape } from '../../constructs/core/input/config-schema';
+import { MetalsliceError } from '../../constructs/core/base/errors';
+import { hasDuplicateKey, plainJson } from '../../constructs/core/input/json-text';
 import { REPO_ROOT } from '../support/models';
 
-const BUILT = path.join(REPO_ROOT, 'dist', 'constructs', 'core');
+const BUILT = path.join(REPO_ROOT, 'dist', 'constructs', 'core', 'input');
 
 /** The problems a validator reports for `data`, or [] when it passes. */
 function problems(validate: (data: unknown) => unknown, data: unknown): readonly unknown[] {
@@ -49,7 +50,7 @@ describe('the schema compiled ahead of time', () => {
   });
 
   it('reports exactly the problems the run-time compiled schema reports', async () => {
-    const builtConfig = (await import(path.join(BUILT, 'config.js'))) as { validateConfigShape: (d: unknown) => unknown };
+    const builtConfig = (await import(path.join(BUILT, 'config-schema.js'))) as { validateConfigShape: (d: unknown) => unknown };
     fc.assert(
       fc.property(configish, (data) => {
         expect(problems(builtConfig.validateConfigShape, data)).toEqual(problems(validateConfigShape, data));

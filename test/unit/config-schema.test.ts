@@ -4,8 +4,9 @@ import * as fs from 'fs';
 import * as path from 'path';
 import { parse } from 'yaml';
 import { main } from '../../constructs/cli/main';
-import { CONFIG_SCHEMA, parseConfigText } from '../../constructs/core/config';
-import { MetalsliceError } from '../../constructs/core/errors';
+import { parseConfigText } from '../../constructs/core/input/config';
+import { CONFIG_SCHEMA } from '../../constructs/core/input/config-schema';
+import { MetalsliceError } from '../../constructs/core/base/errors';
 import { buildConfigSchema, CONFIG_SCHEMA_FILE } from '../support/config-schema';
 import { REPO_ROOT } from '../support/models';
 

@@ -2,8 +2,9 @@ import { describe, expect, it } from '@jest/globals';
 import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
-import { loadConfigFile, parseConfigText, pointerToPath } from '../../constructs/core/config';
-import { MetalsliceError } from '../../constructs/core/errors';
+import { loadConfigFile, parseConfigText } from '../../constructs/core/input/config';
+import { pointerToPath } from '../../constructs/core/input/config-schema';
+import { MetalsliceError } from '../../constructs/core/base/errors';
 import { planModel } from '../../constructs/core/plan';
 
 function issuesOf(text: string) {

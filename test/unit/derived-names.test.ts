@@ -1,6 +1,6 @@
 import { describe, expect, it } from '@jest/globals';
 import { planModel } from '../../constructs/core/plan';
-import { MetalsliceConfig } from '../../constructs/core/model';
+import { MetalsliceConfig } from '../../constructs/core/input/model';
 import { cluster, fleet, hosts, quota } from '../support/models';
 
 const base = (extra: Partial<MetalsliceConfig>): MetalsliceConfig => ({

@@ -3,8 +3,8 @@ import { describe, expect, it } from '@jest/globals';
 import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
-import { loadConfigFile } from '../../constructs/core/config';
-import { HostSpec, MetalsliceConfig } from '../../constructs/core/model';
+import { loadConfigFile } from '../../constructs/core/input/config';
+import { HostSpec, MetalsliceConfig } from '../../constructs/core/input/model';
 import { planModel } from '../../constructs/core/plan';
 import { cluster, fleet, hosts, quota } from '../support/models';
 

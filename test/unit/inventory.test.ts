@@ -2,7 +2,7 @@ import { describe, expect, it } from '@jest/globals';
 import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
-import { readInventoryFile } from '../../constructs/core/config';
+import { readInventoryFile } from '../../constructs/core/input/config';
 import {
   BareMetalHostObject,
   buildInventory,
@@ -11,8 +11,8 @@ import {
   NodeObject,
   PodObject,
   UNKNOWN_HOST_STATE,
-} from '../../constructs/core/inventory';
-import { hostUnavailableReason } from '../../constructs/core/node-types';
+} from '../../constructs/core/hosts/inventory';
+import { hostUnavailableReason } from '../../constructs/core/auto/node-types';
 import { stableJson } from '../../constructs/core/report';
 import { runInventory } from '../../constructs/cli/inventory';
 

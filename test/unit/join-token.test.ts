@@ -1,7 +1,7 @@
 import { describe, expect, it } from '@jest/globals';
 import { Testing, TerraformStack } from 'cdktf';
 import { ElasticFleet, ElasticNodePool, ElasticQuota, TenantCluster } from '../../constructs';
-import { bootstrapTokenTtlProblem, bootstrapTokenTtlSeconds, DEFAULT_BOOTSTRAP_TOKEN_TTL } from '../../constructs/core/join-token';
+import { bootstrapTokenTtlProblem, bootstrapTokenTtlSeconds, DEFAULT_BOOTSTRAP_TOKEN_TTL } from '../../constructs/core/input/join-token';
 import { EXAMPLE_CA } from '../support/models';
 
 describe('bootstrap token lifetime', () => {

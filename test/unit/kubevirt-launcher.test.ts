@@ -7,7 +7,7 @@ import { describe, expect, it } from '@jest/globals';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { KUBEVIRT_VERSION, launcherScheduling } from '../../constructs/core/kubevirt/launcher';
-import { Quantity } from '../../constructs/core/quantity';
+import { Quantity } from '../../constructs/core/base/quantity';
 import { goldenCases } from '../support/kubevirt-cases';
 import { REPO_ROOT } from '../support/models';
 import type { RenderedVm } from '../support/kube-docs';

@@ -3,7 +3,7 @@ import { App, TerraformStack, Testing } from 'cdktf';
 import { KubernetesProvider } from '../../constructs/providers/kubernetes/provider';
 import { RandomProvider } from '../../constructs/providers/random/provider';
 import { CapacityPlan, TenantCluster } from '../../constructs';
-import { HostSpec } from '../../constructs/core/model';
+import { HostSpec } from '../../constructs/core/input/model';
 import { NodeProvider } from '../../constructs/node-provider';
 import { PrivateNodePool, PrivateNodePoolProps } from '../../constructs/private-node-pool';
 import { validateAgainstCrd } from '../support/crd-schema';

@@ -1,6 +1,6 @@
 import { describe, expect, it } from '@jest/globals';
 import { planModel } from '../../constructs/core/plan';
-import { HostSpec, NodeProviderSpec, PrivateNodePoolSpec } from '../../constructs/core/model';
+import { HostSpec, NodeProviderSpec, PrivateNodePoolSpec } from '../../constructs/core/input/model';
 import {
   hostImageProblem,
   HOST_DEPLOY_POLICY_NAME,

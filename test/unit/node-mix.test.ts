@@ -1,5 +1,5 @@
 import { describe, expect, it } from '@jest/globals';
-import { chooseNodeMix, chooseNodeMixSync, NodeMix, NodeMixError, NodeType, PodDemand } from '../../constructs/core/node-mix';
+import { chooseNodeMix, chooseNodeMixSync, NodeMix, NodeMixError, NodeType, PodDemand } from '../../constructs/core/auto/node-mix';
 
 // Dimensions: CPU in millicores, memory in MiB.
 const Gi = 1024;

@@ -6,7 +6,7 @@ import { describe, expect, it } from '@jest/globals';
 import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
-import { loadConfigFile } from '../../constructs/core/config';
+import { loadConfigFile } from '../../constructs/core/input/config';
 import { planModel } from '../../constructs/core/plan';
 import { main } from '../../constructs/cli/main';
 import { nodeTemplateVars } from '../../constructs/render/node-template';

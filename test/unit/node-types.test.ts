@@ -1,7 +1,7 @@
 import { describe, expect, it } from '@jest/globals';
-import { NodeProviderSpec } from '../../constructs/core/model';
-import { defaultNodeTypeCost, nodeLabelsFor, parseNodeProviders } from '../../constructs/core/node-types';
-import { parseResources } from '../../constructs/core/resources';
+import { NodeProviderSpec } from '../../constructs/core/input/model';
+import { defaultNodeTypeCost, nodeLabelsFor, parseNodeProviders } from '../../constructs/core/auto/node-types';
+import { parseResources } from '../../constructs/core/base/resources';
 
 const virt = (nodeTypes: NodeProviderSpec['nodeTypes'], extra: Partial<NodeProviderSpec> = {}): NodeProviderSpec => ({
   name: 'virt',

@@ -1,7 +1,7 @@
 // The whole-drain proof of host groups (core/plan-groups.ts), on hand-made ledgers: one CPU dimension in
 // millicores, pools confined by hand, the answer worked out in each comment.
 import { describe, expect, it } from '@jest/globals';
-import { GroupLedger, GroupPool } from '../../constructs/core/plan-groups';
+import { GroupLedger, GroupPool } from '../../constructs/core/plan/groups';
 
 const pool = (n: number, cpu: number): GroupPool => ({ n, size: [cpu], members: [], canPin: false, migrates: true });
 

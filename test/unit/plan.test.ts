@@ -1,9 +1,9 @@
 import { describe, expect, it } from '@jest/globals';
 import * as path from 'path';
-import { loadConfigFile } from '../../constructs/core/config';
+import { loadConfigFile } from '../../constructs/core/input/config';
 import { planModel } from '../../constructs/core/plan';
-import { Quantity } from '../../constructs/core/quantity';
-import { buildVm, plainFleetKubevirt } from '../../constructs/core/vms';
+import { Quantity } from '../../constructs/core/base/quantity';
+import { buildVm, plainFleetKubevirt } from '../../constructs/core/vm/vm';
 import { cluster, fleet, hosts, model, plusVirtHandler, pool, quota, REPO_ROOT, roomForVms } from '../support/models';
 
 // A host that offers VMs 64 CPUs and 256Gi once KubeVirt's virt-handler has its share.

@@ -1,7 +1,7 @@
 import { describe, expect, it } from '@jest/globals';
 import { planModel } from '../../constructs/core/plan';
 import { cluster } from '../support/models';
-import { MetalsliceConfig } from '../../constructs/core/model';
+import { MetalsliceConfig } from '../../constructs/core/input/model';
 
 function model(
   pods: { resources: Record<string, string | number>; count: number }[],

@@ -4,11 +4,11 @@
  */
 import { describe, expect, it } from '@jest/globals';
 import { planModel } from '../../constructs/core/plan';
-import { MetalsliceConfig } from '../../constructs/core/model';
+import { MetalsliceConfig } from '../../constructs/core/input/model';
 import { renderVirtualMachine } from '../../constructs/render/kubevirt';
 import { cluster, fleet, hosts, quota } from '../support/models';
 import type { VirtualMachineDoc } from '../support/kube-docs';
-import { PlannedVm } from '../../constructs/core/vms';
+import { PlannedVm } from '../../constructs/core/vm/vm';
 
 const renderedVm = (vm: PlannedVm): VirtualMachineDoc => renderVirtualMachine(vm, { userDataSecret: 'x' }) as unknown as VirtualMachineDoc;
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from '@jest/globals';
-import { Quantity, QuantityError } from '../../constructs/core/quantity';
+import { Quantity, QuantityError } from '../../constructs/core/base/quantity';
 
 describe('Quantity', () => {
   it.each([

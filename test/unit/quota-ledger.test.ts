@@ -4,9 +4,9 @@
  */
 import { describe, expect, it } from '@jest/globals';
 import { planModel } from '../../constructs/core/plan';
-import { MetalsliceConfig, NodeTypeSpec } from '../../constructs/core/model';
-import { poolSubject, QuotaLedger } from '../../constructs/core/quota-ledger';
-import { parseResources } from '../../constructs/core/resources';
+import { MetalsliceConfig, NodeTypeSpec } from '../../constructs/core/input/model';
+import { poolSubject, QuotaLedger } from '../../constructs/core/quota/ledger';
+import { parseResources } from '../../constructs/core/base/resources';
 import { cluster, fleet, hosts, quota } from '../support/models';
 
 const DISK = 'kubevirt.vcluster.com/root-disk-size';

@@ -9,9 +9,9 @@ import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
 import { main } from '../../constructs/cli/main';
-import { loadConfigFile } from '../../constructs/core/config';
-import { MetalsliceError, UnreadableInputError } from '../../constructs/core/errors';
-import { MAX_INPUT_BYTES, readInputFile } from '../../constructs/core/read-file';
+import { loadConfigFile } from '../../constructs/core/input/config';
+import { MetalsliceError, UnreadableInputError } from '../../constructs/core/base/errors';
+import { MAX_INPUT_BYTES, readInputFile } from '../../constructs/core/input/read-file';
 import { REPO_ROOT } from '../support/models';
 
 async function run(args: string[]) {

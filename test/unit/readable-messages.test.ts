@@ -8,11 +8,11 @@
 import { describe, expect, it } from '@jest/globals';
 import * as fs from 'fs';
 import * as path from 'path';
-import { loadConfigFile } from '../../constructs/core/config';
-import { MetalsliceConfig } from '../../constructs/core/model';
+import { loadConfigFile } from '../../constructs/core/input/config';
+import { MetalsliceConfig } from '../../constructs/core/input/model';
 import { planModel } from '../../constructs/core/plan';
-import { Quantity } from '../../constructs/core/quantity';
-import { amount, amounts } from '../../constructs/core/report/units';
+import { Quantity } from '../../constructs/core/base/quantity';
+import { amount, amounts } from '../../constructs/core/base/units';
 import { corpusCatalogue, corpusFiles, corpusModel } from '../support/vcluster-corpus';
 import { fleet, hosts, model, pool, quota, REPO_ROOT, roomForVms } from '../support/models';
 

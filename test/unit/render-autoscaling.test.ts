@@ -1,14 +1,14 @@
 import { describe, expect, it } from '@jest/globals';
-import { AutoNodesInput, planAutoNodes, PlannedAutoPool } from '../../constructs/core/auto-nodes';
-import { AutoNodesSpec, NodeProviderSpec } from '../../constructs/core/model';
-import { parseResources } from '../../constructs/core/resources';
+import { AutoNodesInput, planAutoNodes, PlannedAutoPool } from '../../constructs/core/auto';
+import { AutoNodesSpec, NodeProviderSpec } from '../../constructs/core/input/model';
+import { parseResources } from '../../constructs/core/base/resources';
 import { AUTOSCALER_MAX_SIZE, AUTOSCALER_MIN_SIZE, renderClusterApiPool } from '../../constructs/render/cluster-api';
 import { renderKarpenterNodePool } from '../../constructs/render/karpenter';
 import { nodeEnvironmentNamespace, renderNodeEnvironment, renderNodeEnvironments } from '../../constructs/render/node-environment';
 import { Namespace } from 'kubernetes-models/v1/Namespace';
 import { NetworkPolicy } from 'kubernetes-models/networking.k8s.io/v1/NetworkPolicy';
 import { validateAgainstCrd } from '../support/crd-schema';
-import { plainFleetKubevirt } from '../../constructs/core/vms';
+import { plainFleetKubevirt } from '../../constructs/core/vm/vm';
 
 const virt: NodeProviderSpec = {
   name: 'virt',

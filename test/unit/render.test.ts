@@ -1,7 +1,7 @@
 import { describe, expect, it } from '@jest/globals';
 import * as path from 'path';
 import { parse } from 'yaml';
-import { loadConfigFile } from '../../constructs/core/config';
+import { loadConfigFile } from '../../constructs/core/input/config';
 import { planModel } from '../../constructs/core/plan';
 import { caCertHash, renderJoinCloudConfig, selfSettableLabels } from '../../constructs/render/cloud-init';
 import { renderKubeVirt, renderVirtualMachine } from '../../constructs/render/kubevirt';

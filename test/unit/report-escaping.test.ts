@@ -4,7 +4,7 @@
  */
 import { describe, expect, it } from '@jest/globals';
 import * as path from 'path';
-import { loadConfigFile } from '../../constructs/core/config';
+import { loadConfigFile } from '../../constructs/core/input/config';
 import { planModel, PlanReport } from '../../constructs/core/plan';
 import { planJson, renderPlanMarkdown, renderPlanText } from '../../constructs/core/report';
 import { REPO_ROOT } from '../support/models';

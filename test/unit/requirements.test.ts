@@ -1,6 +1,6 @@
 import { describe, expect, it } from '@jest/globals';
-import { MetalsliceError } from '../../constructs/core/errors';
-import { matchesAll, parsePropertyOffer, parseRequirement, parseRequirements, PropertyOffer, Requirement } from '../../constructs/core/requirements';
+import { MetalsliceError } from '../../constructs/core/base/errors';
+import { matchesAll, parsePropertyOffer, parseRequirement, parseRequirements, PropertyOffer, Requirement } from '../../constructs/core/auto/requirements';
 
 const offer = (raw: string): PropertyOffer => parsePropertyOffer(raw, 'p');
 const req = (r: Parameters<typeof parseRequirement>[0]): Requirement => parseRequirement(r, 'r');

@@ -5,9 +5,9 @@ import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
 import { main } from '../../constructs/cli/main';
-import { childPath, PlanIssue } from '../../constructs/core/errors';
+import { childPath, PlanIssue } from '../../constructs/core/base/errors';
 import { renderGithubAnnotations } from '../../constructs/core/report';
-import { parseConfigPath, SourceFile } from '../../constructs/core/source-positions';
+import { parseConfigPath, SourceFile } from '../../constructs/core/input/source-positions';
 import { REPO_ROOT } from '../support/models';
 import { parsePlanJson } from '../support/plan-json';
 

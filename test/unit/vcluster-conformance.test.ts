@@ -5,7 +5,7 @@
  * read the same pools vCluster reads, plan them against the suite's catalogue, and synthesize them.
  */
 import { afterAll, describe, expect, it } from '@jest/globals';
-import { AutoNodesSpec, MetalsliceConfig } from '../../constructs/core/model';
+import { AutoNodesSpec, MetalsliceConfig } from '../../constructs/core/input/model';
 import { planModel } from '../../constructs/core/plan';
 import { corpusCatalogue, corpusFiles, corpusModel, importCorpusFile, vclusterVerdicts, VclusterEntry, VclusterVerdict } from '../support/vcluster-corpus';
 import { synthConfigObjects } from '../support/stack-objects';

@@ -7,10 +7,10 @@
 import { describe, expect, it } from '@jest/globals';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { MetalsliceConfig, NodeProviderSpec } from '../../constructs/core/model';
+import { MetalsliceConfig, NodeProviderSpec } from '../../constructs/core/input/model';
 import { planModel } from '../../constructs/core/plan';
-import { templateGroupIssues } from '../../constructs/core/plan-vms';
-import { importVclusterAutoNodes } from '../../constructs/core/vcluster';
+import { templateGroupIssues } from '../../constructs/core/plan/vm-list';
+import { importVclusterAutoNodes } from '../../constructs/core/input/vcluster';
 import { synthConfigObjects } from '../support/stack-objects';
 import { CORPUS_DIR } from '../support/vcluster-corpus';
 import { validateAgainstCrd } from '../support/crd-schema';

@@ -1,8 +1,9 @@
 import { describe, expect, it } from '@jest/globals';
-import { parseResources } from '../../constructs/core/resources';
-import { importVclusterAutoNodes, planVclusterAutoNodes } from '../../constructs/core/vcluster';
-import { NodeProviderSpec } from '../../constructs/core/model';
-import { plainFleetKubevirt } from '../../constructs/core/vms';
+import { parseResources } from '../../constructs/core/base/resources';
+import { importVclusterAutoNodes } from '../../constructs/core/input/vcluster';
+import { planVclusterAutoNodes } from '../../constructs/core/auto/vcluster';
+import { NodeProviderSpec } from '../../constructs/core/input/model';
+import { plainFleetKubevirt } from '../../constructs/core/vm/vm';
 
 const vclusterYaml = `
 controlPlane:

@@ -1,8 +1,8 @@
 import { describe, expect, test } from '@jest/globals';
 import * as path from 'path';
-import { loadConfigFile } from '../../constructs/core/config';
+import { loadConfigFile } from '../../constructs/core/input/config';
 import { planModel } from '../../constructs/core/plan';
-import { Quantity } from '../../constructs/core/quantity';
+import { Quantity } from '../../constructs/core/base/quantity';
 import { buildReplay, creationOrder, KUBEVIRT_DEVICES, KWOK_NODE_LABEL, launcherPodName, seededShuffle } from '../../constructs/verify/replay';
 import { renderVirtualMachine } from '../../constructs/render/kubevirt';
 import { launcherScheduling } from '../../constructs/core/kubevirt/launcher';

@@ -5,8 +5,8 @@
  * pkg/virt-operator/resource/generate/components/daemonsets.go at KUBEVIRT_VERSION; the e2e test
  * `kubevirt-handler` holds these figures to the DaemonSet KubeVirt's own operator code generates.
  */
-import { Quantity } from '../quantity';
-import { ResourceVector } from '../resources';
+import { Quantity } from '../base/quantity';
+import { ResourceVector } from '../base/resources';
 
 /** The label KubeVirt's pods carry (`virt-handler`, `virt-launcher`, ...): how a cluster's pods are told apart. */
 export const KUBEVIRT_APP_LABEL = 'kubevirt.io';

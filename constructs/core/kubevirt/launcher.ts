@@ -7,8 +7,8 @@
  * golden files in test/golden/kubevirt-launcher are produced by KubeVirt's own code (the oracle in
  * test/oracles/kubevirt-launcher) and the unit tests fail when a figure here differs from them.
  */
-import { Quantity } from '../quantity';
-import { addResources, ResourceVector, sumResources } from '../resources';
+import { Quantity } from '../base/quantity';
+import { addResources, ResourceVector, sumResources } from '../base/resources';
 
 /** The KubeVirt release whose launcher rendering this file follows. Named here, and only here. */
 export const KUBEVIRT_VERSION = 'v1.9.0';

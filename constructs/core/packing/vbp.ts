@@ -7,7 +7,7 @@
  * and leaves the decision to the caller, because the engine itself only takes non-negative sizes
  * (see `clampNegativeSizes`).
  */
-import { MAX_PACK_ITEMS } from '../limits';
+import { MAX_PACK_ITEMS } from '../base/bounds';
 
 const INTEGER = /^-?\d+$/;
 

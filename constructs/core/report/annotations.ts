@@ -5,9 +5,9 @@
  * input can end a command early or start another (`\n::add-mask::`, `\n::stop-commands::`).
  */
 import * as path from 'path';
-import type { PlanIssue } from '../errors';
-import { escapeControls } from '../excerpt';
-import type { PlanReport } from '../plan-types';
+import type { PlanIssue } from '../base/errors';
+import { escapeControls } from '../base/excerpt';
+import type { PlanReport } from '../plan/types';
 
 /** Where annotation files are counted from. */
 export interface AnnotationOptions {

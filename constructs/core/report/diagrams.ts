@@ -4,9 +4,9 @@
  * hosts become a histogram.
  */
 import { mermaidLabel } from './escape';
-import type { PlanReport } from '../plan-types';
-import { Quantity } from '../quantity';
-import { percent } from './units';
+import type { PlanReport } from '../plan/types';
+import { Quantity } from '../base/quantity';
+import { percent } from '../base/units';
 
 /** Past this many pools the diagram draws one box per quota ("12 pools, 340 nodes"). */
 const MAX_POOL_BOXES = 30;

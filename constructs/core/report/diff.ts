@@ -4,10 +4,10 @@
  * delta. The previous plan is read as JSON (possibly written by an older metalslice), so every field it
  * might lack is optional here.
  */
-import type { PlanReport } from '../plan-types';
-import { Quantity } from '../quantity';
-import { formatResources, normalizeResources, ResourceVector, subtractResources } from '../resources';
-import { readableDelta } from './units';
+import type { PlanReport } from '../plan/types';
+import { Quantity } from '../base/quantity';
+import { formatResources, normalizeResources, ResourceVector, subtractResources } from '../base/resources';
+import { readableDelta } from '../base/units';
 
 /** One pool's node changes (only pools that changed are listed). */
 export interface PoolChange {

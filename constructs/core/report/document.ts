@@ -3,13 +3,13 @@
  * (terminal) and Markdown (pull requests) render these blocks; the order puts what a reviewer decides on
  * first: the verdict, N+1 headroom, what changed, problems and warnings, then the tables, longest last.
  */
-import { issueWhere, PlanIssue } from '../errors';
-import type { PlanReport } from '../plan-types';
-import { Quantity } from '../quantity';
-import { resourceNames } from '../resources';
+import { issueWhere, PlanIssue } from '../base/errors';
+import type { PlanReport } from '../plan/types';
+import { Quantity } from '../base/quantity';
+import { resourceNames } from '../base/resources';
 import { PlanChanges, summarizeChanges } from './diff';
 import { hostChart, topologyDiagram } from './diagrams';
-import { columnUnit, count, DisplayUnit, inUnit, percent, unitHeader, usageCell } from './units';
+import { columnUnit, count, DisplayUnit, inUnit, percent, unitHeader, usageCell } from '../base/units';
 
 /** How a line should stand out (colour in a terminal, an emoji in Markdown). */
 export type Tone = 'ok' | 'warning' | 'error' | 'change' | 'plain';

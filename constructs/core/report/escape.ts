@@ -3,7 +3,7 @@
  * (a name, a label, a message quoting a value, or a whole plan JSON given to `metalslice report`), so none
  * reaches a terminal, a pull-request comment or a JSON consumer as markup or control characters.
  */
-import { escapeControls } from '../excerpt';
+import { escapeControls } from '../base/excerpt';
 
 /** Markdown inline-code spans the report itself writes (`quotas[0].limits`): kept, with their content made safe. */
 const CODE_SPAN = /(`[^`\n]*`)/;

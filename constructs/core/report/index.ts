@@ -2,7 +2,7 @@
  * Plan reports: for people in a terminal (text), for pull requests (Markdown, optionally bounded), for
  * machines (stable JSON, whose shape `schema/metalslice-plan.schema.json` publishes).
  */
-import type { PlanReport } from '../plan-types';
+import type { PlanReport } from '../plan/types';
 import type { PlanChanges } from './diff';
 import { stringify } from 'yaml';
 import { jsonText } from './escape';
@@ -13,7 +13,7 @@ export { renderPlanMarkdown, DEFAULT_FULL_REPORT } from './markdown';
 export type { MarkdownOptions } from './markdown';
 export { renderPlanText } from './text';
 export type { TextOptions } from './text';
-export { readable, readableResources } from './units';
+export { readable, readableResources } from '../base/units';
 
 /** JSON with a trailing newline; key order is the order the report builds them in, which is fixed. */
 export function stableJson(value: unknown): string {

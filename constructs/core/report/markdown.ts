@@ -5,10 +5,10 @@
  * full report is.
  */
 import { markdownText } from './escape';
-import type { PlanReport } from '../plan-types';
+import type { PlanReport } from '../plan/types';
 import type { PlanChanges } from './diff';
 import { Block, Column, planDocument, Tone } from './document';
-import { count } from './units';
+import { count } from '../base/units';
 
 /** Tables longer than this fold into a <details> block. */
 const FOLD_ROWS = 15;

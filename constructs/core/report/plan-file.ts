@@ -5,11 +5,11 @@
  */
 import Ajv, { ErrorObject } from 'ajv';
 import planSchema from '../../../schema/metalslice-plan.schema.json';
-import { pointerToPath } from '../config';
-import { escapeText } from '../excerpt';
-import { MetalsliceError, PlanIssue } from '../errors';
-import type { PlanReport } from '../plan-types';
-import { readInputFile } from '../read-file';
+import { pointerToPath } from '../input/config-schema';
+import { escapeText } from '../base/excerpt';
+import { MetalsliceError, PlanIssue } from '../base/errors';
+import type { PlanReport } from '../plan/types';
+import { readInputFile } from '../input/read-file';
 
 /** How many schema problems are listed: a file that is not a plan at all breaks hundreds of rules. */
 const MAX_LISTED = 5;

@@ -3,7 +3,7 @@
  * colour only when asked for (a TTY without NO_COLOR; the CLI decides). The diagrams are Markdown's.
  */
 import { terminalText } from './escape';
-import type { PlanReport } from '../plan-types';
+import type { PlanReport } from '../plan/types';
 import type { PlanChanges } from './diff';
 import { Block, Column, planDocument, Tone } from './document';
 

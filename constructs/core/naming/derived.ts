@@ -1,0 +1,71 @@
+/**
+ * Every name metalslice derives and every label key it sets: one small rule each, with its reason. Whatever
+ * names a node, a VM, a namespace or a label asks here; derived-names.ts then checks that no two owners end up
+ * with the same derived name.
+ */
+import { createHash } from 'crypto';
+import type { QuotaSpec } from '../input/model';
+
+// ---- Label keys ----------------------------------------------------------------------------------------------
+
+/** metalslice's own label keys live under this prefix. */
+export const LABEL_PREFIX = 'metalslice.io';
+/** On every VM, HostClaim and node of a pool: the pool's name (the inventory tells launcher pods apart by it). */
+export const POOL_LABEL = `${LABEL_PREFIX}/pool`;
+/** On a quota's objects and its VMs: the quota's name. */
+export const QUOTA_LABEL = `${LABEL_PREFIX}/quota`;
+/** On node objects and node environments: the tenant cluster they serve. */
+export const CLUSTER_LABEL = `${LABEL_PREFIX}/cluster`;
+/** On node objects and node environments: the node provider that makes them. */
+export const PROVIDER_LABEL = `${LABEL_PREFIX}/provider`;
+/**
+ * On the VMs, HostClaims and nodes metalslice creates: the node type chosen for them (`provider.type`). Not the
+ * vCluster property below: this one is metalslice's record of the choice, read back by selectors and reports.
+ */
+export const NODE_TYPE_LABEL = `${LABEL_PREFIX}/node-type`;
+/** On a quota's namespace: the organisation that owns it. */
+export const ORGANIZATION_LABEL = `${LABEL_PREFIX}/organization`;
+/** On everything metalslice creates (the Kubernetes recommended label). */
+export const MANAGED_BY = { 'app.kubernetes.io/managed-by': 'metalslice' } as const;
+/** On a VM's pod template, so its launcher pod names the VM (KubeVirt's own key). */
+export const VM_NAME_LABEL = 'kubevirt.io/vm';
+/**
+ * vCluster's node-type property: every node type offers it (its name), so a pool selects a type by name, and a
+ * node of an auto-node pool carries it. vCluster's key, so a vcluster.yaml written for vCluster selects alike.
+ */
+export const VCLUSTER_NODE_TYPE_LABEL = 'vcluster.com/node-type';
+/** The well-known Kubernetes instance-type label: a node type's name, as Karpenter and the kubelet use it. */
+export const INSTANCE_TYPE_LABEL = 'node.kubernetes.io/instance-type';
+
+// ---- Derived names -------------------------------------------------------------------------------------------
+
+/**
+ * A node of an auto-node (static) pool, or of a private node pool: `<cluster>-<pool>-<i>`. The cluster comes
+ * first because one provider cluster holds the nodes of many tenant clusters, and pool names are unique per
+ * cluster only.
+ */
+export function autoNodeName(cluster: string, pool: string, index: number): string {
+  return `${cluster}-${pool}-${index}`;
+}
+
+/** A VM (and its node) of an elastic node pool: `<pool>-<i>`. Pool names are unique per quota namespace. */
+export function poolVmName(pool: string, index: number): string {
+  return `${pool}-${index}`;
+}
+
+/** The namespace of a quota's VMs: as written, else `<organization>-<name>`, so two organisations never share one. */
+export function quotaNamespace(spec: Pick<QuotaSpec, 'namespace' | 'organization' | 'name'>): string {
+  return spec.namespace ?? `${spec.organization}-${spec.name}`;
+}
+
+/**
+ * The namespace of one (tenant cluster x node provider) pair's node objects: `<cluster>-<provider>`, or, when
+ * that is longer than a DNS label allows, a shortened form with a stable hash suffix so two long pairs never
+ * share a namespace.
+ */
+export function nodeEnvironmentNamespace(env: { readonly cluster: string; readonly provider: string }): string {
+  const plain = `${env.cluster}-${env.provider}`;
+  if (plain.length <= 63) return plain;
+  const hash = createHash('sha256').update(`${env.cluster}\u0000${env.provider}`).digest('hex').slice(0, 8);
+  return `${plain.slice(0, 54).replace(/-+$/, '')}-${hash}`;
+}

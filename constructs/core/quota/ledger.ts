@@ -1,0 +1,141 @@
+/**
+ * Which quota a VM counts against, and by how much: the one ledger of a quota, and the one wording of
+ * "over quota".
+ *
+ * - **Which quota.** A VM counts against the quota of its pool: an elastic node pool's `quota`, or the `quota`
+ *   of the autoNodes entry of a static or dynamic pool on a kubevirt provider (metalslice's kubevirt node
+ *   template included). Pools on metal3 and terraform providers, and private node pools, are whole machines:
+ *   they charge no quota; the hosts they claim are kept per host by auto-ledger.ts.
+ * - **By how much.** Its `quotaDemand` (vms.ts `buildVm`): the requests of its virt-launcher pod as KubeVirt
+ *   renders them, one pod, and a DataVolume root disk's size as `disk`. A node type's VM is built by
+ *   node-type-match.ts `typeVm` with its claim's `kubevirt.vcluster.com/root-disk-size`, so type selection
+ *   charges what accounting charges. A quota limits cpu, memory and devices always, anything else only if it
+ *   lists it (quota-room.ts).
+ * - **In what order.** Elastic pools first, then static auto-node pools in config order, each all or nothing
+ *   (plan-vms.ts, static-pools.ts). A dynamic pool is never charged: its worst case at its limits must fit the
+ *   room the static pools leave (dynamic-pools.ts). Accounting (plan-accounting.ts) then charges every
+ *   concrete VM, pool by pool, on a fresh ledger: that charge is the one the plan reports. Live migrations
+ *   and `maxVirtualMachines` are checked there too.
+ */
+import { overQuota, roomLeft, wholeWithin } from './room';
+import { addResources, get, ResourceVector, scaleResources, subtractResources } from '../base/resources';
+import { amount } from '../base/units';
+
+/** A quota as a ledger sees it: its name, where it was written, and its limits. */
+export interface QuotaLimits {
+  readonly name: string;
+  /** Where the quota was written (`quotas[1]`); a refusal says to raise `<path>.limits`. @default - none */
+  readonly path?: string;
+  readonly limits: ResourceVector;
+}
+
+/** A pool asking for room: who asks, for how many VMs of what demand each, and how to ask for fewer. */
+export interface QuotaClaim {
+  /** The pool as a refusal names it (`poolSubject`). */
+  readonly subject: string;
+  /** How many VMs. */
+  readonly count: number;
+  /** What one VM counts against the quota (its `quotaDemand`). */
+  readonly each: ResourceVector;
+  /** The field that sets the count (`count`, `quantity`, `limits.nodes`). */
+  readonly field: string;
+  /** Other fixes, said between lowering the count and raising the quota. @default - none */
+  readonly alternatives?: readonly string[];
+  /** What the VMs take together, when summed from the VMs themselves. @default - `count` x `each` */
+  readonly total?: ResourceVector;
+  /** The count that fits, when it is not `each` within the room (a dynamic pool: the smallest over its types). @default - the whole VMs that fit */
+  readonly fit?: number;
+}
+
+/** What a refusal says a pool is: `pool "web"`, `static pool "db" (virt.large)`. */
+export function poolSubject(origin: 'elastic' | 'static' | 'dynamic', name: string, nodeType?: string): string {
+  const kind = origin === 'elastic' ? 'pool' : origin === 'static' ? 'static pool' : 'dynamic pool';
+  return `${kind} "${name}"${nodeType !== undefined ? ` (${nodeType})` : ''}`;
+}
+
+/** One quota's limits, what has been charged to it, and the room left. */
+export class QuotaLedger {
+  private chargedHere: ResourceVector = {};
+
+  /** `before`: what was charged before this ledger was opened (the elastic pools, for type selection). */
+  constructor(
+    readonly quota: QuotaLimits,
+    private readonly before: ResourceVector = {},
+  ) {}
+
+  /** A ledger opened on the room a quota has left (what was charged is what is missing from `limits`). */
+  static withRoom(quota: QuotaLimits, room: ResourceVector): QuotaLedger {
+    return new QuotaLedger(quota, subtractResources(quota.limits, room));
+  }
+
+  /** What was charged on this ledger (not what it was opened with). */
+  get charged(): ResourceVector {
+    return this.chargedHere;
+  }
+
+  /** Room left per limited resource; negative when over. */
+  get room(): ResourceVector {
+    return roomLeft(this.quota.limits, addResources(this.before, this.chargedHere));
+  }
+
+  /** The resources `demand` asks for that would go past the quota. */
+  over(demand: ResourceVector): string[] {
+    const after = addResources(addResources(this.before, this.chargedHere), demand);
+    return overQuota(after, this.quota.limits).filter((r) => !get(demand, r).isZero());
+  }
+
+  /** The resources already charged past the quota. */
+  overAlready(): string[] {
+    return overQuota(addResources(this.before, this.chargedHere), this.quota.limits);
+  }
+
+  /** How many whole VMs of `each` fit in the room left. */
+  fits(each: ResourceVector): number {
+    return wholeWithin(each, this.room);
+  }
+
+  charge(demand: ResourceVector): void {
+    this.chargedHere = addResources(this.chargedHere, demand);
+  }
+
+  /** Charges the claim when it fits; otherwise charges it all the same (accounting) and returns the refusal. */
+  chargeOrRefuse(claim: QuotaClaim): string | undefined {
+    const refusal = this.refusal(claim);
+    this.charge(totalOf(claim));
+    return refusal;
+  }
+
+  /** Why the claim does not fit, in the one wording: what needs how much, what is left of what, the fix; undefined when it fits. */
+  refusal(claim: QuotaClaim): string | undefined {
+    const demand = totalOf(claim);
+    const over = this.over(demand);
+    if (over.length === 0) return undefined;
+    const room = this.room;
+    const detail = over.map(
+      (r) =>
+        `${r}: needs ${amount(r, get(demand, r))} (${claim.count} x ${amount(r, get(claim.each, r))}, ${whatCounts(r)}), ${left(r, room)} left of ${amount(r, get(this.quota.limits, r))}`,
+    );
+    const raise = this.quota.path !== undefined ? `raise ${this.quota.path}.limits` : `raise the limits of quota "${this.quota.name}"`;
+    const fixes = [`lower ${claim.field} to ${claim.fit ?? wholeWithin(claim.each, room)}`, ...(claim.alternatives ?? []), raise];
+    return `${claim.subject} does not fit quota "${this.quota.name}" (${detail.join('; ')}): ${oneOf(fixes)}`;
+  }
+}
+
+function totalOf(claim: QuotaClaim): ResourceVector {
+  return claim.total ?? scaleResources(claim.each, claim.count);
+}
+
+/** What of a VM a resource counts. */
+function whatCounts(resource: string): string {
+  return `each VM's launcher pod as KubeVirt ${resource === 'disk' ? 'and its root disk' : 'requests it'}`;
+}
+
+function left(resource: string, room: ResourceVector): string {
+  const q = get(room, resource);
+  return q.isNegative() ? '0' : amount(resource, q);
+}
+
+/** `a or b`; `a, b, or c`. */
+function oneOf(fixes: readonly string[]): string {
+  return fixes.length <= 2 ? fixes.join(' or ') : `${fixes.slice(0, -1).join(', ')}, or ${fixes[fixes.length - 1]}`;
+}
