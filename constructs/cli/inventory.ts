@@ -11,7 +11,8 @@ import { BareMetalHostObject, buildInventory, ContainerResources, NodeObject, Po
 import { Taint } from '../core/input/model';
 import { buildSnapshot } from '../core/hosts/snapshot';
 import { stableJson } from '../core/report';
-import { findTarget, KubeApiError, KubeClient, KubeconfigError } from './kube-client';
+import { KubeApiError, KubeClient } from './kube-client';
+import { findTarget, KubeconfigError } from './kube-client-config';
 import { writeWhole } from './write-whole';
 
 export interface InventoryOptions {

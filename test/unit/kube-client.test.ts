@@ -7,17 +7,9 @@ import * as http from 'http';
 import { AddressInfo } from 'net';
 import * as os from 'os';
 import * as path from 'path';
-import {
-  findTarget,
-  KubeApiError,
-  KubeClient,
-  KubeconfigError,
-  KubeEnv,
-  MAX_RESPONSE_BYTES,
-  resolveContext,
-  loadKubeconfigFiles,
-  runExecPlugin,
-} from '../../constructs/cli/kube-client';
+import { KubeApiError, KubeClient, MAX_RESPONSE_BYTES } from '../../constructs/cli/kube-client';
+import { findTarget, KubeconfigError, KubeEnv, loadKubeconfigFiles, resolveContext } from '../../constructs/cli/kube-client-config';
+import { runExecPlugin } from '../../constructs/cli/kube-client-exec';
 
 const SECRET = 'sEcReT-tOkEn-0123456789';
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'kube-client-'));
