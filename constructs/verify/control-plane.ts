@@ -18,7 +18,8 @@ import * as http from 'http';
 import * as https from 'https';
 import * as os from 'os';
 import * as path from 'path';
-import { frontProxyFlags, RunningKubevirt, startKubevirt } from './kubevirt';
+import { frontProxyFlags } from './certificates';
+import { RunningKubevirt, startKubevirt } from './kubevirt';
 import {
   apiRequest,
   ApiResponse,

@@ -8,7 +8,7 @@ import { Plan } from '../core/plan';
 import { PlannedVm } from '../core/vm/vm';
 import { renderKubeVirt, renderVirtualMachine } from '../render/kubevirt';
 import { ControlPlane, sleep } from './control-plane';
-import { KUBEVIRT_NAMESPACE } from './kubevirt';
+import { KUBEVIRT_NAMESPACE } from './kubevirt-stand-ins';
 import { apiMessage } from './processes';
 import { ReplayPod } from './replay';
 

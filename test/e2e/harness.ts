@@ -2,8 +2,7 @@
 // a kube-controller-manager running only the controllers a tenant slice depends on (namespace deletion,
 // quota usage, garbage collection, service accounts), all on loopback, in a temp dir, torn down by stop().
 // Binaries come from scripts/toolchain.sh (source its env.sh, or let scripts/test-e2e.sh do it).
-import { spawn, execFileSync } from 'node:child_process';
-import { randomBytes } from 'node:crypto';
+import { spawn } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as https from 'node:https';
 import * as os from 'node:os';
@@ -21,8 +20,10 @@ import {
   tail,
   waitFor,
 } from '../../constructs/verify/processes';
-import { findTarget } from '../../constructs/cli/kube-client';
-import { frontProxyFlags, KUBEVIRT_NAMESPACE, startKubevirt } from '../../constructs/verify/kubevirt';
+import { findTarget } from '../../constructs/cli/kube-client-config';
+import { CLIENT_EXTENSIONS, frontProxyFlags, makeCa, makeKeyAndCsr, makeLeaf, openssl, subject } from '../../constructs/verify/certificates';
+import { startKubevirt } from '../../constructs/verify/kubevirt';
+import { KUBEVIRT_NAMESPACE } from '../../constructs/verify/kubevirt-stand-ins';
 import type { ApiResourceList, ConfigMapDoc, CrdDoc, CsrDoc, NodeDoc, ResourceQuotaDoc, Status } from '../support/kube-docs';
 
 /** The repository root (this file lives in test/e2e/). */
@@ -205,97 +206,11 @@ export function binary(name: string): string {
 }
 
 // ---------------------------------------------------------------------------------------------------------
-// Certificates (openssl): one CA signs the serving certificate and every client certificate.
-
-const OPENSSL_CONFIG = `[req]
-distinguished_name = dn
-prompt = no
-[dn]
-CN = unused
-[v3_ca]
-basicConstraints = critical,CA:TRUE
-keyUsage = critical,keyCertSign,cRLSign,digitalSignature
-subjectKeyIdentifier = hash
-`;
-
-function openssl(dir: string, args: readonly string[]): void {
-  execFileSync('openssl', args, { cwd: dir, stdio: ['ignore', 'ignore', 'pipe'] });
-}
-
-/** A distinguished name for openssl -subj: each group becomes an O, the user the CN. */
-function subject(cn: string, groups: readonly string[]): string {
-  const esc = (s: string): string => s.replace(/[/\\=+,]/g, (c) => `\\${c}`);
-  return groups.map((g) => `/O=${esc(g)}`).join('') + `/CN=${esc(cn)}`;
-}
-
-function makeCa(dir: string): void {
-  fs.writeFileSync(path.join(dir, 'openssl.cnf'), OPENSSL_CONFIG);
-  openssl(dir, [
-    'req',
-    '-x509',
-    '-new',
-    '-nodes',
-    '-config',
-    'openssl.cnf',
-    '-extensions',
-    'v3_ca',
-    '-newkey',
-    'ec',
-    '-pkeyopt',
-    'ec_paramgen_curve:prime256v1',
-    '-keyout',
-    'ca.key',
-    '-out',
-    'ca.crt',
-    '-days',
-    '2',
-    '-subj',
-    '/CN=metalslice-e2e-ca',
-  ]);
-}
-
-/** A new P-256 key `<name>.key` and a certificate request `<name>.csr` for `subj`, in `dir` (which holds openssl.cnf). */
-function ecKeyAndCsr(dir: string, name: string, subj: string): void {
-  const args = ['-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:prime256v1', '-keyout', `${name}.key`, '-out', `${name}.csr`, '-subj', subj];
-  openssl(dir, ['req', '-new', '-nodes', '-config', 'openssl.cnf', ...args]);
-}
-
-function makeLeaf(dir: string, name: string, subj: string, extensions: string): void {
-  const ext = `${name}.ext`;
-  fs.writeFileSync(path.join(dir, ext), `[v3]\nbasicConstraints = critical,CA:FALSE\n${extensions}\n`);
-  ecKeyAndCsr(dir, name, subj);
-  openssl(dir, [
-    'x509',
-    '-req',
-    '-in',
-    `${name}.csr`,
-    '-CA',
-    'ca.crt',
-    '-CAkey',
-    'ca.key',
-    '-set_serial',
-    `0x${randomHex(16)}`,
-    '-days',
-    '2',
-    '-out',
-    `${name}.crt`,
-    '-extfile',
-    ext,
-    '-extensions',
-    'v3',
-  ]);
-  fs.rmSync(path.join(dir, `${name}.csr`));
-}
-
-function randomHex(bytes: number): string {
-  // The top bit clear keeps the serial positive.
-  const b = randomBytes(bytes);
-  b[0] = b[0] & 0x7f;
-  return b.toString('hex');
-}
+// Certificates (constructs/verify/certificates.ts): one CA, `ca.crt`, signs the serving certificate and every
+// client certificate.
 
 function makeClientCert(dir: string, name: string, user: string, groups: readonly string[]): void {
-  makeLeaf(dir, name, subject(user, groups), 'keyUsage = critical,digitalSignature,keyEncipherment\nextendedKeyUsage = clientAuth');
+  makeLeaf(dir, 'ca', name, subject(user, groups), CLIENT_EXTENSIONS);
 }
 
 function writeKubeconfig(file: string, server: string, caFile: string, certFile: string, keyFile: string, user: string): void {
@@ -406,11 +321,12 @@ export async function startCluster(opts: StartClusterOptions = {}): Promise<Test
 
   try {
     // Certificates and keys.
-    makeCa(dir);
+    makeCa(dir, 'ca', 'metalslice-e2e-ca');
     makeLeaf(
       dir,
+      'ca',
       'apiserver',
-      '/CN=kube-apiserver',
+      subject('kube-apiserver'),
       [
         'keyUsage = critical,digitalSignature,keyEncipherment',
         'extendedKeyUsage = serverAuth',
@@ -889,8 +805,7 @@ export async function emulateKubeletJoin(
   },
 ): Promise<{ csr: CsrDoc; node: ApiResponse<NodeDoc> }> {
   const dir = fs.mkdtempSync(path.join(cluster.dir, 'emulated-kubelet-'));
-  fs.writeFileSync(path.join(dir, 'openssl.cnf'), OPENSSL_CONFIG);
-  ecKeyAndCsr(dir, 'node', subject(`system:node:${p.nodeName}`, ['system:nodes']));
+  makeKeyAndCsr(dir, 'node', subject(`system:node:${p.nodeName}`, ['system:nodes']));
   const bootstrap = bootstrapTokenClient(cluster, p.token);
   const csrs = '/apis/certificates.k8s.io/v1/certificatesigningrequests';
   const created = await bootstrap.create<CsrDoc & Status>(csrs, {
