@@ -1,6 +1,7 @@
 /**
  * NodeEnvironment: the namespace on the provider cluster that holds a (tenant cluster x provider) pair's node
- * objects (VMs of auto nodes, HostClaims and their Secrets), and its default-deny NetworkPolicy.
+ * objects when no quota holds them (HostClaims and their Secrets; VMs of auto nodes live in their quota's
+ * namespace, where its ResourceQuota counts them), and its default-deny NetworkPolicy.
  */
 import { ITerraformDependable } from 'cdktf';
 import { Manifest } from './providers/kubernetes/manifest';

@@ -217,7 +217,7 @@ function requiredHosts(hosts: readonly string[]): Record<string, unknown> {
  * Where kube-scheduler may put the VM: pinned to its planned host (a required node affinity), or spread
  * under a hard topology spread over its host group (a required node affinity on the group's hosts; none
  * when the group is the whole fleet). The spread bounds every host at ceil(n / group size) VMs of the pool
- * whatever order the pods come in, which is what the plan's proof counts on (core/plan-groups.ts). Only
+ * whatever order the pods come in, which is what the plan's proof counts on (core/plan/groups.ts). Only
  * hosts whose taints the pod tolerates are counted as places to spread over (nodeTaintsPolicy Honor), so a
  * cordoned, drained host is not one.
  */

@@ -1,6 +1,7 @@
 /**
  * The node environment of one (tenant cluster x node provider) pair: a namespace on the provider cluster
- * that holds the pair's node objects (VMs, HostClaims, their Secrets), closed by a default-deny
+ * that holds the pair's node objects that no quota holds (HostClaims and their Secrets; an auto node's VM lives
+ * in its quota's namespace, where the ResourceQuota counts it), closed by a default-deny
  * NetworkPolicy so one tenant's nodes cannot reach another's. Plain Kubernetes objects, created once per
  * pair however many pools use it.
  */
@@ -20,7 +21,7 @@ export interface KubernetesObject {
   readonly [field: string]: unknown;
 }
 
-/** The labels are core/naming.ts's; re-exported for the renderers that import them from here. */
+/** The labels are core/naming/derived.ts's; re-exported for the renderers that import them from here. */
 export const MANAGED_BY_LABELS: Readonly<Record<string, string>> = MANAGED_BY;
 export { CLUSTER_LABEL, nodeEnvironmentNamespace, PROVIDER_LABEL };
 

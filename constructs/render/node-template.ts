@@ -10,7 +10,7 @@ import { describeValue } from '../core/base/excerpt';
 import { MetalsliceConfig } from '../core/input/model';
 import { NodeType } from '../core/auto/node-types';
 import { Plan } from '../core/plan';
-import { typeVm } from '../core/plan/vm-list';
+import { typeVm } from '../core/auto';
 import { effectiveProperties, kubevirtProperties } from '../core/vm/properties';
 import { pinnedEvictionStrategy } from '../core/vm/vm';
 import { renderVmSpec, VmSpec, VmTypeInput } from './kubevirt';

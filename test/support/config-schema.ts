@@ -72,7 +72,7 @@ export function buildConfigSchema(): Schema {
   const config = source.statements.find((s): s is ts.InterfaceDeclaration => ts.isInterfaceDeclaration(s) && s.name.text === 'MetalsliceConfig')!;
   const missing: string[] = [];
   const body = annotate(CONFIG_SCHEMA, checker.getTypeAtLocation(config), checker, 'config', missing);
-  if (missing.length > 0) throw new Error(`no TSDoc for ${missing.join(', ')}: document the props in constructs/core/model.ts`);
+  if (missing.length > 0) throw new Error(`no TSDoc for ${missing.join(', ')}: document the props in constructs/core/input/model.ts`);
   return {
     $schema: 'http://json-schema.org/draft-07/schema#',
     title: `metalslice config (apiVersion ${CONFIG_API_VERSION})`,

@@ -327,7 +327,7 @@ describe('bad inputs are described, never echoed', () => {
 });
 
 /**
- * Bounds before work: every count, quantity, limit and ratio has an upper bound (constructs/core/limits.ts),
+ * Bounds before work: every count, quantity, limit and ratio has an upper bound (constructs/core/base/bounds.ts),
  * refused at its path at once, before the planner builds a VM. Each of these hung, took seconds and hundreds
  * of MiB, or crashed (exit 70) before the bounds existed.
  */

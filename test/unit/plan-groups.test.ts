@@ -1,4 +1,4 @@
-// The whole-drain proof of host groups (core/plan-groups.ts), on hand-made ledgers: one CPU dimension in
+// The whole-drain proof of host groups (core/plan/groups.ts), on hand-made ledgers: one CPU dimension in
 // millicores, pools confined by hand, the answer worked out in each comment.
 import { describe, expect, it } from '@jest/globals';
 import { GroupLedger, GroupPool } from '../../constructs/core/plan/groups';

@@ -9,7 +9,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { MetalsliceConfig, NodeProviderSpec } from '../../constructs/core/input/model';
 import { planModel } from '../../constructs/core/plan';
-import { templateGroupIssues } from '../../constructs/core/plan/vm-list';
+import { templateGroupIssues } from '../../constructs/core/plan/type-selection';
 import { importVclusterAutoNodes } from '../../constructs/core/input/vcluster';
 import { synthConfigObjects } from '../support/stack-objects';
 import { CORPUS_DIR } from '../support/vcluster-corpus';

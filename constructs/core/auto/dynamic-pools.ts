@@ -4,7 +4,7 @@
  * pool's worst case (every matching type at the limits) still fits what its quota has left after the static
  * pools, and names the type that costs most at the limits for reports and renderers.
  */
-import type { Ledger } from './taken';
+import type { TakenSoFar } from './taken';
 import { DynamicSettings, parseCommon, parseDynamicSettings } from './pool-input';
 import type { PlannedAutoPool, PoolContext } from './types';
 import { childPath, PlanIssue } from '../base/errors';
@@ -27,7 +27,7 @@ export function planDynamic(
   ctx: PoolContext,
   spec: DynamicPoolSpec,
   path: string,
-  ledger: Ledger,
+  taken: TakenSoFar,
   issues: PlanIssue[],
   warnings: PlanIssue[],
 ): PlannedAutoPool | undefined {
@@ -38,7 +38,7 @@ export function planDynamic(
 
   const { autoscaler, limits, nodesLimit, minNodes } = settings;
   const { matching, rejected, gpuOnly } = matchTypes(ctx, common.requirements, requestedExtended(common.requirements, limits), undefined, (type) =>
-    ledger.left(type) === 0 ? `capacity exhausted: all ${type.maxCapacity} nodes taken by static pools` : undefined,
+    taken.left(type) === 0 ? `capacity exhausted: all ${type.maxCapacity} nodes taken by static pools` : undefined,
   );
   const base = {
     ...poolIdentity(ctx, spec.name, path),
@@ -77,9 +77,9 @@ export function planDynamic(
   // cluster-api: one MachineDeployment, one machine template, so one type: the cheapest that matches.
   const types = autoscaler === 'cluster-api' ? [matching[0]] : matching;
   warnUnlaunchable(path, settings, types, warnings);
-  const { worstCases, unbounded } = worstCasesOf(ctx, settings, types, ledger);
+  const { worstCases, unbounded } = worstCasesOf(ctx, settings, types, taken);
   const maxNodes = autoscaler === 'cluster-api' ? clusterApiMaxNodes(path, settings, types[0], issues) : undefined;
-  if (ctx.quota !== undefined) checkQuotaRoom(ctx, spec, path, { settings, types, worstCases, unbounded }, ledger, issues, warnings);
+  if (ctx.quota !== undefined) checkQuotaRoom(ctx, spec, path, { settings, types, worstCases, unbounded }, taken, issues, warnings);
   const worst = costliest(worstCases);
   const nodeType = autoscaler === 'cluster-api' ? types[0].id : undefined;
   return {
@@ -119,7 +119,7 @@ function worstCasesOf(
   ctx: PoolContext,
   settings: DynamicSettings,
   types: readonly NodeType[],
-  ledger: Ledger,
+  taken: TakenSoFar,
 ): { worstCases: WorstCase[]; unbounded: boolean } {
   const { autoscaler, limits, nodesLimit } = settings;
   let unbounded = false;
@@ -133,7 +133,7 @@ function worstCasesOf(
     }
     if (autoscaler === 'cluster-api') n = Math.min(n, cappedMax(type, limits, nodesLimit));
     // No limits on a quota'd pool: vCluster accepts it, and the quota's ResourceQuota is then the bound.
-    if (n === Infinity && ctx.quota !== undefined && autoscaler === 'karpenter') n = ledger.quota(ctx.quota).fits(footprintOf(type, ctx));
+    if (n === Infinity && ctx.quota !== undefined && autoscaler === 'karpenter') n = taken.quota(ctx.quota).fits(footprintOf(type, ctx));
     if (n === Infinity) {
       unbounded = true;
       continue;
@@ -167,12 +167,12 @@ function checkQuotaRoom(
   spec: DynamicPoolSpec,
   path: string,
   sizing: { settings: DynamicSettings; types: readonly NodeType[]; worstCases: readonly WorstCase[]; unbounded: boolean },
-  ledger: Ledger,
+  taken: TakenSoFar,
   issues: PlanIssue[],
   warnings: PlanIssue[],
 ): void {
   const { settings, types, worstCases, unbounded } = sizing;
-  const quota = ledger.quota(ctx.quota!);
+  const quota = taken.quota(ctx.quota!);
   const remaining = quota.room;
   // A cluster-api pool without a bound is already refused (clusterApiMaxNodes), for cluster-autoscaler's max-size.
   if (unbounded && settings.autoscaler !== 'cluster-api') {
@@ -225,7 +225,7 @@ function cappedMax(type: NodeType, limits: ResourceVector, nodesLimit: number | 
  * Dynamic pools that share a quota: each may fit alone, but together at their limits they can reach more than
  * the quota has left. A warning (the quota stops some scale-ups), in quota order.
  */
-export function warnSharedQuotas(pools: readonly PlannedAutoPool[], ledger: Ledger, warnings: PlanIssue[]): void {
+export function warnSharedQuotas(pools: readonly PlannedAutoPool[], taken: TakenSoFar, warnings: PlanIssue[]): void {
   const worstByQuota = new Map<string, { total: ResourceVector; pools: string[] }>();
   for (const pool of pools) {
     if (!pool.quota || !pool.dynamic?.worstCase) continue;
@@ -234,8 +234,8 @@ export function warnSharedQuotas(pools: readonly PlannedAutoPool[], ledger: Ledg
     worstByQuota.set(pool.quota, { total: addResources(acc.total, worst), pools: [...acc.pools, pool.path] });
   }
   for (const [quota, acc] of [...worstByQuota].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) {
-    const remaining = ledger.quota(quota).room;
-    const over = ledger.quota(quota).over(acc.total);
+    const remaining = taken.quota(quota).room;
+    const over = taken.quota(quota).over(acc.total);
     if (acc.pools.length > 1 && over.length > 0) {
       warnings.push({
         path: acc.pools[0],

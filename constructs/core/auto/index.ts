@@ -2,16 +2,16 @@
  * Auto nodes: vCluster-style static and dynamic pools matched against the node type catalogue at synth time.
  * This file runs the steps; each rule lives in the file named for its job:
  *
- * - auto-pool-input.ts: the entries and pools as written, checked (cluster, provider, quota, names, settings);
- * - node-type-match.ts: which node type a pool gets (requirements, GPU rule, size, cheapest first);
- * - auto-ledger.ts: what earlier claims took (nodes per type, metal3 hosts); quota-ledger.ts: each quota's room;
+ * - pool-input.ts: the entries and pools as written, checked (cluster, provider, quota, names, settings);
+ * - type-match.ts: which node type a pool gets (requirements, GPU rule, size, cheapest first);
+ * - taken.ts: what earlier claims took (nodes per type, metal3 hosts); quota/ledger.ts: each quota's room;
  * - static-pools.ts: N nodes of one type, now; dynamic-pools.ts: an autoscaler's worst case within limits;
- * - auto-pool-types.ts: the data they share.
+ * - types.ts: the data they share.
  *
  * Static pools are planned first, in config order: they take nodes now; dynamic pools are checked against what
  * is left.
  */
-import { Ledger } from './taken';
+import { TakenSoFar } from './taken';
 import { checkProviderFleets, PoolInput, readPoolInput } from './pool-input';
 import type { AutoNodesInput, AutoNodesPlan, NodeEnvironmentRef, PlannedAutoPool, QuotaUsage } from './types';
 import { warnSharedQuotas, planDynamic } from './dynamic-pools';
@@ -21,7 +21,7 @@ import { planStatic } from './static-pools';
 
 export type * from './types';
 export { checkTaints } from './pool-input';
-export { compareByCost, typeVm, vmOfType } from './type-match';
+export { compareByCost, typeVm, plainTypeVm } from './type-match';
 
 /** Plans every auto-node pool of every cluster. Never throws for bad input: problems are in `issues`. */
 export function planAutoNodes(input: AutoNodesInput): AutoNodesPlan {
@@ -32,12 +32,12 @@ export function planAutoNodes(input: AutoNodesInput): AutoNodesPlan {
   warnings.push(...catalogue.warnings);
   checkProviderFleets(catalogue, input, issues);
   const work = readPoolInput(input, catalogue, issues, warnings);
-  const ledger = new Ledger(input.quotas);
-  const pools = planPools(work, ledger, issues, warnings);
+  const taken = new TakenSoFar(input.quotas);
+  const pools = planPools(work, taken, issues, warnings);
   return {
     ok: issues.length === 0,
     pools,
-    quotas: quotaUsage(pools, ledger),
+    quotas: quotaUsage(pools, taken),
     environments: sortedEnvironments(work.environments.values()),
     issues,
     warnings,
@@ -45,28 +45,28 @@ export function planAutoNodes(input: AutoNodesInput): AutoNodesPlan {
 }
 
 /** Static pools first, then dynamic ones, each against the ledger; the planned pools in config order. */
-function planPools(work: PoolInput, ledger: Ledger, issues: PlanIssue[], warnings: PlanIssue[]): PlannedAutoPool[] {
+function planPools(work: PoolInput, taken: TakenSoFar, issues: PlanIssue[], warnings: PlanIssue[]): PlannedAutoPool[] {
   const planned: { order: number; pool: PlannedAutoPool }[] = [];
   for (const w of work.statics) {
-    const pool = planStatic(w.ctx, w.spec, w.path, ledger, issues);
+    const pool = planStatic(w.ctx, w.spec, w.path, taken, issues);
     if (pool) planned.push({ order: w.order, pool });
   }
   const dynamics: PlannedAutoPool[] = [];
   for (const w of work.dynamics) {
-    const pool = planDynamic(w.ctx, w.spec, w.path, ledger, issues, warnings);
+    const pool = planDynamic(w.ctx, w.spec, w.path, taken, issues, warnings);
     if (!pool) continue;
     planned.push({ order: w.order, pool });
     dynamics.push(pool);
   }
-  warnSharedQuotas(dynamics, ledger, warnings);
+  warnSharedQuotas(dynamics, taken, warnings);
   return planned.sort((a, b) => a.order - b.order).map((p) => p.pool);
 }
 
 /** What the pools took from each quota they name, and what it has left, by quota name. */
-function quotaUsage(pools: readonly PlannedAutoPool[], ledger: Ledger): QuotaUsage[] {
+function quotaUsage(pools: readonly PlannedAutoPool[], taken: TakenSoFar): QuotaUsage[] {
   const quotaNames = new Set<string>();
   for (const pool of pools) if (pool.quota) quotaNames.add(pool.quota);
-  return [...quotaNames].sort().map((name) => ({ name, consumed: ledger.quota(name).charged, remaining: ledger.quota(name).room }));
+  return [...quotaNames].sort().map((name) => ({ name, consumed: taken.quota(name).charged, remaining: taken.quota(name).room }));
 }
 
 /** Node environments by cluster, then provider. */

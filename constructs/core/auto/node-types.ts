@@ -16,7 +16,7 @@ import { describeValue } from '../base/excerpt';
 import { isProviderSetting } from '../vm/properties';
 import { INSTANCE_TYPE_LABEL, VCLUSTER_NODE_TYPE_LABEL } from '../naming/derived';
 
-// The identity labels are core/naming.ts's (vCluster's node-type property is not metalslice's node-type label).
+// The identity labels are core/naming/derived.ts's (vCluster's node-type property is not metalslice's node-type label).
 export { INSTANCE_TYPE_LABEL, VCLUSTER_NODE_TYPE_LABEL };
 export const OS_LABEL = 'kubernetes.io/os';
 export const ZONE_LABEL = 'topology.kubernetes.io/zone';

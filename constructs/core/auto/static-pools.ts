@@ -6,7 +6,7 @@
  * type has room for all N, that is an error. One type per pool keeps the pool homogeneous (one node shape, one
  * set of labels) and keeps scaling stable: adding a node never re-types the existing ones.
  */
-import type { Ledger } from './taken';
+import type { TakenSoFar } from './taken';
 import { checkStaticQuantity, parseCommon } from './pool-input';
 import type { ParsedPoolCommon, PlannedAutoNode, PlannedAutoPool, PoolContext, RejectedType } from './types';
 import { captureInto, childPath, PlanIssue } from '../base/errors';
@@ -18,7 +18,7 @@ import { poolSubject, QuotaClaim, QuotaLedger } from '../quota/ledger';
 import { parseResources, scaleResources } from '../base/resources';
 
 /** Plans one static pool: checks it, matches its type, takes its nodes from the ledger. */
-export function planStatic(ctx: PoolContext, spec: StaticPoolSpec, path: string, ledger: Ledger, issues: PlanIssue[]): PlannedAutoPool | undefined {
+export function planStatic(ctx: PoolContext, spec: StaticPoolSpec, path: string, taken: TakenSoFar, issues: PlanIssue[]): PlannedAutoPool | undefined {
   const before = issues.length;
   const common = parseCommon(spec, path, issues);
   const quantity = spec.quantity;
@@ -40,13 +40,13 @@ export function planStatic(ctx: PoolContext, spec: StaticPoolSpec, path: string,
     if (!ctx.catalogueBroken) issues.push({ path, message: noMatchMessage(ctx, spec.name, rejected, gpuOnly) });
     return { ...base, nodes: [], rejected };
   }
-  const quota = ctx.quota !== undefined ? ledger.quota(ctx.quota) : undefined;
-  const { chosen, quotaMiss } = chooseType(ctx, matching, spec, quota, ledger, rejected);
+  const quota = ctx.quota !== undefined ? taken.quota(ctx.quota) : undefined;
+  const { chosen, quotaMiss } = chooseType(ctx, matching, spec, quota, taken, rejected);
   if (!chosen) {
     issues.push(noRoomProblem(ctx, path, quantity, quotaMiss, rejected));
     return { ...base, nodes: [], rejected };
   }
-  return { ...base, nodeType: chosen.id, nodes: takeNodes(ctx, spec, chosen, common, ledger), rejected };
+  return { ...base, nodeType: chosen.id, nodes: takeNodes(ctx, spec, chosen, common, taken), rejected };
 }
 
 /** The cheapest matching type with room for every node, in capacity and in the quota; the losers join `rejected`. */
@@ -55,15 +55,15 @@ function chooseType(
   matching: readonly NodeType[],
   spec: StaticPoolSpec,
   quota: QuotaLedger | undefined,
-  ledger: Ledger,
+  taken: TakenSoFar,
   rejected: RejectedType[],
 ): { chosen?: NodeType; quotaMiss?: string } {
   let quotaMiss: string | undefined;
   const quantity = spec.quantity;
   for (const type of matching) {
-    const left = ledger.left(type);
+    const left = taken.left(type);
     if (left < quantity) {
-      const used = ledger.used(type);
+      const used = taken.used(type);
       const why =
         type.hosts !== undefined
           ? `capacity exhausted: ${left} matching host(s) free (maxCapacity ${type.maxCapacity}, ${used} taken by earlier claims), the pool needs ${quantity}`
@@ -112,11 +112,11 @@ function noRoomProblem(ctx: PoolContext, path: string, quantity: number, quotaMi
 }
 
 /** Takes the pool's nodes (and metal3 hosts) of the chosen type, charges its quota, and names each node. */
-function takeNodes(ctx: PoolContext, spec: StaticPoolSpec, chosen: NodeType, common: ParsedPoolCommon, ledger: Ledger): PlannedAutoNode[] {
+function takeNodes(ctx: PoolContext, spec: StaticPoolSpec, chosen: NodeType, common: ParsedPoolCommon, taken: TakenSoFar): PlannedAutoNode[] {
   const quantity = spec.quantity;
   const footprint = footprintOf(chosen, ctx);
-  const hosts = ledger.take(chosen, quantity);
-  if (ctx.quota !== undefined && quantity > 0) ledger.quota(ctx.quota).charge(scaleResources(footprint, quantity));
+  const hosts = taken.take(chosen, quantity);
+  if (ctx.quota !== undefined && quantity > 0) taken.quota(ctx.quota).charge(scaleResources(footprint, quantity));
   const labels = nodeLabelsFor(chosen, narrowing(common.requirements), common.nodeLabels);
   const nodes: PlannedAutoNode[] = [];
   for (let index = 0; index < quantity; index++) {

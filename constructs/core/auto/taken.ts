@@ -1,6 +1,6 @@
 /**
  * What auto-node claims take, kept as they are planned in config order: nodes per type (maxCapacity) and
- * metal3 hosts here; each quota's room in its one ledger (quota-ledger.ts), opened on what the elastic pools
+ * metal3 hosts here; each quota's room in its one ledger (quota/ledger.ts), opened on what the elastic pools
  * left.
  */
 import type { AutoNodesInput } from './types';
@@ -8,7 +8,7 @@ import type { NodeType } from './node-types';
 import { QuotaLedger } from '../quota/ledger';
 
 /** Tracks what earlier claims took: nodes per type (maxCapacity), metal3 hosts, and (in its ledger) each quota. */
-export class Ledger {
+export class TakenSoFar {
   private readonly usedByType = new Map<string, number>();
   private readonly usedHosts = new Set<string>();
   private readonly quotas = new Map<string, QuotaLedger>();

@@ -42,7 +42,7 @@ export function compareByCost(a: NodeType, b: NodeType): number {
 const typeVms = new WeakMap<NodeType, WeakMap<FleetKubevirt, VmBuild | { readonly problem: string }>>();
 
 /** A kubevirt type's VM as KubeVirt builds it on the pool's fleet, or why KubeVirt would refuse it. */
-export function vmOfType(type: NodeType, fleet: FleetKubevirt): VmBuild | { readonly problem: string } {
+export function plainTypeVm(type: NodeType, fleet: FleetKubevirt): VmBuild | { readonly problem: string } {
   let byFleet = typeVms.get(type);
   if (!byFleet) typeVms.set(type, (byFleet = new WeakMap()));
   let built = byFleet.get(fleet);
@@ -67,7 +67,7 @@ export function vmOfType(type: NodeType, fleet: FleetKubevirt): VmBuild | { read
  * The VM a kubevirt node type is on a fleet, with what its properties ask (a DataVolume root disk of
  * root-disk-size, its image source): the value every road renders for that type, and what its quota is
  * charged. Undefined when KubeVirt would refuse it (with problems for the properties' root disk; the type's
- * own refusal is `vmOfType`'s).
+ * own refusal is `plainTypeVm`'s).
  */
 export function typeVm(
   type: NodeType,
@@ -76,8 +76,8 @@ export function typeVm(
   problems: PlanIssue[],
 ): (VmBuild & { imageSource?: ImageSource }) | undefined {
   if (!props.rootDiskSize) {
-    // The type as it is: its refusal, if any, is vmOfType's, which type selection reports once.
-    const vm = vmOfType(type, fleet);
+    // The type as it is: its refusal, if any, is plainTypeVm's, which type selection reports once.
+    const vm = plainTypeVm(type, fleet);
     return 'problem' in vm ? undefined : vm;
   }
   // The root disk the properties ask for: a DataVolume of that size, counted against the quota.
@@ -93,17 +93,17 @@ export function typeVm(
 }
 
 // A pool asks for a type's VM for its footprint, its candidate entry and each node: build it once per entry and type.
-const claimVms = new WeakMap<PoolContext, Map<NodeType, VmBuild | undefined>>();
+const poolTypeVms = new WeakMap<PoolContext, Map<NodeType, VmBuild | undefined>>();
 
 /**
  * The VM one node of a kubevirt type is in the entry's pools: `typeVm` with the properties the entry's nodes
  * are made with, as the VM list builds it. Their problems are the VM list's to report; undefined when
  * KubeVirt would refuse the VM, or the type is not kubevirt.
  */
-export function claimVmOf(type: NodeType, ctx: PoolContext): VmBuild | undefined {
+export function poolTypeVm(type: NodeType, ctx: PoolContext): VmBuild | undefined {
   if (type.providerKind !== 'kubevirt' || !ctx.fleet) return undefined;
-  let byType = claimVms.get(ctx);
-  if (!byType) claimVms.set(ctx, (byType = new Map<NodeType, VmBuild | undefined>()));
+  let byType = poolTypeVms.get(ctx);
+  if (!byType) poolTypeVms.set(ctx, (byType = new Map<NodeType, VmBuild | undefined>()));
   if (!byType.has(type)) {
     const levels = propertyLevels(ctx.properties?.provider, ctx.properties?.providerPath ?? ctx.path, type.name, {
       properties: ctx.properties?.claim,
@@ -117,18 +117,18 @@ export function claimVmOf(type: NodeType, ctx: PoolContext): VmBuild | undefined
 
 /** What one node of the type costs its quota: its VM's quotaDemand (kubevirt, root-disk-size included), or the machine. */
 export function footprintOf(type: NodeType, ctx: PoolContext): ResourceVector {
-  return claimVmOf(type, ctx)?.quotaDemand ?? type.resources;
+  return poolTypeVm(type, ctx)?.quotaDemand ?? type.resources;
 }
 
 /** Why KubeVirt would refuse the type's VMs on this fleet, or undefined. */
 export function kubevirtProblem(type: NodeType, ctx: PoolContext): string | undefined {
   if (type.providerKind !== 'kubevirt' || !ctx.fleet) return undefined;
-  const vm = vmOfType(type, ctx.fleet);
+  const vm = plainTypeVm(type, ctx.fleet);
   return 'problem' in vm ? `KubeVirt would refuse its VMs: ${vm.problem}` : undefined;
 }
 
 export function candidateOf(type: NodeType, ctx: PoolContext): CandidateType {
-  const vm = claimVmOf(type, ctx);
+  const vm = poolTypeVm(type, ctx);
   return {
     nodeType: type.id,
     name: type.name,

@@ -1,7 +1,7 @@
 /**
  * The data of auto-node planning (static, dynamic and private pools): what planAutoNodes takes and returns, and
- * the context each pool is planned in. Types only, so the files that plan pools (auto-nodes, auto-pool-input,
- * node-type-match, auto-ledger, static-pools, dynamic-pools) share them without importing each other.
+ * the context each pool is planned in. Types only, so the files that plan pools (index, pool-input,
+ * type-match, taken, static-pools, dynamic-pools) share them without importing each other.
  */
 import type { PlanIssue } from '../base/errors';
 import type { AutoNodesSpec, DynamicPoolSpec, Labels, NodeProviderSpec, Taint } from '../input/model';

@@ -86,7 +86,7 @@ const NANO_PER_UNIT = 1_000_000_000n;
  */
 export type ResourceScope = 'machine' | 'fleet';
 
-/** The largest amount of a resource in one value (limits.ts says why). */
+/** The largest amount of a resource in one value (bounds.ts says why). */
 function maxNano(name: string, scope: ResourceScope): bigint {
   const times = BigInt(scope === 'fleet' ? MAX_HOSTS_PER_FLEET : 1);
   if (BYTE_RESOURCES.has(name)) return BigInt(MAX_BYTES) * NANO_PER_UNIT * times;

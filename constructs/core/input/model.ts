@@ -1,6 +1,6 @@
 /**
  * The metalslice model as written by people: the YAML/JSON config and the construct props share these
- * shapes. Quantities are strings or numbers here; `core/plan.ts` parses and checks them.
+ * shapes. Quantities are strings or numbers here; the planner (`core/plan`) parses and checks them.
  */
 import type { PlanIssue } from '../base/errors';
 import { ResourceInput } from '../base/resources';

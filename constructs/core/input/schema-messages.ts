@@ -1,6 +1,6 @@
 /**
  * JSON Schema errors in plain English, for both schemas metalslice judges input by: its own config schema
- * (core/config.ts) and vCluster's chart schema (core/vcluster-schema.ts). The type names, the sentence for
+ * (config-schema.ts) and vCluster's chart schema (vcluster-schema.ts). The type names, the sentence for
  * each value keyword and the typo guess live here once; each caller words only unknown and missing fields,
  * because those name whose schema refused the input.
  */

@@ -1,6 +1,6 @@
 /**
  * Every name metalslice derives and every label key it sets: one small rule each, with its reason. Whatever
- * names a node, a VM, a namespace or a label asks here; derived-names.ts then checks that no two owners end up
+ * names a node, a VM, a namespace or a label asks here; owners.ts then checks that no two owners end up
  * with the same derived name.
  */
 import { createHash } from 'crypto';
@@ -46,6 +46,14 @@ export const INSTANCE_TYPE_LABEL = 'node.kubernetes.io/instance-type';
  */
 export function autoNodeName(cluster: string, pool: string, index: number): string {
   return `${cluster}-${pool}-${index}`;
+}
+
+/**
+ * One VM of a dynamic pool's worst case at its limits: `<cluster>-<pool>-limit-<i>`. It is never created (the
+ * autoscaler names its own nodes): the plan places and reports it under this name.
+ */
+export function limitVmName(cluster: string, pool: string, index: number): string {
+  return `${cluster}-${pool}-limit-${index}`;
 }
 
 /** A VM (and its node) of an elastic node pool: `<pool>-<i>`. Pool names are unique per quota namespace. */

@@ -33,7 +33,7 @@ export interface Foundation {
   readonly warnings: readonly PlanIssue[];
 }
 
-// The quota namespace rule is core/naming.ts's; re-exported for the code that imports it from here.
+// The quota namespace rule is core/naming/derived.ts's; re-exported for the code that imports it from here.
 export { quotaNamespace };
 
 export function pathOf(paths: ModelPaths | undefined, kind: keyof MetalsliceConfig, index: number): string {
@@ -304,7 +304,7 @@ function planQuotas(
     const nsProblem = dns1123LabelProblem(namespace);
     if (nsProblem && (spec.namespace !== undefined || (!orgProblem && !dns1123LabelProblem(spec.name))))
       issues.add(`${at}.namespace`, `namespace "${namespace}" ${nsProblem}; set namespace explicitly`);
-    // Two owners of one namespace, and namespaces no tenant may take, are found with every other derived name (derived-names.ts).
+    // Two owners of one namespace, and namespaces no tenant may take, are found with every other derived name (naming/owners.ts).
     (spec.consumers ?? []).forEach((c, k) => {
       const problem = consumerProblem(c, spec.allowSystemConsumers === true);
       if (problem !== undefined) issues.add(`${at}.consumers[${k}]`, problem);

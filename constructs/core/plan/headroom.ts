@@ -6,7 +6,8 @@
  */
 import { IssueCollector, PlanIssue } from '../base/errors';
 import type { CriticalLoss, FleetHeadroom, PlannedFleet } from './types';
-import { strandedAfterLoss } from './placement';
+import { dimensionsOf, toDimensions } from './dimensions';
+import { placeWithBudget } from '../packing';
 import { PlannedVm } from '../vm/vm';
 
 export type { CriticalLoss, DomainLossCheck, FleetHeadroom, HostLossCheck } from './types';
@@ -104,4 +105,75 @@ export function planHeadroom(
     out.set(fleet.name, headroom);
   }
   return out;
+}
+
+// The repair search's budget per lost host: a fleet of 1,000 hosts is tried 1,000 times.
+const LOSS_REPAIR_WORK = 50_000;
+
+/**
+ * N+1: for each set of lost hosts, how many of the fleet's placed VMs the placement engine cannot re-place
+ * on the hosts that are left. The VMs on surviving hosts stay where they are (a host failure moves nothing
+ * else); the displaced ones are packed into the room the survivors have left (whether they fit, not how they
+ * spread: kube-scheduler places their new launcher pods within that room), as the plan places every VM.
+ */
+function strandedAfterLoss(fleet: PlannedFleet, vms: readonly PlannedVm[], lostSets: readonly (readonly number[])[]): number[] {
+  const hostIndex = new Map(fleet.hosts.map((h, i) => [h.name, i]));
+  const placed = vms.filter((vm) => vm.host !== undefined && hostIndex.has(vm.host));
+  const dims = dimensionsOf(fleet, placed);
+  const free = fleet.hosts.map((h) => toDimensions(h.allocatable, dims, false));
+  const groups = new Map<string, number>();
+  const items = placed.map((vm) => {
+    if (!groups.has(vm.poolPath)) groups.set(vm.poolPath, groups.size);
+    const item = { size: toDimensions(vm.hostDemand, dims, true), group: groups.get(vm.poolPath)!, host: hostIndex.get(vm.host!)! };
+    item.size.forEach((v, d) => (free[item.host][d] -= v));
+    return item;
+  });
+  const byHost = new Map<number, (typeof items)[number][]>();
+  for (const item of items) {
+    const on = byHost.get(item.host);
+    if (on) on.push(item);
+    else byHost.set(item.host, [item]);
+  }
+  // A host without room for the smallest VM in some dimension is never a home: first fit skips it up front.
+  const smallest = dims.map((_, d) => Math.min(...items.map((item) => item.size[d])));
+  const roomy = free.flatMap((f, h) => (f.every((v, d) => v >= smallest[d]) ? [h] : []));
+  return lostSets.map((lost) => {
+    const gone = new Set(lost);
+    const displaced = lost.flatMap((h) => byHost.get(h) ?? []);
+    if (displaced.length === 0) return 0;
+    // A first fit that re-places every displaced VM is already the answer; only a miss needs the engine.
+    if (firstFitAll(free, roomy, gone, displaced)) return 0;
+    const survivors = free.filter((_, h) => !gone.has(h)).map((f) => ({ capacity: f.map((v) => Math.max(0, v)) }));
+    return placeWithBudget(survivors, displaced, {}, LOSS_REPAIR_WORK).unplaced.length;
+  });
+}
+
+/**
+ * Whether the displaced items, largest first, each fit on some surviving host with what earlier ones took:
+ * a placement found this way proves the fleet survives the loss, without building a packing problem per
+ * lost host (a 1,000-host fleet asks 1,000 times). `hosts` are the ones worth trying, in the order tried;
+ * `free` is left as it was.
+ */
+function firstFitAll(
+  free: readonly number[][],
+  hosts: readonly number[],
+  gone: ReadonlySet<number>,
+  displaced: readonly { readonly size: readonly number[] }[],
+): boolean {
+  const taken = new Map<number, number[]>();
+  const total = (size: readonly number[]): number => size.reduce((x, y) => x + y, 0);
+  const order = [...displaced].sort((a, b) => total(b.size) - total(a.size));
+  const fits = (size: readonly number[], h: number): boolean => {
+    const used = taken.get(h);
+    for (let d = 0; d < size.length; d++) if (size[d] > free[h][d] - (used?.[d] ?? 0)) return false;
+    return true;
+  };
+  for (const item of order) {
+    const home = hosts.find((h) => !gone.has(h) && fits(item.size, h));
+    if (home === undefined) return false;
+    const used = taken.get(home) ?? item.size.map(() => 0);
+    item.size.forEach((v, d) => (used[d] += v));
+    taken.set(home, used);
+  }
+  return true;
 }

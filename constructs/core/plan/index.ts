@@ -2,10 +2,11 @@
  * The capacity planner: from the model (config or constructs) to a proof that every quota and pool fits,
  * down to the host each VM can land on. Pure: no cdktf, no I/O.
  *
- * Phases, each in its own file: foundation (names, fleets, clusters, quotas fit their fleet), the VM list
- * (elastic pools, auto-node type selection, static and dynamic auto-node VMs: one list), accounting
- * (every quota and fleet charged from that list, as KubeVirt's launcher pods request it), placement (a
- * host for every VM, all at once), and the report.
+ * Phases, each in its own file of this folder: foundation.ts (names, fleets, clusters, quotas fit their
+ * fleet); the one VM list: elastic-vms.ts (elastic pools), type-selection.ts (auto-node types, against what
+ * the elastic VMs leave of each quota) and auto-node-vms.ts (static and dynamic auto-node VMs); accounting.ts
+ * (every quota and fleet charged from that list, as KubeVirt's launcher pods request it); placement.ts (a host
+ * for every VM, all at once, with spread-proof.ts and groups.ts); headroom.ts (N+1); and the report.
  */
 import { totalNodesProblem } from '../input/declared-nodes';
 import { systemConsumersWarning } from '../naming/tenancy';
@@ -22,7 +23,9 @@ import { planHeadroom } from './headroom';
 import { placeVms, Placement, vmKey } from './placement';
 import { defaultNodeTypeCost } from '../auto/node-types';
 import { readableResources } from '../base/units';
-import { AutoSelection, buildAutoVms, buildElasticVms, ElasticPools, selectAutoNodeTypes, templateGroupIssues } from './vm-list';
+import { buildElasticVms, ElasticPools } from './elastic-vms';
+import { AutoSelection, selectAutoNodeTypes, templateGroupIssues } from './type-selection';
+import { buildAutoVms } from './auto-node-vms';
 import { formatResources, normalizeResources, ResourceVector, subtractResources, sumResources } from '../base/resources';
 import { groupBy, HostGroup, pinVm, PlannedVm } from '../vm/vm';
 
@@ -30,7 +33,7 @@ export { DEFAULT_KUBERNETES_VERSION } from './foundation';
 
 import type { PlanOptions, PlannedFleet, PlannedPool, PlanReport, ReportGroup, Plan, PlannedQuota, ReportFleet, ReportQuota } from './types';
 
-// The planner's types live in plan-types.ts (a leaf the phases share); the public API keeps importing them from here.
+// The planner's types live in types.ts (a leaf the phases share); the public API keeps importing them from here.
 export type {
   ModelPaths,
   PlanOptions,

@@ -7,11 +7,13 @@ import { IssueCollector, PlanIssue } from '../base/errors';
 import { KubevirtSettings, launcherPod } from '../kubevirt/launcher';
 import type { PlannedFleet } from './types';
 import { Accounting } from './accounting';
-import { placeOnHosts, placeWithBudget } from '../packing';
+import { placeOnHosts } from '../packing';
 import { Quantity } from '../base/quantity';
-import { fitsWithin, get, normalizeResources, resourceNames, ResourceVector, subtractResources, sumResources } from '../base/resources';
+import { fitsWithin, get, normalizeResources, ResourceVector, subtractResources, sumResources } from '../base/resources';
 import { groupBy, HostGroup, pinRefusal, PlannedVm } from '../vm/vm';
 import { chooseGroup, dealToGroup, GroupLedger, GroupPool } from './groups';
+import { dimensionsOf, fromDimension, PlacementItem, toDimensions } from './dimensions';
+import { SpreadOverflow, SpreadProof } from './spread-proof';
 import { amount, amounts } from '../base/units';
 
 export interface Placement {
@@ -27,18 +29,6 @@ export interface Placement {
 
 export function vmKey(vm: Pick<PlannedVm, 'namespace' | 'name'>): string {
   return `${vm.namespace}/${vm.name}`;
-}
-
-/** The vector dimensions placement works in, as safe integers: millicores, bytes, units. */
-function toDimensions(v: ResourceVector, names: readonly string[], roundUp: boolean): number[] {
-  return names.map((name) => {
-    const q = get(v, name);
-    const whole = name === 'cpu' ? q.ceilMillis() : q.ceilUnits();
-    // Capacities round down, demands round up: the rounding never makes a host look bigger than it is.
-    const exact = name === 'cpu' ? q.nano % 1_000_000n === 0n : q.nano % 1_000_000_000n === 0n;
-    const value = roundUp || exact ? whole : whole - 1n;
-    return Number(value);
-  });
 }
 
 /** A shape as messages name it; `down` for a bound (the largest that fits): rounded down, never above it. */
@@ -158,23 +148,6 @@ function placeStably(hostCaps: number[][], items: readonly PlacementItem[]): { h
   return together.unplaced.length < unplaced.length ? together : { hostOf, unplaced };
 }
 
-/** One VM as placement sees it. */
-interface PlacementItem {
-  readonly size: number[];
-  readonly group: number;
-  readonly pinned: boolean;
-  /** The host its launcher pod already runs on, when it runs. */
-  readonly fixed?: number;
-}
-
-/** The dimensions a fleet is placed in: what hosts or VMs name; ephemeral storage only where hosts report it. */
-export function dimensionsOf(fleet: PlannedFleet, vms: readonly PlannedVm[]): string[] {
-  const hostsReportEphemeral = fleet.hosts.some((h) => h.allocatable['ephemeral-storage'] !== undefined);
-  return resourceNames(...fleet.hosts.map((h) => h.allocatable), ...vms.map((vm) => vm.hostDemand)).filter(
-    (d) => d !== 'ephemeral-storage' || hostsReportEphemeral,
-  );
-}
-
 function unplacedMessage(pool: readonly PlannedVm[], n: number, fleet: PlannedFleet, largest: ResourceVector | undefined): string {
   const vm = pool[0];
   const fix = vm.origin === 'elastic' ? 'use a smaller shape, fewer nodes, or add hosts' : 'choose a smaller type, fewer nodes, or add hosts';
@@ -184,17 +157,6 @@ function unplacedMessage(pool: readonly PlannedVm[], n: number, fleet: PlannedFl
     (largest ? `The largest node that still fits on one host is ${describeShape(largest, true)}; ` : 'No host has room for any node; ') +
     fix
   );
-}
-
-/**
- * Why a spread pool is pinned after all: the host whose worst case under kube-scheduler's spreading would
- * not fit, and in which resource.
- */
-export interface SpreadOverflow {
-  readonly host: string;
-  readonly resource: string;
-  readonly worstCase: Quantity;
-  readonly allocatable: Quantity;
 }
 
 interface PlacedFleet {
@@ -208,68 +170,6 @@ interface PlacedFleet {
   readonly groups: ReadonlyMap<string, HostGroup>;
   /** Set when the spread pools cannot be proven and none may be pinned. */
   readonly unproven?: { readonly pools: readonly string[]; readonly overflow: SpreadOverflow };
-}
-
-/**
- * The spread proof. Spread pools render a hard topology spread over hosts (maxSkew 1, DoNotSchedule; see
- * render/kubevirt.ts), so whatever order the launcher pods arrive in and however kube-scheduler scores the
- * hosts, a pool of n VMs over the fleet's H hosts never has more than ceil(n / H) VMs on one host: a new pod
- * may only go to a host that holds the fewest of its pool. A host therefore never has to hold more than its
- * pinned VMs plus ceil(n / H) VMs of every spread pool; when that worst case fits every host, each pod finds
- * room on any host the spread allows, by induction over the pods.
- */
-class SpreadProof {
-  /** The worst case per host and dimension. */
-  readonly worst: number[][];
-  /** Per spread pool, how many of its VMs already run on each host. */
-  private readonly running = new Map<number, Int32Array>();
-  constructor(
-    private readonly hostCaps: readonly (readonly number[])[],
-    items: readonly PlacementItem[],
-    private readonly hostOf: readonly number[],
-    private readonly pools: ReadonlyMap<number, { n: number; size: readonly number[]; members: readonly number[] }>,
-  ) {
-    this.worst = hostCaps.map((c) => c.map(() => 0));
-    items.forEach((item, k) => {
-      if (item.pinned && hostOf[k] >= 0) item.size.forEach((v, d) => (this.worst[hostOf[k]][d] += v));
-      if (!item.pinned && item.fixed !== undefined) {
-        const counts = this.running.get(item.group) ?? new Int32Array(hostCaps.length);
-        counts[item.fixed]++;
-        this.running.set(item.group, counts);
-      }
-    });
-    for (const [group, pool] of pools) if (!items[pool.members[0]].pinned) this.spread(group, +1);
-  }
-
-  /**
-   * Adds (+1) or removes (-1) a pool's worst case on every host: ceil(n / H) of its VMs, or the VMs already
-   * running there if more. A new pod goes only to a host holding the fewest of the pool, so a host that gets
-   * one ends at most at ceil(n / H); a host that gets none keeps what runs there.
-   */
-  spread(group: number, sign: 1 | -1): void {
-    const { n, size } = this.pools.get(group)!;
-    const even = Math.ceil(n / this.hostCaps.length);
-    const running = this.running.get(group);
-    this.worst.forEach((w, h) => {
-      const most = Math.max(even, running?.[h] ?? 0) * sign;
-      size.forEach((v, d) => (w[d] += most * v));
-    });
-  }
-
-  /** Counts a pool at the hosts its VMs were placed on, instead of its worst case. */
-  pin(group: number): void {
-    this.spread(group, -1);
-    const { size, members } = this.pools.get(group)!;
-    for (const k of members) if (this.hostOf[k] >= 0) size.forEach((v, d) => (this.worst[this.hostOf[k]][d] += v));
-  }
-
-  /** The first host and dimension where the worst case does not fit, if any. */
-  overflow(): { host: number; dim: number; worst: number } | undefined {
-    for (let h = 0; h < this.hostCaps.length; h++) {
-      for (let d = 0; d < this.hostCaps[h].length; d++) if (this.worst[h][d] > this.hostCaps[h][d]) return { host: h, dim: d, worst: this.worst[h][d] };
-    }
-    return undefined;
-  }
 }
 
 /** A fleet's VMs as placement sees them: items, pools by group index, and the pools' paths. */
@@ -314,7 +214,7 @@ function fleetItems(fleet: PlannedFleet, own: readonly PlannedVm[], dims: readon
 
 /**
  * One fleet. First every spread pool over the whole fleet (the spread proof, and a migration target for
- * every pool that migrates); then host groups (plan-groups.ts), pinning only pools no group proves; and
+ * every pool that migrates); then host groups (groups.ts), pinning only pools no group proves; and
  * last, if groups leave VMs without a host, the whole-fleet spread with pools pinned until the proof holds.
  */
 function placeFleet(fleet: PlannedFleet, own: readonly PlannedVm[], dims: readonly string[]): PlacedFleet {
@@ -414,7 +314,7 @@ function placeWholeFleet(fleet: PlannedFleet, fleetItems: FleetItems, dims: read
 /**
  * Host groups: VMs pinned by their pools first (as placeStably places them), then each spread pool, largest
  * VMs first, confined to the first group that keeps every host's worst case in its allocatable and every
- * migrating pool a migration target (plan-groups.ts); pools no group proves are pinned into the room the
+ * migrating pool a migration target (groups.ts); pools no group proves are pinned into the room the
  * groups leave. Undefined when that does not place every VM, when a pool no group proves asks for live
  * migration, or when spread VMs already run (their hosts may lie outside any group).
  */
@@ -483,11 +383,6 @@ function pinInto(room: number[][], base: readonly PlacementItem[], members: read
 }
 
 /** A dimension's integer value back as a quantity (millicores for cpu, units otherwise), formatted as the report formats it. */
-function fromDimension(name: string, value: number): Quantity {
-  const q = name === 'cpu' ? Quantity.fromMillis(BigInt(value)) : Quantity.fromUnits(BigInt(value));
-  return normalizeResources({ [name]: q })[name];
-}
-
 function spreadPinMessage(fleet: PlannedFleet, pools: readonly PlannedVm[][], o: SpreadOverflow): string {
   const names = pools.map((p) => `"${p[0].pool}" (${p.length})`);
   const shown = names.length > 8 ? `${names.slice(0, 8).join(', ')} and ${names.length - 8} more` : names.join(', ');
@@ -630,75 +525,4 @@ function checkMigrationTargets(
       });
     }
   }
-}
-
-// The repair search's budget per lost host: a fleet of 1,000 hosts is tried 1,000 times.
-const LOSS_REPAIR_WORK = 50_000;
-
-/**
- * N+1: for each set of lost hosts, how many of the fleet's placed VMs the placement engine cannot re-place
- * on the hosts that are left. The VMs on surviving hosts stay where they are (a host failure moves nothing
- * else); the displaced ones are packed into the room the survivors have left (whether they fit, not how they
- * spread: kube-scheduler places their new launcher pods within that room), as the plan places every VM.
- */
-export function strandedAfterLoss(fleet: PlannedFleet, vms: readonly PlannedVm[], lostSets: readonly (readonly number[])[]): number[] {
-  const hostIndex = new Map(fleet.hosts.map((h, i) => [h.name, i]));
-  const placed = vms.filter((vm) => vm.host !== undefined && hostIndex.has(vm.host));
-  const dims = dimensionsOf(fleet, placed);
-  const free = fleet.hosts.map((h) => toDimensions(h.allocatable, dims, false));
-  const groups = new Map<string, number>();
-  const items = placed.map((vm) => {
-    if (!groups.has(vm.poolPath)) groups.set(vm.poolPath, groups.size);
-    const item = { size: toDimensions(vm.hostDemand, dims, true), group: groups.get(vm.poolPath)!, host: hostIndex.get(vm.host!)! };
-    item.size.forEach((v, d) => (free[item.host][d] -= v));
-    return item;
-  });
-  const byHost = new Map<number, (typeof items)[number][]>();
-  for (const item of items) {
-    const on = byHost.get(item.host);
-    if (on) on.push(item);
-    else byHost.set(item.host, [item]);
-  }
-  // A host without room for the smallest VM in some dimension is never a home: first fit skips it up front.
-  const smallest = dims.map((_, d) => Math.min(...items.map((item) => item.size[d])));
-  const roomy = free.flatMap((f, h) => (f.every((v, d) => v >= smallest[d]) ? [h] : []));
-  return lostSets.map((lost) => {
-    const gone = new Set(lost);
-    const displaced = lost.flatMap((h) => byHost.get(h) ?? []);
-    if (displaced.length === 0) return 0;
-    // A first fit that re-places every displaced VM is already the answer; only a miss needs the engine.
-    if (firstFitAll(free, roomy, gone, displaced)) return 0;
-    const survivors = free.filter((_, h) => !gone.has(h)).map((f) => ({ capacity: f.map((v) => Math.max(0, v)) }));
-    return placeWithBudget(survivors, displaced, {}, LOSS_REPAIR_WORK).unplaced.length;
-  });
-}
-
-/**
- * Whether the displaced items, largest first, each fit on some surviving host with what earlier ones took:
- * a placement found this way proves the fleet survives the loss, without building a packing problem per
- * lost host (a 1,000-host fleet asks 1,000 times). `hosts` are the ones worth trying, in the order tried;
- * `free` is left as it was.
- */
-function firstFitAll(
-  free: readonly number[][],
-  hosts: readonly number[],
-  gone: ReadonlySet<number>,
-  displaced: readonly { readonly size: readonly number[] }[],
-): boolean {
-  const taken = new Map<number, number[]>();
-  const total = (size: readonly number[]): number => size.reduce((x, y) => x + y, 0);
-  const order = [...displaced].sort((a, b) => total(b.size) - total(a.size));
-  const fits = (size: readonly number[], h: number): boolean => {
-    const used = taken.get(h);
-    for (let d = 0; d < size.length; d++) if (size[d] > free[h][d] - (used?.[d] ?? 0)) return false;
-    return true;
-  };
-  for (const item of order) {
-    const home = hosts.find((h) => !gone.has(h) && fits(item.size, h));
-    if (home === undefined) return false;
-    const used = taken.get(home) ?? item.size.map(() => 0);
-    item.size.forEach((v, d) => (used[d] += v));
-    taken.set(home, used);
-  }
-  return true;
 }

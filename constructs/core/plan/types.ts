@@ -1,7 +1,7 @@
 /**
  * The planner's data: what planModel returns (Plan), what it writes (PlanReport) and the planned objects the
- * phases pass each other. A leaf: types only, so plan.ts and the phase files (plan-foundation, plan-vms,
- * plan-accounting, plan-placement, plan-headroom) all read them here instead of importing each other.
+ * phases pass each other. A leaf: types only, so index.ts and the phase files (foundation, elastic-vms,
+ * type-selection, auto-node-vms, accounting, placement, headroom) all read them here instead of importing each other.
  */
 import type { NodeEnvironmentRef, PlannedAutoPool } from '../auto';
 import type { PlanIssue } from '../base/errors';

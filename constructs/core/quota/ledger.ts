@@ -5,21 +5,51 @@
  * - **Which quota.** A VM counts against the quota of its pool: an elastic node pool's `quota`, or the `quota`
  *   of the autoNodes entry of a static or dynamic pool on a kubevirt provider (metalslice's kubevirt node
  *   template included). Pools on metal3 and terraform providers, and private node pools, are whole machines:
- *   they charge no quota; the hosts they claim are kept per host by auto-ledger.ts.
- * - **By how much.** Its `quotaDemand` (vms.ts `buildVm`): the requests of its virt-launcher pod as KubeVirt
+ *   they charge no quota; the hosts they claim are kept per host by auto/taken.ts.
+ * - **By how much.** Its `quotaDemand` (vm/vm.ts `buildVm`): the requests of its virt-launcher pod as KubeVirt
  *   renders them, one pod, and a DataVolume root disk's size as `disk`. A node type's VM is built by
- *   node-type-match.ts `typeVm` with its claim's `kubevirt.vcluster.com/root-disk-size`, so type selection
+ *   auto/type-match.ts `typeVm` with its claim's `kubevirt.vcluster.com/root-disk-size`, so type selection
  *   charges what accounting charges. A quota limits cpu, memory and devices always, anything else only if it
- *   lists it (quota-room.ts).
+ *   lists it (quotaLimits, below).
  * - **In what order.** Elastic pools first, then static auto-node pools in config order, each all or nothing
- *   (plan-vms.ts, static-pools.ts). A dynamic pool is never charged: its worst case at its limits must fit the
- *   room the static pools leave (dynamic-pools.ts). Accounting (plan-accounting.ts) then charges every
+ *   (plan/type-selection.ts, auto/static-pools.ts). A dynamic pool is never charged: its worst case at its limits must fit the
+ *   room the static pools leave (auto/dynamic-pools.ts). Accounting (plan/accounting.ts) then charges every
  *   concrete VM, pool by pool, on a fresh ledger: that charge is the one the plan reports. Live migrations
  *   and `maxVirtualMachines` are checked there too.
  */
-import { overQuota, roomLeft, wholeWithin } from './room';
-import { addResources, get, ResourceVector, scaleResources, subtractResources } from '../base/resources';
+import { addResources, exceededResources, get, isExtendedResource, resourceNames, ResourceVector, scaleResources, subtractResources } from '../base/resources';
 import { amount } from '../base/units';
+
+// ---- What a quota limits, and the room it has left ------------------------------------------------------------
+
+/** Whether a quota with these limits (or room, which has the same keys) bounds the resource. */
+export function quotaLimits(name: string, limits: ResourceVector): boolean {
+  return name === 'cpu' || name === 'memory' || isExtendedResource(name) || limits[name] !== undefined;
+}
+
+/** The resources of `demand` that go past what the quota allows. */
+export function overQuota(demand: ResourceVector, limits: ResourceVector): string[] {
+  return exceededResources(demand, limits).filter((n) => quotaLimits(n, limits));
+}
+
+/** Room left per limited resource (negative when over); a VM's pods or ephemeral storage count only where listed. */
+export function roomLeft(limits: ResourceVector, used: ResourceVector): ResourceVector {
+  return Object.fromEntries(Object.keys(limits).map((r) => [r, get(limits, r).sub(get(used, r))]));
+}
+
+/** Most whole units of `each` that fit in `room`, over the resources the quota limits. */
+export function wholeWithin(each: ResourceVector, room: ResourceVector): number {
+  let n = Infinity;
+  for (const name of resourceNames(each)) {
+    const need = each[name];
+    if (need.isZero() || !quotaLimits(name, room)) continue;
+    const have = get(room, name);
+    n = Math.min(n, have.isNegative() ? 0 : Number(have.nano / need.nano));
+  }
+  return n === Infinity ? 0 : n;
+}
+
+// ---- The ledger ------------------------------------------------------------------------------------------------
 
 /** A quota as a ledger sees it: its name, where it was written, and its limits. */
 export interface QuotaLimits {

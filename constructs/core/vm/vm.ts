@@ -88,7 +88,10 @@ export interface PlannedVm extends VmBuild {
   readonly name: string;
   /** Which kind of pool declared it. */
   readonly origin: VmOrigin;
-  /** false: a VM a dynamic pool may reach at its limits; counted against its quota, never rendered. */
+  /**
+   * false: a VM a dynamic pool may reach at its limits. Never rendered, placed or charged: its quota's room after
+   * the concrete VMs must hold it (auto/dynamic-pools.ts, quota/ledger.ts).
+   */
   readonly concrete: boolean;
   /** The pool's name. */
   readonly pool: string;
