@@ -65,7 +65,7 @@ function annotate(schema: Schema, type: ts.Type | undefined, checker: ts.TypeChe
 
 /** The published config schema, built from CONFIG_SCHEMA and the TSDoc of MetalsliceConfig. */
 export function buildConfigSchema(): Schema {
-  const model = path.join(REPO_ROOT, 'constructs', 'core', 'model.ts');
+  const model = path.join(REPO_ROOT, 'constructs', 'core', 'input', 'model.ts');
   const program = ts.createProgram([model], { strict: true, target: ts.ScriptTarget.ES2022, skipLibCheck: true, noEmit: true });
   const checker = program.getTypeChecker();
   const source = program.getSourceFile(model)!;

@@ -126,6 +126,7 @@ test('a watch the server keeps refusing ends in an error naming the collection, 
   }
 });
 
+// 16 MiB through a loopback socket and a line splitter: seconds on a loaded 2-core machine, not Jest's default 5.
 test('a watch line that never ends is refused at the bound, not buffered without limit', async () => {
   const server = http.createServer((_req, res) => {
     res.setHeader('Content-Type', 'application/json');
@@ -147,4 +148,4 @@ test('a watch line that never ends is refused at the bound, not buffered without
     server.closeAllConnections();
     await new Promise((r) => server.close(r));
   }
-});
+}, 60_000);
