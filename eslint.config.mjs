@@ -29,7 +29,14 @@ const CORE_FOLDER_READS = {
 const CORE_ZONES = [
   {
     target: './constructs/core',
-    from: ['./constructs/render/**', './constructs/verify/**', './constructs/cli/**', './constructs/providers/**', './constructs/*.ts'],
+    from: [
+      './constructs/render/**',
+      './constructs/verify/**',
+      './constructs/cli/**',
+      './constructs/providers/**',
+      './constructs/plumbing/**',
+      './constructs/*.ts',
+    ],
     message: 'constructs/core is the bottom layer: it imports nothing from render, verify, cli or the constructs.',
   },
 ];
@@ -97,7 +104,7 @@ export default tseslint.config(
   },
   {
     // The constructs themselves are written against cdktf.
-    files: ['constructs/*.ts', 'constructs/render/**/*.ts', 'constructs/verify/**/*.ts', 'constructs/cli/**/*.ts'],
+    files: ['constructs/*.ts', 'constructs/plumbing/**/*.ts', 'constructs/render/**/*.ts', 'constructs/verify/**/*.ts', 'constructs/cli/**/*.ts'],
     rules: { 'no-restricted-imports': 'off' },
   },
   {

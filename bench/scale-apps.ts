@@ -5,7 +5,7 @@
  */
 import { App, Fn, TerraformStack } from 'cdktf';
 import { stringify } from 'yaml';
-import { KubectlManifest } from '../constructs/kubectl';
+import { KubectlManifest } from '../constructs/plumbing/kubectl';
 import { Manifest } from '../constructs/providers/kubernetes/manifest';
 import { NamespaceV1 } from '../constructs/providers/kubernetes/namespace-v1';
 import { KubernetesProvider } from '../constructs/providers/kubernetes/provider';

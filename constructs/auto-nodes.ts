@@ -23,7 +23,7 @@ import { renderVirtualMachine } from './render/kubevirt';
 import { autoNodeName, CLUSTER_LABEL, POOL_LABEL, QUOTA_LABEL } from './core/naming/derived';
 import { ITenantCluster } from './tenant-cluster';
 import { VmNode } from './vm-node';
-import { requireProps } from './props';
+import { requireProps } from './plumbing/props';
 import { NodeEnvironment } from './node-environment';
 import { HostNodes } from './host-nodes';
 

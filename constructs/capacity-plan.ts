@@ -9,7 +9,7 @@ import { Annotations, TerraformStack } from 'cdktf';
 import { addCustomSynthesis } from 'cdktf/lib/synthesize/synthesizer';
 import { Construct, IConstruct } from 'constructs';
 import { PlannedAutoPool } from './core/auto';
-import { offeredConfigPlan } from './config-plan';
+import { offeredConfigPlan } from './plumbing/config-plan';
 import { MetalsliceConfig } from './core/input/model';
 import { ModelPaths, Plan, PlannedFleet, PlannedPool, PlannedPrivatePool, PlannedQuota, planModel, PlanReport } from './core/plan';
 import { MetalsliceError } from './core/base/errors';
@@ -159,7 +159,7 @@ export class CapacityPlan extends Construct {
   /**
    * The plan of everything in scope; computed once, at synth, when all constructs exist. When what it covers
    * is exactly a config that `addConfig` or `addConfigStacks` planned already, that plan is taken instead (see
-   * config-plan.ts): its problems name the constructs' paths, its planned objects the config's (where each was written).
+   * plumbing/config-plan.ts): its problems name the constructs' paths, its planned objects the config's (where each was written).
    */
   plan(): Plan {
     if (!this.cached) {

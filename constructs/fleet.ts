@@ -9,7 +9,7 @@ import { CapacityPlan, IPlanContributor, ModelBuilder } from './capacity-plan';
 import { FleetSpec, HostSpec, Labels, PermittedHostDevice } from './core/input/model';
 import { ResourceInput } from './core/base/resources';
 import { renderKubeVirt } from './render/kubevirt';
-import { requireProps } from './props';
+import { requireProps } from './plumbing/props';
 
 /** A fleet, declared here or imported from an inventory. */
 export interface IElasticFleet extends IConstruct {

@@ -12,7 +12,7 @@ import { ElasticFleet, IElasticFleet } from './fleet';
 import { AutoNodes } from './auto-nodes';
 import { autoNodesConstructId } from './core/naming/owners';
 import { Plan, planModel } from './core/plan';
-import { offerConfigPlan } from './config-plan';
+import { offerConfigPlan } from './plumbing/config-plan';
 import { validateConfigShape } from './core/input/config-schema';
 import { ConfigWarnings, NodeProfile } from './node-profile';
 import { ElasticNodePool } from './node-pool';
@@ -20,7 +20,7 @@ import { INodeProvider, NodeProvider } from './node-provider';
 import { PrivateNodePool } from './private-node-pool';
 import { OsImage } from './os-image';
 import { ElasticQuota, IElasticQuota } from './quota';
-import { StateBackend } from './state-backend';
+import { StateBackend } from './plumbing/state-backend';
 import { TenantCluster } from './tenant-cluster';
 
 /** Options of addConfig. */
@@ -121,7 +121,7 @@ function addStateBackend(stack: TerraformStack, backend: StateBackend | undefine
  * A config is planned before anything is built: every problem at once, at the config's own paths (the user
  * wrote YAML), instead of a construct error (a duplicate id, a missing reference) midway. A config built in
  * code gets the file's structure check too (the loader's own additions set aside). The plan is offered to the
- * CapacityPlan that covers the config's constructs, which then plans no second time (config-plan.ts).
+ * CapacityPlan that covers the config's constructs, which then plans no second time (plumbing/config-plan.ts).
  */
 function checkConfig(config: MetalsliceConfig, failureDomain: string | undefined): Plan {
   const { readWarnings: _warnings, ...written } = config;

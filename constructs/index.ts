@@ -12,10 +12,10 @@ export * from './private-node-pool';
 export * from './host-nodes';
 export * from './node-environment';
 export * from './from-config';
-export * from './state-backend';
-export * from './synth';
-export * from './provider-versions';
-export * from './kubectl';
+export * from './plumbing/state-backend';
+export * from './plumbing/synth';
+export * from './plumbing/provider-versions';
+export * from './plumbing/kubectl';
 export * from './core/input/model';
 export { Quantity } from './core/base/quantity';
 export {

@@ -17,7 +17,7 @@ import { renderVirtualMachine } from './render/kubevirt';
 import { CLUSTER_LABEL, NODE_TYPE_LABEL, POOL_LABEL, poolVmName, QUOTA_LABEL } from './core/naming/derived';
 import { ITenantCluster } from './tenant-cluster';
 import { VmNode } from './vm-node';
-import { requireProps } from './props';
+import { requireProps } from './plumbing/props';
 
 /** Props of an ElasticNodePool. */
 export interface ElasticNodePoolProps {

@@ -7,7 +7,7 @@ import { Construct, IConstruct } from 'constructs';
 import { IPlanContributor, ModelBuilder } from './capacity-plan';
 import { HostSpec, Labels, NodeProviderSpec, NodeTemplateSpec, NodeTypeSpec } from './core/input/model';
 import { IElasticFleet } from './fleet';
-import { requireProps } from './props';
+import { requireProps } from './plumbing/props';
 
 /** A node provider, as auto-node and private pools refer to it. */
 export interface INodeProvider extends IConstruct {

@@ -14,7 +14,7 @@ import { HostNodes, providerSpecOf } from './host-nodes';
 import { INodeProvider } from './node-provider';
 import { HostImage, hostImageProblem } from './render/metal3';
 import { ITenantCluster } from './tenant-cluster';
-import { requireProps } from './props';
+import { requireProps } from './plumbing/props';
 
 /** Props of a PrivateNodePool. */
 export interface PrivateNodePoolProps {

@@ -15,7 +15,7 @@ import { quotaNamespace } from './core/naming/derived';
 import { ResourceInput } from './core/base/resources';
 import { IElasticFleet } from './fleet';
 import { consumerSubjects, renderConsumerRole, renderQuotaNamespace, renderResourceQuota, resourceQuotaHard } from './render/quota';
-import { requireProps } from './props';
+import { requireProps } from './plumbing/props';
 
 /** A quota, declared here or imported from the provider team's stack. */
 export interface IElasticQuota extends IConstruct {

@@ -7,7 +7,7 @@ import { TerraformProvider, TerraformStack } from 'cdktf';
 import { Construct, IConstruct } from 'constructs';
 import { IPlanContributor, ModelBuilder } from './capacity-plan';
 import { ClusterSpec } from './core/input/model';
-import { requireProps } from './props';
+import { requireProps } from './plumbing/props';
 
 /** A tenant cluster that nodes join: its join endpoint and CA, and a provider for objects inside it. */
 export interface ITenantCluster extends IConstruct {

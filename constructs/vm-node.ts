@@ -11,7 +11,7 @@ import { StringResource } from './providers/random/string-resource';
 import { Construct } from 'constructs';
 import { stringify } from 'yaml';
 import { DEFAULT_BOOTSTRAP_TOKEN_TTL, bootstrapTokenTtlProblem } from './core/input/join-token';
-import { ADOPT_MANIFEST_VMS_CONTEXT, KubectlManifest } from './kubectl';
+import { ADOPT_MANIFEST_VMS_CONTEXT, KubectlManifest } from './plumbing/kubectl';
 import { Taint } from './core/input/model';
 import { renderJoinCloudConfig } from './render/cloud-init';
 import { KUBEVIRT_API_VERSION } from './render/kubevirt';
@@ -139,7 +139,7 @@ export class VmNode extends Construct {
         ),
       },
     });
-    // kubectl_manifest, not kubernetes_manifest: plans stay a GET per VM at fleet scale (see kubectl.ts).
+    // kubectl_manifest, not kubernetes_manifest: plans stay a GET per VM at fleet scale (see plumbing/kubectl.ts).
     // Upgrading from metalslice 0.1, whose VMs were kubernetes_manifest: with the context key set, this deploy takes
     // each existing VM over in place (README "Upgrading from 0.1").
     const adoptFlag: unknown = this.node.tryGetContext(ADOPT_MANIFEST_VMS_CONTEXT);

@@ -3,7 +3,7 @@
  * their state on the provider cluster (see exampleStateBackend), so every workstation deploys the same state.
  */
 import { App } from 'cdktf';
-import { synthOrExit } from '../constructs/synth';
+import { synthOrExit } from '../constructs/plumbing/synth';
 import { ConsumerStack } from './consumer/stack';
 import { ProviderStack } from './provider/stack';
 import { exampleStateBackend, settings } from './settings';

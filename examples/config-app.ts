@@ -15,7 +15,7 @@ import { App, TerraformStack } from 'cdktf';
 import { KubernetesProvider } from '../constructs/providers/kubernetes/provider';
 import { RandomProvider } from '../constructs/providers/random/provider';
 import { acceptNewerProviders, addConfig, addConfigStacks, CapacityPlan, loadConfigFile, MetalsliceError } from '../constructs';
-import { synthOrExit } from '../constructs/synth';
+import { synthOrExit } from '../constructs/plumbing/synth';
 import { EXAMPLES_DIR, exampleStateBackend } from './settings';
 
 const file = process.env.METALSLICE_CONFIG ?? path.join(EXAMPLES_DIR, 'metalslice.yaml');

@@ -7,7 +7,7 @@ import * as path from 'path';
 import { readInventoryFile } from '../constructs/core/input/config';
 import { excerpt } from '../constructs/core/base/excerpt';
 import { HostSpec } from '../constructs/core/input/model';
-import { StateBackend } from '../constructs/state-backend';
+import { StateBackend } from '../constructs/plumbing/state-backend';
 
 export const EXAMPLES_DIR = __dirname.endsWith(`${path.sep}dist${path.sep}examples`) ? path.resolve(__dirname, '../../examples') : __dirname;
 

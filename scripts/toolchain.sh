@@ -46,7 +46,7 @@ RANDOM_PROVIDER_MODULE=github.com/hashicorp/terraform-provider-random
 RANDOM_PROVIDER_REF=v1.3.2-0.20260824155315-e1092b0cfc07
 RANDOM_PROVIDER_VERSION=3.9.0
 # gavinbunney/kubectl: the provider of kubectl_manifest, which the constructs apply VirtualMachines with
-# (constructs/kubectl.ts says why); its v1.19.0 tag is a module version.
+# (constructs/plumbing/kubectl.ts says why); its v1.19.0 tag is a module version.
 KUBECTL_PROVIDER_MODULE=github.com/gavinbunney/terraform-provider-kubectl
 KUBECTL_PROVIDER_VERSION=1.19.0
 

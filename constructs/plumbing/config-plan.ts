@@ -7,9 +7,9 @@
  * config, or whose CapacityPlan came after addConfig with a failure domain, is planned again from its constructs.
  */
 import { IConstruct } from 'constructs';
-import { PlanIssue } from './core/base/errors';
-import { MetalsliceConfig } from './core/input/model';
-import { ModelPaths, Plan } from './core/plan';
+import { PlanIssue } from '../core/base/errors';
+import { MetalsliceConfig } from '../core/input/model';
+import { ModelPaths, Plan } from '../core/plan';
 
 /** A config's plan, by the canonical text of the model its constructs contribute. */
 interface ConfigPlan {

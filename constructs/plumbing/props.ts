@@ -4,7 +4,7 @@
  * thrown where the construct is made, not a TypeError deep inside synth.
  */
 import { IConstruct } from 'constructs';
-import { MetalsliceError } from './core/base/errors';
+import { MetalsliceError } from '../core/base/errors';
 
 /** Throws one MetalsliceError listing every required prop of `props` that is missing. */
 export function requireProps<P extends object>(

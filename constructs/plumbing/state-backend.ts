@@ -6,8 +6,8 @@
  */
 import { DataTerraformRemoteStateConfig, TerraformBackend, TerraformRemoteState, TerraformStack } from 'cdktf';
 import { Construct, IConstruct } from 'constructs';
-import { MetalsliceError } from './core/base/errors';
-import { DEFAULT_STATE_NAMESPACE, StateBackendKind, stateKey, stateKeyProblem } from './core/naming/state-keys';
+import { MetalsliceError } from '../core/base/errors';
+import { DEFAULT_STATE_NAMESPACE, StateBackendKind, stateKey, stateKeyProblem } from '../core/naming/state-keys';
 
 export { DEFAULT_STATE_NAMESPACE };
 export type { StateBackendKind };

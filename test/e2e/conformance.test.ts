@@ -17,7 +17,7 @@ import { EXAMPLE_CA } from '../support/models';
 import { copyTerraformTree, expectOk, startCluster, TestCluster, tofu } from './harness';
 import type { HostClaimDoc, SecretDoc, VirtualMachineDoc } from '../support/kube-docs';
 import { stackObjects } from '../support/stack-objects';
-import { KUBECTL_PROVIDER } from '../../constructs/kubectl';
+import { KUBECTL_PROVIDER } from '../../constructs/plumbing/kubectl';
 import { MetalsliceConfig } from '../../constructs/core/input/model';
 import { planModel } from '../../constructs/core/plan';
 import { nodeTemplateVars } from '../../constructs/render/node-template';

@@ -1,5 +1,5 @@
 /**
- * A config app is planned once (constructs/config-plan.ts): the plan its CapacityPlan takes must be the plan it
+ * A config app is planned once (constructs/plumbing/config-plan.ts): the plan its CapacityPlan takes must be the plan it
  * would have made from the constructs. For random edits of a valid config that still plan, the two reports
  * are the same text, warnings and their construct paths included.
  */
@@ -7,7 +7,7 @@ import { describe, expect, it } from '@jest/globals';
 import fc from 'fast-check';
 import { TerraformStack, Testing } from 'cdktf';
 import { addConfig } from '../../constructs';
-import { offeredConfigPlan } from '../../constructs/config-plan';
+import { offeredConfigPlan } from '../../constructs/plumbing/config-plan';
 import { parseConfigText } from '../../constructs/core/input/config';
 import { MetalsliceError } from '../../constructs/core/base/errors';
 import { MetalsliceConfig } from '../../constructs/core/input/model';

@@ -2,7 +2,7 @@ import { beforeEach, describe, expect, it, jest as jestApi } from '@jest/globals
 import * as path from 'path';
 import { TerraformStack, Testing } from 'cdktf';
 import { addConfig, addConfigStacks, CapacityPlan, ElasticFleet, ElasticNodePool, ElasticQuota, TenantCluster } from '../../constructs';
-import { offeredConfigPlan } from '../../constructs/config-plan';
+import { offeredConfigPlan } from '../../constructs/plumbing/config-plan';
 import { loadConfigFile } from '../../constructs/core/input/config';
 import * as planning from '../../constructs/core/plan';
 import { stableJson } from '../../constructs/core/report';
