@@ -44,7 +44,7 @@ export function planAutoNodes(input: AutoNodesInput): AutoNodesPlan {
   };
 }
 
-/** Static pools first, then dynamic ones, each against the ledger; the planned pools in config order. */
+/** Static pools first, then dynamic ones, each against what earlier pools took (TakenSoFar); the planned pools in config order. */
 function planPools(work: PoolInput, taken: TakenSoFar, issues: PlanIssue[], warnings: PlanIssue[]): PlannedAutoPool[] {
   const planned: { order: number; pool: PlannedAutoPool }[] = [];
   for (const w of work.statics) {

@@ -17,7 +17,7 @@ import { candidateOf, footprintOf, matchTypes, narrowing, noMatchMessage, poolId
 import { poolSubject, QuotaClaim, QuotaLedger } from '../quota/ledger';
 import { parseResources, scaleResources } from '../base/resources';
 
-/** Plans one static pool: checks it, matches its type, takes its nodes from the ledger. */
+/** Plans one static pool: checks it, matches its type, takes its nodes from what is left (TakenSoFar). */
 export function planStatic(ctx: PoolContext, spec: StaticPoolSpec, path: string, taken: TakenSoFar, issues: PlanIssue[]): PlannedAutoPool | undefined {
   const before = issues.length;
   const common = parseCommon(spec, path, issues);

@@ -1,4 +1,4 @@
-/** Which hosts a label selector picks: a fleet's hostSelector and a metal3 node type's, as Kubernetes matches them. */
+/** Which hosts a metal3 node type's hostSelector picks: matchLabels and every matchExpression, as Kubernetes matches a label selector. */
 import { LabelSelector, Labels } from '../input/model';
 
 /** Kubernetes label selector semantics (matchLabels AND every matchExpression). */

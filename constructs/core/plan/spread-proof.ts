@@ -1,6 +1,6 @@
 /**
  * Planning, phase 5a: the spread proof. Whether a fleet's spread pools fit every host in kube-scheduler's
- * worst case, and the pool to pin when they do not (placement.ts runs it).
+ * worst case, and the host and resource where they do not (placement.ts runs it and chooses which pool to pin).
  */
 import { Quantity } from '../base/quantity';
 import type { PlacementItem } from './dimensions';
