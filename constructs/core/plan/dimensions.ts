@@ -34,7 +34,7 @@ export function fromDimension(name: string, value: number): Quantity {
 }
 
 /** One VM as placement sees it. */
-export interface PlacementItem {
+export interface VmItem {
   readonly size: number[];
   readonly group: number;
   readonly pinned: boolean;

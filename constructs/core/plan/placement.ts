@@ -12,7 +12,7 @@ import { Quantity } from '../base/quantity';
 import { fitsWithin, get, normalizeResources, ResourceVector, subtractResources, sumResources } from '../base/resources';
 import { groupBy, HostGroup, pinRefusal, PlannedVm } from '../vm/vm';
 import { chooseGroup, dealToGroup, GroupLedger, GroupPool } from './groups';
-import { dimensionsOf, fromDimension, PlacementItem, toDimensions } from './dimensions';
+import { dimensionsOf, fromDimension, VmItem, toDimensions } from './dimensions';
 import { SpreadOverflow, SpreadProof } from './spread-proof';
 import { amount, amounts } from '../base/units';
 
@@ -90,7 +90,7 @@ export function largestGuest(free: readonly ResourceVector[], settings: Kubevirt
  * so a node's host depends only on the nodes before it. The other VMs are then packed around them by the
  * placement engine. Only if that leaves VMs without a host is everything re-packed together.
  */
-function placeStably(hostCaps: number[][], items: readonly PlacementItem[]): { hostOf: number[]; unplaced: number[] } {
+function placeStably(hostCaps: number[][], items: readonly VmItem[]): { hostOf: number[]; unplaced: number[] } {
   const free = hostCaps.map((c) => [...c]);
   const hostOf = items.map(() => -1);
   const perGroup = new Map<number, Int32Array>();
@@ -175,7 +175,7 @@ interface PlacedFleet {
 /** A fleet's VMs as placement sees them: items, pools by group index, and the pools' paths. */
 interface FleetItems {
   readonly hostCaps: number[][];
-  readonly base: readonly PlacementItem[];
+  readonly base: readonly VmItem[];
   readonly pools: ReadonlyMap<number, GroupPool>;
   readonly pathOfGroup: readonly string[];
 }
@@ -185,7 +185,7 @@ function fleetItems(fleet: PlannedFleet, own: readonly PlannedVm[], dims: readon
   const groups = new Map<string, number>();
   const runningOn = new Map<string, number>();
   fleet.hosts.forEach((h, i) => h.running.forEach((_, key) => runningOn.set(key, i)));
-  const base: PlacementItem[] = own.map((vm) => {
+  const base: VmItem[] = own.map((vm) => {
     if (!groups.has(vm.poolPath)) groups.set(vm.poolPath, groups.size);
     const fixed = runningOn.get(vmKey(vm));
     return {
@@ -368,7 +368,7 @@ function placeInGroups(fleet: PlannedFleet, fleetItems: FleetItems, requireMigra
 }
 
 /** Pins VMs one by one into `room` (as placeStably does) and charges them to the ledger; false if any is left over. */
-function pinInto(room: number[][], base: readonly PlacementItem[], members: readonly number[], hostOf: number[], ledger: GroupLedger): boolean {
+function pinInto(room: number[][], base: readonly VmItem[], members: readonly number[], hostOf: number[], ledger: GroupLedger): boolean {
   if (members.length === 0) return true;
   const placed = placeStably(
     room,

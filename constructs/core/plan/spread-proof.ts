@@ -3,7 +3,7 @@
  * worst case, and the host and resource where they do not (placement.ts runs it and chooses which pool to pin).
  */
 import { Quantity } from '../base/quantity';
-import type { PlacementItem } from './dimensions';
+import type { VmItem } from './dimensions';
 
 /**
  * Why a spread pool is pinned after all: the host whose worst case under kube-scheduler's spreading would
@@ -31,7 +31,7 @@ export class SpreadProof {
   private readonly running = new Map<number, Int32Array>();
   constructor(
     private readonly hostCaps: readonly (readonly number[])[],
-    items: readonly PlacementItem[],
+    items: readonly VmItem[],
     private readonly hostOf: readonly number[],
     private readonly pools: ReadonlyMap<number, { n: number; size: readonly number[]; members: readonly number[] }>,
   ) {
