@@ -21,7 +21,7 @@ import { planStatic } from './static-pools';
 
 export type * from './types';
 export { checkTaints } from './pool-input';
-export { compareByCost, typeVm, plainTypeVm } from './type-match';
+export { typeVm } from './type-match';
 
 /** Plans every auto-node pool of every cluster. Never throws for bad input: problems are in `issues`. */
 export function planAutoNodes(input: AutoNodesInput): AutoNodesPlan {
