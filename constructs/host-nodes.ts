@@ -6,7 +6,7 @@
  * kube-system; once per host pool namespace, a HostDeployPolicy that lets exactly the tenant namespaces with
  * HostClaims there bind hosts.
  *
- * Scaling down deletes the last HostClaims; Metal3 then deprovisions their hosts and, with the
+ * Scaling down drains the last nodes in the tenant cluster (node-drain.ts), then deletes their HostClaims; Metal3 then deprovisions their hosts and, with the
  * BareMetalHost's `automatedCleaningMode: metadata` (the default), cleans the disks before the host can be
  * claimed again.
  */
@@ -33,6 +33,7 @@ import {
 import { nodeEnvironmentNamespace } from './core/naming/derived';
 import { ITenantCluster } from './tenant-cluster';
 import { JoinToken } from './vm-node';
+import { NodeDrains } from './node-drain';
 
 /** metal3 providers keep their BareMetalHosts here unless they say otherwise (as the planner assumes). */
 const DEFAULT_HOST_NAMESPACE = 'metal3';
@@ -65,6 +66,8 @@ export interface HostNodesProps {
   readonly poweredOn?: boolean;
   /** How long a node's bootstrap token stays valid. @default "24h" */
   readonly bootstrapTokenTtl?: string;
+  /** How long a node's drain may take before its HostClaim is deleted. @default "15m" */
+  readonly drainTimeout?: string;
 }
 
 /**
@@ -101,6 +104,7 @@ export class HostNodes extends Construct {
       new HostNode(scope, nodeName, {
         cluster: props.cluster,
         bootstrapTokenTtl: props.bootstrapTokenTtl,
+        drainTimeout: props.drainTimeout,
         poolName: props.poolName,
         namespace: this.namespace,
         // The namespace first: the Secret and the HostClaim live in it.
@@ -133,6 +137,7 @@ export class HostNodes extends Construct {
 interface HostNodeProps {
   readonly cluster: ITenantCluster;
   readonly bootstrapTokenTtl?: string;
+  readonly drainTimeout?: string;
   readonly poolName: string;
   readonly namespace: string;
   readonly dependsOn: ITerraformDependable;
@@ -146,7 +151,7 @@ interface HostNodeProps {
 
 /** One bare-metal node: bootstrap token, userData Secret, HostClaim. */
 class HostNode extends Construct {
-  constructor(scope: Construct, nodeName: string, { cluster, bootstrapTokenTtl, poolName, namespace, dependsOn, labels, taints, claim }: HostNodeProps) {
+  constructor(scope: Construct, nodeName: string, { cluster, bootstrapTokenTtl, drainTimeout, poolName, namespace, dependsOn, labels, taints, claim }: HostNodeProps) {
     super(scope, nodeName);
     const token = new JoinToken(this, 'Join', { cluster, nodeName, ttl: bootstrapTokenTtl }).token;
     const userDataName = hostClaimUserDataSecretName(nodeName);
@@ -173,7 +178,9 @@ class HostNode extends Construct {
       },
     });
     // The Secret first: the baremetal-operator reads it as soon as it binds a host to the claim.
-    new Manifest(this, 'Resource', { manifest: Lazy.anyValue({ produce: () => claim(userDataName) }), dependsOn: [userData] });
+    const hostClaim = new Manifest(this, 'Resource', { manifest: Lazy.anyValue({ produce: () => claim(userDataName) }), dependsOn: [userData] });
+    // Before the HostClaim goes (and Metal3 cleans the host), the tenant Node is drained and deleted.
+    NodeDrains.of(this, cluster).add(nodeName, hostClaim, drainTimeout);
   }
 }
 

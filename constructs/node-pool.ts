@@ -9,6 +9,7 @@ import { Construct } from 'constructs';
 import { CapacityPlan, IPlanContributor, ModelBuilder } from './capacity-plan';
 import { Labels, NodePoolSpec, Taint, VmOptions } from './core/input/model';
 import { bootstrapTokenTtlProblem } from './core/input/join-token';
+import { drainTimeoutProblem } from './core/input/disruption';
 import { PlannedFleet, PlannedPool } from './core/plan';
 import { ResourceInput } from './core/base/resources';
 import { PlannedVm } from './core/vm/vm';
@@ -47,6 +48,12 @@ export interface ElasticNodePoolProps {
   readonly bootstrapTokenTtl?: string;
   /** How each VM is built: dedicated CPUs, hugepages, IO threads, serial console log, ... @default - a plain VM */
   readonly vm?: VmOptions;
+  /**
+   * How long draining a node may take before the deploy stops with its pods still there (hours, minutes, seconds).
+   * A node is drained (cordoned, its pods evicted through the Eviction API, its Node deleted) before its VM is
+   * deleted. @default "15m"
+   */
+  readonly drainTimeout?: string;
 }
 
 export class ElasticNodePool extends Construct implements IPlanContributor {
@@ -64,6 +71,8 @@ export class ElasticNodePool extends Construct implements IPlanContributor {
     if (countProblem !== undefined) throw new Error(`[${this.node.path}] count ${countProblem}`);
     const ttlProblem = props.bootstrapTokenTtl === undefined ? undefined : bootstrapTokenTtlProblem(props.bootstrapTokenTtl);
     if (ttlProblem) throw new Error(`[${this.node.path}] bootstrapTokenTtl ${ttlProblem}`);
+    const drainProblem = props.drainTimeout === undefined ? undefined : drainTimeoutProblem(props.drainTimeout);
+    if (drainProblem) throw new Error(`[${this.node.path}] drainTimeout ${drainProblem}`);
     this.poolName = props.name ?? id;
     this.spec = {
       name: this.poolName,
@@ -105,6 +114,7 @@ export class ElasticNodePool extends Construct implements IPlanContributor {
         namespaceReady: props.quota.namespaceReady,
         poolName: this.poolName,
         tokenTtl: props.bootstrapTokenTtl,
+        drainTimeout: props.drainTimeout,
         join: () => {
           const vm = plannedVm(index, nodeName);
           return {

@@ -8,6 +8,7 @@ import { poolSizeProblem } from './core/base/bounds';
 import { Construct } from 'constructs';
 import { IPlanContributor, ModelBuilder } from './capacity-plan';
 import { bootstrapTokenTtlProblem } from './core/input/join-token';
+import { drainTimeoutProblem } from './core/input/disruption';
 import { Labels, PrivateNodePoolSpec, Taint } from './core/input/model';
 import { privatePoolProviderProblem } from './core/auto/node-types';
 import { HostNodes, providerSpecOf } from './host-nodes';
@@ -38,6 +39,8 @@ export interface PrivateNodePoolProps {
   readonly poweredOn?: boolean;
   /** How long a node's bootstrap token stays valid after it is made (hours, minutes, seconds: 24h, 90m, 1h30m); an expired token is registered again by the next apply. @default "24h" */
   readonly bootstrapTokenTtl?: string;
+  /** How long draining a node may take before its HostClaim is deleted and the host cleaned (hours, minutes, seconds). @default "15m" */
+  readonly drainTimeout?: string;
 }
 
 export class PrivateNodePool extends Construct implements IPlanContributor {
@@ -57,6 +60,8 @@ export class PrivateNodePool extends Construct implements IPlanContributor {
     if (countProblem !== undefined) fail(`count ${countProblem}`);
     const ttlProblem = props.bootstrapTokenTtl === undefined ? undefined : bootstrapTokenTtlProblem(props.bootstrapTokenTtl);
     if (ttlProblem) fail(`bootstrapTokenTtl ${ttlProblem}`);
+    const drainProblem = props.drainTimeout === undefined ? undefined : drainTimeoutProblem(props.drainTimeout);
+    if (drainProblem) fail(`drainTimeout ${drainProblem}`);
     const providerProblem = privatePoolProviderProblem(props.provider.providerName, props.provider.kind);
     if (providerProblem) fail(providerProblem);
     const imageProblem = hostImageProblem(props.image);

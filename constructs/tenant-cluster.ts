@@ -21,6 +21,10 @@ export interface ITenantCluster extends IConstruct {
   readonly kubernetesVersion?: string;
   /** The provider for objects inside the tenant cluster. */
   readonly provider: TerraformProvider;
+  /** The kubeconfig the provider reads, and what a node's drain reads (`metalslice drain-node`). @default - KUBE_CONFIG_PATH */
+  readonly kubeconfigPath?: string;
+  /** The kubeconfig context the provider and a node's drain use. @default - the kubeconfig's current context, or KUBE_CTX */
+  readonly kubeconfigContext?: string;
 }
 
 /** Props of a TenantCluster. */
@@ -64,6 +68,8 @@ export class TenantCluster extends Construct implements ITenantCluster, IPlanCon
   /** Kubernetes minor version installed on the nodes. @default "1.33" */
   readonly kubernetesVersion?: string;
   readonly provider: TerraformProvider;
+  readonly kubeconfigPath?: string;
+  readonly kubeconfigContext?: string;
   /** @internal */
   readonly spec: ClusterSpec;
   /** @internal Whether the provider alias is the cluster's own (not one passed in). */
@@ -79,6 +85,8 @@ export class TenantCluster extends Construct implements ITenantCluster, IPlanCon
     this.endpoint = props.endpoint;
     this.caCertificate = props.caCertificate;
     this.kubernetesVersion = props.kubernetesVersion;
+    this.kubeconfigPath = props.kubeconfigPath;
+    this.kubeconfigContext = props.kubeconfigContext;
     this.ownProvider = props.provider === undefined;
     this.provider = props.provider ?? tenantProvider(this, this.clusterName, props);
     this.spec = {
@@ -111,6 +119,8 @@ class TenantClusterInStack extends Construct implements ITenantCluster {
   readonly caCertificate: string;
   readonly kubernetesVersion?: string;
   readonly provider: TerraformProvider;
+  readonly kubeconfigPath?: string;
+  readonly kubeconfigContext?: string;
 
   constructor(scope: Construct, id: string, cluster: TenantCluster) {
     super(scope, id);
@@ -123,6 +133,8 @@ class TenantClusterInStack extends Construct implements ITenantCluster {
     this.endpoint = cluster.endpoint;
     this.caCertificate = cluster.caCertificate;
     this.kubernetesVersion = cluster.kubernetesVersion;
+    this.kubeconfigPath = cluster.kubeconfigPath;
+    this.kubeconfigContext = cluster.kubeconfigContext;
     this.provider = tenantProvider(this, cluster.clusterName, cluster.spec);
   }
 }

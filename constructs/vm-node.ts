@@ -18,6 +18,7 @@ import { KUBEVIRT_API_VERSION } from './render/kubevirt';
 import { KubeObject, POOL_LABEL } from './render/labels';
 import { renderBootstrapTokenSecret } from './render/secrets';
 import { ITenantCluster } from './tenant-cluster';
+import { NodeDrains } from './node-drain';
 
 /** Props of a JoinToken. */
 export interface JoinTokenProps {
@@ -83,6 +84,8 @@ export interface VmNodeProps {
   readonly admission?: ITerraformDependable;
   /** What the cloud-init Secret must wait for in the same apply (its quota's namespace). @default - nothing */
   readonly namespaceReady?: ITerraformDependable;
+  /** How long the node's drain may take before its VM is deleted (hours, minutes, seconds). @default "15m" */
+  readonly drainTimeout?: string;
 }
 
 /**
@@ -144,11 +147,13 @@ export class VmNode extends Construct {
     // each existing VM over in place (README "Upgrading from 0.1").
     const adoptFlag: unknown = this.node.tryGetContext(ADOPT_MANIFEST_VMS_CONTEXT);
     const adopt = adoptFlag === true || adoptFlag === 'true';
-    new KubectlManifest(this, 'Resource', {
+    const vm = new KubectlManifest(this, 'Resource', {
       yamlBody: Token.asString(new MadeAtSynth(() => stringify(props.vm(userDataName), { lineWidth: 0 }))),
       dependsOn: waitFor(this, props.admission),
       adoptFromManifest: adopt ? `${KUBEVIRT_API_VERSION}//VirtualMachine//${nodeName}//${props.namespace}` : undefined,
     });
+    // Before the VM goes (scaled down, pool removed, destroyed), its tenant Node is drained and deleted.
+    NodeDrains.of(this, cluster).add(nodeName, vm, props.drainTimeout);
   }
 }
 

@@ -1,6 +1,6 @@
 /**
- * The Kubernetes API client of the subcommands that read a cluster (`inventory`, `verify --from-cluster`): JSON
- * GETs over node:http(s), bounded and timed out, and paged list calls. The kubeconfig it talks by is found and
+ * The Kubernetes API client of the subcommands that talk to a cluster (`inventory`, `verify --from-cluster`,
+ * `drain-node`): JSON requests over node:http(s), bounded and timed out, and paged list calls. The kubeconfig it talks by is found and
  * resolved in kube-client-config.ts; exec credential plugins run in kube-client-exec.ts. It is ours, not a library:
  * metalslice makes three kinds of GET, and @kubernetes/client-node (0.22 pulls in the deprecated `request`; 1.x
  * and later are ES modules that neither Node 20 nor jest's CommonJS runtime on Node 22 can require, with some 70
@@ -34,7 +34,7 @@ export class KubeApiError extends Error {
 }
 
 /** One response: its status and its parsed JSON body (undefined when not JSON). */
-interface Response {
+export interface Response {
   readonly status: number;
   readonly body: unknown;
 }
@@ -76,13 +76,23 @@ export class KubeClient {
   }
 
   /** GET `apiPath` (with its query); resolves to the status and JSON body, rejects on a transport failure. */
-  async get(apiPath: string): Promise<Response> {
+  get(apiPath: string): Promise<Response> {
+    return this.send('GET', apiPath);
+  }
+
+  /**
+   * One request: `method` on `apiPath` with a JSON `body` (sent as `contentType`); resolves to the status and JSON
+   * body whatever the status, rejects on a transport failure. The writes of `drain-node` (cordon, eviction, delete).
+   */
+  async send(method: 'GET' | 'POST' | 'PATCH' | 'DELETE', apiPath: string, body?: unknown, contentType = 'application/json'): Promise<Response> {
     await this.prepare();
+    const payload = body === undefined ? undefined : Buffer.from(JSON.stringify(body), 'utf8');
+    const headers = payload ? { ...this.headers, 'Content-Type': contentType, 'Content-Length': String(payload.length) } : this.headers;
     const url = new URL(this.target.server);
     const full = new URL(url.pathname.replace(/\/$/, '') + apiPath, url);
     const mod = full.protocol === 'https:' ? https : http;
     return new Promise<Response>((resolve, reject) => {
-      const req = mod.request(full, { method: 'GET', agent: this.agent, headers: this.headers, timeout: this.timeoutMs }, (res) => {
+      const req = mod.request(full, { method, agent: this.agent, headers, timeout: this.timeoutMs }, (res) => {
         const chunks: Buffer[] = [];
         let size = 0;
         res.on('data', (d: Buffer) => {
@@ -112,7 +122,7 @@ export class KubeClient {
       req.on('close', () => clearTimeout(timer));
       req.on('timeout', () => req.destroy(new KubeApiError(`${this.target.server} did not answer in ${this.timeoutMs / 1000} s`)));
       req.on('error', (e: NodeJS.ErrnoException) => reject(e instanceof KubeApiError ? e : new KubeApiError(transportMessage(e, this.target))));
-      req.end();
+      req.end(payload);
     });
   }
 
@@ -148,7 +158,7 @@ function transportMessage(e: NodeJS.ErrnoException, target: KubeTarget): string 
 }
 
 /** The first line of what the server said, its first 200 characters, controls escaped (quotes kept: it is prose). */
-function shortReason(message: string): string {
+export function shortReason(message: string): string {
   const chars = Array.from(message.split('\n')[0].slice(0, 400));
   return escapeControls(chars.slice(0, 200).join('')) + (chars.length > 200 ? '…' : '');
 }

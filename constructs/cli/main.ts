@@ -257,6 +257,17 @@ Examples:
   metalslice inventory --context provider --out inventory/fra1.json --snapshot provider-snapshot.json
 `;
 
+const DRAIN_EXAMPLES = `
+Exit codes: 0 the Node is gone (drained and deleted, or never there); 1 not drained in time, or the API server
+refused (the pods still there are named; run it again to carry on); 2 usage error.
+A stack runs it before it deletes a node's VM or HostClaim; METALSLICE_DRAIN=skip in the deploy's environment
+deletes without a drain (a tenant cluster that is gone).
+
+Examples:
+  metalslice drain-node team-a-workers-5 --kubeconfig ~/.kube/team-a-prod.config
+  metalslice drain-node team-a-workers-5 --context team-a-prod --timeout 30m
+`;
+
 const SCHEMA_EXAMPLES = `
 Examples:
   metalslice schema > metalslice-config.schema.json
@@ -403,6 +414,22 @@ function addToolCommands(program: Command, io: Io, done: (code: number) => void)
     .action(async (opts: { kubeconfig?: string; context?: string; out?: string; snapshot?: string }) => {
       const { runInventory } = await import('./inventory');
       done(await runInventory(opts, io));
+    });
+
+  program
+    .command('drain-node')
+    .description(
+      'cordon a tenant Node, evict its pods through the Eviction API (PodDisruptionBudgets honoured, DaemonSet and mirror pods left, karpenter.sh/do-not-disrupt pods never evicted), then delete the Node: what a stack runs before it deletes a node\'s VM or HostClaim',
+    )
+    .argument('<node>', 'the Node name in the tenant cluster')
+    .option('--kubeconfig <file>', 'kubeconfig of the tenant cluster (default: as kubectl, $KUBECONFIG then ~/.kube/config)')
+    .option('--context <name>', 'kubeconfig context')
+    .option('--timeout <duration>', 'how long the drain may take before it stops with the pods still there (hours, minutes, seconds: 15m, 1h30m)', '15m')
+    .addOption(new Option('--interval <seconds>', 'seconds between two rounds of evictions').default(2).argParser(Number).hideHelp())
+    .addHelpText('after', DRAIN_EXAMPLES)
+    .action(async (node: string, opts: { kubeconfig?: string; context?: string; timeout?: string; interval?: number }) => {
+      const { runDrainNode } = await import('./drain');
+      done(await runDrainNode(node, opts, io));
     });
 }
 

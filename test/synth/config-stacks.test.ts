@@ -6,6 +6,7 @@ import { RandomProvider } from '../../constructs/providers/random/provider';
 import { addConfig, addConfigStacks, CapacityPlan, ConfigStacks, MetalsliceConfig, TenantCluster } from '../../constructs';
 import { loadConfigFile } from '../../constructs/core/input/config';
 import { REPO_ROOT } from '../support/models';
+import { drainDelta, isDrainKey } from '../support/synth';
 
 type Resource = Record<string, unknown> & { '//'?: unknown; depends_on?: string[] };
 type Synth = { resource: Record<string, Record<string, Resource>>; provider?: Record<string, unknown[]> };
@@ -57,14 +58,26 @@ describe('addConfigStacks: a stack per elastic node pool', () => {
 
     const parts = [stacks.base, ...stacks.pools.values()].map((s) => resources(synth(s)));
     const union = new Map<string, Resource>();
+    // Each stack drains its own nodes: the drains of a cluster, one resource per stack, hold together what the one
+    // stack's resource holds.
+    const drained = new Map<string, Set<string>>();
     for (const part of parts)
       for (const [key, body] of part) {
+        if (isDrainKey(key)) {
+          const nodes = Object.keys((body as unknown as { for_each: object }).for_each);
+          for (const n of nodes) expect(drained.get(key)?.has(n)).not.toBe(true);
+          drained.set(key, new Set([...(drained.get(key) ?? []), ...nodes]));
+          if (union.has(key)) continue;
+        }
         expect(union.has(key)).toBe(false);
         union.set(key, body);
       }
+    for (const [key, body] of whole)
+      if (isDrainKey(key)) expect([...drained.get(key)!].sort()).toEqual(Object.keys((body as unknown as { for_each: object }).for_each).sort());
     expect([...union.keys()].sort()).toEqual([...whole.keys()].sort());
     let waited = 0;
     for (const [key, body] of whole) {
+      if (isDrainKey(key)) continue;
       const { depends_on: dependsOn, ...rest } = body;
       const mine = union.get(key)!;
       if (mine.depends_on === undefined && dependsOn !== undefined) {
@@ -122,7 +135,15 @@ describe('addConfigStacks: a stack per elastic node pool', () => {
         'random_string.team-a-workers_team-a-workers-6_Join_TokenId_',
       ].map((prefix) => expect.stringMatching(new RegExp(`^${prefix}[0-9A-F]{8}$`))),
     );
-    for (const [key, body] of was) expect(is.get(key)).toEqual(body);
+    for (const [key, body] of was) {
+      if (isDrainKey(key))
+        expect(drainDelta(JSON.stringify(body), JSON.stringify(is.get(key)))).toEqual({
+          nodes: ['team-a-workers-6'],
+          dependsOn: [expect.stringContaining('team-a-workers-6')],
+          restUnchanged: true,
+        });
+      else expect(is.get(key)).toEqual(body);
+    }
   });
 
   it('refuses a second plan covering the app, and a tenant cluster whose provider cannot be copied', () => {

@@ -158,7 +158,7 @@ describe('metalslice plan', () => {
     const root = await run(['--help']);
     const listed = root.stdout.split('Commands:\n')[1].split('\n\n')[0];
     const commands = [...listed.matchAll(/^  ([a-z-]+) .*$/gm)].map((m) => m[1]).filter((c) => c !== 'help');
-    expect(commands).toEqual(['plan', 'report', 'schema', 'pack', 'verify', 'node-template-vars', 'inventory']);
+    expect(commands).toEqual(['plan', 'report', 'schema', 'pack', 'verify', 'node-template-vars', 'inventory', 'drain-node']);
     expect(root.stdout).toMatch(/Examples:\n  metalslice plan /);
     for (const command of commands) {
       const { code, stdout } = await run([command, '--help']);

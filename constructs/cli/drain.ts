@@ -1,0 +1,171 @@
+/**
+ * `metalslice drain-node NODE [--kubeconfig FILE] [--context NAME] [--timeout 15m]`: what a stack runs before it
+ * deletes a node's VM or HostClaim. It cordons the tenant Node, evicts its pods through the Eviction API (so
+ * PodDisruptionBudgets are asked, and a refusal is waited out), leaves DaemonSet and mirror pods as
+ * `kubectl drain` does, never evicts a pod annotated `karpenter.sh/do-not-disrupt: "true"`, waits until the
+ * evicted pods are gone, and then deletes the Node object, so a StatefulSet's pod is made again elsewhere.
+ *
+ * Exit 0: the Node is gone (or was never there). Exit 1: the drain ran out of time or the API server refused;
+ * the message names the pods still there and why, the Node stays cordoned, and running the command again (the
+ * next deploy does) carries on where it stopped. Exit 2: bad options or kubeconfig.
+ */
+import * as os from 'os';
+import * as path from 'path';
+import { DO_NOT_DISRUPT_ANNOTATION, drainTimeoutProblem, drainTimeoutSeconds } from '../core/input/disruption';
+import { escapeText } from '../core/base/excerpt';
+import { dns1123SubdomainProblem } from '../core/naming/kube-names';
+import { KubeApiError, KubeClient, Response, shortReason } from './kube-client';
+import { findTarget, KubeconfigError } from './kube-client-config';
+
+export interface DrainOptions {
+  /** @default - as kubectl: $KUBECONFIG, then ~/.kube/config, then in-cluster */
+  readonly kubeconfig?: string;
+  /** @default - the kubeconfig's current context */
+  readonly context?: string;
+  /** @default "15m" */
+  readonly timeout?: string;
+  /** Seconds between two rounds of evictions. @default 2 */
+  readonly interval?: number;
+}
+
+export interface DrainIo {
+  stdout(text: string): void;
+  stderr(text: string): void;
+}
+
+/** A pod as the drain reads it. */
+interface WirePod {
+  readonly metadata?: {
+    readonly name?: string;
+    readonly namespace?: string;
+    readonly annotations?: Record<string, string>;
+    readonly ownerReferences?: readonly { readonly kind?: string; readonly controller?: boolean }[];
+    readonly deletionTimestamp?: string;
+  };
+  readonly status?: { readonly phase?: string };
+}
+
+/** A pod the drain must see gone, and why it is still there after a round. */
+interface Blocker {
+  readonly pod: string;
+  readonly why: string;
+}
+
+/** Pods `kubectl drain` leaves: mirror pods (the kubelet's static pods) and DaemonSet pods; and pods that have ended. */
+function staysOnNode(pod: WirePod): boolean {
+  if (pod.metadata?.annotations?.['kubernetes.io/config.mirror'] !== undefined) return true;
+  if ((pod.metadata?.ownerReferences ?? []).some((o) => o.controller === true && o.kind === 'DaemonSet')) return true;
+  return pod.status?.phase === 'Succeeded' || pod.status?.phase === 'Failed';
+}
+
+/** The API server's own short reason for a refusal, escaped and capped. */
+function reasonOf(res: Response): string {
+  const body = res.body as { message?: unknown } | undefined;
+  return typeof body?.message === 'string' ? shortReason(body.message) : `HTTP ${res.status}`;
+}
+
+/** One round: evicts every pod that may go; returns the pods still on the node and why. */
+async function evictRound(client: KubeClient, node: string): Promise<Blocker[]> {
+  const pods = await client.list<WirePod>('/api/v1/pods', { fieldSelector: `spec.nodeName=${node}` });
+  const blockers: Blocker[] = [];
+  for (const pod of pods) {
+    if (staysOnNode(pod)) continue;
+    const { name = '', namespace = '' } = pod.metadata ?? {};
+    const id = `${namespace}/${name}`;
+    if (pod.metadata?.deletionTimestamp !== undefined) {
+      blockers.push({ pod: id, why: 'evicted, still terminating' });
+      continue;
+    }
+    if (pod.metadata?.annotations?.[DO_NOT_DISRUPT_ANNOTATION] === 'true') {
+      blockers.push({ pod: id, why: `annotated ${DO_NOT_DISRUPT_ANNOTATION}: "true" (remove the annotation or the pod)` });
+      continue;
+    }
+    const path = `/api/v1/namespaces/${encodeURIComponent(namespace)}/pods/${encodeURIComponent(name)}/eviction`;
+    const res = await client.send('POST', path, { apiVersion: 'policy/v1', kind: 'Eviction', metadata: { name, namespace } });
+    if (res.status === 404) continue;
+    if (res.status >= 200 && res.status < 300) blockers.push({ pod: id, why: 'evicted, still terminating' });
+    else if (res.status === 429) blockers.push({ pod: id, why: `its PodDisruptionBudget allows no disruption now (${reasonOf(res)})` });
+    else blockers.push({ pod: id, why: `the eviction was refused: ${reasonOf(res)}` });
+  }
+  return blockers;
+}
+
+/** A write the drain needs; throws with the status and the fix when it is refused. */
+async function mustWrite(client: KubeClient, method: 'PATCH' | 'DELETE', path: string, what: string, body?: unknown): Promise<void> {
+  const res = await client.send(method, path, body, 'application/merge-patch+json');
+  if ((res.status >= 200 && res.status < 300) || res.status === 404) return;
+  const fix = res.status === 403 ? `: ${client.target.who} needs ${method === 'PATCH' ? 'patch' : 'delete'} on nodes (README "Changing a fleet")` : '';
+  throw new KubeApiError(`cannot ${what}: HTTP ${res.status}, ${reasonOf(res)}${fix}`, res.status);
+}
+
+const sleep = (seconds: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, seconds * 1000));
+
+/** Cordons, evicts until nothing but what stays is left or the time is up, then deletes the Node. */
+async function drain(client: KubeClient, node: string, timeoutSeconds: number, interval: number, io: DrainIo): Promise<number> {
+  const nodePath = `/api/v1/nodes/${encodeURIComponent(node)}`;
+  const found = await client.get(nodePath);
+  if (found.status === 404) {
+    io.stdout(`drain-node: Node ${node} is not in the cluster: nothing to drain\n`);
+    return 0;
+  }
+  if (found.status < 200 || found.status > 299) throw new KubeApiError(`cannot read Node ${node}: HTTP ${found.status}, ${reasonOf(found)}`, found.status);
+  await mustWrite(client, 'PATCH', nodePath, `cordon Node ${node}`, { spec: { unschedulable: true } });
+  io.stdout(`drain-node: Node ${node} cordoned\n`);
+  const deadline = Date.now() + timeoutSeconds * 1000;
+  let said = '';
+  for (;;) {
+    const blockers = await evictRound(client, node);
+    if (blockers.length === 0) break;
+    const now = blockers.map((b) => `  ${escapeText(b.pod)}: ${b.why}`).join('\n');
+    if (now !== said) io.stdout(`drain-node: waiting on ${blockers.length} pod(s) of ${node}:\n${now}\n`);
+    said = now;
+    if (Date.now() >= deadline) {
+      io.stderr(
+        `drain-node: Node ${node} was not drained in ${timeoutSeconds} s; it stays cordoned and its VM is not deleted. Still there:\n${now}\n` +
+          'Let these pods go (raise the budget, move or delete them), or raise the pool\'s drainTimeout, then deploy again: the drain resumes where it stopped.\n',
+      );
+      return 1;
+    }
+    await sleep(Math.min(interval, Math.max(0, (deadline - Date.now()) / 1000)));
+  }
+  await mustWrite(client, 'DELETE', nodePath, `delete Node ${node}`);
+  io.stdout(`drain-node: Node ${node} drained and deleted\n`);
+  return 0;
+}
+
+/** The command: checks the options, finds the cluster, drains. */
+export async function runDrainNode(node: string, opts: DrainOptions, io: DrainIo): Promise<number> {
+  const nameProblem = dns1123SubdomainProblem(node);
+  if (nameProblem !== undefined) {
+    io.stderr(`metalslice drain-node: the Node name ${nameProblem}\n`);
+    return 2;
+  }
+  const timeout = opts.timeout ?? '15m';
+  const problem = drainTimeoutProblem(timeout);
+  if (problem !== undefined) {
+    io.stderr(`metalslice drain-node: --timeout ${problem}\n`);
+    return 2;
+  }
+  const interval = opts.interval ?? 2;
+  if (!Number.isFinite(interval) || interval <= 0 || interval > 600) {
+    io.stderr('metalslice drain-node: --interval must be a number of seconds above 0 and at most 600\n');
+    return 2;
+  }
+  // A stack's kubeconfigPath is read as the kubernetes provider reads it: a leading ~ is the home directory.
+  const kubeconfig = opts.kubeconfig?.startsWith('~/') ? path.join(os.homedir(), opts.kubeconfig.slice(2)) : opts.kubeconfig;
+  let client: KubeClient;
+  try {
+    client = new KubeClient(findTarget({ kubeconfig, context: opts.context }));
+  } catch (e) {
+    if (!(e instanceof KubeconfigError)) throw e;
+    io.stderr(`metalslice drain-node: ${e.message}\n`);
+    return 2;
+  }
+  try {
+    return await drain(client, node, drainTimeoutSeconds(timeout) ?? 0, interval, io);
+  } catch (e) {
+    if (!(e instanceof KubeApiError) && !(e instanceof KubeconfigError)) throw e;
+    io.stderr(`metalslice drain-node: ${e.message}\n`);
+    return 1;
+  }
+}

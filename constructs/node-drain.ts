@@ -1,0 +1,95 @@
+/**
+ * NodeDrains: the drain that comes before a node's VM or HostClaim is deleted, on every road a stack deletes one
+ * (a pool scaled down, a pool removed, `cdktf destroy`).
+ *
+ * Terraform runs a destroy-time provisioner only while its resource block is in the configuration, and scaling a
+ * pool down removes exactly the blocks of the nodes that go. So the provisioner does not live in a node's blocks:
+ * each stack holds one `terraform_data` per tenant cluster, with an instance per node of that cluster in the stack
+ * (`for_each`, keyed by Node name). A node that goes loses only its instance; the block, and its provisioner,
+ * stay. Each instance depends on the stack's node resources (VMs, HostClaims), so Terraform destroys it, and so
+ * drains the Node, before it deletes that node's VM or HostClaim.
+ *
+ * The provisioner runs `metalslice drain-node` (constructs/cli/drain.ts) with the tenant cluster's kubeconfig and
+ * context, the ones its provider alias reads: cordon, evictions through the Eviction API, then the Node deleted. A
+ * drain that runs out of time fails the destroy, so the VM stays, the instance stays in the state, and the next
+ * deploy drains again where it stopped.
+ */
+import { DataResource, Lazy, TerraformIterator, TerraformResource, TerraformStack, Token } from 'cdktf';
+import { Construct } from 'constructs';
+import { DEFAULT_DRAIN_TIMEOUT, drainTimeoutProblem } from './core/input/disruption';
+import { ITenantCluster } from './tenant-cluster';
+
+/** What one node's drain needs: its timeout, and how to reach its tenant cluster. */
+interface DrainInput {
+  readonly timeout: string;
+  readonly kubeconfig: string;
+  readonly context: string;
+}
+
+/**
+ * The drain command, for `sh -c`. It reads only what a destroy-time provisioner may: `each.key` and `self` (the
+ * instance's own input, as the state holds it), through the environment, so nothing in a name or a path is ever
+ * parsed by the shell. `$${` is Terraform's escape for a literal `${`.
+ */
+const DRAIN_COMMAND = [
+  'if [ "$${METALSLICE_DRAIN:-}" = skip ]; then echo "drain of $METALSLICE_NODE skipped (METALSLICE_DRAIN=skip)"; exit 0; fi',
+  'command -v metalslice >/dev/null 2>&1 || { echo "metalslice is not on PATH: deploy through npx cdktf (which puts node_modules/.bin on PATH), or set METALSLICE_DRAIN=skip to delete $METALSLICE_NODE without a drain" >&2; exit 1; }',
+  'cfg="$${METALSLICE_KUBECONFIG:-$${KUBE_CONFIG_PATH:-}}"',
+  'ctx="$${METALSLICE_CONTEXT:-$${KUBE_CTX:-}}"',
+  'exec metalslice drain-node "$METALSLICE_NODE" --timeout "$METALSLICE_DRAIN_TIMEOUT" $${cfg:+--kubeconfig "$cfg"} $${ctx:+--context "$ctx"}',
+].join('\n');
+
+/** The drains of one tenant cluster's nodes in one stack. */
+export class NodeDrains extends Construct {
+  /** The drains of `cluster`'s nodes in `scope`'s stack, made on first use at the stack root. */
+  static of(scope: Construct, cluster: ITenantCluster): NodeDrains {
+    const stack = TerraformStack.of(scope);
+    const id = `node-drains-${cluster.clusterName}`;
+    const existing = stack.node.tryFindChild(id);
+    if (existing instanceof NodeDrains) return existing;
+    return new NodeDrains(stack, id, cluster);
+  }
+
+  private readonly nodes = new Map<string, DrainInput>();
+  private readonly resource: DataResource;
+  private readonly cluster: ITenantCluster;
+
+  private constructor(scope: Construct, id: string, cluster: ITenantCluster) {
+    super(scope, id);
+    const each = TerraformIterator.fromMap(Token.asAnyMap(Lazy.anyValue({ produce: () => Object.fromEntries([...this.nodes].sort(byKey)) })));
+    this.resource = new DataResource(this, 'Resource', {
+      forEach: each,
+      input: each.value as Record<string, string>,
+      dependsOn: [],
+      provisioners: [
+        {
+          type: 'local-exec',
+          when: 'destroy',
+          interpreter: ['/bin/sh', '-c'],
+          command: DRAIN_COMMAND,
+          environment: {
+            METALSLICE_NODE: '${each.key}',
+            METALSLICE_DRAIN_TIMEOUT: '${self.input.timeout}',
+            METALSLICE_KUBECONFIG: '${self.input.kubeconfig}',
+            METALSLICE_CONTEXT: '${self.input.context}',
+          },
+        },
+      ],
+    });
+    this.cluster = cluster;
+  }
+
+  /**
+   * Drains `nodeName` before `removes` (its VM or HostClaim) is deleted. `timeout` is the pool's drainTimeout.
+   * Throws when the same Node name is added twice in a stack.
+   */
+  add(nodeName: string, removes: TerraformResource, timeout = DEFAULT_DRAIN_TIMEOUT): void {
+    const problem = drainTimeoutProblem(timeout);
+    if (problem !== undefined) throw new Error(`[${removes.node.path}] drainTimeout ${problem}`);
+    if (this.nodes.has(nodeName)) throw new Error(`[${removes.node.path}] node "${nodeName}" is declared twice in tenant cluster "${this.cluster.clusterName}"`);
+    this.nodes.set(nodeName, { timeout, kubeconfig: this.cluster.kubeconfigPath ?? '', context: this.cluster.kubeconfigContext ?? '' });
+    (this.resource.dependsOn ??= []).push(removes.fqn);
+  }
+}
+
+const byKey = <T>(a: [string, T], b: [string, T]): number => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0);
