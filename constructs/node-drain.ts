@@ -14,7 +14,7 @@
  * drain that runs out of time fails the destroy, so the VM stays, the instance stays in the state, and the next
  * deploy drains again where it stopped.
  */
-import { DataResource, Lazy, TerraformIterator, TerraformResource, TerraformStack, Token } from 'cdktf';
+import { DataResource, dependable, Lazy, TerraformIterator, TerraformResource, TerraformStack, Token } from 'cdktf';
 import { Construct } from 'constructs';
 import { DEFAULT_DRAIN_TIMEOUT, drainTimeoutProblem } from './core/input/disruption';
 import { ITenantCluster } from './tenant-cluster';
@@ -88,7 +88,7 @@ export class NodeDrains extends Construct {
     if (problem !== undefined) throw new Error(`[${removes.node.path}] drainTimeout ${problem}`);
     if (this.nodes.has(nodeName)) throw new Error(`[${removes.node.path}] node "${nodeName}" is declared twice in tenant cluster "${this.cluster.clusterName}"`);
     this.nodes.set(nodeName, { timeout, kubeconfig: this.cluster.kubeconfigPath ?? '', context: this.cluster.kubeconfigContext ?? '' });
-    (this.resource.dependsOn ??= []).push(removes.fqn);
+    (this.resource.dependsOn ??= []).push(dependable(removes));
   }
 }
 

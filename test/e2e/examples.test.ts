@@ -6,6 +6,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { exampleStackEnv, expectOk, startCluster, synthExampleApp, TestCluster, tofu } from './harness';
+import type { WatchEvent } from '../../constructs/verify/processes';
 import { exposedStateValues, findSecrets, generatedSecrets, sensitiveStateValues } from '../support/secret-scan';
 import { defined } from '../support/defined';
 import { parsePlanJson } from '../support/plan-json';
@@ -189,22 +190,81 @@ describe('e2e: the example app on a real kube-apiserver', () => {
     expect((await tofu(stackDir('consumer'), ['plan', '-detailed-exitcode', '-input=false', '-no-color'])).code).toBe(0);
   });
 
-  it("count + 1 adds exactly the new node's resources; count - 1 destroys only them", async () => {
+  it("count + 1 adds exactly the new node's resources; count - 1 drains its Node, waiting on a PodDisruptionBudget, then destroys only them", async () => {
     await synth({ METALSLICE_EXAMPLE_WORKERS: '7' });
     const up = await planChanges('consumer');
     expect(up.every((c) => c.change.actions.join() === 'create')).toBe(true);
-    expect(up.map((c) => c.address).sort()).toHaveLength(5);
+    // The node's VM, its cloud-init Secret, its token (Secret, id, secret) and its drain.
+    expect(up.map((c) => c.address).sort()).toHaveLength(6);
     expect(up.every((c) => c.address.includes('team-a-workers-6'))).toBe(true);
+    expect(up.filter((c) => c.address.startsWith('terraform_data.node-drains-'))).toHaveLength(1);
     expect(await planChanges('provider')).toEqual([]);
     expectOk('apply +1', await tofu(stackDir('consumer'), ['apply', '-auto-approve', '-input=false', '-no-color', 'tfplan']));
     expect((await cluster.client().get(`${VMS}/namespaces/acme-team-a/virtualmachines/team-a-workers-6`)).status).toBe(200);
 
+    // The node joined the tenant cluster (here the same API server) and runs a pod under a budget that allows
+    // no disruption (minAvailable: 1 of one pod), and a mirror pod (left, as kubectl drain leaves it).
+    const api = cluster.client();
+    const node = 'team-a-workers-6';
+    expect((await api.create('/api/v1/nodes', { apiVersion: 'v1', kind: 'Node', metadata: { name: node } })).status).toBe(201);
+    expect((await api.create('/api/v1/namespaces', { apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'shop' } })).status).toBe(201);
+    const pod = (name: string, extra: Record<string, unknown> = {}) => ({
+      apiVersion: 'v1',
+      kind: 'Pod',
+      metadata: { name, namespace: 'shop', labels: { app: name }, ...extra },
+      spec: { nodeName: node, terminationGracePeriodSeconds: 0, containers: [{ name: 'c', image: 'registry.invalid/c:1' }] },
+    });
+    expect((await api.create('/api/v1/namespaces/shop/pods', pod('cart'))).status).toBe(201);
+    // Running and Ready, as its kubelet would say (the Eviction API lets a Pending pod go whatever its budget says).
+    const running = { status: { phase: 'Running', conditions: [{ type: 'Ready', status: 'True' }] } };
+    expect((await api.request('PATCH', '/api/v1/namespaces/shop/pods/cart/status', running, 'application/merge-patch+json')).status).toBe(200);
+    const pdb = { apiVersion: 'policy/v1', kind: 'PodDisruptionBudget', metadata: { name: 'cart', namespace: 'shop' }, spec: { minAvailable: 1, selector: { matchLabels: { app: 'cart' } } } };
+    expect((await api.create('/apis/policy/v1/namespaces/shop/poddisruptionbudgets', pdb)).status).toBe(201);
+
+    // What the API server records, in its own order: the resourceVersion of each deletion (one etcd, one sequence).
+    const deletedAt = new Map<string, number>();
+    const deletions = (kind: string) => (e: WatchEvent<KubeDoc>) => {
+      if (e.type === 'DELETED') deletedAt.set(kind, Number(e.object.metadata.resourceVersion));
+    };
+    const watches = [
+      api.watch(`/api/v1/nodes?watch=1&fieldSelector=metadata.name%3D${node}`, deletions('Node')),
+      api.watch(`${VMS}/namespaces/acme-team-a/virtualmachines?watch=1&fieldSelector=metadata.name%3D${node}`, deletions('VirtualMachine')),
+      api.watch('/api/v1/namespaces/shop/pods?watch=1', deletions('Pod')),
+    ];
+
     await synth();
     const down = await planChanges('consumer');
-    expect(down.map((c) => c.change.actions.join())).toEqual(['delete', 'delete', 'delete', 'delete', 'delete']);
+    expect(down.map((c) => c.change.actions.join())).toEqual(['delete', 'delete', 'delete', 'delete', 'delete', 'delete']);
     expect(down.map((c) => c.address).sort()).toEqual(up.map((c) => c.address).sort());
-    expectOk('apply -1', await tofu(stackDir('consumer'), ['apply', '-auto-approve', '-input=false', '-no-color', 'tfplan']));
-    expect((await cluster.client().get(`${VMS}/namespaces/acme-team-a/virtualmachines/team-a-workers-6`)).status).toBe(404);
+    const applying = tofu(stackDir('consumer'), ['apply', '-auto-approve', '-input=false', '-no-color', 'tfplan']);
+    try {
+      // The drain cordons the Node and waits on the budget: the pod, the Node and the VM are all still there.
+      const deadline = Date.now() + 120_000;
+      for (;;) {
+        const n = await api.get<{ spec?: { unschedulable?: boolean } }>(`/api/v1/nodes/${node}`);
+        if (n.body.spec?.unschedulable === true) break;
+        if (Date.now() > deadline) throw new Error(`the Node was never cordoned:\n${cluster.logTail(20)}`);
+        await new Promise((r) => setTimeout(r, 250));
+      }
+      await new Promise((r) => setTimeout(r, 5_000));
+      expect((await api.get(`/api/v1/namespaces/shop/pods/cart`)).status).toBe(200);
+      expect((await api.get(`${VMS}/namespaces/acme-team-a/virtualmachines/${node}`)).status).toBe(200);
+    } finally {
+      // The budget is raised: the drain evicts the pod, deletes the Node, and only then is the VM deleted.
+      expect((await api.request('PATCH', '/apis/policy/v1/namespaces/shop/poddisruptionbudgets/cart', { spec: { minAvailable: 0 } }, 'application/merge-patch+json')).status).toBe(200);
+    }
+    const applied = await applying;
+    expectOk('apply -1', applied);
+    // tofu prefixes each line of the provisioner's output with the instance's address.
+    expect(applied.stdout).toMatch(/drain-node: waiting on 1 pod\(s\) of team-a-workers-6:\n.*\(local-exec\): {3}shop\/cart: its PodDisruptionBudget allows no disruption now/);
+    expect((await api.get(`${VMS}/namespaces/acme-team-a/virtualmachines/${node}`)).status).toBe(404);
+    expect((await api.get(`/api/v1/nodes/${node}`)).status).toBe(404);
+    expect((await api.get(`/api/v1/namespaces/shop/pods/cart`)).status).toBe(404);
+    await new Promise((r) => setTimeout(r, 1_000));
+    for (const w of watches) w.stop();
+    expect(deletedAt.get('Pod')).toBeLessThan(deletedAt.get('Node')!);
+    expect(deletedAt.get('Node')).toBeLessThan(deletedAt.get('VirtualMachine')!);
+    await api.delete('/api/v1/namespaces/shop');
   });
 
   it('a tenant manages VMs in its own quota namespace only', async () => {

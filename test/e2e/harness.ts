@@ -1,6 +1,6 @@
 // A real control plane for end-to-end tests: etcd, kube-apiserver (TLS, RBAC, ResourceQuota admission) and
 // a kube-controller-manager running only the controllers a tenant slice depends on (namespace deletion,
-// quota usage, garbage collection, service accounts), all on loopback, in a temp dir, torn down by stop().
+// quota usage, garbage collection, service accounts, PodDisruptionBudget status), all on loopback, in a temp dir, torn down by stop().
 // Binaries come from scripts/toolchain.sh (source its env.sh, or let scripts/test-e2e.sh do it).
 import { spawn } from 'node:child_process';
 import * as fs from 'node:fs';
@@ -12,6 +12,7 @@ import {
   apiMessage,
   apiRequest,
   ApiResponse,
+  apiWatch,
   Component,
   freePort,
   onPath,
@@ -19,6 +20,8 @@ import {
   stopComponent,
   tail,
   waitFor,
+  WatchEvent,
+  WatchStream,
 } from '../../constructs/verify/processes';
 import { findTarget } from '../../constructs/cli/kube-client-config';
 import { CLIENT_EXTENSIONS, frontProxyFlags, makeCa, makeKeyAndCsr, makeLeaf, openssl, subject } from '../../constructs/verify/certificates';
@@ -80,6 +83,8 @@ export interface KubeClient {
   get<T = unknown>(apiPath: string): Promise<ApiResponse<T>>;
   create<T = unknown>(collectionPath: string, body: unknown): Promise<ApiResponse<T>>;
   delete<T = unknown>(apiPath: string): Promise<ApiResponse<T>>;
+  /** A watch (`apiPath` with `watch=1`): each event to `onEvent` as the API server sends it. */
+  watch<T = unknown>(apiPath: string, onEvent: (event: WatchEvent<T>) => void): WatchStream;
 }
 
 export interface TestCluster {
@@ -193,7 +198,9 @@ export async function synthExampleApp(cwd: string, env: NodeJS.ProcessEnv): Prom
 
 /** Runs `tofu` (the toolchain's OpenTofu, with its offline provider mirror) in a working directory. */
 export function tofu(cwd: string, args: readonly string[], timeoutMs = 300_000): Promise<CommandResult> {
-  const env: NodeJS.ProcessEnv = { ...process.env, CHECKPOINT_DISABLE: '1', TF_IN_AUTOMATION: '1', TF_INPUT: '0' };
+  // metalslice on PATH, as `npx cdktf deploy` puts node_modules/.bin there: a node's drain runs `metalslice drain-node`.
+  const PATH = [path.join(REPO_ROOT, 'bin'), path.dirname(process.execPath), process.env.PATH ?? ''].join(path.delimiter);
+  const env: NodeJS.ProcessEnv = { ...process.env, PATH, CHECKPOINT_DISABLE: '1', TF_IN_AUTOMATION: '1', TF_INPUT: '0' };
   delete env.TF_PLUGIN_CACHE_DIR;
   return run(binary('tofu'), args, { cwd, env, timeoutMs });
 }
@@ -265,6 +272,7 @@ function makeClient(creds: KubeconfigCreds): KubeClient {
     get: <T = unknown>(p: string) => request<T>('GET', p),
     create: <T = unknown>(p: string, b: unknown) => request<T>('POST', p, b),
     delete: <T = unknown>(p: string) => request<T>('DELETE', p),
+    watch: <T = unknown>(p: string, onEvent: (event: WatchEvent<T>) => void) => apiWatch<T>(creds.server, agent, headers, p, onEvent),
   };
 }
 
@@ -437,7 +445,7 @@ export async function startCluster(opts: StartClusterOptions = {}): Promise<Test
           bins.kcm,
           [
             `--kubeconfig=${adminKubeconfig}`,
-            `--controllers=namespace-controller,resourcequota-controller,garbage-collector-controller,serviceaccount-controller,serviceaccount-token-controller,clusterrole-aggregation-controller,root-ca-certificate-publisher-controller${joinable ? `,${JOINABLE_CONTROLLERS.join(',')}` : ''}`,
+            `--controllers=namespace-controller,resourcequota-controller,garbage-collector-controller,serviceaccount-controller,serviceaccount-token-controller,clusterrole-aggregation-controller,root-ca-certificate-publisher-controller,disruption-controller${joinable ? `,${JOINABLE_CONTROLLERS.join(',')}` : ''}`,
             ...(joinable ? [`--cluster-signing-cert-file=${caFile}`, `--cluster-signing-key-file=${path.join(dir, 'ca.key')}`] : []),
             `--service-account-private-key-file=${path.join(dir, 'sa.key')}`,
             `--root-ca-file=${caFile}`,

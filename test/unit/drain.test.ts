@@ -1,0 +1,164 @@
+// `metalslice drain-node` against a fake API server that answers as kube-apiserver does: evictions refused with
+// 429 while a PodDisruptionBudget allows nothing, DaemonSet and mirror pods on the node, a pod that must not be
+// disrupted, and a Node that is already gone. The real thing (a real API server, a real budget, tofu running the
+// drain before a VM's delete) is test/e2e/examples.test.ts.
+import { afterEach, describe, expect, it } from '@jest/globals';
+import * as fs from 'fs';
+import * as http from 'http';
+import * as os from 'os';
+import * as path from 'path';
+import { AddressInfo } from 'net';
+import { runDrainNode } from '../../constructs/cli/drain';
+
+interface FakePod {
+  name: string;
+  annotations?: Record<string, string>;
+  daemonSet?: boolean;
+  /** Evictions refused (429) before one is accepted. */
+  refusals?: number;
+}
+
+interface Fake {
+  kubeconfig: string;
+  /** Every request, as `METHOD path` (query left off). */
+  calls: string[];
+  node: { exists: boolean; unschedulable: boolean };
+  close(): Promise<void>;
+}
+
+const servers: http.Server[] = [];
+afterEach(async () => {
+  await Promise.all(servers.splice(0).map((s) => new Promise((r) => s.close(r))));
+});
+
+async function fakeApiServer(pods: FakePod[], nodeExists = true): Promise<Fake> {
+  const calls: string[] = [];
+  const node = { exists: nodeExists, unschedulable: false };
+  const live = new Map(pods.map((p) => [p.name, { ...p, refusals: p.refusals ?? 0 }]));
+  const server = http.createServer((req, res) => {
+    const url = new URL(req.url ?? '/', 'http://x');
+    calls.push(`${req.method} ${url.pathname}`);
+    const send = (status: number, body: unknown) => {
+      res.writeHead(status, { 'Content-Type': 'application/json' });
+      res.end(JSON.stringify(body));
+    };
+    req.resume();
+    req.on('end', () => {
+      if (url.pathname === '/api/v1/nodes/w-1') {
+        if (!node.exists) return send(404, { kind: 'Status', message: 'nodes "w-1" not found' });
+        if (req.method === 'PATCH') node.unschedulable = true;
+        if (req.method === 'DELETE') node.exists = false;
+        return send(200, { metadata: { name: 'w-1' }, spec: { unschedulable: node.unschedulable } });
+      }
+      if (url.pathname === '/api/v1/pods') {
+        expect(url.searchParams.get('fieldSelector')).toBe('spec.nodeName=w-1');
+        return send(200, {
+          items: [...live.values()].map((p) => ({
+            metadata: {
+              name: p.name,
+              namespace: 'shop',
+              annotations: p.annotations,
+              ownerReferences: p.daemonSet ? [{ kind: 'DaemonSet', name: 'logs', controller: true }] : [],
+            },
+            status: { phase: 'Running' },
+          })),
+          metadata: {},
+        });
+      }
+      const eviction = /^\/api\/v1\/namespaces\/shop\/pods\/([^/]+)\/eviction$/.exec(url.pathname);
+      if (eviction && req.method === 'POST') {
+        const pod = live.get(eviction[1]);
+        if (!pod) return send(404, { message: 'not found' });
+        if (pod.refusals > 0) {
+          pod.refusals -= 1;
+          return send(429, { kind: 'Status', message: "Cannot evict pod as it would violate the pod's disruption budget." });
+        }
+        live.delete(pod.name);
+        return send(201, { kind: 'Status', status: 'Success' });
+      }
+      send(404, { message: 'no such path' });
+    });
+  });
+  servers.push(server);
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  const { port } = server.address() as AddressInfo;
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'drain-'));
+  const kubeconfig = path.join(dir, 'kubeconfig');
+  fs.writeFileSync(
+    kubeconfig,
+    [
+      'apiVersion: v1',
+      'kind: Config',
+      'current-context: t',
+      'contexts: [{name: t, context: {cluster: t, user: t}}]',
+      `clusters: [{name: t, cluster: {server: "http://127.0.0.1:${port}"}}]`,
+      'users: [{name: t, user: {}}]',
+      '',
+    ].join('\n'),
+  );
+  return { kubeconfig, calls, node, close: () => new Promise((r) => server.close(() => r())) };
+}
+
+function io() {
+  const out = { stdout: '', stderr: '' };
+  return { out, io: { stdout: (t: string) => void (out.stdout += t), stderr: (t: string) => void (out.stderr += t) } };
+}
+
+describe('metalslice drain-node', () => {
+  it('cordons, waits out the budget, leaves DaemonSet and mirror pods, then deletes the Node', async () => {
+    const fake = await fakeApiServer([
+      { name: 'cart', refusals: 2 },
+      { name: 'logs-x1', daemonSet: true },
+      { name: 'kube-proxy-w-1', annotations: { 'kubernetes.io/config.mirror': 'abc' } },
+    ]);
+    const { out, io: sink } = io();
+    const code = await runDrainNode('w-1', { kubeconfig: fake.kubeconfig, timeout: '1m', interval: 0.05 }, sink);
+    expect({ code, stderr: out.stderr }).toEqual({ code: 0, stderr: '' });
+    const writes = fake.calls.filter((c) => !c.startsWith('GET'));
+    expect(writes).toEqual([
+      'PATCH /api/v1/nodes/w-1',
+      'POST /api/v1/namespaces/shop/pods/cart/eviction',
+      'POST /api/v1/namespaces/shop/pods/cart/eviction',
+      'POST /api/v1/namespaces/shop/pods/cart/eviction',
+      'DELETE /api/v1/nodes/w-1',
+    ]);
+    expect(fake.node.exists).toBe(false);
+    expect(out.stdout).toContain('shop/cart: its PodDisruptionBudget allows no disruption now');
+  });
+
+  it('never evicts a pod annotated karpenter.sh/do-not-disrupt: it stops in time, names the pod, keeps the Node cordoned', async () => {
+    const fake = await fakeApiServer([{ name: 'batch', annotations: { 'karpenter.sh/do-not-disrupt': 'true' } }, { name: 'web' }]);
+    const { out, io: sink } = io();
+    const code = await runDrainNode('w-1', { kubeconfig: fake.kubeconfig, timeout: '1s', interval: 0.05 }, sink);
+    expect(code).toBe(1);
+    expect(out.stderr).toMatch(/Node w-1 was not drained in 1 s; it stays cordoned and its VM is not deleted/);
+    expect(out.stderr).toContain('shop/batch: annotated karpenter.sh/do-not-disrupt: "true"');
+    expect(fake.calls).not.toContain('POST /api/v1/namespaces/shop/pods/batch/eviction');
+    expect(fake.calls).toContain('POST /api/v1/namespaces/shop/pods/web/eviction');
+    expect(fake.calls).not.toContain('DELETE /api/v1/nodes/w-1');
+    expect(fake.node).toEqual({ exists: true, unschedulable: true });
+  });
+
+  it('a Node that is gone (a drain resumed after it finished) is done: exit 0, nothing written', async () => {
+    const fake = await fakeApiServer([{ name: 'web' }], false);
+    const { out, io: sink } = io();
+    expect(await runDrainNode('w-1', { kubeconfig: fake.kubeconfig, interval: 0.05 }, sink)).toBe(0);
+    expect(fake.calls).toEqual(['GET /api/v1/nodes/w-1']);
+    expect(out.stdout).toContain('not in the cluster');
+  });
+
+  it('refuses a bad timeout, interval or Node name with exit 2 before it talks to any cluster', async () => {
+    const fake = await fakeApiServer([]);
+    for (const [node, opts, message] of [
+      ['w-1', { timeout: '15 minutes' }, /--timeout "15 minutes" is not a duration/],
+      ['w-1', { timeout: '0s' }, /gives the drain no time/],
+      ['w-1', { interval: 0 }, /--interval must be/],
+      ['W_1;rm -rf', {}, /the Node name must consist of lower-case letters/],
+    ] as const) {
+      const { out, io: sink } = io();
+      expect(await runDrainNode(node, { kubeconfig: fake.kubeconfig, ...opts }, sink)).toBe(2);
+      expect(out.stderr).toMatch(message);
+    }
+    expect(fake.calls).toEqual([]);
+  });
+});
