@@ -445,10 +445,21 @@ describe('examples/ci/plan-comment.sh on hostile input', () => {
   }, 90_000);
 });
 
+interface Step {
+  id?: string;
+  name?: string;
+  uses?: string;
+  run?: string;
+  if?: string;
+  shell?: string;
+  env?: Record<string, string>;
+  with?: Record<string, string>;
+}
+
 describe('action.yml: the composite GitHub Action', () => {
   const action = parse(fs.readFileSync(path.join(REPO_ROOT, 'action.yml'), 'utf8')) as {
     inputs: Record<string, { default?: string }>;
-    runs: { using: string; steps: { uses?: string; run?: string; if?: string; env?: Record<string, string> }[] };
+    runs: { using: string; steps: Step[] };
   };
 
   it('runs the tested script, on Node 22, with actions that run on Node 24', () => {
@@ -456,8 +467,8 @@ describe('action.yml: the composite GitHub Action', () => {
     expect(action.inputs['node-version'].default).toBe('22');
     const uses = action.runs.steps.flatMap((s) => (s.uses ? [s.uses] : []));
     for (const u of uses) expect(Number(/^actions\/[a-z-]+@v(\d+)$/.exec(u)?.[1])).toBeGreaterThanOrEqual(6);
-    const review = action.runs.steps.find((s) => s.run?.includes('examples/ci/plan-comment.sh'));
-    expect(review?.env?.FAIL_ON_PROBLEMS).toBe('${{ inputs.fail-on-problems }}');
+    const post = action.runs.steps.find((s) => s.run?.includes('examples/ci/plan-comment.sh" post'));
+    expect(post?.env?.FAIL_ON_PROBLEMS).toBe('${{ inputs.fail-on-problems }}');
     // The reports are kept even when the plan fails the step.
     expect(action.runs.steps.find((s) => s.uses?.startsWith('actions/upload-artifact@'))?.if).toBe('always()');
   });
@@ -478,5 +489,45 @@ describe('action.yml: the composite GitHub Action', () => {
     expect(fs.existsSync(path.join(REPO_ROOT, 'node_modules', 'marked', 'lib', 'marked.esm.js'))).toBe(true);
     expect(env.REPORT_HTML).toBe('${{ github.action_path }}/scripts/report-html.mjs');
     expect(fs.existsSync(path.join(REPO_ROOT, 'scripts', 'report-html.mjs'))).toBe(true);
+  });
+
+  // A step runs the pull request's code when it installs its dependencies, synthesizes its app or runs the
+  // metalslice it installed: every step that runs a command in the working directory, except the one that posts.
+  it('gives the token to one step only, which runs none of the pull request’s code, after all of it has run', () => {
+    const steps = action.runs.steps;
+    const token = /inputs\.github-token|github\.token|secrets\./;
+    const holders = steps.filter((s) => token.test(JSON.stringify({ env: s.env ?? {}, with: s.with ?? {} })));
+    expect(holders.map((s) => s.name)).toEqual([expect.stringMatching(/^Post the comment/)]);
+    const post = holders[0];
+    const index = steps.indexOf(post);
+    // What the posting step runs: the action's own script in post mode, on a shell and PATH the workspace cannot
+    // have changed, with the variables that make bash or node load other code cleared.
+    expect(post.run).toBe('PATH=/usr/bin:/bin exec /bin/bash --noprofile --norc "$GITHUB_ACTION_PATH/examples/ci/plan-comment.sh" post');
+    expect(post.shell).toBe('/bin/bash --noprofile --norc -eo pipefail {0}');
+    expect(post.run).not.toMatch(/npx|npm |cdktf|metalslice |node_modules|GITHUB_WORKSPACE|eval|INSTALL|\.\//);
+    for (const cleared of ['BASH_ENV', 'ENV', 'NODE_OPTIONS', 'NODE_PATH', 'LD_PRELOAD', 'LD_LIBRARY_PATH']) expect(post.env?.[cleared]).toBe('');
+    expect(post.env?.METALSLICE).toBeUndefined();
+    // The node it uses was found by a step before any step that runs the pull request's code.
+    expect(post.env?.NODE).toBe('${{ steps.node.outputs.path }}');
+    const nodeStep = steps.findIndex((s) => s.id === 'node');
+    const prCode = steps.filter((s, i) => i !== index && s.run !== undefined && s.id !== 'node' && !s.name?.startsWith('Check that the token'));
+    expect(prCode.map((s) => s.name)).toEqual([expect.stringMatching(/^Install/), expect.stringMatching(/^Chart renderer/), expect.stringMatching(/^Plan/)]);
+    for (const s of prCode) {
+      expect(steps.indexOf(s)).toBeGreaterThan(nodeStep);
+      expect(steps.indexOf(s)).toBeLessThan(index);
+      // Blanked, so a token a workflow sets for the whole job does not reach them either.
+      expect([s.env?.GITHUB_TOKEN, s.env?.GH_TOKEN]).toEqual(['', '']);
+    }
+    expect(steps.find((s) => s.name?.startsWith('Plan'))?.run).toBe('bash "$GITHUB_ACTION_PATH/examples/ci/plan-comment.sh" plan');
+  });
+
+  it('the example workflow checks out without leaving the token in .git/config', () => {
+    const workflow = parse(fs.readFileSync(path.join(REPO_ROOT, 'examples', 'ci', 'github-actions.yml'), 'utf8')) as {
+      jobs: Record<string, { steps: Step[] }>;
+    };
+    const checkout = Object.values(workflow.jobs)
+      .flatMap((j) => j.steps)
+      .find((s) => s.uses?.startsWith('actions/checkout@'));
+    expect(checkout?.with?.['persist-credentials']).toBe(false);
   });
 });
