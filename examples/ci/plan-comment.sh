@@ -202,6 +202,7 @@ post_comment() {
 # The gate: a plan that does not fit fails the check, so a required check blocks the merge.
 gate() {
   local fits
+  [[ -f "$out/plan.json" ]] || { log "no $out/plan.json: run the plan first"; exit 2; }
   fits=$("$node" -e 'process.stdout.write(String(JSON.parse(require("fs").readFileSync(process.argv[1], "utf8")).ok === true))' "$out/plan.json")
   [[ "$fits" != true ]] || return 0
   if [[ "${FAIL_ON_PROBLEMS:-true}" == false ]]; then

@@ -196,6 +196,8 @@ describe('proxies: HTTPS_PROXY, HTTP_PROXY, NO_PROXY and the cluster’s proxy-u
     expect(await list(tlsBase, { HTTPS_PROXY: proxyUrl })).toEqual([{ n: 0 }, { n: 1 }]);
     const port = new URL(tlsBase).port;
     expect(proxy.seen).toEqual([`CONNECT 127.0.0.1:${port}`]);
+    // Without the CA the tunnelled server is not trusted: the proxy does not stand in for the TLS check.
+    await expect(list(tlsBase, { HTTPS_PROXY: proxyUrl }, { ca: undefined })).rejects.toThrow(/^cannot trust https:\/\/127\.0\.0\.1:\d+\/prefix/);
   });
 
   it('sends plain http through HTTP_PROXY (lower case too)', async () => {
