@@ -166,6 +166,7 @@ export async function runDrainNode(node: string, opts: DrainOptions, io: DrainIo
   } catch (e) {
     if (!(e instanceof KubeApiError) && !(e instanceof KubeconfigError)) throw e;
     io.stderr(`metalslice drain-node: ${e.message}\n`);
-    return 1;
+    // Credentials that are not what they must be (found when the first request is made) are a usage error.
+    return e instanceof KubeconfigError ? 2 : 1;
   }
 }

@@ -150,7 +150,7 @@ export interface ClusterRead {
   readonly pods: readonly PodObject[];
 }
 
-/** Reads the cluster, or says why it could not (exit 1). */
+/** Reads the cluster, or says why it could not (exit 1; 2 for a credential or proxy setting that is not what it must be). */
 export async function readCluster(client: KubeClient, io: InventoryIo, command: string): Promise<ClusterRead | number> {
   try {
     return { nodes: await listNodes(client), hosts: await listBareMetalHosts(client, io), pods: await listBoundPods(client) };
@@ -159,7 +159,8 @@ export async function readCluster(client: KubeClient, io: InventoryIo, command: 
     const t = client.target;
     const context = t.context === undefined ? t.source : `context "${escapeText(t.context)}" in ${t.source}`;
     io.stderr(`metalslice ${command}: reading ${t.server} failed (${context}): ${e.message}\n`);
-    return 1;
+    // A credential or proxy setting found wrong only now (an exec plugin's token, HTTPS_PROXY) is input: exit 2.
+    return e instanceof KubeconfigError ? e.exitCode : 1;
   }
 }
 

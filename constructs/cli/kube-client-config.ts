@@ -10,9 +10,12 @@
  *
  * What a user may be: a client certificate and key (files or base64 data), a bearer token or tokenFile, or an
  * exec credential plugin (client.authentication.k8s.io/v1 and v1beta1: EKS, GKE, AKS and OIDC logins use one;
- * kube-client-exec.ts runs it). A cluster: its server, certificate-authority(-data), tls-server-name and
- * insecure-skip-tls-verify. Relative paths are relative to the kubeconfig that names them, as kubectl resolves them.
+ * kube-client-exec.ts runs it). A cluster: its server, certificate-authority(-data), tls-server-name,
+ * insecure-skip-tls-verify and proxy-url (http or https). Relative paths are relative to the kubeconfig that names
+ * them, as kubectl resolves them. Every credential is checked for what it must be before it is used (a token one
+ * line of printable characters, a certificate or key a PEM that loads), never quoted.
  */
+import * as crypto from 'crypto';
 import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
@@ -63,6 +66,8 @@ export interface KubeTarget {
   readonly insecureSkipTlsVerify: boolean;
   /** The name the server's certificate is checked against, when not the server's host. */
   readonly tlsServerName?: string;
+  /** The cluster's proxy-url (http or https): requests go through it, whatever HTTPS_PROXY says. */
+  readonly proxyUrl?: string;
   /** The client certificate (PEM), with `key`. */
   readonly cert?: Buffer;
   /** The client key (PEM), with `cert`. */
@@ -181,19 +186,73 @@ export function loadKubeconfigFiles(explicit: string | undefined, kenv: KubeEnv 
   return fs.existsSync(home) ? mergeFiles([home], escapeText(home)) : null;
 }
 
-/** A credential the kubeconfig names as a file (relative to the kubeconfig) or as base64 data. */
-function credential(entry: Entry, fileKey: string, dataKey: string, what: string, where: string): Buffer | undefined {
+/** What a credential must be: a bearer token, a CA bundle, a client certificate or a client key. */
+export type CredentialKind = 'token' | 'ca' | 'cert' | 'key';
+
+const CREDENTIAL_WANTED: Readonly<Record<CredentialKind, string>> = {
+  token: 'one line of printable characters',
+  ca: 'PEM certificates (-----BEGIN CERTIFICATE-----)',
+  cert: 'a PEM certificate (-----BEGIN CERTIFICATE-----)',
+  key: 'a PEM private key, not encrypted (-----BEGIN PRIVATE KEY-----)',
+};
+
+/** Why a token is not one line of printable ASCII, said without quoting it; undefined when it is one. */
+function tokenFault(token: string): string | undefined {
+  if (token === '') return 'it is empty';
+  if (/[\r\n]/.test(token)) return 'it has a line break';
+  if (/[\x00-\x1f\x7f]/.test(token)) return 'it has a control character';
+  if (/[^\x21-\x7e]/.test(token)) return 'it has a space or a non-ASCII character';
+  return undefined;
+}
+
+/** Why a PEM certificate, bundle or key does not load, said without quoting it; undefined when it loads. */
+function pemFault(buf: Buffer, kind: 'ca' | 'cert' | 'key'): string | undefined {
+  const text = buf.toString('latin1');
+  try {
+    if (kind === 'key') {
+      if (!/-----BEGIN [A-Z ]*PRIVATE KEY-----/.test(text)) return 'it is not PEM';
+      crypto.createPrivateKey({ key: buf, format: 'pem' });
+    } else {
+      if (!text.includes('-----BEGIN CERTIFICATE-----')) return 'it is not PEM';
+      new crypto.X509Certificate(buf);
+    }
+    return undefined;
+  } catch {
+    return 'it does not load';
+  }
+}
+
+/** The token with surrounding whitespace trimmed (as client-go does), or a KubeconfigError (exit 2) naming `field`. */
+export function checkToken(raw: string, field: string, where: string): string {
+  const token = raw.trim();
+  const fault = tokenFault(token);
+  if (fault !== undefined) throw new KubeconfigError(`${where}: ${field} is not a token (${fault}): a token is ${CREDENTIAL_WANTED.token}`, 2);
+  return token;
+}
+
+/** A certificate, bundle or key, checked to load; a KubeconfigError (exit 2) naming `field` when it does not. */
+export function checkPem(buf: Buffer, kind: 'ca' | 'cert' | 'key', field: string, where: string): Buffer {
+  const fault = pemFault(buf, kind);
+  if (fault !== undefined) throw new KubeconfigError(`${where}: ${field} is not ${CREDENTIAL_WANTED[kind]} (${fault})`, 2);
+  return buf;
+}
+
+/** A credential the kubeconfig names as a file (relative to the kubeconfig) or as base64 data, checked for its kind. */
+function credential(entry: Entry, fileKey: string, dataKey: string, kind: CredentialKind, where: string): Buffer | undefined {
   const data = entry.body[dataKey];
   if (data !== undefined && data !== null && data !== '') {
     if (typeof data !== 'string' || !/^[A-Za-z0-9+/=\s_-]+$/.test(data))
-      throw new KubeconfigError(`${where}: ${dataKey} is not base64: write the PEM ${what} base64-encoded (base64 -w0 FILE), or name the file in ${fileKey}`);
-    return Buffer.from(data, 'base64');
+      throw new KubeconfigError(
+        `${where}: ${dataKey} is not base64: write the ${CREDENTIAL_WANTED[kind]} base64-encoded (base64 -w0 FILE), or name the file in ${fileKey}`,
+      );
+    return checked(Buffer.from(data, 'base64'), kind, dataKey, where);
   }
   const file = str(entry.body[fileKey]);
   if (file === undefined) return undefined;
   const full = path.resolve(entry.dir, file);
+  let buf: Buffer;
   try {
-    return Buffer.from(readInputFile(full, 'credential'), 'utf8');
+    buf = Buffer.from(readInputFile(full, 'credential'), 'utf8');
   } catch (e) {
     if (e instanceof MetalsliceError)
       throw new KubeconfigError(
@@ -201,6 +260,11 @@ function credential(entry: Entry, fileKey: string, dataKey: string, what: string
       );
     throw e;
   }
+  return checked(buf, kind, `${fileKey} ${escapeText(full)}`, where);
+}
+
+function checked(buf: Buffer, kind: CredentialKind, field: string, where: string): Buffer {
+  return kind === 'token' ? Buffer.from(checkToken(buf.toString('utf8'), field, where), 'utf8') : checkPem(buf, kind, field, where);
 }
 
 function execConfig(entry: Entry, where: string): ExecConfig {
@@ -302,20 +366,39 @@ function findContext(
   return { name, at, cluster, clusterName, user, userName };
 }
 
+/**
+ * A proxy URL (the cluster's proxy-url, or HTTPS_PROXY and the like): http:// or https://, requests tunnelled with
+ * CONNECT. SOCKS, which kubectl also takes, is refused by name. The value is never quoted: it may hold a password.
+ */
+export function checkProxyUrl(raw: unknown, field: string, where: string): string {
+  let url: URL | undefined;
+  try {
+    url = typeof raw === 'string' ? new URL(raw) : undefined;
+  } catch {
+    url = undefined;
+  }
+  if (url === undefined) throw new KubeconfigError(`${where}: ${field} is not a URL: write http://HOST:PORT`, 2);
+  if (url.protocol.startsWith('socks'))
+    throw new KubeconfigError(
+      `${where}: ${field} is a SOCKS proxy, which metalslice does not support: use an HTTP proxy (CONNECT), or write the inventory with kubectl`,
+      2,
+    );
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new KubeconfigError(`${where}: ${field} is not an http(s) URL: write http://HOST:PORT`, 2);
+  return url.toString();
+}
+
 /** Where a cluster entry's API server is and how its certificate is checked. */
-function clusterTarget(cluster: Entry, cWhere: string): Pick<KubeTarget, 'server' | 'ca' | 'insecureSkipTlsVerify' | 'tlsServerName'> {
+function clusterTarget(cluster: Entry, cWhere: string): Pick<KubeTarget, 'server' | 'ca' | 'insecureSkipTlsVerify' | 'tlsServerName' | 'proxyUrl'> {
   const rawServer = str(cluster.body.server);
   if (rawServer === undefined) throw new KubeconfigError(`${cWhere} has no server: set clusters[].cluster.server to https://HOST:PORT`);
   const server = serverUrl(rawServer, cWhere);
-  if (str(cluster.body['proxy-url']) !== undefined)
-    throw new KubeconfigError(
-      `${cWhere} sets proxy-url, which metalslice does not support: reach the API server directly, or write the inventory with kubectl (see the README)`,
-    );
+  const proxy = cluster.body['proxy-url'];
   return {
     server,
     insecureSkipTlsVerify: cluster.body['insecure-skip-tls-verify'] === true,
-    ca: credential(cluster, 'certificate-authority', 'certificate-authority-data', 'CA certificate', cWhere),
+    ca: credential(cluster, 'certificate-authority', 'certificate-authority-data', 'ca', cWhere),
     tlsServerName: str(cluster.body['tls-server-name']),
+    ...(proxy === undefined || proxy === null || proxy === '' ? {} : { proxyUrl: checkProxyUrl(proxy, 'proxy-url', cWhere) }),
   };
 }
 
@@ -330,17 +413,18 @@ function userCredentials(user: Entry | undefined, uWhere: string): Pick<KubeTarg
     throw new KubeconfigError(
       `${uWhere} uses basic auth (username/password), which Kubernetes removed in 1.19: use a client certificate, a token or an exec plugin`,
     );
-  const cert = user && credential(user, 'client-certificate', 'client-certificate-data', 'client certificate', uWhere);
-  const key = user && credential(user, 'client-key', 'client-key-data', 'client key', uWhere);
+  const cert = user && credential(user, 'client-certificate', 'client-certificate-data', 'cert', uWhere);
+  const key = user && credential(user, 'client-key', 'client-key-data', 'key', uWhere);
   if ((cert === undefined) !== (key === undefined))
     throw new KubeconfigError(
       `${uWhere} has a client ${cert ? 'certificate but no key' : 'key but no certificate'}: give both (client-certificate and client-key, or their -data forms)`,
     );
-  let token = str(u.token);
+  const inline = str(u.token);
+  let token = inline === undefined ? undefined : checkToken(inline, 'token', uWhere);
   const tokenFile = str(u.tokenFile);
   if (token === undefined && tokenFile !== undefined && user) {
     const buf = credential({ ...user, body: { tokenFile } }, 'tokenFile', 'tokenFile-data', 'token', uWhere);
-    token = buf?.toString('utf8').trim();
+    token = buf?.toString('utf8');
   }
   const exec = u.exec !== undefined && user ? execConfig(user, uWhere) : undefined;
   return { cert, key, token, exec };
@@ -353,8 +437,8 @@ export function inClusterTarget(kenv: KubeEnv = DEFAULT_ENV()): KubeTarget | nul
   if (!host || !port) return null;
   const source = `the in-cluster service account (${escapeText(kenv.serviceAccountDir)})`;
   const dir: Entry = { body: { tokenFile: 'token', 'certificate-authority': 'ca.crt' }, dir: kenv.serviceAccountDir, file: kenv.serviceAccountDir };
-  const token = credential(dir, 'tokenFile', 'token-data', 'token', source)?.toString('utf8').trim();
-  const ca = credential(dir, 'certificate-authority', 'ca-data', 'CA certificate', source);
+  const token = credential(dir, 'tokenFile', 'token-data', 'token', source)?.toString('utf8');
+  const ca = credential(dir, 'certificate-authority', 'ca-data', 'ca', source);
   const hostPart = host.includes(':') ? `[${host}]` : host;
   return { source, server: `https://${hostPart}:${port}`, ca, insecureSkipTlsVerify: false, token, who: source };
 }

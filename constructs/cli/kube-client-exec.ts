@@ -1,11 +1,12 @@
 /**
  * The exec credential plugins of metalslice's Kubernetes client (kube-client.ts): running the plugin a kubeconfig
  * user names (kube-client-config.ts checks that entry), bounded in time and output, and reading the token or
- * client certificate from the ExecCredential it writes.
+ * client certificate from the ExecCredential it writes. The plugin runs in a process group of its own, and the
+ * timeout kills the group: a process it leaves behind holding stdout would otherwise hold the command open.
  */
 import { spawn } from 'child_process';
 import { escapeText, excerptText } from '../core/base/excerpt';
-import { ExecConfig, isMap, KubeconfigError, KubeTarget, str } from './kube-client-config';
+import { checkPem, checkToken, ExecConfig, isMap, KubeconfigError, KubeTarget, str } from './kube-client-config';
 
 /** Most bytes an exec credential plugin may write to stdout (an ExecCredential is a few KiB). */
 export const MAX_PLUGIN_OUTPUT_BYTES = 1024 * 1024;
@@ -34,14 +35,20 @@ export function runExecPlugin(target: KubeTarget, exec: ExecConfig, timeoutMs = 
   for (const e of exec.env) env[e.name] = e.value;
   return new Promise((resolve, reject) => {
     const hint = exec.installHint ? `: ${excerptText(exec.installHint, 300)}` : ': install it or put it on PATH';
-    // stderr is the plugin's own (a login prompt or notice), passed through as kubectl does.
-    const child = spawn(exec.command, exec.args, { env, stdio: ['ignore', 'pipe', 'inherit'] });
+    // stderr is the plugin's own (a login prompt or notice), passed through as kubectl does. Detached: a group
+    // of its own, which fail() kills whole.
+    const child = spawn(exec.command, exec.args, { env, stdio: ['ignore', 'pipe', 'inherit'], detached: true });
     const chunks: Buffer[] = [];
     let size = 0;
     let failed: KubeconfigError | undefined;
     const fail = (e: KubeconfigError): void => {
-      failed ??= e;
-      child.kill('SIGKILL');
+      if (failed) return;
+      failed = e;
+      clearTimeout(timer);
+      killGroup(child.pid);
+      // Settled now, not when stdout closes: a process that escaped the group may hold it for ever.
+      child.stdout.destroy();
+      reject(e);
     };
     const timer = setTimeout(
       () => fail(new KubeconfigError(`${where} did not finish in ${timeoutMs / 1000} s: check that it can run without a terminal`)),
@@ -55,11 +62,13 @@ export function runExecPlugin(target: KubeTarget, exec: ExecConfig, timeoutMs = 
     });
     child.on('error', (e: NodeJS.ErrnoException) => {
       clearTimeout(timer);
-      reject(new KubeconfigError(e.code === 'ENOENT' ? `${where} was not found${hint}` : `${where} could not start (${e.code ?? 'error'})${hint}`));
+      if (failed) return;
+      failed = new KubeconfigError(e.code === 'ENOENT' ? `${where} was not found${hint}` : `${where} could not start (${e.code ?? 'error'})${hint}`);
+      reject(failed);
     });
     child.on('close', (code, signal) => {
       clearTimeout(timer);
-      if (failed) return reject(failed);
+      if (failed) return;
       if (code !== 0)
         return reject(new KubeconfigError(`${where} failed (${signal ? `signal ${signal}` : `exit ${code}`}): see its message above, or log in again`));
       try {
@@ -69,6 +78,20 @@ export function runExecPlugin(target: KubeTarget, exec: ExecConfig, timeoutMs = 
       }
     });
   });
+}
+
+/** Kills a plugin's process group (the plugin and whatever it started), or the plugin alone if the group is gone. */
+function killGroup(pid: number | undefined): void {
+  if (pid === undefined) return;
+  try {
+    process.kill(-pid, 'SIGKILL');
+  } catch {
+    try {
+      process.kill(pid, 'SIGKILL');
+    } catch {
+      // already gone
+    }
+  }
 }
 
 function parseExecCredential(text: string, apiVersion: string, where: string): ExecResult {
@@ -92,5 +115,13 @@ function parseExecCredential(text: string, apiVersion: string, where: string): E
   if ((cert === undefined) !== (key === undefined))
     throw new KubeconfigError(`${where} gave a client ${cert ? 'certificate without its key' : 'key without its certificate'}: it must give both`);
   if (token === undefined && cert === undefined) throw new KubeconfigError(`${where} gave neither status.token nor a client certificate: log in with it again`);
-  return { token, ...(cert && key ? { cert: Buffer.from(cert, 'utf8'), key: Buffer.from(key, 'utf8') } : {}) };
+  return {
+    ...(token === undefined ? {} : { token: checkToken(token, 'status.token', where) }),
+    ...(cert && key
+      ? {
+          cert: checkPem(Buffer.from(cert, 'utf8'), 'cert', 'status.clientCertificateData', where),
+          key: checkPem(Buffer.from(key, 'utf8'), 'key', 'status.clientKeyData', where),
+        }
+      : {}),
+  };
 }

@@ -10,6 +10,7 @@ import * as path from 'path';
 import { KubeApiError, KubeClient, MAX_RESPONSE_BYTES } from '../../constructs/cli/kube-client';
 import { findTarget, KubeconfigError, KubeEnv, loadKubeconfigFiles, resolveContext } from '../../constructs/cli/kube-client-config';
 import { runExecPlugin } from '../../constructs/cli/kube-client-exec';
+import { makePem } from '../support/fake-kube-api';
 
 const SECRET = 'sEcReT-tOkEn-0123456789';
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'kube-client-'));
@@ -19,6 +20,9 @@ const write = (name: string, text: string): string => {
   fs.writeFileSync(file, text, { mode: 0o755 });
   return file;
 };
+// A real certificate and key (openssl), for what must load as PEM.
+const pem = makePem();
+const b64 = (text: string): string => Buffer.from(text).toString('base64');
 const env = (vars: NodeJS.ProcessEnv = {}, home = path.join(dir, 'no-home')): KubeEnv => ({ env: vars, home, serviceAccountDir: path.join(dir, 'no-sa') });
 const config = (doc: Record<string, unknown>): string => JSON.stringify({ apiVersion: 'v1', kind: 'Config', ...doc });
 const thrown = (f: () => unknown): KubeconfigError => {
@@ -56,7 +60,7 @@ describe('where the kubeconfig comes from (kubectl order)', () => {
       'current-context': 'only-b',
     }),
   );
-  write('a/ca.pem', '-----BEGIN CERTIFICATE-----\nAAAA\n-----END CERTIFICATE-----\n');
+  write('a/ca.pem', pem.cert);
 
   it('$KUBECONFIG: the first file to name a cluster, user, context or current-context wins; relative paths are the file’s', () => {
     const t = findTarget({}, env({ KUBECONFIG: [a, path.join(dir, 'missing'), b].join(path.delimiter) }));
@@ -78,13 +82,13 @@ describe('where the kubeconfig comes from (kubectl order)', () => {
   it('in-cluster when no kubeconfig names a context: the service account token and CA', () => {
     const sa = path.join(dir, 'sa');
     write('sa/token', `${SECRET}\n`);
-    write('sa/ca.crt', 'CA');
+    write('sa/ca.crt', pem.cert);
     const t = findTarget(
       {},
       { env: { KUBERNETES_SERVICE_HOST: 'fd00::1', KUBERNETES_SERVICE_PORT: '443' }, home: path.join(dir, 'no-home'), serviceAccountDir: sa },
     );
     expect(t).toMatchObject({ server: 'https://[fd00::1]:443', token: SECRET });
-    expect(t.ca?.toString()).toBe('CA');
+    expect(t.ca?.toString()).toBe(pem.cert);
   });
 
   it('nothing at all: exit 2, naming where it looked and the fix', () => {
@@ -112,26 +116,28 @@ describe('what a context resolves to', () => {
     );
 
   it('client certificate and key as files or as base64 data; a token from tokenFile', () => {
-    write('ctx/tls.crt', 'CERT');
-    write('ctx/tls.key', 'KEY');
+    write('ctx/tls.crt', pem.cert);
+    write('ctx/tls.key', pem.key);
     write('ctx/token', `${SECRET}\n`);
     const files = target({ 'client-certificate': 'tls.crt', 'client-key': 'tls.key' });
-    expect([files.cert?.toString(), files.key?.toString()]).toEqual(['CERT', 'KEY']);
+    expect([files.cert?.toString(), files.key?.toString()]).toEqual([pem.cert, pem.key]);
     const data = target(
-      { 'client-certificate-data': Buffer.from('CERT2').toString('base64'), 'client-key-data': Buffer.from('KEY2').toString('base64') },
+      { 'client-certificate-data': b64(pem.cert), 'client-key-data': b64(pem.key) },
       {
         server: 'https://k.example',
-        'certificate-authority-data': Buffer.from('CA2').toString('base64'),
+        'certificate-authority-data': b64(pem.cert),
         'tls-server-name': 'api',
         'insecure-skip-tls-verify': true,
+        'proxy-url': 'http://user:pw@proxy.example:3128',
       },
     );
-    expect([data.cert?.toString(), data.key?.toString(), data.ca?.toString(), data.tlsServerName, data.insecureSkipTlsVerify]).toEqual([
-      'CERT2',
-      'KEY2',
-      'CA2',
+    expect([data.cert?.toString(), data.key?.toString(), data.ca?.toString(), data.tlsServerName, data.insecureSkipTlsVerify, data.proxyUrl]).toEqual([
+      pem.cert,
+      pem.key,
+      pem.cert,
       'api',
       true,
+      'http://user:pw@proxy.example:3128/',
     ]);
     expect(target({ tokenFile: 'token' }).token).toBe(SECRET);
   });
@@ -143,7 +149,7 @@ describe('what a context resolves to', () => {
         { 'client-key': 'missing.key', token: SECRET },
         /client-key .*missing\.key: cannot read the credential file: no such file \(ENOENT\).*relative to .*ctx\/config/,
       ],
-      [{ 'client-key-data': `${SECRET}!*`, 'client-certificate-data': 'QQ==' }, /client-key-data is not base64/],
+      [{ 'client-key-data': `${SECRET}!*`, 'client-certificate-data': b64(pem.cert) }, /client-key-data is not base64/],
       [
         { 'auth-provider': { name: 'gcp', config: { 'access-token': SECRET } } },
         /auth-provider, which kubectl removed in 1\.26: use its exec credential plugin/,
@@ -160,9 +166,10 @@ describe('what a context resolves to', () => {
       expect(e.message).toMatch(/user "u" of context "x" in .*ctx\/config/);
       expect(e.message).not.toContain(SECRET);
     }
-    expect(thrown(() => target({}, { server: 'https://k.example', 'proxy-url': 'http://proxy:3128' })).message).toMatch(
-      /proxy-url, which metalslice does not support/,
+    expect(thrown(() => target({}, { server: 'https://k.example', 'proxy-url': `socks5://u:${SECRET}@proxy:1080` })).message).toMatch(
+      /^cluster "c" of context "x" in .*: proxy-url is a SOCKS proxy, which metalslice does not support: use an HTTP proxy \(CONNECT\)/,
     );
+    expect(thrown(() => target({}, { server: 'https://k.example', 'proxy-url': `socks5://u:${SECRET}@proxy:1080` })).message).not.toContain(SECRET);
     expect(thrown(() => target({}, { server: 'ftp://k' })).message).toMatch(/cluster "c" of context "x" .*: server is not an http\(s\) URL/);
   });
 
@@ -202,7 +209,13 @@ const mode = process.argv[2];
 const info = JSON.parse(process.env.KUBERNETES_EXEC_INFO);
 const out = { apiVersion: process.env.ANSWER_VERSION || info.apiVersion, kind: 'ExecCredential', status: {} };
 if (mode === 'token') out.status.token = JSON.stringify({ interactive: info.spec.interactive, cluster: info.spec.cluster, extra: process.env.EXTRA });
-if (mode === 'cert') Object.assign(out.status, { clientCertificateData: 'CERT', clientKeyData: 'KEY' });
+if (mode === 'cert') Object.assign(out.status, { clientCertificateData: require('fs').readFileSync(process.env.CERT_FILE, 'utf8'), clientKeyData: require('fs').readFileSync(process.env.KEY_FILE, 'utf8') });
+if (mode === 'newline') out.status.token = 'abc\\ndef';
+if (mode === 'orphan') {
+  const kid = require('child_process').spawn('sleep', ['600'], { stdio: ['ignore', 'inherit', 'ignore'] });
+  require('fs').writeFileSync(process.env.PID_FILE, String(kid.pid));
+  process.exit(0);
+}
 if (mode === 'big') process.stdout.write('x'.repeat(2 * 1024 * 1024));
 else if (mode === 'hang') setTimeout(() => {}, 60000);
 else if (mode === 'fail') process.exitCode = 3;
@@ -218,7 +231,7 @@ else process.stdout.write(JSON.stringify(out));
             name: 'c',
             cluster: {
               server: 'https://k.example',
-              'certificate-authority-data': Buffer.from('CA').toString('base64'),
+              'certificate-authority-data': b64(pem.cert),
               extensions: [{ name: 'client.authentication.k8s.io/exec', extension: { audience: 'k' } }],
             },
           },
@@ -237,15 +250,23 @@ else process.stdout.write(JSON.stringify(out));
     const got = await run({ command: './cred.js', args: ['token'], env: [{ name: 'EXTRA', value: 'e' }], provideClusterInfo: true });
     expect(JSON.parse(got.token!)).toEqual({
       interactive: false,
-      cluster: { server: 'https://k.example', 'certificate-authority-data': Buffer.from('CA').toString('base64'), config: { audience: 'k' } },
+      cluster: { server: 'https://k.example', 'certificate-authority-data': b64(pem.cert), config: { audience: 'k' } },
       extra: 'e',
     });
     expect((JSON.parse((await run({ command: plugin, args: ['token'] })).token!) as { cluster?: unknown }).cluster).toBeUndefined();
   });
 
   it('takes a client certificate from v1beta1 as well', async () => {
-    const got = await run({ command: plugin, args: ['cert'], apiVersion: 'client.authentication.k8s.io/v1beta1' });
-    expect([got.cert?.toString(), got.key?.toString(), got.token]).toEqual(['CERT', 'KEY', undefined]);
+    const got = await run({
+      command: plugin,
+      args: ['cert'],
+      apiVersion: 'client.authentication.k8s.io/v1beta1',
+      env: [
+        { name: 'CERT_FILE', value: pem.certFile },
+        { name: 'KEY_FILE', value: pem.keyFile },
+      ],
+    });
+    expect([got.cert?.toString(), got.key?.toString(), got.token]).toEqual([pem.cert, pem.key, undefined]);
   });
 
   it.each([
@@ -261,6 +282,7 @@ else process.stdout.write(JSON.stringify(out));
       /answered in client\.authentication\.k8s\.io\/v1beta1, not the client\.authentication\.k8s\.io\/v1/,
     ],
     [{ command: plugin, interactiveMode: 'Always' }, /needs a terminal \(interactiveMode: Always\)/],
+    [{ command: plugin, args: ['newline'] }, /status\.token is not a token \(it has a line break\): a token is one line of printable characters/],
   ])('refuses %j with the fix', async (exec, message) => {
     await expect(run(exec)).rejects.toThrow(message);
   });
@@ -270,6 +292,18 @@ else process.stdout.write(JSON.stringify(out));
     await expect(run({ command: plugin, args: ['hang'] }, 300)).rejects.toThrow(/did not finish in 0\.3 s/);
     expect(Date.now() - started).toBeLessThan(5000);
   });
+
+  // The plugin exits, a process it started keeps its stdout open: the timeout settles the call and kills that
+  // process too (the plugin runs in a process group of its own). Before, the call waited for it (600 s here).
+  it('settles at the timeout when a process the plugin left behind holds its stdout, and kills that process', async () => {
+    const pidFile = path.join(dir, 'plugins', 'orphan.pid');
+    await expect(run({ command: plugin, args: ['orphan'], env: [{ name: 'PID_FILE', value: pidFile }] }, 300)).rejects.toThrow(/did not finish in 0\.3 s/);
+    const pid = Number(fs.readFileSync(pidFile, 'utf8'));
+    // Gone, or a zombie waiting for init to reap it; the kill is sent before the call settles, so this loop is short.
+    const alive = (): boolean => fs.existsSync(`/proc/${pid}/stat`) && !/^\d+ \([^)]*\) [ZX]/.test(fs.readFileSync(`/proc/${pid}/stat`, 'utf8'));
+    for (let i = 0; i < 1000 && alive(); i++) await new Promise((r) => setTimeout(r, 10));
+    expect(alive()).toBe(false);
+  }, 20_000);
 });
 
 describe('requests', () => {
