@@ -22,6 +22,21 @@ export interface JoinDocumentOptions {
   readonly taints?: readonly Taint[];
 }
 
+/**
+ * The kubelet's graceful node shutdown: the second line when a drain cannot run (KubeVirt stops a VM, a host is
+ * powered off, a drain ran out of time and the VM was deleted by hand). On the guest's shutdown (KubeVirt's ACPI
+ * signal) the kubelet holds it and ends the pods, critical pods last, each within its own grace period. The whole
+ * must end within the VM's terminationGracePeriodSeconds (180 s, render/kubevirt.ts), after which KubeVirt kills
+ * the guest: 150 s leaves the operating system 30 s to stop.
+ */
+export const KUBELET_SHUTDOWN = { gracePeriodSeconds: 150, criticalPodsSeconds: 30 } as const;
+
+/** Where kubeadm join reads its patches; the kubelet's configuration patch lands there (kubeadm's `kubeletconfiguration` target). */
+export const KUBEADM_PATCHES_DIR = '/etc/kubernetes/patches';
+
+/** The merge patch kubeadm applies to the KubeletConfiguration it writes for the node. */
+export const KUBELET_CONFIGURATION_PATCH = `shutdownGracePeriod: ${KUBELET_SHUTDOWN.gracePeriodSeconds}s\nshutdownGracePeriodCriticalPods: ${KUBELET_SHUTDOWN.criticalPodsSeconds}s\n`;
+
 // Thousands of nodes share a handful of cluster CAs; parsing each certificate once keeps synth fast.
 const caHashes = new Map<string, string>();
 
@@ -84,6 +99,7 @@ export function renderJoinConfiguration(options: JoinDocumentOptions): Record<st
       kubeletExtraArgs: nodeLabels === '' ? [] : [{ name: 'node-labels', value: nodeLabels }],
       taints: (options.taints ?? []).map((t) => ({ key: t.key, ...(t.value !== undefined ? { value: t.value } : {}), effect: t.effect })),
     },
+    patches: { directory: KUBEADM_PATCHES_DIR },
   };
 }
 
@@ -108,6 +124,7 @@ export function renderJoinCloudConfig(options: JoinDocumentOptions): string {
         owner: 'root:root',
         content: stringify(renderJoinConfiguration(options), { lineWidth: 0 }),
       },
+      { path: `${KUBEADM_PATCHES_DIR}/kubeletconfiguration+merge.yaml`, permissions: '0644', content: KUBELET_CONFIGURATION_PATCH },
     ],
     package_update: true,
     packages: ['apt-transport-https', 'ca-certificates', 'curl', 'gpg', 'containerd'],

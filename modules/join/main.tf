@@ -79,6 +79,8 @@ locals {
       kubeletExtraArgs = local.node_labels_arg == "" ? [] : [{ name = "node-labels", value = local.node_labels_arg }]
       taints           = [for t in var.node_taints : merge({ key = t.key, effect = t.effect }, t.value == null ? {} : { value = t.value })]
     }
+    # The kubelet's graceful node shutdown comes as a kubeadm patch (constructs/render/cloud-init.ts KUBELET_SHUTDOWN).
+    patches = { directory = "/etc/kubernetes/patches" }
   }
 
   repo    = "https://pkgs.k8s.io/core:/stable:/v${var.kubernetes_version}/deb/"
@@ -91,6 +93,7 @@ locals {
       { path = "/etc/modules-load.d/kubernetes.conf", permissions = "0644", content = "overlay\nbr_netfilter\n" },
       { path = "/etc/sysctl.d/99-kubernetes.conf", permissions = "0644", content = "net.bridge.bridge-nf-call-iptables = 1\nnet.bridge.bridge-nf-call-ip6tables = 1\nnet.ipv4.ip_forward = 1\n" },
       { path = "/etc/kubernetes/kubeadm-join.yaml", permissions = "0600", owner = "root:root", content = yamlencode(local.join_configuration) },
+      { path = "/etc/kubernetes/patches/kubeletconfiguration+merge.yaml", permissions = "0644", content = "shutdownGracePeriod: 150s\nshutdownGracePeriodCriticalPods: 30s\n" },
     ]
     package_update = true
     packages       = ["apt-transport-https", "ca-certificates", "curl", "gpg", "containerd"]

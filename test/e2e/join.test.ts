@@ -85,12 +85,24 @@ describe('e2e: nodes join with what metalslice renders', () => {
     const root = fs.mkdtempSync(path.join(work, `${nodeName}-root-`));
     cloudInitWriteFiles(decode(secret.body.data.userdata), root);
     const file = path.join(root, 'etc', 'kubernetes', 'kubeadm-join.yaml');
-    return { file, config: parse(fs.readFileSync(file, 'utf8')) as JoinConfiguration, mode: fs.statSync(file).mode & 0o777 };
+    const mode = fs.statSync(file).mode & 0o777;
+    const config = parse(fs.readFileSync(file, 'utf8')) as JoinConfiguration;
+    // kubeadm reads its patches where cloud-init wrote them: under this root, not the test machine's /etc.
+    fs.writeFileSync(file, stringify(underRoot(config, root), { lineWidth: 0 }), { mode: 0o600 });
+    return { file, config, mode };
+  }
+
+  /** The config with its patches directory under `root`, where cloud-init's write_files put the files. */
+  function underRoot(config: JoinConfiguration, root: string): JoinConfiguration {
+    const copy = structuredClone(config);
+    if (copy.patches?.directory !== undefined) copy.patches.directory = path.join(root, copy.patches.directory);
+    return copy;
   }
 
   /** A copy of a JoinConfiguration with one thing changed (and a short discovery timeout: these must fail). */
   function variant(name: string, config: JoinConfiguration, change: (c: JoinConfiguration) => void): string {
-    const copy = structuredClone(config);
+    const copy = underRoot(config, fs.mkdtempSync(path.join(work, `${name}-root-`)));
+    if (copy.patches?.directory !== undefined) fs.mkdirSync(copy.patches.directory, { recursive: true });
     change(copy);
     copy.timeouts = { ...(copy.timeouts ?? {}), discovery: '15s' };
     const file = path.join(work, `${name}.yaml`);
@@ -187,6 +199,10 @@ describe('e2e: nodes join with what metalslice renders', () => {
     expect(flags).toContain(`--node-labels=${labels}`);
     expect(flags).toContain('--register-with-taints=metalslice.io/highmem:NoSchedule');
     expect(flags).toContain(`--hostname-override=${KUBELET_NODE}`);
+    // kubeadm's own KubeletConfiguration with cloud-init's patch applied: graceful node shutdown, the second line
+    // when a drain cannot run, within the VM's terminationGracePeriodSeconds.
+    const kubelet = parse(fs.readFileSync(path.join(dry.dir, 'config.yaml'), 'utf8')) as Record<string, unknown>;
+    expect({ grace: kubelet.shutdownGracePeriod, critical: kubelet.shutdownGracePeriodCriticalPods }).toEqual({ grace: '2m30s', critical: '30s' });
 
     // The same discovery with kubeadm's real client, then kubeadm-config read as the bootstrap token.
     const preflight = await joinPreflight(file);

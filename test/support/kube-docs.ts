@@ -150,6 +150,7 @@ export interface JoinConfiguration {
   discovery: { bootstrapToken: { apiServerEndpoint: string; token: string; caCertHashes: string[] } };
   nodeRegistration: { name: string; kubeletExtraArgs: { name: string; value: string }[]; taints: { key: string; value?: string; effect: string }[] };
   timeouts?: Record<string, string>;
+  patches?: { directory?: string };
 }
 
 /** A VirtualMachine as metalslice renders it, read for its template's labels and scheduling fields. */

@@ -33,6 +33,20 @@ function joinDocument(pool = plan.pools[0]) {
 describe('rendered objects', () => {
   it('the example plan is valid', () => expect(plan.errors).toEqual([]));
 
+  it("the kubelet's graceful node shutdown ends within the VM's termination grace period, leaving the guest time to stop", () => {
+    const doc = parse(joinDocument()) as { write_files: { path: string; content: string }[] };
+    const join = parse(doc.write_files.find((f) => f.path === '/etc/kubernetes/kubeadm-join.yaml')!.content) as { patches?: { directory: string } };
+    // kubeadm reads the patch from the directory the JoinConfiguration names, by kubeadm's file-name rule.
+    const patch = doc.write_files.find((f) => f.path === `${join.patches?.directory}/kubeletconfiguration+merge.yaml`);
+    const kubelet = parse(patch!.content) as { shutdownGracePeriod: string; shutdownGracePeriodCriticalPods: string };
+    const seconds = (d: string) => Number(/^(\d+)s$/.exec(d)![1]);
+    const vm = renderVirtualMachine(plan.vms[0], { userDataSecret: 'x' }) as unknown as { spec: { template: { spec: { terminationGracePeriodSeconds: number } } } };
+    const vmGrace = vm.spec.template.spec.terminationGracePeriodSeconds;
+    expect(seconds(kubelet.shutdownGracePeriodCriticalPods)).toBeGreaterThan(0);
+    expect(seconds(kubelet.shutdownGracePeriodCriticalPods)).toBeLessThan(seconds(kubelet.shutdownGracePeriod));
+    expect(vmGrace - seconds(kubelet.shutdownGracePeriod)).toBeGreaterThanOrEqual(30);
+  });
+
   it('KubeVirt CR validates against the upstream CRD', () => {
     expect(validateAgainstCrd(renderKubeVirt(plan.fleets[0], plan.vms))).toEqual([]);
   });
