@@ -102,7 +102,7 @@ describe('metalslice plan', () => {
     expect(code).toBe(0);
     const changes = parsePlanJson(stdout).changes;
     expect(changes).toMatchObject({ added: ['team-a-workers/team-a-workers-5'], removed: [], moved: [], nodeTypes: [] });
-    expect(changes?.pools).toEqual([{ pool: 'team-a-workers', before: 5, after: 6, added: 1, removed: 0, moved: 0 }]);
+    expect(changes?.pools).toEqual([{ pool: 'team-a-workers', before: 5, after: 6, added: 1, removed: 0, moved: 0, reshaped: 0 }]);
     fs.rmSync(dir, { recursive: true, force: true });
   });
 
@@ -242,6 +242,26 @@ describe('metalslice plan', () => {
     expect(code).toBe(2);
     expect(stderr).toContain(message);
     expect(stderr).not.toMatch(/\n\s+at /);
+  });
+
+  it('names a reshape for what it is: the nodes kept, reshaped, and staged until restarted, never only "0 added"', async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'metalslice-reshape-'));
+    // The previous plan had team-a-workers at 24Gi; the example gives it 32Gi.
+    const previous = JSON.parse((await run(['plan', example, '--json'])).stdout) as { pools: { name: string; shape: Record<string, string> }[] };
+    const workers = previous.pools.find((p) => p.name === 'team-a-workers')!;
+    expect(workers.shape.memory).toBe('32Gi');
+    workers.shape.memory = '24Gi';
+    fs.writeFileSync(path.join(dir, 'prev.json'), JSON.stringify(previous));
+    const text = await run(['plan', example, '--previous', path.join(dir, 'prev.json')]);
+    expect(text.code).toBe(0);
+    expect(text.stdout).toContain('nodes: 0 added, 0 removed, 0 moved, 6 reshaped');
+    expect(text.stdout).toContain('pool team-a-workers: 6 → 6 nodes, 6 reshaped (memory 24Gi → 32Gi)');
+    expect(text.stdout).toContain('6 running node(s) change shape: KubeVirt stages the new shape (RestartRequired)');
+    const json = parsePlanJson((await run(['plan', example, '--previous', path.join(dir, 'prev.json'), '--json'])).stdout);
+    const changes = json.changes as unknown as { reshaped: string[]; pools: { pool: string; reshaped: number; shape?: unknown }[] };
+    expect(changes.reshaped).toEqual([0, 1, 2, 3, 4, 5].map((i) => `team-a-workers/team-a-workers-${i}`));
+    expect(changes.pools.find((p) => p.pool === 'team-a-workers')).toMatchObject({ reshaped: 6, shape: { before: { memory: '24Gi' }, after: { memory: '32Gi' } } });
+    fs.rmSync(dir, { recursive: true, force: true });
   });
 
   it('renders a synthesized plan with `report`, against a previous one', async () => {

@@ -17,6 +17,13 @@ export interface PoolChange {
   readonly added: number;
   readonly removed: number;
   readonly moved: number;
+  /**
+   * Nodes kept whose guest shape changed. KubeVirt stages a running VM's new shape behind `RestartRequired`; the
+   * node keeps its old shape until it is restarted.
+   */
+  readonly reshaped: number;
+  /** Set when the pool's shape changed: the resources that changed, before and after (exact quantities). */
+  readonly shape?: { readonly before: Record<string, string>; readonly after: Record<string, string> };
   /** Set when the pool's node type changed. */
   readonly nodeType?: { readonly before: string; readonly after: string };
 }
@@ -29,6 +36,8 @@ export interface PlanChanges {
   readonly added: string[];
   readonly removed: string[];
   readonly moved: { node: string; from: string | null; to: string | null }[];
+  /** `pool/node` keys of nodes in both plans whose pool's shape changed. */
+  readonly reshaped: string[];
   readonly pools: PoolChange[];
   /** Nodes that stayed but changed node type. */
   readonly nodeTypes: { node: string; before: string; after: string }[];
@@ -59,7 +68,16 @@ function totalCost(pools: Pools): number {
   return Math.round(pools.reduce((t, p) => t + (typeof p.cost === 'number' ? p.cost : 0), 0) * 1000) / 1000;
 }
 
-function poolChanges(before: Pools, after: Pools, added: string[], removed: string[], moved: PlanChanges['moved']): PoolChange[] {
+/** The resources of two shapes that differ, each side as its plan wrote it; undefined when the shapes are equal. */
+function shapeChange(before: Readonly<Record<string, string>> | undefined, after: Readonly<Record<string, string>> | undefined): PoolChange['shape'] {
+  if (before === undefined || after === undefined) return undefined;
+  const changed = Object.keys(delta(after, before)).sort();
+  if (changed.length === 0) return undefined;
+  const pick = (r: Readonly<Record<string, string>>) => Object.fromEntries(changed.map((k) => [k, r[k] ?? '0']));
+  return { before: pick(before), after: pick(after) };
+}
+
+function poolChanges(before: Pools, after: Pools, added: string[], removed: string[], moved: PlanChanges['moved'], reshaped: string[]): PoolChange[] {
   const names = [...new Set([...before.map((p) => p.name), ...after.map((p) => p.name)])];
   const countBy = (keys: readonly string[]) => {
     const out = new Map<string, number>();
@@ -69,11 +87,13 @@ function poolChanges(before: Pools, after: Pools, added: string[], removed: stri
   const a = countBy(added);
   const r = countBy(removed);
   const m = countBy(moved.map((x) => x.node));
+  const s = countBy(reshaped);
   return names.flatMap((pool) => {
     const b = before.filter((p) => p.name === pool);
     const n = after.filter((p) => p.name === pool);
     const typeBefore = b[0]?.nodeType;
     const typeAfter = n[0]?.nodeType;
+    const shape = shapeChange(b[0]?.shape, n[0]?.shape);
     const change: PoolChange = {
       pool,
       before: b.reduce((t, p) => t + p.nodes.length, 0),
@@ -81,9 +101,11 @@ function poolChanges(before: Pools, after: Pools, added: string[], removed: stri
       added: a.get(pool) ?? 0,
       removed: r.get(pool) ?? 0,
       moved: m.get(pool) ?? 0,
+      reshaped: s.get(pool) ?? 0,
+      ...(shape ? { shape } : {}),
       ...(typeBefore !== undefined && typeAfter !== undefined && typeBefore !== typeAfter ? { nodeType: { before: typeBefore, after: typeAfter } } : {}),
     };
-    return change.added + change.removed + change.moved > 0 || change.nodeType ? [change] : [];
+    return change.added + change.removed + change.moved + change.reshaped > 0 || change.nodeType || change.shape ? [change] : [];
   });
 }
 
@@ -119,13 +141,17 @@ export function diffPlans(before: PlanReport, after: PlanReport): PlanChanges {
   const removed = [...a.keys()].filter((k) => !b.has(k)).sort();
   const kept = [...b.keys()].filter((k) => a.has(k)).sort();
   const moved = kept.filter((k) => a.get(k)!.host !== b.get(k)!.host).map((k) => ({ node: k, from: a.get(k)!.host, to: b.get(k)!.host }));
+  const shapeBefore = new Map(beforePools.map((p) => [p.name, p.shape]));
+  const reshapedPools = new Set(after.pools.filter((p) => shapeChange(shapeBefore.get(p.name), p.shape) !== undefined).map((p) => p.name));
+  const reshaped = kept.filter((k) => reshapedPools.has(k.slice(0, k.indexOf('/'))));
   const costBefore = totalCost(beforePools);
   const costAfter = totalCost(after.pools);
   return {
     added,
     removed,
     moved,
-    pools: poolChanges(beforePools, after.pools, added, removed, moved),
+    reshaped,
+    pools: poolChanges(beforePools, after.pools, added, removed, moved, reshaped),
     nodeTypes: kept.filter((k) => a.get(k)!.nodeType !== b.get(k)!.nodeType).map((k) => ({ node: k, before: a.get(k)!.nodeType, after: b.get(k)!.nodeType })),
     quotas: quotaChanges(before.quotas ?? [], after.quotas),
     fleets: fleetChanges(before.fleets ?? [], after.fleets),
@@ -154,6 +180,12 @@ function poolLine(p: PoolChange): string {
   if (p.added > 0) parts.push(`${p.added} added`);
   if (p.removed > 0) parts.push(`${p.removed} removed`);
   if (p.moved > 0) parts.push(`${p.moved} moved to another host`);
+  if (p.shape) {
+    const what = Object.keys(p.shape.after)
+      .map((k) => `${k} ${p.shape!.before[k]} → ${p.shape!.after[k]}`)
+      .join(', ');
+    parts.push(p.reshaped > 0 ? `${p.reshaped} reshaped (${what})` : `shape ${what}`);
+  }
   if (p.nodeType) parts.push(`node type ${p.nodeType.before} → ${p.nodeType.after}`);
   return `pool ${p.pool}: ${parts.join(', ')}`;
 }
@@ -163,10 +195,15 @@ export function summarizeChanges(c: PlanChanges): string[] {
   if (!hasChanges(c)) return ['No changes since the previous plan.'];
   const lines: string[] = [];
   if (c.ok.before !== c.ok.after) lines.push(c.ok.after ? 'The previous plan failed; this one fits.' : 'The previous plan fitted; this one does not.');
+  const reshaped = c.reshaped ?? [];
   lines.push(
-    `nodes: ${c.added.length} added, ${c.removed.length} removed, ${c.moved.length} moved${c.nodeTypes.length > 0 ? `, ${c.nodeTypes.length} changed node type` : ''}`,
+    `nodes: ${c.added.length} added, ${c.removed.length} removed, ${c.moved.length} moved${reshaped.length > 0 ? `, ${reshaped.length} reshaped` : ''}${c.nodeTypes.length > 0 ? `, ${c.nodeTypes.length} changed node type` : ''}`,
   );
   lines.push(...c.pools.map(poolLine));
+  if (reshaped.length > 0)
+    lines.push(
+      `${reshaped.length} running node(s) change shape: KubeVirt stages the new shape (RestartRequired) and each keeps its old one until it is restarted; metalslice does not roll them yet (README "Changing a fleet")`,
+    );
   for (const q of c.quotas) {
     if (q.status !== 'changed') lines.push(`quota ${q.quota} ${q.status}`);
     if (Object.keys(q.limits).length > 0) lines.push(`quota ${q.quota} limits: ${deltaText(q.limits)}`);
