@@ -11,4 +11,7 @@ node_bin=$(bash scripts/node.sh)
 env_file=$(bash scripts/toolchain.sh | tail -n 1)
 # shellcheck source=/dev/null
 source "$env_file"
+# metalslice on PATH for every tofu and cdktf the tests run, as `npx cdktf deploy` has it in a project that
+# depends on metalslice: a node's drain (before its VM or HostClaim is deleted) runs `metalslice drain-node`.
+export PATH="$PWD/bin:$PATH"
 exec npx jest --selectProjects e2e --runInBand "$@"

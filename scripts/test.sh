@@ -28,7 +28,9 @@ source "$env_file"
 
 status=0
 npx jest --selectProjects unit --json --outputFile="$results/unit.json" "$@" || status=1
-npx jest --selectProjects e2e --runInBand --json --outputFile="$results/e2e.json" "$@" || status=1
+# metalslice on PATH for the tofu and cdktf the e2e tests run, as `npx cdktf deploy` has it in a project that
+# depends on metalslice: a node's drain (before its VM or HostClaim is deleted) runs `metalslice drain-node`.
+PATH="$PWD/bin:$PATH" npx jest --selectProjects e2e --runInBand --json --outputFile="$results/e2e.json" "$@" || status=1
 
 node -e '
   const fs = require("fs");

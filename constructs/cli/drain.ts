@@ -45,6 +45,11 @@ interface WirePod {
   readonly status?: { readonly phase?: string };
 }
 
+/** A Node as the drain reads it. */
+interface WireNode {
+  readonly status?: { readonly conditions?: readonly { readonly type?: string; readonly status?: string }[] };
+}
+
 /** A pod the drain must see gone, and why it is still there after a round. */
 interface Blocker {
   readonly pod: string;
@@ -64,16 +69,30 @@ function reasonOf(res: Response): string {
   return typeof body?.message === 'string' ? shortReason(body.message) : `HTTP ${res.status}`;
 }
 
+/**
+ * How long a pod already being deleted is waited for on a Node whose kubelet is unreachable (its Ready condition
+ * Unknown): no kubelet will confirm the deletion, so after this the pod counts as gone, as Cluster API's drain
+ * skips such pods. Deleting the Node then lets the pod garbage collector remove it.
+ */
+export const UNREACHABLE_POD_WAIT_SECONDS = 60;
+
+/** Whether the Node's kubelet has stopped reporting (Ready is Unknown). */
+function unreachable(node: WireNode): boolean {
+  return (node.status?.conditions ?? []).some((c) => c.type === 'Ready' && c.status === 'Unknown');
+}
+
 /** One round: evicts every pod that may go; returns the pods still on the node and why. */
-async function evictRound(client: KubeClient, node: string): Promise<Blocker[]> {
+async function evictRound(client: KubeClient, node: string, kubeletGone: boolean): Promise<Blocker[]> {
   const pods = await client.list<WirePod>('/api/v1/pods', { fieldSelector: `spec.nodeName=${node}` });
   const blockers: Blocker[] = [];
   for (const pod of pods) {
     if (staysOnNode(pod)) continue;
     const { name = '', namespace = '' } = pod.metadata ?? {};
     const id = `${namespace}/${name}`;
-    if (pod.metadata?.deletionTimestamp !== undefined) {
-      blockers.push({ pod: id, why: 'evicted, still terminating' });
+    const deleting = pod.metadata?.deletionTimestamp;
+    if (deleting !== undefined) {
+      if (kubeletGone && Date.now() - Date.parse(deleting) > UNREACHABLE_POD_WAIT_SECONDS * 1000) continue;
+      blockers.push({ pod: id, why: kubeletGone ? 'evicted; its kubelet is unreachable, so it counts as gone a minute after' : 'evicted, still terminating' });
       continue;
     }
     if (pod.metadata?.annotations?.[DO_NOT_DISRUPT_ANNOTATION] === 'true') {
@@ -114,14 +133,15 @@ async function drain(client: KubeClient, node: string, timeoutSeconds: number, i
   const deadline = Date.now() + timeoutSeconds * 1000;
   let said = '';
   for (;;) {
-    const blockers = await evictRound(client, node);
+    const now = await client.get(nodePath);
+    const blockers = await evictRound(client, node, now.status === 200 && unreachable(now.body as WireNode));
     if (blockers.length === 0) break;
-    const now = blockers.map((b) => `  ${escapeText(b.pod)}: ${b.why}`).join('\n');
-    if (now !== said) io.stdout(`drain-node: waiting on ${blockers.length} pod(s) of ${node}:\n${now}\n`);
-    said = now;
+    const still = blockers.map((b) => `  ${escapeText(b.pod)}: ${b.why}`).join('\n');
+    if (still !== said) io.stdout(`drain-node: waiting on ${blockers.length} pod(s) of ${node}:\n${still}\n`);
+    said = still;
     if (Date.now() >= deadline) {
       io.stderr(
-        `drain-node: Node ${node} was not drained in ${timeoutSeconds} s; it stays cordoned and its VM is not deleted. Still there:\n${now}\n` +
+        `drain-node: Node ${node} was not drained in ${timeoutSeconds} s; it stays cordoned and its VM is not deleted. Still there:\n${still}\n` +
           'Let these pods go (raise the budget, move or delete them), or raise the pool\'s drainTimeout, then deploy again: the drain resumes where it stopped.\n',
       );
       return 1;

@@ -8,6 +8,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { binary, expectOk, REPO_ROOT, run, startCluster, TestCluster, tofu } from './harness';
 import type { KubeDoc, KubeList, ResourceQuotaDoc } from '../support/kube-docs';
+import type { WatchEvent } from '../../constructs/verify/processes';
 
 jest.setTimeout(1_200_000);
 
@@ -75,9 +76,37 @@ describe('e2e: the example config as one stack', () => {
     const again = await tf(['plan', '-detailed-exitcode', '-input=false', '-no-color']);
     expect({ code: again.code, out: again.code === 0 ? '' : again.stdout.slice(-3000) }).toEqual({ code: 0, out: '' });
 
+    // A private (Metal3) node and a static auto node have joined the tenant cluster (here the same API server),
+    // each running a pod. Destroying drains each Node before its HostClaim or VM goes, as the API server records.
+    const joined = { 'team-a-prod-train-1': 'HostClaim', 'team-a-prod-base-1': 'VirtualMachine' } as const;
+    const deletedAt = new Map<string, number>();
+    const watches = Object.entries(joined).flatMap(([node, kind]) => {
+      const seen = (what: string) => (e: WatchEvent<KubeDoc>) => {
+        if (e.type === 'DELETED') deletedAt.set(`${what} ${node}`, Number(e.object.metadata.resourceVersion));
+      };
+      const owner = kind === 'HostClaim' ? '/apis/metal3.io/v1alpha1/namespaces/team-a-prod-metal/hostclaims' : `${VMS}/namespaces/acme-team-a/virtualmachines`;
+      return [
+        api.watch(`/api/v1/nodes?watch=1&fieldSelector=metadata.name%3D${node}`, seen('Node')),
+        api.watch(`${owner}?watch=1&fieldSelector=metadata.name%3D${node}`, seen(kind)),
+        api.watch(`/api/v1/namespaces/default/pods?watch=1&fieldSelector=spec.nodeName%3D${node}`, seen('Pod')),
+      ];
+    });
+    for (const node of Object.keys(joined)) {
+      expect((await api.create('/api/v1/nodes', { apiVersion: 'v1', kind: 'Node', metadata: { name: node } })).status).toBe(201);
+      const pod = { apiVersion: 'v1', kind: 'Pod', metadata: { name: `on-${node}` }, spec: { nodeName: node, terminationGracePeriodSeconds: 0, containers: [{ name: 'c', image: 'registry.invalid/c:1' }] } };
+      expect((await api.create('/api/v1/namespaces/default/pods', pod)).status).toBe(201);
+    }
+
     expectOk('destroy', await tf(['destroy', '-auto-approve', '-input=false', '-no-color']));
     expect((await api.get<KubeList<KubeDoc>>(`${VMS}/virtualmachines`)).body.items).toEqual([]);
     expect((await api.get<KubeList<KubeDoc>>('/apis/metal3.io/v1alpha1/hostclaims')).body.items).toEqual([]);
+    await new Promise((r) => setTimeout(r, 1_000));
+    for (const w of watches) w.stop();
+    for (const [node, kind] of Object.entries(joined)) {
+      expect((await api.get(`/api/v1/nodes/${node}`)).status).toBe(404);
+      const [pod, gone, owner] = [deletedAt.get(`Pod ${node}`), deletedAt.get(`Node ${node}`), deletedAt.get(`${kind} ${node}`)];
+      expect({ node, podBeforeNode: pod! < gone!, nodeBeforeOwner: gone! < owner! }).toEqual({ node, podBeforeNode: true, nodeBeforeOwner: true });
+    }
   });
 
   it('as a stack per pool: applies in stack order, re-plans clean, and +1 worker plans one node in one stack', async () => {

@@ -198,9 +198,7 @@ export async function synthExampleApp(cwd: string, env: NodeJS.ProcessEnv): Prom
 
 /** Runs `tofu` (the toolchain's OpenTofu, with its offline provider mirror) in a working directory. */
 export function tofu(cwd: string, args: readonly string[], timeoutMs = 300_000): Promise<CommandResult> {
-  // metalslice on PATH, as `npx cdktf deploy` puts node_modules/.bin there: a node's drain runs `metalslice drain-node`.
-  const PATH = [path.join(REPO_ROOT, 'bin'), path.dirname(process.execPath), process.env.PATH ?? ''].join(path.delimiter);
-  const env: NodeJS.ProcessEnv = { ...process.env, PATH, CHECKPOINT_DISABLE: '1', TF_IN_AUTOMATION: '1', TF_INPUT: '0' };
+  const env: NodeJS.ProcessEnv = { ...process.env, CHECKPOINT_DISABLE: '1', TF_IN_AUTOMATION: '1', TF_INPUT: '0' };
   delete env.TF_PLUGIN_CACHE_DIR;
   return run(binary('tofu'), args, { cwd, env, timeoutMs });
 }

@@ -16,6 +16,8 @@ interface FakePod {
   daemonSet?: boolean;
   /** Evictions refused (429) before one is accepted. */
   refusals?: number;
+  /** Already being deleted, since this many seconds (a pod no kubelet confirms the deletion of). */
+  deletingForSeconds?: number;
 }
 
 interface Fake {
@@ -31,7 +33,7 @@ afterEach(async () => {
   await Promise.all(servers.splice(0).map((s) => new Promise((r) => s.close(r))));
 });
 
-async function fakeApiServer(pods: FakePod[], nodeExists = true): Promise<Fake> {
+async function fakeApiServer(pods: FakePod[], nodeExists = true, ready = 'True'): Promise<Fake> {
   const calls: string[] = [];
   const node = { exists: nodeExists, unschedulable: false };
   const live = new Map(pods.map((p) => [p.name, { ...p, refusals: p.refusals ?? 0 }]));
@@ -48,7 +50,7 @@ async function fakeApiServer(pods: FakePod[], nodeExists = true): Promise<Fake> 
         if (!node.exists) return send(404, { kind: 'Status', message: 'nodes "w-1" not found' });
         if (req.method === 'PATCH') node.unschedulable = true;
         if (req.method === 'DELETE') node.exists = false;
-        return send(200, { metadata: { name: 'w-1' }, spec: { unschedulable: node.unschedulable } });
+        return send(200, { metadata: { name: 'w-1' }, spec: { unschedulable: node.unschedulable }, status: { conditions: [{ type: 'Ready', status: ready }] } });
       }
       if (url.pathname === '/api/v1/pods') {
         expect(url.searchParams.get('fieldSelector')).toBe('spec.nodeName=w-1');
@@ -59,6 +61,7 @@ async function fakeApiServer(pods: FakePod[], nodeExists = true): Promise<Fake> 
               namespace: 'shop',
               annotations: p.annotations,
               ownerReferences: p.daemonSet ? [{ kind: 'DaemonSet', name: 'logs', controller: true }] : [],
+              ...(p.deletingForSeconds !== undefined ? { deletionTimestamp: new Date(Date.now() - p.deletingForSeconds * 1000).toISOString() } : {}),
             },
             status: { phase: 'Running' },
           })),
@@ -137,6 +140,19 @@ describe('metalslice drain-node', () => {
     expect(fake.calls).toContain('POST /api/v1/namespaces/shop/pods/web/eviction');
     expect(fake.calls).not.toContain('DELETE /api/v1/nodes/w-1');
     expect(fake.node).toEqual({ exists: true, unschedulable: true });
+  });
+
+  it('on a Node whose kubelet is unreachable, a pod deleted over a minute ago counts as gone; on a Ready Node it is waited for', async () => {
+    for (const [ready, code] of [
+      ['Unknown', 0],
+      ['True', 1],
+    ] as const) {
+      const fake = await fakeApiServer([{ name: 'stuck', deletingForSeconds: 120 }], true, ready);
+      const { out, io: sink } = io();
+      expect({ ready, code: await runDrainNode('w-1', { kubeconfig: fake.kubeconfig, timeout: '1s', interval: 0.05 }, sink) }).toEqual({ ready, code });
+      expect(fake.node.exists).toBe(code !== 0);
+      if (code !== 0) expect(out.stderr).toContain('shop/stuck: evicted, still terminating');
+    }
   });
 
   it('a Node that is gone (a drain resumed after it finished) is done: exit 0, nothing written', async () => {
