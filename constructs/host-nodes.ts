@@ -151,7 +151,11 @@ interface HostNodeProps {
 
 /** One bare-metal node: bootstrap token, userData Secret, HostClaim. */
 class HostNode extends Construct {
-  constructor(scope: Construct, nodeName: string, { cluster, bootstrapTokenTtl, drainTimeout, poolName, namespace, dependsOn, labels, taints, claim }: HostNodeProps) {
+  constructor(
+    scope: Construct,
+    nodeName: string,
+    { cluster, bootstrapTokenTtl, drainTimeout, poolName, namespace, dependsOn, labels, taints, claim }: HostNodeProps,
+  ) {
     super(scope, nodeName);
     const token = new JoinToken(this, 'Join', { cluster, nodeName, ttl: bootstrapTokenTtl }).token;
     const userDataName = hostClaimUserDataSecretName(nodeName);

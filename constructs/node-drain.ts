@@ -86,7 +86,8 @@ export class NodeDrains extends Construct {
   add(nodeName: string, removes: TerraformResource, timeout = DEFAULT_DRAIN_TIMEOUT): void {
     const problem = drainTimeoutProblem(timeout);
     if (problem !== undefined) throw new Error(`[${removes.node.path}] drainTimeout ${problem}`);
-    if (this.nodes.has(nodeName)) throw new Error(`[${removes.node.path}] node "${nodeName}" is declared twice in tenant cluster "${this.cluster.clusterName}"`);
+    if (this.nodes.has(nodeName))
+      throw new Error(`[${removes.node.path}] node "${nodeName}" is declared twice in tenant cluster "${this.cluster.clusterName}"`);
     this.nodes.set(nodeName, { timeout, kubeconfig: this.cluster.kubeconfigPath ?? '', context: this.cluster.kubeconfigContext ?? '' });
     (this.resource.dependsOn ??= []).push(dependable(removes));
   }

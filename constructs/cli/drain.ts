@@ -142,7 +142,7 @@ async function drain(client: KubeClient, node: string, timeoutSeconds: number, i
     if (Date.now() >= deadline) {
       io.stderr(
         `drain-node: Node ${node} was not drained in ${timeoutSeconds} s; it stays cordoned and its VM is not deleted. Still there:\n${still}\n` +
-          'Let these pods go (raise the budget, move or delete them), or raise the pool\'s drainTimeout, then deploy again: the drain resumes where it stopped.\n',
+          "Let these pods go (raise the budget, move or delete them), or raise the pool's drainTimeout, then deploy again: the drain resumes where it stopped.\n",
       );
       return 1;
     }

@@ -419,7 +419,7 @@ function addToolCommands(program: Command, io: Io, done: (code: number) => void)
   program
     .command('drain-node')
     .description(
-      'cordon a tenant Node, evict its pods through the Eviction API (PodDisruptionBudgets honoured, DaemonSet and mirror pods left, karpenter.sh/do-not-disrupt pods never evicted), then delete the Node: what a stack runs before it deletes a node\'s VM or HostClaim',
+      "cordon a tenant Node, evict its pods through the Eviction API (PodDisruptionBudgets honoured, DaemonSet and mirror pods left, karpenter.sh/do-not-disrupt pods never evicted), then delete the Node: what a stack runs before it deletes a node's VM or HostClaim",
     )
     .argument('<node>', 'the Node name in the tenant cluster')
     .option('--kubeconfig <file>', 'kubeconfig of the tenant cluster (default: as kubectl, $KUBECONFIG then ~/.kube/config)')

@@ -93,7 +93,12 @@ describe('e2e: the example config as one stack', () => {
     });
     for (const node of Object.keys(joined)) {
       expect((await api.create('/api/v1/nodes', { apiVersion: 'v1', kind: 'Node', metadata: { name: node } })).status).toBe(201);
-      const pod = { apiVersion: 'v1', kind: 'Pod', metadata: { name: `on-${node}` }, spec: { nodeName: node, terminationGracePeriodSeconds: 0, containers: [{ name: 'c', image: 'registry.invalid/c:1' }] } };
+      const pod = {
+        apiVersion: 'v1',
+        kind: 'Pod',
+        metadata: { name: `on-${node}` },
+        spec: { nodeName: node, terminationGracePeriodSeconds: 0, containers: [{ name: 'c', image: 'registry.invalid/c:1' }] },
+      };
       expect((await api.create('/api/v1/namespaces/default/pods', pod)).status).toBe(201);
     }
 

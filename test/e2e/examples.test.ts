@@ -218,7 +218,12 @@ describe('e2e: the example app on a real kube-apiserver', () => {
     // Running and Ready, as its kubelet would say (the Eviction API lets a Pending pod go whatever its budget says).
     const running = { status: { phase: 'Running', conditions: [{ type: 'Ready', status: 'True' }] } };
     expect((await api.request('PATCH', '/api/v1/namespaces/shop/pods/cart/status', running, 'application/merge-patch+json')).status).toBe(200);
-    const pdb = { apiVersion: 'policy/v1', kind: 'PodDisruptionBudget', metadata: { name: 'cart', namespace: 'shop' }, spec: { minAvailable: 1, selector: { matchLabels: { app: 'cart' } } } };
+    const pdb = {
+      apiVersion: 'policy/v1',
+      kind: 'PodDisruptionBudget',
+      metadata: { name: 'cart', namespace: 'shop' },
+      spec: { minAvailable: 1, selector: { matchLabels: { app: 'cart' } } },
+    };
     expect((await api.create('/apis/policy/v1/namespaces/shop/poddisruptionbudgets', pdb)).status).toBe(201);
 
     // What the API server records, in its own order: the resourceVersion of each deletion (one etcd, one sequence).
@@ -251,12 +256,17 @@ describe('e2e: the example app on a real kube-apiserver', () => {
       expect((await api.get(`${VMS}/namespaces/acme-team-a/virtualmachines/${node}`)).status).toBe(200);
     } finally {
       // The budget is raised: the drain evicts the pod, deletes the Node, and only then is the VM deleted.
-      expect((await api.request('PATCH', '/apis/policy/v1/namespaces/shop/poddisruptionbudgets/cart', { spec: { minAvailable: 0 } }, 'application/merge-patch+json')).status).toBe(200);
+      expect(
+        (await api.request('PATCH', '/apis/policy/v1/namespaces/shop/poddisruptionbudgets/cart', { spec: { minAvailable: 0 } }, 'application/merge-patch+json'))
+          .status,
+      ).toBe(200);
     }
     const applied = await applying;
     expectOk('apply -1', applied);
     // tofu prefixes each line of the provisioner's output with the instance's address.
-    expect(applied.stdout).toMatch(/drain-node: waiting on 1 pod\(s\) of team-a-workers-6:\n.*\(local-exec\): {3}shop\/cart: its PodDisruptionBudget allows no disruption now/);
+    expect(applied.stdout).toMatch(
+      /drain-node: waiting on 1 pod\(s\) of team-a-workers-6:\n.*\(local-exec\): {3}shop\/cart: its PodDisruptionBudget allows no disruption now/,
+    );
     expect((await api.get(`${VMS}/namespaces/acme-team-a/virtualmachines/${node}`)).status).toBe(404);
     expect((await api.get(`/api/v1/nodes/${node}`)).status).toBe(404);
     expect((await api.get(`/api/v1/namespaces/shop/pods/cart`)).status).toBe(404);

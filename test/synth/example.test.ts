@@ -46,7 +46,11 @@ describe('example app synth', () => {
     for (const [key, value] of before) {
       if (isDrainKey(key)) {
         // The drains gain that node's instance, drained before its VM goes, and nothing else.
-        expect(drainDelta(value.body, after.get(key)!.body)).toEqual({ nodes: ['team-a-prod-base-2'], dependsOn: [expect.stringContaining('team-a-prod-base-2')], restUnchanged: true });
+        expect(drainDelta(value.body, after.get(key)!.body)).toEqual({
+          nodes: ['team-a-prod-base-2'],
+          dependsOn: [expect.stringContaining('team-a-prod-base-2')],
+          restUnchanged: true,
+        });
       } else expect({ key, body: after.get(key)?.body }).toEqual({ key, body: value.body });
     }
   });
@@ -107,7 +111,11 @@ describe('example app synth', () => {
     expect(drains).toHaveLength(1);
     for (const [key, value] of before) {
       if (isDrainKey(key)) {
-        expect(drainDelta(value.body, after.get(key)!.body)).toEqual({ nodes: ['team-a-workers-6'], dependsOn: [expect.stringContaining('team-a-workers-6')], restUnchanged: true });
+        expect(drainDelta(value.body, after.get(key)!.body)).toEqual({
+          nodes: ['team-a-workers-6'],
+          dependsOn: [expect.stringContaining('team-a-workers-6')],
+          restUnchanged: true,
+        });
       } else expect({ key, body: after.get(key)?.body }).toEqual({ key, body: value.body });
     }
     // The provider stack does not change at all.

@@ -260,7 +260,10 @@ describe('metalslice plan', () => {
     const json = parsePlanJson((await run(['plan', example, '--previous', path.join(dir, 'prev.json'), '--json'])).stdout);
     const changes = json.changes as unknown as { reshaped: string[]; pools: { pool: string; reshaped: number; shape?: unknown }[] };
     expect(changes.reshaped).toEqual([0, 1, 2, 3, 4, 5].map((i) => `team-a-workers/team-a-workers-${i}`));
-    expect(changes.pools.find((p) => p.pool === 'team-a-workers')).toMatchObject({ reshaped: 6, shape: { before: { memory: '24Gi' }, after: { memory: '32Gi' } } });
+    expect(changes.pools.find((p) => p.pool === 'team-a-workers')).toMatchObject({
+      reshaped: 6,
+      shape: { before: { memory: '24Gi' }, after: { memory: '32Gi' } },
+    });
     fs.rmSync(dir, { recursive: true, force: true });
   });
 

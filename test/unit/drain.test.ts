@@ -50,7 +50,11 @@ async function fakeApiServer(pods: FakePod[], nodeExists = true, ready = 'True')
         if (!node.exists) return send(404, { kind: 'Status', message: 'nodes "w-1" not found' });
         if (req.method === 'PATCH') node.unschedulable = true;
         if (req.method === 'DELETE') node.exists = false;
-        return send(200, { metadata: { name: 'w-1' }, spec: { unschedulable: node.unschedulable }, status: { conditions: [{ type: 'Ready', status: ready }] } });
+        return send(200, {
+          metadata: { name: 'w-1' },
+          spec: { unschedulable: node.unschedulable },
+          status: { conditions: [{ type: 'Ready', status: ready }] },
+        });
       }
       if (url.pathname === '/api/v1/pods') {
         expect(url.searchParams.get('fieldSelector')).toBe('spec.nodeName=w-1');

@@ -107,7 +107,12 @@ describe('PrivateNodePool synth', () => {
     const b = flat(after);
     for (const [k, v] of a) {
       // The drains gain that node's instance (drained before its HostClaim goes), and nothing else.
-      if (isDrainKey(k)) expect(drainDelta(v, b.get(k)!)).toEqual({ nodes: ['prod-metal-workers-2'], dependsOn: [expect.stringContaining('prod-metal-workers-2')], restUnchanged: true });
+      if (isDrainKey(k))
+        expect(drainDelta(v, b.get(k)!)).toEqual({
+          nodes: ['prod-metal-workers-2'],
+          dependsOn: [expect.stringContaining('prod-metal-workers-2')],
+          restUnchanged: true,
+        });
       else expect(b.get(k)).toBe(v);
     }
     const added = [...b.keys()].filter((k) => !a.has(k));

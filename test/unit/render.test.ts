@@ -40,7 +40,9 @@ describe('rendered objects', () => {
     const patch = doc.write_files.find((f) => f.path === `${join.patches?.directory}/kubeletconfiguration+merge.yaml`);
     const kubelet = parse(patch!.content) as { shutdownGracePeriod: string; shutdownGracePeriodCriticalPods: string };
     const seconds = (d: string) => Number(/^(\d+)s$/.exec(d)![1]);
-    const vm = renderVirtualMachine(plan.vms[0], { userDataSecret: 'x' }) as unknown as { spec: { template: { spec: { terminationGracePeriodSeconds: number } } } };
+    const vm = renderVirtualMachine(plan.vms[0], { userDataSecret: 'x' }) as unknown as {
+      spec: { template: { spec: { terminationGracePeriodSeconds: number } } };
+    };
     const vmGrace = vm.spec.template.spec.terminationGracePeriodSeconds;
     expect(seconds(kubelet.shutdownGracePeriodCriticalPods)).toBeGreaterThan(0);
     expect(seconds(kubelet.shutdownGracePeriodCriticalPods)).toBeLessThan(seconds(kubelet.shutdownGracePeriod));

@@ -198,7 +198,9 @@ describe('diff first', () => {
     base.nodeType = 'virt.medium';
     base.nodes.forEach((n) => (n.nodeType = 'virt.medium'));
     const c = diffPlans(before as unknown as PlanReport, after);
-    expect(c.pools).toEqual([{ pool: 'base', before: 2, after: 2, added: 0, removed: 0, moved: 0, reshaped: 0, nodeType: { before: 'virt.medium', after: 'virt.small' } }]);
+    expect(c.pools).toEqual([
+      { pool: 'base', before: 2, after: 2, added: 0, removed: 0, moved: 0, reshaped: 0, nodeType: { before: 'virt.medium', after: 'virt.small' } },
+    ]);
     expect(c.nodeTypes.map((t) => t.node)).toEqual(['base/team-a-prod-base-0', 'base/team-a-prod-base-1']);
     expect(renderPlanMarkdown(after, c)).toContain('- pool base: 2 → 2 nodes, node type virt.medium → virt.small');
   });
