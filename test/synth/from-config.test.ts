@@ -48,4 +48,27 @@ describe('a cdktf app from the YAML config', () => {
     const names = (r: typeof synthPlan) => r.pools.map((p) => `${p.kind}:${p.name}:${p.nodeType}:${p.nodes.map((n) => n.host).join(',')}`);
     expect(names(synthPlan)).toEqual(names(planModel(config).report));
   });
+
+  it("drains each node with its pool's drainTimeout (15m unless the pool says), and refuses one that is not a duration at its path", () => {
+    const drains = (j: Synth) => Object.values(j.resource.terraform_data ?? {}).map((r) => (r as unknown as { for_each: Record<string, { timeout: string }> }).for_each);
+    const [defaults] = drains(json);
+    expect(defaults['team-a-workers-0'].timeout).toBe('15m');
+    expect(defaults['team-a-prod-train-0'].timeout).toBe('15m');
+    const slow = {
+      ...config,
+      nodePools: config.nodePools!.map((p) => (p.name === 'team-a-workers' ? { ...p, drainTimeout: '1h30m' } : p)),
+      privateNodePools: config.privateNodePools!.map((p) => ({ ...p, drainTimeout: '45m' })),
+    };
+    const other = new TerraformStack(Testing.app(), 'from-config');
+    new KubernetesProvider(other, 'kubernetes', {});
+    new RandomProvider(other, 'random');
+    new CapacityPlan(other, 'plan');
+    addConfig(other, slow);
+    const [set] = drains(JSON.parse(Testing.synth(other)) as Synth);
+    expect([set['team-a-workers-0'].timeout, set['team-a-highmem-0'].timeout, set['team-a-prod-train-1'].timeout]).toEqual(['1h30m', '15m', '45m']);
+
+    const bad = { ...config, nodePools: config.nodePools!.map((p, i) => (i === 0 ? { ...p, drainTimeout: '15 minutes' } : p)) };
+    const problems = planModel(bad).errors.filter((e) => e.path.endsWith('drainTimeout'));
+    expect(problems).toEqual([{ path: 'nodePools[0].drainTimeout', message: expect.stringContaining('is not a duration: write whole hours, minutes and seconds, like 15m') }]);
+  });
 });

@@ -216,6 +216,8 @@ export interface NodePoolSpec {
   readonly nodeType?: string;
   /** How each VM is built (dedicated CPUs, hugepages, IO threads, ...). @default - a plain VM */
   readonly vm?: VmOptions;
+  /** How long draining a node may take before its VM is deleted (hours, minutes, seconds: 15m, 1h30m). @default "15m" */
+  readonly drainTimeout?: string;
 }
 
 /** How a requirement compares a node type's property (Kubernetes node selector operators). */
@@ -473,6 +475,8 @@ export interface PrivateNodePoolSpec {
   readonly labels?: Labels;
   /** Node taints set at join. @default - none */
   readonly taints?: readonly Taint[];
+  /** How long draining a node may take before its HostClaim is deleted and the host cleaned (15m, 1h30m). @default "15m" */
+  readonly drainTimeout?: string;
 }
 
 /** A tenant's vcluster.yaml whose `privateNodes.autoNodes` block is planned as it is. */

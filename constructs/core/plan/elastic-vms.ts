@@ -8,6 +8,7 @@ import { poolVmName } from '../naming/derived';
 import { IssueCollector, PlanIssue } from '../base/errors';
 import { Foundation, checkLabels, pathOf, unknownReference } from './foundation';
 import { MetalsliceConfig, NodePoolSpec } from '../input/model';
+import { drainTimeoutProblem } from '../input/disruption';
 import { labelValueProblem } from '../naming/kube-names';
 import type { ModelPaths, PlannedFleet, PlannedQuota, UnplacedPool } from './types';
 import { Quantity } from '../base/quantity';
@@ -53,6 +54,8 @@ function checkElasticFields(spec: NodePoolSpec, at: string, foundation: Foundati
     const problem = labelValueProblem(spec.nodeType);
     if (problem) issues.add(`${at}.nodeType`, `"${spec.nodeType}": ${problem}`);
   }
+  const drainProblem = spec.drainTimeout === undefined ? undefined : drainTimeoutProblem(spec.drainTimeout);
+  if (drainProblem !== undefined) issues.add(`${at}.drainTimeout`, drainProblem);
   return countProblem === undefined;
 }
 

@@ -13,6 +13,7 @@ import { poolSizeProblem } from '../base/bounds';
 import { childPath, IssueCollector, PlanIssue } from '../base/errors';
 import { Foundation, pathOf } from './foundation';
 import { AutoNodesSpec, Labels, MetalsliceConfig, NodeProviderSpec, PrivateNodePoolSpec } from '../input/model';
+import { drainTimeoutProblem } from '../input/disruption';
 import { EffectiveProperties, effectiveProperties, PropertyLevel, propertyLevels } from '../vm/properties';
 import { NodeProvider, parseNodeProviders, privatePoolProviderProblem } from '../auto/node-types';
 import type { ModelPaths } from './types';
@@ -85,6 +86,8 @@ function privateAsAuto(
     if (countProblem !== undefined) issues.add(`${at}.count`, `count ${countProblem}`);
     const imageProblem = hostImageProblem(spec.image);
     if (imageProblem !== undefined) issues.add(`${at}.image`, imageProblem);
+    const drainProblem = spec.drainTimeout === undefined ? undefined : drainTimeoutProblem(spec.drainTimeout);
+    if (drainProblem !== undefined) issues.add(`${at}.drainTimeout`, drainProblem);
     const type = providers.find((p) => p.name === spec.provider)?.types.find((t) => t.name === spec.nodeType);
     const devices = (type?.extendedResources ?? []).map((r) => ({ property: r, operator: 'Exists' as const }));
     specs.push({
