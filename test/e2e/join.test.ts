@@ -202,7 +202,7 @@ describe('e2e: nodes join with what metalslice renders', () => {
     // kubeadm's own KubeletConfiguration with cloud-init's patch applied: graceful node shutdown, the second line
     // when a drain cannot run, within the VM's terminationGracePeriodSeconds.
     const kubelet = parse(fs.readFileSync(path.join(dry.dir, 'config.yaml'), 'utf8')) as Record<string, unknown>;
-    expect({ grace: kubelet.shutdownGracePeriod, critical: kubelet.shutdownGracePeriodCriticalPods }).toEqual({ grace: '2m30s', critical: '30s' });
+    expect({ grace: kubelet.shutdownGracePeriod, critical: kubelet.shutdownGracePeriodCriticalPods }).toEqual({ grace: '150s', critical: '30s' });
 
     // The same discovery with kubeadm's real client, then kubeadm-config read as the bootstrap token.
     const preflight = await joinPreflight(file);

@@ -50,7 +50,8 @@ describe('a cdktf app from the YAML config', () => {
   });
 
   it("drains each node with its pool's drainTimeout (15m unless the pool says), and refuses one that is not a duration at its path", () => {
-    const drains = (j: Synth) => Object.values(j.resource.terraform_data ?? {}).map((r) => (r as unknown as { for_each: Record<string, { timeout: string }> }).for_each);
+    const drains = (j: Synth) =>
+      Object.values(j.resource.terraform_data ?? {}).map((r) => (r as unknown as { for_each: Record<string, { timeout: string }> }).for_each);
     const [defaults] = drains(json);
     expect(defaults['team-a-workers-0'].timeout).toBe('15m');
     expect(defaults['team-a-prod-train-0'].timeout).toBe('15m');
@@ -69,6 +70,8 @@ describe('a cdktf app from the YAML config', () => {
 
     const bad = { ...config, nodePools: config.nodePools!.map((p, i) => (i === 0 ? { ...p, drainTimeout: '15 minutes' } : p)) };
     const problems = planModel(bad).errors.filter((e) => e.path.endsWith('drainTimeout'));
-    expect(problems).toEqual([{ path: 'nodePools[0].drainTimeout', message: expect.stringContaining('is not a duration: write whole hours, minutes and seconds, like 15m') }]);
+    expect(problems).toEqual([
+      { path: 'nodePools[0].drainTimeout', message: expect.stringContaining('is not a duration: write whole hours, minutes and seconds, like 15m') },
+    ]);
   });
 });
