@@ -12,6 +12,18 @@ import { stackObjects } from '../support/stack-objects';
 // Bootstrap tokens are `[a-z0-9]{6}.[a-z0-9]{16}`; none may ever be a literal in what synth writes.
 const TOKEN_LITERAL = /\b[a-z0-9]{6}\.[a-z0-9]{16}\b/;
 
+/**
+ * Every resource of `before` is unchanged in `after`, but the stack's node drains, which gain `node`'s instance
+ * (drained before its VM goes) and nothing else.
+ */
+function expectOnlyNodeGrew(before: ReturnType<typeof resourcesOf>, after: ReturnType<typeof resourcesOf>, node: string): void {
+  for (const [key, value] of before) {
+    if (isDrainKey(key)) {
+      expect(drainDelta(value.body, after.get(key)!.body)).toEqual({ nodes: [node], dependsOn: [expect.stringContaining(node)], restUnchanged: true });
+    } else expect({ key, body: after.get(key)?.body }).toEqual({ key, body: value.body });
+  }
+}
+
 describe('example app synth', () => {
   const first = synthExample();
   const second = synthExample();
@@ -43,16 +55,7 @@ describe('example app synth', () => {
     expect(added).toEqual(
       ['Join/BootstrapToken', 'Join/TokenId', 'Join/TokenSecret', 'Resource', 'UserData'].map((r) => `consumer/team-a-prod-virt/base/team-a-prod-base-2/${r}`),
     );
-    for (const [key, value] of before) {
-      if (isDrainKey(key)) {
-        // The drains gain that node's instance, drained before its VM goes, and nothing else.
-        expect(drainDelta(value.body, after.get(key)!.body)).toEqual({
-          nodes: ['team-a-prod-base-2'],
-          dependsOn: [expect.stringContaining('team-a-prod-base-2')],
-          restUnchanged: true,
-        });
-      } else expect({ key, body: after.get(key)?.body }).toEqual({ key, body: value.body });
-    }
+    expectOnlyNodeGrew(before, after, 'team-a-prod-base-2');
   });
 
   it('a plan that does not fit stops the app with the construct path and the fix, and leaves no stack written', () => {
@@ -109,15 +112,7 @@ describe('example app synth', () => {
     expect(added.filter((k) => k.startsWith('kubectl_manifest.'))).toHaveLength(1);
     const drains = [...before.keys()].filter(isDrainKey);
     expect(drains).toHaveLength(1);
-    for (const [key, value] of before) {
-      if (isDrainKey(key)) {
-        expect(drainDelta(value.body, after.get(key)!.body)).toEqual({
-          nodes: ['team-a-workers-6'],
-          dependsOn: [expect.stringContaining('team-a-workers-6')],
-          restUnchanged: true,
-        });
-      } else expect({ key, body: after.get(key)?.body }).toEqual({ key, body: value.body });
-    }
+    expectOnlyNodeGrew(before, after, 'team-a-workers-6');
     // The provider stack does not change at all.
     expect(readTree(scaled).get('stacks/provider/cdk.tf.json')).toBe(readTree(first).get('stacks/provider/cdk.tf.json'));
   });
