@@ -6,8 +6,9 @@
  * evicted pods are gone, and then deletes the Node object, so a StatefulSet's pod is made again elsewhere.
  *
  * Exit 0: the Node is gone (or was never there). Exit 1: the drain ran out of time or the API server refused;
- * the message names the pods still there and why, the Node stays cordoned, and running the command again (the
- * next deploy does) carries on where it stopped. Exit 2: bad options or kubeconfig.
+ * the message names the pods still there and why, the Node is uncordoned again if the drain cordoned it (its VM
+ * stays, so it keeps serving), and running the command again (the next deploy does) drains it again. Exit 2: bad
+ * options or kubeconfig.
  */
 import * as os from 'os';
 import * as path from 'path';
@@ -56,7 +57,10 @@ interface Blocker {
   readonly why: string;
 }
 
-/** Pods `kubectl drain` leaves: mirror pods (the kubelet's static pods) and DaemonSet pods; and pods that have ended. */
+/**
+ * Pods left on the Node: mirror pods (the kubelet's static pods) and DaemonSet pods, as `kubectl drain` leaves
+ * them; and pods that have ended (`kubectl drain` deletes those; deleting the Node has the garbage collector do it).
+ */
 function staysOnNode(pod: WirePod): boolean {
   if (pod.metadata?.annotations?.['kubernetes.io/config.mirror'] !== undefined) return true;
   if ((pod.metadata?.ownerReferences ?? []).some((o) => o.controller === true && o.kind === 'DaemonSet')) return true;
@@ -70,15 +74,42 @@ function reasonOf(res: Response): string {
 }
 
 /**
- * How long a pod already being deleted is waited for on a Node whose kubelet is unreachable (its Ready condition
- * Unknown): no kubelet will confirm the deletion, so after this the pod counts as gone, as Cluster API's drain
- * skips such pods. Deleting the Node then lets the pod garbage collector remove it.
+ * On a Node whose kubelet is unreachable (Ready `Unknown`) no kubelet will confirm a pod's deletion: as Cluster
+ * API's drain does, pods there are evicted with a grace period of 1 s (a pod already terminating is evicted again,
+ * which shortens its grace), and a pod whose deletion time has passed by a second counts as gone. Deleting the
+ * Node then lets the pod garbage collector remove it.
  */
-export const UNREACHABLE_POD_WAIT_SECONDS = 60;
+export const UNREACHABLE_GRACE_SECONDS = 1;
+
+/** The Node annotation that says metalslice cordoned it for a drain (so a drain that gives up uncordons it again). */
+export const DRAINING_ANNOTATION = 'metalslice.io/draining';
 
 /** Whether the Node's kubelet has stopped reporting (Ready is Unknown). */
 function unreachable(node: WireNode): boolean {
   return (node.status?.conditions ?? []).some((c) => c.type === 'Ready' && c.status === 'Unknown');
+}
+
+/** A refusal that waiting will not change (bad request, credentials, RBAC): the drain stops at once. */
+function fatalEviction(res: Response, pod: string, client: KubeClient): KubeApiError {
+  const fix = res.status === 403 ? `: ${client.target.who} needs create on pods/eviction (README "Changing a fleet")` : '';
+  return new KubeApiError(`the eviction of ${escapeText(pod)} was refused: HTTP ${res.status}, ${reasonOf(res)}${fix}`, res.status);
+}
+
+/** Evicts one pod; returns why it is still there, or throws when waiting cannot help. */
+async function evict(client: KubeClient, namespace: string, name: string, kubeletGone: boolean): Promise<string> {
+  const path = `/api/v1/namespaces/${encodeURIComponent(namespace)}/pods/${encodeURIComponent(name)}/eviction`;
+  const body = {
+    apiVersion: 'policy/v1',
+    kind: 'Eviction',
+    metadata: { name, namespace },
+    ...(kubeletGone ? { deleteOptions: { gracePeriodSeconds: UNREACHABLE_GRACE_SECONDS } } : {}),
+  };
+  const res = await client.send('POST', path, body);
+  if (res.status >= 200 && res.status < 300) return 'evicted, still terminating';
+  if (res.status === 404) return 'gone from the API server';
+  if (res.status === 429) return `its PodDisruptionBudget allows no disruption now (${reasonOf(res)})`;
+  if (res.status >= 500) return `the API server could not evict it now (${reasonOf(res)})`;
+  throw fatalEviction(res, `${namespace}/${name}`, client);
 }
 
 /** One round: evicts every pod that may go; returns the pods still on the node and why. */
@@ -90,21 +121,16 @@ async function evictRound(client: KubeClient, node: string, kubeletGone: boolean
     const { name = '', namespace = '' } = pod.metadata ?? {};
     const id = `${namespace}/${name}`;
     const deleting = pod.metadata?.deletionTimestamp;
-    if (deleting !== undefined) {
-      if (kubeletGone && Date.now() - Date.parse(deleting) > UNREACHABLE_POD_WAIT_SECONDS * 1000) continue;
-      blockers.push({ pod: id, why: kubeletGone ? 'evicted; its kubelet is unreachable, so it counts as gone a minute after' : 'evicted, still terminating' });
+    if (deleting !== undefined && !kubeletGone) {
+      blockers.push({ pod: id, why: 'evicted, still terminating' });
       continue;
     }
-    if (pod.metadata?.annotations?.[DO_NOT_DISRUPT_ANNOTATION] === 'true') {
+    if (deleting !== undefined && Date.now() - Date.parse(deleting) > UNREACHABLE_GRACE_SECONDS * 1000) continue;
+    if (deleting === undefined && pod.metadata?.annotations?.[DO_NOT_DISRUPT_ANNOTATION] === 'true') {
       blockers.push({ pod: id, why: `annotated ${DO_NOT_DISRUPT_ANNOTATION}: "true" (remove the annotation or the pod)` });
       continue;
     }
-    const path = `/api/v1/namespaces/${encodeURIComponent(namespace)}/pods/${encodeURIComponent(name)}/eviction`;
-    const res = await client.send('POST', path, { apiVersion: 'policy/v1', kind: 'Eviction', metadata: { name, namespace } });
-    if (res.status === 404) continue;
-    if (res.status >= 200 && res.status < 300) blockers.push({ pod: id, why: 'evicted, still terminating' });
-    else if (res.status === 429) blockers.push({ pod: id, why: `its PodDisruptionBudget allows no disruption now (${reasonOf(res)})` });
-    else blockers.push({ pod: id, why: `the eviction was refused: ${reasonOf(res)}` });
+    blockers.push({ pod: id, why: await evict(client, namespace, name, kubeletGone) });
   }
   return blockers;
 }
@@ -117,7 +143,24 @@ async function mustWrite(client: KubeClient, method: 'PATCH' | 'DELETE', path: s
   throw new KubeApiError(`cannot ${what}: HTTP ${res.status}, ${reasonOf(res)}${fix}`, res.status);
 }
 
+/** Whether an error is one the next round may not meet (no answer, a server error, throttling). */
+function passing(e: unknown): e is KubeApiError {
+  return e instanceof KubeApiError && (e.status === undefined || e.status >= 500 || e.status === 429);
+}
+
 const sleep = (seconds: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, seconds * 1000));
+
+/** One round as blockers: the API server not answering is one more reason to wait, not to stop. */
+async function round(client: KubeClient, node: string, nodePath: string): Promise<Blocker[]> {
+  try {
+    const now = await client.get(nodePath);
+    if (now.status >= 500) return [{ pod: `Node ${node}`, why: `the API server could not read it now (${reasonOf(now)})` }];
+    return await evictRound(client, node, now.status === 200 && unreachable(now.body as WireNode));
+  } catch (e) {
+    if (!passing(e)) throw e;
+    return [{ pod: `Node ${node}`, why: `the API server did not answer (${e.message})` }];
+  }
+}
 
 /** Cordons, evicts until nothing but what stays is left or the time is up, then deletes the Node. */
 async function drain(client: KubeClient, node: string, timeoutSeconds: number, interval: number, io: DrainIo): Promise<number> {
@@ -128,21 +171,26 @@ async function drain(client: KubeClient, node: string, timeoutSeconds: number, i
     return 0;
   }
   if (found.status < 200 || found.status > 299) throw new KubeApiError(`cannot read Node ${node}: HTTP ${found.status}, ${reasonOf(found)}`, found.status);
-  await mustWrite(client, 'PATCH', nodePath, `cordon Node ${node}`, { spec: { unschedulable: true } });
+  const before = found.body as { metadata?: { annotations?: Record<string, string> }; spec?: { unschedulable?: boolean } };
+  // Cordoned by someone else before: theirs to undo. Cordoned by an earlier drain of ours: ours.
+  const ours = before.spec?.unschedulable !== true || before.metadata?.annotations?.[DRAINING_ANNOTATION] !== undefined;
+  const mark = ours ? { metadata: { annotations: { [DRAINING_ANNOTATION]: 'true' } } } : {};
+  await mustWrite(client, 'PATCH', nodePath, `cordon Node ${node}`, { ...mark, spec: { unschedulable: true } });
   io.stdout(`drain-node: Node ${node} cordoned\n`);
   const deadline = Date.now() + timeoutSeconds * 1000;
   let said = '';
   for (;;) {
-    const now = await client.get(nodePath);
-    const blockers = await evictRound(client, node, now.status === 200 && unreachable(now.body as WireNode));
+    const blockers = await round(client, node, nodePath);
     if (blockers.length === 0) break;
     const still = blockers.map((b) => `  ${escapeText(b.pod)}: ${b.why}`).join('\n');
     if (still !== said) io.stdout(`drain-node: waiting on ${blockers.length} pod(s) of ${node}:\n${still}\n`);
     said = still;
     if (Date.now() >= deadline) {
+      // The VM stays, so the node keeps serving: uncordoned again if the cordon was the drain's.
+      const back = ours ? await uncordon(client, nodePath) : false;
       io.stderr(
-        `drain-node: Node ${node} was not drained in ${timeoutSeconds} s; it stays cordoned and its VM is not deleted. Still there:\n${still}\n` +
-          "Let these pods go (raise the budget, move or delete them), or raise the pool's drainTimeout, then deploy again: the drain resumes where it stopped.\n",
+        `drain-node: Node ${node} was not drained in ${timeoutSeconds} s; its VM is not deleted${back ? ' and it is uncordoned again' : ''}. Still there:\n${still}\n` +
+          "Let these pods go (raise the budget, move or delete them), or raise the pool's drainTimeout, then deploy again: the drain starts over.\n",
       );
       return 1;
     }
@@ -151,6 +199,21 @@ async function drain(client: KubeClient, node: string, timeoutSeconds: number, i
   await mustWrite(client, 'DELETE', nodePath, `delete Node ${node}`);
   io.stdout(`drain-node: Node ${node} drained and deleted\n`);
   return 0;
+}
+
+/** Undoes the drain's cordon; false when the API server would not (the next deploy drains again anyway). */
+async function uncordon(client: KubeClient, nodePath: string): Promise<boolean> {
+  try {
+    const res = await client.send(
+      'PATCH',
+      nodePath,
+      { metadata: { annotations: { [DRAINING_ANNOTATION]: null } }, spec: { unschedulable: false } },
+      'application/merge-patch+json',
+    );
+    return res.status >= 200 && res.status < 300;
+  } catch {
+    return false;
+  }
 }
 
 /** The command: checks the options, finds the cluster, drains. */

@@ -16,15 +16,23 @@ interface FakePod {
   daemonSet?: boolean;
   /** Evictions refused (429) before one is accepted. */
   refusals?: number;
-  /** Already being deleted, since this many seconds (a pod no kubelet confirms the deletion of). */
-  deletingForSeconds?: number;
+  /** Every eviction refused with this status (403: RBAC). */
+  refuseWith?: number;
+  /** The pod's deletion time, relative to now in seconds (negative: passed): a pod already terminating. */
+  deletesIn?: number;
+  /** After an accepted eviction the pod stays, terminating for its grace period (no kubelet confirms it). */
+  lingers?: boolean;
 }
 
 interface Fake {
   kubeconfig: string;
   /** Every request, as `METHOD path` (query left off). */
   calls: string[];
-  node: { exists: boolean; unschedulable: boolean };
+  /** The body of every request that had one, as `METHOD path` and the parsed JSON. */
+  bodies: { call: string; body: unknown }[];
+  node: { exists: boolean; unschedulable: boolean; annotations: Record<string, string> };
+  /** How many more pod lists fail with HTTP 503 (an API server restarting). */
+  failLists: number;
   close(): Promise<void>;
 }
 
@@ -35,29 +43,48 @@ afterEach(async () => {
 
 async function fakeApiServer(pods: FakePod[], nodeExists = true, ready = 'True'): Promise<Fake> {
   const calls: string[] = [];
-  const node = { exists: nodeExists, unschedulable: false };
-  const live = new Map(pods.map((p) => [p.name, { ...p, refusals: p.refusals ?? 0 }]));
+  const bodies: Fake['bodies'] = [];
+  const node = { exists: nodeExists, unschedulable: false, annotations: {} as Record<string, string> };
+  const live = new Map(
+    pods.map((p) => [p.name, { ...p, refusals: p.refusals ?? 0, deletionTime: p.deletesIn === undefined ? undefined : Date.now() + p.deletesIn * 1000 }]),
+  );
+  const fake = { failLists: 0 };
   const server = http.createServer((req, res) => {
     const url = new URL(req.url ?? '/', 'http://x');
-    calls.push(`${req.method} ${url.pathname}`);
+    const call = `${req.method} ${url.pathname}`;
+    calls.push(call);
     const send = (status: number, body: unknown) => {
       res.writeHead(status, { 'Content-Type': 'application/json' });
       res.end(JSON.stringify(body));
     };
-    req.resume();
+    let text = '';
+    req.on('data', (d: Buffer) => (text += d.toString('utf8')));
     req.on('end', () => {
+      const body = text === '' ? undefined : (JSON.parse(text) as Record<string, unknown>);
+      if (body !== undefined) bodies.push({ call, body });
       if (url.pathname === '/api/v1/nodes/w-1') {
         if (!node.exists) return send(404, { kind: 'Status', message: 'nodes "w-1" not found' });
-        if (req.method === 'PATCH') node.unschedulable = true;
+        if (req.method === 'PATCH') {
+          const patch = body as { metadata?: { annotations?: Record<string, string | null> }; spec?: { unschedulable?: boolean } };
+          if (patch.spec?.unschedulable !== undefined) node.unschedulable = patch.spec.unschedulable;
+          for (const [k, v] of Object.entries(patch.metadata?.annotations ?? {})) {
+            if (v === null) delete node.annotations[k];
+            else node.annotations[k] = v;
+          }
+        }
         if (req.method === 'DELETE') node.exists = false;
         return send(200, {
-          metadata: { name: 'w-1' },
+          metadata: { name: 'w-1', annotations: node.annotations },
           spec: { unschedulable: node.unschedulable },
           status: { conditions: [{ type: 'Ready', status: ready }] },
         });
       }
       if (url.pathname === '/api/v1/pods') {
         expect(url.searchParams.get('fieldSelector')).toBe('spec.nodeName=w-1');
+        if (fake.failLists > 0) {
+          fake.failLists -= 1;
+          return send(503, { kind: 'Status', message: 'the server is currently unable to handle the request' });
+        }
         return send(200, {
           items: [...live.values()].map((p) => ({
             metadata: {
@@ -65,7 +92,7 @@ async function fakeApiServer(pods: FakePod[], nodeExists = true, ready = 'True')
               namespace: 'shop',
               annotations: p.annotations,
               ownerReferences: p.daemonSet ? [{ kind: 'DaemonSet', name: 'logs', controller: true }] : [],
-              ...(p.deletingForSeconds !== undefined ? { deletionTimestamp: new Date(Date.now() - p.deletingForSeconds * 1000).toISOString() } : {}),
+              ...(p.deletionTime !== undefined ? { deletionTimestamp: new Date(p.deletionTime).toISOString() } : {}),
             },
             status: { phase: 'Running' },
           })),
@@ -76,11 +103,15 @@ async function fakeApiServer(pods: FakePod[], nodeExists = true, ready = 'True')
       if (eviction && req.method === 'POST') {
         const pod = live.get(eviction[1]);
         if (!pod) return send(404, { message: 'not found' });
+        if (pod.refuseWith !== undefined)
+          return send(pod.refuseWith, { kind: 'Status', message: 'pods "x" is forbidden: User "u" cannot create resource "pods/eviction"' });
         if (pod.refusals > 0) {
           pod.refusals -= 1;
           return send(429, { kind: 'Status', message: "Cannot evict pod as it would violate the pod's disruption budget." });
         }
-        live.delete(pod.name);
+        const grace = (body as { deleteOptions?: { gracePeriodSeconds?: number } }).deleteOptions?.gracePeriodSeconds ?? 30;
+        if (pod.lingers) pod.deletionTime = Math.min(pod.deletionTime ?? Infinity, Date.now() + grace * 1000);
+        else live.delete(pod.name);
         return send(201, { kind: 'Status', status: 'Success' });
       }
       send(404, { message: 'no such path' });
@@ -103,7 +134,7 @@ async function fakeApiServer(pods: FakePod[], nodeExists = true, ready = 'True')
       '',
     ].join('\n'),
   );
-  return { kubeconfig, calls, node, close: () => new Promise((r) => server.close(() => r())) };
+  return Object.assign(fake, { kubeconfig, calls, bodies, node, close: () => new Promise<void>((r) => server.close(() => r())) });
 }
 
 function io() {
@@ -129,34 +160,64 @@ describe('metalslice drain-node', () => {
       'POST /api/v1/namespaces/shop/pods/cart/eviction',
       'DELETE /api/v1/nodes/w-1',
     ]);
+    // The cordon as a merge patch kubectl cordon would send (and the drain's mark); the Eviction as policy/v1 has it.
+    expect(fake.bodies[0]).toEqual({
+      call: 'PATCH /api/v1/nodes/w-1',
+      body: { metadata: { annotations: { 'metalslice.io/draining': 'true' } }, spec: { unschedulable: true } },
+    });
+    expect(fake.bodies[1].body).toEqual({ apiVersion: 'policy/v1', kind: 'Eviction', metadata: { name: 'cart', namespace: 'shop' } });
     expect(fake.node.exists).toBe(false);
     expect(out.stdout).toContain('shop/cart: its PodDisruptionBudget allows no disruption now');
   });
 
-  it('never evicts a pod annotated karpenter.sh/do-not-disrupt: it stops in time, names the pod, keeps the Node cordoned', async () => {
+  it('never evicts a pod annotated karpenter.sh/do-not-disrupt: it stops in time, names the pod, and uncordons the Node it cordoned', async () => {
     const fake = await fakeApiServer([{ name: 'batch', annotations: { 'karpenter.sh/do-not-disrupt': 'true' } }, { name: 'web' }]);
     const { out, io: sink } = io();
     const code = await runDrainNode('w-1', { kubeconfig: fake.kubeconfig, timeout: '1s', interval: 0.05 }, sink);
     expect(code).toBe(1);
-    expect(out.stderr).toMatch(/Node w-1 was not drained in 1 s; it stays cordoned and its VM is not deleted/);
+    expect(out.stderr).toMatch(/Node w-1 was not drained in 1 s; its VM is not deleted and it is uncordoned again/);
     expect(out.stderr).toContain('shop/batch: annotated karpenter.sh/do-not-disrupt: "true"');
     expect(fake.calls).not.toContain('POST /api/v1/namespaces/shop/pods/batch/eviction');
     expect(fake.calls).toContain('POST /api/v1/namespaces/shop/pods/web/eviction');
     expect(fake.calls).not.toContain('DELETE /api/v1/nodes/w-1');
-    expect(fake.node).toEqual({ exists: true, unschedulable: true });
+    // The VM stays, so the node keeps serving: not left drained but running.
+    expect(fake.node).toEqual({ exists: true, unschedulable: false, annotations: {} });
   });
 
-  it('on a Node whose kubelet is unreachable, a pod deleted over a minute ago counts as gone; on a Ready Node it is waited for', async () => {
+  it('a pod that stays terminating holds the drain on a Ready Node; on an unreachable one it is evicted with 1 s grace and then counts as gone', async () => {
     for (const [ready, code] of [
       ['Unknown', 0],
       ['True', 1],
     ] as const) {
-      const fake = await fakeApiServer([{ name: 'stuck', deletingForSeconds: 120 }], true, ready);
+      // Already terminating, an hour to go (a long grace period), and no kubelet to confirm it.
+      const fake = await fakeApiServer([{ name: 'stuck', deletesIn: 3600, lingers: true }], true, ready);
       const { out, io: sink } = io();
-      expect({ ready, code: await runDrainNode('w-1', { kubeconfig: fake.kubeconfig, timeout: '1s', interval: 0.05 }, sink) }).toEqual({ ready, code });
+      expect({ ready, code: await runDrainNode('w-1', { kubeconfig: fake.kubeconfig, timeout: '4s', interval: 0.2 }, sink) }).toEqual({ ready, code });
       expect(fake.node.exists).toBe(code !== 0);
-      if (code !== 0) expect(out.stderr).toContain('shop/stuck: evicted, still terminating');
+      const evictions = fake.bodies.filter((b) => b.call.endsWith('/eviction')).map((b) => b.body);
+      if (ready === 'Unknown') expect(evictions[0]).toMatchObject({ deleteOptions: { gracePeriodSeconds: 1 } });
+      else {
+        expect(evictions).toEqual([]);
+        expect(out.stderr).toContain('shop/stuck: evicted, still terminating');
+      }
     }
+  }, 30_000);
+
+  it('stops at once when an eviction is refused for good (RBAC), naming what the identity needs', async () => {
+    const fake = await fakeApiServer([{ name: 'web', refuseWith: 403 }]);
+    const { out, io: sink } = io();
+    expect(await runDrainNode('w-1', { kubeconfig: fake.kubeconfig, timeout: '10m', interval: 0.05 }, sink)).toBe(1);
+    expect(out.stderr).toMatch(/the eviction of shop\/web was refused: HTTP 403, .*needs create on pods\/eviction/);
+    expect(fake.calls.filter((c) => c.endsWith('/eviction'))).toHaveLength(1);
+  });
+
+  it('waits through an API server that does not answer for a while (a restart), instead of failing the deploy', async () => {
+    const fake = await fakeApiServer([{ name: 'web' }]);
+    fake.failLists = 3;
+    const { out, io: sink } = io();
+    expect(await runDrainNode('w-1', { kubeconfig: fake.kubeconfig, timeout: '1m', interval: 0.05 }, sink)).toBe(0);
+    expect(out.stdout).toContain('the API server did not answer');
+    expect(fake.node.exists).toBe(false);
   });
 
   it('a Node that is gone (a drain resumed after it finished) is done: exit 0, nothing written', async () => {
