@@ -11,14 +11,22 @@
  * options or kubeconfig.
  */
 import * as os from 'os';
+import { parse } from 'yaml';
 import * as path from 'path';
 import { DO_NOT_DISRUPT_ANNOTATION, drainTimeoutProblem, drainTimeoutSeconds } from '../core/input/disruption';
 import { escapeText } from '../core/base/excerpt';
 import { dns1123SubdomainProblem } from '../core/naming/kube-names';
 import { KubeApiError, KubeClient, Response, shortReason } from './kube-client';
 import { findTarget, KubeconfigError } from './kube-client-config';
+import { caCertHash } from '../render/cloud-init';
 
 export interface DrainOptions {
+  /**
+   * The tenant cluster's CA hash (`sha256:<hex>`, as a join pins it): the drain first checks that the kubeconfig
+   * reaches that cluster (its kube-public/cluster-info CA), so a Node missing from another cluster is never taken
+   * for a Node already drained. @default - no check
+   */
+  readonly clusterCaHash?: string;
   /** @default - as kubectl: $KUBECONFIG, then ~/.kube/config, then in-cluster */
   readonly kubeconfig?: string;
   /** @default - the kubeconfig's current context */
@@ -162,6 +170,41 @@ async function round(client: KubeClient, node: string, nodePath: string): Promis
   }
 }
 
+/**
+ * Whether the kubeconfig reaches the cluster whose CA hash the stack pinned: kube-public/cluster-info, which every
+ * cluster a node joins by bootstrap token publishes (readable without credentials), holds its CA. Throws with the fix
+ * when it is another cluster, or when the cluster says nothing to tell.
+ */
+async function checkCluster(client: KubeClient, expected: string): Promise<void> {
+  const res = await client.get('/api/v1/namespaces/kube-public/configmaps/cluster-info');
+  const where = `${client.target.server} (${client.target.source})`;
+  if (res.status >= 500 || res.status === 429) throw new KubeApiError(`cannot read kube-public/cluster-info from ${where}: HTTP ${res.status}`, res.status);
+  const text = (res.body as { data?: { kubeconfig?: unknown } } | undefined)?.data?.kubeconfig;
+  let ca: string | undefined;
+  try {
+    const doc = typeof text === 'string' ? (parse(text) as { clusters?: { cluster?: Record<string, unknown> }[] }) : undefined;
+    const data = doc?.clusters?.[0]?.cluster?.['certificate-authority-data'];
+    ca = typeof data === 'string' ? Buffer.from(data, 'base64').toString('utf8') : undefined;
+  } catch {
+    ca = undefined;
+  }
+  let found: string | undefined;
+  try {
+    found = ca === undefined ? undefined : caCertHash(ca);
+  } catch {
+    found = undefined;
+  }
+  if (found === undefined)
+    throw new KubeApiError(
+      `${where} publishes no CA in kube-public/cluster-info (HTTP ${res.status}), so it cannot be told apart from another cluster: point the tenant cluster's kubeconfigPath/kubeconfigContext at it, or set METALSLICE_DRAIN=skip to delete without a drain`,
+      res.status,
+    );
+  if (found !== expected)
+    throw new KubeApiError(
+      `${where} is not the tenant cluster the node joined (its CA hash is ${found}, the node's is ${expected}): set the tenant cluster's kubeconfigPath/kubeconfigContext (or KUBE_CONFIG_PATH/KUBE_CTX) to that cluster`,
+    );
+}
+
 /** Cordons, evicts until nothing but what stays is left or the time is up, then deletes the Node. */
 async function drain(client: KubeClient, node: string, timeoutSeconds: number, interval: number, io: DrainIo): Promise<number> {
   const nodePath = `/api/v1/nodes/${encodeURIComponent(node)}`;
@@ -229,6 +272,10 @@ export async function runDrainNode(node: string, opts: DrainOptions, io: DrainIo
     io.stderr(`metalslice drain-node: --timeout ${problem}\n`);
     return 2;
   }
+  if (opts.clusterCaHash !== undefined && !/^sha256:[0-9a-f]{64}$/.test(opts.clusterCaHash)) {
+    io.stderr('metalslice drain-node: --cluster-ca-hash must be sha256: and 64 lower-case hex digits, as a kubeadm join pins a CA\n');
+    return 2;
+  }
   const interval = opts.interval ?? 2;
   if (!Number.isFinite(interval) || interval <= 0 || interval > 600) {
     io.stderr('metalslice drain-node: --interval must be a number of seconds above 0 and at most 600\n');
@@ -245,6 +292,7 @@ export async function runDrainNode(node: string, opts: DrainOptions, io: DrainIo
     return 2;
   }
   try {
+    if (opts.clusterCaHash !== undefined) await checkCluster(client, opts.clusterCaHash);
     return await drain(client, node, drainTimeoutSeconds(timeout) ?? 0, interval, io);
   } catch (e) {
     if (!(e instanceof KubeApiError) && !(e instanceof KubeconfigError)) throw e;

@@ -425,9 +425,13 @@ function addToolCommands(program: Command, io: Io, done: (code: number) => void)
     .option('--kubeconfig <file>', 'kubeconfig of the tenant cluster (default: as kubectl, $KUBECONFIG then ~/.kube/config)')
     .option('--context <name>', 'kubeconfig context')
     .option('--timeout <duration>', 'how long the drain may take before it stops with the pods still there (hours, minutes, seconds: 15m, 1h30m)', '15m')
+    .option(
+      '--cluster-ca-hash <sha256:hex>',
+      "refuse unless the kubeconfig reaches the cluster with this CA (its kube-public/cluster-info), as a node's join pins it",
+    )
     .addOption(new Option('--interval <seconds>', 'seconds between two rounds of evictions').default(2).argParser(Number).hideHelp())
     .addHelpText('after', DRAIN_EXAMPLES)
-    .action(async (node: string, opts: { kubeconfig?: string; context?: string; timeout?: string; interval?: number }) => {
+    .action(async (node: string, opts: { kubeconfig?: string; context?: string; timeout?: string; interval?: number; clusterCaHash?: string }) => {
       const { runDrainNode } = await import('./drain');
       done(await runDrainNode(node, opts, io));
     });

@@ -9,6 +9,9 @@ import * as os from 'os';
 import * as path from 'path';
 import { AddressInfo } from 'net';
 import { runDrainNode } from '../../constructs/cli/drain';
+import { caCertHash } from '../../constructs/render/cloud-init';
+import { EXAMPLE_CA } from '../support/models';
+import { makeCa } from '../../constructs/verify/certificates';
 
 interface FakePod {
   name: string;
@@ -41,7 +44,7 @@ afterEach(async () => {
   await Promise.all(servers.splice(0).map((s) => new Promise((r) => s.close(r))));
 });
 
-async function fakeApiServer(pods: FakePod[], nodeExists = true, ready = 'True'): Promise<Fake> {
+async function fakeApiServer(pods: FakePod[], nodeExists = true, ready = 'True', clusterInfoCa?: string): Promise<Fake> {
   const calls: string[] = [];
   const bodies: Fake['bodies'] = [];
   const node = { exists: nodeExists, unschedulable: false, annotations: {} as Record<string, string> };
@@ -62,6 +65,11 @@ async function fakeApiServer(pods: FakePod[], nodeExists = true, ready = 'True')
     req.on('end', () => {
       const body = text === '' ? undefined : (JSON.parse(text) as Record<string, unknown>);
       if (body !== undefined) bodies.push({ call, body });
+      if (url.pathname === '/api/v1/namespaces/kube-public/configmaps/cluster-info') {
+        if (clusterInfoCa === undefined) return send(404, { kind: 'Status', message: 'configmaps "cluster-info" not found' });
+        const kubeconfig = `clusters:\n- cluster:\n    certificate-authority-data: ${Buffer.from(clusterInfoCa).toString('base64')}\n    server: https://10.0.0.10:6443\n  name: ""\n`;
+        return send(200, { data: { kubeconfig } });
+      }
       if (url.pathname === '/api/v1/nodes/w-1') {
         if (!node.exists) return send(404, { kind: 'Status', message: 'nodes "w-1" not found' });
         if (req.method === 'PATCH') {
@@ -226,6 +234,29 @@ describe('metalslice drain-node', () => {
     expect(await runDrainNode('w-1', { kubeconfig: fake.kubeconfig, interval: 0.05 }, sink)).toBe(0);
     expect(fake.calls).toEqual(['GET /api/v1/nodes/w-1']);
     expect(out.stdout).toContain('not in the cluster');
+  });
+
+  it("checks that the kubeconfig reaches the node's cluster (its cluster-info CA) before a missing Node counts as drained", async () => {
+    const hash = caCertHash(EXAMPLE_CA);
+    const caDir = fs.mkdtempSync(path.join(os.tmpdir(), 'drain-ca-'));
+    makeCa(caDir, 'other', 'another cluster');
+    const OTHER_CA = fs.readFileSync(path.join(caDir, 'other.crt'), 'utf8');
+    const right = await fakeApiServer([], false, 'True', EXAMPLE_CA);
+    expect(await runDrainNode('w-1', { kubeconfig: right.kubeconfig, clusterCaHash: hash }, io().io)).toBe(0);
+    expect(right.calls).toEqual(['GET /api/v1/namespaces/kube-public/configmaps/cluster-info', 'GET /api/v1/nodes/w-1']);
+    for (const [ca, message] of [
+      [OTHER_CA, /is not the tenant cluster the node joined \(its CA hash is sha256:[0-9a-f]{64}, the node's is sha256:/],
+      [undefined, /publishes no CA in kube-public\/cluster-info \(HTTP 404\).*METALSLICE_DRAIN=skip/],
+    ] as const) {
+      const other = await fakeApiServer([], false, 'True', ca);
+      const { out, io: sink } = io();
+      expect(await runDrainNode('w-1', { kubeconfig: other.kubeconfig, clusterCaHash: hash }, sink)).toBe(1);
+      expect(out.stderr).toMatch(message);
+      expect(other.calls).not.toContain('GET /api/v1/nodes/w-1');
+    }
+    const { out, io: sink } = io();
+    expect(await runDrainNode('w-1', { kubeconfig: right.kubeconfig, clusterCaHash: 'sha256:abc' }, sink)).toBe(2);
+    expect(out.stderr).toContain('--cluster-ca-hash must be sha256:');
   });
 
   it('refuses a bad timeout, interval or Node name with exit 2 before it talks to any cluster', async () => {
