@@ -17,13 +17,27 @@
 import { DataResource, dependable, Lazy, TerraformIterator, TerraformResource, TerraformStack, Token } from 'cdktf';
 import { Construct } from 'constructs';
 import { DEFAULT_DRAIN_TIMEOUT, drainTimeoutProblem } from './core/input/disruption';
-import { ITenantCluster } from './tenant-cluster';
+import { caCertHash } from './render/cloud-init';
+
+/** What a drain needs of a tenant cluster (a TenantCluster, or its handle in another stack). */
+export interface DrainedCluster {
+  /** The cluster's name, as pools refer to it. */
+  readonly clusterName: string;
+  /** The tenant CA (PEM): the drain checks the kubeconfig reaches the cluster with this CA. */
+  readonly caCertificate: string;
+  /** The kubeconfig the tenant provider reads. @default - KUBE_CONFIG_PATH */
+  readonly kubeconfigPath?: string;
+  /** The kubeconfig context. @default - KUBE_CTX, else the current context */
+  readonly kubeconfigContext?: string;
+}
 
 /** What one node's drain needs: its timeout, and how to reach its tenant cluster. */
 interface DrainInput {
   readonly timeout: string;
   readonly kubeconfig: string;
   readonly context: string;
+  /** The tenant CA's hash, as the join pins it: the drain checks the kubeconfig reaches that cluster. */
+  readonly ca_hash: string;
 }
 
 /**
@@ -36,13 +50,17 @@ const DRAIN_COMMAND = [
   'command -v metalslice >/dev/null 2>&1 || { echo "metalslice is not on PATH: deploy through npx cdktf (which puts node_modules/.bin on PATH), or set METALSLICE_DRAIN=skip to delete $METALSLICE_NODE without a drain" >&2; exit 1; }',
   'cfg="$${METALSLICE_KUBECONFIG:-$${KUBE_CONFIG_PATH:-}}"',
   'ctx="$${METALSLICE_CONTEXT:-$${KUBE_CTX:-}}"',
-  'exec metalslice drain-node "$METALSLICE_NODE" --timeout "$METALSLICE_DRAIN_TIMEOUT" $${cfg:+--kubeconfig "$cfg"} $${ctx:+--context "$ctx"}',
+  'exec metalslice drain-node "$METALSLICE_NODE" --timeout "$METALSLICE_DRAIN_TIMEOUT" --cluster-ca-hash "$METALSLICE_CLUSTER_CA_HASH" $${cfg:+--kubeconfig "$cfg"} $${ctx:+--context "$ctx"}',
 ].join('\n');
 
 /** The drains of one tenant cluster's nodes in one stack. */
 export class NodeDrains extends Construct {
-  /** The drains of `cluster`'s nodes in `scope`'s stack, made on first use at the stack root. */
-  static of(scope: Construct, cluster: ITenantCluster): NodeDrains {
+  /**
+   * The drains of `cluster`'s nodes in `scope`'s stack, made on first use at the stack root. Each tenant cluster
+   * handle makes it in its stack, so the block stays (with no instance) when the last pool of the cluster there
+   * is scaled to 0 or removed, and the removed nodes' drains still run.
+   */
+  static of(scope: Construct, cluster: DrainedCluster): NodeDrains {
     const stack = TerraformStack.of(scope);
     const id = `node-drains-${cluster.clusterName}`;
     const existing = stack.node.tryFindChild(id);
@@ -52,9 +70,9 @@ export class NodeDrains extends Construct {
 
   private readonly nodes = new Map<string, DrainInput>();
   private readonly resource: DataResource;
-  private readonly cluster: ITenantCluster;
+  private readonly cluster: DrainedCluster;
 
-  private constructor(scope: Construct, id: string, cluster: ITenantCluster) {
+  private constructor(scope: Construct, id: string, cluster: DrainedCluster) {
     super(scope, id);
     const each = TerraformIterator.fromMap(Token.asAnyMap(Lazy.anyValue({ produce: () => Object.fromEntries([...this.nodes].sort(byKey)) })));
     this.resource = new DataResource(this, 'Resource', {
@@ -72,6 +90,7 @@ export class NodeDrains extends Construct {
             METALSLICE_DRAIN_TIMEOUT: '${self.input.timeout}',
             METALSLICE_KUBECONFIG: '${self.input.kubeconfig}',
             METALSLICE_CONTEXT: '${self.input.context}',
+            METALSLICE_CLUSTER_CA_HASH: '${self.input.ca_hash}',
           },
         },
       ],
@@ -88,7 +107,12 @@ export class NodeDrains extends Construct {
     if (problem !== undefined) throw new Error(`[${removes.node.path}] drainTimeout ${problem}`);
     if (this.nodes.has(nodeName))
       throw new Error(`[${removes.node.path}] node "${nodeName}" is declared twice in tenant cluster "${this.cluster.clusterName}"`);
-    this.nodes.set(nodeName, { timeout, kubeconfig: this.cluster.kubeconfigPath ?? '', context: this.cluster.kubeconfigContext ?? '' });
+    this.nodes.set(nodeName, {
+      timeout,
+      kubeconfig: this.cluster.kubeconfigPath ?? '',
+      context: this.cluster.kubeconfigContext ?? '',
+      ca_hash: caCertHash(this.cluster.caCertificate),
+    });
     (this.resource.dependsOn ??= []).push(dependable(removes));
   }
 }

@@ -8,6 +8,7 @@ import { Construct, IConstruct } from 'constructs';
 import { IPlanContributor, ModelBuilder } from './capacity-plan';
 import { ClusterSpec } from './core/input/model';
 import { requireProps } from './plumbing/props';
+import { NodeDrains } from './node-drain';
 
 /** A tenant cluster that nodes join: its join endpoint and CA, and a provider for objects inside it. */
 export interface ITenantCluster extends IConstruct {
@@ -97,6 +98,7 @@ export class TenantCluster extends Construct implements ITenantCluster, IPlanCon
       kubeconfigPath: props.kubeconfigPath,
       kubeconfigContext: props.kubeconfigContext,
     };
+    NodeDrains.of(this, this);
   }
 
   contributeToPlan(model: ModelBuilder): void {
@@ -136,5 +138,6 @@ class TenantClusterInStack extends Construct implements ITenantCluster {
     this.kubeconfigPath = cluster.kubeconfigPath;
     this.kubeconfigContext = cluster.kubeconfigContext;
     this.provider = tenantProvider(this, cluster.clusterName, cluster.spec);
+    NodeDrains.of(this, this);
   }
 }

@@ -8,6 +8,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { binary, expectOk, REPO_ROOT, run, startCluster, TestCluster, tofu } from './harness';
 import type { KubeDoc, KubeList, ResourceQuotaDoc } from '../support/kube-docs';
+import { parseDocument } from 'yaml';
 import type { WatchEvent } from '../../constructs/verify/processes';
 
 jest.setTimeout(1_200_000);
@@ -33,12 +34,20 @@ describe('e2e: the example config as one stack', () => {
   });
 
   it('creates quotas, VMs, auto-node pools and HostClaims in one apply, re-plans clean, and destroys', async () => {
+    // The example config with its tenant cluster's CA made the test API server's: that server is the tenant
+    // cluster here, and a node's drain checks it reaches the cluster the node joined (kube-public/cluster-info).
+    const config = path.join(work, 'one', 'metalslice.yaml');
+    fs.cpSync(path.join(REPO_ROOT, 'examples', 'inventory'), path.join(work, 'one', 'inventory'), { recursive: true });
+    const doc = parseDocument(fs.readFileSync(path.join(REPO_ROOT, 'examples', 'metalslice.yaml'), 'utf8'));
+    doc.setIn(['clusters', 0, 'caCertificate'], fs.readFileSync(cluster.caFile, 'utf8'));
+    fs.writeFileSync(config, doc.toString());
     const env = {
       ...process.env,
       CHECKPOINT_DISABLE: '1',
       METALSLICE_STATE: 'local',
       CDKTF_OUTDIR: path.join(work, 'cdktf.out'),
       KUBE_CONFIG_PATH: cluster.adminKubeconfig,
+      METALSLICE_CONFIG: config,
     };
     expectOk(
       'synth',
@@ -131,6 +140,8 @@ describe('e2e: the example config as one stack', () => {
       KUBE_CONFIG_PATH: cluster.adminKubeconfig,
       METALSLICE_CONFIG: config,
       METALSLICE_LAYOUT: 'stack-per-pool',
+      // The example's tenant cluster (its CA), not the test API server: nodes go without a drain.
+      METALSLICE_DRAIN: 'skip',
     };
     const synth = async () =>
       expectOk(

@@ -97,7 +97,8 @@ interface Synthesized {
 
 /** OpenTofu in a synthesized stack's directory with HOME at `home` (the README's `~/.kube/...` paths resolve there). */
 function tofuAt(stackDir: string, home: string, args: readonly string[]) {
-  const env: NodeJS.ProcessEnv = { ...process.env, HOME: home, CHECKPOINT_DISABLE: '1', TF_IN_AUTOMATION: '1', TF_INPUT: '0' };
+  // The consumer's tenant cluster is the README's example, not the test API server: its nodes go without a drain.
+  const env: NodeJS.ProcessEnv = { ...process.env, HOME: home, CHECKPOINT_DISABLE: '1', TF_IN_AUTOMATION: '1', TF_INPUT: '0', METALSLICE_DRAIN: 'skip' };
   delete env.TF_PLUGIN_CACHE_DIR;
   delete env.KUBECONFIG;
   return run(binary('tofu'), [...args, '-input=false', '-no-color'], { cwd: stackDir, env, timeoutMs: 600_000 });

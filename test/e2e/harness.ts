@@ -465,6 +465,13 @@ export async function startCluster(opts: StartClusterOptions = {}): Promise<Test
     }
 
     const joinableControlPlane = kubeadm ? await makeJoinable({ kubeadm, dir, adminKubeconfig, apiPort, admin, timeoutMs }) : undefined;
+    // kube-public/cluster-info with the cluster's CA, as every control plane a node joins by bootstrap token
+    // publishes it (kubeadm's phase writes it on a joinable one): a node's drain checks it reaches that cluster.
+    if (!kubeadm) {
+      const kubeconfig = stringify({ clusters: [{ cluster: { 'certificate-authority-data': fs.readFileSync(caFile).toString('base64'), server }, name: '' }] });
+      const created = await admin.request('POST', '/api/v1/namespaces/kube-public/configmaps', { metadata: { name: 'cluster-info' }, data: { kubeconfig } });
+      if (created.status !== 201) throw new Error(`cannot publish kube-public/cluster-info: HTTP ${created.status}`);
+    }
 
     const tenantCache = new Map<string, string>();
     let tenantSeq = 0;

@@ -146,6 +146,15 @@ describe('addConfigStacks: a stack per elastic node pool', () => {
     }
   });
 
+  it("keeps a pool stack's drains, with no node, when the pool is scaled to 0: the removed nodes are still drained", () => {
+    const config = example();
+    const none = { ...config, nodePools: config.nodePools!.map((p) => (p.name === 'team-a-workers' ? { ...p, count: 0 } : p)) };
+    const drained = resources(synth(split(none).stacks.pools.get('team-a-workers')!));
+    const drains = [...drained].filter(([key]) => isDrainKey(key)).map(([, body]) => (body as unknown as { for_each: object }).for_each);
+    expect(drains).toEqual([{}]);
+    expect([...drained.keys()].filter((k) => k.startsWith('kubectl_manifest.'))).toEqual([]);
+  });
+
   it('refuses a second plan covering the app, and a tenant cluster whose provider cannot be copied', () => {
     const { app } = split(example());
     const other = new TerraformStack(app, 'other');
