@@ -11,7 +11,7 @@ import { plainJson } from './json-text';
 import { readInputFile } from './read-file';
 import { SourceFile, SourceLocator } from './source-positions';
 import { importVclusterAutoNodes } from './vcluster';
-import { parserMessage } from '../base/excerpt';
+import { escapeText, parserMessage } from '../base/excerpt';
 
 /** More than any real config (10,000 hosts inline are ~2 MiB): a bigger file is a mistake or an attack. */
 export const MAX_CONFIG_BYTES = 8 * 1024 * 1024;
@@ -115,7 +115,7 @@ export function loadConfigSource(file: string): LoadedConfig {
     const config = withApiVersion(validateConfigShape(parseYamlText(text, shown, source)));
     const dir = file === '-' ? process.cwd() : path.dirname(path.resolve(file));
     const shownDir = file === '-' ? '' : path.dirname(file);
-    return { config: resolveVclusterFiles(resolveHostsFiles(config, dir), dir, { sources, shownDir }), sources };
+    return { config: resolveVclusterFiles(resolveHostsFiles(config, dir, shownDir), dir, { sources, shownDir }), sources };
   } catch (e) {
     if (!(e instanceof MetalsliceError)) throw e;
     const located = sources.locateAll(e.issues);
@@ -185,17 +185,29 @@ function captureUnreadable(issues: PlanIssue[], read: () => string): string | un
   }
 }
 
-/** The hosts of an inventory file (`metalslice inventory` output); a syntax error anywhere in it refuses the whole file. */
-export function readInventoryFile(file: string, at: string): readonly HostSpec[] {
-  const parsed = parseYamlText(readInputFile(file, 'hostsFile', at), at);
+/**
+ * The hosts of an inventory file (`metalslice inventory` output); a syntax error anywhere in it refuses the whole
+ * file. `at` is the config path that names it (`fleets[0].hostsFile`), `shown` the file as messages name it: a
+ * syntax error is placed in the inventory (its line and column), never at that line of the config.
+ */
+export function readInventoryFile(file: string, at: string, shown: string = file): readonly HostSpec[] {
+  const text = readInputFile(file, 'hostsFile', at);
+  let parsed: unknown;
+  try {
+    parsed = parseYamlText(text, shown);
+  } catch (e) {
+    if (!(e instanceof MetalsliceError)) throw e;
+    throw new MetalsliceError(e.issues.map((i) => ({ ...i, path: at, file: shown, message: `in hosts file ${escapeText(shown)}: ${i.message}` })));
+  }
   const wrapped = validateConfigShape({ fleets: [{ name: 'inventory', hosts: (parsed as InventoryFile | null)?.hosts ?? [] }] });
   if (!Array.isArray((parsed as InventoryFile | null)?.hosts)) {
-    throw new MetalsliceError([{ path: at, message: `hosts file ${file} has no "hosts" list: write it with \`metalslice inventory\`` }]);
+    throw new MetalsliceError([{ path: at, message: `hosts file ${escapeText(shown)} has no "hosts" list: write it with \`metalslice inventory\`` }]);
   }
   return wrapped.fleets![0].hosts!;
 }
 
-export function resolveHostsFiles(config: MetalsliceConfig, baseDir: string): MetalsliceConfig {
+/** Inlines every `hostsFile` (relative to `baseDir`) as `hosts`; `shownDir`: the config's directory as given, for messages. */
+export function resolveHostsFiles(config: MetalsliceConfig, baseDir: string, shownDir: string = baseDir): MetalsliceConfig {
   const issues: PlanIssue[] = [];
   let unreadable = false;
   const load = <T extends { hosts?: readonly HostSpec[]; hostsFile?: string }>(item: T, at: string): T => {
@@ -205,7 +217,8 @@ export function resolveHostsFiles(config: MetalsliceConfig, baseDir: string): Me
       return item;
     }
     try {
-      const hosts = readInventoryFile(path.resolve(baseDir, item.hostsFile), `${at}.hostsFile`);
+      const shown = path.isAbsolute(item.hostsFile) ? item.hostsFile : path.join(shownDir, item.hostsFile);
+      const hosts = readInventoryFile(path.resolve(baseDir, item.hostsFile), `${at}.hostsFile`, shown);
       return { ...item, hosts };
     } catch (e) {
       if (!(e instanceof MetalsliceError)) throw e;
