@@ -8,6 +8,7 @@ import { MetalsliceError, PlanIssue, UnreadableInputError } from '../base/errors
 import { AutoNodesSpec, HostSpec, MetalsliceConfig } from './model';
 import { CONFIG_API_VERSION, validateConfigShape } from './config-schema';
 import { plainJson } from './json-text';
+import { checkNesting } from './input-bounds';
 import { readInputFile } from './read-file';
 import { SourceFile, SourceLocator } from './source-positions';
 import { importVclusterAutoNodes } from './vcluster';
@@ -46,6 +47,7 @@ function checkConfigSize(text: string, source: string): void {
  * parsed once (after JSON.parse it parses the text itself, only if a problem needs a position).
  */
 export function parseYamlText(text: string, source: string, located?: SourceFile): unknown {
+  checkNesting(text, source);
   const json = plainJson(text);
   if (json !== undefined) {
     located?.markPlainJson();
@@ -197,13 +199,26 @@ export function readInventoryFile(file: string, at: string, shown: string = file
     parsed = parseYamlText(text, shown);
   } catch (e) {
     if (!(e instanceof MetalsliceError)) throw e;
-    throw new MetalsliceError(e.issues.map((i) => ({ ...i, path: at, file: shown, message: `in hosts file ${escapeText(shown)}: ${i.message}` })));
+    const issues = e.issues.map((i) => ({ ...i, path: at, file: shown, message: `in hosts file ${escapeText(shown)}: ${i.message}` }));
+    throw e instanceof UnreadableInputError ? new UnreadableInputError(issues) : new MetalsliceError(issues);
   }
-  const wrapped = validateConfigShape({ fleets: [{ name: 'inventory', hosts: (parsed as InventoryFile | null)?.hosts ?? [] }] });
+  const wrapped = inventoryShape(parsed, at, shown);
   if (!Array.isArray((parsed as InventoryFile | null)?.hosts)) {
     throw new MetalsliceError([{ path: at, message: `hosts file ${escapeText(shown)} has no "hosts" list: write it with \`metalslice inventory\`` }]);
   }
   return wrapped.fleets![0].hosts!;
+}
+
+/** The inventory's hosts judged as a fleet's; a list past its bound is named in the hosts file, at the config path. */
+function inventoryShape(parsed: unknown, at: string, shown: string): MetalsliceConfig {
+  try {
+    return validateConfigShape({ fleets: [{ name: 'inventory', hosts: (parsed as InventoryFile | null)?.hosts ?? [] }] });
+  } catch (e) {
+    if (!(e instanceof UnreadableInputError)) throw e;
+    throw new UnreadableInputError(
+      e.issues.map((i) => ({ ...i, path: at, file: shown, message: `in hosts file ${escapeText(shown)}: the hosts list ${i.message}` })),
+    );
+  }
 }
 
 /** Inlines every `hostsFile` (relative to `baseDir`) as `hosts`; `shownDir`: the config's directory as given, for messages. */
