@@ -96,6 +96,9 @@ const escapeHtml = (/** @type {string} */ s) => s.replace(/[&<>"']/g, (c) => HTM
 // Each ```mermaid block becomes a placeholder the chart's SVG (or, while rendering, its source) replaces.
 /** @type {string[]} */
 const charts = [];
+// The report is input (a plan from a pull request, or any file given here): no raw HTML from it reaches the
+// page but the folds metalslice writes, no image loads, and a link goes only to a web address.
+const OWN_HTML = /^(?:\s*(?:<details>|<\/details>|<summary>[^<>&]*<\/summary>))+\s*$/;
 marked.use({
   gfm: true,
   async: false,
@@ -104,6 +107,16 @@ marked.use({
       if (token.lang !== 'mermaid') return false;
       charts.push(token.text);
       return `<!--metalslice-chart-${charts.length - 1}-->\n`;
+    },
+    html(token) {
+      return OWN_HTML.test(token.text) ? token.text : escapeHtml(token.text);
+    },
+    image(token) {
+      return escapeHtml(token.text);
+    },
+    link(token) {
+      const text = this.parser.parseInline(token.tokens);
+      return /^https?:\/\//i.test(token.href) ? `<a href="${escapeHtml(token.href)}">${text}</a>` : text;
     },
   },
 });
@@ -175,7 +188,14 @@ const mermaidJs = charts.length > 0 ? process.env.MERMAID_JS || resolveModule('m
 if (charts.length > 0 && (!mermaidJs || !existsSync(mermaidJs)))
   fail(2, 'mermaid/dist/mermaid.min.js not found: npm install mermaid, or set MERMAID_JS to its path');
 
-const work = mkdtempSync(join(tmpdir(), 'metalslice-report-html-'));
+/** @type {string} */
+let work;
+try {
+  work = mkdtempSync(join(tmpdir(), 'metalslice-report-html-'));
+} catch (e) {
+  const code = /** @type {NodeJS.ErrnoException} */ (e).code ?? 'error';
+  fail(2, `cannot make a working directory in ${JSON.stringify(tmpdir())} (${code}): set TMPDIR to a writable directory`);
+}
 try {
   // One pass in Chromium: Mermaid draws every chart in place (so the page is laid out as it will be shown),
   // the page measures itself, and the results replace the body as base64 for --dump-dom to print.

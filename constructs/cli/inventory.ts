@@ -14,6 +14,8 @@ import { stableJson } from '../core/report';
 import { KubeApiError, KubeClient } from './kube-client';
 import { findTarget, KubeconfigError } from './kube-client-config';
 import { writeWhole } from './write-whole';
+import { MAX_HOSTS_PER_FLEET, MAX_SNAPSHOT_NODES } from '../core/base/bounds';
+import { MAX_INPUT_BYTES } from '../core/input/read-file';
 
 export interface InventoryOptions {
   /** @default - as kubectl: $KUBECONFIG, then ~/.kube/config, then in-cluster */
@@ -177,6 +179,24 @@ function writeOut(file: string, text: string, io: InventoryIo): boolean {
   }
 }
 
+/**
+ * Why metalslice itself would refuse to read what this run would write, or undefined: an inventory of more
+ * hosts than a fleet holds, or bigger than a hostsFile may be, and a snapshot past its caps. Said before any
+ * file is written, instead of a file that `plan` or `verify` then refuses.
+ */
+export function unreadableOutput(inventory: string, hosts: number, snapshot: string | undefined, snapshotNodes: number): string | undefined {
+  const mib = (bytes: number) => `${bytes / 1024 / 1024} MiB`;
+  if (hosts > MAX_HOSTS_PER_FLEET)
+    return `the inventory would list ${hosts.toLocaleString('en-US')} hosts (Nodes and BareMetalHosts), more than the ${MAX_HOSTS_PER_FLEET.toLocaleString('en-US')} hosts a fleet or Metal3 provider may have: read a smaller cluster`;
+  if (Buffer.byteLength(inventory) > MAX_INPUT_BYTES.hostsFile)
+    return `the inventory would be more than the ${mib(MAX_INPUT_BYTES.hostsFile)} a hosts file may have`;
+  if (snapshot !== undefined && snapshotNodes > MAX_SNAPSHOT_NODES)
+    return `the snapshot would hold ${snapshotNodes.toLocaleString('en-US')} Nodes, more than the ${MAX_SNAPSHOT_NODES.toLocaleString('en-US')} metalslice verify replays`;
+  if (snapshot !== undefined && Buffer.byteLength(snapshot) > MAX_INPUT_BYTES.snapshot)
+    return `the snapshot would be more than the ${mib(MAX_INPUT_BYTES.snapshot)} a cluster snapshot may have`;
+  return undefined;
+}
+
 /** Runs the command; returns the exit code. */
 export async function runInventory(opts: InventoryOptions, io: InventoryIo): Promise<number> {
   const kc = loadKubeconfig(opts, io, 'inventory');
@@ -184,15 +204,24 @@ export async function runInventory(opts: InventoryOptions, io: InventoryIo): Pro
   const read = await readCluster(kc, io, 'inventory');
   if (typeof read === 'number') return read;
   let text: string;
+  let hosts: number;
   try {
-    text = stableJson(buildInventory(read.nodes, read.hosts, read.pods));
+    const inventory = buildInventory(read.nodes, read.hosts, read.pods);
+    hosts = inventory.hosts.length;
+    text = stableJson(inventory);
   } catch (e) {
     if (!(e instanceof MetalsliceError)) throw e;
     io.stderr(`metalslice inventory: the cluster reports a value metalslice cannot read:\n${e.message}\n`);
     return 1;
   }
-  if (opts.snapshot !== undefined) {
-    if (!writeOut(opts.snapshot, stableJson(buildSnapshot(read.nodes, read.pods)), io)) return 1;
+  const snapshot = opts.snapshot === undefined ? undefined : stableJson(buildSnapshot(read.nodes, read.pods));
+  const unreadable = unreadableOutput(text, hosts, snapshot, read.nodes.length);
+  if (unreadable !== undefined) {
+    io.stderr(`metalslice inventory: nothing written: ${unreadable}\n`);
+    return 1;
+  }
+  if (opts.snapshot !== undefined && snapshot !== undefined) {
+    if (!writeOut(opts.snapshot, snapshot, io)) return 1;
     io.stderr(`metalslice inventory: wrote the snapshot ${opts.snapshot}\n`);
   }
   if (opts.out === undefined) {

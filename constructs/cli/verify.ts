@@ -7,6 +7,8 @@ import { buildSnapshot, checkSnapshot, ClusterSnapshot } from '../core/hosts/sna
 import { MetalsliceError, PlanIssue, UnreadableInputError } from '../core/base/errors';
 import { escapeText } from '../core/base/excerpt';
 import { readInputFile } from '../core/input/read-file';
+import { checkTextShape } from '../core/input/input-bounds';
+import { MAX_SNAPSHOT_CONTAINERS } from '../core/base/bounds';
 import { planModel } from '../core/plan';
 import { stableJson } from '../core/report';
 import { formatVerifyResult, verifyPlan } from '../verify/verify';
@@ -57,6 +59,13 @@ function readSnapshotFile(file: string, io: VerifyIo): ClusterSnapshot | number 
     io.stderr(`metalslice verify: ${e.message}\n`);
     return e instanceof UnreadableInputError ? 2 : 1;
   }
+  try {
+    checkTextShape(text, escapeText(file), MAX_SNAPSHOT_CONTAINERS, 'a cluster snapshot');
+  } catch (e) {
+    if (!(e instanceof MetalsliceError)) throw e;
+    io.stderr(`metalslice verify: ${e.message}\n`);
+    return 2;
+  }
   let data: unknown;
   try {
     data = JSON.parse(text);
@@ -69,7 +78,7 @@ function readSnapshotFile(file: string, io: VerifyIo): ClusterSnapshot | number 
   } catch (e) {
     if (!(e instanceof MetalsliceError)) throw e;
     io.stderr(`metalslice verify: ${e.message}\n`);
-    return 1;
+    return e instanceof UnreadableInputError ? 2 : 1;
   }
 }
 

@@ -123,7 +123,8 @@ describe('JSON read by JSON.parse', () => {
       }
       expect(thrown).toBeInstanceOf(MetalsliceError);
       expect((thrown as MetalsliceError).issues[0].message).toMatch(/DUPLICATE_KEY/);
-      expect((thrown as MetalsliceError).issues[0].path).toMatch(/:4$/);
+      // At line 4 of the hosts file, named by the config path that referenced it.
+      expect((thrown as MetalsliceError).issues[0]).toMatchObject({ path: 'fleets[0].hostsFile', file: path.join(dir, 'hosts.json'), line: 4 });
     } finally {
       fs.rmSync(dir, { recursive: true, force: true });
     }

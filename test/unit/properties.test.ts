@@ -6,7 +6,8 @@ import { describe, expect, it } from '@jest/globals';
 import { planModel } from '../../constructs/core/plan';
 import { MetalsliceConfig } from '../../constructs/core/input/model';
 import { renderVirtualMachine } from '../../constructs/render/kubevirt';
-import { cluster, fleet, hosts, quota } from '../support/models';
+import { cluster, EXAMPLE_CA, fleet, hosts, quota } from '../support/models';
+import { parseConfigText } from '../../constructs/core/input/config';
 import type { VirtualMachineDoc } from '../support/kube-docs';
 import { PlannedVm } from '../../constructs/core/vm/vm';
 
@@ -79,6 +80,54 @@ describe('node claim properties', () => {
     expect(plan.errors).toEqual([]);
     expect(plan.warnings.filter((w) => w.path.includes('network-attachment-definition'))).toEqual([
       { path: 'nodeProviders[0].properties["kubevirt.vcluster.com/network-attachment-definition"]', message: expect.stringContaining('does not carry') },
+    ]);
+  });
+});
+
+describe('properties metalslice does not apply, on every provider kind', () => {
+  const NETRIS = 'netris.vcluster.com/server-cluster';
+  const BCM = 'bcm.vcluster.com/network-name';
+  const metal3Config = {
+    clusters: [{ name: 'c1', endpoint: 'https://10.0.0.10:6443', caCertificate: EXAMPLE_CA }],
+    nodeProviders: [
+      {
+        name: 'metal',
+        kind: 'metal3',
+        hosts: [{ name: 'gpu-01', labels: { class: 'gpu' }, state: 'available', capacity: { cpu: 96, memory: '1Ti' } }],
+        nodeTypes: [{ name: 'gpu-node', hostSelector: { matchLabels: { class: 'gpu' } } }],
+      },
+    ],
+    autoNodes: [
+      {
+        cluster: 'c1',
+        provider: 'metal',
+        properties: {
+          [NETRIS]: 'tenant-a',
+          [BCM]: 'tenant-a-net',
+          'metal3.vcluster.com/image-url': 'https://images.example.com/ubuntu.qcow2',
+          'metal3.vcluster.com/image-checksum': 'https://images.example.com/ubuntu.qcow2.sha256sum',
+        },
+        static: [{ name: 'gpus', quantity: 1 }],
+      },
+    ],
+  };
+
+  it('names the network-isolation properties of a static pool on a metal3 provider (vMetal, Netris, BCM), not the image it applies', () => {
+    const plan = planModel(parseConfigText(JSON.stringify(metal3Config), 'c.json'));
+    expect(plan.errors).toEqual([]);
+    expect(plan.warnings.filter((w) => w.message.includes('does not carry'))).toEqual([
+      { path: `autoNodes[0].properties["${BCM}"]`, message: expect.stringMatching(/does not carry bcm.vcluster.com\/network-name into the bare-metal nodes/) },
+      {
+        path: `autoNodes[0].properties["${NETRIS}"]`,
+        message: expect.stringMatching(/does not carry netris.vcluster.com\/server-cluster into the bare-metal nodes/),
+      },
+    ]);
+  });
+
+  it('names them on a kubevirt provider too', () => {
+    const plan = planModel(model({}, {}, { [NETRIS]: 'tenant-a' }));
+    expect(plan.warnings.filter((w) => w.message.includes('does not carry'))).toEqual([
+      { path: `autoNodes[0].properties["${NETRIS}"]`, message: expect.stringContaining('into the VMs it renders') },
     ]);
   });
 });

@@ -10,7 +10,7 @@ import * as os from 'os';
 import * as path from 'path';
 import { main } from '../../constructs/cli/main';
 import { loadConfigFile } from '../../constructs/core/input/config';
-import { MetalsliceError, UnreadableInputError } from '../../constructs/core/base/errors';
+import { issueWhere, MetalsliceError, UnreadableInputError } from '../../constructs/core/base/errors';
 import { MAX_INPUT_BYTES, readInputFile } from '../../constructs/core/input/read-file';
 import { REPO_ROOT } from '../support/models';
 
@@ -117,7 +117,17 @@ describe('files a config names', () => {
       error = e;
     }
     expect(error).toBeInstanceOf(MetalsliceError);
-    expect((error as MetalsliceError).issues[0].path).toMatch(/^fleets\[0\]\.hostsFile:\d+$/);
+    // Placed in the inventory, where the error is, and named by the config path that referenced it.
+    const [issue] = (error as MetalsliceError).issues;
+    expect(issue).toEqual({
+      path: 'fleets[0].hostsFile',
+      file: at('inv.json'),
+      line: expect.any(Number),
+      column: expect.any(Number),
+      message: expect.stringMatching(new RegExp(`^in hosts file ${at('inv.json')}: [A-Z_]+: .*fix the YAML/JSON syntax$`)),
+    });
+    expect(issue.line).toBeGreaterThan(2);
+    expect(issueWhere(issue)).toBe(`${at('inv.json')}:${issue.line}:${issue.column}: fleets[0].hostsFile`);
   });
 });
 

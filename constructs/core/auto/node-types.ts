@@ -12,7 +12,7 @@ import { parsePropertyOffer, PropertyOffer } from './requirements';
 import { isDnsLabel, isNodeTypeName, labelKeyProblem } from '../naming/kube-names';
 import { poolSizeProblem } from '../base/bounds';
 import { matchesLabelSelector } from '../hosts/selector';
-import { describeValue } from '../base/excerpt';
+import { describeValue, excerpt } from '../base/excerpt';
 import { isProviderSetting } from '../vm/properties';
 import { INSTANCE_TYPE_LABEL, VCLUSTER_NODE_TYPE_LABEL } from '../naming/derived';
 
@@ -140,7 +140,7 @@ function parseOffers(props: Labels | undefined, path: string, issues: PlanIssue[
     const at = childPath(path, key);
     const keyProblem = labelKeyProblem(key);
     if (keyProblem) {
-      issues.push({ path: at, message: `"${key}" is not a valid property name: ${keyProblem}` });
+      issues.push({ path: at, message: `${excerpt(key)} is not a valid property name: ${keyProblem}` });
       continue;
     }
     // A provider setting (an image URL, a checksum) is read by the provider; matched and labelled only when it is a label value.

@@ -5,7 +5,7 @@
  */
 import type { AutoNodesInput, NodeEnvironmentRef, ParsedPoolCommon, PoolContext } from './types';
 import { captureInto, childPath, isList, PlanIssue } from '../base/errors';
-import { describeValue } from '../base/excerpt';
+import { describeValue, excerpt } from '../base/excerpt';
 import { poolSizeProblem } from '../base/bounds';
 import { AutoNodesSpec, DynamicPoolSpec, Labels, Requirement as RequirementSpec, StaticPoolSpec, Taint, TAINT_EFFECTS } from '../input/model';
 import { isDnsLabel, kubeletLabelProblem, labelKeyProblem, labelValueProblem } from '../naming/kube-names';
@@ -57,7 +57,7 @@ function checkNodeLabels(labels: Labels | undefined, path: string, issues: PlanI
     const at = childPath(path, key);
     const keyProblem = labelKeyProblem(key) ?? kubeletLabelProblem(key);
     if (keyProblem) {
-      issues.push({ path: at, message: `"${key}" is not a valid label key: ${keyProblem}` });
+      issues.push({ path: at, message: `${excerpt(key)} is not a valid label key: ${keyProblem}` });
       continue;
     }
     if (key === VCLUSTER_NODE_TYPE_LABEL || key === INSTANCE_TYPE_LABEL) {

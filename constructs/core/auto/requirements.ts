@@ -7,7 +7,7 @@
 import { childPath, isList, MetalsliceError, PlanIssue } from '../base/errors';
 import { Requirement as RequirementSpec, RequirementOperator } from '../input/model';
 import { labelKeyProblem, labelValueProblem } from '../naming/kube-names';
-import { describeValue } from '../base/excerpt';
+import { describeValue, excerpt } from '../base/excerpt';
 import { REQUIREMENT_OPERATORS } from '../input/requirement-operators';
 
 const NON_NEGATIVE_INTEGER = /^(0|[1-9][0-9]*)$/;
@@ -126,7 +126,7 @@ export function parsePropertyOffer(raw: string, path: string): PropertyOffer {
       continue;
     }
     const problem = labelValueProblem(value);
-    if (problem) issues.push({ path, message: `"${value}" is not a valid label value: ${problem}` });
+    if (problem) issues.push({ path, message: `${excerpt(value)} is not a valid label value: ${problem}` });
   }
   if (issues.length > 0) throw new MetalsliceError(issues);
   return { any: false, values: [...new Set(values)].sort() };
@@ -181,7 +181,7 @@ function checkRequirementKey(key: unknown, path: string, issues: PlanIssue[]): v
     return;
   }
   const problem = labelKeyProblem(key);
-  if (problem) issues.push({ path: childPath(path, 'property'), message: `"${key}" is not a valid property name: ${problem}` });
+  if (problem) issues.push({ path: childPath(path, 'property'), message: `${excerpt(key)} is not a valid property name: ${problem}` });
 }
 
 /** The values written as `value` (a string, maybe a comma list) and then as `values` (a list of strings). */

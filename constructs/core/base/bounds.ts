@@ -86,3 +86,29 @@ export function wholeNumberProblem(value: unknown, max: number, unit: string): s
 export function poolSizeProblem(value: unknown, unit: 'nodes' | 'hosts' = 'nodes'): string | undefined {
   return wholeNumberProblem(value, MAX_NODES_PER_POOL, unit);
 }
+
+/**
+ * Lists and maps nested in one input file (a config, an inventory, a plan): a config is about 8 deep, a plan 6.
+ * Parsers and position lookups recurse once per level, so 5,000 levels (10 KB of brackets) overflowed the stack.
+ */
+export const MAX_NESTING_DEPTH = 100;
+
+/** Items of one list of a config (fleets, quotas, pools, providers...): a plan holds at most MAX_TOTAL_NODES nodes. */
+export const MAX_CONFIG_LIST_ITEMS = MAX_TOTAL_NODES;
+
+/** Problems listed in one run: a file that is not a config at all breaks a rule per item; the first few hundred say what is wrong. */
+export const MAX_LISTED_PROBLEMS = 300;
+
+/**
+ * Lists and maps in one plan JSON, counted before it is parsed: a plan has about 5 per node and host, so one of
+ * MAX_TOTAL_NODES nodes and 5,000 hosts has about 130,000. A 3 MB plan of empty objects took 1.5 GB to refuse.
+ */
+export const MAX_PLAN_CONTAINERS = 500_000;
+
+/**
+ * Nodes in a cluster snapshot (`verify --snapshot`), and lists and maps in its file: each Node becomes a KWOK
+ * node of the replay, and a snapshot is of one provider cluster (MAX_HOSTS_PER_FLEET hosts, up to 2,500 pods
+ * each with about 10 maps).
+ */
+export const MAX_SNAPSHOT_NODES = MAX_HOSTS_PER_FLEET;
+export const MAX_SNAPSHOT_CONTAINERS = 20_000_000;

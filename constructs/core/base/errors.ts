@@ -3,6 +3,7 @@
  * `quotas[1].limits.memory` or a construct path) and says how to fix it.
  */
 import { pathKey } from './excerpt';
+import { MAX_LISTED_PROBLEMS } from './bounds';
 
 /** One problem: where it is, and what is wrong with the fix. */
 export interface PlanIssue {
@@ -55,16 +56,33 @@ export function captureInto<T>(issues: PlanIssue[], fn: () => T): T | undefined 
   }
 }
 
+/** The first MAX_LISTED_PROBLEMS of `issues`, and a last one saying how many more there are (`uncounted`: more not in the list). */
+export function listedProblems(issues: readonly PlanIssue[], uncounted = 0): readonly PlanIssue[] {
+  if (issues.length <= MAX_LISTED_PROBLEMS && uncounted === 0) return issues;
+  const more = issues.length - Math.min(issues.length, MAX_LISTED_PROBLEMS) + uncounted;
+  return [
+    ...issues.slice(0, MAX_LISTED_PROBLEMS),
+    {
+      path: '(config)',
+      message: `and ${more.toLocaleString('en-US')} more problems, not listed (at most ${MAX_LISTED_PROBLEMS} are): fix these and run again`,
+    },
+  ];
+}
+
 /** Collects problems so that a run reports all of them at once. */
 export class IssueCollector {
   private readonly list: PlanIssue[] = [];
+  /** Problems past MAX_LISTED_PROBLEMS: counted, not kept. */
+  private more = 0;
 
   add(path: string, message: string): void {
-    this.list.push({ path, message });
+    if (this.list.length < MAX_LISTED_PROBLEMS) this.list.push({ path, message });
+    else this.more++;
   }
 
+  /** The problems, at most MAX_LISTED_PROBLEMS of them and a last one saying how many more. */
   get issues(): readonly PlanIssue[] {
-    return this.list;
+    return listedProblems(this.list, this.more);
   }
 
   get ok(): boolean {

@@ -42,6 +42,9 @@ const DECIMAL_SUFFIXES: ReadonlyArray<readonly [string, number]> = [
 const QUANTITY_PATTERN = /^([+-]?)(\d+\.?\d*|\.\d+)(Ki|Mi|Gi|Ti|Pi|Ei|n|u|m|k|M|G|T|P|E|[eE][+-]?\d+)?$/;
 
 /** A quantity that could not be parsed; `message` says what is allowed. */
+/** The longest quantity text read: 4 PiB in bytes is 16 digits, a nano-precise value under 40; 64 is beyond any. */
+export const MAX_QUANTITY_CHARS = 64;
+
 export class QuantityError extends Error {
   constructor(
     readonly input: string,
@@ -65,6 +68,9 @@ export class Quantity {
     }
     const text = input.trim();
     if (text === '') throw new QuantityError(input, 'it is empty');
+    // Before any digit is read: BigInt of 8,000,000 digits took seconds, and no real amount has 64.
+    if (text.length > MAX_QUANTITY_CHARS)
+      throw new QuantityError(input, `it has ${text.length} characters, more than the ${MAX_QUANTITY_CHARS} a quantity may have`);
     const match = QUANTITY_PATTERN.exec(text);
     if (!match) throw new QuantityError(input, 'unknown format or suffix');
     const [, sign, digits, suffix = ''] = match;

@@ -5,7 +5,8 @@
  * and no container command, argument, environment, image or volume is copied, so a snapshot can be
  * committed or attached to a pull request. Pure: objects come in as plain JSON.
  */
-import { MetalsliceError } from '../base/errors';
+import { MetalsliceError, UnreadableInputError } from '../base/errors';
+import { MAX_SNAPSHOT_NODES } from '../base/bounds';
 import { ContainerResources, NodeObject, PodObject, podIsTerminal } from './inventory';
 
 /** The snapshot's kind and version. */
@@ -96,6 +97,14 @@ export function checkSnapshot(data: unknown, source: string): ClusterSnapshot {
   if (!Array.isArray(snapshot.nodes) || !Array.isArray(snapshot.pods)) problem('has no nodes or pods list');
   const nodes = snapshot.nodes as unknown[];
   const pods = snapshot.pods as unknown[];
+  // Before a Node is looked at: the replay makes a KWOK node of each.
+  if (nodes.length > MAX_SNAPSHOT_NODES)
+    throw new UnreadableInputError([
+      {
+        path: source,
+        message: `has ${nodes.length.toLocaleString('en-US')} nodes, more than the ${MAX_SNAPSHOT_NODES.toLocaleString('en-US')} hosts of one provider cluster metalslice replays: take the snapshot of one provider cluster`,
+      },
+    ]);
   nodes.forEach((n, i) => {
     if (!isRecord(n) || !isRecord(n.metadata) || typeof n.metadata.name !== 'string') problem(`nodes[${i}] has no metadata.name`);
   });

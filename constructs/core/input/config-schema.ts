@@ -5,7 +5,8 @@
  */
 import Ajv, { ErrorObject, SchemaObject, ValidateFunction } from 'ajv';
 import { createHash } from 'crypto';
-import { MetalsliceError, PlanIssue } from '../base/errors';
+import { listedProblems, MetalsliceError, PlanIssue } from '../base/errors';
+import { checkListSizes } from './input-bounds';
 import { ConfigApiVersion, MetalsliceConfig, TAINT_EFFECTS } from './model';
 import { REQUIREMENT_OPERATORS } from './requirement-operators';
 import {
@@ -498,6 +499,7 @@ export function validateConfigShape(data: unknown): MetalsliceConfig {
       { path: '(config)', message: 'the config is empty: declare at least a fleet, quotas and node pools (see examples/metalslice.yaml)' },
     ]);
   }
+  checkListSizes(data);
   if (!validate(data)) {
     const seen = new Set<string>();
     const issues = (validate.errors ?? []).map(describe).filter((i) => {
@@ -506,7 +508,7 @@ export function validateConfigShape(data: unknown): MetalsliceConfig {
       seen.add(key);
       return true;
     });
-    throw new MetalsliceError(issues);
+    throw new MetalsliceError(listedProblems(issues));
   }
   return data;
 }

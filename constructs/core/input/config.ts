@@ -8,10 +8,11 @@ import { MetalsliceError, PlanIssue, UnreadableInputError } from '../base/errors
 import { AutoNodesSpec, HostSpec, MetalsliceConfig } from './model';
 import { CONFIG_API_VERSION, validateConfigShape } from './config-schema';
 import { plainJson } from './json-text';
+import { checkNesting } from './input-bounds';
 import { readInputFile } from './read-file';
 import { SourceFile, SourceLocator } from './source-positions';
 import { importVclusterAutoNodes } from './vcluster';
-import { parserMessage } from '../base/excerpt';
+import { escapeText, parserMessage } from '../base/excerpt';
 
 /** More than any real config (10,000 hosts inline are ~2 MiB): a bigger file is a mistake or an attack. */
 export const MAX_CONFIG_BYTES = 8 * 1024 * 1024;
@@ -46,6 +47,7 @@ function checkConfigSize(text: string, source: string): void {
  * parsed once (after JSON.parse it parses the text itself, only if a problem needs a position).
  */
 export function parseYamlText(text: string, source: string, located?: SourceFile): unknown {
+  checkNesting(text, source);
   const json = plainJson(text);
   if (json !== undefined) {
     located?.markPlainJson();
@@ -115,7 +117,7 @@ export function loadConfigSource(file: string): LoadedConfig {
     const config = withApiVersion(validateConfigShape(parseYamlText(text, shown, source)));
     const dir = file === '-' ? process.cwd() : path.dirname(path.resolve(file));
     const shownDir = file === '-' ? '' : path.dirname(file);
-    return { config: resolveVclusterFiles(resolveHostsFiles(config, dir), dir, { sources, shownDir }), sources };
+    return { config: resolveVclusterFiles(resolveHostsFiles(config, dir, shownDir), dir, { sources, shownDir }), sources };
   } catch (e) {
     if (!(e instanceof MetalsliceError)) throw e;
     const located = sources.locateAll(e.issues);
@@ -185,17 +187,42 @@ function captureUnreadable(issues: PlanIssue[], read: () => string): string | un
   }
 }
 
-/** The hosts of an inventory file (`metalslice inventory` output); a syntax error anywhere in it refuses the whole file. */
-export function readInventoryFile(file: string, at: string): readonly HostSpec[] {
-  const parsed = parseYamlText(readInputFile(file, 'hostsFile', at), at);
-  const wrapped = validateConfigShape({ fleets: [{ name: 'inventory', hosts: (parsed as InventoryFile | null)?.hosts ?? [] }] });
+/**
+ * The hosts of an inventory file (`metalslice inventory` output); a syntax error anywhere in it refuses the whole
+ * file. `at` is the config path that names it (`fleets[0].hostsFile`), `shown` the file as messages name it: a
+ * syntax error is placed in the inventory (its line and column), never at that line of the config.
+ */
+export function readInventoryFile(file: string, at: string, shown: string = file): readonly HostSpec[] {
+  const text = readInputFile(file, 'hostsFile', at);
+  let parsed: unknown;
+  try {
+    parsed = parseYamlText(text, shown);
+  } catch (e) {
+    if (!(e instanceof MetalsliceError)) throw e;
+    const issues = e.issues.map((i) => ({ ...i, path: at, file: shown, message: `in hosts file ${escapeText(shown)}: ${i.message}` }));
+    throw e instanceof UnreadableInputError ? new UnreadableInputError(issues) : new MetalsliceError(issues);
+  }
+  const wrapped = inventoryShape(parsed, at, shown);
   if (!Array.isArray((parsed as InventoryFile | null)?.hosts)) {
-    throw new MetalsliceError([{ path: at, message: `hosts file ${file} has no "hosts" list: write it with \`metalslice inventory\`` }]);
+    throw new MetalsliceError([{ path: at, message: `hosts file ${escapeText(shown)} has no "hosts" list: write it with \`metalslice inventory\`` }]);
   }
   return wrapped.fleets![0].hosts!;
 }
 
-export function resolveHostsFiles(config: MetalsliceConfig, baseDir: string): MetalsliceConfig {
+/** The inventory's hosts judged as a fleet's; a list past its bound is named in the hosts file, at the config path. */
+function inventoryShape(parsed: unknown, at: string, shown: string): MetalsliceConfig {
+  try {
+    return validateConfigShape({ fleets: [{ name: 'inventory', hosts: (parsed as InventoryFile | null)?.hosts ?? [] }] });
+  } catch (e) {
+    if (!(e instanceof UnreadableInputError)) throw e;
+    throw new UnreadableInputError(
+      e.issues.map((i) => ({ ...i, path: at, file: shown, message: `in hosts file ${escapeText(shown)}: the hosts list ${i.message}` })),
+    );
+  }
+}
+
+/** Inlines every `hostsFile` (relative to `baseDir`) as `hosts`; `shownDir`: the config's directory as given, for messages. */
+export function resolveHostsFiles(config: MetalsliceConfig, baseDir: string, shownDir: string = baseDir): MetalsliceConfig {
   const issues: PlanIssue[] = [];
   let unreadable = false;
   const load = <T extends { hosts?: readonly HostSpec[]; hostsFile?: string }>(item: T, at: string): T => {
@@ -205,7 +232,8 @@ export function resolveHostsFiles(config: MetalsliceConfig, baseDir: string): Me
       return item;
     }
     try {
-      const hosts = readInventoryFile(path.resolve(baseDir, item.hostsFile), `${at}.hostsFile`);
+      const shown = path.isAbsolute(item.hostsFile) ? item.hostsFile : path.join(shownDir, item.hostsFile);
+      const hosts = readInventoryFile(path.resolve(baseDir, item.hostsFile), `${at}.hostsFile`, shown);
       return { ...item, hosts };
     } catch (e) {
       if (!(e instanceof MetalsliceError)) throw e;

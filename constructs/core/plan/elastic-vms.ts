@@ -6,6 +6,7 @@ import { checkTaints } from '../auto';
 import { poolSizeProblem } from '../base/bounds';
 import { poolVmName } from '../naming/derived';
 import { IssueCollector, PlanIssue } from '../base/errors';
+import { excerpt } from '../base/excerpt';
 import { Foundation, checkLabels, pathOf, unknownReference } from './foundation';
 import { MetalsliceConfig, NodePoolSpec } from '../input/model';
 import { drainTimeoutProblem } from '../input/disruption';
@@ -52,7 +53,7 @@ function checkElasticFields(spec: NodePoolSpec, at: string, foundation: Foundati
   for (const p of taintProblems) issues.add(p.path, p.message);
   if (spec.nodeType !== undefined) {
     const problem = labelValueProblem(spec.nodeType);
-    if (problem) issues.add(`${at}.nodeType`, `"${spec.nodeType}": ${problem}`);
+    if (problem) issues.add(`${at}.nodeType`, `${excerpt(spec.nodeType)}: ${problem}`);
   }
   const drainProblem = spec.drainTimeout === undefined ? undefined : drainTimeoutProblem(spec.drainTimeout);
   if (drainProblem !== undefined) issues.add(`${at}.drainTimeout`, drainProblem);

@@ -9,7 +9,7 @@ import { BoundPods, hostTaken, nodeTaints, vmAllocatable, whyNoVms } from '../ho
 import { selectedByFleet } from '../hosts/owners';
 import { virtHandlerRequests } from '../kubevirt/handler';
 import { MAX_CPU_ALLOCATION_RATIO, MAX_LIVE_MIGRATIONS, MAX_MEMORY_OVERCOMMIT_PERCENT, MAX_PORT, wholeNumberProblem } from '../base/bounds';
-import { describeValue } from '../base/excerpt';
+import { describeValue, excerpt } from '../base/excerpt';
 import { KubevirtSettings } from '../kubevirt/launcher';
 import { ClusterSpec, FleetSpec, HostSpec, MetalsliceConfig } from '../input/model';
 import { dns1123LabelProblem, kubeletLabelProblem, labelKeyProblem, labelValueProblem } from '../naming/kube-names';
@@ -52,9 +52,9 @@ export function checkNames<T extends { name: string }>(
   items.forEach((item, i) => {
     const at = pathOf(paths, kind, i);
     const problem = dns1123LabelProblem(item.name, maxLength);
-    if (problem) issues.add(`${at}.name`, `"${item.name}" ${problem}`);
+    if (problem) issues.add(`${at}.name`, `${excerpt(item.name)} ${problem}`);
     const first = index.get(item.name);
-    if (first !== undefined) issues.add(`${at}.name`, `"${item.name}" is already used by ${pathOf(paths, kind, first)}: names must be unique`);
+    if (first !== undefined) issues.add(`${at}.name`, `${excerpt(item.name)} is already used by ${pathOf(paths, kind, first)}: names must be unique`);
     else index.set(item.name, i);
   });
 }
@@ -63,15 +63,15 @@ export function checkNames<T extends { name: string }>(
 export function checkLabels(labels: Readonly<Record<string, string>> | undefined, at: string, issues: IssueCollector, kubelet = false): void {
   for (const [key, value] of Object.entries(labels ?? {})) {
     const keyProblem = labelKeyProblem(key) ?? (kubelet ? kubeletLabelProblem(key) : undefined);
-    if (keyProblem) issues.add(childPath(at, key), `label key "${key}": ${keyProblem}`);
+    if (keyProblem) issues.add(childPath(at, key), `label key ${excerpt(key)}: ${keyProblem}`);
     const valueProblem = labelValueProblem(value);
-    if (valueProblem) issues.add(childPath(at, key), `label value "${value}": ${valueProblem}`);
+    if (valueProblem) issues.add(childPath(at, key), `label value ${excerpt(value)}: ${valueProblem}`);
   }
 }
 
 export function unknownReference(kind: string, name: string, known: Iterable<string>): string {
   const list = [...known];
-  return `no ${kind} named "${name}"; ${list.length > 0 ? `known: ${list.join(', ')}` : `declare one under ${kind}s`}`;
+  return `no ${kind} named ${excerpt(name)}; ${list.length > 0 ? `known: ${list.join(', ')}` : `declare one under ${kind}s`}`;
 }
 
 /** The KubeVirt CR settings of a fleet; a fractional cpuAllocationRatio is refused, as KubeVirt's CRD does. */
@@ -192,8 +192,8 @@ function planHost(h: HostSpec, i: number, ctx: HostContext, issues: IssueCollect
 function checkHostName(h: HostSpec, hostAt: string, first: number | undefined, at: string, issues: IssueCollector): void {
   const problem = dns1123LabelProblem(h.name, 253);
   if (problem && !/^[a-z0-9]([-a-z0-9.]*[a-z0-9])?$/.test(h.name))
-    issues.add(`${hostAt}.name`, `"${h.name}" is not a valid node name: use lower-case letters, digits, "-" and "."`);
-  if (first !== undefined) issues.add(`${hostAt}.name`, `host "${h.name}" is listed twice (first at ${at}.hosts[${first}])`);
+    issues.add(`${hostAt}.name`, `${excerpt(h.name)} is not a valid node name: use lower-case letters, digits, "-" and "."`);
+  if (first !== undefined) issues.add(`${hostAt}.name`, `host ${excerpt(h.name)} is listed twice (first at ${at}.hosts[${first}])`);
 }
 
 /** One warning per fleet naming the hosts no VM can use, and why. */
@@ -292,7 +292,7 @@ function planQuotas(
   (model.quotas ?? []).forEach((spec, i) => {
     const at = pathOf(paths, 'quotas', i);
     const orgProblem = dns1123LabelProblem(spec.organization);
-    if (orgProblem) issues.add(`${at}.organization`, `"${spec.organization}" ${orgProblem}`);
+    if (orgProblem) issues.add(`${at}.organization`, `${excerpt(spec.organization)} ${orgProblem}`);
     if (!fleetNames.has(spec.fleet)) issues.add(`${at}.fleet`, unknownReference('fleet', spec.fleet, fleets.keys()));
     const limits = issues.capture(() => normalizeResources(parseResources(spec.limits, `${at}.limits`, 'fleet')));
     if (limits) {
@@ -303,7 +303,7 @@ function planQuotas(
     const namespace = quotaNamespace(spec);
     const nsProblem = dns1123LabelProblem(namespace);
     if (nsProblem && (spec.namespace !== undefined || (!orgProblem && !dns1123LabelProblem(spec.name))))
-      issues.add(`${at}.namespace`, `namespace "${namespace}" ${nsProblem}; set namespace explicitly`);
+      issues.add(`${at}.namespace`, `namespace ${excerpt(namespace)} ${nsProblem}; set namespace explicitly`);
     // Two owners of one namespace, and namespaces no tenant may take, are found with every other derived name (naming/owners.ts).
     (spec.consumers ?? []).forEach((c, k) => {
       const problem = consumerProblem(c, spec.allowSystemConsumers === true);

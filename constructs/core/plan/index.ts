@@ -26,6 +26,7 @@ import { readableResources } from '../base/units';
 import { buildElasticVms, ElasticPools } from './elastic-vms';
 import { AutoSelection, selectAutoNodeTypes, templateGroupIssues } from './type-selection';
 import { buildAutoVms } from './auto-node-vms';
+import { warnUnappliedProperties } from './unapplied-properties';
 import { formatResources, normalizeResources, ResourceVector, subtractResources, sumResources } from '../base/resources';
 import { groupBy, HostGroup, pinVm, PlannedVm } from '../vm/vm';
 
@@ -86,6 +87,7 @@ export function planModel(input: MetalsliceConfig, options: PlanOptions = {}): P
   const elastic = buildElasticVms(model, options.paths, foundation, issues);
   const selection = selectAutoNodeTypes(model, options.paths, foundation, elastic, issues, warnings);
   const vms = [...elastic.vms, ...buildAutoVms(foundation, selection, model, options.paths, issues, warnings)];
+  warnUnappliedProperties(model, options.paths, selection, warnings);
   checkDerivedNames(
     {
       model,

@@ -4,7 +4,7 @@
  * tables, in order, keep as many rows as fit; a last line says how many rows were left out and where the
  * full report is.
  */
-import { markdownText } from './escape';
+import { markdownCell, markdownText } from './escape';
 import type { PlanReport } from '../plan/types';
 import type { PlanChanges } from './diff';
 import { Block, Column, planDocument, Tone } from './document';
@@ -27,16 +27,12 @@ export const DEFAULT_FULL_REPORT =
 
 const MARK: Record<Tone, string> = { ok: '✅ ', warning: '⚠️ ', error: '❌ ', change: '', plain: '' };
 
-function escapeCell(cell: string): string {
-  return markdownText(cell);
-}
-
 function tableHead(columns: readonly Column[]): string {
-  return `| ${columns.map((c) => escapeCell(c.header)).join(' | ')} |\n| ${columns.map((c) => (c.align === 'right' ? '---:' : '---')).join(' | ')} |`;
+  return `| ${columns.map((c) => markdownCell(c.header)).join(' | ')} |\n| ${columns.map((c) => (c.align === 'right' ? '---:' : '---')).join(' | ')} |`;
 }
 
 function tableRow(row: readonly string[]): string {
-  return `| ${row.map(escapeCell).join(' | ')} |`;
+  return `| ${row.map(markdownCell).join(' | ')} |`;
 }
 
 /** What stands for a table none of whose rows fit. */
@@ -78,18 +74,53 @@ function join(parts: readonly string[]): string {
   return `${parts.filter((p) => p !== '').join('\n\n')}\n`;
 }
 
-/** Whole blocks too long on their own (thousands of problems): keep the first items of the longest lists. */
-function shrinkWhole(blocks: readonly Block[], budget: number): Block[] {
-  const out = [...blocks];
-  const size = () => out.filter((b) => b.kind !== 'table' && b.kind !== 'mermaid').reduce((n, b) => n + renderBlock(b).length + 2, 0);
-  while (size() > budget) {
-    const items = (b: Block): number => (b.kind === 'lines' ? b.items.length : 0);
-    const i = out.reduce((best, b, k) => (items(b) > 1 && (best < 0 || items(b) > items(out[best])) ? k : best), -1);
-    if (i < 0) break;
+/** An item longer than this is cut when whole blocks alone overflow the limit (one problem quoting a huge value). */
+const LONG_ITEM = 400;
+/** What an item is cut to. */
+const CUT_ITEM = 200;
+
+/** The size of the blocks kept whole (all but tables and charts), as rendered. */
+function wholeSize(blocks: readonly Block[]): number {
+  return blocks.filter((b) => b.kind !== 'table' && b.kind !== 'mermaid').reduce((n, b) => n + renderBlock(b).length + 2, 0);
+}
+
+/**
+ * Whole blocks too long on their own (thousands of problems): keep the first items of the longest lists. A list
+ * of two (one item and its "more" line) is as short as halving makes it.
+ */
+function halveLists(out: Block[], budget: number): void {
+  const items = (b: Block): number => (b.kind === 'lines' ? b.items.length : 0);
+  while (wholeSize(out) > budget) {
+    const i = out.reduce((best, b, k) => (items(b) > 2 && (best < 0 || items(b) > items(out[best])) ? k : best), -1);
+    if (i < 0) return;
     const b = out[i] as Extract<Block, { kind: 'lines' }>;
     const keep = Math.floor(b.items.length / 2);
     out[i] = { ...b, items: [...b.items.slice(0, keep), `... and ${count(b.items.length - keep)} more, in the full report`] };
   }
+}
+
+/** Items still too long (one problem quoting a huge value): cut the longest, before escaping, until the blocks fit. */
+function cutLongItems(out: Block[], budget: number): void {
+  while (wholeSize(out) > budget) {
+    let at: [number, number] | undefined;
+    out.forEach((b, k) => {
+      if (b.kind !== 'lines') return;
+      b.items.forEach((item, j) => {
+        if (item.length > LONG_ITEM && (!at || item.length > (out[at[0]] as Extract<Block, { kind: 'lines' }>).items[at[1]].length)) at = [k, j];
+      });
+    });
+    if (!at) return;
+    const b = out[at[0]] as Extract<Block, { kind: 'lines' }>;
+    const item = b.items[at[1]];
+    const cut = `${item.slice(0, CUT_ITEM)}… (${count(item.length - CUT_ITEM)} more characters in the full report)`;
+    out[at[0]] = { ...b, items: b.items.map((x, j) => (j === at![1] ? cut : x)) };
+  }
+}
+
+function shrinkWhole(blocks: readonly Block[], budget: number): Block[] {
+  const out = [...blocks];
+  halveLists(out, budget);
+  cutLongItems(out, budget);
   return out;
 }
 
@@ -123,7 +154,8 @@ function boundedMarkdown(blocks: readonly Block[], maxChars: number, fullReport:
     parts.push(text);
     used += text.length + 2;
   });
-  if (leftOut > 0) parts.push(`**${count(leftOut)} rows left out to keep this within ${count(maxChars)} characters.** The full report: ${fullReport}.`);
+  if (leftOut > 0)
+    parts.push(`**${count(leftOut)} rows left out to keep this within ${count(maxChars)} characters.** The full report: ${markdownText(fullReport)}.`);
   return join(parts);
 }
 
@@ -131,5 +163,12 @@ export function renderPlanMarkdown(report: PlanReport, changes?: PlanChanges, op
   const blocks = planDocument(report, changes);
   const full = join(blocks.map(renderBlock));
   if (!options.maxChars || full.length <= options.maxChars) return full;
-  return boundedMarkdown(blocks, options.maxChars, options.fullReport ?? DEFAULT_FULL_REPORT);
+  const bounded = boundedMarkdown(blocks, options.maxChars, options.fullReport ?? DEFAULT_FULL_REPORT);
+  return bounded.length <= options.maxChars ? bounded : tooLong(options.maxChars);
+}
+
+/** What stands for a report that does not fit even cut down (a limit of a few hundred characters): the limit is kept. */
+function tooLong(maxChars: number): string {
+  const text = `The plan report does not fit in ${count(maxChars)} characters: see the full report.\n`;
+  return text.length <= maxChars ? text : '';
 }

@@ -10,6 +10,8 @@ import { escapeText } from '../base/excerpt';
 import { MetalsliceError, PlanIssue } from '../base/errors';
 import type { PlanReport } from '../plan/types';
 import { readInputFile } from '../input/read-file';
+import { checkTextShape } from '../input/input-bounds';
+import { MAX_PLAN_CONTAINERS } from '../base/bounds';
 
 /** How many schema problems are listed: a file that is not a plan at all breaks hundreds of rules. */
 const MAX_LISTED = 5;
@@ -33,6 +35,7 @@ export function readPlanFile(file: string): PlanReport {
   const text = readInputFile(file, 'plan');
   const shown = escapeText(file);
   const fix = 'pass a metalslice-plan.json or `metalslice plan --json` output';
+  checkTextShape(text, shown, MAX_PLAN_CONTAINERS, 'a plan');
   let parsed: unknown;
   try {
     parsed = JSON.parse(text);

@@ -40,27 +40,6 @@ const IMAGE_URL = `${KUBEVIRT}image-url`;
 const IMAGE_CHECKSUM = `${KUBEVIRT}image-checksum`;
 const IMAGE_DATASOURCE = `${KUBEVIRT}image-datasource`;
 const ROOT_DISK_SIZE = `${KUBEVIRT}root-disk-size`;
-/** Properties the KubeVirt provider reads that metalslice does not (yet) carry into what it renders. */
-const NOT_CARRIED = [
-  `${KUBEVIRT}vm-template`,
-  `${KUBEVIRT}image-datavolume-template`,
-  `${KUBEVIRT}root-disk-template`,
-  `${KUBEVIRT}network-cidr`,
-  `${KUBEVIRT}network-interface`,
-  `${KUBEVIRT}network-ip-range`,
-  `${KUBEVIRT}network-nameservers`,
-  `${KUBEVIRT}network-data`,
-  `${KUBEVIRT}network-attachment-definition`,
-  `${KUBEVIRT}interface-binding`,
-  `${KUBEVIRT}interface-template`,
-  `${KUBEVIRT}multus-default`,
-  'vcluster.com/user-data',
-  'vcluster.com/ssh-keys',
-  'vcluster.com/user-data-template-config',
-  'vcluster.com/os-image',
-  'vcluster.com/network-environment',
-];
-
 /** Prefixes and names of properties that configure how a provider makes a node (images, disks, user data, networks). */
 const SETTING_PREFIXES = [
   'kubevirt.vcluster.com/',
@@ -169,13 +148,46 @@ function imageSourceOf(url: string | undefined, dataSource: string | undefined, 
   return undefined;
 }
 
+/** The provider kinds whose nodes take properties (input/model.ts's NodeProviderSpec kind). */
+export type PropertyProviderKind = 'kubevirt' | 'metal3' | 'terraform';
+
+/** The node-making properties metalslice applies, per kind of provider: the rest of them it reads past. */
+const APPLIED: Record<PropertyProviderKind, readonly string[]> = {
+  kubevirt: [IMAGE_URL, IMAGE_CHECKSUM, IMAGE_DATASOURCE, ROOT_DISK_SIZE],
+  metal3: ['metal3.vcluster.com/image-url', 'metal3.vcluster.com/image-checksum', 'metal3.vcluster.com/image-checksum-type', 'vcluster.com/os-image'],
+  // metalslice's node templates (node-templates/kubevirt, node-templates/metal3) read what the constructs read.
+  terraform: [IMAGE_URL, IMAGE_CHECKSUM, IMAGE_DATASOURCE, ROOT_DISK_SIZE, 'metal3.vcluster.com/image-url', 'metal3.vcluster.com/image-checksum'],
+};
+
+/** vCluster's own labels, which every node carries: matched and set, never a provider setting. */
+const BUILT_IN = ['vcluster.com/node-type'];
+
+/**
+ * Whether metalslice leaves `key` unapplied on a node of `kind`: a provider setting (a vCluster domain, such
+ * as `netris.vcluster.com/server-cluster` or `bcm.vcluster.com/network-name`, or a provider's own prefix)
+ * that metalslice does not render. metalslice's own `metalslice.io/` properties are read by its templates.
+ */
+export function unappliedProperty(kind: PropertyProviderKind, key: string): boolean {
+  if (key.startsWith('metalslice.io/') || BUILT_IN.includes(key) || APPLIED[kind].includes(key)) return false;
+  return isProviderSetting(key) || /^([a-z0-9-]+\.)*vcluster\.com\//.test(key);
+}
+
+/** A warning for every property of `effective` metalslice does not apply on a node of `kind`, at the place it was written. */
+export function unappliedPropertyWarnings(kind: PropertyProviderKind, effective: EffectiveProperties, at: (key: string) => string): PlanIssue[] {
+  const what = kind === 'kubevirt' ? 'the VMs it renders' : kind === 'metal3' ? 'the bare-metal nodes it claims' : 'the nodes its node templates make';
+  const fix =
+    kind === 'kubevirt'
+      ? 'set it up on the VM template or leave these nodes to vCluster Platform'
+      : kind === 'metal3'
+        ? 'nothing moves these hosts into that network or setting: configure it outside metalslice, or remove the property'
+        : 'make sure your node template applies it, or remove the property';
+  return Object.keys(effective)
+    .filter((key) => unappliedProperty(kind, key))
+    .sort()
+    .map((key) => ({ path: at(key), message: `metalslice does not carry ${key} into ${what} yet: ${fix}` }));
+}
+
 /** A warning for each provider property metalslice reads past (it does not render it yet). */
 function warnNotCarried(effective: EffectiveProperties, at: (key: string) => string, warnings: PlanIssue[]): void {
-  for (const key of NOT_CARRIED) {
-    if (effective[key] !== undefined)
-      warnings.push({
-        path: at(key),
-        message: `metalslice does not carry ${key} into the VMs it renders yet: set it up on the VM template or leave these nodes to vCluster Platform`,
-      });
-  }
+  warnings.push(...unappliedPropertyWarnings('kubevirt', effective, at));
 }
