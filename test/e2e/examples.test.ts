@@ -203,7 +203,7 @@ describe('e2e: the example app on a real kube-apiserver', () => {
     expect((await cluster.client().get(`${VMS}/namespaces/acme-team-a/virtualmachines/team-a-workers-6`)).status).toBe(200);
 
     // The node joined the tenant cluster (here the same API server) and runs a pod under a budget that allows
-    // no disruption (minAvailable: 1 of one pod), and a mirror pod (left, as kubectl drain leaves it).
+    // no disruption (minAvailable: 1 of one pod).
     const api = cluster.client();
     const node = 'team-a-workers-6';
     expect((await api.create('/api/v1/nodes', { apiVersion: 'v1', kind: 'Node', metadata: { name: node } })).status).toBe(201);
