@@ -365,7 +365,7 @@ describe('bounds before work', () => {
   it('refuses a fleet of more hosts than a cluster holds, before reading them', () => {
     const doc = valid();
     doc.fleets[0].hosts = Array.from({ length: 5001 }, (_, i) => ({ name: `bm-${i}`, capacity: { cpu: 8, memory: '32Gi' } }));
-    expect(first(doc)[0]).toEqual({ path: 'fleets[0].hosts', message: expect.stringMatching(/at most 5000 items/) });
+    expect(first(doc)[0]).toEqual({ path: 'fleets[0].hosts', message: expect.stringMatching(/has 5,001 items, more than the 5,000 hosts of a fleet/) });
   });
 
   it('refuses more nodes over all pools than one plan holds, before building any', () => {
