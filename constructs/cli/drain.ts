@@ -13,7 +13,7 @@
 import * as os from 'os';
 import { parse } from 'yaml';
 import * as path from 'path';
-import { DO_NOT_DISRUPT_ANNOTATION, drainTimeoutProblem, drainTimeoutSeconds } from '../core/input/disruption';
+import { DEFAULT_DRAIN_TIMEOUT, DO_NOT_DISRUPT_ANNOTATION, drainTimeoutProblem, drainTimeoutSeconds } from '../core/input/disruption';
 import { escapeText } from '../core/base/excerpt';
 import { dns1123SubdomainProblem } from '../core/naming/kube-names';
 import { KubeApiError, KubeClient, Response, shortReason } from './kube-client';
@@ -266,7 +266,7 @@ export async function runDrainNode(node: string, opts: DrainOptions, io: DrainIo
     io.stderr(`metalslice drain-node: the Node name ${nameProblem}\n`);
     return 2;
   }
-  const timeout = opts.timeout ?? '15m';
+  const timeout = opts.timeout ?? DEFAULT_DRAIN_TIMEOUT;
   const problem = drainTimeoutProblem(timeout);
   if (problem !== undefined) {
     io.stderr(`metalslice drain-node: --timeout ${problem}\n`);
