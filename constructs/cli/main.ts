@@ -425,7 +425,11 @@ function addToolCommands(program: Command, io: Io, done: (code: number) => void)
     .argument('<node>', 'the Node name in the tenant cluster')
     .option('--kubeconfig <file>', 'kubeconfig of the tenant cluster (default: as kubectl, $KUBECONFIG then ~/.kube/config)')
     .option('--context <name>', 'kubeconfig context')
-    .option('--timeout <duration>', 'how long the drain may take before it stops with the pods still there (hours, minutes, seconds: 15m, 1h30m)', DEFAULT_DRAIN_TIMEOUT)
+    .option(
+      '--timeout <duration>',
+      'how long the drain may take before it stops with the pods still there (hours, minutes, seconds: 15m, 1h30m)',
+      DEFAULT_DRAIN_TIMEOUT,
+    )
     .option(
       '--cluster-ca-hash <sha256:hex>',
       "refuse unless the kubeconfig reaches the cluster with this CA (its kube-public/cluster-info), as a node's join pins it",
