@@ -76,8 +76,12 @@ describe('e2e: upgrading VMs from kubernetes_manifest to kubectl_manifest', () =
     const vmChanges = changes.filter((c) => c.address.startsWith('kubectl_manifest.'));
     expect(vmChanges).toHaveLength(before.size);
     expect(vmChanges.every((c) => c.change.importing !== undefined)).toBe(true);
-    // Nothing is created or destroyed: the VMs are imported (and brought to the new resource's arguments in place).
-    expect(changes.filter((c) => c.change.actions.includes('create') || c.change.actions.includes('delete'))).toEqual([]);
+    // Nothing is destroyed: the VMs are imported (and brought to the new resource's arguments in place). Only each
+    // node's drain is created (0.1 had none).
+    expect(changes.filter((c) => c.change.actions.includes('delete'))).toEqual([]);
+    const created = changes.filter((c) => c.change.actions.includes('create')).map((c) => c.address);
+    expect(created).toHaveLength(before.size);
+    for (const address of created) expect(address).toMatch(/^terraform_data\.node-drains-team-a-prod_[0-9A-F]{8}\["[a-z0-9-]+"\]$/);
     expectOk('apply', await tofu(stackDir('consumer'), ['apply', '-auto-approve', '-input=false', '-no-color', 'tfplan']));
     expect(await uids()).toEqual(before);
 

@@ -1,6 +1,6 @@
 /**
  * A synthesized stack as metalslice 0.1 wrote it: every `kubectl_manifest` turned into a `kubernetes_manifest`
- * of the same object at the same address (the resource type VirtualMachines had then). Used by the upgrade
+ * of the same object at the same address (the resource type VirtualMachines had then), and no node drains. Used by the upgrade
  * test and by the deploy benchmark's `per-pool-manifest` and `baseline` layouts.
  */
 import * as fs from 'node:fs';
@@ -27,6 +27,10 @@ export function kubectlToManifests(tf: ManifestLayoutStack): void {
   }
   delete tf.terraform.required_providers.kubectl;
   if (tf.provider) delete tf.provider.kubectl;
+  // 0.1 drained nothing: no node-drains resources (constructs/node-drain.ts).
+  const data = tf.resource.terraform_data ?? {};
+  for (const id of Object.keys(data)) if (id.startsWith('node-drains-')) delete data[id];
+  if (tf.resource.terraform_data && Object.keys(data).length === 0) delete tf.resource.terraform_data;
 }
 
 /** Rewrites `file` (a cdk.tf.json) with {@link kubectlToManifests}. */
