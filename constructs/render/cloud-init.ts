@@ -158,7 +158,11 @@ export function renderJoinCloudConfig(options: JoinDocumentOptions): string {
 export function renameJoinCloudConfig(document: string, nodeName: string): string {
   const header = '#cloud-config\n';
   if (!document.startsWith(header)) throw new Error('the user data is not a #cloud-config document');
-  const config = parseYaml(document.slice(header.length)) as { hostname?: unknown; fqdn?: unknown; write_files?: { path?: unknown; content?: unknown }[] } | null;
+  const config = parseYaml(document.slice(header.length)) as {
+    hostname?: unknown;
+    fqdn?: unknown;
+    write_files?: { path?: unknown; content?: unknown }[];
+  } | null;
   const file = Array.isArray(config?.write_files) ? config.write_files.find((f) => f.path === JOIN_CONFIGURATION_PATH) : undefined;
   if (!config || typeof file?.content !== 'string') throw new Error(`the user data writes no ${JOIN_CONFIGURATION_PATH}`);
   const join = parseYaml(file.content) as { kind?: unknown; nodeRegistration?: Record<string, unknown> } | null;

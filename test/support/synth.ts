@@ -57,3 +57,19 @@ export function drainDelta(before: string, after: string): { nodes: string[]; de
 
 /** Whether a resource key is a stack's node-drain resource. */
 export const isDrainKey = (key: string): boolean => key.startsWith('terraform_data.node-drains-');
+
+/** Whether a resource key is a pool's rollout (constructs/node-rollout.ts). */
+export const isRolloutKey = (key: string): boolean => /^terraform_data\..+_rollout_[0-9A-F]{8}$/.test(key);
+
+/**
+ * What a pool's rollout gained between two synths: the `depends_on` entries it gained (a node's VM, user data and
+ * token, which it runs after), and whether nothing else changed. Terraform's plan shows no `depends_on`, so a
+ * rollout that gained only these is unchanged in `tofu plan`.
+ */
+export function rolloutDelta(before: string, after: string): { dependsOn: string[]; restUnchanged: boolean } {
+  type Rollout = { depends_on: string[] };
+  const [a, b] = [JSON.parse(before) as Rollout, JSON.parse(after) as Rollout];
+  const dependsOn = b.depends_on.filter((d) => !a.depends_on.includes(d));
+  const rest = { ...b, depends_on: b.depends_on.filter((d) => !dependsOn.includes(d)) };
+  return { dependsOn, restUnchanged: JSON.stringify(rest) === JSON.stringify(a) };
+}

@@ -6,7 +6,7 @@ import { RandomProvider } from '../../constructs/providers/random/provider';
 import { addConfig, addConfigStacks, CapacityPlan, ConfigStacks, MetalsliceConfig, TenantCluster } from '../../constructs';
 import { loadConfigFile } from '../../constructs/core/input/config';
 import { REPO_ROOT } from '../support/models';
-import { drainDelta, isDrainKey } from '../support/synth';
+import { drainDelta, isDrainKey, isRolloutKey, rolloutDelta } from '../support/synth';
 
 type Resource = Record<string, unknown> & { '//'?: unknown; depends_on?: string[] };
 type Synth = { resource: Record<string, Record<string, Resource>>; provider?: Record<string, unknown[]> };
@@ -91,6 +91,11 @@ describe('addConfigStacks: a stack per elastic node pool', () => {
         ]);
         waited += 1;
         expect(mine).toEqual(rest);
+      } else if (isRolloutKey(key)) {
+        // In one stack the pools roll one after another; a pool stack rolls its own pool alone (stacks deploy in turn).
+        const chained = (dependsOn ?? []).filter(isRolloutKey);
+        expect(mine).toEqual({ ...body, depends_on: (dependsOn ?? []).filter((d) => !isRolloutKey(d)) });
+        expect(chained.length).toBeLessThanOrEqual(1);
       } else {
         expect(mine).toEqual(body);
       }
@@ -140,6 +145,11 @@ describe('addConfigStacks: a stack per elastic node pool', () => {
         expect(drainDelta(JSON.stringify(body), JSON.stringify(is.get(key)))).toEqual({
           nodes: ['team-a-workers-6'],
           dependsOn: [expect.stringContaining('team-a-workers-6')],
+          restUnchanged: true,
+        });
+      else if (isRolloutKey(key) && key.startsWith('terraform_data.team-a-workers_rollout_'))
+        expect(rolloutDelta(JSON.stringify(body), JSON.stringify(is.get(key)))).toEqual({
+          dependsOn: [0, 1, 2].map(() => expect.stringContaining('team-a-workers-6')),
           restUnchanged: true,
         });
       else expect(is.get(key)).toEqual(body);

@@ -11,10 +11,29 @@ import { renderJoinCloudConfig, renameJoinCloudConfig } from '../../constructs/r
 import { EXAMPLE_CA } from '../support/models';
 
 /** One fleet of `hosts` hosts, one quota, one pool of `count` VMs of `cpu`/`memory`. */
-function model(p: { hosts: number; count: number; cpu: number; memoryGi: number; quotaCpu: number; quotaMemoryGi: number; maxVms?: number; rollout?: RolloutSpec; placement?: 'spread' | 'planned'; version?: string }): MetalsliceConfig {
+function model(p: {
+  hosts: number;
+  count: number;
+  cpu: number;
+  memoryGi: number;
+  quotaCpu: number;
+  quotaMemoryGi: number;
+  maxVms?: number;
+  rollout?: RolloutSpec;
+  placement?: 'spread' | 'planned';
+  version?: string;
+}): MetalsliceConfig {
   return {
     fleets: [{ name: 'f', hosts: Array.from({ length: p.hosts }, (_, i) => ({ name: `h${i}`, capacity: { cpu: 32, memory: '128Gi', disk: '4Ti' } })) }],
-    quotas: [{ name: 'q', fleet: 'f', organization: 'o', limits: { cpu: p.quotaCpu, memory: `${p.quotaMemoryGi}Gi` }, ...(p.maxVms !== undefined ? { maxVirtualMachines: p.maxVms } : {}) }],
+    quotas: [
+      {
+        name: 'q',
+        fleet: 'f',
+        organization: 'o',
+        limits: { cpu: p.quotaCpu, memory: `${p.quotaMemoryGi}Gi` },
+        ...(p.maxVms !== undefined ? { maxVirtualMachines: p.maxVms } : {}),
+      },
+    ],
     clusters: [{ name: 'c', endpoint: 'https://10.0.0.1:6443', caCertificate: EXAMPLE_CA, kubernetesVersion: p.version ?? '1.33' }],
     nodePools: [
       {
@@ -42,7 +61,13 @@ describe('the plan proves the transition', () => {
     const quota = plan.report.quotas[0];
     const each = Quantity.parse(plan.vms[0].quotaDemand.cpu.toString());
     const peak = Quantity.parse(rollout.peak.cpu);
-    expect(peak.cmp(Quantity.parse(quota.allocated.cpu).add(Quantity.parse(quota.migrationHeadroom.cpu ?? '0')).add(each))).toBe(0);
+    expect(
+      peak.cmp(
+        Quantity.parse(quota.allocated.cpu)
+          .add(Quantity.parse(quota.migrationHeadroom.cpu ?? '0'))
+          .add(each),
+      ),
+    ).toBe(0);
   });
 
   it('an explicit surge the quota cannot hold is refused at rollout.maxSurge, naming the peak and the roll that fits', () => {
@@ -51,7 +76,9 @@ describe('the plan proves the transition', () => {
     expect(plan.ok).toBe(false);
     expect(plan.errors).toHaveLength(1);
     expect(plan.errors[0].path).toBe('nodePools[0].rollout.maxSurge');
-    expect(plan.errors[0].message).toMatch(/makes 1 surge VM\(s\) of cpu 4\.\d+.*quota "q" holds 0 of them beside its 3 VMs and its migration room \(at the peak it would need cpu 2\d\.\d+.* of cpu 17/);
+    expect(plan.errors[0].message).toMatch(
+      /makes 1 surge VM\(s\) of cpu 4\.\d+.*quota "q" holds 0 of them beside its 3 VMs and its migration room \(at the peak it would need cpu 2\d\.\d+.* of cpu 17/,
+    );
     expect(plan.errors[0].message).toContain('set rollout to {maxSurge: 0, maxUnavailable: 1}');
   });
 
@@ -80,7 +107,9 @@ describe('the plan proves the transition', () => {
 
   it('refuses a rollout that could never replace a node, and values that are not node counts', () => {
     const none = planModel(model({ hosts: 3, count: 3, cpu: 2, memoryGi: 4, quotaCpu: 60, quotaMemoryGi: 300, rollout: { maxSurge: 0, maxUnavailable: 0 } }));
-    expect(none.errors.map((e) => [e.path, e.message])).toEqual([['nodePools[0].rollout.maxUnavailable', expect.stringContaining('no node could ever be replaced')]]);
+    expect(none.errors.map((e) => [e.path, e.message])).toEqual([
+      ['nodePools[0].rollout.maxUnavailable', expect.stringContaining('no node could ever be replaced')],
+    ]);
     const bad = planModel(model({ hosts: 3, count: 3, cpu: 2, memoryGi: 4, quotaCpu: 60, quotaMemoryGi: 300, rollout: { maxSurge: -1, maxUnavailable: 1.5 } }));
     expect(bad.errors.map((e) => e.path).sort()).toEqual(['nodePools[0].rollout.maxSurge', 'nodePools[0].rollout.maxUnavailable']);
   });
@@ -126,7 +155,8 @@ describe('the plan proves the transition', () => {
 
 describe("a node's revision", () => {
   const base = { hosts: 3, count: 3, cpu: 4, memoryGi: 16, quotaCpu: 60, quotaMemoryGi: 300 };
-  const revision = (p: Partial<typeof base> & { version?: string; placement?: 'spread' | 'planned' }) => rolloutOf(planModel(model({ ...base, ...p })))!.revision;
+  const revision = (p: Partial<typeof base> & { version?: string; placement?: 'spread' | 'planned' }) =>
+    rolloutOf(planModel(model({ ...base, ...p })))!.revision;
 
   it('changes with what a running node cannot take in place: its shape, the Kubernetes version it runs', () => {
     const now = revision({});

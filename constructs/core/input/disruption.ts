@@ -56,6 +56,9 @@ export function rolloutProblems(rollout: RolloutSpec | undefined): [field: strin
   const surge = rollout.maxSurge ?? DEFAULT_ROLLOUT.maxSurge;
   const unavailable = rollout.maxUnavailable ?? DEFAULT_ROLLOUT.maxUnavailable;
   if (problems.length === 0 && surge === 0 && unavailable === 0)
-    problems.push(['maxUnavailable', 'is 0 with maxSurge 0: no node could ever be replaced; allow one surge node (maxSurge: 1) or one node out of service (maxUnavailable: 1)']);
+    problems.push([
+      'maxUnavailable',
+      'is 0 with maxSurge 0: no node could ever be replaced; allow one surge node (maxSurge: 1) or one node out of service (maxUnavailable: 1)',
+    ]);
   return problems;
 }

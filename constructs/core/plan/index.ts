@@ -27,13 +27,13 @@ import { buildElasticVms, ElasticPools } from './elastic-vms';
 import { AutoSelection, selectAutoNodeTypes, templateGroupIssues } from './type-selection';
 import { buildAutoVms } from './auto-node-vms';
 import { warnUnappliedProperties } from './unapplied-properties';
-import { planRollouts, PoolRollout, reportRollout, RolloutInput } from './transition';
+import { planRollouts, reportRollout, RolloutInput } from './transition';
 import { formatResources, normalizeResources, ResourceVector, subtractResources, sumResources } from '../base/resources';
 import { groupBy, HostGroup, pinVm, PlannedVm } from '../vm/vm';
 
 export { DEFAULT_KUBERNETES_VERSION } from './foundation';
 
-import type { PlanOptions, PlannedFleet, PlannedPool, PlanReport, ReportGroup, Plan, PlannedQuota, ReportFleet, ReportQuota } from './types';
+import type { PlanOptions, PlannedFleet, PlannedPool, PlanReport, ReportGroup, Plan, PlannedQuota, PoolRollout, ReportFleet, ReportQuota } from './types';
 
 // The planner's types live in types.ts (a leaf the phases share); the public API keeps importing them from here.
 export type {
@@ -57,6 +57,8 @@ export type {
   ReportEnvironment,
   PlannedPrivatePool,
   Plan,
+  PoolRollout,
+  ReportRollout,
 } from './types';
 
 function reportGroup(group: HostGroup): ReportGroup {
@@ -201,7 +203,11 @@ function assemblePlan(
         ...rolloutReport(pool.path),
         nodes: pool.nodes.map((n) => ({ name: n.name, host: n.host ?? null, nodeType: pool.nodeType })),
       }))
-      .concat(autoPools.map((pool) => autoPoolReport(pool, selection, byPool.get(pool.path) ?? [], launcherOf(pool.path), previewOf.get(pool), rolloutReport(pool.path)))),
+      .concat(
+        autoPools.map((pool) =>
+          autoPoolReport(pool, selection, byPool.get(pool.path) ?? [], launcherOf(pool.path), previewOf.get(pool), rolloutReport(pool.path)),
+        ),
+      ),
     environments: selection.auto.environments.map((e) => ({ cluster: e.cluster, provider: e.provider })),
   };
   return {

@@ -10,30 +10,23 @@
 import { createHash } from 'crypto';
 import { IssueCollector, PlanIssue } from '../base/errors';
 import { Quantity } from '../base/quantity';
-import { addResources, formatResources, get, normalizeResources, ResourceVector, scaleResources, subtractResources, sumResources } from '../base/resources';
+import {
+  addResources,
+  formatResources,
+  get,
+  normalizeResources,
+  type ResourceVector,
+  scaleResources,
+  subtractResources,
+  sumResources,
+} from '../base/resources';
 import { amounts } from '../base/units';
 import { DEFAULT_ROLLOUT, RolloutSpec } from '../input/disruption';
 import { QuotaLedger } from '../quota/ledger';
 import { groupBy, PlannedVm } from '../vm/vm';
 import type { Accounting } from './accounting';
 import type { Foundation } from './foundation';
-import type { PlannedCluster, PlannedFleet } from './types';
-
-/** How a pool rolls, as the plan proved it. */
-export interface PoolRollout {
-  /** The revision of the pool's nodes: a change of it replaces every node (render/kubevirt.ts writes it on each VM). */
-  readonly revision: string;
-  /** Surge VMs made before old nodes go (what fits: the pool's own value, or the fallback). */
-  readonly maxSurge: number;
-  /** Nodes out of service at once. */
-  readonly maxUnavailable: number;
-  /** The host each surge VM has room on, beside the placed VMs. */
-  readonly surgeHosts: readonly string[];
-  /** What the quota holds at the peak of the roll: its VMs, its migration room and the surge. */
-  readonly peak: ResourceVector;
-  /** Set when the pool's surge did not fit and the roll falls back: why. */
-  readonly fallback?: string;
-}
+import type { PlannedCluster, PlannedFleet, PoolRollout } from './types';
 
 /** A value with its object keys in order and quantities as their strings: what a revision hashes. */
 function canonical(value: unknown): unknown {
@@ -65,7 +58,10 @@ export function nodeRevision(vm: PlannedVm, cluster: PlannedCluster | undefined,
     hostSelector: fleet?.spec.hostSelector ?? null,
     cluster: cluster ? { endpoint: cluster.spec.endpoint, ca: cluster.spec.caCertificate, kubernetesVersion: cluster.kubernetesVersion } : null,
   };
-  return createHash('sha256').update(JSON.stringify(canonical(what))).digest('hex').slice(0, 16);
+  return createHash('sha256')
+    .update(JSON.stringify(canonical(what)))
+    .digest('hex')
+    .slice(0, 16);
 }
 
 /** Room left on each host of a fleet beside the placed VMs, in the resources the host has (as placement counts them). */
@@ -165,7 +161,10 @@ export function planRollouts(
         issues.add(`${path}.maxSurge`, `${fallback}: set rollout to {${fits}}, or ${raise}`);
         continue;
       }
-      warnings.push({ path, message: `${fallback}; it rolls with {${fits}} instead, one node out of service at a time: set rollout to say so, or ${raise} to keep the pool's capacity during a roll` });
+      warnings.push({
+        path,
+        message: `${fallback}; it rolls with {${fits}} instead, one node out of service at a time: set rollout to say so, or ${raise} to keep the pool's capacity during a roll`,
+      });
     }
     out.set(poolPath, {
       revision: nodeRevision(first, foundation.clusters.get(first.cluster), fleet),
@@ -180,6 +179,12 @@ export function planRollouts(
 }
 
 /** A rollout as the report writes it. */
-export function reportRollout(r: PoolRollout): { revision: string; maxSurge: number; maxUnavailable: number; surgeHosts: string[]; peak: Record<string, string> } {
+export function reportRollout(r: PoolRollout): {
+  revision: string;
+  maxSurge: number;
+  maxUnavailable: number;
+  surgeHosts: string[];
+  peak: Record<string, string>;
+} {
   return { revision: r.revision, maxSurge: r.maxSurge, maxUnavailable: r.maxUnavailable, surgeHosts: [...r.surgeHosts], peak: formatResources(r.peak) };
 }

@@ -11,7 +11,6 @@ import type { NodeProvider } from '../auto/node-types';
 import type { PoolPreview } from '../auto/preview';
 import type { ResourceVector } from '../base/resources';
 import type { FleetKubevirt, PlannedVm } from '../vm/vm';
-import type { PoolRollout } from './transition';
 
 /** Where each entry of the model came from, for error paths: config paths or construct paths. */
 export type ModelPaths = { readonly [K in keyof MetalsliceConfig]?: readonly string[] };
@@ -240,6 +239,22 @@ export interface ReportQuota {
     /** Allocated, readable. */
     allocated: Record<string, string>;
   };
+}
+
+/** How a pool rolls, as the plan proved it. */
+export interface PoolRollout {
+  /** The revision of the pool's nodes: a change of it replaces every node (render/kubevirt.ts writes it on each VM). */
+  readonly revision: string;
+  /** Surge VMs made before old nodes go (what fits: the pool's own value, or the fallback). */
+  readonly maxSurge: number;
+  /** Nodes out of service at once. */
+  readonly maxUnavailable: number;
+  /** The host each surge VM has room on, beside the placed VMs. */
+  readonly surgeHosts: readonly string[];
+  /** What the quota holds at the peak of the roll: its VMs, its migration room and the surge. */
+  readonly peak: ResourceVector;
+  /** Set when the pool's surge did not fit and the roll falls back: why. */
+  readonly fallback?: string;
 }
 
 /** How a pool rolls, as the report writes it (core/plan/transition.ts). */

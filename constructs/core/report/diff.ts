@@ -105,7 +105,14 @@ function poolChanges(before: Pools, after: Pools, added: string[], removed: stri
       moved: m.get(pool) ?? 0,
       replaced: s.get(pool) ?? 0,
       ...((s.get(pool) ?? 0) > 0 && n[0]?.rollout
-        ? { roll: { maxSurge: n[0].rollout.maxSurge, maxUnavailable: n[0].rollout.maxUnavailable, surgeHosts: n[0].rollout.surgeHosts, peak: n[0].rollout.peak } }
+        ? {
+            roll: {
+              maxSurge: n[0].rollout.maxSurge,
+              maxUnavailable: n[0].rollout.maxUnavailable,
+              surgeHosts: n[0].rollout.surgeHosts,
+              peak: n[0].rollout.peak,
+            },
+          }
         : {}),
       ...(shape ? { shape } : {}),
       ...(typeBefore !== undefined && typeAfter !== undefined && typeBefore !== typeAfter ? { nodeType: { before: typeBefore, after: typeAfter } } : {}),
