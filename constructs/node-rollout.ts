@@ -22,6 +22,7 @@ import { DEFAULT_DRAIN_TIMEOUT } from './core/input/disruption';
 import type { PoolRollout } from './core/plan';
 import { DrainedCluster } from './node-drain';
 import { caCertHash } from './render/cloud-init';
+import { stackKubeconfig } from './plumbing/kubectl';
 
 /** Props of a NodeRollout. */
 export interface NodeRolloutProps {
@@ -44,8 +45,8 @@ export interface NodeRolloutProps {
 const ROLL_COMMAND = [
   'if [ "$${METALSLICE_ROLL:-}" = skip ]; then echo "roll of pool $METALSLICE_POOL skipped (METALSLICE_ROLL=skip): its running nodes keep their old revision"; exit 0; fi',
   'command -v metalslice >/dev/null 2>&1 || { echo "metalslice is not on PATH: deploy through npx cdktf (which puts node_modules/.bin on PATH), or set METALSLICE_ROLL=skip to leave the running nodes of pool $METALSLICE_POOL on their old revision" >&2; exit 1; }',
-  'cfg="$${METALSLICE_PROVIDER_KUBECONFIG:-$${KUBE_CONFIG_PATH:-}}"',
-  'ctx="$${METALSLICE_PROVIDER_CONTEXT:-$${KUBE_CTX:-}}"',
+  'cfg="$${METALSLICE_ROLL_KUBECONFIG:-$${KUBE_CONFIG_PATH:-}}"',
+  'ctx="$${METALSLICE_ROLL_CONTEXT:-$${KUBE_CTX:-}}"',
   'tcfg="$${METALSLICE_KUBECONFIG:-$${KUBE_CONFIG_PATH:-}}"',
   'tctx="$${METALSLICE_CONTEXT:-$${KUBE_CTX:-}}"',
   'exec metalslice roll-nodes --namespace "$METALSLICE_NAMESPACE" --pool "$METALSLICE_POOL" --revision "$METALSLICE_REVISION" --max-surge "$METALSLICE_MAX_SURGE" --max-unavailable "$METALSLICE_MAX_UNAVAILABLE" --drain-timeout "$METALSLICE_DRAIN_TIMEOUT" --cluster-ca-hash "$METALSLICE_CLUSTER_CA_HASH" $${cfg:+--kubeconfig "$cfg"} $${ctx:+--context "$ctx"} $${tcfg:+--tenant-kubeconfig "$tcfg"} $${tctx:+--tenant-context "$tctx"}',
@@ -68,6 +69,8 @@ export class NodeRollout extends Construct {
       if (!rollout) throw new Error(`[${this.node.path}] pool "${props.poolName}" has no rollout in the plan`);
       return rollout;
     };
+    let found: ReturnType<typeof stackKubeconfig> | undefined;
+    const providerCluster = () => (found ??= stackKubeconfig(this));
     const kubeconfig = props.cluster.kubeconfigPath ?? '';
     const context = props.cluster.kubeconfigContext ?? '';
     this.resource = new DataResource(this, 'Resource', {
@@ -82,6 +85,9 @@ export class NodeRollout extends Construct {
         kubeconfig,
         context,
         ca_hash: caCertHash(props.cluster.caCertificate),
+        // Where the stack's VMs are: the kubeconfig its kubernetes provider reads.
+        provider_kubeconfig: Lazy.stringValue({ produce: () => providerCluster().configPath }),
+        provider_context: Lazy.stringValue({ produce: () => providerCluster().configContext }),
       },
       dependsOn: before ? [before.resource] : [],
       provisioners: [
@@ -99,6 +105,8 @@ export class NodeRollout extends Construct {
             METALSLICE_KUBECONFIG: '${self.input.kubeconfig}',
             METALSLICE_CONTEXT: '${self.input.context}',
             METALSLICE_CLUSTER_CA_HASH: '${self.input.ca_hash}',
+            METALSLICE_ROLL_KUBECONFIG: '${self.input.provider_kubeconfig}',
+            METALSLICE_ROLL_CONTEXT: '${self.input.provider_context}',
           },
         },
       ],

@@ -50,6 +50,17 @@ function defaultProvider<T extends object = object>(stack: TerraformStack, type:
     .find((c): c is TerraformProvider & T => TerraformProvider.isTerraformProvider(c) && c.terraformResourceType === type && c.alias === undefined);
 }
 
+/**
+ * The kubeconfig and context the stack's default kubernetes provider reads (resolved at synth, when every provider is
+ * declared): what a command a provisioner runs against the provider cluster reads too. Empty strings when the
+ * provider names none (it takes its cluster from the environment, or from explicit credentials).
+ */
+export function stackKubeconfig(scope: Construct): { readonly configPath: string; readonly configContext: string } {
+  const k = defaultProvider<KubernetesConnection>(TerraformStack.of(scope), 'kubernetes');
+  const path = typeof k?.configPath === 'string' ? k.configPath : typeof k?.configPaths?.[0] === 'string' ? k.configPaths[0] : '';
+  return { configPath: path, configContext: typeof k?.configContext === 'string' ? k.configContext : '' };
+}
+
 /** The kubectl provider each stack's VMs use, found or made once: a walk of the stack per VM would be quadratic. */
 const kubectlProviders = new WeakMap<TerraformStack, TerraformProvider>();
 
