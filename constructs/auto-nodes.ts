@@ -90,7 +90,13 @@ export class AutoNodes extends Construct implements IPlanContributor {
     // A pool of no nodes has nothing to roll (and no revision: the plan builds no VM for it).
     const rollout =
       spec.quantity > 0
-        ? new NodeRollout(pools, 'rollout', { cluster: this.cluster, namespace: quota.namespace, poolName: spec.name, rollout: rolloutOf })
+        ? new NodeRollout(pools, 'rollout', {
+            cluster: this.cluster,
+            namespace: quota.namespace,
+            poolName: spec.name,
+            nodes: () => Array.from({ length: spec.quantity }, (_, i) => autoNodeName(this.cluster.clusterName, spec.name, i)),
+            rollout: rolloutOf,
+          })
         : undefined;
     for (let index = 0; index < spec.quantity; index++) {
       // The plan names auto nodes `<cluster>-<pool>-<index>`; the construct id follows, so addresses are stable.

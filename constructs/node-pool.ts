@@ -121,6 +121,7 @@ export class ElasticNodePool extends Construct implements IPlanContributor {
             cluster: props.cluster,
             namespace: props.quota.namespace,
             poolName: this.poolName,
+            nodes: () => Array.from({ length: props.count }, (_, i) => poolVmName(this.poolName, i)),
             drainTimeout: props.drainTimeout,
             rollout: rolloutOf,
           })

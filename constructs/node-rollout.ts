@@ -22,7 +22,7 @@ import { DEFAULT_DRAIN_TIMEOUT } from './core/input/disruption';
 import type { PoolRollout } from './core/plan';
 import { DrainedCluster } from './node-drain';
 import { caCertHash } from './render/cloud-init';
-import { stackKubeconfig } from './plumbing/kubectl';
+import { stackKubeconfig } from './plumbing/stack-provider';
 
 /** Props of a NodeRollout. */
 export interface NodeRolloutProps {
@@ -32,6 +32,8 @@ export interface NodeRolloutProps {
   readonly namespace: string;
   /** The pool's name (its VMs carry it as a label). */
   readonly poolName: string;
+  /** The pool's node names (resolved at synth): the roll leaves other VMs of the pool (being removed) alone. */
+  readonly nodes: () => readonly string[];
   /** How long draining one node may take. @default "15m" */
   readonly drainTimeout?: string;
   /** The pool's rollout, as the plan proved it (resolved at synth). */
@@ -49,7 +51,7 @@ const ROLL_COMMAND = [
   'ctx="$${METALSLICE_ROLL_CONTEXT:-$${KUBE_CTX:-}}"',
   'tcfg="$${METALSLICE_KUBECONFIG:-$${KUBE_CONFIG_PATH:-}}"',
   'tctx="$${METALSLICE_CONTEXT:-$${KUBE_CTX:-}}"',
-  'exec metalslice roll-nodes --namespace "$METALSLICE_NAMESPACE" --pool "$METALSLICE_POOL" --revision "$METALSLICE_REVISION" --max-surge "$METALSLICE_MAX_SURGE" --max-unavailable "$METALSLICE_MAX_UNAVAILABLE" --drain-timeout "$METALSLICE_DRAIN_TIMEOUT" --cluster-ca-hash "$METALSLICE_CLUSTER_CA_HASH" $${cfg:+--kubeconfig "$cfg"} $${ctx:+--context "$ctx"} $${tcfg:+--tenant-kubeconfig "$tcfg"} $${tctx:+--tenant-context "$tctx"}',
+  'exec metalslice roll-nodes --namespace "$METALSLICE_NAMESPACE" --pool "$METALSLICE_POOL" --cluster "$METALSLICE_CLUSTER" --nodes "$METALSLICE_NODES" --revision "$METALSLICE_REVISION" --max-surge "$METALSLICE_MAX_SURGE" --max-unavailable "$METALSLICE_MAX_UNAVAILABLE" --drain-timeout "$METALSLICE_DRAIN_TIMEOUT" --cluster-ca-hash "$METALSLICE_CLUSTER_CA_HASH" $${cfg:+--kubeconfig "$cfg"} $${ctx:+--context "$ctx"} $${tcfg:+--tenant-kubeconfig "$tcfg"} $${tctx:+--tenant-context "$tctx"}',
 ].join('\n');
 
 /** The last rollout declared in each stack: the next one waits for it. */
@@ -78,9 +80,8 @@ export class NodeRollout extends Construct {
       input: {
         namespace: props.namespace,
         pool: props.poolName,
+        cluster: props.cluster.clusterName,
         revision: Lazy.stringValue({ produce: () => planned().revision }),
-        max_surge: Lazy.numberValue({ produce: () => planned().maxSurge }),
-        max_unavailable: Lazy.numberValue({ produce: () => planned().maxUnavailable }),
         drain_timeout: props.drainTimeout ?? DEFAULT_DRAIN_TIMEOUT,
         kubeconfig,
         context,
@@ -99,8 +100,11 @@ export class NodeRollout extends Construct {
             METALSLICE_NAMESPACE: '${self.input.namespace}',
             METALSLICE_POOL: '${self.input.pool}',
             METALSLICE_REVISION: '${self.input.revision}',
-            METALSLICE_MAX_SURGE: '${self.input.max_surge}',
-            METALSLICE_MAX_UNAVAILABLE: '${self.input.max_unavailable}',
+            METALSLICE_CLUSTER: '${self.input.cluster}',
+            // Not in the input: these change when the pool scales, and a provisioner's arguments are no planned change.
+            METALSLICE_MAX_SURGE: Lazy.stringValue({ produce: () => String(planned().maxSurge) }),
+            METALSLICE_MAX_UNAVAILABLE: Lazy.stringValue({ produce: () => String(planned().maxUnavailable) }),
+            METALSLICE_NODES: Lazy.stringValue({ produce: () => props.nodes().join(',') }),
             METALSLICE_DRAIN_TIMEOUT: '${self.input.drain_timeout}',
             METALSLICE_KUBECONFIG: '${self.input.kubeconfig}',
             METALSLICE_CONTEXT: '${self.input.context}',

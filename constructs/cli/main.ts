@@ -276,7 +276,7 @@ A stack runs it when a pool's revision changes, after its VMs are applied; METAL
 environment leaves the running nodes on their old revision.
 
 Examples:
-  metalslice roll-nodes --namespace acme-team-a --pool team-a-workers --revision 0123456789abcdef \\
+  metalslice roll-nodes --namespace acme-team-a --pool team-a-workers --cluster team-a-prod --revision 0123456789abcdef \\
     --max-surge 1 --max-unavailable 0 --drain-timeout 15m --cluster-ca-hash sha256:<hex> \\
     --context provider --tenant-context team-a-prod
 `;
@@ -463,6 +463,12 @@ function addNodeCommands(program: Command, io: Io, done: (code: number) => void)
     )
     .requiredOption('--namespace <name>', "the namespace of the pool's VMs (its quota's)")
     .requiredOption('--pool <name>', 'the pool')
+    .requiredOption('--cluster <name>', "the tenant cluster the pool's nodes join")
+    .addOption(
+      new Option('--nodes <names>', "the pool's nodes as the deploy declares them, comma-separated (other VMs of the pool are left alone)").argParser(
+        (v: string) => v.split(',').filter((n) => n !== ''),
+      ),
+    )
     .requiredOption('--revision <hex>', "the revision every node must run (the plan's rollout.revision)")
     .addOption(new Option('--max-surge <n>', 'surge VMs made before old nodes go').argParser(Number).makeOptionMandatory())
     .addOption(new Option('--max-unavailable <n>', 'nodes out of service at once beside the surge').argParser(Number).makeOptionMandatory())

@@ -22,7 +22,7 @@ import * as path from 'path';
 import { drainTimeoutProblem, drainTimeoutSeconds } from '../core/input/disruption';
 import { escapeText } from '../core/base/excerpt';
 import { dns1123LabelProblem } from '../core/naming/kube-names';
-import { MANAGED_BY, POOL_LABEL, REVISION_ANNOTATION, SURGE_LABEL, VM_NAME_LABEL } from '../core/naming/derived';
+import { CLUSTER_LABEL, MANAGED_BY, POOL_LABEL, REVISION_ANNOTATION, SURGE_LABEL, VM_NAME_LABEL } from '../core/naming/derived';
 import { renameJoinCloudConfig } from '../render/cloud-init';
 import { checkCluster, DrainIo, drainNode, reasonOf } from './drain';
 import { KubeApiError, KubeClient, Response } from './kube-client';
@@ -33,6 +33,10 @@ export interface RollOptions {
   readonly namespace: string;
   /** The pool whose nodes roll (its VMs carry it as a label). */
   readonly pool: string;
+  /** The tenant cluster the pool's nodes join (its VMs carry it as a label: two clusters may share a namespace). */
+  readonly cluster: string;
+  /** The pool's nodes as the deploy declares them; VMs of the pool not named (being removed) are left alone. @default - every VM of the pool */
+  readonly nodes?: readonly string[];
   /** The revision every node must run (the plan's; each VM's template carries it). */
   readonly revision: string;
   /** Surge VMs made before old nodes go. */
@@ -63,7 +67,7 @@ const STOP_TIMEOUT_SECONDS = 600;
 
 /** A VirtualMachine as the roll reads and copies it. */
 interface WireVm {
-  metadata: { name: string; namespace?: string; labels?: Record<string, string>; uid?: string };
+  metadata: { name: string; namespace?: string; labels?: Record<string, string>; annotations?: Record<string, string>; uid?: string };
   spec: {
     runStrategy?: string;
     dataVolumeTemplates?: { metadata: { name: string }; spec: unknown }[];
@@ -78,6 +82,21 @@ interface WireVm {
 interface WireVmi {
   metadata?: { uid?: string; annotations?: Record<string, string>; deletionTimestamp?: string };
 }
+
+/**
+ * On a VM while it is being replaced (from before its drain until its new Node is Ready): a roll cut short in
+ * between (the VM stopped, or started again by the deploy on its old disk) replaces it again.
+ */
+const REPLACING_ANNOTATION = 'metalslice.io/replacing';
+
+/** The name of surge VM `k` of a pool: it ends in `-surge`, which no pool's node name does (they end in their index). */
+export function surgeName(pool: string, k: number): string {
+  const suffix = `-${k}-surge`;
+  return `${pool.slice(0, 63 - suffix.length).replace(/-+$/, '')}${suffix}`;
+}
+
+/** Names in index order: web-2 before web-10. */
+const byIndex = (a: WireVm, b: WireVm): number => a.metadata.name.localeCompare(b.metadata.name, 'en', { numeric: true });
 
 /** A failure of the roll that waiting cannot fix in this run: said, and the deploy stops. */
 class RollError extends Error {}
@@ -166,6 +185,7 @@ function userDataSecretOf(vm: WireVm): string | undefined {
 /** One roll: the clients, the options, and what it says. */
 class Roll {
   private readonly vms: string;
+  private readonly vmis: string;
   private readonly interval: number;
   private readonly joinSeconds: number;
   private readonly drainSeconds: number;
@@ -177,6 +197,7 @@ class Roll {
     private readonly io: DrainIo,
   ) {
     this.vms = `${KUBEVIRT}/namespaces/${encodeURIComponent(opts.namespace)}/virtualmachines`;
+    this.vmis = `${KUBEVIRT}/namespaces/${encodeURIComponent(opts.namespace)}/virtualmachineinstances`;
     this.interval = opts.interval ?? 2;
     this.joinSeconds = drainTimeoutSeconds(opts.joinTimeout ?? DEFAULT_JOIN_TIMEOUT) ?? 900;
     this.drainSeconds = drainTimeoutSeconds(opts.drainTimeout) ?? 900;
@@ -187,20 +208,28 @@ class Roll {
   }
 
   private async vmi(name: string): Promise<WireVmi | undefined> {
-    const res = await this.provider.get(
-      `${KUBEVIRT}/namespaces/${encodeURIComponent(this.opts.namespace)}/virtualmachineinstances/${encodeURIComponent(name)}`,
-    );
+    const res = await this.provider.get(`${this.vmis}/${encodeURIComponent(name)}`);
     if (res.status === 404) return undefined;
     if (!ok(res)) throw new KubeApiError(`cannot read VirtualMachineInstance ${name}: HTTP ${res.status}, ${reasonOf(res)}`, res.status);
     return res.body as WireVmi;
   }
 
-  /** Whether the node runs the revision: a live VMI of it (a VMI from before revisions were written: unless KubeVirt staged a change). */
+  /**
+   * Whether the node runs the revision. Not when a replacement of it was cut short (it is marked, or stopped); yes
+   * when it has no VMI yet (a new VM starts on its template). A VMI from before revisions were written runs the
+   * revision unless KubeVirt staged a change for it, and is stamped so (a later revision then replaces it).
+   */
   private async current(vm: WireVm): Promise<boolean> {
+    if (vm.metadata.annotations?.[REPLACING_ANNOTATION] !== undefined || vm.spec.runStrategy === 'Halted') return false;
     const vmi = await this.vmi(vm.metadata.name);
     if (vmi === undefined || vmi.metadata?.deletionTimestamp !== undefined) return true;
     const running = vmi.metadata?.annotations?.[REVISION_ANNOTATION];
-    return running === undefined ? !restartRequired(vm) : running === this.opts.revision;
+    if (running !== undefined) return running === this.opts.revision;
+    if (restartRequired(vm)) return false;
+    const stamp = { metadata: { annotations: { [REVISION_ANNOTATION]: this.opts.revision } } };
+    const res = await this.provider.send('PATCH', `${this.vmis}/${encodeURIComponent(vm.metadata.name)}`, stamp, 'application/merge-patch+json');
+    if (!ok(res)) this.say(`could not mark VMI ${vm.metadata.name} with revision ${this.opts.revision} (HTTP ${res.status}, ${reasonOf(res)})`);
+    return true;
   }
 
   private async nodeReady(name: string): Promise<boolean> {
@@ -222,7 +251,7 @@ class Roll {
 
   /** A running VMI of the revision, made from the VM's template (not the one of `oldUid`). */
   private async waitRevision(name: string, oldUid: string | undefined): Promise<void> {
-    await waitUntil(`VirtualMachineInstance ${name} at revision ${this.opts.revision}`, STOP_TIMEOUT_SECONDS, this.interval, async () => {
+    await waitUntil(`VirtualMachineInstance ${name} at revision ${this.opts.revision}`, this.joinSeconds, this.interval, async () => {
       const vmi = await this.vmi(name);
       return vmi !== undefined && vmi.metadata?.uid !== oldUid && vmi.metadata?.annotations?.[REVISION_ANNOTATION] === this.opts.revision;
     });
@@ -253,9 +282,14 @@ class Roll {
   }
 
   private async replace(vm: WireVm): Promise<void> {
+    const vmPath = `${this.vms}/${encodeURIComponent(vm.metadata.name)}`;
     this.say(`replacing ${vm.metadata.name}`);
+    await must(this.provider, 'PATCH', vmPath, `mark VM ${vm.metadata.name} as being replaced`, {
+      metadata: { annotations: { [REPLACING_ANNOTATION]: this.opts.revision } },
+    });
     await this.drain(vm.metadata.name);
     await this.restart(vm);
+    await must(this.provider, 'PATCH', vmPath, `unmark VM ${vm.metadata.name}`, { metadata: { annotations: { [REPLACING_ANNOTATION]: null } } });
   }
 
   /** Makes (or keeps, when an earlier run made it at this revision) surge VM `name`, copied from `source`. */
@@ -276,11 +310,12 @@ class Roll {
     let userData: string;
     try {
       userData = renameJoinCloudConfig(Buffer.from(data, 'base64').toString('utf8'), name);
-    } catch (e) {
-      throw new RollError(`Secret ${from} is not a join document metalslice wrote (${(e as Error).message})`);
+    } catch {
+      // Not the parser's words: they quote the document, and the document holds the bootstrap token.
+      throw new RollError(`Secret ${from} is not a join document metalslice wrote`);
     }
     const secret = `${name}-cloudinit`;
-    await must(this.provider, 'DELETE', `${secrets}/${encodeURIComponent(secret)}`, `delete an old Secret ${secret}`);
+    await this.deleteSurgeSecret(secret);
     await must(this.provider, 'POST', secrets, `create Secret ${secret}`, {
       apiVersion: 'v1',
       kind: 'Secret',
@@ -309,22 +344,30 @@ class Roll {
       async () => (await this.provider.get(`${this.vms}/${encodeURIComponent(name)}`)).status === 404,
     );
     const secret = userDataSecretOf(vm);
-    if (secret !== undefined && secret.startsWith(`${this.opts.pool}-surge-`))
-      await must(
-        this.provider,
-        'DELETE',
-        `/api/v1/namespaces/${encodeURIComponent(this.opts.namespace)}/secrets/${encodeURIComponent(secret)}`,
-        `delete Secret ${secret}`,
-      );
+    if (secret !== undefined) await this.deleteSurgeSecret(secret);
     this.say(`surge ${name} drained and deleted`);
+  }
+
+  /** Deletes a surge's user data Secret; one not labelled as this pool's surge is not ours, and stops the roll. */
+  private async deleteSurgeSecret(name: string): Promise<void> {
+    const at = `/api/v1/namespaces/${encodeURIComponent(this.opts.namespace)}/secrets/${encodeURIComponent(name)}`;
+    const found = await this.provider.get(at);
+    if (found.status === 404) return;
+    if (!ok(found)) throw new KubeApiError(`cannot read Secret ${name}: HTTP ${found.status}, ${reasonOf(found)}`, found.status);
+    if ((found.body as { metadata?: { labels?: Record<string, string> } }).metadata?.labels?.[SURGE_LABEL] !== this.opts.pool)
+      throw new RollError(`Secret ${name} is in the way of a surge VM of pool ${this.opts.pool} and is not one the roll made: rename or remove it`);
+    await must(this.provider, 'DELETE', at, `delete Secret ${name}`);
   }
 
   async run(): Promise<void> {
     const all = await patiently(`a read of pool ${this.opts.pool}'s VMs`, this.interval, () =>
-      this.provider.list<WireVm>(this.vms, { labelSelector: `${POOL_LABEL}=${this.opts.pool}` }),
+      this.provider.list<WireVm>(this.vms, { labelSelector: `${POOL_LABEL}=${this.opts.pool},${CLUSTER_LABEL}=${this.opts.cluster}` }),
     );
-    const surges = all.filter((vm) => vm.metadata.labels?.[SURGE_LABEL] !== undefined);
-    const members = all.filter((vm) => vm.metadata.labels?.[SURGE_LABEL] === undefined).sort((a, b) => a.metadata.name.localeCompare(b.metadata.name));
+    const surges = all.filter((vm) => vm.metadata.labels?.[SURGE_LABEL] === this.opts.pool);
+    const declared = this.opts.nodes === undefined ? undefined : new Set(this.opts.nodes);
+    const members = all
+      .filter((vm) => vm.metadata.labels?.[SURGE_LABEL] === undefined && (declared === undefined || declared.has(vm.metadata.name)))
+      .sort(byIndex);
     const behind = members.filter((vm) => vm.spec.template.metadata?.annotations?.[REVISION_ANNOTATION] !== this.opts.revision);
     if (behind.length > 0)
       throw new RollError(
@@ -338,22 +381,31 @@ class Roll {
     }
     // Only a roll with work to do reads the tenant cluster: first, that the kubeconfig reaches the one the nodes joined.
     await checkCluster(this.tenant, this.opts.clusterCaHash);
+    // The nodes already on the revision (an earlier run replaced them) must have joined before another goes: a node
+    // that cannot join on the new revision must not take the pool down one node per deploy.
+    for (const vm of members.filter((m) => !stale.includes(m))) {
+      const vmi = await this.vmi(vm.metadata.name);
+      if (vmi?.metadata?.annotations?.[REVISION_ANNOTATION] === this.opts.revision) await this.waitJoined(vm.metadata.name);
+    }
     const surgeCount = Math.min(this.opts.maxSurge, stale.length);
     this.say(
       `pool ${this.opts.pool}: ${stale.length} of ${members.length} node(s) to replace (${stale.map((v) => v.metadata.name).join(', ') || 'none'}), surge ${surgeCount}, ${surgeCount + this.opts.maxUnavailable} at a time`,
     );
-    const surgeNames = Array.from({ length: surgeCount }, (_, k) => `${this.opts.pool}-surge-${k}`);
+    const surgeNames = Array.from({ length: surgeCount }, (_, k) => surgeName(this.opts.pool, k));
     for (const vm of surges.filter((s) => !surgeNames.includes(s.metadata.name))) await this.removeSurge(vm);
+    // Surge k copies the pool's node k (at the revision now), pin and all: the VM whose host the plan proved has room.
     for (const [k, name] of surgeNames.entries())
       await this.surge(
         name,
-        stale[k],
+        members[k % members.length],
         surges.find((s) => s.metadata.name === name),
       );
     const batch = Math.max(1, surgeCount + this.opts.maxUnavailable);
     for (let i = 0; i < stale.length; i += batch) await Promise.all(stale.slice(i, i + batch).map((vm) => this.replace(vm)));
     for (const name of surgeNames) {
-      const vm = (await this.provider.list<WireVm>(this.vms, { labelSelector: `${SURGE_LABEL}=${this.opts.pool}` })).find((s) => s.metadata.name === name);
+      const vm = (await this.provider.list<WireVm>(this.vms, { labelSelector: `${SURGE_LABEL}=${this.opts.pool},${CLUSTER_LABEL}=${this.opts.cluster}` })).find(
+        (s) => s.metadata.name === name,
+      );
       if (vm) await this.removeSurge(vm);
     }
     this.say(`pool ${this.opts.pool}: all ${members.length} node(s) run revision ${this.opts.revision}`);
@@ -371,6 +423,10 @@ function optionsProblem(o: RollOptions): string | undefined {
   if (ns !== undefined) return `--namespace ${ns}`;
   const pool = dns1123LabelProblem(o.pool);
   if (pool !== undefined) return `--pool ${pool}`;
+  const cluster = dns1123LabelProblem(o.cluster);
+  if (cluster !== undefined) return `--cluster ${cluster}`;
+  const node = (o.nodes ?? []).map((n) => [n, dns1123LabelProblem(n)]).find(([, p]) => p !== undefined);
+  if (node !== undefined) return `--nodes: ${escapeText(node[0] ?? '')}: ${node[1]}`;
   if (!/^[0-9a-f]{16}$/.test(o.revision)) return '--revision must be 16 lower-case hex digits, as the plan writes a revision';
   for (const [flag, n] of [
     ['--max-surge', o.maxSurge],

@@ -40,12 +40,15 @@ describe('addConfigStacks: a stack per elastic node pool', () => {
   const config = example();
   const { stacks } = split(config);
 
-  it('makes a base stack and one stack per elastic pool, each deployed after the base', () => {
+  it('makes a base stack and one stack per elastic pool, each deployed after the base and the pool before it (pools roll one at a time)', () => {
     expect(stacks.base.node.id).toBe('metalslice');
     expect([...stacks.pools.keys()]).toEqual((config.nodePools ?? []).map((p) => p.name));
+    const ids = (deps: readonly { node: { id: string } }[]) => deps.map((d) => d.node.id);
+    let previous: string | undefined;
     for (const [name, stack] of stacks.pools) {
       expect(stack.node.id).toBe(`metalslice-pool-${name}`);
-      expect(stack.dependencies).toEqual([stacks.base]);
+      expect(ids(stack.dependencies)).toEqual(['metalslice', ...(previous ? [previous] : [])]);
+      previous = stack.node.id;
     }
   });
 
@@ -150,6 +153,7 @@ describe('addConfigStacks: a stack per elastic node pool', () => {
       else if (isRolloutKey(key) && key.startsWith('terraform_data.team-a-workers_rollout_'))
         expect(rolloutDelta(JSON.stringify(body), JSON.stringify(is.get(key)))).toEqual({
           dependsOn: [0, 1, 2].map(() => expect.stringContaining('team-a-workers-6')),
+          nodes: ['team-a-workers-6'],
           restUnchanged: true,
         });
       else expect(is.get(key)).toEqual(body);

@@ -22,7 +22,11 @@ function expectOnlyNodeGrew(before: ReturnType<typeof resourcesOf>, after: Retur
       expect(drainDelta(value.body, after.get(key)!.body)).toEqual({ nodes: [node], dependsOn: [expect.stringContaining(node)], restUnchanged: true });
     } else if (isRolloutKey(key) && key.includes(pool)) {
       // The pool's rollout runs after the new node's VM, user data and token too; tofu plan shows no depends_on.
-      expect(rolloutDelta(value.body, after.get(key)!.body)).toEqual({ dependsOn: [0, 1, 2].map(() => expect.stringContaining(node)), restUnchanged: true });
+      expect(rolloutDelta(value.body, after.get(key)!.body)).toEqual({
+        dependsOn: [0, 1, 2].map(() => expect.stringContaining(node)),
+        nodes: [node],
+        restUnchanged: true,
+      });
     } else expect({ key, body: after.get(key)?.body }).toEqual({ key, body: value.body });
   }
 }

@@ -9,7 +9,8 @@ import * as http from 'http';
 import { AddressInfo } from 'net';
 import * as os from 'os';
 import * as path from 'path';
-import { runRollNodes, RollOptions } from '../../constructs/cli/roll';
+import fc from 'fast-check';
+import { runRollNodes, RollOptions, surgeName } from '../../constructs/cli/roll';
 import { caCertHash } from '../../constructs/render/cloud-init';
 import { EXAMPLE_CA } from '../support/models';
 
@@ -28,6 +29,9 @@ interface FakeVm {
   readonly restartRequired?: boolean;
   /** A VMI made before revisions were written: there, with no revision. */
   readonly legacy?: boolean;
+  /** A replacement cut short: the VM stopped, or still marked as being replaced. */
+  readonly halted?: boolean;
+  readonly replacing?: boolean;
 }
 
 /** A provider API server holding one pool's VMs and VMIs; every call recorded. */
@@ -41,18 +45,31 @@ async function provider(vms: FakeVm[]): Promise<{ kubeconfig: string; calls: str
       res.end(JSON.stringify(body));
     };
     if (url.pathname === '/apis/kubevirt.io/v1/namespaces/acme-web/virtualmachines' && req.method === 'GET') {
-      expect(url.searchParams.get('labelSelector')).toBe('metalslice.io/pool=web');
+      // The pool's VMs in its tenant cluster: another cluster's pool of the same name may share the namespace.
+      expect(url.searchParams.get('labelSelector')).toBe('metalslice.io/pool=web,metalslice.io/cluster=shop');
       return send(200, {
         metadata: {},
         items: vms.map((vm) => ({
-          metadata: { name: vm.name, namespace: 'acme-web', labels: { 'metalslice.io/pool': 'web' } },
-          spec: { runStrategy: 'Always', template: { metadata: { annotations: { 'metalslice.io/revision': vm.template ?? REVISION } }, spec: {} } },
+          metadata: {
+            name: vm.name,
+            namespace: 'acme-web',
+            labels: { 'metalslice.io/pool': 'web', 'metalslice.io/cluster': 'shop' },
+            annotations: vm.replacing ? { 'metalslice.io/replacing': REVISION } : {},
+          },
+          spec: {
+            runStrategy: vm.halted ? 'Halted' : 'Always',
+            template: { metadata: { annotations: { 'metalslice.io/revision': vm.template ?? REVISION } }, spec: {} },
+          },
           status: { conditions: vm.restartRequired ? [{ type: 'RestartRequired', status: 'True' }] : [] },
         })),
       });
     }
     const vmi = /^\/apis\/kubevirt\.io\/v1\/namespaces\/acme-web\/virtualmachineinstances\/([^/]+)$/.exec(url.pathname);
     const found = vmi ? vms.find((v) => v.name === vmi[1]) : undefined;
+    if (vmi && req.method === 'PATCH' && found?.legacy) {
+      // The roll marks a VMI from before revisions with the one it runs, so a later revision replaces it.
+      return send(200, { metadata: { name: found.name, annotations: { 'metalslice.io/revision': REVISION } } });
+    }
     if (vmi && req.method === 'GET') {
       if (found?.running === undefined && !found?.restartRequired && !found?.legacy) return send(404, { kind: 'Status', message: 'not found' });
       const annotations = found.running === undefined ? {} : { 'metalslice.io/revision': found.running };
@@ -94,6 +111,7 @@ function sink() {
 const options = (p: { kubeconfig: string }, t: { kubeconfig: string }, extra: Partial<RollOptions> = {}): RollOptions => ({
   namespace: 'acme-web',
   pool: 'web',
+  cluster: 'shop',
   revision: REVISION,
   maxSurge: 1,
   maxUnavailable: 0,
@@ -112,7 +130,8 @@ describe('metalslice roll-nodes decides from the clusters', () => {
     const { out, io } = sink();
     expect(await runRollNodes(options(p, unreachable), io)).toBe(0);
     expect(out.stdout).toBe(`roll-nodes: pool web: all 3 node(s) run revision ${REVISION}\n`);
-    expect(p.calls.every((c) => c.startsWith('GET '))).toBe(true);
+    // Reads, and the legacy VMI marked with the revision it runs.
+    expect(p.calls.filter((c) => !c.startsWith('GET '))).toEqual(['PATCH /apis/kubevirt.io/v1/namespaces/acme-web/virtualmachineinstances/web-1']);
   });
 
   it('a VMI from before revisions that KubeVirt staged a change for is replaced: the tenant is checked first, and another cluster stops it', async () => {
@@ -124,6 +143,43 @@ describe('metalslice roll-nodes decides from the clusters', () => {
     expect(out.stderr).toContain('publishes no CA in kube-public/cluster-info');
     expect(out.stderr).toContain('deploy again to finish the roll');
     expect(p.calls.filter((c) => !c.startsWith('GET '))).toEqual([]);
+  });
+
+  it.each<[FakeVm, string]>([
+    [{ name: 'web-1', halted: true }, 'stopped (runStrategy Halted) with no VMI'],
+    [{ name: 'web-1', running: REVISION, replacing: true }, 'started again (by the deploy) on its old disk, still marked'],
+  ])('a replacement cut short is replaced again, not taken for done: %j, %s', async (vm) => {
+    const t = await tenant('-----BEGIN CERTIFICATE-----\nnot the one\n-----END CERTIFICATE-----\n');
+    const p = await provider([{ name: 'web-0', running: REVISION }, vm]);
+    const { out, io } = sink();
+    // There is work, so the tenant is read first (and here it is not the cluster the nodes joined).
+    expect(await runRollNodes(options(p, t), io)).toBe(1);
+    expect(out.stderr).toContain('kube-public/cluster-info');
+    expect(t.calls).toEqual(['GET /api/v1/namespaces/kube-public/configmaps/cluster-info']);
+  });
+
+  it("leaves the pool's VMs the deploy no longer declares (being removed) alone", async () => {
+    const p = await provider([
+      { name: 'web-0', running: REVISION },
+      { name: 'web-1', template: 'ffffffffffffffff', running: 'ffffffffffffffff' },
+    ]);
+    const { out, io } = sink();
+    expect(await runRollNodes(options(p, { kubeconfig: kubeconfigFor('http://127.0.0.1:1') }, { nodes: ['web-0'] }), io)).toBe(0);
+    expect(out.stdout).toContain('all 1 node(s) run revision');
+  });
+
+  it('property: a surge name is a DNS label that no node of any pool can have (theirs end in their index)', () => {
+    const pool = fc.stringMatching(/^[a-z]([a-z0-9-]{0,54}[a-z0-9])?$/);
+    fc.assert(
+      fc.property(pool, pool, fc.integer({ min: 0, max: 999 }), fc.integer({ min: 0, max: 999 }), (a, b, k, i) => {
+        const name = surgeName(a, k);
+        expect(name).toMatch(/^[a-z]([a-z0-9-]*[a-z0-9])?$/);
+        expect(name.length).toBeLessThanOrEqual(63);
+        expect(name.endsWith(`-${k}-surge`)).toBe(true);
+        expect(name).not.toBe(`${b}-${i}`);
+      }),
+      { numRuns: 300 },
+    );
   });
 
   it('refuses to roll a pool whose VMs the deploy has not brought to the revision, before any write', async () => {

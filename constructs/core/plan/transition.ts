@@ -14,6 +14,7 @@ import {
   addResources,
   formatResources,
   get,
+  isExtendedResource,
   normalizeResources,
   type ResourceVector,
   scaleResources,
@@ -76,9 +77,14 @@ function hostRoom(fleet: PlannedFleet, vms: readonly PlannedVm[]): Map<string, R
   );
 }
 
-/** Whether `demand` fits in a host's `room`: a resource the host does not have is not counted (as placement does). */
+/**
+ * Whether `demand` fits in a host's `room`: every resource the host has, and every extended resource (a GPU) the
+ * demand asks for, which a host without it has none of. What a host does not list (pods, ephemeral storage) is not
+ * counted, as placement does not.
+ */
 function fitsOnHost(demand: ResourceVector, room: ResourceVector): boolean {
-  return Object.keys(room).every((r) => get(demand, r).cmp(get(room, r)) <= 0);
+  const names = new Set([...Object.keys(room), ...Object.keys(demand).filter((r) => isExtendedResource(r) && !get(demand, r).isZero())]);
+  return [...names].every((r) => get(demand, r).cmp(get(room, r)) <= 0);
 }
 
 /**
@@ -87,12 +93,18 @@ function fitsOnHost(demand: ResourceVector, room: ResourceVector): boolean {
  */
 function surgeHosts(pool: readonly PlannedVm[], want: number, room: Map<string, ResourceVector>): string[] {
   const hosts: string[] = [];
+  // A spread VM's copy keeps the pool's hard topology spread: kube-scheduler puts it on a host with the fewest VMs
+  // of the pool, so those are the hosts tried first.
+  const ofPool = new Map<string, number>();
+  for (const vm of pool) if (vm.host !== undefined) ofPool.set(vm.host, (ofPool.get(vm.host) ?? 0) + 1);
+  const fewestFirst = (names: readonly string[]) => [...names].sort((a, b) => (ofPool.get(a) ?? 0) - (ofPool.get(b) ?? 0));
   for (let k = 0; k < want && k < pool.length; k++) {
     const vm = pool[k];
-    const allowed = vm.placement === 'planned' ? (vm.host !== undefined ? [vm.host] : []) : (vm.hostGroup?.hosts ?? [...room.keys()]);
+    const allowed = vm.placement === 'planned' ? (vm.host !== undefined ? [vm.host] : []) : fewestFirst(vm.hostGroup?.hosts ?? [...room.keys()]);
     const home = allowed.find((h) => room.has(h) && fitsOnHost(vm.hostDemand, room.get(h)!));
     if (home === undefined) break;
     room.set(home, subtractResources(room.get(home)!, vm.hostDemand));
+    ofPool.set(home, (ofPool.get(home) ?? 0) + 1);
     hosts.push(home);
   }
   return hosts;
