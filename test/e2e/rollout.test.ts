@@ -253,7 +253,7 @@ describe('e2e: a pool that changes rolls its nodes through drains, one surge at 
     expect(peakVms(from)).toBe(4);
     drainedFirst(from, oldUids);
     // The surge joined before the first old node was drained.
-    const surgeReady = events.find((e) => e.kind === 'Node' && e.name === 'web-surge-0' && e.rv > from)!;
+    const surgeReady = events.find((e) => e.kind === 'Node' && e.name === 'web-0-surge' && e.rv > from)!;
     const firstDrain = Math.min(...events.filter((e) => e.kind === 'Node' && e.type === 'DELETED' && POOL.includes(e.name) && e.rv > from).map((e) => e.rv));
     expect(surgeReady.rv).toBeLessThan(firstDrain);
     process.stdout.write(`rollout e2e: 3-node reshape applied in ${seconds.toFixed(1)} s\n${timeline(from)}`);
@@ -294,7 +294,7 @@ describe('e2e: a pool that changes rolls its nodes through drains, one surge at 
     process.kill(-child.pid!, 'SIGKILL');
     await new Promise((r) => child.once('exit', r));
     // A roll cut short: the surge still there, a node or two not yet replaced.
-    expect((await vms()).map((v) => v.metadata.name)).toContain('web-surge-0');
+    expect((await vms()).map((v) => v.metadata.name)).toContain('web-0-surge');
     await apply('the apply again');
     await converged('24Gi');
     expect(peakVms(from)).toBe(4);
