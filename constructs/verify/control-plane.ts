@@ -433,7 +433,8 @@ export async function startControlPlane(opts: ControlPlaneOptions = {}): Promise
     await waitFor('kube-scheduler /readyz', timeoutMs, async () => (await plainGet(`https://127.0.0.1:${schedPort}/readyz`, true)) === 200, dead);
     await waitFor('kwok /healthz', timeoutMs, async () => (await plainGet(`http://127.0.0.1:${kwokPort}/healthz`, false)) === 200, dead);
     // AlwaysAllow: KubeVirt's components run with the admin kubeconfig.
-    if (opts.kubevirt) kubevirt = await startKubevirt({ dir, request, kubeconfigFor: () => kubeconfig, components: procs, dead, timeoutMs }, { cdi: true });
+    if (opts.kubevirt)
+      kubevirt = await startKubevirt({ dir, request, watch, kubeconfigFor: () => kubeconfig, components: procs, dead, timeoutMs }, { cdi: true });
     return { server, dir, kubeconfig, request, watch, logTail, dead, stop, cpuSeconds: () => componentCpu(procs), kubevirt };
   } catch (e) {
     const message = `the verify control plane failed to start: ${(e as Error).message}\n${logTail()}`;

@@ -19,6 +19,7 @@ import * as https from 'https';
 import * as path from 'path';
 import { makeKubevirtCerts } from './certificates';
 import {
+  AdminClient,
   AdminRequest,
   cdiCrds,
   createOrReplace,
@@ -84,6 +85,8 @@ export interface KubevirtHost {
   readonly dir: string;
   /** One request to the API server as admin. */
   readonly request: AdminRequest;
+  /** A watch as admin; the CDI stand-in follows DataVolumes with it. @default - none (no `cdi`) */
+  readonly watch?: AdminClient['watch'];
   /** A kubeconfig that authenticates as the ServiceAccount `system:serviceaccount:kubevirt:<name>` (or as an admin where RBAC is off). */
   kubeconfigFor(serviceAccount: string): string;
   /** Where started components are recorded, so the control plane stops them (in reverse order) with the rest. */
@@ -244,11 +247,13 @@ export async function startKubevirt(host: KubevirtHost, opts: KubevirtOptions = 
   await installPrerequisites(host, items, caFile);
   // CDI's CRDs before virt-controller: it decides at start whether DataVolumes are served.
   if (opts.cdi) await installCrds(host.request, cdiCrds() as unknown as InstallItem[], host.timeoutMs);
-  const standIns = [startOperatorStandIn(host.request), ...(opts.cdi ? [startCdiStandIn(host.request)] : [])];
+  if (opts.cdi && !host.watch) throw new Error("the CDI stand-in follows DataVolumes with a watch: startKubevirt's host needs one");
+  const standIns: { stop(): Promise<void> }[] = [startOperatorStandIn(host.request)];
   const stop = async (): Promise<void> => {
     for (const s of standIns) await s.stop();
   };
   try {
+    if (opts.cdi && host.watch) standIns.push(await startCdiStandIn({ request: host.request, watch: host.watch }, host.timeoutMs));
     await startVirtApi(host, bins.virtApi, certs, port);
     await installWebhooks(host, items);
     await startVirtController(host, bins.virtController, certs);
