@@ -9,6 +9,7 @@ import { PlannedVm } from '../core/vm/vm';
 import { renderKubeVirt, renderVirtualMachine } from '../render/kubevirt';
 import { ControlPlane, sleep } from './control-plane';
 import { KUBEVIRT_NAMESPACE } from './kubevirt-stand-ins';
+import { ListWatch, Watched } from './list-watch';
 import { apiMessage } from './processes';
 import { ReplayPod } from './replay';
 
@@ -186,16 +187,31 @@ async function deleteLeftovers(cp: ControlPlane): Promise<void> {
   }
 }
 
-/** How many objects a collection holds, from one page of one item. */
-async function countOf(cp: ControlPlane, collection: string): Promise<number> {
-  const res = await cp.request<{ items?: unknown[]; metadata?: { remainingItemCount?: number } }>('GET', `${collection}?limit=1`);
-  return (res.body?.items?.length ?? 0) + (res.body?.metadata?.remainingItemCount ?? 0);
+/** virt-controller's progress short of launcher pods: how many DataVolumes and VMIs there are, each followed by a list and a watch. */
+export interface KubevirtProgress {
+  /** `DataVolumes/VMIs` as last seen. */
+  current(): string;
+  /** Ends the watches. */
+  stop(): void;
 }
 
 /**
- * virt-controller's progress short of launcher pods: DataVolumes and VMIs made. It creates every VM's DataVolume
- * before the first VMI of a large replay, so a wait that watched only pods would stop early.
+ * Follows virt-controller's progress short of launcher pods: DataVolumes and VMIs made. It creates every VM's
+ * DataVolume before the first VMI of a large replay, so a wait that watched only pods would stop early. Watched,
+ * not counted by two lists four times a second (1,600 lists in one 1,000-VM replay, each waiting its turn on a busy
+ * API server).
  */
-export async function kubevirtProgress(cp: ControlPlane): Promise<string> {
-  return `${await countOf(cp, '/apis/cdi.kubevirt.io/v1beta1/datavolumes')}/${await countOf(cp, '/apis/kubevirt.io/v1/virtualmachineinstances')}`;
+export async function followKubevirtProgress(cp: ControlPlane): Promise<KubevirtProgress> {
+  const dataVolumes = await ListWatch.start<Watched>(cp, '/apis/cdi.kubevirt.io/v1beta1/datavolumes');
+  const vmis = await ListWatch.start<Watched>(cp, '/apis/kubevirt.io/v1/virtualmachineinstances').catch((e: Error) => {
+    dataVolumes.stop();
+    throw e;
+  });
+  return {
+    current: () => `${dataVolumes.current().length}/${vmis.current().length}`,
+    stop: () => {
+      dataVolumes.stop();
+      vmis.stop();
+    },
+  };
 }
