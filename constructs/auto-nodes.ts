@@ -23,6 +23,7 @@ import { renderVirtualMachine } from './render/kubevirt';
 import { autoNodeName, CLUSTER_LABEL, POOL_LABEL, QUOTA_LABEL } from './core/naming/derived';
 import { ITenantCluster } from './tenant-cluster';
 import { VmNode } from './vm-node';
+import { NodeRollout } from './node-rollout';
 import { requireProps } from './plumbing/props';
 import { NodeEnvironment } from './node-environment';
 import { HostNodes } from './host-nodes';
@@ -85,6 +86,18 @@ export class AutoNodes extends Construct implements IPlanContributor {
     if (this.provider.kind !== 'kubevirt') return;
     const quota = this.quota!;
     const pools = new Construct(this, spec.name);
+    const rolloutOf = () => CapacityPlan.require(this).plannedRollout(this.planned(spec.name, 'static').path);
+    // A pool of no nodes has nothing to roll (and no revision: the plan builds no VM for it).
+    const rollout =
+      spec.quantity > 0
+        ? new NodeRollout(pools, 'rollout', {
+            cluster: this.cluster,
+            namespace: quota.namespace,
+            poolName: spec.name,
+            nodes: () => Array.from({ length: spec.quantity }, (_, i) => autoNodeName(this.cluster.clusterName, spec.name, i)),
+            rollout: rolloutOf,
+          })
+        : undefined;
     for (let index = 0; index < spec.quantity; index++) {
       // The plan names auto nodes `<cluster>-<pool>-<index>`; the construct id follows, so addresses are stable.
       const nodeName = autoNodeName(this.cluster.clusterName, spec.name, index);
@@ -94,11 +107,17 @@ export class AutoNodes extends Construct implements IPlanContributor {
         admission: quota.admission,
         namespaceReady: quota.namespaceReady,
         poolName: spec.name,
+        rollout,
         join: () => {
           const vm = this.plannedVm(spec.name, index, nodeName);
           return { labels: { ...vm.labels, [POOL_LABEL]: vm.pool, [QUOTA_LABEL]: vm.quota, [CLUSTER_LABEL]: vm.cluster }, taints: vm.taints };
         },
-        vm: (userDataSecret) => renderVirtualMachine(this.plannedVm(spec.name, index, nodeName), { userDataSecret, hostSelector: this.hostSelector(quota) }),
+        vm: (userDataSecret) =>
+          renderVirtualMachine(this.plannedVm(spec.name, index, nodeName), {
+            userDataSecret,
+            hostSelector: this.hostSelector(quota),
+            revision: rolloutOf()?.revision,
+          }),
       });
     }
   }

@@ -15,6 +15,7 @@ import { ModelPaths, Plan, PlannedFleet, PlannedPool, PlannedPrivatePool, Planne
 import { MetalsliceError } from './core/base/errors';
 import { diffPlans, PlanChanges, readPlanFile, renderPlanMarkdown, stableJson } from './core/report';
 import { PlannedVm } from './core/vm/vm';
+import type { PoolRollout } from './core/plan';
 
 /** A construct that adds part of the model the plan checks (a fleet, a quota, a pool, ...). */
 export interface IPlanContributor extends IConstruct {
@@ -198,6 +199,11 @@ export class CapacityPlan extends Construct {
   /** The planned fleet of that name. */
   plannedFleet(name: string): PlannedFleet | undefined {
     return this.index().fleets.get(name);
+  }
+
+  /** How the pool at `poolPath` rolls (its revision, surge and unavailability), as the plan proved it. */
+  plannedRollout(poolPath: string): PoolRollout | undefined {
+    return this.provenPlan().rollouts.get(poolPath);
   }
 
   /** Every VM of the plan (the one list every check read). */

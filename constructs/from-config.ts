@@ -92,6 +92,10 @@ export function addConfigStacks(app: Construct, config: MetalsliceConfig, option
     options.setUpStack(stack);
     addStateBackend(stack, options.stateBackend);
     stack.addDependency(base);
+    // Pool stacks deploy one after another, as a stack's pools roll: a deploy's peak is one pool's surge, which
+    // is what the plan proves (cdktf deploys stacks without a dependency between them in parallel).
+    const previous = [...pools.values()].pop();
+    if (previous) stack.addDependency(previous);
     new ElasticNodePool(stack, p.name, { ...p, quota, cluster: TenantCluster.inStack(stack, cluster) });
     pools.set(p.name, stack);
   });

@@ -9,7 +9,7 @@ import { Construct } from 'constructs';
 import { CapacityPlan, IPlanContributor, ModelBuilder } from './capacity-plan';
 import { Labels, NodePoolSpec, Taint, VmOptions } from './core/input/model';
 import { bootstrapTokenTtlProblem } from './core/input/join-token';
-import { drainTimeoutProblem } from './core/input/disruption';
+import { drainTimeoutProblem, RolloutSpec } from './core/input/disruption';
 import { PlannedFleet, PlannedPool } from './core/plan';
 import { ResourceInput } from './core/base/resources';
 import { PlannedVm } from './core/vm/vm';
@@ -18,6 +18,7 @@ import { renderVirtualMachine } from './render/kubevirt';
 import { CLUSTER_LABEL, NODE_TYPE_LABEL, POOL_LABEL, poolVmName, QUOTA_LABEL } from './core/naming/derived';
 import { ITenantCluster } from './tenant-cluster';
 import { VmNode } from './vm-node';
+import { NodeRollout } from './node-rollout';
 import { requireProps } from './plumbing/props';
 
 /** Props of an ElasticNodePool. */
@@ -54,6 +55,12 @@ export interface ElasticNodePoolProps {
    * deleted. @default "15m"
    */
   readonly drainTimeout?: string;
+  /**
+   * How a change its running nodes cannot take in place (shape, image, Kubernetes version, labels, taints)
+   * replaces them: `maxSurge` extra nodes made first, `maxUnavailable` nodes out of service at once. The plan
+   * proves the surge fits the quota and the hosts. @default {maxSurge: 1, maxUnavailable: 0}
+   */
+  readonly rollout?: RolloutSpec;
 }
 
 export class ElasticNodePool extends Construct implements IPlanContributor {
@@ -87,6 +94,8 @@ export class ElasticNodePool extends Construct implements IPlanContributor {
       taints: props.taints,
       nodeType: props.nodeType,
       vm: props.vm,
+      ...(props.drainTimeout !== undefined ? { drainTimeout: props.drainTimeout } : {}),
+      ...(props.rollout !== undefined ? { rollout: props.rollout } : {}),
     };
     // Every node's producers ask for the pool, twice per synth (cdktf resolves each resource twice): look it
     // and its fleet up once per pool, not once per node and value. Node i's VM is the pool's VM i.
@@ -104,6 +113,19 @@ export class ElasticNodePool extends Construct implements IPlanContributor {
       if (vm?.name !== nodeName) throw new Error(`[${this.node.path}] VM "${nodeName}" is not in the plan`);
       return vm;
     };
+    const rolloutOf = () => CapacityPlan.require(this).plannedRollout(plannedWithFleet().pool.path);
+    // A pool of no nodes has nothing to roll (and no revision: the plan builds no VM for it).
+    const rollout =
+      props.count > 0
+        ? new NodeRollout(this, 'rollout', {
+            cluster: props.cluster,
+            namespace: props.quota.namespace,
+            poolName: this.poolName,
+            nodes: () => Array.from({ length: props.count }, (_, i) => poolVmName(this.poolName, i)),
+            drainTimeout: props.drainTimeout,
+            rollout: rolloutOf,
+          })
+        : undefined;
     // Ids are node names (`<pool>-<index>`), so scaling by one adds or removes exactly one node's resources.
     for (let index = 0; index < props.count; index++) {
       const nodeName = poolVmName(this.poolName, index);
@@ -115,6 +137,7 @@ export class ElasticNodePool extends Construct implements IPlanContributor {
         poolName: this.poolName,
         tokenTtl: props.bootstrapTokenTtl,
         drainTimeout: props.drainTimeout,
+        rollout,
         join: () => {
           const vm = plannedVm(index, nodeName);
           return {
@@ -129,7 +152,12 @@ export class ElasticNodePool extends Construct implements IPlanContributor {
             taints: vm.taints,
           };
         },
-        vm: (userDataSecret) => renderVirtualMachine(plannedVm(index, nodeName), { userDataSecret, hostSelector: plannedWithFleet().fleet?.spec.hostSelector }),
+        vm: (userDataSecret) =>
+          renderVirtualMachine(plannedVm(index, nodeName), {
+            userDataSecret,
+            hostSelector: plannedWithFleet().fleet?.spec.hostSelector,
+            revision: rolloutOf()?.revision,
+          }),
       });
     }
   }

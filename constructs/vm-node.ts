@@ -19,6 +19,7 @@ import { KubeObject, POOL_LABEL } from './render/labels';
 import { renderBootstrapTokenSecret } from './render/secrets';
 import { ITenantCluster } from './tenant-cluster';
 import { NodeDrains } from './node-drain';
+import type { NodeRollout } from './node-rollout';
 
 /** Props of a JoinToken. */
 export interface JoinTokenProps {
@@ -34,6 +35,8 @@ export interface JoinTokenProps {
 export class JoinToken extends Construct {
   /** `<id>.<secret>` as a Terraform expression. */
   readonly token: string;
+  /** The token's Secret in the tenant cluster's kube-system. */
+  readonly secret: SecretV1;
 
   constructor(scope: Construct, id: string, props: JoinTokenProps) {
     super(scope, id);
@@ -50,7 +53,7 @@ export class JoinToken extends Construct {
       expiration: Fn.timeadd(Fn.timestamp(), ttl),
       description: `metalslice node ${props.nodeName}`,
     });
-    new SecretV1(this, 'BootstrapToken', {
+    this.secret = new SecretV1(this, 'BootstrapToken', {
       provider: props.cluster.provider,
       metadata: { name: secret.metadata.name, namespace: secret.metadata.namespace, labels: secret.metadata.labels },
       type: secret.type as string,
@@ -86,6 +89,8 @@ export interface VmNodeProps {
   readonly namespaceReady?: ITerraformDependable;
   /** How long the node's drain may take before its VM is deleted (hours, minutes, seconds). @default "15m" */
   readonly drainTimeout?: string;
+  /** The roll of the node's pool: it runs after this node's VM, Secret and token are applied. @default - none */
+  readonly rollout?: NodeRollout;
 }
 
 /**
@@ -113,7 +118,8 @@ export class VmNode extends Construct {
   constructor(scope: Construct, nodeName: string, props: VmNodeProps) {
     super(scope, nodeName);
     const { cluster } = props;
-    const token = new JoinToken(this, 'Join', { cluster, nodeName, ttl: props.tokenTtl }).token;
+    const join = new JoinToken(this, 'Join', { cluster, nodeName, ttl: props.tokenTtl });
+    const token = join.token;
     const userDataName = `${nodeName}-cloudinit`;
     // The Secret and the VM live in the quota's namespace. The Secret waits for the namespace only (without it a
     // first apply could create the Secret before the namespace); the VM waits for the accounted ResourceQuota.
@@ -121,7 +127,7 @@ export class VmNode extends Construct {
     // API server that crashes while the VMs are applied finds no Secret create in flight: a create whose
     // response is lost leaves a Secret the state does not know, which the next apply refuses ("already
     // exists"), while a VM is applied server-side and converges.
-    new SecretV1(this, 'UserData', {
+    const userData = new SecretV1(this, 'UserData', {
       metadata: { name: userDataName, namespace: props.namespace, labels: { [POOL_LABEL]: props.poolName } },
       type: 'Opaque',
       dependsOn: waitFor(this, props.namespaceReady),
@@ -154,6 +160,7 @@ export class VmNode extends Construct {
     });
     // Before the VM goes (scaled down, pool removed, destroyed), its tenant Node is drained and deleted.
     NodeDrains.of(this, cluster).add(nodeName, vm, props.drainTimeout);
+    props.rollout?.after(vm, userData, join.secret);
   }
 }
 

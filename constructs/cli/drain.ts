@@ -76,7 +76,7 @@ function staysOnNode(pod: WirePod): boolean {
 }
 
 /** The API server's own short reason for a refusal, escaped and capped. */
-function reasonOf(res: Response): string {
+export function reasonOf(res: Response): string {
   const body = res.body as { message?: unknown } | undefined;
   return typeof body?.message === 'string' ? shortReason(body.message) : `HTTP ${res.status}`;
 }
@@ -175,7 +175,7 @@ async function round(client: KubeClient, node: string, nodePath: string): Promis
  * cluster a node joins by bootstrap token publishes (readable without credentials), holds its CA. Throws with the fix
  * when it is another cluster, or when the cluster says nothing to tell.
  */
-async function checkCluster(client: KubeClient, expected: string): Promise<void> {
+export async function checkCluster(client: KubeClient, expected: string): Promise<void> {
   const res = await client.get('/api/v1/namespaces/kube-public/configmaps/cluster-info');
   const where = `${client.target.server} (${client.target.source})`;
   if (res.status >= 500 || res.status === 429) throw new KubeApiError(`cannot read kube-public/cluster-info from ${where}: HTTP ${res.status}`, res.status);
@@ -205,8 +205,11 @@ async function checkCluster(client: KubeClient, expected: string): Promise<void>
     );
 }
 
-/** Cordons, evicts until nothing but what stays is left or the time is up, then deletes the Node. */
-async function drain(client: KubeClient, node: string, timeoutSeconds: number, interval: number, io: DrainIo): Promise<number> {
+/**
+ * Cordons, evicts until nothing but what stays is left or the time is up, then deletes the Node: 0 when the Node is
+ * gone, 1 when the time ran out (said on `io`). Throws KubeApiError when the API server refuses what waiting cannot change.
+ */
+export async function drainNode(client: KubeClient, node: string, timeoutSeconds: number, interval: number, io: DrainIo): Promise<number> {
   const nodePath = `/api/v1/nodes/${encodeURIComponent(node)}`;
   const found = await client.get(nodePath);
   if (found.status === 404) {
@@ -293,7 +296,7 @@ export async function runDrainNode(node: string, opts: DrainOptions, io: DrainIo
   }
   try {
     if (opts.clusterCaHash !== undefined) await checkCluster(client, opts.clusterCaHash);
-    return await drain(client, node, drainTimeoutSeconds(timeout) ?? 0, interval, io);
+    return await drainNode(client, node, drainTimeoutSeconds(timeout) ?? 0, interval, io);
   } catch (e) {
     if (!(e instanceof KubeApiError) && !(e instanceof KubeconfigError)) throw e;
     io.stderr(`metalslice drain-node: ${e.message}\n`);

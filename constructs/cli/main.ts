@@ -269,6 +269,18 @@ Examples:
   metalslice drain-node team-a-workers-5 --context team-a-prod --timeout 30m
 `;
 
+const ROLL_EXAMPLES = `
+Exit codes: 0 every node of the pool runs the revision; 1 a drain or a join ran out of time, or an API server
+refused (the nodes replaced so far stay replaced; run it again to carry on); 2 usage error.
+A stack runs it when a pool's revision changes, after its VMs are applied; METALSLICE_ROLL=skip in the deploy's
+environment leaves the running nodes on their old revision.
+
+Examples:
+  metalslice roll-nodes --namespace acme-team-a --pool team-a-workers --cluster team-a-prod --revision 0123456789abcdef \\
+    --max-surge 1 --max-unavailable 0 --drain-timeout 15m --cluster-ca-hash sha256:<hex> \\
+    --context provider --tenant-context team-a-prod
+`;
+
 const SCHEMA_EXAMPLES = `
 Examples:
   metalslice schema > metalslice-config.schema.json
@@ -416,7 +428,10 @@ function addToolCommands(program: Command, io: Io, done: (code: number) => void)
       const { runInventory } = await import('./inventory');
       done(await runInventory(opts, io));
     });
+}
 
+/** What a stack runs on a tenant's nodes: drain-node and roll-nodes. `done` receives the exit code. */
+function addNodeCommands(program: Command, io: Io, done: (code: number) => void): void {
   program
     .command('drain-node')
     .description(
@@ -440,6 +455,36 @@ function addToolCommands(program: Command, io: Io, done: (code: number) => void)
       const { runDrainNode } = await import('./drain');
       done(await runDrainNode(node, opts, io));
     });
+
+  program
+    .command('roll-nodes')
+    .description(
+      "replace the running nodes of a pool that are not on its revision: surge nodes join first, then each old node is drained, stopped and started on the new revision with a fresh root disk, then the surge goes: what a stack runs when a pool's revision changes",
+    )
+    .requiredOption('--namespace <name>', "the namespace of the pool's VMs (its quota's)")
+    .requiredOption('--pool <name>', 'the pool')
+    .requiredOption('--cluster <name>', "the tenant cluster the pool's nodes join")
+    .addOption(
+      new Option('--nodes <names>', "the pool's nodes as the deploy declares them, comma-separated (other VMs of the pool are left alone)").argParser(
+        (v: string) => v.split(',').filter((n) => n !== ''),
+      ),
+    )
+    .requiredOption('--revision <hex>', "the revision every node must run (the plan's rollout.revision)")
+    .addOption(new Option('--max-surge <n>', 'surge VMs made before old nodes go').argParser(Number).makeOptionMandatory())
+    .addOption(new Option('--max-unavailable <n>', 'nodes out of service at once beside the surge').argParser(Number).makeOptionMandatory())
+    .option('--drain-timeout <duration>', "how long one node's drain may take (15m, 1h30m)", DEFAULT_DRAIN_TIMEOUT)
+    .option('--join-timeout <duration>', 'how long a restarted or surge node may take to be Ready in the tenant cluster', '15m')
+    .requiredOption('--cluster-ca-hash <sha256:hex>', "the tenant cluster's CA hash, as the nodes' join pins it")
+    .option('--kubeconfig <file>', 'kubeconfig of the provider cluster, where the VMs are (default: as kubectl)')
+    .option('--context <name>', "the provider cluster's kubeconfig context")
+    .option('--tenant-kubeconfig <file>', 'kubeconfig of the tenant cluster, where the Nodes are (default: as kubectl)')
+    .option('--tenant-context <name>', "the tenant cluster's kubeconfig context")
+    .addOption(new Option('--interval <seconds>', 'seconds between two reads while waiting').default(2).argParser(Number).hideHelp())
+    .addHelpText('after', ROLL_EXAMPLES)
+    .action(async (opts: import('./roll').RollOptions) => {
+      const { runRollNodes } = await import('./roll');
+      done(await runRollNodes(opts, io));
+    });
 }
 
 async function run(argv: readonly string[], io: Io): Promise<number> {
@@ -457,6 +502,7 @@ async function run(argv: readonly string[], io: Io): Promise<number> {
   };
   addPlanCommands(program, io, done);
   addToolCommands(program, io, done);
+  addNodeCommands(program, io, done);
 
   try {
     await program.parseAsync(argv, { from: 'user' });

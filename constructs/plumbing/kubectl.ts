@@ -10,6 +10,7 @@
  *
  * The provider has no prebuilt cdktf binding; this module declares the two pieces metalslice uses.
  */
+import { defaultProvider, KubernetesConnection } from './stack-provider';
 import { TerraformMetaArguments, TerraformProvider, TerraformResource, TerraformStack } from 'cdktf';
 import { Construct } from 'constructs';
 
@@ -22,33 +23,6 @@ export const KUBECTL_PROVIDER = {
   /** The constraint a stack declares: this version and later 1.x releases. */
   constraint: '>= 1.19.0, < 2.0.0',
 } as const;
-
-/** The connection settings a hashicorp/kubernetes provider and the kubectl provider share (cdktf getter names). */
-interface KubernetesConnection {
-  readonly host?: string;
-  readonly username?: string;
-  readonly password?: string;
-  readonly insecure?: unknown;
-  readonly tlsServerName?: string;
-  readonly clientCertificate?: string;
-  readonly clientKey?: string;
-  readonly clusterCaCertificate?: string;
-  readonly configPath?: string;
-  readonly configPaths?: string[];
-  readonly configContext?: string;
-  readonly configContextAuthInfo?: string;
-  readonly configContextCluster?: string;
-  readonly token?: string;
-  readonly proxyUrl?: string;
-  readonly exec?: unknown;
-}
-
-/** The stack's default (not aliased) provider of a type (`kubernetes`, `kubectl`), if it has one. */
-function defaultProvider<T extends object = object>(stack: TerraformStack, type: string): (TerraformProvider & T) | undefined {
-  return stack.node
-    .findAll()
-    .find((c): c is TerraformProvider & T => TerraformProvider.isTerraformProvider(c) && c.terraformResourceType === type && c.alias === undefined);
-}
 
 /** The kubectl provider each stack's VMs use, found or made once: a walk of the stack per VM would be quadratic. */
 const kubectlProviders = new WeakMap<TerraformStack, TerraformProvider>();

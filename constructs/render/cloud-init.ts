@@ -4,7 +4,7 @@
  * with bootstrap-token discovery pinned to the cluster CA's public key hash.
  */
 import { createHash, X509Certificate } from 'crypto';
-import { stringify } from 'yaml';
+import { parse as parseYaml, stringify } from 'yaml';
 import { Taint } from '../core/input/model';
 
 export interface JoinDocumentOptions {
@@ -30,6 +30,9 @@ export interface JoinDocumentOptions {
  * the guest: 150 s leaves the operating system 30 s to stop.
  */
 export const KUBELET_SHUTDOWN = { gracePeriodSeconds: 150, criticalPodsSeconds: 30 } as const;
+
+/** Where the join document writes kubeadm's JoinConfiguration. */
+const JOIN_CONFIGURATION_PATH = '/etc/kubernetes/kubeadm-join.yaml';
 
 /** Where kubeadm join reads its patches; the kubelet's configuration patch lands there (kubeadm's `kubeletconfiguration` target). */
 export const KUBEADM_PATCHES_DIR = '/etc/kubernetes/patches';
@@ -119,7 +122,7 @@ export function renderJoinCloudConfig(options: JoinDocumentOptions): string {
         content: 'net.bridge.bridge-nf-call-iptables = 1\nnet.bridge.bridge-nf-call-ip6tables = 1\nnet.ipv4.ip_forward = 1\n',
       },
       {
-        path: '/etc/kubernetes/kubeadm-join.yaml',
+        path: JOIN_CONFIGURATION_PATH,
         permissions: '0600',
         owner: 'root:root',
         content: stringify(renderJoinConfiguration(options), { lineWidth: 0 }),
@@ -145,4 +148,28 @@ export function renderJoinCloudConfig(options: JoinDocumentOptions): string {
     ],
   };
   return `#cloud-config\n${stringify(config, { lineWidth: 0 })}`;
+}
+
+/**
+ * A node's join document for another node name: what a roll's surge VM boots with (a copy of the node it stands
+ * in for, joining under its own name). Only the hostname, the FQDN and the JoinConfiguration's node name change;
+ * the token, CA pin, labels and taints stay. Throws when the document is not one `renderJoinCloudConfig` wrote.
+ */
+export function renameJoinCloudConfig(document: string, nodeName: string): string {
+  const header = '#cloud-config\n';
+  if (!document.startsWith(header)) throw new Error('the user data is not a #cloud-config document');
+  const config = parseYaml(document.slice(header.length)) as {
+    hostname?: unknown;
+    fqdn?: unknown;
+    write_files?: { path?: unknown; content?: unknown }[];
+  } | null;
+  const file = Array.isArray(config?.write_files) ? config.write_files.find((f) => f.path === JOIN_CONFIGURATION_PATH) : undefined;
+  if (!config || typeof file?.content !== 'string') throw new Error(`the user data writes no ${JOIN_CONFIGURATION_PATH}`);
+  const join = parseYaml(file.content) as { kind?: unknown; nodeRegistration?: Record<string, unknown> } | null;
+  if (join?.kind !== 'JoinConfiguration' || typeof join.nodeRegistration !== 'object') throw new Error(`${JOIN_CONFIGURATION_PATH} holds no JoinConfiguration`);
+  join.nodeRegistration.name = nodeName;
+  file.content = stringify(join, { lineWidth: 0 });
+  config.hostname = nodeName;
+  config.fqdn = nodeName;
+  return `${header}${stringify(config, { lineWidth: 0 })}`;
 }

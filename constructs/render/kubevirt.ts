@@ -5,7 +5,7 @@
 import { PlannedFleet } from '../core/plan';
 import { get } from '../core/base/resources';
 import { PlannedVm } from '../core/vm/vm';
-import { CLUSTER_LABEL, KubeObject, MANAGED_BY, NODE_TYPE_LABEL, POOL_LABEL, QUOTA_LABEL, VM_NAME_LABEL } from './labels';
+import { CLUSTER_LABEL, KubeObject, MANAGED_BY, NODE_TYPE_LABEL, POOL_LABEL, QUOTA_LABEL, REVISION_ANNOTATION, VM_NAME_LABEL } from './labels';
 
 export const DEFAULT_IMAGE = 'quay.io/containerdisks/ubuntu:24.04';
 
@@ -70,6 +70,8 @@ export interface VirtualMachineOptions {
   readonly userDataSecret: string;
   /** Fleet host selector, repeated on the VM so it only lands on fleet hosts. */
   readonly hostSelector?: Readonly<Record<string, string>>;
+  /** The node's revision (the plan's rollout): written on the template, so each VMI says which revision it runs. @default - none */
+  readonly revision?: string;
 }
 
 /** What one VM of a node type (or pool) is, before any claim names it: the fields the spec is rendered from. */
@@ -300,5 +302,9 @@ export function plannedClaim(vm: PlannedVm, userDataSecret: string): VmClaim {
 
 /** One node: the VM the plan counted, whose cloud-init joins the tenant cluster. */
 export function renderVirtualMachine(vm: PlannedVm, options: VirtualMachineOptions): KubeObject {
-  return claimVirtualMachine(renderVmSpec({ ...vm, hostSelector: options.hostSelector }), plannedClaim(vm, options.userDataSecret));
+  const object = claimVirtualMachine(renderVmSpec({ ...vm, hostSelector: options.hostSelector }), plannedClaim(vm, options.userDataSecret));
+  if (options.revision === undefined) return object;
+  const template = (object.spec as { template: { metadata: { annotations: Record<string, string> } } }).template;
+  template.metadata.annotations = { ...template.metadata.annotations, [REVISION_ANNOTATION]: options.revision };
+  return object;
 }

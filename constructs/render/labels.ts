@@ -1,5 +1,16 @@
 /** The labels metalslice puts on what it creates: owned by core/naming/derived.ts, re-exported for the renderers. */
-export { LABEL_PREFIX, POOL_LABEL, QUOTA_LABEL, CLUSTER_LABEL, NODE_TYPE_LABEL, ORGANIZATION_LABEL, MANAGED_BY, VM_NAME_LABEL } from '../core/naming/derived';
+export {
+  LABEL_PREFIX,
+  POOL_LABEL,
+  QUOTA_LABEL,
+  CLUSTER_LABEL,
+  NODE_TYPE_LABEL,
+  ORGANIZATION_LABEL,
+  MANAGED_BY,
+  VM_NAME_LABEL,
+  REVISION_ANNOTATION,
+  SURGE_LABEL,
+} from '../core/naming/derived';
 
 /** A plain Kubernetes object: what renderers return and validators check. */
 export interface KubeObject {

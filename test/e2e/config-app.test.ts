@@ -79,8 +79,13 @@ describe('e2e: the example config as one stack', () => {
     );
     const claims = (await api.get<KubeList<KubeDoc>>('/apis/metal3.io/v1alpha1/namespaces/team-a-prod-metal/hostclaims')).body.items;
     expect(claims.map((c) => c.metadata.name).sort()).toEqual(['team-a-prod-train-0', 'team-a-prod-train-1']);
-    const rq = (await api.get<ResourceQuotaDoc>('/api/v1/namespaces/acme-team-a/resourcequotas/metalslice')).body;
-    expect(rq.status?.used?.['count/virtualmachines.kubevirt.io']).toBe('10');
+    // The quota controller counts the VMs after they are created (its status is eventually consistent): wait for it.
+    let counted: string | undefined;
+    for (let deadline = Date.now() + 60_000; counted !== '10' && Date.now() < deadline; await new Promise((r) => setTimeout(r, 500)))
+      counted = (await api.get<ResourceQuotaDoc>('/api/v1/namespaces/acme-team-a/resourcequotas/metalslice')).body.status?.used?.[
+        'count/virtualmachines.kubevirt.io'
+      ];
+    expect(counted).toBe('10');
 
     const again = await tf(['plan', '-detailed-exitcode', '-input=false', '-no-color']);
     expect({ code: again.code, out: again.code === 0 ? '' : again.stdout.slice(-3000) }).toEqual({ code: 0, out: '' });

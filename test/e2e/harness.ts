@@ -52,6 +52,8 @@ export interface StartClusterOptions {
    * @default false
    */
   readonly kubevirt?: boolean;
+  /** With kubevirt: stand in for CDI too (its CRDs, and each DataVolume left as an import leaves it), so VMs with a DataVolume root get a VMI. @default false */
+  readonly cdi?: boolean;
   /** Create the `kubevirt` namespace, as installing the KubeVirt operator leaves it: where a fleet's KubeVirt CR goes. @default false */
   readonly kubevirtNamespace?: boolean;
   /** How long to wait for each component to become ready. @default 120000 */
@@ -508,18 +510,21 @@ export async function startCluster(opts: StartClusterOptions = {}): Promise<Test
       stop,
     };
     if (opts.kubevirt) {
-      const kubevirt = await startKubevirt({
-        dir,
-        request: (method, apiPath, body, contentType) => admin.request(method, apiPath, body, contentType),
-        kubeconfigFor: (serviceAccount) =>
-          cluster.tenantKubeconfig(`system:serviceaccount:${KUBEVIRT_NAMESPACE}:${serviceAccount}`, [
-            'system:serviceaccounts',
-            `system:serviceaccounts:${KUBEVIRT_NAMESPACE}`,
-          ]),
-        components,
-        dead: diedEarly,
-        timeoutMs,
-      });
+      const kubevirt = await startKubevirt(
+        {
+          dir,
+          request: (method, apiPath, body, contentType) => admin.request(method, apiPath, body, contentType),
+          kubeconfigFor: (serviceAccount) =>
+            cluster.tenantKubeconfig(`system:serviceaccount:${KUBEVIRT_NAMESPACE}:${serviceAccount}`, [
+              'system:serviceaccounts',
+              `system:serviceaccounts:${KUBEVIRT_NAMESPACE}`,
+            ]),
+          components,
+          dead: diedEarly,
+          timeoutMs,
+        },
+        { cdi: opts.cdi === true },
+      );
       beforeStop.push(() => kubevirt.stop());
       for (const name of kubevirt.crds) if (!allCrds.includes(name)) allCrds.push(name);
     } else if (opts.kubevirtNamespace) {

@@ -1,6 +1,7 @@
 /**
  * A synthesized stack as metalslice 0.1 wrote it: every `kubectl_manifest` turned into a `kubernetes_manifest`
- * of the same object at the same address (the resource type VirtualMachines had then), and no node drains. Used by the upgrade
+ * of the same object at the same address (the resource type VirtualMachines had then), with no revision on its
+ * template, and no node drains or pool rollouts. Used by the upgrade
  * test and by the deploy benchmark's `per-pool-manifest` and `baseline` layouts.
  */
 import * as fs from 'node:fs';
@@ -23,13 +24,18 @@ export function kubectlToManifests(tf: ManifestLayoutStack): void {
   delete tf.resource.kubectl_manifest;
   const manifests = (tf.resource.kubernetes_manifest ??= {});
   for (const [id, r] of Object.entries(objects)) {
-    manifests[id] = { ...(r.depends_on ? { depends_on: r.depends_on } : {}), manifest: parse(r.yaml_body) as unknown };
+    const manifest = parse(r.yaml_body) as { spec?: { template?: { metadata?: { annotations?: Record<string, string> } } } };
+    // 0.1 wrote no revision on a VM's template (core/plan/transition.ts).
+    delete manifest.spec?.template?.metadata?.annotations?.['metalslice.io/revision'];
+    manifests[id] = { ...(r.depends_on ? { depends_on: r.depends_on } : {}), manifest };
   }
   delete tf.terraform.required_providers.kubectl;
   if (tf.provider) delete tf.provider.kubectl;
-  // 0.1 drained nothing: no node-drains resources (constructs/node-drain.ts).
+  // 0.1 drained and rolled nothing: no node-drains resources (constructs/node-drain.ts), no pool rollouts
+  // (constructs/node-rollout.ts); nothing depends on them then.
   const data = tf.resource.terraform_data ?? {};
-  for (const id of Object.keys(data)) if (id.startsWith('node-drains-')) delete data[id];
+  const gone = new Set(Object.keys(data).filter((id) => id.startsWith('node-drains-') || /_rollout_[0-9A-F]{8}$/.test(id)));
+  for (const id of gone) delete data[id];
   if (tf.resource.terraform_data && Object.keys(data).length === 0) delete tf.resource.terraform_data;
 }
 

@@ -57,3 +57,27 @@ export function drainDelta(before: string, after: string): { nodes: string[]; de
 
 /** Whether a resource key is a stack's node-drain resource. */
 export const isDrainKey = (key: string): boolean => key.startsWith('terraform_data.node-drains-');
+
+/** Whether a resource key is a pool's rollout (constructs/node-rollout.ts). */
+export const isRolloutKey = (key: string): boolean => /^terraform_data\..+_rollout_[0-9A-F]{8}$/.test(key);
+
+/**
+ * What a pool's rollout gained between two synths: the `depends_on` entries it gained (a node's VM, user data and
+ * token, which it runs after), the nodes its provisioner gained, and whether nothing else changed. Terraform's plan
+ * shows neither `depends_on` nor a provisioner's arguments, so a rollout that gained only these is unchanged in
+ * `tofu plan`.
+ */
+export function rolloutDelta(before: string, after: string): { dependsOn: string[]; nodes: string[]; restUnchanged: boolean } {
+  type Rollout = { depends_on: string[]; provisioner: { 'local-exec': { environment: Record<string, string> } }[] };
+  const [a, b] = [JSON.parse(before) as Rollout, JSON.parse(after) as Rollout];
+  const dependsOn = b.depends_on.filter((d) => !a.depends_on.includes(d));
+  const nodesOf = (r: Rollout) => r.provisioner[0]['local-exec'].environment.METALSLICE_NODES.split(',');
+  const nodes = nodesOf(b).filter((n) => !nodesOf(a).includes(n));
+  // The node list is the provisioner's argument (no planned change): with the new node taken out, the rest is the same.
+  const rest = JSON.parse(JSON.stringify(b)) as Rollout;
+  rest.depends_on = b.depends_on.filter((d) => !dependsOn.includes(d));
+  rest.provisioner[0]['local-exec'].environment.METALSLICE_NODES = nodesOf(b)
+    .filter((n) => !nodes.includes(n))
+    .join(',');
+  return { dependsOn, nodes, restUnchanged: JSON.stringify(rest) === JSON.stringify(a) };
+}

@@ -6,7 +6,7 @@ import { RandomProvider } from '../../constructs/providers/random/provider';
 import { addConfig, addConfigStacks, CapacityPlan, ConfigStacks, MetalsliceConfig, TenantCluster } from '../../constructs';
 import { loadConfigFile } from '../../constructs/core/input/config';
 import { REPO_ROOT } from '../support/models';
-import { drainDelta, isDrainKey } from '../support/synth';
+import { drainDelta, isDrainKey, isRolloutKey, rolloutDelta } from '../support/synth';
 
 type Resource = Record<string, unknown> & { '//'?: unknown; depends_on?: string[] };
 type Synth = { resource: Record<string, Record<string, Resource>>; provider?: Record<string, unknown[]> };
@@ -40,12 +40,15 @@ describe('addConfigStacks: a stack per elastic node pool', () => {
   const config = example();
   const { stacks } = split(config);
 
-  it('makes a base stack and one stack per elastic pool, each deployed after the base', () => {
+  it('makes a base stack and one stack per elastic pool, each deployed after the base and the pool before it (pools roll one at a time)', () => {
     expect(stacks.base.node.id).toBe('metalslice');
     expect([...stacks.pools.keys()]).toEqual((config.nodePools ?? []).map((p) => p.name));
+    const ids = (deps: readonly { node: { id: string } }[]) => deps.map((d) => d.node.id);
+    let previous: string | undefined;
     for (const [name, stack] of stacks.pools) {
       expect(stack.node.id).toBe(`metalslice-pool-${name}`);
-      expect(stack.dependencies).toEqual([stacks.base]);
+      expect(ids(stack.dependencies)).toEqual(['metalslice', ...(previous ? [previous] : [])]);
+      previous = stack.node.id;
     }
   });
 
@@ -91,6 +94,11 @@ describe('addConfigStacks: a stack per elastic node pool', () => {
         ]);
         waited += 1;
         expect(mine).toEqual(rest);
+      } else if (isRolloutKey(key)) {
+        // In one stack the pools roll one after another; a pool stack rolls its own pool alone (stacks deploy in turn).
+        const chained = (dependsOn ?? []).filter(isRolloutKey);
+        expect(mine).toEqual({ ...body, depends_on: (dependsOn ?? []).filter((d) => !isRolloutKey(d)) });
+        expect(chained.length).toBeLessThanOrEqual(1);
       } else {
         expect(mine).toEqual(body);
       }
@@ -140,6 +148,12 @@ describe('addConfigStacks: a stack per elastic node pool', () => {
         expect(drainDelta(JSON.stringify(body), JSON.stringify(is.get(key)))).toEqual({
           nodes: ['team-a-workers-6'],
           dependsOn: [expect.stringContaining('team-a-workers-6')],
+          restUnchanged: true,
+        });
+      else if (isRolloutKey(key) && key.startsWith('terraform_data.team-a-workers_rollout_'))
+        expect(rolloutDelta(JSON.stringify(body), JSON.stringify(is.get(key)))).toEqual({
+          dependsOn: [0, 1, 2].map(() => expect.stringContaining('team-a-workers-6')),
+          nodes: ['team-a-workers-6'],
           restUnchanged: true,
         });
       else expect(is.get(key)).toEqual(body);

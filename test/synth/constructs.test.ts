@@ -67,7 +67,7 @@ describe('constructs synth', () => {
     second.synth();
     const dir = path.join(outdir, 'stacks', 'tenant');
     const md = fs.readFileSync(path.join(dir, 'metalslice-plan.md'), 'utf8');
-    expect(md).toContain('## Changes since the previous plan\n\n- nodes: 1 added, 0 removed, 0 moved\n- pool workers: 1 → 2 nodes, 1 added');
+    expect(md).toContain('## Changes since the previous plan\n\n- nodes: 1 added, 0 removed, 0 replaced, 0 moved\n- pool workers: 1 → 2 nodes, 1 added');
     expect(md.indexOf('## Changes since the previous plan')).toBeLessThan(md.indexOf('## Fleets'));
     expect(parsePlanJson(fs.readFileSync(path.join(dir, 'metalslice-plan.json'), 'utf8')).changes).toBeUndefined();
     fs.rmSync(outdir, { recursive: true, force: true });

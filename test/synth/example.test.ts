@@ -6,7 +6,7 @@ import * as path from 'path';
 import { validateCoreObject } from '../support/core-schema';
 import { knownKinds, validateAgainstCrd } from '../support/crd-schema';
 import { REPO_ROOT } from '../support/models';
-import { drainDelta, isDrainKey, readTree, resourcesOf, synthExample } from '../support/synth';
+import { drainDelta, isDrainKey, isRolloutKey, readTree, resourcesOf, rolloutDelta, synthExample } from '../support/synth';
 import { stackObjects } from '../support/stack-objects';
 
 // Bootstrap tokens are `[a-z0-9]{6}.[a-z0-9]{16}`; none may ever be a literal in what synth writes.
@@ -14,12 +14,19 @@ const TOKEN_LITERAL = /\b[a-z0-9]{6}\.[a-z0-9]{16}\b/;
 
 /**
  * Every resource of `before` is unchanged in `after`, but the stack's node drains, which gain `node`'s instance
- * (drained before its VM goes) and nothing else.
+ * (drained before its VM goes), and its pool's rollout (`pool` in its key), which runs after its resources too.
  */
-function expectOnlyNodeGrew(before: ReturnType<typeof resourcesOf>, after: ReturnType<typeof resourcesOf>, node: string): void {
+function expectOnlyNodeGrew(before: ReturnType<typeof resourcesOf>, after: ReturnType<typeof resourcesOf>, node: string, pool: string): void {
   for (const [key, value] of before) {
     if (isDrainKey(key)) {
       expect(drainDelta(value.body, after.get(key)!.body)).toEqual({ nodes: [node], dependsOn: [expect.stringContaining(node)], restUnchanged: true });
+    } else if (isRolloutKey(key) && key.includes(pool)) {
+      // The pool's rollout runs after the new node's VM, user data and token too; tofu plan shows no depends_on.
+      expect(rolloutDelta(value.body, after.get(key)!.body)).toEqual({
+        dependsOn: [0, 1, 2].map(() => expect.stringContaining(node)),
+        nodes: [node],
+        restUnchanged: true,
+      });
     } else expect({ key, body: after.get(key)?.body }).toEqual({ key, body: value.body });
   }
 }
@@ -55,7 +62,7 @@ describe('example app synth', () => {
     expect(added).toEqual(
       ['Join/BootstrapToken', 'Join/TokenId', 'Join/TokenSecret', 'Resource', 'UserData'].map((r) => `consumer/team-a-prod-virt/base/team-a-prod-base-2/${r}`),
     );
-    expectOnlyNodeGrew(before, after, 'team-a-prod-base-2');
+    expectOnlyNodeGrew(before, after, 'team-a-prod-base-2', 'base_rollout');
   });
 
   it('a plan that does not fit stops the app with the construct path and the fix, and leaves no stack written', () => {
@@ -112,7 +119,7 @@ describe('example app synth', () => {
     expect(added.filter((k) => k.startsWith('kubectl_manifest.'))).toHaveLength(1);
     const drains = [...before.keys()].filter(isDrainKey);
     expect(drains).toHaveLength(1);
-    expectOnlyNodeGrew(before, after, 'team-a-workers-6');
+    expectOnlyNodeGrew(before, after, 'team-a-workers-6', 'team-a-workers_rollout');
     // The provider stack does not change at all.
     expect(readTree(scaled).get('stacks/provider/cdk.tf.json')).toBe(readTree(first).get('stacks/provider/cdk.tf.json'));
   });

@@ -102,7 +102,7 @@ describe('metalslice plan', () => {
     expect(code).toBe(0);
     const changes = parsePlanJson(stdout).changes;
     expect(changes).toMatchObject({ added: ['team-a-workers/team-a-workers-5'], removed: [], moved: [], nodeTypes: [] });
-    expect(changes?.pools).toEqual([{ pool: 'team-a-workers', before: 5, after: 6, added: 1, removed: 0, moved: 0, reshaped: 0 }]);
+    expect(changes?.pools).toEqual([{ pool: 'team-a-workers', before: 5, after: 6, added: 1, removed: 0, moved: 0, replaced: 0 }]);
     fs.rmSync(dir, { recursive: true, force: true });
   });
 
@@ -158,7 +158,7 @@ describe('metalslice plan', () => {
     const root = await run(['--help']);
     const listed = root.stdout.split('Commands:\n')[1].split('\n\n')[0];
     const commands = [...listed.matchAll(/^  ([a-z-]+) .*$/gm)].map((m) => m[1]).filter((c) => c !== 'help');
-    expect(commands).toEqual(['plan', 'report', 'schema', 'pack', 'verify', 'node-template-vars', 'inventory', 'drain-node']);
+    expect(commands).toEqual(['plan', 'report', 'schema', 'pack', 'verify', 'node-template-vars', 'inventory', 'drain-node', 'roll-nodes']);
     expect(root.stdout).toMatch(/Examples:\n  metalslice plan /);
     for (const command of commands) {
       const { code, stdout } = await run([command, '--help']);
@@ -244,26 +244,41 @@ describe('metalslice plan', () => {
     expect(stderr).not.toMatch(/\n\s+at /);
   });
 
-  it('names a reshape for what it is: the nodes kept, reshaped, and staged until restarted, never only "0 added"', async () => {
+  it('names a reshape for what it is: the nodes kept are replaced, with the surge, the hosts it fits on and the peak, never only "0 added"', async () => {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'metalslice-reshape-'));
-    // The previous plan had team-a-workers at 24Gi; the example gives it 32Gi.
-    const previous = JSON.parse((await run(['plan', example, '--json'])).stdout) as { pools: { name: string; shape: Record<string, string> }[] };
-    const workers = previous.pools.find((p) => p.name === 'team-a-workers')!;
-    expect(workers.shape.memory).toBe('32Gi');
-    workers.shape.memory = '24Gi';
-    fs.writeFileSync(path.join(dir, 'prev.json'), JSON.stringify(previous));
+    // The previous plan: the example with team-a-workers at 24Gi (the example gives it 32Gi).
+    fs.cpSync(path.join(path.dirname(example), 'inventory'), path.join(dir, 'inventory'), { recursive: true });
+    const before = fs
+      .readFileSync(example, 'utf8')
+      .replace('shape: {cpu: 8, memory: 32Gi, disk: 100Gi}, count: 6', 'shape: {cpu: 8, memory: 24Gi, disk: 100Gi}, count: 6');
+    expect(before).toContain('memory: 24Gi');
+    fs.writeFileSync(path.join(dir, 'before.yaml'), before);
+    fs.writeFileSync(path.join(dir, 'prev.json'), (await run(['plan', path.join(dir, 'before.yaml'), '--json'])).stdout);
     const text = await run(['plan', example, '--previous', path.join(dir, 'prev.json')]);
     expect(text.code).toBe(0);
-    expect(text.stdout).toContain('nodes: 0 added, 0 removed, 0 moved, 6 reshaped');
-    expect(text.stdout).toContain('pool team-a-workers: 6 → 6 nodes, 6 reshaped (memory 24Gi → 32Gi)');
-    expect(text.stdout).toContain('6 running node(s) change shape: KubeVirt stages the new shape (RestartRequired)');
+    expect(text.stdout).toContain('nodes: 0 added, 0 removed, 6 replaced, 0 moved');
+    expect(text.stdout).toMatch(
+      /pool team-a-workers: 6 → 6 nodes, shape memory 24Gi → 32Gi, 6 replaced \(surge 1 on bm-\w+, 1 at a time; quota peak cpu [\d.]+ cores, memory [\d.]+ Gi\)/,
+    );
+    expect(text.stdout).toContain('6 running node(s) cannot take the change in place: the deploy replaces each');
     const json = parsePlanJson((await run(['plan', example, '--previous', path.join(dir, 'prev.json'), '--json'])).stdout);
-    const changes = json.changes as unknown as { reshaped: string[]; pools: { pool: string; reshaped: number; shape?: unknown }[] };
-    expect(changes.reshaped).toEqual([0, 1, 2, 3, 4, 5].map((i) => `team-a-workers/team-a-workers-${i}`));
+    const changes = json.changes as unknown as {
+      replaced: string[];
+      pools: { pool: string; replaced: number; roll?: { maxSurge: number }; shape?: unknown }[];
+    };
+    expect(changes.replaced).toEqual([0, 1, 2, 3, 4, 5].map((i) => `team-a-workers/team-a-workers-${i}`));
     expect(changes.pools.find((p) => p.pool === 'team-a-workers')).toMatchObject({
-      reshaped: 6,
+      replaced: 6,
+      roll: { maxSurge: 1, maxUnavailable: 0 },
       shape: { before: { memory: '24Gi' }, after: { memory: '32Gi' } },
     });
+    // Only the reshaped pool is replaced: the others kept their revision.
+    expect(changes.pools.map((p) => p.pool)).toEqual(['team-a-workers']);
+    // A plan from before revisions were written: a changed shape still counts as replaced.
+    const old = JSON.parse(fs.readFileSync(path.join(dir, 'prev.json'), 'utf8')) as { pools: { rollout?: unknown }[] };
+    for (const p of old.pools) delete p.rollout;
+    fs.writeFileSync(path.join(dir, 'old.json'), JSON.stringify(old));
+    expect((await run(['plan', example, '--previous', path.join(dir, 'old.json')])).stdout).toContain('nodes: 0 added, 0 removed, 6 replaced, 0 moved');
     fs.rmSync(dir, { recursive: true, force: true });
   });
 

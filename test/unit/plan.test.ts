@@ -395,6 +395,12 @@ describe('spread placement as kube-scheduler will carry it out', () => {
         message: expect.stringMatching(/^pool "small": a drained host's first VM has a migration target in its group of 6, but not every VM/),
       },
       { path: 'nodePools[1].count', message: expect.stringMatching(/^pool "large": no host of its group of 6 is certain to have room/) },
+      // The same full hosts hold no surge VM of large: its roll goes one node out of service at a time.
+      { path: 'nodePools[1].rollout', message: expect.stringContaining('it rolls with {maxSurge: 0, maxUnavailable: 1} instead') },
+    ]);
+    expect(plan.report.pools.map((p) => [p.rollout?.maxSurge, p.rollout?.maxUnavailable])).toEqual([
+      [1, 0],
+      [0, 1],
     ]);
   });
 

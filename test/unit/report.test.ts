@@ -170,8 +170,8 @@ describe('diff first', () => {
     expect(c.removed).toEqual(['base/team-a-prod-base-2']);
     expect(c.moved).toEqual([{ node: 'team-a-workers/team-a-workers-0', from: 'bm-d01', to: 'bm-c01' }]);
     expect(c.pools).toEqual([
-      { pool: 'team-a-workers', before: 5, after: 6, added: 1, removed: 0, moved: 1, reshaped: 0 },
-      { pool: 'base', before: 3, after: 2, added: 0, removed: 1, moved: 0, reshaped: 0 },
+      { pool: 'team-a-workers', before: 5, after: 6, added: 1, removed: 0, moved: 1, replaced: 0 },
+      { pool: 'base', before: 3, after: 2, added: 0, removed: 1, moved: 0, replaced: 0 },
     ]);
   });
 
@@ -199,7 +199,7 @@ describe('diff first', () => {
     base.nodes.forEach((n) => (n.nodeType = 'virt.medium'));
     const c = diffPlans(before as unknown as PlanReport, after);
     expect(c.pools).toEqual([
-      { pool: 'base', before: 2, after: 2, added: 0, removed: 0, moved: 0, reshaped: 0, nodeType: { before: 'virt.medium', after: 'virt.small' } },
+      { pool: 'base', before: 2, after: 2, added: 0, removed: 0, moved: 0, replaced: 0, nodeType: { before: 'virt.medium', after: 'virt.small' } },
     ]);
     expect(c.nodeTypes.map((t) => t.node)).toEqual(['base/team-a-prod-base-0', 'base/team-a-prod-base-1']);
     expect(renderPlanMarkdown(after, c)).toContain('- pool base: 2 → 2 nodes, node type virt.medium → virt.small');

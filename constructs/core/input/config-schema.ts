@@ -80,6 +80,12 @@ const host = {
   },
 } as const;
 const count = { type: 'integer', minimum: 0, maximum: MAX_NODES_PER_POOL } as const;
+/** How a pool's nodes are replaced (core/input/disruption.ts RolloutSpec); the planner checks the pair. */
+const rollout = {
+  type: 'object',
+  additionalProperties: false,
+  properties: { maxSurge: { type: 'integer', minimum: 0, maximum: 1000 }, maxUnavailable: { type: 'integer', minimum: 0, maximum: 1000 } },
+} as const;
 const hostList = { type: 'array', maxItems: MAX_HOSTS_PER_FLEET, items: host } as const;
 const vmOptions = {
   type: 'object',
@@ -213,6 +219,7 @@ export const CONFIG_SCHEMA: SchemaObject = {
           nodeType: name,
           vm: vmOptions,
           drainTimeout: { type: 'string' },
+          rollout,
         },
       },
     },

@@ -27,3 +27,38 @@ export function drainTimeoutProblem(timeout: string): string | undefined {
   if (seconds === 0) return `${describeValue(timeout)} gives the drain no time: give it at least the longest PodDisruptionBudget wait, like 15m`;
   return undefined;
 }
+
+/**
+ * How a pool's nodes are replaced when a change cannot reach a running node in place (shape, node type, image,
+ * Kubernetes version, user data): at most `maxSurge` nodes above the pool's count at any moment, at most
+ * `maxUnavailable` of its nodes out of service. Cluster API's MachineDeployment defaults, so a roll never lowers
+ * the pool's capacity unless the pool says it may.
+ */
+export interface RolloutSpec {
+  /** Extra nodes made before old ones go. @default 1 */
+  readonly maxSurge?: number;
+  /** Nodes that may be out of service at once. @default 0 */
+  readonly maxUnavailable?: number;
+}
+
+/** The surge and unavailability a pool rolls with unless it says otherwise. */
+export const DEFAULT_ROLLOUT = { maxSurge: 1, maxUnavailable: 0 } as const;
+
+/** What is wrong with a pool's rollout, as `[field, problem]` pairs with the fix; empty when it is fine. */
+export function rolloutProblems(rollout: RolloutSpec | undefined): [field: string, problem: string][] {
+  if (rollout === undefined) return [];
+  const problems: [string, string][] = [];
+  for (const field of ['maxSurge', 'maxUnavailable'] as const) {
+    const value = rollout[field];
+    if (value !== undefined && !(Number.isSafeInteger(value) && value >= 0 && value <= 1000))
+      problems.push([field, `${describeValue(value)} is not a whole number of nodes from 0 to 1000`]);
+  }
+  const surge = rollout.maxSurge ?? DEFAULT_ROLLOUT.maxSurge;
+  const unavailable = rollout.maxUnavailable ?? DEFAULT_ROLLOUT.maxUnavailable;
+  if (problems.length === 0 && surge === 0 && unavailable === 0)
+    problems.push([
+      'maxUnavailable',
+      'is 0 with maxSurge 0: no node could ever be replaced; allow one surge node (maxSurge: 1) or one node out of service (maxUnavailable: 1)',
+    ]);
+  return problems;
+}

@@ -4,6 +4,7 @@
  */
 import type { PlanIssue } from '../base/errors';
 import { ResourceInput } from '../base/resources';
+import type { RolloutSpec } from './disruption';
 
 /** Label key/value pairs. */
 export type Labels = Readonly<Record<string, string>>;
@@ -218,6 +219,12 @@ export interface NodePoolSpec {
   readonly vm?: VmOptions;
   /** How long draining a node may take before its VM is deleted (hours, minutes, seconds: 15m, 1h30m). @default "15m" */
   readonly drainTimeout?: string;
+  /**
+   * How a change the running nodes cannot take in place (shape, image, Kubernetes version, labels, ...) replaces
+   * them: extra nodes made first (`maxSurge`), nodes out of service at once (`maxUnavailable`). The plan proves the
+   * surge fits the quota and the hosts. @default {maxSurge: 1, maxUnavailable: 0}
+   */
+  readonly rollout?: RolloutSpec;
 }
 
 /** How a requirement compares a node type's property (Kubernetes node selector operators). */

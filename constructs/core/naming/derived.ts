@@ -29,6 +29,15 @@ export const ORGANIZATION_LABEL = `${LABEL_PREFIX}/organization`;
 export const MANAGED_BY = { 'app.kubernetes.io/managed-by': 'metalslice' } as const;
 /** On a VM's pod template, so its launcher pod names the VM (KubeVirt's own key). */
 export const VM_NAME_LABEL = 'kubevirt.io/vm';
+
+/**
+ * The annotation on a VM's template (so also on each VMI made from it) naming the revision of the node it makes
+ * (core/plan/transition.ts): a VMI whose revision is not its VM's is a node to replace.
+ */
+export const REVISION_ANNOTATION = `${LABEL_PREFIX}/revision`;
+
+/** The label on a surge VM (and its Secret) a roll makes: the pool it stands in for. */
+export const SURGE_LABEL = `${LABEL_PREFIX}/surge-of`;
 /**
  * vCluster's node-type property: every node type offers it (its name), so a pool selects a type by name, and a
  * node of an auto-node pool carries it. vCluster's key, so a vcluster.yaml written for vCluster selects alike.

@@ -9,7 +9,7 @@ import { IssueCollector, PlanIssue } from '../base/errors';
 import { excerpt } from '../base/excerpt';
 import { Foundation, checkLabels, pathOf, unknownReference } from './foundation';
 import { MetalsliceConfig, NodePoolSpec } from '../input/model';
-import { drainTimeoutProblem } from '../input/disruption';
+import { drainTimeoutProblem, rolloutProblems } from '../input/disruption';
 import { labelValueProblem } from '../naming/kube-names';
 import type { ModelPaths, PlannedFleet, PlannedQuota, UnplacedPool } from './types';
 import { Quantity } from '../base/quantity';
@@ -57,6 +57,7 @@ function checkElasticFields(spec: NodePoolSpec, at: string, foundation: Foundati
   }
   const drainProblem = spec.drainTimeout === undefined ? undefined : drainTimeoutProblem(spec.drainTimeout);
   if (drainProblem !== undefined) issues.add(`${at}.drainTimeout`, drainProblem);
+  for (const [field, problem] of rolloutProblems(spec.rollout)) issues.add(`${at}.rollout.${field}`, problem);
   return countProblem === undefined;
 }
 

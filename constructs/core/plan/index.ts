@@ -27,12 +27,13 @@ import { buildElasticVms, ElasticPools } from './elastic-vms';
 import { AutoSelection, selectAutoNodeTypes, templateGroupIssues } from './type-selection';
 import { buildAutoVms } from './auto-node-vms';
 import { warnUnappliedProperties } from './unapplied-properties';
+import { planRollouts, reportRollout, RolloutInput } from './transition';
 import { formatResources, normalizeResources, ResourceVector, subtractResources, sumResources } from '../base/resources';
 import { groupBy, HostGroup, pinVm, PlannedVm } from '../vm/vm';
 
 export { DEFAULT_KUBERNETES_VERSION } from './foundation';
 
-import type { PlanOptions, PlannedFleet, PlannedPool, PlanReport, ReportGroup, Plan, PlannedQuota, ReportFleet, ReportQuota } from './types';
+import type { PlanOptions, PlannedFleet, PlannedPool, PlanReport, ReportGroup, Plan, PlannedQuota, PoolRollout, ReportFleet, ReportQuota } from './types';
 
 // The planner's types live in types.ts (a leaf the phases share); the public API keeps importing them from here.
 export type {
@@ -56,6 +57,8 @@ export type {
   ReportEnvironment,
   PlannedPrivatePool,
   Plan,
+  PoolRollout,
+  ReportRollout,
 } from './types';
 
 function reportGroup(group: HostGroup): ReportGroup {
@@ -147,6 +150,12 @@ function assemblePlan(
 ): Plan {
   const vms = withHosts(unplacedVms, placement);
   const headroom = planHeadroom(foundation.fleets, vms, failureDomain, issues, warnings);
+  const elasticSpecs = new Map(elastic.pools.map((p) => [p.path, p.spec]));
+  const rolloutOf = (poolPath: string): RolloutInput =>
+    elasticSpecs.has(poolPath) ? { path: `${poolPath}.rollout`, spec: elasticSpecs.get(poolPath)!.rollout } : { path: poolPath, spec: undefined };
+  const rollouts: ReadonlyMap<string, PoolRollout> = planRollouts(foundation, vms, accounting, rolloutOf, issues, warnings);
+  const rolloutReport = (poolPath: string): { rollout?: ReturnType<typeof reportRollout> } =>
+    rollouts.has(poolPath) ? { rollout: reportRollout(rollouts.get(poolPath)!) } : {};
   const byPool = groupBy(vms, (vm) => vm.poolPath);
   const hosts = new Map(vms.map((vm) => [`${vm.poolPath}\u0000${vm.name}`, vm.host]));
   const hostOfVm = (pool: string, name: string): string | undefined => hosts.get(`${pool}\u0000${name}`);
@@ -191,9 +200,14 @@ function assemblePlan(
         human: { shape: readableResources(formatResources(pool.shape)), footprint: readableResources(formatResources(pool.footprint)) },
         cost: roundCost(defaultNodeTypeCost(pool.shape) * pool.nodes.length),
         ...(launcherOf(pool.path) ? { launcher: launcherOf(pool.path) } : {}),
+        ...rolloutReport(pool.path),
         nodes: pool.nodes.map((n) => ({ name: n.name, host: n.host ?? null, nodeType: pool.nodeType })),
       }))
-      .concat(autoPools.map((pool) => autoPoolReport(pool, selection, byPool.get(pool.path) ?? [], launcherOf(pool.path), previewOf.get(pool)))),
+      .concat(
+        autoPools.map((pool) =>
+          autoPoolReport(pool, selection, byPool.get(pool.path) ?? [], launcherOf(pool.path), previewOf.get(pool), rolloutReport(pool.path)),
+        ),
+      ),
     environments: selection.auto.environments.map((e) => ({ cluster: e.cluster, provider: e.provider })),
   };
   return {
@@ -206,6 +220,7 @@ function assemblePlan(
     pools,
     vms,
     autoPools,
+    rollouts,
     privatePools: selection.privatePools,
     nodeProviders: selection.providers,
     environments: selection.auto.environments,
@@ -267,6 +282,7 @@ function autoPoolReport(
   vms: readonly PlannedVm[],
   launcher: PlanReport['pools'][number]['launcher'],
   preview: PoolPreview | undefined,
+  rollout: Pick<PlanReport['pools'][number], 'rollout'>,
 ): PlanReport['pools'][number] {
   const isPrivate = selection.privatePools.some((p) => p.pool === pool);
   const vm = vms[0];
@@ -286,6 +302,7 @@ function autoPoolReport(
     human: { shape: readableResources(shape), footprint: readableResources(footprint) },
     cost: roundCost(pool.nodes.reduce((total, n) => total + (costOf.get(n.nodeType) ?? 0), 0)),
     ...(launcher ? { launcher } : {}),
+    ...rollout,
     nodes: pool.nodes.map((n) => ({ name: n.name, host: n.host ?? null, nodeType: n.nodeType })),
     candidates: pool.candidates.map((c) => ({ nodeType: c.nodeType, cost: c.cost })),
     rejected: pool.rejected.map((r) => ({ nodeType: r.nodeType, reason: r.reason })),

@@ -241,6 +241,36 @@ export interface ReportQuota {
   };
 }
 
+/** How a pool rolls, as the plan proved it. */
+export interface PoolRollout {
+  /** The revision of the pool's nodes: a change of it replaces every node (render/kubevirt.ts writes it on each VM). */
+  readonly revision: string;
+  /** Surge VMs made before old nodes go (what fits: the pool's own value, or the fallback). */
+  readonly maxSurge: number;
+  /** Nodes out of service at once. */
+  readonly maxUnavailable: number;
+  /** The host each surge VM has room on, beside the placed VMs. */
+  readonly surgeHosts: readonly string[];
+  /** What the quota holds at the peak of the roll: its VMs, its migration room and the surge. */
+  readonly peak: ResourceVector;
+  /** Set when the pool's surge did not fit and the roll falls back: why. */
+  readonly fallback?: string;
+}
+
+/** How a pool rolls, as the report writes it (core/plan/transition.ts). */
+export interface ReportRollout {
+  /** The revision of the pool's nodes: when it changes, every node is replaced. */
+  revision: string;
+  /** Surge VMs made before old nodes go. */
+  maxSurge: number;
+  /** Nodes out of service at once. */
+  maxUnavailable: number;
+  /** The host each surge VM has room on, beside the placed VMs. */
+  surgeHosts: string[];
+  /** What the quota holds at the peak of the roll: its VMs, its migration room and the surge. */
+  peak: Record<string, string>;
+}
+
 /** A pool in the plan report. */
 export interface ReportPool {
   /** The pool's name. */
@@ -272,6 +302,12 @@ export interface ReportPool {
   cost: number;
   /** KubeVirt pools: each VM's launcher pod, what a host drain does to it, and whether it is spread or pinned. @default - none (metal3 pools) */
   launcher?: ReportLauncher;
+  /**
+   * How a change its running nodes cannot take in place replaces them, as the plan proved it: the revision every
+   * node carries, the surge made first and the hosts it has room on, nodes out of service at once, and what the
+   * quota holds at the peak. @default - none (pools without VMs)
+   */
+  rollout?: ReportRollout;
   /** Its nodes and the host each lands on (null: a dynamic pool's node, placed when it is created). */
   nodes: ReportNode[];
   /** Auto-node pools: the matching types, cheapest first (the Karpenter instance types). @default - none */
@@ -376,6 +412,8 @@ export interface Plan {
   readonly nodeProviders: readonly NodeProvider[];
   /** One node environment per (tenant cluster x provider) pair in use. */
   readonly environments: readonly NodeEnvironmentRef[];
+  /** How each pool with VMs rolls (core/plan/transition.ts), by pool path. */
+  readonly rollouts: ReadonlyMap<string, PoolRollout>;
   /** The plan as written to metalslice-plan.json and printed by `metalslice plan`. */
   readonly report: PlanReport;
 }

@@ -7,7 +7,7 @@
 import type { PlanReport } from '../plan/types';
 import { Quantity } from '../base/quantity';
 import { formatResources, normalizeResources, ResourceVector, subtractResources } from '../base/resources';
-import { readableDelta } from '../base/units';
+import { readable, readableDelta } from '../base/units';
 
 /** One pool's node changes (only pools that changed are listed). */
 export interface PoolChange {
@@ -18,10 +18,12 @@ export interface PoolChange {
   readonly removed: number;
   readonly moved: number;
   /**
-   * Nodes kept whose guest shape changed. KubeVirt stages a running VM's new shape behind `RestartRequired`; the
-   * node keeps its old shape until it is restarted.
+   * Nodes kept whose revision changed (shape, image, Kubernetes version, labels, ...): a running node cannot take
+   * that in place, so the deploy replaces each, rolling as `roll` says.
    */
-  readonly reshaped: number;
+  readonly replaced: number;
+  /** Set when nodes are replaced: how the roll goes (surge first, then nodes out of service at once) and its peak. */
+  readonly roll?: { readonly maxSurge: number; readonly maxUnavailable: number; readonly surgeHosts: readonly string[]; readonly peak: Record<string, string> };
   /** Set when the pool's shape changed: the resources that changed, before and after (exact quantities). */
   readonly shape?: { readonly before: Record<string, string>; readonly after: Record<string, string> };
   /** Set when the pool's node type changed. */
@@ -36,8 +38,8 @@ export interface PlanChanges {
   readonly added: string[];
   readonly removed: string[];
   readonly moved: { node: string; from: string | null; to: string | null }[];
-  /** `pool/node` keys of nodes in both plans whose pool's shape changed. */
-  readonly reshaped: string[];
+  /** `pool/node` keys of nodes in both plans whose pool's revision changed: the deploy replaces them. */
+  readonly replaced: string[];
   readonly pools: PoolChange[];
   /** Nodes that stayed but changed node type. */
   readonly nodeTypes: { node: string; before: string; after: string }[];
@@ -77,7 +79,7 @@ function shapeChange(before: Readonly<Record<string, string>> | undefined, after
   return { before: pick(before), after: pick(after) };
 }
 
-function poolChanges(before: Pools, after: Pools, added: string[], removed: string[], moved: PlanChanges['moved'], reshaped: string[]): PoolChange[] {
+function poolChanges(before: Pools, after: Pools, added: string[], removed: string[], moved: PlanChanges['moved'], replaced: string[]): PoolChange[] {
   const names = [...new Set([...before.map((p) => p.name), ...after.map((p) => p.name)])];
   const countBy = (keys: readonly string[]) => {
     const out = new Map<string, number>();
@@ -87,7 +89,7 @@ function poolChanges(before: Pools, after: Pools, added: string[], removed: stri
   const a = countBy(added);
   const r = countBy(removed);
   const m = countBy(moved.map((x) => x.node));
-  const s = countBy(reshaped);
+  const s = countBy(replaced);
   return names.flatMap((pool) => {
     const b = before.filter((p) => p.name === pool);
     const n = after.filter((p) => p.name === pool);
@@ -101,11 +103,21 @@ function poolChanges(before: Pools, after: Pools, added: string[], removed: stri
       added: a.get(pool) ?? 0,
       removed: r.get(pool) ?? 0,
       moved: m.get(pool) ?? 0,
-      reshaped: s.get(pool) ?? 0,
+      replaced: s.get(pool) ?? 0,
+      ...((s.get(pool) ?? 0) > 0 && n[0]?.rollout
+        ? {
+            roll: {
+              maxSurge: n[0].rollout.maxSurge,
+              maxUnavailable: n[0].rollout.maxUnavailable,
+              surgeHosts: n[0].rollout.surgeHosts,
+              peak: n[0].rollout.peak,
+            },
+          }
+        : {}),
       ...(shape ? { shape } : {}),
       ...(typeBefore !== undefined && typeAfter !== undefined && typeBefore !== typeAfter ? { nodeType: { before: typeBefore, after: typeAfter } } : {}),
     };
-    return change.added + change.removed + change.moved + change.reshaped > 0 || change.nodeType || change.shape ? [change] : [];
+    return change.added + change.removed + change.moved + change.replaced > 0 || change.nodeType || change.shape ? [change] : [];
   });
 }
 
@@ -141,17 +153,25 @@ export function diffPlans(before: PlanReport, after: PlanReport): PlanChanges {
   const removed = [...a.keys()].filter((k) => !b.has(k)).sort();
   const kept = [...b.keys()].filter((k) => a.has(k)).sort();
   const moved = kept.filter((k) => a.get(k)!.host !== b.get(k)!.host).map((k) => ({ node: k, from: a.get(k)!.host, to: b.get(k)!.host }));
-  const shapeBefore = new Map(beforePools.map((p) => [p.name, p.shape]));
-  const reshapedPools = new Set(after.pools.filter((p) => shapeChange(shapeBefore.get(p.name), p.shape) !== undefined).map((p) => p.name));
-  const reshaped = kept.filter((k) => reshapedPools.has(k.slice(0, k.indexOf('/'))));
+  // A pool's nodes are replaced when its revision changed; a plan from before revisions were written says only its
+  // shape, and a changed shape is a new revision whatever else is.
+  const poolBefore = new Map(beforePools.map((p) => [p.name, p]));
+  const revised = (p: Pools[number]): boolean => {
+    const b = poolBefore.get(p.name);
+    if (!b) return false;
+    if (b.rollout?.revision !== undefined && p.rollout?.revision !== undefined) return b.rollout.revision !== p.rollout.revision;
+    return shapeChange(b.shape, p.shape) !== undefined;
+  };
+  const revisedPools = new Set(after.pools.filter(revised).map((p) => p.name));
+  const replaced = kept.filter((k) => revisedPools.has(k.slice(0, k.indexOf('/'))));
   const costBefore = totalCost(beforePools);
   const costAfter = totalCost(after.pools);
   return {
     added,
     removed,
     moved,
-    reshaped,
-    pools: poolChanges(beforePools, after.pools, added, removed, moved, reshaped),
+    replaced,
+    pools: poolChanges(beforePools, after.pools, added, removed, moved, replaced),
     nodeTypes: kept.filter((k) => a.get(k)!.nodeType !== b.get(k)!.nodeType).map((k) => ({ node: k, before: a.get(k)!.nodeType, after: b.get(k)!.nodeType })),
     quotas: quotaChanges(before.quotas ?? [], after.quotas),
     fleets: fleetChanges(before.fleets ?? [], after.fleets),
@@ -175,6 +195,16 @@ function signed(n: number): string {
   return n > 0 ? `+${n}` : `${n}`;
 }
 
+/** `surge 1 on bm-c07, then 1 at a time; quota peak cpu 100 cores, memory 525 Gi`. */
+function rollText(r: NonNullable<PoolChange['roll']>): string {
+  const surge = r.maxSurge > 0 ? `surge ${r.maxSurge}${r.surgeHosts.length > 0 ? ` on ${r.surgeHosts.join(', ')}` : ''}` : 'no surge';
+  const peak = Object.entries(r.peak)
+    .filter(([name]) => name === 'cpu' || name === 'memory')
+    .map(([name, q]) => `${name} ${readable(name, Quantity.parse(q))}`)
+    .join(', ');
+  return `${surge}, ${r.maxSurge + r.maxUnavailable} at a time${r.maxUnavailable > 0 ? `, ${r.maxUnavailable} out of service` : ''}; quota peak ${peak}`;
+}
+
 function poolLine(p: PoolChange): string {
   const parts = [`${p.before} → ${p.after} nodes`];
   if (p.added > 0) parts.push(`${p.added} added`);
@@ -184,8 +214,9 @@ function poolLine(p: PoolChange): string {
     const what = Object.keys(p.shape.after)
       .map((k) => `${k} ${p.shape!.before[k]} → ${p.shape!.after[k]}`)
       .join(', ');
-    parts.push(p.reshaped > 0 ? `${p.reshaped} reshaped (${what})` : `shape ${what}`);
+    parts.push(`shape ${what}`);
   }
+  if (p.replaced > 0) parts.push(`${p.replaced} replaced${p.roll ? ` (${rollText(p.roll)})` : ''}`);
   if (p.nodeType) parts.push(`node type ${p.nodeType.before} → ${p.nodeType.after}`);
   return `pool ${p.pool}: ${parts.join(', ')}`;
 }
@@ -195,14 +226,14 @@ export function summarizeChanges(c: PlanChanges): string[] {
   if (!hasChanges(c)) return ['No changes since the previous plan.'];
   const lines: string[] = [];
   if (c.ok.before !== c.ok.after) lines.push(c.ok.after ? 'The previous plan failed; this one fits.' : 'The previous plan fitted; this one does not.');
-  const reshaped = c.reshaped ?? [];
+  const replaced = c.replaced ?? [];
   lines.push(
-    `nodes: ${c.added.length} added, ${c.removed.length} removed, ${c.moved.length} moved${reshaped.length > 0 ? `, ${reshaped.length} reshaped` : ''}${c.nodeTypes.length > 0 ? `, ${c.nodeTypes.length} changed node type` : ''}`,
+    `nodes: ${c.added.length} added, ${c.removed.length} removed, ${replaced.length} replaced, ${c.moved.length} moved${c.nodeTypes.length > 0 ? `, ${c.nodeTypes.length} changed node type` : ''}`,
   );
   lines.push(...c.pools.map(poolLine));
-  if (reshaped.length > 0)
+  if (replaced.length > 0)
     lines.push(
-      `${reshaped.length} running node(s) change shape: KubeVirt stages the new shape (RestartRequired) and each keeps its old one until it is restarted; metalslice does not roll them yet (README "Changing a fleet")`,
+      `${replaced.length} running node(s) cannot take the change in place: the deploy replaces each (surge nodes join first, then each old node is drained and restarted on the new revision), pool after pool (README "Changing a fleet")`,
     );
   for (const q of c.quotas) {
     if (q.status !== 'changed') lines.push(`quota ${q.quota} ${q.status}`);

@@ -1,0 +1,474 @@
+/**
+ * `metalslice roll-nodes --namespace NS --pool POOL --revision REV ...`: what a stack runs when a pool's revision
+ * changes (constructs/node-rollout.ts). By then Terraform has applied every VM of the pool at the new revision, and
+ * KubeVirt holds each running VM's new spec staged; this replaces the running nodes, so nothing is lost on the way:
+ *
+ * 1. `maxSurge` surge VMs (`<pool>-surge-<k>`): copies of a node still on the old revision's VM, now at the new
+ *    one, each with that node's user data under its own name. It waits until each surge node is Ready in the
+ *    tenant cluster.
+ * 2. Nodes to replace (a VMI whose revision is not the VM's), `maxSurge + maxUnavailable` at a time: each is
+ *    drained (`drain-node`: cordon, the Eviction API, the Node deleted), stopped (runStrategy Halted, as
+ *    `virtctl stop`), its root DataVolume deleted so KubeVirt makes a fresh one from the template, started again
+ *    on the new revision (cloud-init and kubeadm join run again), and waited for until its Node is Ready.
+ * 3. The surge nodes are drained and their VMs and Secrets deleted.
+ *
+ * All state is in the clusters: the nodes to replace are found by each VMI's revision, the surge VMs by their
+ * label. So a roll cut short (the workstation dies, an API server restarts) is finished by running it again, which
+ * the next deploy does. Exit 0: every node runs the revision. Exit 1: a drain ran out of time, a node did not join
+ * in time, or an API server refused; the message says which and what to do. Exit 2: bad options or kubeconfig.
+ */
+import * as os from 'os';
+import * as path from 'path';
+import { drainTimeoutProblem, drainTimeoutSeconds } from '../core/input/disruption';
+import { escapeText } from '../core/base/excerpt';
+import { dns1123LabelProblem } from '../core/naming/kube-names';
+import { CLUSTER_LABEL, MANAGED_BY, POOL_LABEL, REVISION_ANNOTATION, SURGE_LABEL, VM_NAME_LABEL } from '../core/naming/derived';
+import { renameJoinCloudConfig } from '../render/cloud-init';
+import { checkCluster, DrainIo, drainNode, reasonOf } from './drain';
+import { KubeApiError, KubeClient, Response } from './kube-client';
+import { findTarget, KubeconfigError } from './kube-client-config';
+
+export interface RollOptions {
+  /** The namespace of the pool's VMs. */
+  readonly namespace: string;
+  /** The pool whose nodes roll (its VMs carry it as a label). */
+  readonly pool: string;
+  /** The tenant cluster the pool's nodes join (its VMs carry it as a label: two clusters may share a namespace). */
+  readonly cluster: string;
+  /** The pool's nodes as the deploy declares them; VMs of the pool not named (being removed) are left alone. @default - every VM of the pool */
+  readonly nodes?: readonly string[];
+  /** The revision every node must run (the plan's; each VM's template carries it). */
+  readonly revision: string;
+  /** Surge VMs made before old nodes go. */
+  readonly maxSurge: number;
+  /** Nodes out of service at once beside the surge. */
+  readonly maxUnavailable: number;
+  /** How long one node's drain may take. */
+  readonly drainTimeout: string;
+  /** How long a restarted or surge node may take to be Ready in the tenant cluster. @default "15m" */
+  readonly joinTimeout?: string;
+  /** The tenant cluster's CA hash (`sha256:<hex>`): the tenant kubeconfig must reach that cluster. */
+  readonly clusterCaHash: string;
+  /** The provider cluster (where the VMs are). @default - as kubectl */
+  readonly kubeconfig?: string;
+  readonly context?: string;
+  /** The tenant cluster (where the Nodes are). @default - as kubectl */
+  readonly tenantKubeconfig?: string;
+  readonly tenantContext?: string;
+  /** Seconds between two reads while waiting. @default 2 */
+  readonly interval?: number;
+}
+
+const KUBEVIRT = '/apis/kubevirt.io/v1';
+const CDI = '/apis/cdi.kubevirt.io/v1beta1';
+const DEFAULT_JOIN_TIMEOUT = '15m';
+/** How long a stopped VM's VMI may take to go: its terminationGracePeriodSeconds (180 s) and room for the launcher. */
+const STOP_TIMEOUT_SECONDS = 600;
+
+/** A VirtualMachine as the roll reads and copies it. */
+interface WireVm {
+  metadata: { name: string; namespace?: string; labels?: Record<string, string>; annotations?: Record<string, string>; uid?: string };
+  spec: {
+    runStrategy?: string;
+    dataVolumeTemplates?: { metadata: { name: string }; spec: unknown }[];
+    template: {
+      metadata?: { labels?: Record<string, string>; annotations?: Record<string, string> };
+      spec: { volumes?: Record<string, unknown>[] } & Record<string, unknown>;
+    };
+  };
+  status?: { conditions?: { type?: string; status?: string }[] };
+}
+
+interface WireVmi {
+  metadata?: { uid?: string; annotations?: Record<string, string>; deletionTimestamp?: string };
+}
+
+/**
+ * On a VM while it is being replaced (from before its drain until its new Node is Ready): a roll cut short in
+ * between (the VM stopped, or started again by the deploy on its old disk) replaces it again.
+ */
+const REPLACING_ANNOTATION = 'metalslice.io/replacing';
+
+/** The name of surge VM `k` of a pool: it ends in `-surge`, which no pool's node name does (they end in their index). */
+export function surgeName(pool: string, k: number): string {
+  const suffix = `-${k}-surge`;
+  return `${pool.slice(0, 63 - suffix.length).replace(/-+$/, '')}${suffix}`;
+}
+
+/** Names in index order: web-2 before web-10. */
+const byIndex = (a: WireVm, b: WireVm): number => a.metadata.name.localeCompare(b.metadata.name, 'en', { numeric: true });
+
+/** A failure of the roll that waiting cannot fix in this run: said, and the deploy stops. */
+class RollError extends Error {}
+
+const sleep = (seconds: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, seconds * 1000));
+
+function ok(res: Response): boolean {
+  return res.status >= 200 && res.status < 300;
+}
+
+/** A write the roll needs; a refusal throws with the API server's reason and, for RBAC, the fix. */
+async function must(client: KubeClient, method: 'POST' | 'PATCH' | 'DELETE', apiPath: string, what: string, body?: unknown): Promise<Response> {
+  const res = await client.send(method, apiPath, body, method === 'PATCH' ? 'application/merge-patch+json' : 'application/json');
+  if (ok(res) || (method === 'DELETE' && res.status === 404)) return res;
+  const verb = method === 'POST' ? 'create' : method === 'PATCH' ? 'patch' : 'delete';
+  const fix = res.status === 403 ? `: ${client.target.who} needs ${verb} there (README "Changing a fleet")` : '';
+  throw new KubeApiError(`cannot ${what}: HTTP ${res.status}, ${reasonOf(res)}${fix}`, res.status);
+}
+
+/** Reads until `done` says so or the time is up; an API server that does not answer is waited through. */
+async function waitUntil(what: string, seconds: number, interval: number, done: () => Promise<boolean>): Promise<void> {
+  const deadline = Date.now() + seconds * 1000;
+  for (;;) {
+    try {
+      if (await done()) return;
+    } catch (e) {
+      if (!(e instanceof KubeApiError) || (e.status !== undefined && e.status < 500)) throw e;
+    }
+    if (Date.now() >= deadline) throw new RollError(`${what} did not happen in ${seconds} s`);
+    await sleep(interval);
+  }
+}
+
+/**
+ * `read()`, again while the API server does not answer or answers 5xx (it restarts; an apply goes on meanwhile), up
+ * to the roll's stop timeout.
+ */
+async function patiently<T>(what: string, interval: number, read: () => Promise<T>): Promise<T> {
+  let value: { v: T } | undefined;
+  await waitUntil(what, STOP_TIMEOUT_SECONDS, interval, async () => {
+    value = { v: await read() };
+    return true;
+  });
+  return value!.v;
+}
+
+/** Whether KubeVirt holds a new spec of the VM staged until it restarts. */
+function restartRequired(vm: WireVm): boolean {
+  return (vm.status?.conditions ?? []).some((c) => c.type === 'RestartRequired' && c.status === 'True');
+}
+
+/** The surge copy of a VM: its own name, labels, user data Secret and DataVolumes. */
+function surgeCopy(source: WireVm, name: string, pool: string, secret: string): WireVm {
+  const spec = structuredClone(source.spec);
+  const renamed = new Map<string, string>();
+  for (const t of spec.dataVolumeTemplates ?? []) {
+    const next = t.metadata.name.startsWith(`${source.metadata.name}-`)
+      ? `${name}${t.metadata.name.slice(source.metadata.name.length)}`
+      : `${name}-${t.metadata.name}`;
+    renamed.set(t.metadata.name, next);
+    t.metadata.name = next;
+  }
+  spec.template.spec.volumes = (spec.template.spec.volumes ?? []).map((v) => {
+    const dv = v.dataVolume as { name?: string } | undefined;
+    if (dv?.name !== undefined && renamed.has(dv.name)) return { ...v, dataVolume: { ...dv, name: renamed.get(dv.name) } };
+    if (v.cloudInitNoCloud !== undefined) return { ...v, cloudInitNoCloud: { secretRef: { name: secret } } };
+    return v;
+  });
+  spec.template.metadata = { ...spec.template.metadata, labels: { ...spec.template.metadata?.labels, [VM_NAME_LABEL]: name } };
+  spec.runStrategy = 'Always';
+  return {
+    metadata: { name, namespace: source.metadata.namespace, labels: { ...source.metadata.labels, [SURGE_LABEL]: pool } },
+    spec,
+  };
+}
+
+/** The user data Secret a VM boots with. */
+function userDataSecretOf(vm: WireVm): string | undefined {
+  for (const v of vm.spec.template.spec.volumes ?? []) {
+    const ref = (v.cloudInitNoCloud as { secretRef?: { name?: string } } | undefined)?.secretRef?.name;
+    if (typeof ref === 'string') return ref;
+  }
+  return undefined;
+}
+
+/** One roll: the clients, the options, and what it says. */
+class Roll {
+  private readonly vms: string;
+  private readonly vmis: string;
+  private readonly interval: number;
+  private readonly joinSeconds: number;
+  private readonly drainSeconds: number;
+
+  constructor(
+    private readonly provider: KubeClient,
+    private readonly tenant: KubeClient,
+    private readonly opts: RollOptions,
+    private readonly io: DrainIo,
+  ) {
+    this.vms = `${KUBEVIRT}/namespaces/${encodeURIComponent(opts.namespace)}/virtualmachines`;
+    this.vmis = `${KUBEVIRT}/namespaces/${encodeURIComponent(opts.namespace)}/virtualmachineinstances`;
+    this.interval = opts.interval ?? 2;
+    this.joinSeconds = drainTimeoutSeconds(opts.joinTimeout ?? DEFAULT_JOIN_TIMEOUT) ?? 900;
+    this.drainSeconds = drainTimeoutSeconds(opts.drainTimeout) ?? 900;
+  }
+
+  private say(text: string): void {
+    this.io.stdout(`roll-nodes: ${text}\n`);
+  }
+
+  private async vmi(name: string): Promise<WireVmi | undefined> {
+    const res = await this.provider.get(`${this.vmis}/${encodeURIComponent(name)}`);
+    if (res.status === 404) return undefined;
+    if (!ok(res)) throw new KubeApiError(`cannot read VirtualMachineInstance ${name}: HTTP ${res.status}, ${reasonOf(res)}`, res.status);
+    return res.body as WireVmi;
+  }
+
+  /**
+   * Whether the node runs the revision. Not when a replacement of it was cut short (it is marked, or stopped); yes
+   * when it has no VMI yet (a new VM starts on its template). A VMI from before revisions were written runs the
+   * revision unless KubeVirt staged a change for it, and is stamped so (a later revision then replaces it).
+   */
+  private async current(vm: WireVm): Promise<boolean> {
+    if (vm.metadata.annotations?.[REPLACING_ANNOTATION] !== undefined || vm.spec.runStrategy === 'Halted') return false;
+    const vmi = await this.vmi(vm.metadata.name);
+    if (vmi === undefined || vmi.metadata?.deletionTimestamp !== undefined) return true;
+    const running = vmi.metadata?.annotations?.[REVISION_ANNOTATION];
+    if (running !== undefined) return running === this.opts.revision;
+    if (restartRequired(vm)) return false;
+    const stamp = { metadata: { annotations: { [REVISION_ANNOTATION]: this.opts.revision } } };
+    const res = await this.provider.send('PATCH', `${this.vmis}/${encodeURIComponent(vm.metadata.name)}`, stamp, 'application/merge-patch+json');
+    if (!ok(res)) this.say(`could not mark VMI ${vm.metadata.name} with revision ${this.opts.revision} (HTTP ${res.status}, ${reasonOf(res)})`);
+    return true;
+  }
+
+  private async nodeReady(name: string): Promise<boolean> {
+    const res = await this.tenant.get(`/api/v1/nodes/${encodeURIComponent(name)}`);
+    if (res.status === 404) return false;
+    if (!ok(res)) throw new KubeApiError(`cannot read Node ${name}: HTTP ${res.status}, ${reasonOf(res)}`, res.status);
+    const node = res.body as { spec?: { unschedulable?: boolean }; status?: { conditions?: { type?: string; status?: string }[] } };
+    return (node.status?.conditions ?? []).some((c) => c.type === 'Ready' && c.status === 'True');
+  }
+
+  private async waitJoined(name: string): Promise<void> {
+    await waitUntil(`Node ${name} Ready in the tenant cluster`, this.joinSeconds, this.interval, () => this.nodeReady(name));
+  }
+
+  private async drain(name: string): Promise<void> {
+    const code = await drainNode(this.tenant, name, this.drainSeconds, this.interval, this.io);
+    if (code !== 0) throw new RollError(`Node ${name} was not drained in time, so it was not replaced`);
+  }
+
+  /** A running VMI of the revision, made from the VM's template (not the one of `oldUid`). */
+  private async waitRevision(name: string, oldUid: string | undefined): Promise<void> {
+    await waitUntil(`VirtualMachineInstance ${name} at revision ${this.opts.revision}`, this.joinSeconds, this.interval, async () => {
+      const vmi = await this.vmi(name);
+      return vmi !== undefined && vmi.metadata?.uid !== oldUid && vmi.metadata?.annotations?.[REVISION_ANNOTATION] === this.opts.revision;
+    });
+  }
+
+  /** Stops the VM, gives it a fresh root disk, starts it on the revision its template now holds, waits for it to join. */
+  private async restart(vm: WireVm): Promise<void> {
+    const name = vm.metadata.name;
+    const vmPath = `${this.vms}/${encodeURIComponent(name)}`;
+    const before = await this.vmi(name);
+    await must(this.provider, 'PATCH', vmPath, `stop VM ${name}`, { spec: { runStrategy: 'Halted' } });
+    await waitUntil(`VirtualMachineInstance ${name} gone`, STOP_TIMEOUT_SECONDS, this.interval, async () => (await this.vmi(name)) === undefined);
+    for (const t of vm.spec.dataVolumeTemplates ?? []) {
+      const dv = `${CDI}/namespaces/${encodeURIComponent(this.opts.namespace)}/datavolumes/${encodeURIComponent(t.metadata.name)}`;
+      const old = await this.provider.get(dv);
+      const uid = ok(old) ? (old.body as { metadata?: { uid?: string } }).metadata?.uid : undefined;
+      if (uid === undefined) continue;
+      await must(this.provider, 'DELETE', dv, `delete DataVolume ${t.metadata.name} (the old root disk)`);
+      await waitUntil(`DataVolume ${t.metadata.name} deleted`, STOP_TIMEOUT_SECONDS, this.interval, async () => {
+        const now = await this.provider.get(dv);
+        return now.status === 404 || (ok(now) && (now.body as { metadata?: { uid?: string } }).metadata?.uid !== uid);
+      });
+    }
+    await must(this.provider, 'PATCH', vmPath, `start VM ${name}`, { spec: { runStrategy: 'Always' } });
+    await this.waitRevision(name, before?.metadata?.uid);
+    await this.waitJoined(name);
+    this.say(`${name} replaced: revision ${this.opts.revision}, Ready`);
+  }
+
+  private async replace(vm: WireVm): Promise<void> {
+    const vmPath = `${this.vms}/${encodeURIComponent(vm.metadata.name)}`;
+    this.say(`replacing ${vm.metadata.name}`);
+    await must(this.provider, 'PATCH', vmPath, `mark VM ${vm.metadata.name} as being replaced`, {
+      metadata: { annotations: { [REPLACING_ANNOTATION]: this.opts.revision } },
+    });
+    await this.drain(vm.metadata.name);
+    await this.restart(vm);
+    await must(this.provider, 'PATCH', vmPath, `unmark VM ${vm.metadata.name}`, { metadata: { annotations: { [REPLACING_ANNOTATION]: null } } });
+  }
+
+  /** Makes (or keeps, when an earlier run made it at this revision) surge VM `name`, copied from `source`. */
+  private async surge(name: string, source: WireVm, existing: WireVm | undefined): Promise<void> {
+    if (existing?.spec.template.metadata?.annotations?.[REVISION_ANNOTATION] === this.opts.revision) {
+      this.say(`surge ${name} is there from an earlier run`);
+      await this.waitJoined(name);
+      return;
+    }
+    if (existing) await this.removeSurge(existing);
+    const from = userDataSecretOf(source);
+    if (from === undefined) throw new RollError(`VM ${source.metadata.name} boots with no cloud-init Secret to copy`);
+    const secrets = `/api/v1/namespaces/${encodeURIComponent(this.opts.namespace)}/secrets`;
+    const read = await this.provider.get(`${secrets}/${encodeURIComponent(from)}`);
+    if (!ok(read)) throw new KubeApiError(`cannot read Secret ${from}: HTTP ${read.status}, ${reasonOf(read)}`, read.status);
+    const data = (read.body as { data?: Record<string, string> }).data?.userdata;
+    if (data === undefined) throw new RollError(`Secret ${from} holds no userdata`);
+    let userData: string;
+    try {
+      userData = renameJoinCloudConfig(Buffer.from(data, 'base64').toString('utf8'), name);
+    } catch {
+      // Not the parser's words: they quote the document, and the document holds the bootstrap token.
+      throw new RollError(`Secret ${from} is not a join document metalslice wrote`);
+    }
+    const secret = `${name}-cloudinit`;
+    await this.deleteSurgeSecret(secret);
+    await must(this.provider, 'POST', secrets, `create Secret ${secret}`, {
+      apiVersion: 'v1',
+      kind: 'Secret',
+      metadata: { name: secret, namespace: this.opts.namespace, labels: { ...MANAGED_BY, [POOL_LABEL]: this.opts.pool, [SURGE_LABEL]: this.opts.pool } },
+      type: 'Opaque',
+      data: { userdata: Buffer.from(userData, 'utf8').toString('base64') },
+    });
+    await must(this.provider, 'POST', this.vms, `create surge VM ${name} (its quota must hold one more VM: the plan's rollout says whether it does)`, {
+      apiVersion: 'kubevirt.io/v1',
+      kind: 'VirtualMachine',
+      ...surgeCopy(source, name, this.opts.pool, secret),
+    });
+    this.say(`surge ${name} created (a copy of ${source.metadata.name} at revision ${this.opts.revision})`);
+    await this.waitJoined(name);
+    this.say(`surge ${name} Ready`);
+  }
+
+  private async removeSurge(vm: WireVm): Promise<void> {
+    const name = vm.metadata.name;
+    await this.drain(name);
+    await must(this.provider, 'DELETE', `${this.vms}/${encodeURIComponent(name)}`, `delete surge VM ${name}`);
+    await waitUntil(
+      `surge VM ${name} deleted`,
+      STOP_TIMEOUT_SECONDS,
+      this.interval,
+      async () => (await this.provider.get(`${this.vms}/${encodeURIComponent(name)}`)).status === 404,
+    );
+    const secret = userDataSecretOf(vm);
+    if (secret !== undefined) await this.deleteSurgeSecret(secret);
+    this.say(`surge ${name} drained and deleted`);
+  }
+
+  /** Deletes a surge's user data Secret; one not labelled as this pool's surge is not ours, and stops the roll. */
+  private async deleteSurgeSecret(name: string): Promise<void> {
+    const at = `/api/v1/namespaces/${encodeURIComponent(this.opts.namespace)}/secrets/${encodeURIComponent(name)}`;
+    const found = await this.provider.get(at);
+    if (found.status === 404) return;
+    if (!ok(found)) throw new KubeApiError(`cannot read Secret ${name}: HTTP ${found.status}, ${reasonOf(found)}`, found.status);
+    if ((found.body as { metadata?: { labels?: Record<string, string> } }).metadata?.labels?.[SURGE_LABEL] !== this.opts.pool)
+      throw new RollError(`Secret ${name} is in the way of a surge VM of pool ${this.opts.pool} and is not one the roll made: rename or remove it`);
+    await must(this.provider, 'DELETE', at, `delete Secret ${name}`);
+  }
+
+  async run(): Promise<void> {
+    const all = await patiently(`a read of pool ${this.opts.pool}'s VMs`, this.interval, () =>
+      this.provider.list<WireVm>(this.vms, { labelSelector: `${POOL_LABEL}=${this.opts.pool},${CLUSTER_LABEL}=${this.opts.cluster}` }),
+    );
+    const surges = all.filter((vm) => vm.metadata.labels?.[SURGE_LABEL] === this.opts.pool);
+    const declared = this.opts.nodes === undefined ? undefined : new Set(this.opts.nodes);
+    const members = all
+      .filter((vm) => vm.metadata.labels?.[SURGE_LABEL] === undefined && (declared === undefined || declared.has(vm.metadata.name)))
+      .sort(byIndex);
+    const behind = members.filter((vm) => vm.spec.template.metadata?.annotations?.[REVISION_ANNOTATION] !== this.opts.revision);
+    if (behind.length > 0)
+      throw new RollError(
+        `VM ${behind[0].metadata.name} is at revision ${escapeText(behind[0].spec.template.metadata?.annotations?.[REVISION_ANNOTATION] ?? 'none')}, not ${this.opts.revision}: the deploy applies every VM of the pool before it rolls; deploy again`,
+      );
+    const stale: WireVm[] = [];
+    for (const vm of members) if (!(await patiently(`a read of VM ${vm.metadata.name}'s instance`, this.interval, () => this.current(vm)))) stale.push(vm);
+    if (stale.length === 0 && surges.length === 0) {
+      this.say(`pool ${this.opts.pool}: all ${members.length} node(s) run revision ${this.opts.revision}`);
+      return;
+    }
+    // Only a roll with work to do reads the tenant cluster: first, that the kubeconfig reaches the one the nodes joined.
+    await checkCluster(this.tenant, this.opts.clusterCaHash);
+    // The nodes already on the revision (an earlier run replaced them) must have joined before another goes: a node
+    // that cannot join on the new revision must not take the pool down one node per deploy.
+    for (const vm of members.filter((m) => !stale.includes(m))) {
+      const vmi = await this.vmi(vm.metadata.name);
+      if (vmi?.metadata?.annotations?.[REVISION_ANNOTATION] === this.opts.revision) await this.waitJoined(vm.metadata.name);
+    }
+    const surgeCount = Math.min(this.opts.maxSurge, stale.length);
+    this.say(
+      `pool ${this.opts.pool}: ${stale.length} of ${members.length} node(s) to replace (${stale.map((v) => v.metadata.name).join(', ') || 'none'}), surge ${surgeCount}, ${surgeCount + this.opts.maxUnavailable} at a time`,
+    );
+    const surgeNames = Array.from({ length: surgeCount }, (_, k) => surgeName(this.opts.pool, k));
+    for (const vm of surges.filter((s) => !surgeNames.includes(s.metadata.name))) await this.removeSurge(vm);
+    // Surge k copies the pool's node k (at the revision now), pin and all: the VM whose host the plan proved has room.
+    for (const [k, name] of surgeNames.entries())
+      await this.surge(
+        name,
+        members[k % members.length],
+        surges.find((s) => s.metadata.name === name),
+      );
+    const batch = Math.max(1, surgeCount + this.opts.maxUnavailable);
+    for (let i = 0; i < stale.length; i += batch) await Promise.all(stale.slice(i, i + batch).map((vm) => this.replace(vm)));
+    for (const name of surgeNames) {
+      const vm = (await this.provider.list<WireVm>(this.vms, { labelSelector: `${SURGE_LABEL}=${this.opts.pool},${CLUSTER_LABEL}=${this.opts.cluster}` })).find(
+        (s) => s.metadata.name === name,
+      );
+      if (vm) await this.removeSurge(vm);
+    }
+    this.say(`pool ${this.opts.pool}: all ${members.length} node(s) run revision ${this.opts.revision}`);
+  }
+}
+
+/** A kubeconfig path as the kubernetes provider reads it: a leading ~ is the home directory. */
+function home(file: string | undefined): string | undefined {
+  return file?.startsWith('~/') ? path.join(os.homedir(), file.slice(2)) : file;
+}
+
+/** What is wrong with the options, for exit 2; undefined when they are fine. */
+function optionsProblem(o: RollOptions): string | undefined {
+  const ns = dns1123LabelProblem(o.namespace);
+  if (ns !== undefined) return `--namespace ${ns}`;
+  const pool = dns1123LabelProblem(o.pool);
+  if (pool !== undefined) return `--pool ${pool}`;
+  const cluster = dns1123LabelProblem(o.cluster);
+  if (cluster !== undefined) return `--cluster ${cluster}`;
+  const node = (o.nodes ?? []).map((n) => [n, dns1123LabelProblem(n)]).find(([, p]) => p !== undefined);
+  if (node !== undefined) return `--nodes: ${escapeText(node[0] ?? '')}: ${node[1]}`;
+  if (!/^[0-9a-f]{16}$/.test(o.revision)) return '--revision must be 16 lower-case hex digits, as the plan writes a revision';
+  for (const [flag, n] of [
+    ['--max-surge', o.maxSurge],
+    ['--max-unavailable', o.maxUnavailable],
+  ] as const)
+    if (!Number.isSafeInteger(n) || n < 0 || n > 1000) return `${flag} must be a whole number of nodes from 0 to 1000`;
+  if (o.maxSurge + o.maxUnavailable === 0) return '--max-surge and --max-unavailable are both 0: no node could be replaced; give one of them 1';
+  const drain = drainTimeoutProblem(o.drainTimeout);
+  if (drain !== undefined) return `--drain-timeout ${drain}`;
+  const join = o.joinTimeout === undefined ? undefined : drainTimeoutProblem(o.joinTimeout);
+  if (join !== undefined) return `--join-timeout ${join}`;
+  if (!/^sha256:[0-9a-f]{64}$/.test(o.clusterCaHash)) return '--cluster-ca-hash must be sha256: and 64 lower-case hex digits, as a kubeadm join pins a CA';
+  const interval = o.interval ?? 2;
+  if (!Number.isFinite(interval) || interval <= 0 || interval > 600) return '--interval must be a number of seconds above 0 and at most 600';
+  return undefined;
+}
+
+/** The command: checks the options, finds both clusters, rolls. */
+export async function runRollNodes(opts: RollOptions, io: DrainIo): Promise<number> {
+  const problem = optionsProblem(opts);
+  if (problem !== undefined) {
+    io.stderr(`metalslice roll-nodes: ${problem}\n`);
+    return 2;
+  }
+  let provider: KubeClient;
+  let tenant: KubeClient;
+  try {
+    provider = new KubeClient(findTarget({ kubeconfig: home(opts.kubeconfig), context: opts.context }));
+    tenant = new KubeClient(findTarget({ kubeconfig: home(opts.tenantKubeconfig), context: opts.tenantContext }));
+  } catch (e) {
+    if (!(e instanceof KubeconfigError)) throw e;
+    io.stderr(`metalslice roll-nodes: ${e.message}\n`);
+    return 2;
+  }
+  try {
+    await new Roll(provider, tenant, opts, io).run();
+    return 0;
+  } catch (e) {
+    if (!(e instanceof KubeApiError) && !(e instanceof KubeconfigError) && !(e instanceof RollError)) throw e;
+    io.stderr(
+      `metalslice roll-nodes: pool ${opts.pool}: ${e.message}\nThe nodes replaced so far stay replaced; deploy again to finish the roll (it starts where this one stopped).\n`,
+    );
+    return e instanceof KubeconfigError ? 2 : 1;
+  }
+}

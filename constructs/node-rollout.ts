@@ -1,0 +1,124 @@
+/**
+ * NodeRollout: a pool's nodes replaced when they cannot take a change in place (shape, image, Kubernetes version,
+ * labels, taints: a new revision, core/plan/transition.ts).
+ *
+ * Terraform updates each VM object and cloud-init Secret in place; KubeVirt only stages a running VM's new spec
+ * (`RestartRequired`), and a node reads its user data once, when it boots. So each pool holds one `terraform_data`
+ * whose `triggers_replace` is the pool's revision: when it changes, Terraform makes it again, after every VM,
+ * Secret and token of the pool is applied, and its create-time provisioner runs `metalslice roll-nodes`
+ * (constructs/cli/roll.ts). That makes `maxSurge` copies of the new VM first and waits for them to join, then
+ * drains, stops and starts each old node on its new revision (a fresh root disk, cloud-init again), `maxSurge +
+ * maxUnavailable` at a time, waiting for each to join again, then drains and deletes the copies. The roller finds
+ * the pool's VMs by label and what to replace by each VMI's revision, so scaling a pool changes nothing here, a
+ * roll cut short is finished by the next deploy (the resource was never recorded, or is tainted), and a roll
+ * with nothing left to replace is a few reads.
+ *
+ * The pools of a stack roll one after another (each waits for the one declared before it), so the peak of a
+ * deploy is the fleet at rest plus one pool's surge: what the plan proves.
+ */
+import { DataResource, dependable, ITerraformDependable, Lazy, TerraformStack } from 'cdktf';
+import { Construct } from 'constructs';
+import { DEFAULT_DRAIN_TIMEOUT } from './core/input/disruption';
+import type { PoolRollout } from './core/plan';
+import { DrainedCluster } from './node-drain';
+import { caCertHash } from './render/cloud-init';
+import { stackKubeconfig } from './plumbing/stack-provider';
+
+/** Props of a NodeRollout. */
+export interface NodeRolloutProps {
+  /** The tenant cluster the nodes join (drains and joins are read there). */
+  readonly cluster: DrainedCluster;
+  /** The namespace of the pool's VMs (its quota's). */
+  readonly namespace: string;
+  /** The pool's name (its VMs carry it as a label). */
+  readonly poolName: string;
+  /** The pool's node names (resolved at synth): the roll leaves other VMs of the pool (being removed) alone. */
+  readonly nodes: () => readonly string[];
+  /** How long draining one node may take. @default "15m" */
+  readonly drainTimeout?: string;
+  /** The pool's rollout, as the plan proved it (resolved at synth). */
+  readonly rollout: () => PoolRollout | undefined;
+}
+
+/**
+ * The command, for `sh -c`. Every value comes through the environment from the resource's own input, so nothing
+ * in a name or a path is parsed by the shell. `$${` is Terraform's escape for a literal `${`.
+ */
+const ROLL_COMMAND = [
+  'if [ "$${METALSLICE_ROLL:-}" = skip ]; then echo "roll of pool $METALSLICE_POOL skipped (METALSLICE_ROLL=skip): its running nodes keep their old revision"; exit 0; fi',
+  'command -v metalslice >/dev/null 2>&1 || { echo "metalslice is not on PATH: deploy through npx cdktf (which puts node_modules/.bin on PATH), or set METALSLICE_ROLL=skip to leave the running nodes of pool $METALSLICE_POOL on their old revision" >&2; exit 1; }',
+  'cfg="$${METALSLICE_ROLL_KUBECONFIG:-$${KUBE_CONFIG_PATH:-}}"',
+  'ctx="$${METALSLICE_ROLL_CONTEXT:-$${KUBE_CTX:-}}"',
+  'tcfg="$${METALSLICE_KUBECONFIG:-$${KUBE_CONFIG_PATH:-}}"',
+  'tctx="$${METALSLICE_CONTEXT:-$${KUBE_CTX:-}}"',
+  'exec metalslice roll-nodes --namespace "$METALSLICE_NAMESPACE" --pool "$METALSLICE_POOL" --cluster "$METALSLICE_CLUSTER" --nodes "$METALSLICE_NODES" --revision "$METALSLICE_REVISION" --max-surge "$METALSLICE_MAX_SURGE" --max-unavailable "$METALSLICE_MAX_UNAVAILABLE" --drain-timeout "$METALSLICE_DRAIN_TIMEOUT" --cluster-ca-hash "$METALSLICE_CLUSTER_CA_HASH" $${cfg:+--kubeconfig "$cfg"} $${ctx:+--context "$ctx"} $${tcfg:+--tenant-kubeconfig "$tcfg"} $${tctx:+--tenant-context "$tctx"}',
+].join('\n');
+
+/** The last rollout declared in each stack: the next one waits for it. */
+const lastInStack = new WeakMap<TerraformStack, NodeRollout>();
+
+/** The roll of one pool's nodes onto their new revision. */
+export class NodeRollout extends Construct {
+  private readonly resource: DataResource;
+
+  constructor(scope: Construct, id: string, props: NodeRolloutProps) {
+    super(scope, id);
+    const stack = TerraformStack.of(this);
+    const before = lastInStack.get(stack);
+    lastInStack.set(stack, this);
+    const planned = (): PoolRollout => {
+      const rollout = props.rollout();
+      if (!rollout) throw new Error(`[${this.node.path}] pool "${props.poolName}" has no rollout in the plan`);
+      return rollout;
+    };
+    let found: ReturnType<typeof stackKubeconfig> | undefined;
+    const providerCluster = () => (found ??= stackKubeconfig(this));
+    const kubeconfig = props.cluster.kubeconfigPath ?? '';
+    const context = props.cluster.kubeconfigContext ?? '';
+    this.resource = new DataResource(this, 'Resource', {
+      triggersReplace: { revision: Lazy.stringValue({ produce: () => planned().revision }) },
+      input: {
+        namespace: props.namespace,
+        pool: props.poolName,
+        cluster: props.cluster.clusterName,
+        revision: Lazy.stringValue({ produce: () => planned().revision }),
+        drain_timeout: props.drainTimeout ?? DEFAULT_DRAIN_TIMEOUT,
+        kubeconfig,
+        context,
+        ca_hash: caCertHash(props.cluster.caCertificate),
+        // Where the stack's VMs are: the kubeconfig its kubernetes provider reads.
+        provider_kubeconfig: Lazy.stringValue({ produce: () => providerCluster().configPath }),
+        provider_context: Lazy.stringValue({ produce: () => providerCluster().configContext }),
+      },
+      dependsOn: before ? [before.resource] : [],
+      provisioners: [
+        {
+          type: 'local-exec',
+          interpreter: ['/bin/sh', '-c'],
+          command: ROLL_COMMAND,
+          environment: {
+            METALSLICE_NAMESPACE: '${self.input.namespace}',
+            METALSLICE_POOL: '${self.input.pool}',
+            METALSLICE_REVISION: '${self.input.revision}',
+            METALSLICE_CLUSTER: '${self.input.cluster}',
+            // Not in the input: these change when the pool scales, and a provisioner's arguments are no planned change.
+            METALSLICE_MAX_SURGE: Lazy.stringValue({ produce: () => String(planned().maxSurge) }),
+            METALSLICE_MAX_UNAVAILABLE: Lazy.stringValue({ produce: () => String(planned().maxUnavailable) }),
+            METALSLICE_NODES: Lazy.stringValue({ produce: () => props.nodes().join(',') }),
+            METALSLICE_DRAIN_TIMEOUT: '${self.input.drain_timeout}',
+            METALSLICE_KUBECONFIG: '${self.input.kubeconfig}',
+            METALSLICE_CONTEXT: '${self.input.context}',
+            METALSLICE_CLUSTER_CA_HASH: '${self.input.ca_hash}',
+            METALSLICE_ROLL_KUBECONFIG: '${self.input.provider_kubeconfig}',
+            METALSLICE_ROLL_CONTEXT: '${self.input.provider_context}',
+          },
+        },
+      ],
+    });
+  }
+
+  /** The roll runs after `resources` (a node's VM, cloud-init Secret and token) are applied. */
+  after(...resources: ITerraformDependable[]): void {
+    (this.resource.dependsOn ??= []).push(...resources.map((r) => dependable(r)));
+  }
+}

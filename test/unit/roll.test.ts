@@ -1,0 +1,214 @@
+// `metalslice roll-nodes` against a fake provider API server: what it decides from the clusters alone. A pool whose
+// nodes all run the revision is a few reads and never touches the tenant cluster (a new pool's first deploy); a VM
+// the deploy has not brought to the revision stops the roll before any write; a tenant kubeconfig that reaches
+// another cluster stops it before any write; bad options are usage errors naming the flag. The roll itself (surge,
+// drains, restarts, a killed apply) runs on KubeVirt's own controllers in test/e2e/rollout.test.ts.
+import { afterEach, describe, expect, it } from '@jest/globals';
+import * as fs from 'fs';
+import * as http from 'http';
+import { AddressInfo } from 'net';
+import * as os from 'os';
+import * as path from 'path';
+import fc from 'fast-check';
+import { runRollNodes, RollOptions, surgeName } from '../../constructs/cli/roll';
+import { caCertHash } from '../../constructs/render/cloud-init';
+import { EXAMPLE_CA } from '../support/models';
+
+const REVISION = '0123456789abcdef';
+const servers: http.Server[] = [];
+afterEach(async () => {
+  await Promise.all(servers.splice(0).map((s) => new Promise((r) => s.close(r))));
+});
+
+interface FakeVm {
+  readonly name: string;
+  /** The revision on the VM's template (what the deploy applied). */
+  readonly template?: string;
+  /** The revision its VMI runs; undefined: no VMI. */
+  readonly running?: string;
+  readonly restartRequired?: boolean;
+  /** A VMI made before revisions were written: there, with no revision. */
+  readonly legacy?: boolean;
+  /** A replacement cut short: the VM stopped, or still marked as being replaced. */
+  readonly halted?: boolean;
+  readonly replacing?: boolean;
+}
+
+/** A provider API server holding one pool's VMs and VMIs; every call recorded. */
+async function provider(vms: FakeVm[]): Promise<{ kubeconfig: string; calls: string[] }> {
+  const calls: string[] = [];
+  const server = http.createServer((req, res) => {
+    const url = new URL(req.url ?? '/', 'http://x');
+    calls.push(`${req.method} ${url.pathname}`);
+    const send = (status: number, body: unknown) => {
+      res.writeHead(status, { 'Content-Type': 'application/json' });
+      res.end(JSON.stringify(body));
+    };
+    if (url.pathname === '/apis/kubevirt.io/v1/namespaces/acme-web/virtualmachines' && req.method === 'GET') {
+      // The pool's VMs in its tenant cluster: another cluster's pool of the same name may share the namespace.
+      expect(url.searchParams.get('labelSelector')).toBe('metalslice.io/pool=web,metalslice.io/cluster=shop');
+      return send(200, {
+        metadata: {},
+        items: vms.map((vm) => ({
+          metadata: {
+            name: vm.name,
+            namespace: 'acme-web',
+            labels: { 'metalslice.io/pool': 'web', 'metalslice.io/cluster': 'shop' },
+            annotations: vm.replacing ? { 'metalslice.io/replacing': REVISION } : {},
+          },
+          spec: {
+            runStrategy: vm.halted ? 'Halted' : 'Always',
+            template: { metadata: { annotations: { 'metalslice.io/revision': vm.template ?? REVISION } }, spec: {} },
+          },
+          status: { conditions: vm.restartRequired ? [{ type: 'RestartRequired', status: 'True' }] : [] },
+        })),
+      });
+    }
+    const vmi = /^\/apis\/kubevirt\.io\/v1\/namespaces\/acme-web\/virtualmachineinstances\/([^/]+)$/.exec(url.pathname);
+    const found = vmi ? vms.find((v) => v.name === vmi[1]) : undefined;
+    if (vmi && req.method === 'PATCH' && found?.legacy) {
+      // The roll marks a VMI from before revisions with the one it runs, so a later revision replaces it.
+      return send(200, { metadata: { name: found.name, annotations: { 'metalslice.io/revision': REVISION } } });
+    }
+    if (vmi && req.method === 'GET') {
+      if (found?.running === undefined && !found?.restartRequired && !found?.legacy) return send(404, { kind: 'Status', message: 'not found' });
+      const annotations = found.running === undefined ? {} : { 'metalslice.io/revision': found.running };
+      return send(200, { metadata: { name: found.name, uid: `uid-${found.name}`, annotations } });
+    }
+    send(404, { message: 'no such path' });
+  });
+  servers.push(server);
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  return { kubeconfig: kubeconfigFor(`http://127.0.0.1:${(server.address() as AddressInfo).port}`), calls };
+}
+
+function kubeconfigFor(server: string): string {
+  const file = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'roll-')), 'kubeconfig');
+  const lines = ['apiVersion: v1', 'kind: Config', 'current-context: t', 'contexts: [{name: t, context: {cluster: t, user: t}}]'];
+  fs.writeFileSync(file, [...lines, `clusters: [{name: t, cluster: {server: "${server}"}}]`, 'users: [{name: t, user: {}}]', ''].join('\n'));
+  return file;
+}
+
+/** A tenant API server that publishes `ca` in kube-public/cluster-info; every call recorded. */
+async function tenant(ca: string): Promise<{ kubeconfig: string; calls: string[] }> {
+  const calls: string[] = [];
+  const server = http.createServer((req, res) => {
+    calls.push(`${req.method} ${req.url}`);
+    res.writeHead(200, { 'Content-Type': 'application/json' });
+    const kubeconfig = `clusters:\n- cluster:\n    certificate-authority-data: ${Buffer.from(ca).toString('base64')}\n    server: https://10.0.0.10:6443\n  name: ""\n`;
+    res.end(JSON.stringify({ data: { kubeconfig } }));
+  });
+  servers.push(server);
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  return { kubeconfig: kubeconfigFor(`http://127.0.0.1:${(server.address() as AddressInfo).port}`), calls };
+}
+
+function sink() {
+  const out = { stdout: '', stderr: '' };
+  return { out, io: { stdout: (t: string) => void (out.stdout += t), stderr: (t: string) => void (out.stderr += t) } };
+}
+
+const options = (p: { kubeconfig: string }, t: { kubeconfig: string }, extra: Partial<RollOptions> = {}): RollOptions => ({
+  namespace: 'acme-web',
+  pool: 'web',
+  cluster: 'shop',
+  revision: REVISION,
+  maxSurge: 1,
+  maxUnavailable: 0,
+  drainTimeout: '1m',
+  clusterCaHash: caCertHash(EXAMPLE_CA),
+  kubeconfig: p.kubeconfig,
+  tenantKubeconfig: t.kubeconfig,
+  interval: 0.05,
+  ...extra,
+});
+
+describe('metalslice roll-nodes decides from the clusters', () => {
+  it('a pool whose nodes all run the revision (a VMI from before revisions, none yet) is done after reads, and the tenant cluster is never asked', async () => {
+    const p = await provider([{ name: 'web-0', running: REVISION }, { name: 'web-1', legacy: true }, { name: 'web-2' }]);
+    const unreachable = { kubeconfig: kubeconfigFor('http://127.0.0.1:1') };
+    const { out, io } = sink();
+    expect(await runRollNodes(options(p, unreachable), io)).toBe(0);
+    expect(out.stdout).toBe(`roll-nodes: pool web: all 3 node(s) run revision ${REVISION}\n`);
+    // Reads, and the legacy VMI marked with the revision it runs.
+    expect(p.calls.filter((c) => !c.startsWith('GET '))).toEqual(['PATCH /apis/kubevirt.io/v1/namespaces/acme-web/virtualmachineinstances/web-1']);
+  });
+
+  it('a VMI from before revisions that KubeVirt staged a change for is replaced: the tenant is checked first, and another cluster stops it', async () => {
+    const t = await tenant('-----BEGIN CERTIFICATE-----\nnot the one\n-----END CERTIFICATE-----\n');
+    const p = await provider([{ name: 'web-0', running: undefined, restartRequired: true }]);
+    const { out, io } = sink();
+    // Staged: web-0 is to be replaced, so the tenant is read first, and it is not the cluster the nodes joined.
+    expect(await runRollNodes(options(p, t), io)).toBe(1);
+    expect(out.stderr).toContain('publishes no CA in kube-public/cluster-info');
+    expect(out.stderr).toContain('deploy again to finish the roll');
+    expect(p.calls.filter((c) => !c.startsWith('GET '))).toEqual([]);
+  });
+
+  it.each<[FakeVm, string]>([
+    [{ name: 'web-1', halted: true }, 'stopped (runStrategy Halted) with no VMI'],
+    [{ name: 'web-1', running: REVISION, replacing: true }, 'started again (by the deploy) on its old disk, still marked'],
+  ])('a replacement cut short is replaced again, not taken for done: %j, %s', async (vm) => {
+    const t = await tenant('-----BEGIN CERTIFICATE-----\nnot the one\n-----END CERTIFICATE-----\n');
+    const p = await provider([{ name: 'web-0', running: REVISION }, vm]);
+    const { out, io } = sink();
+    // There is work, so the tenant is read first (and here it is not the cluster the nodes joined).
+    expect(await runRollNodes(options(p, t), io)).toBe(1);
+    expect(out.stderr).toContain('kube-public/cluster-info');
+    expect(t.calls).toEqual(['GET /api/v1/namespaces/kube-public/configmaps/cluster-info']);
+  });
+
+  it("leaves the pool's VMs the deploy no longer declares (being removed) alone", async () => {
+    const p = await provider([
+      { name: 'web-0', running: REVISION },
+      { name: 'web-1', template: 'ffffffffffffffff', running: 'ffffffffffffffff' },
+    ]);
+    const { out, io } = sink();
+    expect(await runRollNodes(options(p, { kubeconfig: kubeconfigFor('http://127.0.0.1:1') }, { nodes: ['web-0'] }), io)).toBe(0);
+    expect(out.stdout).toContain('all 1 node(s) run revision');
+  });
+
+  it('property: a surge name is a DNS label that no node of any pool can have (theirs end in their index)', () => {
+    const pool = fc.stringMatching(/^[a-z]([a-z0-9-]{0,54}[a-z0-9])?$/);
+    fc.assert(
+      fc.property(pool, pool, fc.integer({ min: 0, max: 999 }), fc.integer({ min: 0, max: 999 }), (a, b, k, i) => {
+        const name = surgeName(a, k);
+        expect(name).toMatch(/^[a-z]([a-z0-9-]*[a-z0-9])?$/);
+        expect(name.length).toBeLessThanOrEqual(63);
+        expect(name.endsWith(`-${k}-surge`)).toBe(true);
+        expect(name).not.toBe(`${b}-${i}`);
+      }),
+      { numRuns: 300 },
+    );
+  });
+
+  it('refuses to roll a pool whose VMs the deploy has not brought to the revision, before any write', async () => {
+    const t = await tenant(EXAMPLE_CA);
+    const p = await provider([
+      { name: 'web-0', running: 'ffffffffffffffff' },
+      { name: 'web-1', template: 'ffffffffffffffff', running: 'ffffffffffffffff' },
+    ]);
+    const { out, io } = sink();
+    expect(await runRollNodes(options(p, t), io)).toBe(1);
+    expect(out.stderr).toContain(
+      `VM web-1 is at revision ffffffffffffffff, not ${REVISION}: the deploy applies every VM of the pool before it rolls; deploy again`,
+    );
+    expect(p.calls.filter((c) => !c.startsWith('GET '))).toEqual([]);
+    expect(t.calls).toEqual([]);
+  });
+
+  it.each([
+    [{ revision: 'abc' }, '--revision must be 16 lower-case hex digits'],
+    [{ maxSurge: 0, maxUnavailable: 0 }, '--max-surge and --max-unavailable are both 0'],
+    [{ maxSurge: -1 }, '--max-surge must be a whole number of nodes from 0 to 1000'],
+    [{ namespace: 'Bad_NS' }, '--namespace'],
+    [{ drainTimeout: 'soon' }, '--drain-timeout "soon" is not a duration'],
+    [{ clusterCaHash: 'sha256:xyz' }, '--cluster-ca-hash must be sha256: and 64 lower-case hex digits'],
+  ])('bad options are a usage error naming the flag, before any request: %j', async (bad, message) => {
+    const p = await provider([]);
+    const { out, io } = sink();
+    expect(await runRollNodes(options(p, p, bad), io)).toBe(2);
+    expect(out.stderr).toContain(message);
+    expect(p.calls).toEqual([]);
+  });
+});

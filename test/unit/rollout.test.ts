@@ -1,0 +1,198 @@
+// The transition: how each pool's nodes are replaced when they cannot take a change in place, proven at plan time.
+// The surge must fit the quota beside its VMs and migration room, and a host must have room for each surge VM; an
+// explicit maxSurge that does not fit is refused with the peak named and the roll that fits proposed.
+import { describe, expect, it } from '@jest/globals';
+import fc from 'fast-check';
+import { MetalsliceConfig } from '../../constructs/core/input/model';
+import { RolloutSpec } from '../../constructs/core/input/disruption';
+import { planModel, Plan } from '../../constructs/core/plan';
+import { Quantity } from '../../constructs/core/base/quantity';
+import { renderJoinCloudConfig, renameJoinCloudConfig } from '../../constructs/render/cloud-init';
+import { EXAMPLE_CA } from '../support/models';
+
+/** One fleet of `hosts` hosts, one quota, one pool of `count` VMs of `cpu`/`memory`. */
+function model(p: {
+  hosts: number;
+  count: number;
+  cpu: number;
+  memoryGi: number;
+  quotaCpu: number;
+  quotaMemoryGi: number;
+  maxVms?: number;
+  rollout?: RolloutSpec;
+  placement?: 'spread' | 'planned';
+  version?: string;
+}): MetalsliceConfig {
+  return {
+    fleets: [{ name: 'f', hosts: Array.from({ length: p.hosts }, (_, i) => ({ name: `h${i}`, capacity: { cpu: 32, memory: '128Gi', disk: '4Ti' } })) }],
+    quotas: [
+      {
+        name: 'q',
+        fleet: 'f',
+        organization: 'o',
+        limits: { cpu: p.quotaCpu, memory: `${p.quotaMemoryGi}Gi` },
+        ...(p.maxVms !== undefined ? { maxVirtualMachines: p.maxVms } : {}),
+      },
+    ],
+    clusters: [{ name: 'c', endpoint: 'https://10.0.0.1:6443', caCertificate: EXAMPLE_CA, kubernetesVersion: p.version ?? '1.33' }],
+    nodePools: [
+      {
+        name: 'web',
+        quota: 'q',
+        cluster: 'c',
+        shape: { cpu: p.cpu, memory: `${p.memoryGi}Gi` },
+        count: p.count,
+        rootDisk: 'containerDisk',
+        ...(p.placement ? { placement: p.placement } : {}),
+        ...(p.rollout ? { rollout: p.rollout } : {}),
+      },
+    ],
+  };
+}
+
+const rolloutOf = (plan: Plan) => plan.report.pools.find((p) => p.name === 'web')?.rollout;
+
+describe('the plan proves the transition', () => {
+  it('a surge that fits: maxSurge 1 on a named host, and the quota peak is the pool, its migration room and one more VM', () => {
+    const plan = planModel(model({ hosts: 3, count: 3, cpu: 4, memoryGi: 16, quotaCpu: 40, quotaMemoryGi: 160 }));
+    expect(plan.errors).toEqual([]);
+    const rollout = rolloutOf(plan)!;
+    expect(rollout).toMatchObject({ maxSurge: 1, maxUnavailable: 0, surgeHosts: ['h0'] });
+    const quota = plan.report.quotas[0];
+    const each = Quantity.parse(plan.vms[0].quotaDemand.cpu.toString());
+    const peak = Quantity.parse(rollout.peak.cpu);
+    expect(
+      peak.cmp(
+        Quantity.parse(quota.allocated.cpu)
+          .add(Quantity.parse(quota.migrationHeadroom.cpu ?? '0'))
+          .add(each),
+      ),
+    ).toBe(0);
+  });
+
+  it('an explicit surge the quota cannot hold is refused at rollout.maxSurge, naming the peak and the roll that fits', () => {
+    // 3 VMs of 4 cpu and a migration room of one: 16 cores and a bit; 17 leaves no room for a fourth.
+    const plan = planModel(model({ hosts: 3, count: 3, cpu: 4, memoryGi: 8, quotaCpu: 17, quotaMemoryGi: 160, rollout: { maxSurge: 1 } }));
+    expect(plan.ok).toBe(false);
+    expect(plan.errors).toHaveLength(1);
+    expect(plan.errors[0].path).toBe('nodePools[0].rollout.maxSurge');
+    expect(plan.errors[0].message).toMatch(
+      /makes 1 surge VM\(s\) of cpu 4\.\d+.*quota "q" holds 0 of them beside its 3 VMs and its migration room \(at the peak it would need cpu 2\d\.\d+.* of cpu 17/,
+    );
+    expect(plan.errors[0].message).toContain('set rollout to {maxSurge: 0, maxUnavailable: 1}');
+  });
+
+  it('the default surge that does not fit falls back to one node out of service at a time, and says so', () => {
+    const plan = planModel(model({ hosts: 3, count: 3, cpu: 4, memoryGi: 8, quotaCpu: 17, quotaMemoryGi: 160 }));
+    expect(plan.errors).toEqual([]);
+    expect(rolloutOf(plan)).toMatchObject({ maxSurge: 0, maxUnavailable: 1, surgeHosts: [] });
+    expect(plan.warnings.map((w) => w.path)).toContain('nodePools[0].rollout');
+    expect(plan.warnings.find((w) => w.path === 'nodePools[0].rollout')!.message).toContain('it rolls with {maxSurge: 0, maxUnavailable: 1} instead');
+  });
+
+  it("maxVirtualMachines bounds the surge like the quota's resources", () => {
+    const plan = planModel(model({ hosts: 3, count: 3, cpu: 2, memoryGi: 4, quotaCpu: 60, quotaMemoryGi: 300, maxVms: 3, rollout: { maxSurge: 2 } }));
+    expect(plan.errors.map((e) => e.path)).toEqual(['nodePools[0].rollout.maxSurge']);
+  });
+
+  it("a pinned pool's surge copies a VM and its pin: its host must have the room, or the roll falls back", () => {
+    // Two hosts of 32 cores, each holding 7 pinned VMs of 4 cores (28, plus launcher overhead): no room for an eighth.
+    const full = planModel(model({ hosts: 2, count: 14, cpu: 4, memoryGi: 4, quotaCpu: 63, quotaMemoryGi: 250, placement: 'planned' }));
+    expect(full.errors).toEqual([]);
+    expect(rolloutOf(full)).toMatchObject({ maxSurge: 0, maxUnavailable: 1 });
+    expect(full.warnings.find((w) => w.path === 'nodePools[0].rollout')!.message).toContain('the hosts its VMs are pinned to have room for 0 of them');
+    const roomy = planModel(model({ hosts: 2, count: 12, cpu: 4, memoryGi: 4, quotaCpu: 60, quotaMemoryGi: 250, placement: 'planned' }));
+    expect(rolloutOf(roomy)).toMatchObject({ maxSurge: 1, surgeHosts: [roomy.vms[0].host] });
+  });
+
+  it('refuses a rollout that could never replace a node, and values that are not node counts', () => {
+    const none = planModel(model({ hosts: 3, count: 3, cpu: 2, memoryGi: 4, quotaCpu: 60, quotaMemoryGi: 300, rollout: { maxSurge: 0, maxUnavailable: 0 } }));
+    expect(none.errors.map((e) => [e.path, e.message])).toEqual([
+      ['nodePools[0].rollout.maxUnavailable', expect.stringContaining('no node could ever be replaced')],
+    ]);
+    const bad = planModel(model({ hosts: 3, count: 3, cpu: 2, memoryGi: 4, quotaCpu: 60, quotaMemoryGi: 300, rollout: { maxSurge: -1, maxUnavailable: 1.5 } }));
+    expect(bad.errors.map((e) => e.path).sort()).toEqual(['nodePools[0].rollout.maxSurge', 'nodePools[0].rollout.maxUnavailable']);
+  });
+
+  it('property: whatever the pool and quota, the roll the plan settles on fits, and never surges more than asked', () => {
+    fc.assert(
+      fc.property(
+        fc.record({
+          hosts: fc.integer({ min: 1, max: 6 }),
+          count: fc.integer({ min: 1, max: 12 }),
+          cpu: fc.integer({ min: 1, max: 8 }),
+          memoryGi: fc.integer({ min: 1, max: 32 }),
+          quotaCpu: fc.integer({ min: 1, max: 200 }),
+          quotaMemoryGi: fc.integer({ min: 1, max: 800 }),
+          maxVms: fc.option(fc.integer({ min: 1, max: 20 }), { nil: undefined }),
+          surge: fc.integer({ min: 0, max: 4 }),
+          placement: fc.constantFrom('spread' as const, 'planned' as const),
+        }),
+        (p) => {
+          const plan = planModel(model({ ...p, rollout: { maxSurge: p.surge, maxUnavailable: 1 } }));
+          const rollout = rolloutOf(plan);
+          if (!plan.ok || !rollout) return;
+          const quota = plan.report.quotas[0];
+          expect(rollout.maxSurge).toBeLessThanOrEqual(p.surge);
+          // An explicit surge is never cut short silently: the plan fits with it whole, or refuses.
+          expect(rollout.maxSurge).toBe(Math.min(p.surge, p.count));
+          expect(rollout.surgeHosts).toHaveLength(rollout.maxSurge);
+          for (const r of ['cpu', 'memory']) expect(Quantity.parse(rollout.peak[r]).cmp(Quantity.parse(quota.limits[r]))).toBeLessThanOrEqual(0);
+          if (p.maxVms !== undefined) expect(quota.virtualMachines + rollout.maxSurge).toBeLessThanOrEqual(p.maxVms);
+          // Each surge VM fits on its host beside the VMs placed there.
+          const demand = plan.vms[0].hostDemand;
+          for (const host of rollout.surgeHosts) {
+            const h = plan.fleets[0].hosts.find((x) => x.name === host)!;
+            const used = plan.vms.filter((v) => v.host === host).reduce((t, v) => t.add(v.hostDemand.cpu), Quantity.ZERO);
+            expect(used.add(demand.cpu).cmp(h.allocatable.cpu)).toBeLessThanOrEqual(0);
+          }
+        },
+      ),
+      { numRuns: 150 },
+    );
+  });
+});
+
+describe("a node's revision", () => {
+  const base = { hosts: 3, count: 3, cpu: 4, memoryGi: 16, quotaCpu: 60, quotaMemoryGi: 300 };
+  const revision = (p: Partial<typeof base> & { version?: string; placement?: 'spread' | 'planned' }) =>
+    rolloutOf(planModel(model({ ...base, ...p })))!.revision;
+
+  it('changes with what a running node cannot take in place: its shape, the Kubernetes version it runs', () => {
+    const now = revision({});
+    expect(now).toMatch(/^[0-9a-f]{16}$/);
+    expect(revision({ memoryGi: 20 })).not.toBe(now);
+    expect(revision({ cpu: 6 })).not.toBe(now);
+    expect(revision({ version: '1.34' })).not.toBe(now);
+  });
+
+  it('stays when only the count changes (scaling is not a new revision), and is the same on every plan of the same input', () => {
+    expect(revision({ count: 4 })).toBe(revision({}));
+    expect(revision({})).toBe(revision({}));
+  });
+});
+
+describe('a surge node joins under its own name', () => {
+  const name = fc.stringMatching(/^[a-z][a-z0-9-]{0,20}[a-z0-9]$/);
+  it('property: renaming a join document is the document rendered for the other name, token, labels and taints kept', () => {
+    fc.assert(
+      fc.property(name, name, (a, b) => {
+        const options = {
+          endpoint: 'https://10.0.0.1:6443',
+          caCertificate: EXAMPLE_CA,
+          token: 'abcdef.0123456789abcdef',
+          kubernetesVersion: '1.33',
+          labels: { 'metalslice.io/pool': 'web', tier: 'a' },
+          taints: [{ key: 'k', value: 'v', effect: 'NoSchedule' as const }],
+        };
+        expect(renameJoinCloudConfig(renderJoinCloudConfig({ ...options, nodeName: a }), b)).toBe(renderJoinCloudConfig({ ...options, nodeName: b }));
+      }),
+      { numRuns: 50 },
+    );
+  });
+
+  it('refuses a document metalslice did not write', () => {
+    expect(() => renameJoinCloudConfig('#!/bin/sh\necho hi\n', 'x')).toThrow('not a #cloud-config document');
+    expect(() => renameJoinCloudConfig('#cloud-config\nhostname: a\n', 'x')).toThrow('writes no /etc/kubernetes/kubeadm-join.yaml');
+  });
+});
