@@ -77,6 +77,13 @@ export interface ControlPlaneOptions {
    * each pod is written once less and never rendered through KWOK's status template. @default false
    */
   readonly kwokPodStatus?: boolean;
+  /**
+   * kube-apiserver's GOGC. Its live heap is large (320 MB with KubeVirt's CRDs installed, before the first VM)
+   * and a replay allocates fast, so at Go's default, 100, background marking alone took about 15 % of its CPU in a
+   * `--kubevirt` replay (pprof). A higher value trades memory for CPU; the heap stays under a soft limit of 6 GiB
+   * (GOMEMLIMIT) whatever the value. @default 400
+   */
+  readonly apiserverGcPercent?: number;
   /** Keep the temp dir (logs) after stop(). @default $METALSLICE_VERIFY_KEEP is set */
   readonly keep?: boolean;
   /**
@@ -193,6 +200,9 @@ function plainGet(url: string, insecureTls: boolean): Promise<number> {
 
 // --- the control plane -----------------------------------------------------------------------------------
 
+/** kube-apiserver's soft memory limit (GOMEMLIMIT): the collector works harder near it, whatever GOGC says. */
+const APISERVER_MEMORY_LIMIT = '6GiB';
+
 /** What the start steps share: the temp dir, the processes so far, the admin request and how long to wait. */
 interface Starting {
   readonly dir: string;
@@ -261,7 +271,7 @@ async function startEtcd(s: Starting, bin: string): Promise<string> {
  * kube-apiserver. Admission: no ServiceAccount (no controller makes the default accounts here) and no
  * TaintNodesByCondition (no node lifecycle controller would lift its not-ready taint); Nodes stay taint-free.
  */
-async function startApiserver(s: Starting, bin: string, etcdUrl: string, apiPort: number, extraFlags: readonly string[]): Promise<void> {
+async function startApiserver(s: Starting, bin: string, etcdUrl: string, apiPort: number, extraFlags: readonly string[], gcPercent: number): Promise<void> {
   s.procs.push(
     startComponent(
       'kube-apiserver',
@@ -289,6 +299,7 @@ async function startApiserver(s: Starting, bin: string, etcdUrl: string, apiPort
         '--v=1',
       ],
       s.dir,
+      { ...process.env, GOGC: String(gcPercent), GOMEMLIMIT: APISERVER_MEMORY_LIMIT },
     ),
   );
   await waitFor('kube-apiserver /readyz', s.timeoutMs, async () => (await s.request('GET', '/readyz')).status === 200, s.dead);
@@ -427,13 +438,14 @@ export async function startControlPlane(opts: ControlPlaneOptions = {}): Promise
     const kubeconfig = writeCredentials(dir, server, token);
     const s: Starting = { dir, procs, timeoutMs, kubeconfig, request, dead };
     const etcdUrl = await startEtcd(s, bins.etcd);
-    await startApiserver(s, bins['kube-apiserver'], etcdUrl, apiPort, opts.kubevirt ? frontProxyFlags(dir) : []);
+    await startApiserver(s, bins['kube-apiserver'], etcdUrl, apiPort, opts.kubevirt ? frontProxyFlags(dir) : [], opts.apiserverGcPercent ?? 400);
     const schedPort = await startScheduler(s, bins['kube-scheduler'], opts);
     const kwokPort = await startKwok(s, bins.kwok, opts);
     await waitFor('kube-scheduler /readyz', timeoutMs, async () => (await plainGet(`https://127.0.0.1:${schedPort}/readyz`, true)) === 200, dead);
     await waitFor('kwok /healthz', timeoutMs, async () => (await plainGet(`http://127.0.0.1:${kwokPort}/healthz`, false)) === 200, dead);
     // AlwaysAllow: KubeVirt's components run with the admin kubeconfig.
-    if (opts.kubevirt) kubevirt = await startKubevirt({ dir, request, kubeconfigFor: () => kubeconfig, components: procs, dead, timeoutMs }, { cdi: true });
+    if (opts.kubevirt)
+      kubevirt = await startKubevirt({ dir, request, watch, kubeconfigFor: () => kubeconfig, components: procs, dead, timeoutMs }, { cdi: true });
     return { server, dir, kubeconfig, request, watch, logTail, dead, stop, cpuSeconds: () => componentCpu(procs), kubevirt };
   } catch (e) {
     const message = `the verify control plane failed to start: ${(e as Error).message}\n${logTail()}`;

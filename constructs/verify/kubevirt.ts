@@ -19,6 +19,7 @@ import * as https from 'https';
 import * as path from 'path';
 import { makeKubevirtCerts } from './certificates';
 import {
+  AdminClient,
   AdminRequest,
   cdiCrds,
   createOrReplace,
@@ -84,6 +85,8 @@ export interface KubevirtHost {
   readonly dir: string;
   /** One request to the API server as admin. */
   readonly request: AdminRequest;
+  /** A watch as admin; the CDI stand-in follows DataVolumes with it. @default - none (no `cdi`) */
+  readonly watch?: AdminClient['watch'];
   /** A kubeconfig that authenticates as the ServiceAccount `system:serviceaccount:kubevirt:<name>` (or as an admin where RBAC is off). */
   kubeconfigFor(serviceAccount: string): string;
   /** Where started components are recorded, so the control plane stops them (in reverse order) with the rest. */
@@ -169,6 +172,15 @@ async function startVirtApi(host: KubevirtHost, bin: string, certs: string, port
   );
 }
 
+/**
+ * virt-controller's VM controller workers (its `--vm-controller-threads`; KubeVirt's default is 3). Each worker
+ * takes one VM at a time through a reconcile of API writes in turn (its annotation, finalizer, DataVolume,
+ * revision, VMI and about four status updates), so at 3 a replay went no faster than 3 VMs per API round trip
+ * times nine, while the API server had CPU to spare. More workers only overlap the waits; each VM is still
+ * reconciled by one worker at a time, as KubeVirt's work queue guarantees.
+ */
+const VM_CONTROLLER_THREADS = 16;
+
 /** Starts virt-controller and waits until it leads (its controllers run only then). */
 async function startVirtController(host: KubevirtHost, bin: string, certs: string): Promise<void> {
   const port = await freePort();
@@ -184,6 +196,7 @@ async function startVirtController(host: KubevirtHost, bin: string, certs: strin
         `--prom-key-file=${path.join(certs, 'virt-controller.key')}`,
         `--launcher-image=quay.io/kubevirt/virt-launcher:${KUBEVIRT_VERSION}`,
         `--exporter-image=quay.io/kubevirt/virt-exportserver:${KUBEVIRT_VERSION}`,
+        `--vm-controller-threads=${VM_CONTROLLER_THREADS}`,
       ],
       host.dir,
     ),
@@ -244,11 +257,13 @@ export async function startKubevirt(host: KubevirtHost, opts: KubevirtOptions = 
   await installPrerequisites(host, items, caFile);
   // CDI's CRDs before virt-controller: it decides at start whether DataVolumes are served.
   if (opts.cdi) await installCrds(host.request, cdiCrds() as unknown as InstallItem[], host.timeoutMs);
-  const standIns = [startOperatorStandIn(host.request), ...(opts.cdi ? [startCdiStandIn(host.request)] : [])];
+  if (opts.cdi && !host.watch) throw new Error("the CDI stand-in follows DataVolumes with a watch: startKubevirt's host needs one");
+  const standIns: { stop(): Promise<void> }[] = [startOperatorStandIn(host.request)];
   const stop = async (): Promise<void> => {
     for (const s of standIns) await s.stop();
   };
   try {
+    if (opts.cdi && host.watch) standIns.push(await startCdiStandIn({ request: host.request, watch: host.watch }, host.timeoutMs));
     await startVirtApi(host, bins.virtApi, certs, port);
     await installWebhooks(host, items);
     await startVirtController(host, bins.virtController, certs);

@@ -4,8 +4,13 @@
  * twice a second: at 10,000 pods each list was tens of megabytes the API server encoded and the replay parsed,
  * so the polls alone grew with the square of the pods and, on two cores, took the CPU the scheduler needed.
  */
-import type { ControlPlane, WatchStream } from './control-plane';
-import { apiMessage, sleep } from './processes';
+import { apiMessage, ApiResponse, sleep, WatchEvent, WatchStream } from './processes';
+
+/** What a ListWatch needs of an API server: one request and one watch (a ControlPlane has both). */
+export interface WatchClient {
+  readonly request: <T = unknown>(method: string, apiPath: string, body?: unknown, contentType?: string) => Promise<ApiResponse<T>>;
+  readonly watch: <T = unknown>(apiPath: string, onEvent: (event: WatchEvent<T>) => void) => WatchStream;
+}
 
 /** What the watch needs of an object: where it lives and its version. */
 export interface Watched {
@@ -33,12 +38,12 @@ export class ListWatch<T extends Watched> {
   private failure: string | undefined;
 
   private constructor(
-    private readonly cp: ControlPlane,
+    private readonly cp: WatchClient,
     private readonly collection: string,
   ) {}
 
   /** Lists the collection and follows it until `stop()`. */
-  static async start<T extends Watched>(cp: ControlPlane, collection: string): Promise<ListWatch<T>> {
+  static async start<T extends Watched>(cp: WatchClient, collection: string): Promise<ListWatch<T>> {
     const w = new ListWatch<T>(cp, collection);
     await w.relist();
     w.follow(0);

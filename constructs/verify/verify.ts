@@ -12,7 +12,7 @@ import { ApiResponse, ControlPlane, sleep, startControlPlane } from './control-p
 import { ListWatch } from './list-watch';
 import { apiMessage } from './processes';
 import { ClusterSnapshot } from '../core/hosts/snapshot';
-import { applyVirtualMachines, kubevirtProgress, launcherPodVm, resetKubevirt, vmsWithoutLauncherPod } from './kubevirt-replay';
+import { applyVirtualMachines, followKubevirtProgress, KubevirtProgress, launcherPodVm, resetKubevirt, vmsWithoutLauncherPod } from './kubevirt-replay';
 import {
   buildReplay,
   buildSnapshotReplay,
@@ -272,7 +272,7 @@ async function waitForScheduling(
   quietMs: number,
   timeoutMs: number,
   log: (line: string) => void,
-  progress: () => Promise<string> = () => Promise.resolve(''),
+  progress: KubevirtProgress,
 ): Promise<Settled> {
   const deadline = Date.now() + timeoutMs;
   let last = '';
@@ -282,7 +282,7 @@ async function waitForScheduling(
     const unbound = pods.filter((p) => !p.spec?.nodeName);
     const bound = pods.length - unbound.length;
     // Progress is pods made and bound, and (KubeVirt) the DataVolumes and VMIs on the way to more pods.
-    const now = `${pods.length}/${bound}/${await progress()}`;
+    const now = `${pods.length}/${bound}/${progress.current()}`;
     if (now !== last) {
       if (last !== '') log(`${bound}/${expected} bound`);
       last = now;
@@ -297,6 +297,9 @@ async function waitForScheduling(
     await sleep(250);
   }
 }
+
+/** The default replay's progress short of launcher pods: none (it makes them itself). */
+const NO_PROGRESS: KubevirtProgress = { current: () => '', stop: () => undefined };
 
 /** How a launcher pod is matched with the VM it stands for: by its name (replay) or by KubeVirt's VM label. */
 function podKey(kubevirt: boolean): (p: { metadata: Meta & { labels?: Record<string, string> } }) => string {
@@ -376,6 +379,7 @@ export async function verifyPlan(plan: Pick<Plan, 'fleets' | 'vms'>, opts: Verif
   if (owned) log(`starting etcd, kube-apiserver, kube-scheduler and kwok${kubevirt ? ', virt-api and virt-controller' : ''}`);
   const cp = opts.controlPlane ?? (await startControlPlane({ kubevirt }));
   let launchers: ListWatch<PodState> | undefined;
+  let progress = NO_PROGRESS;
   try {
     if (kubevirt && !cp.kubevirt) throw new Error('verify with kubevirt needs a control plane started with kubevirt: true');
     if (!owned) await resetControlPlane(cp);
@@ -383,16 +387,9 @@ export async function verifyPlan(plan: Pick<Plan, 'fleets' | 'vms'>, opts: Verif
     const start = seconds(startedAt);
     const scheduleFrom = Date.now();
     launchers = await ListWatch.start<PodState>(cp, `/api/v1/pods?labelSelector=${LAUNCHER_SELECTOR}`);
+    if (kubevirt) progress = await followKubevirtProgress(cp);
     const refused = await makeLauncherPods(cp, plan, ordered, opts, log);
-    const settled = await waitForScheduling(
-      cp,
-      launchers,
-      ordered.length - refused.size,
-      quietMs,
-      timeoutMs,
-      log,
-      kubevirt ? () => kubevirtProgress(cp) : undefined,
-    );
+    const settled = await waitForScheduling(cp, launchers, ordered.length - refused.size, quietMs, timeoutMs, log, progress);
     const schedule = seconds(scheduleFrom);
     const byKey = new Map<string, ReplayPod>(ordered.map((p) => [kubevirt ? `${p.namespace}/${p.vm}` : `${p.namespace}/${p.object.metadata.name}`, p]));
     const others = kubevirt ? new Map([...refused, ...(await vmsWithoutLauncherPod(cp, ordered, refused))]) : new Map<string, string>();
@@ -410,6 +407,7 @@ export async function verifyPlan(plan: Pick<Plan, 'fleets' | 'vms'>, opts: Verif
     };
   } finally {
     launchers?.stop();
+    progress.stop();
     if (owned) await cp.stop();
   }
 }
