@@ -514,7 +514,7 @@ export async function startCluster(opts: StartClusterOptions = {}): Promise<Test
         {
           dir,
           request: (method, apiPath, body, contentType) => admin.request(method, apiPath, body, contentType),
-        watch: (apiPath, onEvent) => admin.watch(apiPath, onEvent),
+          watch: (apiPath, onEvent) => admin.watch(apiPath, onEvent),
           kubeconfigFor: (serviceAccount) =>
             cluster.tenantKubeconfig(`system:serviceaccount:${KUBEVIRT_NAMESPACE}:${serviceAccount}`, [
               'system:serviceaccounts',
