@@ -84,8 +84,10 @@ interface WireVmi {
 }
 
 /**
- * On a VM while it is being replaced (from before its drain until its new Node is Ready): a roll cut short in
- * between (the VM stopped, or started again by the deploy on its old disk) replaces it again.
+ * On a VM while it is being replaced, from before its drain until its new Node is Ready: `<revision>:stopping`
+ * until the roll has started it on a fresh disk, then `<revision>:started`. A roll cut short while it says
+ * stopping (the VM stopped, or started again by the deploy on its old disk) replaces it again; one cut short once
+ * it says started waits for the node to join.
  */
 const REPLACING_ANNOTATION = 'metalslice.io/replacing';
 
@@ -186,6 +188,8 @@ function userDataSecretOf(vm: WireVm): string | undefined {
 class Roll {
   private readonly vms: string;
   private readonly vmis: string;
+  /** The mark of a VM the roll has started on the revision (REPLACING_ANNOTATION). */
+  private readonly started: string;
   private readonly interval: number;
   private readonly joinSeconds: number;
   private readonly drainSeconds: number;
@@ -198,6 +202,7 @@ class Roll {
   ) {
     this.vms = `${KUBEVIRT}/namespaces/${encodeURIComponent(opts.namespace)}/virtualmachines`;
     this.vmis = `${KUBEVIRT}/namespaces/${encodeURIComponent(opts.namespace)}/virtualmachineinstances`;
+    this.started = `${opts.revision}:started`;
     this.interval = opts.interval ?? 2;
     this.joinSeconds = drainTimeoutSeconds(opts.joinTimeout ?? DEFAULT_JOIN_TIMEOUT) ?? 900;
     this.drainSeconds = drainTimeoutSeconds(opts.drainTimeout) ?? 900;
@@ -220,7 +225,8 @@ class Roll {
    * revision unless KubeVirt staged a change for it, and is stamped so (a later revision then replaces it).
    */
   private async current(vm: WireVm): Promise<boolean> {
-    if (vm.metadata.annotations?.[REPLACING_ANNOTATION] !== undefined || vm.spec.runStrategy === 'Halted') return false;
+    const mark = vm.metadata.annotations?.[REPLACING_ANNOTATION];
+    if ((mark !== undefined && mark !== this.started) || vm.spec.runStrategy === 'Halted') return false;
     const vmi = await this.vmi(vm.metadata.name);
     if (vmi === undefined || vmi.metadata?.deletionTimestamp !== undefined) return true;
     const running = vmi.metadata?.annotations?.[REVISION_ANNOTATION];
@@ -275,7 +281,10 @@ class Roll {
         return now.status === 404 || (ok(now) && (now.body as { metadata?: { uid?: string } }).metadata?.uid !== uid);
       });
     }
-    await must(this.provider, 'PATCH', vmPath, `start VM ${name}`, { spec: { runStrategy: 'Always' } });
+    await must(this.provider, 'PATCH', vmPath, `start VM ${name}`, {
+      metadata: { annotations: { [REPLACING_ANNOTATION]: this.started } },
+      spec: { runStrategy: 'Always' },
+    });
     await this.waitRevision(name, before?.metadata?.uid);
     await this.waitJoined(name);
     this.say(`${name} replaced: revision ${this.opts.revision}, Ready`);
@@ -285,11 +294,17 @@ class Roll {
     const vmPath = `${this.vms}/${encodeURIComponent(vm.metadata.name)}`;
     this.say(`replacing ${vm.metadata.name}`);
     await must(this.provider, 'PATCH', vmPath, `mark VM ${vm.metadata.name} as being replaced`, {
-      metadata: { annotations: { [REPLACING_ANNOTATION]: this.opts.revision } },
+      metadata: { annotations: { [REPLACING_ANNOTATION]: `${this.opts.revision}:stopping` } },
     });
     await this.drain(vm.metadata.name);
     await this.restart(vm);
-    await must(this.provider, 'PATCH', vmPath, `unmark VM ${vm.metadata.name}`, { metadata: { annotations: { [REPLACING_ANNOTATION]: null } } });
+    await this.unmark(vm.metadata.name);
+  }
+
+  private async unmark(name: string): Promise<void> {
+    await must(this.provider, 'PATCH', `${this.vms}/${encodeURIComponent(name)}`, `unmark VM ${name}`, {
+      metadata: { annotations: { [REPLACING_ANNOTATION]: null } },
+    });
   }
 
   /** Makes (or keeps, when an earlier run made it at this revision) surge VM `name`, copied from `source`. */
@@ -375,7 +390,9 @@ class Roll {
       );
     const stale: WireVm[] = [];
     for (const vm of members) if (!(await patiently(`a read of VM ${vm.metadata.name}'s instance`, this.interval, () => this.current(vm)))) stale.push(vm);
-    if (stale.length === 0 && surges.length === 0) {
+    // Started on the revision by a roll cut short before their Node joined: waited for below, then unmarked.
+    const joining = members.filter((vm) => !stale.includes(vm) && vm.metadata.annotations?.[REPLACING_ANNOTATION] === this.started);
+    if (stale.length === 0 && surges.length === 0 && joining.length === 0) {
       this.say(`pool ${this.opts.pool}: all ${members.length} node(s) run revision ${this.opts.revision}`);
       return;
     }
@@ -387,6 +404,7 @@ class Roll {
       const vmi = await this.vmi(vm.metadata.name);
       if (vmi?.metadata?.annotations?.[REVISION_ANNOTATION] === this.opts.revision) await this.waitJoined(vm.metadata.name);
     }
+    for (const vm of joining) await this.unmark(vm.metadata.name);
     const surgeCount = Math.min(this.opts.maxSurge, stale.length);
     this.say(
       `pool ${this.opts.pool}: ${stale.length} of ${members.length} node(s) to replace (${stale.map((v) => v.metadata.name).join(', ') || 'none'}), surge ${surgeCount}, ${surgeCount + this.opts.maxUnavailable} at a time`,

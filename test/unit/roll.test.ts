@@ -31,7 +31,8 @@ interface FakeVm {
   readonly legacy?: boolean;
   /** A replacement cut short: the VM stopped, or still marked as being replaced. */
   readonly halted?: boolean;
-  readonly replacing?: boolean;
+  /** The roll's mark on a VM it is replacing: still stopping, or started on the revision. */
+  readonly replacing?: 'stopping' | 'started';
 }
 
 /** A provider API server holding one pool's VMs and VMIs; every call recorded. */
@@ -54,7 +55,7 @@ async function provider(vms: FakeVm[]): Promise<{ kubeconfig: string; calls: str
             name: vm.name,
             namespace: 'acme-web',
             labels: { 'metalslice.io/pool': 'web', 'metalslice.io/cluster': 'shop' },
-            annotations: vm.replacing ? { 'metalslice.io/replacing': REVISION } : {},
+            annotations: vm.replacing ? { 'metalslice.io/replacing': `${REVISION}:${vm.replacing}` } : {},
           },
           spec: {
             runStrategy: vm.halted ? 'Halted' : 'Always',
@@ -64,6 +65,7 @@ async function provider(vms: FakeVm[]): Promise<{ kubeconfig: string; calls: str
         })),
       });
     }
+    if (req.method === 'PATCH' && /^\/apis\/kubevirt\.io\/v1\/namespaces\/acme-web\/virtualmachines\/[^/]+$/.test(url.pathname)) return send(200, {});
     const vmi = /^\/apis\/kubevirt\.io\/v1\/namespaces\/acme-web\/virtualmachineinstances\/([^/]+)$/.exec(url.pathname);
     const found = vmi ? vms.find((v) => v.name === vmi[1]) : undefined;
     if (vmi && req.method === 'PATCH' && found?.legacy) {
@@ -95,6 +97,7 @@ async function tenant(ca: string): Promise<{ kubeconfig: string; calls: string[]
   const server = http.createServer((req, res) => {
     calls.push(`${req.method} ${req.url}`);
     res.writeHead(200, { 'Content-Type': 'application/json' });
+    if (req.url?.startsWith('/api/v1/nodes/')) return res.end(JSON.stringify({ status: { conditions: [{ type: 'Ready', status: 'True' }] } }));
     const kubeconfig = `clusters:\n- cluster:\n    certificate-authority-data: ${Buffer.from(ca).toString('base64')}\n    server: https://10.0.0.10:6443\n  name: ""\n`;
     res.end(JSON.stringify({ data: { kubeconfig } }));
   });
@@ -147,7 +150,7 @@ describe('metalslice roll-nodes decides from the clusters', () => {
 
   it.each<[FakeVm, string]>([
     [{ name: 'web-1', halted: true }, 'stopped (runStrategy Halted) with no VMI'],
-    [{ name: 'web-1', running: REVISION, replacing: true }, 'started again (by the deploy) on its old disk, still marked'],
+    [{ name: 'web-1', running: REVISION, replacing: 'stopping' }, 'started again (by the deploy) on its old disk, still marked stopping'],
   ])('a replacement cut short is replaced again, not taken for done: %j, %s', async (vm) => {
     const t = await tenant('-----BEGIN CERTIFICATE-----\nnot the one\n-----END CERTIFICATE-----\n');
     const p = await provider([{ name: 'web-0', running: REVISION }, vm]);
@@ -156,6 +159,18 @@ describe('metalslice roll-nodes decides from the clusters', () => {
     expect(await runRollNodes(options(p, t), io)).toBe(1);
     expect(out.stderr).toContain('kube-public/cluster-info');
     expect(t.calls).toEqual(['GET /api/v1/namespaces/kube-public/configmaps/cluster-info']);
+  });
+
+  it('a node the roll had started on the revision when it was cut short is waited for and unmarked, not replaced again', async () => {
+    const t = await tenant(EXAMPLE_CA);
+    const p = await provider([
+      { name: 'web-0', running: REVISION },
+      { name: 'web-1', running: REVISION, replacing: 'started' },
+    ]);
+    const { io } = sink();
+    expect(await runRollNodes(options(p, t), io)).toBe(0);
+    expect(t.calls).toContain('GET /api/v1/nodes/web-1');
+    expect(p.calls.filter((c) => !c.startsWith('GET '))).toEqual(['PATCH /apis/kubevirt.io/v1/namespaces/acme-web/virtualmachines/web-1']);
   });
 
   it("leaves the pool's VMs the deploy no longer declares (being removed) alone", async () => {
