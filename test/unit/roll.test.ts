@@ -97,7 +97,10 @@ async function tenant(ca: string): Promise<{ kubeconfig: string; calls: string[]
   const server = http.createServer((req, res) => {
     calls.push(`${req.method} ${req.url}`);
     res.writeHead(200, { 'Content-Type': 'application/json' });
-    if (req.url?.startsWith('/api/v1/nodes/')) return res.end(JSON.stringify({ status: { conditions: [{ type: 'Ready', status: 'True' }] } }));
+    if (req.url?.startsWith('/api/v1/nodes/')) {
+      res.end(JSON.stringify({ status: { conditions: [{ type: 'Ready', status: 'True' }] } }));
+      return;
+    }
     const kubeconfig = `clusters:\n- cluster:\n    certificate-authority-data: ${Buffer.from(ca).toString('base64')}\n    server: https://10.0.0.10:6443\n  name: ""\n`;
     res.end(JSON.stringify({ data: { kubeconfig } }));
   });
