@@ -8,6 +8,8 @@ export * from './auto-nodes';
 export * from './node-profile';
 export * from './os-image';
 export * from './vm-node';
+export * from './node-rollout';
+export type { DrainedCluster } from './node-drain';
 export * from './private-node-pool';
 export * from './host-nodes';
 export * from './node-environment';

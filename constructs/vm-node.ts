@@ -35,8 +35,8 @@ export interface JoinTokenProps {
 export class JoinToken extends Construct {
   /** `<id>.<secret>` as a Terraform expression. */
   readonly token: string;
-  /** The token's Secret in the tenant cluster's kube-system. */
-  readonly secret: SecretV1;
+  /** The token's Secret in the tenant cluster's kube-system (what a pool's rollout waits for). */
+  readonly secret: ITerraformDependable;
 
   constructor(scope: Construct, id: string, props: JoinTokenProps) {
     super(scope, id);

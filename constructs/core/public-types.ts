@@ -8,7 +8,19 @@ export type { PlannedAutoPool, NodeEnvironmentRef, QuotaUsage, CandidateType, Re
 export type { NodeProvider as PlannedNodeProvider, NodeType as PlannedNodeType } from './auto/node-types';
 export type { FleetHeadroom, CriticalLoss, HostLossCheck, DomainLossCheck } from './plan/headroom';
 export type { PoolPreview } from './auto/preview';
-export type { PlannedFleet, PlannedQuota, PlannedPool, PlannedCluster, PlannedHost, PlannedPrivatePool, PlannedNode, ExcludedHost } from './plan/types';
+export type {
+  PlannedFleet,
+  PlannedQuota,
+  PlannedPool,
+  PlannedCluster,
+  PlannedHost,
+  PlannedPrivatePool,
+  PlannedNode,
+  ExcludedHost,
+  PoolRollout,
+  ReportRollout,
+} from './plan/types';
+export type { RolloutSpec } from './input/disruption';
 export type { HostTaken, Toleration } from './hosts/offer';
 export type { ClusterSnapshot } from './hosts/snapshot';
 export type { NodeObject, NodeCondition, PodObject, ContainerResources } from './hosts/inventory';
