@@ -89,7 +89,10 @@ function comparable(obj: { metadata: { labels?: Record<string, string> }; spec: 
   const text = JSON.stringify(obj.spec)
     .split(`"namespace":"${namespace}"`)
     .join('"namespace":"<ns>"')
-    .replace(/"(serial|uuid)":"[0-9a-f-]{36}"/g, '"$1":"<assigned by KubeVirt>"');
+    .replace(/"(serial|uuid)":"[0-9a-f-]{36}"/g, '"$1":"<assigned by KubeVirt>"')
+    // A pool's revision, which its rollout replaces nodes by: a node template's VM is made once per claim and rolled
+    // by vCluster Platform, not by metalslice, so it carries none.
+    .replace(/,"metalslice\.io\/revision":"[0-9a-f]{16}"/g, '');
   return { labels: obj.metadata.labels, spec: quantitiesAsStrings(JSON.parse(text)) };
 }
 
