@@ -33,7 +33,19 @@ import { groupBy, HostGroup, pinVm, PlannedVm } from '../vm/vm';
 
 export { DEFAULT_KUBERNETES_VERSION } from './foundation';
 
-import type { PlanOptions, PlannedFleet, PlannedPool, PlanReport, ReportGroup, Plan, PlannedQuota, PoolRollout, ReportFleet, ReportQuota } from './types';
+import type {
+  PlanOptions,
+  PlannedFleet,
+  PlannedPool,
+  PlanReport,
+  ReportGroup,
+  Plan,
+  PlannedQuota,
+  PoolRollout,
+  ReportFleet,
+  ReportPool,
+  ReportQuota,
+} from './types';
 
 // The planner's types live in types.ts (a leaf the phases share); the public API keeps importing them from here.
 export type {
@@ -154,8 +166,7 @@ function assemblePlan(
   const rolloutOf = (poolPath: string): RolloutInput =>
     elasticSpecs.has(poolPath) ? { path: `${poolPath}.rollout`, spec: elasticSpecs.get(poolPath)!.rollout } : { path: poolPath, spec: undefined };
   const rollouts: ReadonlyMap<string, PoolRollout> = planRollouts(foundation, vms, accounting, rolloutOf, issues, warnings);
-  const rolloutReport = (poolPath: string): { rollout?: ReturnType<typeof reportRollout> } =>
-    rollouts.has(poolPath) ? { rollout: reportRollout(rollouts.get(poolPath)!) } : {};
+  const rolloutReport = (poolPath: string): Pick<ReportPool, 'rollout'> => (rollouts.has(poolPath) ? { rollout: reportRollout(rollouts.get(poolPath)!) } : {});
   const byPool = groupBy(vms, (vm) => vm.poolPath);
   const hosts = new Map(vms.map((vm) => [`${vm.poolPath}\u0000${vm.name}`, vm.host]));
   const hostOfVm = (pool: string, name: string): string | undefined => hosts.get(`${pool}\u0000${name}`);

@@ -27,7 +27,7 @@ import { QuotaLedger } from '../quota/ledger';
 import { groupBy, PlannedVm } from '../vm/vm';
 import type { Accounting } from './accounting';
 import type { Foundation } from './foundation';
-import type { PlannedCluster, PlannedFleet, PoolRollout } from './types';
+import type { PlannedCluster, PlannedFleet, PoolRollout, ReportRollout } from './types';
 
 /** A value with its object keys in order and quantities as their strings: what a revision hashes. */
 function canonical(value: unknown): unknown {
@@ -191,12 +191,6 @@ export function planRollouts(
 }
 
 /** A rollout as the report writes it. */
-export function reportRollout(r: PoolRollout): {
-  revision: string;
-  maxSurge: number;
-  maxUnavailable: number;
-  surgeHosts: string[];
-  peak: Record<string, string>;
-} {
+export function reportRollout(r: PoolRollout): ReportRollout {
   return { revision: r.revision, maxSurge: r.maxSurge, maxUnavailable: r.maxUnavailable, surgeHosts: [...r.surgeHosts], peak: formatResources(r.peak) };
 }
