@@ -22,6 +22,7 @@ import {
   renderGithubAnnotations,
   renderPlanMarkdown,
   renderPlanText,
+  rollProblems,
   stableJson,
 } from '../core/report';
 import { NodeTemplateVarsOptions, runNodeTemplateVars } from './node-template';
@@ -125,7 +126,11 @@ function unreadableInput(e: UnreadableInputError, opts: OutputOptions, io: Io): 
 function withPrevious(report: PlanReport, previous: string | undefined): { report: PlanReport; changes?: PlanChanges } {
   if (!previous) return { report };
   try {
-    return { report, changes: diffPlans(readPlanFile(previous), report) };
+    const changes = diffPlans(readPlanFile(previous), report);
+    // A roll the running fleet cannot take (its old nodes bigger than the new plan counts) fails the plan, as a
+    // surge that does not fit the plan at rest does.
+    const problems = rollProblems(changes);
+    return { report: problems.length > 0 ? { ...report, ok: false, errors: [...report.errors, ...problems] } : report, changes };
   } catch (e) {
     if (!(e instanceof MetalsliceError) || e instanceof UnreadableInputError) throw e;
     return { report: { ...report, ok: false, errors: [...report.errors, ...e.issues] } };

@@ -6,6 +6,7 @@ import fc from 'fast-check';
 import { MetalsliceConfig } from '../../constructs/core/input/model';
 import { RolloutSpec } from '../../constructs/core/input/disruption';
 import { planModel, Plan } from '../../constructs/core/plan';
+import { diffPlans, rollProblems, summarizeChanges } from '../../constructs/core/report';
 import { Quantity } from '../../constructs/core/base/quantity';
 import { renderJoinCloudConfig, renameJoinCloudConfig } from '../../constructs/render/cloud-init';
 import { EXAMPLE_CA } from '../support/models';
@@ -149,6 +150,82 @@ describe('the plan proves the transition', () => {
         },
       ),
       { numRuns: 150 },
+    );
+  });
+});
+
+describe('plan --previous proves the roll against the running fleet', () => {
+  // A reshape's roll starts with every old node running at its old size: the surge joins beside them.
+  const reshape = (old: { memoryGi: number; quotaMemoryGi: number }, now: { memoryGi: number; quotaMemoryGi: number }, rollout?: RolloutSpec) => {
+    const base = { hosts: 3, count: 3, cpu: 2, quotaCpu: 40 };
+    const before = planModel(model({ ...base, ...old }));
+    const after = planModel(model({ ...base, ...now, ...(rollout ? { rollout } : {}) }));
+    return { before, after, changes: diffPlans(before.report, after.report) };
+  };
+
+  it('a shrinking reshape whose surge fits the new plan but not beside the old, bigger nodes is refused, with the roll that fits', () => {
+    // New plan: 3 VMs of 8Gi, room for one more and a surge under 60Gi. The old nodes are 16Gi each until replaced.
+    const { before, after, changes } = reshape({ memoryGi: 16, quotaMemoryGi: 80 }, { memoryGi: 8, quotaMemoryGi: 60 });
+    expect(after.ok).toBe(true);
+    expect(rolloutOf(after)).toMatchObject({ maxSurge: 1 });
+    const roll = changes.pools.find((p) => p.pool === 'web')!.roll!;
+    // The peak counts the three old nodes at their old footprint (16Gi and its overhead): that much more than the new plan says.
+    const footprint = (plan: Plan) => Quantity.parse(plan.report.pools[0].footprint.memory);
+    const more = footprint(before).sub(footprint(after)).times(3);
+    expect(Quantity.parse(roll.peak.memory).cmp(Quantity.parse(rolloutOf(after)!.peak.memory).add(more))).toBe(0);
+    expect(more.cmp(Quantity.parse('24Gi'))).toBeGreaterThanOrEqual(0);
+    expect(roll.problem).toMatch(/quota "q" would hold memory [\d.]+ Gi of memory 60 Gi at the peak, the nodes not yet replaced still at their old size/);
+    expect(roll.fits).toEqual({ maxSurge: 0, maxUnavailable: 1 });
+    const problems = rollProblems(changes);
+    expect(problems.map((p) => p.path)).toEqual(['pools["web"].rollout']);
+    expect(problems[0].message).toContain("set the pool's rollout to {maxSurge: 0, maxUnavailable: 1} for this change");
+    expect(summarizeChanges(changes).join('\n')).toContain('the roll does not fit: quota "q"');
+  });
+
+  it('a growing reshape peaks where the new plan says: no false alarm', () => {
+    const { after, changes } = reshape({ memoryGi: 8, quotaMemoryGi: 100 }, { memoryGi: 16, quotaMemoryGi: 100 });
+    const roll = changes.pools.find((p) => p.pool === 'web')!.roll!;
+    expect(roll.peak).toEqual(rolloutOf(after)!.peak);
+    expect(roll.problem).toBeUndefined();
+    expect(rollProblems(changes)).toEqual([]);
+  });
+
+  it('when not even a roll without surge fits (limits cut below the running fleet), it says no roll does', () => {
+    const { changes } = reshape({ memoryGi: 16, quotaMemoryGi: 80 }, { memoryGi: 4, quotaMemoryGi: 30 });
+    const roll = changes.pools.find((p) => p.pool === 'web')!.roll!;
+    expect(roll.problem).toBeDefined();
+    expect(roll.fits).toBeUndefined();
+    expect(rollProblems(changes)[0].message).toContain('no roll fits');
+  });
+
+  it('property: a roll the diff lets pass fits the quota with every old node at its old size plus the surge', () => {
+    fc.assert(
+      fc.property(
+        fc.record({
+          count: fc.integer({ min: 1, max: 6 }),
+          oldGi: fc.integer({ min: 1, max: 24 }),
+          newGi: fc.integer({ min: 1, max: 24 }),
+          oldQuotaGi: fc.integer({ min: 10, max: 400 }),
+          newQuotaGi: fc.integer({ min: 10, max: 400 }),
+        }),
+        (p) => {
+          const base = { hosts: 4, count: p.count, cpu: 1, quotaCpu: 64 };
+          const before = planModel(model({ ...base, memoryGi: p.oldGi, quotaMemoryGi: p.oldQuotaGi }));
+          const after = planModel(model({ ...base, memoryGi: p.newGi, quotaMemoryGi: p.newQuotaGi }));
+          const [old, now] = [rolloutOf(before), rolloutOf(after)];
+          if (!before.ok || !after.ok || !old || !now || old.revision === now.revision) return;
+          const roll = diffPlans(before.report, after.report).pools.find((x) => x.pool === 'web')!.roll!;
+          const mem = (q: string | undefined) => Quantity.parse(q ?? '0');
+          const [oldFoot, newFoot] = [mem(before.report.pools[0].footprint.memory), mem(after.report.pools[0].footprint.memory)];
+          const quota = after.report.quotas[0];
+          // Independently: every node at its old footprint, the new quota's migration room, the surge at the new one.
+          const firstStep = oldFoot.times(p.count).add(mem(quota.migrationHeadroom.memory)).add(newFoot.times(now.maxSurge));
+          expect(mem(roll.peak.memory).cmp(firstStep)).toBeGreaterThanOrEqual(0);
+          if (roll.problem === undefined) expect(firstStep.cmp(mem(quota.limits.memory))).toBeLessThanOrEqual(0);
+          else expect(mem(roll.peak.memory).cmp(mem(quota.limits.memory)) > 0 || /host/.test(roll.problem)).toBe(true);
+        },
+      ),
+      { numRuns: 120 },
     );
   });
 });

@@ -5,9 +5,10 @@
  * might lack is optional here.
  */
 import type { PlanReport } from '../plan/types';
+import type { PlanIssue } from '../base/errors';
 import { Quantity } from '../base/quantity';
-import { formatResources, normalizeResources, ResourceVector, subtractResources } from '../base/resources';
-import { readable, readableDelta } from '../base/units';
+import { addResources, formatResources, get, normalizeResources, ResourceVector, scaleResources, subtractResources } from '../base/resources';
+import { amounts, readable, readableDelta } from '../base/units';
 
 /** One pool's node changes (only pools that changed are listed). */
 export interface PoolChange {
@@ -22,8 +23,20 @@ export interface PoolChange {
    * that in place, so the deploy replaces each, rolling as `roll` says.
    */
   readonly replaced: number;
-  /** Set when nodes are replaced: how the roll goes (surge first, then nodes out of service at once) and its peak. */
-  readonly roll?: { readonly maxSurge: number; readonly maxUnavailable: number; readonly surgeHosts: readonly string[]; readonly peak: Record<string, string> };
+  /**
+   * Set when nodes are replaced: how the roll goes (surge first, then nodes out of service at once) and its peak.
+   * The peak counts each node still on the old revision at its old footprint until it is replaced (a shrinking
+   * reshape peaks above what the new plan alone says); `problem` says when that peak does not fit the quota or a
+   * surge host, and `fits` the roll that does.
+   */
+  readonly roll?: {
+    readonly maxSurge: number;
+    readonly maxUnavailable: number;
+    readonly surgeHosts: readonly string[];
+    readonly peak: Record<string, string>;
+    readonly problem?: string;
+    readonly fits?: { readonly maxSurge: number; readonly maxUnavailable: number };
+  };
   /** Set when the pool's shape changed: the resources that changed, before and after (exact quantities). */
   readonly shape?: { readonly before: Record<string, string>; readonly after: Record<string, string> };
   /** Set when the pool's node type changed. */
@@ -57,6 +70,11 @@ function vectorOf(r: Readonly<Record<string, string>> | undefined): ResourceVect
   return Object.fromEntries(Object.entries(r ?? {}).map(([k, v]) => [k, Quantity.parse(v)]));
 }
 
+/** The resources of `v` named in `names`. */
+function pick(v: ResourceVector, names: readonly string[]): ResourceVector {
+  return Object.fromEntries(names.map((n) => [n, get(v, n)]));
+}
+
 function delta(after: Readonly<Record<string, string>> | undefined, before: Readonly<Record<string, string>> | undefined): ResourceDelta {
   return formatResources(normalizeResources(subtractResources(vectorOf(after), vectorOf(before))));
 }
@@ -79,7 +97,15 @@ function shapeChange(before: Readonly<Record<string, string>> | undefined, after
   return { before: pick(before), after: pick(after) };
 }
 
-function poolChanges(before: Pools, after: Pools, added: string[], removed: string[], moved: PlanChanges['moved'], replaced: string[]): PoolChange[] {
+function poolChanges(
+  before: Pools,
+  after: Pools,
+  added: string[],
+  removed: string[],
+  moved: PlanChanges['moved'],
+  replaced: string[],
+  rolls: ReadonlyMap<string, NonNullable<PoolChange['roll']>>,
+): PoolChange[] {
   const names = [...new Set([...before.map((p) => p.name), ...after.map((p) => p.name)])];
   const countBy = (keys: readonly string[]) => {
     const out = new Map<string, number>();
@@ -104,16 +130,7 @@ function poolChanges(before: Pools, after: Pools, added: string[], removed: stri
       removed: r.get(pool) ?? 0,
       moved: m.get(pool) ?? 0,
       replaced: s.get(pool) ?? 0,
-      ...((s.get(pool) ?? 0) > 0 && n[0]?.rollout
-        ? {
-            roll: {
-              maxSurge: n[0].rollout.maxSurge,
-              maxUnavailable: n[0].rollout.maxUnavailable,
-              surgeHosts: n[0].rollout.surgeHosts,
-              peak: n[0].rollout.peak,
-            },
-          }
-        : {}),
+      ...((s.get(pool) ?? 0) > 0 && rolls.has(pool) ? { roll: rolls.get(pool)! } : {}),
       ...(shape ? { shape } : {}),
       ...(typeBefore !== undefined && typeAfter !== undefined && typeBefore !== typeAfter ? { nodeType: { before: typeBefore, after: typeAfter } } : {}),
     };
@@ -145,6 +162,113 @@ function fleetChanges(before: PlanReport['fleets'], after: PlanReport['fleets'])
   });
 }
 
+/** What `extra` adds to a vector, only where positive: how much bigger an old node is than its replacement. */
+function larger(old: ResourceVector, now: ResourceVector): ResourceVector {
+  return Object.fromEntries(
+    Object.keys(old)
+      .filter((r) => get(old, r).cmp(get(now, r)) > 0)
+      .map((r) => [r, get(old, r).sub(get(now, r))]),
+  );
+}
+
+/** The resources of `demand` over `room`, among those `room` names. */
+function over(demand: ResourceVector, room: ResourceVector): string[] {
+  return Object.keys(room).filter((r) => get(demand, r).cmp(get(room, r)) > 0);
+}
+
+/**
+ * The rolls of the replaced pools, with their peaks as the running fleet meets them. The new plan proves each roll
+ * against the fleet at rest in the new shapes; while a pool rolls, every node not yet replaced (its own, and those
+ * of other pools of the quota rolling after it) still runs at its old footprint, on its old host. Where that is
+ * larger (a shrinking reshape), the quota and the surge hosts hold more than the new plan alone says: counted here
+ * from both plans, with the largest surge that still fits proposed when the asked one does not.
+ */
+function rollsOf(before: Pools, after: PlanReport, replaced: readonly string[]): Map<string, NonNullable<PoolChange['roll']>> {
+  const poolBefore = new Map(before.map((p) => [p.name, p]));
+  const poolAfter = new Map(after.pools.map((p) => [p.name, p]));
+  // Per replaced node: how much bigger its old self is, and where it runs until it is replaced.
+  const oldExtra = new Map<string, ResourceVector>();
+  const quotaExtra = new Map<string, ResourceVector>();
+  const hostExtra = new Map<string, ResourceVector>();
+  for (const key of replaced) {
+    const [pool, node] = [key.slice(0, key.indexOf('/')), key.slice(key.indexOf('/') + 1)];
+    const [b, n] = [poolBefore.get(pool), poolAfter.get(pool)];
+    if (!b || !n) continue;
+    if (!oldExtra.has(pool)) oldExtra.set(pool, larger(vectorOf(b.footprint), vectorOf(n.footprint)));
+    const extra = oldExtra.get(pool)!;
+    if (n.quota !== undefined) quotaExtra.set(n.quota, addResources(quotaExtra.get(n.quota) ?? {}, extra));
+    const [from, to] = [b.nodes.find((x) => x.name === node)?.host, n.nodes.find((x) => x.name === node)?.host];
+    // On the host it stays on, only its excess over the new node the plan counted; on a host it leaves, all of it.
+    if (from) hostExtra.set(from, addResources(hostExtra.get(from) ?? {}, from === to ? extra : vectorOf(b.footprint)));
+  }
+  const hostsOf = new Map(after.fleets.flatMap((f) => (f.hostUsage ?? []).map((h) => [h.name, h] as const)));
+  const out = new Map<string, NonNullable<PoolChange['roll']>>();
+  for (const p of after.pools) {
+    const r = p.rollout;
+    if (!r || !replaced.some((k) => k.startsWith(`${p.name}/`))) continue;
+    const quota = after.quotas.find((q) => q.name === p.quota);
+    const limited = Object.keys(r.peak);
+    const perSurge = pick(vectorOf(p.footprint), limited);
+    const peakAt = (surge: number): ResourceVector =>
+      addResources(addResources(vectorOf(r.peak), scaleResources(perSurge, surge - r.maxSurge)), pick(quotaExtra.get(p.quota ?? '') ?? {}, limited));
+    const blocked = (surge: number): string | undefined => {
+      if (quota) {
+        const exceeded = over(peakAt(surge), vectorOf(quota.limits));
+        if (exceeded.length > 0)
+          return `quota "${quota.name}" would hold ${amounts(peakAt(surge), exceeded)} of ${amounts(vectorOf(quota.limits), exceeded)} at the peak, the nodes not yet replaced still at their old size`;
+      }
+      const onHost = new Map<string, number>();
+      for (const h of r.surgeHosts.slice(0, surge)) onHost.set(h, (onHost.get(h) ?? 0) + 1);
+      for (const [name, count] of onHost) {
+        const h = hostsOf.get(name);
+        if (!h) continue;
+        const demand = addResources(addResources(vectorOf(h.used), hostExtra.get(name) ?? {}), scaleResources(vectorOf(p.footprint), count));
+        const exceeded = over(demand, vectorOf(h.allocatable));
+        if (exceeded.length > 0)
+          return `host ${name} would hold ${amounts(demand, exceeded)} of ${amounts(vectorOf(h.allocatable), exceeded)} with the surge, its nodes not yet replaced still at their old size`;
+      }
+      return undefined;
+    };
+    const problem = blocked(r.maxSurge);
+    let fits: { maxSurge: number; maxUnavailable: number } | undefined;
+    if (problem !== undefined) {
+      let surge = r.maxSurge - 1;
+      while (surge >= 0 && blocked(surge) !== undefined) surge--;
+      // No surge at all still overflows: the quota's limits were cut below the fleet that runs; no roll fits.
+      if (surge >= 0) fits = surge > 0 ? { maxSurge: surge, maxUnavailable: r.maxUnavailable } : { maxSurge: 0, maxUnavailable: Math.max(1, r.maxUnavailable) };
+    }
+    out.set(p.name, {
+      maxSurge: r.maxSurge,
+      maxUnavailable: r.maxUnavailable,
+      surgeHosts: r.surgeHosts,
+      peak: formatResources(normalizeResources(peakAt(r.maxSurge))),
+      ...(problem !== undefined ? { problem } : {}),
+      ...(fits !== undefined ? { fits } : {}),
+    });
+  }
+  return out;
+}
+
+/**
+ * The problems of the rolls `changes` found: a roll whose peak, with the old nodes at their old size until each is
+ * replaced, does not fit. Each names the report's pool, what overflows and the roll that fits.
+ */
+export function rollProblems(changes: PlanChanges): PlanIssue[] {
+  return changes.pools.flatMap((p) => {
+    const roll = p.roll;
+    if (roll?.problem === undefined) return [];
+    const fix = roll.fits
+      ? `set the pool's rollout to {maxSurge: ${roll.fits.maxSurge}, maxUnavailable: ${roll.fits.maxUnavailable}} for this change, or make room`
+      : 'no roll fits: raise the limits (or make room on the hosts) before this change, or make it in two steps';
+    return [
+      {
+        path: `pools["${p.pool}"].rollout`,
+        message: `replacing ${p.replaced} node(s) with {maxSurge: ${roll.maxSurge}} does not fit: ${roll.problem}; ${fix}`,
+      },
+    ];
+  });
+}
+
 export function diffPlans(before: PlanReport, after: PlanReport): PlanChanges {
   const beforePools = before.pools ?? [];
   const a = nodeIndex(beforePools);
@@ -171,7 +295,7 @@ export function diffPlans(before: PlanReport, after: PlanReport): PlanChanges {
     removed,
     moved,
     replaced,
-    pools: poolChanges(beforePools, after.pools, added, removed, moved, replaced),
+    pools: poolChanges(beforePools, after.pools, added, removed, moved, replaced, rollsOf(beforePools, after, replaced)),
     nodeTypes: kept.filter((k) => a.get(k)!.nodeType !== b.get(k)!.nodeType).map((k) => ({ node: k, before: a.get(k)!.nodeType, after: b.get(k)!.nodeType })),
     quotas: quotaChanges(before.quotas ?? [], after.quotas),
     fleets: fleetChanges(before.fleets ?? [], after.fleets),
@@ -217,6 +341,10 @@ function poolLine(p: PoolChange): string {
     parts.push(`shape ${what}`);
   }
   if (p.replaced > 0) parts.push(`${p.replaced} replaced${p.roll ? ` (${rollText(p.roll)})` : ''}`);
+  if (p.roll?.problem !== undefined)
+    parts.push(
+      `the roll does not fit: ${p.roll.problem}; ${p.roll.fits ? `{maxSurge: ${p.roll.fits.maxSurge}, maxUnavailable: ${p.roll.fits.maxUnavailable}} does` : 'no roll does'}`,
+    );
   if (p.nodeType) parts.push(`node type ${p.nodeType.before} → ${p.nodeType.after}`);
   return `pool ${p.pool}: ${parts.join(', ')}`;
 }

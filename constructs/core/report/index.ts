@@ -7,7 +7,7 @@ import type { PlanChanges } from './diff';
 import { stringify } from 'yaml';
 import { jsonText } from './escape';
 
-export { diffPlans, hasChanges, summarizeChanges } from './diff';
+export { diffPlans, hasChanges, rollProblems, summarizeChanges } from './diff';
 export type { PlanChanges, PoolChange, ResourceDelta } from './diff';
 export { renderPlanMarkdown, DEFAULT_FULL_REPORT } from './markdown';
 export type { MarkdownOptions } from './markdown';
