@@ -6,6 +6,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { exampleStackEnv, expectOk, startCluster, synthExampleApp, TestCluster, tofu } from './harness';
+import { kwokNode, openShop, raiseBudget, readyOn, recordPods, ShopPod, until } from './tenant-shop';
 import type { WatchEvent } from '../../constructs/verify/processes';
 import { exposedStateValues, findSecrets, generatedSecrets, sensitiveStateValues } from '../support/secret-scan';
 import { defined } from '../support/defined';
@@ -56,7 +57,7 @@ describe('e2e: the example app on a real kube-apiserver', () => {
   beforeAll(async () => {
     // With KubeVirt's defaulting imitated (it rewrites VM specs on admission), as a real cluster would.
     // The kubevirt namespace: what installing the KubeVirt operator leaves behind, where the fleet's KubeVirt CR goes.
-    cluster = await startCluster({ kubevirt: true });
+    cluster = await startCluster({ kubevirt: true, workloads: true });
     work = fs.mkdtempSync(path.join(os.tmpdir(), 'metalslice-e2e-'));
     env = exampleStackEnv(cluster, { CDKTF_OUTDIR: path.join(work, 'cdktf.out') });
   });
@@ -190,7 +191,7 @@ describe('e2e: the example app on a real kube-apiserver', () => {
     expect((await tofu(stackDir('consumer'), ['plan', '-detailed-exitcode', '-input=false', '-no-color'])).code).toBe(0);
   });
 
-  it("count + 1 adds exactly the new node's resources; count - 1 drains its Node, waiting on a PodDisruptionBudget, then destroys only them", async () => {
+  it("count + 1 adds exactly the new node's resources; count - 1 drains its Node (a StatefulSet's pod moves, a Deployment's waits on its PodDisruptionBudget), then destroys only them", async () => {
     await synth({ METALSLICE_EXAMPLE_WORKERS: '7' });
     const up = await planChanges('consumer');
     expect(up.every((c) => c.change.actions.join() === 'create')).toBe(true);
@@ -202,39 +203,25 @@ describe('e2e: the example app on a real kube-apiserver', () => {
     expectOk('apply +1', await tofu(stackDir('consumer'), ['apply', '-auto-approve', '-input=false', '-no-color', 'tfplan']));
     expect((await cluster.client().get(`${VMS}/namespaces/acme-team-a/virtualmachines/team-a-workers-6`)).status).toBe(200);
 
-    // The node joined the tenant cluster (here the same API server) and runs a pod under a budget that allows
-    // no disruption (minAvailable: 1 of one pod).
+    // The node joined the tenant cluster (here the same API server; KWOK plays its kubelet, kube-scheduler binds
+    // pods, the workload controllers run) and runs the shop: a Deployment's pod under a budget that allows no
+    // disruption (maxUnavailable: 0) and a StatefulSet's pod. A second node is where they can go.
     const api = cluster.client();
-    const node = 'team-a-workers-6';
-    expect((await api.create('/api/v1/nodes', { apiVersion: 'v1', kind: 'Node', metadata: { name: node } })).status).toBe(201);
-    expect((await api.create('/api/v1/namespaces', { apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'shop' } })).status).toBe(201);
-    const pod = (name: string, extra: Record<string, unknown> = {}) => ({
-      apiVersion: 'v1',
-      kind: 'Pod',
-      metadata: { name, namespace: 'shop', labels: { app: name }, ...extra },
-      spec: { nodeName: node, terminationGracePeriodSeconds: 0, containers: [{ name: 'c', image: 'registry.invalid/c:1' }] },
-    });
-    expect((await api.create('/api/v1/namespaces/shop/pods', pod('cart'))).status).toBe(201);
-    // Running and Ready, as its kubelet would say (the Eviction API lets a Pending pod go whatever its budget says).
-    const running = { status: { phase: 'Running', conditions: [{ type: 'Ready', status: 'True' }] } };
-    expect((await api.request('PATCH', '/api/v1/namespaces/shop/pods/cart/status', running, 'application/merge-patch+json')).status).toBe(200);
-    const pdb = {
-      apiVersion: 'policy/v1',
-      kind: 'PodDisruptionBudget',
-      metadata: { name: 'cart', namespace: 'shop' },
-      spec: { minAvailable: 1, selector: { matchLabels: { app: 'cart' } } },
-    };
-    expect((await api.create('/apis/policy/v1/namespaces/shop/poddisruptionbudgets', pdb)).status).toBe(201);
+    const [node, spare] = ['team-a-workers-6', 'team-a-spare'];
+    await kwokNode(api, node);
+    const shop = await openShop(api, 'shop', node);
+    await kwokNode(api, spare);
 
     // What the API server records, in its own order: the resourceVersion of each deletion (one etcd, one sequence).
     const deletedAt = new Map<string, number>();
     const deletions = (kind: string) => (e: WatchEvent<KubeDoc>) => {
       if (e.type === 'DELETED') deletedAt.set(kind, Number(e.object.metadata.resourceVersion));
     };
+    const recorded = recordPods(api, 'shop');
     const watches = [
       api.watch(`/api/v1/nodes?watch=1&fieldSelector=metadata.name%3D${node}`, deletions('Node')),
       api.watch(`${VMS}/namespaces/acme-team-a/virtualmachines?watch=1&fieldSelector=metadata.name%3D${node}`, deletions('VirtualMachine')),
-      api.watch('/api/v1/namespaces/shop/pods?watch=1', deletions('Pod')),
+      recorded.watch,
     ];
 
     await synth();
@@ -242,39 +229,60 @@ describe('e2e: the example app on a real kube-apiserver', () => {
     expect(down.map((c) => c.change.actions.join())).toEqual(['delete', 'delete', 'delete', 'delete', 'delete', 'delete']);
     expect(down.map((c) => c.address).sort()).toEqual(up.map((c) => c.address).sort());
     const applying = tofu(stackDir('consumer'), ['apply', '-auto-approve', '-input=false', '-no-color', 'tfplan']);
+    let dbMoved: ShopPod;
     try {
-      // The drain cordons the Node and waits on the budget: the pod, the Node and the VM are all still there.
-      const deadline = Date.now() + 120_000;
-      for (;;) {
-        const n = await api.get<{ spec?: { unschedulable?: boolean } }>(`/api/v1/nodes/${node}`);
-        if (n.body.spec?.unschedulable === true) break;
-        if (Date.now() > deadline) throw new Error(`the Node was never cordoned:\n${cluster.logTail(20)}`);
-        await new Promise((r) => setTimeout(r, 250));
-      }
+      // The drain cordons the Node. The StatefulSet's pod, under no budget, is evicted and its controller makes
+      // it again on the other node; the Deployment's pod waits on its budget, with the Node and the VM still there.
+      await until(`Node ${node} cordoned`, 120_000, async () =>
+        (await api.get<{ spec?: { unschedulable?: boolean } }>(`/api/v1/nodes/${node}`)).body.spec?.unschedulable === true ? true : undefined,
+      );
+      dbMoved = await readyOn(api, 'shop', 'db', spare);
       await new Promise((r) => setTimeout(r, 5_000));
-      expect((await api.get(`/api/v1/namespaces/shop/pods/cart`)).status).toBe(200);
+      expect((await api.get<ShopPod>(`/api/v1/namespaces/shop/pods/${shop.cart.metadata.name}`)).body.spec.nodeName).toBe(node);
+      expect((await api.get(`/api/v1/nodes/${node}`)).status).toBe(200);
       expect((await api.get(`${VMS}/namespaces/acme-team-a/virtualmachines/${node}`)).status).toBe(200);
     } finally {
-      // The budget is raised: the drain evicts the pod, deletes the Node, and only then is the VM deleted.
-      expect(
-        (await api.request('PATCH', '/apis/policy/v1/namespaces/shop/poddisruptionbudgets/cart', { spec: { minAvailable: 0 } }, 'application/merge-patch+json'))
-          .status,
-      ).toBe(200);
+      // The budget is raised: the drain evicts the cart's pod, deletes the Node, and only then is the VM deleted.
+      await raiseBudget(api, 'shop');
     }
     const applied = await applying;
     expectOk('apply -1', applied);
     // tofu prefixes each line of the provisioner's output with the instance's address.
     expect(applied.stdout).toMatch(
-      /drain-node: waiting on 1 pod\(s\) of team-a-workers-6:\n.*\(local-exec\): {3}shop\/cart: its PodDisruptionBudget allows no disruption now/,
+      new RegExp(
+        `drain-node: waiting on \\d pod\\(s\\) of ${node}:\\n[\\s\\S]*?\\(local-exec\\): {3}shop/${shop.cart.metadata.name}: its PodDisruptionBudget allows no disruption now`,
+      ),
     );
     expect((await api.get(`${VMS}/namespaces/acme-team-a/virtualmachines/${node}`)).status).toBe(404);
     expect((await api.get(`/api/v1/nodes/${node}`)).status).toBe(404);
-    expect((await api.get(`/api/v1/namespaces/shop/pods/cart`)).status).toBe(404);
+    // The Deployment made its pod again on the other node, Running and Ready (KWOK), and the StatefulSet's stayed there.
+    const cartMoved = await readyOn(api, 'shop', 'cart', spare);
+    expect(cartMoved.metadata.uid).not.toBe(shop.cart.metadata.uid);
+    expect((await api.get<ShopPod>('/api/v1/namespaces/shop/pods/db-0')).body.metadata.uid).toBe(dbMoved!.metadata.uid);
     await new Promise((r) => setTimeout(r, 1_000));
     for (const w of watches) w.stop();
-    expect(deletedAt.get('Pod')).toBeLessThan(deletedAt.get('Node')!);
-    expect(deletedAt.get('Node')).toBeLessThan(deletedAt.get('VirtualMachine')!);
+    const [cartGone, dbGone] = [recorded.pods.get(shop.cart.metadata.uid!)?.deletedAt, recorded.pods.get(shop.db.metadata.uid!)?.deletedAt];
+    const [nodeGone, vmGone] = [deletedAt.get('Node'), deletedAt.get('VirtualMachine')];
+    expect({
+      cartBeforeNode: cartGone! < nodeGone!,
+      dbBeforeNode: dbGone! < nodeGone!,
+      nodeBeforeVm: nodeGone! < vmGone!,
+      dbBeforeCart: dbGone! < cartGone!,
+    }).toEqual({
+      cartBeforeNode: true,
+      dbBeforeNode: true,
+      nodeBeforeVm: true,
+      dbBeforeCart: true,
+    });
+    // No pod of the shop was ever bound to the cordoned node after the drain began.
+    expect(
+      [...recorded.pods.values()]
+        .filter((p) => p.nodeName === node)
+        .map((p) => p.name)
+        .sort(),
+    ).toEqual([shop.cart.metadata.name, 'db-0'].sort());
     await api.delete('/api/v1/namespaces/shop');
+    await api.delete(`/api/v1/nodes/${spare}`);
   });
 
   it('a tenant manages VMs in its own quota namespace only', async () => {

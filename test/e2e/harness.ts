@@ -59,6 +59,13 @@ export interface StartClusterOptions {
   /** How long to wait for each component to become ready. @default 120000 */
   readonly startTimeoutMs?: number;
   /**
+   * Run a tenant's workloads too: kube-controller-manager's deployment, replicaset and statefulset controllers,
+   * kube-scheduler, and KWOK as the kubelet of every Node labelled `TENANT_KWOK_NODE_LABEL` (it keeps the Node
+   * Ready, marks the pods bound to it Running and Ready, and ends their deletion as a kubelet does). Needs
+   * kube-controller-manager. @default false
+   */
+  readonly workloads?: boolean;
+  /**
    * Make the control plane one that nodes can join, as `kubeadm init` leaves it (see makeJoinable): bootstrap
    * token authentication, anonymous reads of cluster-info, Node authorization and NodeRestriction, the bootstrap
    * signer, token cleaner and CSR approving/signing controllers, and kubeadm's own `init phase bootstrap-token`
@@ -66,6 +73,12 @@ export interface StartClusterOptions {
    */
   readonly joinable?: boolean;
 }
+
+/** The label (key=value) of the Nodes KWOK plays the kubelet of, in a cluster started with `workloads`. */
+export const TENANT_KWOK_NODE_LABEL = { key: 'metalslice.io/e2e-kwok', value: 'true' } as const;
+
+/** The taint of KWOK's Nodes: only pods that tolerate it (a test's tenant workloads) land there, no launcher pod. */
+export const TENANT_KWOK_NODE_TAINT = { key: 'metalslice.io/e2e-tenant', value: 'true', effect: 'NoSchedule' } as const;
 
 /** What a joinable control plane (StartClusterOptions.joinable) was made with. */
 export interface JoinableControlPlane {
@@ -303,10 +316,15 @@ export async function startCluster(opts: StartClusterOptions = {}): Promise<Test
   const joinable = opts.joinable === true;
   if (joinable && opts.controllerManager === false)
     throw new Error('startCluster: a joinable control plane needs kube-controller-manager (its bootstrap signer signs cluster-info)');
+  const workloads = opts.workloads === true;
+  if (workloads && opts.controllerManager === false)
+    throw new Error('startCluster: workloads need kube-controller-manager (Deployments, ReplicaSets, StatefulSets, budgets)');
   const bins = {
     etcd: binary('etcd'),
     apiserver: binary('kube-apiserver'),
     kcm: opts.controllerManager === false ? undefined : binary('kube-controller-manager'),
+    scheduler: workloads ? binary('kube-scheduler') : undefined,
+    kwok: workloads ? binary('kwok') : undefined,
   };
   const kubeadm = joinable ? binary('kubeadm') : undefined;
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'metalslice-e2e-'));
@@ -445,7 +463,7 @@ export async function startCluster(opts: StartClusterOptions = {}): Promise<Test
           bins.kcm,
           [
             `--kubeconfig=${adminKubeconfig}`,
-            `--controllers=namespace-controller,resourcequota-controller,garbage-collector-controller,serviceaccount-controller,serviceaccount-token-controller,clusterrole-aggregation-controller,root-ca-certificate-publisher-controller,disruption-controller${joinable ? `,${JOINABLE_CONTROLLERS.join(',')}` : ''}`,
+            `--controllers=namespace-controller,resourcequota-controller,garbage-collector-controller,serviceaccount-controller,serviceaccount-token-controller,clusterrole-aggregation-controller,root-ca-certificate-publisher-controller,disruption-controller${workloads ? `,${WORKLOAD_CONTROLLERS.join(',')}` : ''}${joinable ? `,${JOINABLE_CONTROLLERS.join(',')}` : ''}`,
             ...(joinable ? [`--cluster-signing-cert-file=${caFile}`, `--cluster-signing-key-file=${path.join(dir, 'ca.key')}`] : []),
             `--service-account-private-key-file=${path.join(dir, 'sa.key')}`,
             `--root-ca-file=${caFile}`,
@@ -465,6 +483,8 @@ export async function startCluster(opts: StartClusterOptions = {}): Promise<Test
         diedEarly,
       );
     }
+
+    if (bins.scheduler && bins.kwok) await startWorkloadComponents(components, dir, adminKubeconfig, bins.scheduler, bins.kwok);
 
     const joinableControlPlane = kubeadm ? await makeJoinable({ kubeadm, dir, adminKubeconfig, apiPort, admin, timeoutMs }) : undefined;
     // kube-public/cluster-info with the cluster's CA, as every control plane a node joins by bootstrap token
@@ -538,6 +558,47 @@ export async function startCluster(opts: StartClusterOptions = {}): Promise<Test
     await stop().catch(() => undefined);
     throw new Error(message);
   }
+}
+
+/** The controllers a tenant's workloads need, beyond those every test cluster runs. */
+const WORKLOAD_CONTROLLERS = ['deployment-controller', 'replicaset-controller', 'statefulset-controller'] as const;
+
+/**
+ * kube-scheduler (its default profile) and KWOK (its default stages: a Node it manages is initialized and kept
+ * Ready, a pod bound to it becomes Running and Ready, a pod being deleted is deleted) for StartClusterOptions.workloads.
+ * HOME is the temp dir, so no user kwok config is read.
+ */
+async function startWorkloadComponents(components: Component[], dir: string, kubeconfig: string, scheduler: string, kwok: string): Promise<void> {
+  const schedulerConfig = path.join(dir, 'scheduler.yaml');
+  fs.writeFileSync(
+    schedulerConfig,
+    stringify({
+      apiVersion: 'kubescheduler.config.k8s.io/v1',
+      kind: 'KubeSchedulerConfiguration',
+      clientConnection: { kubeconfig },
+      leaderElection: { leaderElect: false },
+    }),
+  );
+  components.push(startComponent('kube-scheduler', scheduler, [`--config=${schedulerConfig}`, '--bind-address=127.0.0.1', '--secure-port=0', '--v=1'], dir));
+  const kwokConfig = path.join(dir, 'kwok.yaml');
+  fs.writeFileSync(kwokConfig, '');
+  components.push(
+    startComponent(
+      'kwok',
+      kwok,
+      [
+        `--config=${kwokConfig}`,
+        `--kubeconfig=${kubeconfig}`,
+        `--manage-nodes-with-label-selector=${TENANT_KWOK_NODE_LABEL.key}=${TENANT_KWOK_NODE_LABEL.value}`,
+        `--server-address=127.0.0.1:${await freePort()}`,
+        '--node-ip=127.0.0.1',
+        '--cidr=10.128.0.0/9',
+        '--node-lease-duration-seconds=0',
+      ],
+      dir,
+      { ...process.env, HOME: dir },
+    ),
+  );
 }
 
 async function installCrds(admin: KubeClient, dir: string, timeoutMs: number): Promise<string[]> {

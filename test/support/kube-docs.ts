@@ -16,6 +16,7 @@ export interface Meta {
   readonly creationTimestamp?: string | null;
   readonly resourceVersion?: string;
   readonly uid?: string;
+  readonly deletionTimestamp?: string;
 }
 
 /** A condition of an object's status. */
