@@ -396,7 +396,7 @@ function addToolCommands(program: Command, io: Io, done: (code: number) => void)
     .option('--context <name>', 'with --from-cluster: kubeconfig context')
     .option(
       '--kubevirt',
-      "apply the rendered VirtualMachines to KubeVirt's own virt-api and virt-controller, which make the launcher pods (about 5 VMs/s; built by scripts/toolchain.sh)",
+      "apply the rendered VirtualMachines to KubeVirt's own virt-api and virt-controller, which make the launcher pods (2 to 10 VMs a second on 2 cores; built by scripts/toolchain.sh)",
     )
     .addHelpText('after', VERIFY_EXAMPLES)
     .action(async (config: string, opts: VerifyCliOptions) => {
