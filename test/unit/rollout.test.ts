@@ -198,33 +198,29 @@ describe('plan --previous proves the roll against the running fleet', () => {
     expect(rollProblems(changes)[0].message).toContain('no roll fits');
   });
 
+  // A pool of a few nodes whose memory and quota change between two plans, either way.
+  const memory = fc.integer({ min: 1, max: 24 });
+  const quotaMemory = fc.integer({ min: 10, max: 400 });
+  const change = fc.record({ count: fc.integer({ min: 1, max: 6 }), oldGi: memory, newGi: memory, oldQuotaGi: quotaMemory, newQuotaGi: quotaMemory });
+
   it('property: a roll the diff lets pass fits the quota with every old node at its old size plus the surge', () => {
     fc.assert(
-      fc.property(
-        fc.record({
-          count: fc.integer({ min: 1, max: 6 }),
-          oldGi: fc.integer({ min: 1, max: 24 }),
-          newGi: fc.integer({ min: 1, max: 24 }),
-          oldQuotaGi: fc.integer({ min: 10, max: 400 }),
-          newQuotaGi: fc.integer({ min: 10, max: 400 }),
-        }),
-        (p) => {
-          const base = { hosts: 4, count: p.count, cpu: 1, quotaCpu: 64 };
-          const before = planModel(model({ ...base, memoryGi: p.oldGi, quotaMemoryGi: p.oldQuotaGi }));
-          const after = planModel(model({ ...base, memoryGi: p.newGi, quotaMemoryGi: p.newQuotaGi }));
-          const [old, now] = [rolloutOf(before), rolloutOf(after)];
-          if (!before.ok || !after.ok || !old || !now || old.revision === now.revision) return;
-          const roll = diffPlans(before.report, after.report).pools.find((x) => x.pool === 'web')!.roll!;
-          const mem = (q: string | undefined) => Quantity.parse(q ?? '0');
-          const [oldFoot, newFoot] = [mem(before.report.pools[0].footprint.memory), mem(after.report.pools[0].footprint.memory)];
-          const quota = after.report.quotas[0];
-          // Independently: every node at its old footprint, the new quota's migration room, the surge at the new one.
-          const firstStep = oldFoot.times(p.count).add(mem(quota.migrationHeadroom.memory)).add(newFoot.times(now.maxSurge));
-          expect(mem(roll.peak.memory).cmp(firstStep)).toBeGreaterThanOrEqual(0);
-          if (roll.problem === undefined) expect(firstStep.cmp(mem(quota.limits.memory))).toBeLessThanOrEqual(0);
-          else expect(mem(roll.peak.memory).cmp(mem(quota.limits.memory)) > 0 || /host/.test(roll.problem)).toBe(true);
-        },
-      ),
+      fc.property(change, (p) => {
+        const base = { hosts: 4, count: p.count, cpu: 1, quotaCpu: 64 };
+        const before = planModel(model({ ...base, memoryGi: p.oldGi, quotaMemoryGi: p.oldQuotaGi }));
+        const after = planModel(model({ ...base, memoryGi: p.newGi, quotaMemoryGi: p.newQuotaGi }));
+        const [old, now] = [rolloutOf(before), rolloutOf(after)];
+        if (!before.ok || !after.ok || !old || !now || old.revision === now.revision) return;
+        const roll = diffPlans(before.report, after.report).pools.find((x) => x.pool === 'web')!.roll!;
+        const mem = (q: string | undefined) => Quantity.parse(q ?? '0');
+        const [oldFoot, newFoot] = [mem(before.report.pools[0].footprint.memory), mem(after.report.pools[0].footprint.memory)];
+        const quota = after.report.quotas[0];
+        // Independently: every node at its old footprint, the new quota's migration room, the surge at the new one.
+        const firstStep = oldFoot.times(p.count).add(mem(quota.migrationHeadroom.memory)).add(newFoot.times(now.maxSurge));
+        expect(mem(roll.peak.memory).cmp(firstStep)).toBeGreaterThanOrEqual(0);
+        if (roll.problem === undefined) expect(firstStep.cmp(mem(quota.limits.memory))).toBeLessThanOrEqual(0);
+        else expect(mem(roll.peak.memory).cmp(mem(quota.limits.memory)) > 0 || /host/.test(roll.problem)).toBe(true);
+      }),
       { numRuns: 120 },
     );
   });
