@@ -7,6 +7,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { binary, expectOk, REPO_ROOT, run, startCluster, TestCluster, tofu } from './harness';
+import { kwokNode, openShop, raiseBudget, readyOn, recordPods, ShopPod, until } from './tenant-shop';
 import type { KubeDoc, KubeList, ResourceQuotaDoc } from '../support/kube-docs';
 import { parseDocument } from 'yaml';
 import type { WatchEvent } from '../../constructs/verify/processes';
@@ -21,7 +22,7 @@ describe('e2e: the example config as one stack', () => {
   const stackDir = () => path.join(work, 'cdktf.out', 'stacks', 'from-config');
 
   beforeAll(async () => {
-    cluster = await startCluster({ kubevirt: true });
+    cluster = await startCluster({ kubevirt: true, workloads: true });
     // What installing KubeVirt and Metal3 leaves behind: their namespaces (KubeVirt's made by startCluster).
     for (const name of ['metal3']) expect((await cluster.client().create('/api/v1/namespaces', { metadata: { name } })).status).toBe(201);
     work = fs.mkdtempSync(path.join(os.tmpdir(), 'metalslice-config-'));
@@ -90,9 +91,12 @@ describe('e2e: the example config as one stack', () => {
     const again = await tf(['plan', '-detailed-exitcode', '-input=false', '-no-color']);
     expect({ code: again.code, out: again.code === 0 ? '' : again.stdout.slice(-3000) }).toEqual({ code: 0, out: '' });
 
-    // A private (Metal3) node and a static auto node have joined the tenant cluster (here the same API server),
-    // each running a pod. Destroying drains each Node before its HostClaim or VM goes, as the API server records.
+    // A private (Metal3) node and a static auto node have joined the tenant cluster (here the same API server).
+    // The Metal3 node runs the shop (KWOK plays its kubelet): a Deployment's pod under a budget that allows no
+    // disruption and a StatefulSet's pod, with a second node to move to; the auto node runs a bare pod. Destroying
+    // drains each Node before its HostClaim or VM goes, as the API server records.
     const joined = { 'team-a-prod-train-1': 'HostClaim', 'team-a-prod-base-1': 'VirtualMachine' } as const;
+    const [metal, spare] = ['team-a-prod-train-1', 'team-a-prod-spare'];
     const deletedAt = new Map<string, number>();
     const watches = Object.entries(joined).flatMap(([node, kind]) => {
       const seen = (what: string) => (e: WatchEvent<KubeDoc>) => {
@@ -105,27 +109,57 @@ describe('e2e: the example config as one stack', () => {
         api.watch(`/api/v1/namespaces/default/pods?watch=1&fieldSelector=spec.nodeName%3D${node}`, seen('Pod')),
       ];
     });
-    for (const node of Object.keys(joined)) {
-      expect((await api.create('/api/v1/nodes', { apiVersion: 'v1', kind: 'Node', metadata: { name: node } })).status).toBe(201);
-      const pod = {
-        apiVersion: 'v1',
-        kind: 'Pod',
-        metadata: { name: `on-${node}` },
-        spec: { nodeName: node, terminationGracePeriodSeconds: 0, containers: [{ name: 'c', image: 'registry.invalid/c:1' }] },
-      };
-      expect((await api.create('/api/v1/namespaces/default/pods', pod)).status).toBe(201);
-    }
+    await kwokNode(api, metal);
+    const shop = await openShop(api, 'shop', metal);
+    await kwokNode(api, spare);
+    const recorded = recordPods(api, 'shop');
+    watches.push(recorded.watch);
+    const auto = 'team-a-prod-base-1';
+    expect((await api.create('/api/v1/nodes', { apiVersion: 'v1', kind: 'Node', metadata: { name: auto } })).status).toBe(201);
+    const pod = {
+      apiVersion: 'v1',
+      kind: 'Pod',
+      metadata: { name: `on-${auto}` },
+      spec: { nodeName: auto, terminationGracePeriodSeconds: 0, containers: [{ name: 'c', image: 'registry.invalid/c:1' }] },
+    };
+    expect((await api.create('/api/v1/namespaces/default/pods', pod)).status).toBe(201);
 
-    expectOk('destroy', await tf(['destroy', '-auto-approve', '-input=false', '-no-color']));
+    const destroying = tf(['destroy', '-auto-approve', '-input=false', '-no-color']);
+    try {
+      // The Metal3 node's drain moves the StatefulSet's pod and waits on the Deployment's budget, its HostClaim kept.
+      await until(`Node ${metal} cordoned`, 300_000, async () =>
+        (await api.get<{ spec?: { unschedulable?: boolean } }>(`/api/v1/nodes/${metal}`)).body.spec?.unschedulable === true ? true : undefined,
+      );
+      await readyOn(api, 'shop', 'db', spare);
+      await new Promise((r) => setTimeout(r, 5_000));
+      expect((await api.get<ShopPod>(`/api/v1/namespaces/shop/pods/${shop.cart.metadata.name}`)).body.spec.nodeName).toBe(metal);
+      expect((await api.get(`/apis/metal3.io/v1alpha1/namespaces/team-a-prod-metal/hostclaims/${metal}`)).status).toBe(200);
+    } finally {
+      await raiseBudget(api, 'shop');
+    }
+    expectOk('destroy', await destroying);
     expect((await api.get<KubeList<KubeDoc>>(`${VMS}/virtualmachines`)).body.items).toEqual([]);
     expect((await api.get<KubeList<KubeDoc>>('/apis/metal3.io/v1alpha1/hostclaims')).body.items).toEqual([]);
+    // The Deployment made its pod again on the other node.
+    expect((await readyOn(api, 'shop', 'cart', spare)).metadata.uid).not.toBe(shop.cart.metadata.uid);
     await new Promise((r) => setTimeout(r, 1_000));
     for (const w of watches) w.stop();
-    for (const [node, kind] of Object.entries(joined)) {
-      expect((await api.get(`/api/v1/nodes/${node}`)).status).toBe(404);
-      const [pod, gone, owner] = [deletedAt.get(`Pod ${node}`), deletedAt.get(`Node ${node}`), deletedAt.get(`${kind} ${node}`)];
-      expect({ node, podBeforeNode: pod! < gone!, nodeBeforeOwner: gone! < owner! }).toEqual({ node, podBeforeNode: true, nodeBeforeOwner: true });
+    for (const [uid, what] of [
+      [shop.cart.metadata.uid!, 'cart'],
+      [shop.db.metadata.uid!, 'db'],
+    ] as const) {
+      const gone = recorded.pods.get(uid)?.deletedAt;
+      if (gone !== undefined) deletedAt.set(`Pod ${metal} ${what}`, gone);
     }
+    const order = (node: string, kind: string, pods: readonly string[]) => {
+      const [gone, owner] = [deletedAt.get(`Node ${node}`), deletedAt.get(`${kind} ${node}`)];
+      return { node, podsBeforeNode: pods.every((p) => deletedAt.get(p)! < gone!), nodeBeforeOwner: gone! < owner! };
+    };
+    for (const node of Object.keys(joined)) expect((await api.get(`/api/v1/nodes/${node}`)).status).toBe(404);
+    expect(order(metal, 'HostClaim', [`Pod ${metal} cart`, `Pod ${metal} db`])).toEqual({ node: metal, podsBeforeNode: true, nodeBeforeOwner: true });
+    expect(order(auto, 'VirtualMachine', [`Pod ${auto}`])).toEqual({ node: auto, podsBeforeNode: true, nodeBeforeOwner: true });
+    await api.delete('/api/v1/namespaces/shop');
+    await api.delete(`/api/v1/nodes/${spare}`);
   });
 
   it('as a stack per pool: applies in stack order, re-plans clean, and +1 worker plans one node in one stack', async () => {
