@@ -3,12 +3,12 @@
  * changes (constructs/node-rollout.ts). By then Terraform has applied every VM of the pool at the new revision, and
  * KubeVirt holds each running VM's new spec staged; this replaces the running nodes, so nothing is lost on the way:
  *
- * 1. `maxSurge` surge VMs (`<pool>-surge-<k>`): copies of a node still on the old revision's VM, now at the new
+ * 1. `maxSurge` surge VMs (`<pool>-<k>-surge`): copies of a node still on the old revision's VM, now at the new
  *    one, each with that node's user data under its own name. It waits until each surge node is Ready in the
  *    tenant cluster.
  * 2. Nodes to replace (a VMI whose revision is not the VM's), `maxSurge + maxUnavailable` at a time: each is
  *    drained (`drain-node`: cordon, the Eviction API, the Node deleted), stopped (runStrategy Halted, as
- *    `virtctl stop`), its root DataVolume deleted so KubeVirt makes a fresh one from the template, started again
+ *    `virtctl stop`), its root DataVolume deleted with its claim so KubeVirt makes a fresh one from the template, started again
  *    on the new revision (cloud-init and kubeadm join run again), and waited for until its Node is Ready.
  * 3. The surge nodes are drained and their VMs and Secrets deleted.
  *
@@ -117,6 +117,9 @@ async function must(client: KubeClient, method: 'POST' | 'PATCH' | 'DELETE', api
   const fix = res.status === 403 ? `: ${client.target.who} needs ${verb} there (README "Changing a fleet")` : '';
   throw new KubeApiError(`cannot ${what}: HTTP ${res.status}, ${reasonOf(res)}${fix}`, res.status);
 }
+
+/** A delete that ends only when the object's dependents are gone. */
+const FOREGROUND = { apiVersion: 'v1', kind: 'DeleteOptions', propagationPolicy: 'Foreground' } as const;
 
 /** Reads until `done` says so or the time is up; an API server that does not answer is waited through. */
 async function waitUntil(what: string, seconds: number, interval: number, done: () => Promise<boolean>): Promise<void> {
@@ -275,7 +278,9 @@ class Roll {
       const old = await this.provider.get(dv);
       const uid = ok(old) ? (old.body as { metadata?: { uid?: string } }).metadata?.uid : undefined;
       if (uid === undefined) continue;
-      await must(this.provider, 'DELETE', dv, `delete DataVolume ${t.metadata.name} (the old root disk)`);
+      // In the foreground: the DataVolume goes only once its claim has gone (the garbage collector deletes the
+      // claim, and its protection lets it go once no pod mounts it), so the new DataVolume cannot adopt the old disk.
+      await must(this.provider, 'DELETE', dv, `delete DataVolume ${t.metadata.name} (the old root disk)`, FOREGROUND);
       await waitUntil(`DataVolume ${t.metadata.name} deleted`, STOP_TIMEOUT_SECONDS, this.interval, async () => {
         const now = await this.provider.get(dv);
         return now.status === 404 || (ok(now) && (now.body as { metadata?: { uid?: string } }).metadata?.uid !== uid);

@@ -1,6 +1,6 @@
 // A real control plane for end-to-end tests: etcd, kube-apiserver (TLS, RBAC, ResourceQuota admission) and
 // a kube-controller-manager running only the controllers a tenant slice depends on (namespace deletion,
-// quota usage, garbage collection, service accounts, PodDisruptionBudget status), all on loopback, in a temp dir, torn down by stop().
+// quota usage, garbage collection, service accounts, PodDisruptionBudget status, claim protection), all on loopback, in a temp dir, torn down by stop().
 // Binaries come from scripts/toolchain.sh (source its env.sh, or let scripts/test-e2e.sh do it).
 import { spawn } from 'node:child_process';
 import * as fs from 'node:fs';
@@ -463,7 +463,7 @@ export async function startCluster(opts: StartClusterOptions = {}): Promise<Test
           bins.kcm,
           [
             `--kubeconfig=${adminKubeconfig}`,
-            `--controllers=namespace-controller,resourcequota-controller,garbage-collector-controller,serviceaccount-controller,serviceaccount-token-controller,clusterrole-aggregation-controller,root-ca-certificate-publisher-controller,disruption-controller${workloads ? `,${WORKLOAD_CONTROLLERS.join(',')}` : ''}${joinable ? `,${JOINABLE_CONTROLLERS.join(',')}` : ''}`,
+            `--controllers=namespace-controller,resourcequota-controller,garbage-collector-controller,serviceaccount-controller,serviceaccount-token-controller,clusterrole-aggregation-controller,root-ca-certificate-publisher-controller,disruption-controller,persistentvolumeclaim-protection-controller${workloads ? `,${WORKLOAD_CONTROLLERS.join(',')}` : ''}${joinable ? `,${JOINABLE_CONTROLLERS.join(',')}` : ''}`,
             ...(joinable ? [`--cluster-signing-cert-file=${caFile}`, `--cluster-signing-key-file=${path.join(dir, 'ca.key')}`] : []),
             `--service-account-private-key-file=${path.join(dir, 'sa.key')}`,
             `--root-ca-file=${caFile}`,

@@ -112,6 +112,7 @@ describe('e2e: a pool that changes rolls its nodes through drains, one surge at 
     watch('VirtualMachineInstance', `${VMIS}?watch=1`);
     watch('Node', '/api/v1/nodes?watch=1');
     watch('Pod', '/api/v1/namespaces/shop/pods?watch=1');
+    watch('PersistentVolumeClaim', '/api/v1/persistentvolumeclaims?watch=1');
   }
 
   const synth = async (memory: string, version: string) => {
@@ -150,6 +151,13 @@ describe('e2e: a pool that changes rolls its nodes through drains, one surge at 
       expect({ node, drained: nodeGone !== undefined, stopped: vmiGone !== undefined }).toEqual({ node, drained: true, stopped: true });
       expect(podGone!.rv).toBeLessThan(nodeGone!.rv);
       expect(nodeGone!.rv).toBeLessThan(vmiGone!.rv);
+      // The old root disk's claim was gone before the node started again: the new DataVolume made a new one.
+      const claimGone = events.find(
+        (e) => e.kind === 'PersistentVolumeClaim' && e.type === 'DELETED' && e.name.startsWith(`${node}-`) && !e.name.includes('surge') && e.rv > fromRv,
+      );
+      const restarted = events.find((e) => e.kind === 'VirtualMachineInstance' && e.type === 'ADDED' && e.name === node && e.rv > vmiGone!.rv);
+      expect({ node, claimGone: claimGone !== undefined, restarted: restarted !== undefined }).toEqual({ node, claimGone: true, restarted: true });
+      expect(claimGone!.rv).toBeLessThan(restarted!.rv);
     }
   };
 
@@ -233,8 +241,7 @@ describe('e2e: a pool that changes rolls its nodes through drains, one surge at 
     }
   });
 
-  // No destroy: the throwaway control plane goes with its state (the CDI stand-in's claims keep their protection
-  // finalizer here, so the quota's namespace would never finish deleting). Other suites prove destroy.
+  // No destroy: the throwaway control plane goes with its state. Other suites prove destroy.
   afterAll(async () => {
     for (const stop of stops) stop();
     await cluster?.stop();
