@@ -87,7 +87,13 @@ describe('e2e: faults during and between applies', () => {
     expectOk('apply its namespace and token', await tf(['apply', '-auto-approve', '-input=false', '-no-color', ...needs.map((a) => `-target=${a}`)]));
     const api = cluster.client();
     const secretPath = '/api/v1/namespaces/acme-team-a/secrets/many-0-cloudinit';
-    const stale = { apiVersion: 'v1', kind: 'Secret', metadata: { name: 'many-0-cloudinit' }, type: 'Opaque', data: { userdata: Buffer.from('#cloud-config\n').toString('base64') } };
+    const stale = {
+      apiVersion: 'v1',
+      kind: 'Secret',
+      metadata: { name: 'many-0-cloudinit' },
+      type: 'Opaque',
+      data: { userdata: Buffer.from('#cloud-config\n').toString('base64') },
+    };
     expect((await api.create('/api/v1/namespaces/acme-team-a/secrets', stale)).status).toBe(201);
     const uid = (await api.get<SecretDoc>(secretPath)).body.metadata.uid;
 
