@@ -1,5 +1,6 @@
 /**
- * The resource metalslice applies VirtualMachines with: `kubectl_manifest` of the gavinbunney/kubectl provider.
+ * The resource metalslice applies VirtualMachines and nodes' user data Secrets with: `kubectl_manifest` of the
+ * gavinbunney/kubectl provider.
  *
  * hashicorp/kubernetes's `kubernetes_manifest` reads the cluster's OpenAPI document and lists its CRDs for
  * every resource in every plan, so a no-op plan of a stack costs about a second of CPU per VM (measured by
@@ -8,13 +9,16 @@
  * rewrites a VM's spec and made `kubernetes_manifest` report "inconsistent result") does not show as drift:
  * the fields metalslice does not write are not compared.
  *
+ * Its create is a server-side apply too, so an object whose create response was lost (an API server crash) is
+ * taken over by the next apply, where a POST-based create (`kubernetes_secret_v1`) stops on "already exists".
+ *
  * The provider has no prebuilt cdktf binding; this module declares the two pieces metalslice uses.
  */
 import { defaultProvider, KubernetesConnection } from './stack-provider';
 import { TerraformMetaArguments, TerraformProvider, TerraformResource, TerraformStack } from 'cdktf';
 import { Construct } from 'constructs';
 
-/** The kubectl provider metalslice's VirtualMachines are applied with, and the version it is tested with. */
+/** The kubectl provider metalslice's VirtualMachines and user data Secrets are applied with, and the version it is tested with. */
 export const KUBECTL_PROVIDER = {
   /** Its registry source. */
   source: 'gavinbunney/kubectl',
@@ -145,7 +149,10 @@ export interface KubectlManifestProps extends Pick<TerraformMetaArguments, 'depe
   readonly sensitiveFields?: string[];
 }
 
-/** The construct context key that makes VmNodes take their VirtualMachines over from kubernetes_manifest. */
+/**
+ * The construct context key of the upgrade from metalslice 0.1: VmNodes take their VirtualMachines over from
+ * kubernetes_manifest, and every node its user data Secret from kubernetes_secret_v1.
+ */
 export const ADOPT_MANIFEST_VMS_CONTEXT = 'metalslice:adoptManifestVirtualMachines';
 
 /**
