@@ -12,7 +12,6 @@
  */
 import { ITerraformDependable, Lazy, Token } from 'cdktf';
 import { Manifest } from './providers/kubernetes/manifest';
-import { SecretV1 } from './providers/kubernetes/secret-v1';
 import { Construct, IConstruct } from 'constructs';
 import { CapacityPlan, IPlanContributor, ModelBuilder } from './capacity-plan';
 import { PlannedAutoNode } from './core/auto';
@@ -34,6 +33,7 @@ import { nodeEnvironmentNamespace } from './core/naming/derived';
 import { ITenantCluster } from './tenant-cluster';
 import { JoinToken } from './vm-node';
 import { NodeDrains } from './node-drain';
+import { userDataSecret } from './plumbing/user-data-secret';
 
 /** metal3 providers keep their BareMetalHosts here unless they say otherwise (as the planner assumes). */
 const DEFAULT_HOST_NAMESPACE = 'metal3';
@@ -160,26 +160,28 @@ class HostNode extends Construct {
     const token = new JoinToken(this, 'Join', { cluster, nodeName, ttl: bootstrapTokenTtl }).token;
     const userDataName = hostClaimUserDataSecretName(nodeName);
     const secret = renderHostClaimUserDataSecret(userDataName, namespace, poolName, '');
-    const userData = new SecretV1(this, 'UserData', {
-      metadata: { name: secret.metadata.name, namespace: secret.metadata.namespace, labels: secret.metadata.labels },
+    // Applied server-side, so an API server crash during its create leaves nothing the next apply stops on.
+    const userData = userDataSecret(this, {
+      name: secret.metadata.name,
+      namespace,
+      labels: secret.metadata.labels ?? {},
       type: secret.type as string,
+      key: USER_DATA_KEY,
       dependsOn: [dependsOn],
-      data: {
-        [USER_DATA_KEY]: Token.asString(
-          Lazy.stringValue({
-            produce: () =>
-              renderJoinCloudConfig({
-                nodeName,
-                endpoint: cluster.endpoint,
-                caCertificate: cluster.caCertificate,
-                token,
-                kubernetesVersion: cluster.kubernetesVersion ?? '1.33',
-                labels: labels(),
-                taints: taints(),
-              }),
-          }),
-        ),
-      },
+      document: Token.asString(
+        Lazy.stringValue({
+          produce: () =>
+            renderJoinCloudConfig({
+              nodeName,
+              endpoint: cluster.endpoint,
+              caCertificate: cluster.caCertificate,
+              token,
+              kubernetesVersion: cluster.kubernetesVersion ?? '1.33',
+              labels: labels(),
+              taints: taints(),
+            }),
+        }),
+      ),
     });
     // The Secret first: the baremetal-operator reads it as soon as it binds a host to the claim.
     const hostClaim = new Manifest(this, 'Resource', { manifest: Lazy.anyValue({ produce: () => claim(userDataName) }), dependsOn: [userData] });

@@ -11,7 +11,8 @@ import { StringResource } from './providers/random/string-resource';
 import { Construct } from 'constructs';
 import { stringify } from 'yaml';
 import { DEFAULT_BOOTSTRAP_TOKEN_TTL, bootstrapTokenTtlProblem } from './core/input/join-token';
-import { ADOPT_MANIFEST_VMS_CONTEXT, KubectlManifest } from './plumbing/kubectl';
+import { KubectlManifest } from './plumbing/kubectl';
+import { adoptsFromManifest, userDataSecret } from './plumbing/user-data-secret';
 import { Taint } from './core/input/model';
 import { renderJoinCloudConfig } from './render/cloud-init';
 import { KUBEVIRT_API_VERSION } from './render/kubevirt';
@@ -123,40 +124,37 @@ export class VmNode extends Construct {
     const userDataName = `${nodeName}-cloudinit`;
     // The Secret and the VM live in the quota's namespace. The Secret waits for the namespace only (without it a
     // first apply could create the Secret before the namespace); the VM waits for the accounted ResourceQuota.
-    // Secrets so come before VMs in an apply (in practice: nothing orders them but what each waits for), and an
-    // API server that crashes while the VMs are applied finds no Secret create in flight: a create whose
-    // response is lost leaves a Secret the state does not know, which the next apply refuses ("already
-    // exists"), while a VM is applied server-side and converges.
-    const userData = new SecretV1(this, 'UserData', {
-      metadata: { name: userDataName, namespace: props.namespace, labels: { [POOL_LABEL]: props.poolName } },
+    // Both are applied server-side: an API server that crashes during the create leaves an object the state does
+    // not know, and the next apply takes it over instead of stopping on "already exists".
+    const userData = userDataSecret(this, {
+      name: userDataName,
+      namespace: props.namespace,
+      labels: { [POOL_LABEL]: props.poolName },
       type: 'Opaque',
+      key: 'userdata',
       dependsOn: waitFor(this, props.namespaceReady),
-      data: {
-        userdata: Token.asString(
-          new MadeAtSynth(() => {
-            const join = props.join();
-            return renderJoinCloudConfig({
-              nodeName,
-              endpoint: cluster.endpoint,
-              caCertificate: cluster.caCertificate,
-              token,
-              kubernetesVersion: cluster.kubernetesVersion ?? '1.33',
-              labels: join.labels,
-              taints: join.taints,
-            });
-          }),
-        ),
-      },
+      document: Token.asString(
+        new MadeAtSynth(() => {
+          const join = props.join();
+          return renderJoinCloudConfig({
+            nodeName,
+            endpoint: cluster.endpoint,
+            caCertificate: cluster.caCertificate,
+            token,
+            kubernetesVersion: cluster.kubernetesVersion ?? '1.33',
+            labels: join.labels,
+            taints: join.taints,
+          });
+        }),
+      ),
     });
     // kubectl_manifest, not kubernetes_manifest: plans stay a GET per VM at fleet scale (see plumbing/kubectl.ts).
-    // Upgrading from metalslice 0.1, whose VMs were kubernetes_manifest: with the context key set, this deploy takes
-    // each existing VM over in place (README "Upgrading from 0.1").
-    const adoptFlag: unknown = this.node.tryGetContext(ADOPT_MANIFEST_VMS_CONTEXT);
-    const adopt = adoptFlag === true || adoptFlag === 'true';
+    // Upgrading from metalslice 0.1, whose VMs were kubernetes_manifest (and user data Secrets kubernetes_secret_v1):
+    // with the context key set, this deploy takes each existing VM and Secret over in place (README "Upgrading from 0.1").
     const vm = new KubectlManifest(this, 'Resource', {
       yamlBody: Token.asString(new MadeAtSynth(() => stringify(props.vm(userDataName), { lineWidth: 0 }))),
       dependsOn: waitFor(this, props.admission),
-      adoptFromManifest: adopt ? `${KUBEVIRT_API_VERSION}//VirtualMachine//${nodeName}//${props.namespace}` : undefined,
+      adoptFromManifest: adoptsFromManifest(this) ? `${KUBEVIRT_API_VERSION}//VirtualMachine//${nodeName}//${props.namespace}` : undefined,
     });
     // Before the VM goes (scaled down, pool removed, destroyed), its tenant Node is drained and deleted.
     NodeDrains.of(this, cluster).add(nodeName, vm, props.drainTimeout);

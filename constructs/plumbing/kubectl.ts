@@ -1,5 +1,6 @@
 /**
- * The resource metalslice applies VirtualMachines with: `kubectl_manifest` of the gavinbunney/kubectl provider.
+ * The resource metalslice applies VirtualMachines and nodes' user data Secrets with: `kubectl_manifest` of the
+ * gavinbunney/kubectl provider.
  *
  * hashicorp/kubernetes's `kubernetes_manifest` reads the cluster's OpenAPI document and lists its CRDs for
  * every resource in every plan, so a no-op plan of a stack costs about a second of CPU per VM (measured by
@@ -8,13 +9,16 @@
  * rewrites a VM's spec and made `kubernetes_manifest` report "inconsistent result") does not show as drift:
  * the fields metalslice does not write are not compared.
  *
+ * Its create is a server-side apply too, so an object whose create response was lost (an API server crash) is
+ * taken over by the next apply, where a POST-based create (`kubernetes_secret_v1`) stops on "already exists".
+ *
  * The provider has no prebuilt cdktf binding; this module declares the two pieces metalslice uses.
  */
 import { defaultProvider, KubernetesConnection } from './stack-provider';
 import { TerraformMetaArguments, TerraformProvider, TerraformResource, TerraformStack } from 'cdktf';
 import { Construct } from 'constructs';
 
-/** The kubectl provider metalslice's VirtualMachines are applied with, and the version it is tested with. */
+/** The kubectl provider metalslice's VirtualMachines and user data Secrets are applied with, and the version it is tested with. */
 export const KUBECTL_PROVIDER = {
   /** Its registry source. */
   source: 'gavinbunney/kubectl',
@@ -131,9 +135,24 @@ export interface KubectlManifestProps extends Pick<TerraformMetaArguments, 'depe
    * @default - nothing to take over
    */
   readonly adoptFromManifest?: string;
+  /**
+   * Forget a resource of this type at the same construct path (what metalslice 0.1 applied the object with), in
+   * this deploy, without deleting the object: a `removed` block. No import: the create applies server-side and
+   * takes the existing object over (force_conflicts), keeping its UID.
+   * @default - nothing to forget
+   */
+  readonly forgetPrevious?: string;
+  /**
+   * Fields of the object the plan shows as `(sensitive value)` in `yaml_body_parsed` (dot paths, map values only).
+   * @default - the provider's default: `data` of a v1 Secret, nothing otherwise
+   */
+  readonly sensitiveFields?: string[];
 }
 
-/** The construct context key that makes VmNodes take their VirtualMachines over from kubernetes_manifest. */
+/**
+ * The construct context key of the upgrade from metalslice 0.1: VmNodes take their VirtualMachines over from
+ * kubernetes_manifest, and every node its user data Secret from kubernetes_secret_v1.
+ */
 export const ADOPT_MANIFEST_VMS_CONTEXT = 'metalslice:adoptManifestVirtualMachines';
 
 /**
@@ -144,7 +163,9 @@ export const ADOPT_MANIFEST_VMS_CONTEXT = 'metalslice:adoptManifestVirtualMachin
  */
 export class KubectlManifest extends TerraformResource {
   private readonly yamlBody: string;
-  private readonly adopt: boolean;
+  private readonly sensitiveFields?: string[];
+  /** The resource types this one takes over from at the same address (each gets a `removed` block). */
+  private readonly forget: string[] = [];
 
   constructor(scope: Construct, id: string, props: KubectlManifestProps) {
     super(scope, id, {
@@ -156,20 +177,30 @@ export class KubectlManifest extends TerraformResource {
     // The stack's default kubectl provider, made when the stack has none; an aliased one is passed as `provider`.
     if (props.provider === undefined) KubectlProvider.of(scope);
     this.yamlBody = props.yamlBody;
-    this.adopt = props.adoptFromManifest !== undefined;
-    if (props.adoptFromManifest !== undefined) this.importFrom(props.adoptFromManifest);
+    this.sensitiveFields = props.sensitiveFields;
+    if (props.adoptFromManifest !== undefined) {
+      this.importFrom(props.adoptFromManifest);
+      this.forget.push('kubernetes_manifest');
+    }
+    if (props.forgetPrevious !== undefined && !this.forget.includes(props.forgetPrevious)) this.forget.push(props.forgetPrevious);
   }
 
-  /** The resource, and when it takes an object over, the `removed` block that forgets the old `kubernetes_manifest`. */
+  /** The resource, and when it takes an object over, the `removed` block that forgets the old resource. */
   toTerraform(): Record<string, unknown> {
     const tf = super.toTerraform() as Record<string, unknown>;
-    if (!this.adopt) return tf;
-    return { ...tf, removed: [{ from: `kubernetes_manifest.${this.friendlyUniqueId}`, lifecycle: { destroy: false } }] };
+    if (this.forget.length === 0) return tf;
+    return { ...tf, removed: this.forget.map((type) => ({ from: `${type}.${this.friendlyUniqueId}`, lifecycle: { destroy: false } })) };
   }
 
   /** The resource's arguments. */
   protected synthesizeAttributes(): Record<string, unknown> {
-    return { yaml_body: this.yamlBody, server_side_apply: true, force_conflicts: true, wait: true };
+    return defined({
+      yaml_body: this.yamlBody,
+      sensitive_fields: this.sensitiveFields,
+      server_side_apply: true,
+      force_conflicts: true,
+      wait: true,
+    });
   }
 
   /** The resource's arguments for `cdktf synth --hcl`. */

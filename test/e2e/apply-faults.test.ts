@@ -1,4 +1,5 @@
-// Faults lose nothing: the API server crashes in the middle of an apply of 200 VMs and the next apply
+// Faults lose nothing: a node's user data Secret that exists before its create (a lost create response) is
+// taken over; the API server crashes in the middle of an apply of 200 VMs and the next apply
 // converges with nothing lost or duplicated; a second apply on the same state is refused by the state lock;
 // an inventory refreshed after a host disappeared and another shrank makes the plan name the pool that no
 // longer fits.
@@ -11,7 +12,8 @@ import { loadConfigFile } from '../../constructs/core/input/config';
 import { planModel } from '../../constructs/core/plan';
 import { EXAMPLE_CA } from '../support/models';
 import { binary, expectOk, REPO_ROOT, run, startCluster, TestCluster } from './harness';
-import type { KubeDoc, KubeList, NodeDoc } from '../support/kube-docs';
+import type { KubeDoc, KubeList, NodeDoc, SecretDoc } from '../support/kube-docs';
+import { exposedStateValues, findSecrets, generatedSecrets } from '../support/secret-scan';
 
 jest.setTimeout(2_400_000);
 
@@ -63,6 +65,65 @@ describe('e2e: faults during and between applies', () => {
   });
 
   const names = async (list: string) => ((await cluster.client().get<KubeList<KubeDoc> | undefined>(list)).body?.items ?? []).map((o) => o.metadata.name);
+
+  it("takes over a node's user data Secret that exists before its create (a create whose response was lost)", async () => {
+    // A create the API server carried out but whose response was lost leaves the Secret in the cluster and not in
+    // the state; the next apply must converge on it, not stop on "already exists".
+    const tfJson = JSON.parse(fs.readFileSync(path.join(stackDir(), 'cdk.tf.json'), 'utf8')) as {
+      resource: Record<string, Record<string, { metadata?: { name?: string } }>>;
+    };
+    const address = (type: string, match: (id: string, body: { metadata?: { name?: string } }) => boolean) => {
+      const ids = Object.entries(tfJson.resource[type] ?? {}).filter(([id, body]) => match(id, body));
+      expect(ids).toHaveLength(1);
+      return `${type}.${ids[0][0]}`;
+    };
+    const userData = address('kubectl_manifest', (id) => /^many_many-0_UserData_[0-9A-F]{8}$/.test(id));
+    // What the Secret needs first: its namespace, and the token its document embeds.
+    const needs = [
+      address('kubernetes_namespace_v1', (_, body) => body.metadata?.name === 'acme-team-a'),
+      address('random_string', (id) => id.startsWith('many_many-0_Join_TokenId_')),
+      address('random_password', (id) => id.startsWith('many_many-0_Join_TokenSecret_')),
+    ];
+    expectOk('apply its namespace and token', await tf(['apply', '-auto-approve', '-input=false', '-no-color', ...needs.map((a) => `-target=${a}`)]));
+    const api = cluster.client();
+    const secretPath = '/api/v1/namespaces/acme-team-a/secrets/many-0-cloudinit';
+    const stale = {
+      apiVersion: 'v1',
+      kind: 'Secret',
+      metadata: { name: 'many-0-cloudinit' },
+      type: 'Opaque',
+      data: { userdata: Buffer.from('#cloud-config\n').toString('base64') },
+    };
+    expect((await api.create('/api/v1/namespaces/acme-team-a/secrets', stale)).status).toBe(201);
+    const uid = (await api.get<SecretDoc>(secretPath)).body.metadata.uid;
+
+    const plan = await tf(['plan', '-input=false', '-no-color', '-out=userdata.tfplan', `-target=${userData}`]);
+    expectOk('plan', plan);
+    // The plan shows the Secret's body with its data masked.
+    expect(plan.stdout).toContain('many-0-cloudinit');
+    expect(plan.stdout).toMatch(/data: \(sensitive value\)/);
+    const apply = await tf(['apply', '-auto-approve', '-input=false', '-no-color', 'userdata.tfplan']);
+    expectOk('apply over the existing Secret', apply);
+
+    // The same object (not deleted and made again), now what the config says, and in the state.
+    const live = (await api.get<SecretDoc>(secretPath)).body;
+    expect(live.metadata.uid).toBe(uid);
+    expect(live.metadata.labels).toEqual({ 'metalslice.io/pool': 'many' });
+    const document = Buffer.from(live.data.userdata, 'base64').toString();
+    expect(document).toMatch(/^#cloud-config\nhostname: many-0\n/);
+    expect(document).toMatch(/token: [a-z0-9]{6}\.[a-z0-9]{16}\n/);
+    expect((await tf(['state', 'list'])).stdout.split('\n')).toContain(userData);
+    // Nothing left to do for it: data (not stringData) shows in the live object as written.
+    const again = await tf(['plan', '-detailed-exitcode', '-input=false', '-no-color', `-target=${userData}`]);
+    expect({ code: again.code, out: again.code === 0 ? '' : again.stdout.slice(-3000) }).toEqual({ code: 0, out: '' });
+
+    // Neither the token nor the encoded document in what tofu printed or in state outside its sensitive values.
+    const show = await tf(['show', '-json']);
+    expectOk('show', show);
+    const known = [...generatedSecrets(show.stdout), live.data.userdata];
+    for (const text of [plan.stdout, plan.stderr, apply.stdout, apply.stderr, again.stdout]) expect(findSecrets(text, known)).toEqual([]);
+    expect(exposedStateValues(show.stdout).flatMap((leaf) => findSecrets(leaf.value, known).map((hit) => `${leaf.path}: ${hit}`))).toEqual([]);
+  });
 
   it(`converges with nothing lost or duplicated after the API server crashes in the middle of an apply of ${COUNT} VMs`, async () => {
     const first = tf(['apply', '-auto-approve', '-input=false', '-no-color']);

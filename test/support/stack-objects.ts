@@ -52,3 +52,18 @@ export function synthConfigObjects(config: MetalsliceConfig): StackObject['objec
   addConfig(stack, config);
   return stackObjects(Testing.synth(stack)).map((o) => o.object);
 }
+
+/**
+ * `object` as the API server receives it, for schema validation: a Secret's `data` value that Terraform encodes
+ * at apply (`${base64encode(local.…)}`, a node's user data) stood in by the base64 of a placeholder.
+ */
+export function asApplied(object: StackObject['object']): StackObject['object'] {
+  if (object.kind !== 'Secret' || typeof object.data !== 'object' || object.data === null) return object;
+  const data = Object.fromEntries(
+    Object.entries(object.data as Record<string, string>).map(([k, v]) => [
+      k,
+      /^\$\{base64encode\(.*\)\}$/s.test(v) ? Buffer.from('#cloud-config\n').toString('base64') : v,
+    ]),
+  );
+  return { ...object, data };
+}

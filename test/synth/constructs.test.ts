@@ -5,7 +5,9 @@ import * as path from 'path';
 import { App, TerraformStack, Testing } from 'cdktf';
 import { KubernetesProvider } from '../../constructs/providers/kubernetes/provider';
 import { RandomProvider } from '../../constructs/providers/random/provider';
-import { CapacityPlan, ElasticFleet, ElasticNodePool, ElasticQuota, TenantCluster } from '../../constructs';
+import { ADOPT_MANIFEST_VMS_CONTEXT, CapacityPlan, ElasticFleet, ElasticNodePool, ElasticQuota, TenantCluster } from '../../constructs';
+import { parse } from 'yaml';
+import { findSecrets } from '../support/secret-scan';
 import { EXAMPLE_CA, hosts } from '../support/models';
 import { parsePlanJson } from '../support/plan-json';
 import { stackObjects } from '../support/stack-objects';
@@ -104,7 +106,6 @@ describe('constructs synth', () => {
     const json = JSON.parse(Testing.synth(build(Testing.app()))) as {
       resource: {
         kubernetes_manifest: Manifests;
-        kubernetes_secret_v1: Record<string, { depends_on?: string[] }>;
         kubernetes_namespace_v1: Record<string, { metadata: { name: string } }>;
       };
     };
@@ -134,8 +135,64 @@ describe('constructs synth', () => {
       Object.entries(json.resource.kubernetes_namespace_v1).find(([key]) => rq.depends_on![0] === `kubernetes_namespace_v1.${key}`),
       "the ResourceQuota's namespace",
     );
-    const secrets = Object.entries(json.resource.kubernetes_secret_v1).filter(([key]) => key.includes('_UserData_'));
+    const secrets = stackObjects(json).filter((o) => o.object.kind === 'Secret');
     expect(secrets.length).toBeGreaterThan(0);
-    for (const [, secret] of secrets) expect(secret.depends_on).toEqual([`kubernetes_namespace_v1.${nsName}`]);
+    for (const secret of secrets) expect(secret.dependsOn).toEqual([`kubernetes_namespace_v1.${nsName}`]);
+  });
+
+  it("applies each node's cloud-init Secret server-side, its data a base64 expression of the document, no token literal", () => {
+    const json = JSON.parse(Testing.synth(build(Testing.app(), { count: 2 }))) as {
+      resource: { kubectl_manifest: Record<string, { yaml_body: string; sensitive_fields?: string[]; server_side_apply: boolean; force_conflicts: boolean }> };
+      locals: Record<string, string>;
+      removed?: unknown;
+    };
+    // Not kubernetes_secret_v1 (a create whose response is lost would stop the next apply on "already exists"):
+    // only the bootstrap tokens in the tenant cluster are kubernetes_secret_v1 resources.
+    expect(Object.keys((json.resource as Record<string, object>).kubernetes_secret_v1).every((k) => k.includes('_Join_BootstrapToken_'))).toBe(true);
+    const userData = Object.entries(json.resource.kubectl_manifest).filter(([key]) => /_UserData_[0-9A-F]{8}$/.test(key));
+    expect(userData.map(([key]) => key.replace(/_[0-9A-F]{8}$/, '')).sort()).toEqual(['workers_workers-0_UserData', 'workers_workers-1_UserData']);
+    for (const [key, r] of userData) {
+      expect(r).toMatchObject({ server_side_apply: true, force_conflicts: true, sensitive_fields: ['data'] });
+      const secret = parse(r.yaml_body) as Record<string, unknown>;
+      const node = key.split('_')[1];
+      expect(secret).toEqual({
+        apiVersion: 'v1',
+        kind: 'Secret',
+        metadata: { name: `${node}-cloudinit`, namespace: 'acme-team', labels: { 'metalslice.io/pool': 'workers' } },
+        type: 'Opaque',
+        // data, not stringData (the live object never shows stringData: every plan would show drift), and
+        // encoded by Terraform, from the document as the node renders it.
+        data: { userdata: expect.stringMatching(/^\$\{base64encode\(local\.workers_[\w-]+_UserDataDocument_[0-9A-F]{8}\)\}$/) },
+      });
+      const local = /local\.([\w-]+)\)/.exec((secret.data as { userdata: string }).userdata)![1];
+      expect(local).toContain(`_${node}_`);
+      const document = json.locals[local];
+      expect(document).toMatch(/^#cloud-config\n/);
+      expect(document).toContain(`hostname: ${node}\n`);
+      // The token is a Terraform reference.
+      expect(document).toMatch(/token: \$\{random_string\.[^}]+\.result\}\.\$\{random_password\.[^}]+\.result\}\n/);
+    }
+    // No token, key or password literal anywhere.
+    expect(findSecrets(JSON.stringify(json))).toEqual([]);
+    // A fresh stack forgets nothing.
+    expect(json.removed).toBeUndefined();
+  });
+
+  it('upgrading from 0.1 with the adopt context key, forgets each kubernetes_secret_v1 user data Secret without destroying it', () => {
+    const app = Testing.app({ context: { [ADOPT_MANIFEST_VMS_CONTEXT]: true } });
+    const json = JSON.parse(Testing.synth(build(app, { count: 2 }))) as {
+      resource: { kubectl_manifest: Record<string, unknown> };
+      removed: { from: string; lifecycle: { destroy: boolean } }[];
+      import?: { to: string }[];
+    };
+    const userData = Object.keys(json.resource.kubectl_manifest).filter((key) => key.includes('_UserData_'));
+    expect(userData).toHaveLength(2);
+    // Each Secret at the address kubernetes_secret_v1 had (the same construct path), forgotten, not destroyed; no
+    // import: the create applies server-side and takes the existing Secret over.
+    for (const key of userData) expect(json.removed).toContainEqual({ from: `kubernetes_secret_v1.${key}`, lifecycle: { destroy: false } });
+    expect((json.import ?? []).filter((i) => i.to.includes('_UserData_'))).toEqual([]);
+    // And the VMs, as before: from kubernetes_manifest.
+    expect(json.removed.filter((r) => r.from.startsWith('kubernetes_manifest.'))).toHaveLength(2);
+    expect(json.removed).toHaveLength(4);
   });
 });

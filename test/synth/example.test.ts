@@ -7,7 +7,7 @@ import { validateCoreObject } from '../support/core-schema';
 import { knownKinds, validateAgainstCrd } from '../support/crd-schema';
 import { REPO_ROOT } from '../support/models';
 import { drainDelta, isDrainKey, isRolloutKey, readTree, resourcesOf, rolloutDelta, synthExample } from '../support/synth';
-import { stackObjects } from '../support/stack-objects';
+import { asApplied, stackObjects } from '../support/stack-objects';
 
 // Bootstrap tokens are `[a-z0-9]{6}.[a-z0-9]{16}`; none may ever be a literal in what synth writes.
 const TOKEN_LITERAL = /\b[a-z0-9]{6}\.[a-z0-9]{16}\b/;
@@ -44,7 +44,7 @@ describe('example app synth', () => {
     for (const stack of ['provider', 'consumer']) {
       for (const { address: name, object: m } of stackObjects(readTree(first).get(`stacks/${stack}/cdk.tf.json`) ?? '{}')) {
         const crd = kinds.has(`${m.apiVersion}/${m.kind}`) || kinds.has(m.kind);
-        const errors = crd ? validateAgainstCrd(m) : validateCoreObject(m);
+        const errors = crd ? validateAgainstCrd(m) : validateCoreObject(asApplied(m));
         expect({ name, errors }).toEqual({ name, errors: [] });
         checked++;
       }
@@ -116,10 +116,16 @@ describe('example app synth', () => {
     expect(added.map((k) => after.get(k)!.path).sort()).toEqual(
       ['Join/BootstrapToken', 'Join/TokenId', 'Join/TokenSecret', 'Resource', 'UserData'].map((r) => `consumer/team-a-workers/team-a-workers-6/${r}`),
     );
-    expect(added.filter((k) => k.startsWith('kubectl_manifest.'))).toHaveLength(1);
+    // Its VM and its user data Secret, both applied server-side.
+    expect(added.filter((k) => k.startsWith('kubectl_manifest.'))).toHaveLength(2);
     const drains = [...before.keys()].filter(isDrainKey);
     expect(drains).toHaveLength(1);
     expectOnlyNodeGrew(before, after, 'team-a-workers-6', 'team-a-workers_rollout');
+    // And one local: the node's cloud-init document, which its user data Secret encodes.
+    const locals = (dir: string) => (JSON.parse(readTree(dir).get('stacks/consumer/cdk.tf.json')!) as { locals: Record<string, string> }).locals;
+    const [was, is] = [locals(first), locals(scaled)];
+    for (const [k, v] of Object.entries(was)) expect({ k, v: is[k] }).toEqual({ k, v });
+    expect(Object.keys(is).filter((k) => !(k in was))).toEqual([expect.stringMatching(/^team-a-workers_team-a-workers-6_UserDataDocument_[0-9A-F]{8}$/)]);
     // The provider stack does not change at all.
     expect(readTree(scaled).get('stacks/provider/cdk.tf.json')).toBe(readTree(first).get('stacks/provider/cdk.tf.json'));
   });

@@ -9,7 +9,7 @@ import { planModel } from '../../constructs/core/plan';
 import { validateCoreObject } from '../support/core-schema';
 import { knownKinds, validateAgainstCrd } from '../support/crd-schema';
 import { REPO_ROOT } from '../support/models';
-import { stackObjects } from '../support/stack-objects';
+import { asApplied, stackObjects } from '../support/stack-objects';
 
 type Synth = { resource: Record<string, Record<string, { manifest?: { apiVersion: string; kind: string; metadata: { name: string } } }>> };
 
@@ -38,7 +38,7 @@ describe('a cdktf app from the YAML config', () => {
   it('validates every manifest against its CRD or core model', () => {
     const kinds = new Set(knownKinds());
     for (const m of manifests) {
-      const errors = kinds.has(`${m.apiVersion}/${m.kind}`) || kinds.has(m.kind) ? validateAgainstCrd(m) : validateCoreObject(m);
+      const errors = kinds.has(`${m.apiVersion}/${m.kind}`) || kinds.has(m.kind) ? validateAgainstCrd(m) : validateCoreObject(asApplied(m));
       expect({ name: `${m.kind}/${m.metadata.name}`, errors }).toEqual({ name: `${m.kind}/${m.metadata.name}`, errors: [] });
     }
   });

@@ -64,6 +64,21 @@ describe('the kubectl provider and kubectl_manifest', () => {
     expect(json.provider?.kubectl).toEqual([{}]);
   });
 
+  it('mask the fields asked for, and forget a former resource type at the same address without destroying it', () => {
+    const stack = new TerraformStack(Testing.app(), 's');
+    new KubernetesProvider(stack, 'k8s', {});
+    new KubectlManifest(stack, 'secret', {
+      yamlBody: 'apiVersion: v1\nkind: Secret\nmetadata:\n  name: x\n',
+      sensitiveFields: ['data'],
+      forgetPrevious: 'kubernetes_secret_v1',
+    });
+    const json = JSON.parse(Testing.synth(stack)) as Synth & { removed: unknown[]; import?: unknown };
+    expect(json.resource.kubectl_manifest.secret).toMatchObject({ sensitive_fields: ['data'], server_side_apply: true });
+    expect(json.removed).toEqual([{ from: 'kubernetes_secret_v1.secret', lifecycle: { destroy: false } }]);
+    // Nothing to import: the create applies over the existing object.
+    expect(json.import).toBeUndefined();
+  });
+
   it('keep every argument in HCL output', () => {
     const stack = new TerraformStack(Testing.app(), 'hcl');
     new KubernetesProvider(stack, 'k8s', { configPath: '/etc/kubeconfig' });

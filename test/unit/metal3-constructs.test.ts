@@ -1,4 +1,5 @@
 import { describe, expect, it } from '@jest/globals';
+import { parse } from 'yaml';
 import { App, TerraformStack, Testing } from 'cdktf';
 import { KubernetesProvider } from '../../constructs/providers/kubernetes/provider';
 import { RandomProvider } from '../../constructs/providers/random/provider';
@@ -53,8 +54,19 @@ function build(app: App, options: Options = {}): TerraformStack {
   return stack;
 }
 
-type Synth = { resource: Record<string, Record<string, Record<string, unknown>>> };
+type Synth = { resource: Record<string, Record<string, Record<string, unknown>>>; locals?: Record<string, string> };
 const synth = (options: Options = {}): Synth => JSON.parse(Testing.synth(build(Testing.app(), options))) as Synth;
+/** The userData Secrets (kubectl_manifest) by name: the object, and the document its `userData` encodes (a local). */
+function userDataSecrets(json: Synth): Map<string, { secret: { metadata: { name: string }; data: { userData: string } }; document: string }> {
+  const out = new Map<string, { secret: { metadata: { name: string }; data: { userData: string } }; document: string }>();
+  for (const r of Object.values(json.resource.kubectl_manifest ?? {})) {
+    const secret = parse((r as { yaml_body: string }).yaml_body) as { kind: string; metadata: { name: string }; data: { userData: string } };
+    if (secret.kind !== 'Secret') continue;
+    const local = /^\$\{base64encode\(local\.([\w-]+)\)\}$/.exec(secret.data.userData)?.[1];
+    out.set(secret.metadata.name, { secret, document: local !== undefined ? (json.locals?.[local] ?? '') : '' });
+  }
+  return out;
+}
 const manifests = (json: Synth, kind: string) =>
   Object.values(json.resource.kubernetes_manifest ?? {})
     .map((r) => r.manifest as { kind: string; metadata: { name: string; namespace: string }; spec: Record<string, unknown> })
@@ -75,13 +87,20 @@ describe('PrivateNodePool synth', () => {
     // The planned host's failure domain becomes the claim's preference; a host without one adds none.
     expect(claims[0].spec.failureDomain).toBe('rack-1');
     expect(claims[1].spec.failureDomain).toBeUndefined();
-    const secrets = Object.values(json.resource.kubernetes_secret_v1) as { metadata: { name: string; namespace: string }; data: Record<string, string> }[];
-    const userData = secrets.find((s) => s.metadata.name === 'prod-metal-workers-0-userdata')!;
-    expect(userData.metadata.namespace).toBe('prod-metal');
-    expect(userData.data.userData).toMatch(/^#cloud-config\n/);
-    expect(userData.data.userData).toContain('tier=metal');
+    // The userData Secret is applied server-side (kubectl_manifest), its document base64-encoded by Terraform.
+    const userData = userDataSecrets(json).get('prod-metal-workers-0-userdata')!;
+    expect(userData.secret).toMatchObject({
+      apiVersion: 'v1',
+      kind: 'Secret',
+      metadata: { namespace: 'prod-metal', labels: { 'app.kubernetes.io/managed-by': 'metalslice', 'metalslice.io/pool': 'metal-workers' } },
+      type: 'Opaque',
+    });
+    expect(userData.secret).not.toHaveProperty('stringData');
+    expect(userData.document).toMatch(/^#cloud-config\n/);
+    expect(userData.document).toContain('tier=metal');
     // The token is a Terraform reference, never a literal.
-    expect(userData.data.userData).toMatch(/\$\{random_string\.[^}]+\.result\}\.\$\{random_password\.[^}]+\.result\}/);
+    expect(userData.document).toMatch(/\$\{random_string\.[^}]+\.result\}\.\$\{random_password\.[^}]+\.result\}/);
+    const secrets = Object.values(json.resource.kubernetes_secret_v1) as { metadata: { name: string; namespace: string } }[];
     expect(secrets.filter((s) => s.metadata.namespace === 'kube-system')).toHaveLength(2);
   });
 
@@ -118,12 +137,16 @@ describe('PrivateNodePool synth', () => {
     const added = [...b.keys()].filter((k) => !a.has(k));
     expect(added.every((k) => /prod-metal-workers-2/.test(k))).toBe(true);
     expect(added.map((k) => k.split('.')[0]).sort()).toEqual([
+      'kubectl_manifest',
       'kubernetes_manifest',
-      'kubernetes_secret_v1',
       'kubernetes_secret_v1',
       'random_password',
       'random_string',
     ]);
+    // And one local: the new node's cloud-init document, which its userData Secret encodes.
+    const [la, lb] = [before.locals ?? {}, after.locals ?? {}];
+    for (const [k, v] of Object.entries(la)) expect(lb[k]).toBe(v);
+    expect(Object.keys(lb).filter((k) => !(k in la))).toEqual([expect.stringMatching(/^metal-workers_prod-metal-workers-2_UserDataDocument_[0-9A-F]{8}$/)]);
   });
 
   it('fails synth naming the free hosts when the pool claims more than there are', () => {

@@ -1,0 +1,62 @@
+/**
+ * A node's cloud-init user data Secret on the provider cluster, applied server-side with `kubectl_manifest`.
+ *
+ * hashicorp/kubernetes's `kubernetes_secret_v1` creates the Secret with a POST: when the API server crashes during
+ * that create and the response is lost, the Secret exists and the state does not know it, and the next apply stops
+ * on `already exists`. Server-side apply creates or takes over the object alike (the kubectl provider's create is an
+ * apply), so the next apply converges, as a VM's does.
+ *
+ * The body holds `data` (base64), not `stringData`: the API server folds `stringData` into `data` and never shows
+ * it, so `kubectl_manifest` would find the field it wrote missing from the live object and plan it on every run.
+ * The document holds the bootstrap token, a Terraform reference, so it stays an expression: a local of the
+ * document as the node renders it, and `base64encode(local…)` in the body. `yaml_body` is sensitive in the
+ * provider's schema, and `data` is shown as `(sensitive value)` in the plan's `yaml_body_parsed`.
+ */
+import { Fn, ITerraformDependable, TerraformLocal } from 'cdktf';
+import { Construct } from 'constructs';
+import { stringify } from 'yaml';
+import { ADOPT_MANIFEST_VMS_CONTEXT, KubectlManifest } from './kubectl';
+
+/** Whether the deploy takes metalslice 0.1's resources over (the context key {@link ADOPT_MANIFEST_VMS_CONTEXT}). */
+export function adoptsFromManifest(scope: Construct): boolean {
+  const flag: unknown = scope.node.tryGetContext(ADOPT_MANIFEST_VMS_CONTEXT);
+  return flag === true || flag === 'true';
+}
+
+/** Props of a node's user data Secret. */
+export interface UserDataSecretProps {
+  readonly name: string;
+  readonly namespace: string;
+  readonly labels: Record<string, string>;
+  /** The Secret's type. */
+  readonly type: string;
+  /** The key of `data` that holds the document. */
+  readonly key: string;
+  /** The cloud-init document: a string that may be a token (resolved at synth) holding Terraform references. */
+  readonly document: string;
+  /** What the Secret waits for in the same apply (its namespace). @default - nothing */
+  readonly dependsOn?: ITerraformDependable[];
+}
+
+/**
+ * The user data Secret of the node `scope`, at `<scope>/UserData` (the construct path `kubernetes_secret_v1`
+ * had in 0.1, so an upgrade with the adopt context key forgets that resource without deleting the Secret, and the
+ * apply takes the Secret over), and its document at `<scope>/UserDataDocument` (a local).
+ */
+export function userDataSecret(scope: Construct, props: UserDataSecretProps): KubectlManifest {
+  const document = new TerraformLocal(scope, 'UserDataDocument', props.document);
+  const secret = {
+    apiVersion: 'v1',
+    kind: 'Secret',
+    metadata: { name: props.name, namespace: props.namespace, labels: props.labels },
+    type: props.type,
+    data: { [props.key]: Fn.base64encode(document.asString) },
+  };
+  return new KubectlManifest(scope, 'UserData', {
+    yamlBody: stringify(secret, { lineWidth: 0 }),
+    // The provider's default for a v1 Secret, said here so a change of that default cannot show the data.
+    sensitiveFields: ['data'],
+    dependsOn: props.dependsOn,
+    forgetPrevious: adoptsFromManifest(scope) ? 'kubernetes_secret_v1' : undefined,
+  });
+}
