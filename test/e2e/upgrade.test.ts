@@ -73,7 +73,7 @@ describe('e2e: upgrading VMs and user data Secrets from kubernetes_manifest and 
     );
   }
 
-  it('takes every running VM and user data Secret over in one deploy, destroying and creating nothing', async () => {
+  it('takes every running VM and user data Secret over in one deploy: no object destroyed or made again, each keeps its UID', async () => {
     // metalslice 0.1: the same stacks with each VM a kubernetes_manifest.
     await synthExampleApp(work, env);
     toManifests(path.join(stackDir('consumer'), 'cdk.tf.json'));
