@@ -3,8 +3,10 @@ import { spawnSync } from 'child_process';
 import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
+import Ajv from 'ajv';
+import { stringify } from 'yaml';
 import { main } from '../../constructs/cli/main';
-import { REPO_ROOT } from '../support/models';
+import { EXAMPLE_CA, REPO_ROOT } from '../support/models';
 import { defined } from '../support/defined';
 import { EditablePlanJson, parsePlanJson } from '../support/plan-json';
 
@@ -279,6 +281,40 @@ describe('metalslice plan', () => {
     for (const p of old.pools) delete p.rollout;
     fs.writeFileSync(path.join(dir, 'old.json'), JSON.stringify(old));
     expect((await run(['plan', example, '--previous', path.join(dir, 'old.json')])).stdout).toContain('nodes: 0 added, 0 removed, 6 replaced, 0 moved');
+    fs.rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('fails a reshape whose roll does not fit beside the old nodes: exit 1, the error at the pool, roll.problem and roll.fits in a JSON the schema accepts', async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'metalslice-shrink-'));
+    // Three nodes of 16Gi become 8Gi while the quota is cut from 80Gi to 60Gi: the new plan fits, with a surge,
+    // but not its first step, when the surge joins the three old nodes.
+    const config = (memoryGi: number, quotaGi: number) =>
+      stringify({
+        apiVersion: 'metalslice.io/v1alpha1',
+        fleets: [{ name: 'f', hosts: ['h0', 'h1', 'h2'].map((name) => ({ name, capacity: { cpu: 32, memory: '128Gi', disk: '4Ti' } })) }],
+        quotas: [{ name: 'q', fleet: 'f', organization: 'o', limits: { cpu: 40, memory: `${quotaGi}Gi` } }],
+        clusters: [{ name: 'c', endpoint: 'https://10.0.0.1:6443', caCertificate: EXAMPLE_CA }],
+        nodePools: [{ name: 'web', quota: 'q', cluster: 'c', shape: { cpu: 2, memory: `${memoryGi}Gi` }, count: 3, rootDisk: 'containerDisk' }],
+      });
+    fs.writeFileSync(path.join(dir, 'before.yaml'), config(16, 80));
+    fs.writeFileSync(path.join(dir, 'after.yaml'), config(8, 60));
+    const previous = await run(['plan', path.join(dir, 'before.yaml'), '--json']);
+    expect(previous.code).toBe(0);
+    fs.writeFileSync(path.join(dir, 'prev.json'), previous.stdout);
+    expect((await run(['plan', path.join(dir, 'after.yaml')])).code).toBe(0);
+    const compared = await run(['plan', path.join(dir, 'after.yaml'), '--previous', path.join(dir, 'prev.json'), '--json']);
+    expect(compared.code).toBe(1);
+    const json = parsePlanJson(compared.stdout);
+    expect(json.ok).toBe(false);
+    expect(json.errors.map((e) => [e.path, e.message])).toEqual([['pools["web"].rollout', expect.stringContaining('{maxSurge: 0, maxUnavailable: 1}')]]);
+    expect(json.changes?.pools[0].roll).toMatchObject({
+      maxSurge: 1,
+      problem: expect.stringMatching(/^quota "q" would hold memory/),
+      fits: { maxSurge: 0, maxUnavailable: 1 },
+    });
+    const schema = JSON.parse(fs.readFileSync(path.join(REPO_ROOT, 'schema', 'metalslice-plan.schema.json'), 'utf8')) as object;
+    const validate = new Ajv({ allErrors: true, strict: true }).compile(schema);
+    expect(validate(json) ? [] : validate.errors).toEqual([]);
     fs.rmSync(dir, { recursive: true, force: true });
   });
 

@@ -169,9 +169,14 @@ describe('plan --previous proves the roll against the running fleet', () => {
     expect(after.ok).toBe(true);
     expect(rolloutOf(after)).toMatchObject({ maxSurge: 1 });
     const roll = changes.pools.find((p) => p.pool === 'web')!.roll!;
-    // The peak counts the three old nodes at their old footprint (16Gi and its overhead): that much more than the new plan says.
-    const footprint = (plan: Plan) => Quantity.parse(plan.report.pools[0].footprint.memory);
-    const more = footprint(before).sub(footprint(after)).times(3);
+    // The peak counts the three old nodes at what each took from the quota (16Gi and its overhead), and the
+    // migration room of the old, larger VM: that much more than the new plan says.
+    const each = (plan: Plan) => Quantity.parse(rolloutOf(plan)!.each!.memory);
+    const room = (plan: Plan) => Quantity.parse(plan.report.quotas[0].migrationHeadroom.memory);
+    const more = each(before)
+      .sub(each(after))
+      .times(3)
+      .add(room(before).sub(room(after)));
     expect(Quantity.parse(roll.peak.memory).cmp(Quantity.parse(rolloutOf(after)!.peak.memory).add(more))).toBe(0);
     expect(more.cmp(Quantity.parse('24Gi'))).toBeGreaterThanOrEqual(0);
     expect(roll.problem).toMatch(/quota "q" would hold memory [\d.]+ Gi of memory 60 Gi at the peak, the nodes not yet replaced still at their old size/);
@@ -180,6 +185,28 @@ describe('plan --previous proves the roll against the running fleet', () => {
     expect(problems.map((p) => p.path)).toEqual(['pools["web"].rollout']);
     expect(problems[0].message).toContain("set the pool's rollout to {maxSurge: 0, maxUnavailable: 1} for this change");
     expect(summarizeChanges(changes).join('\n')).toContain('the roll does not fit: quota "q"');
+  });
+
+  it('a roll without surge peaks when its first node starts again, beside the other old nodes, not with all of them', () => {
+    // 2 old nodes of 16Gi and one new of 8Gi, with the old migration room: about 57.6Gi; all three old: 65.6Gi.
+    const { changes } = reshape({ memoryGi: 16, quotaMemoryGi: 80 }, { memoryGi: 8, quotaMemoryGi: 60 }, { maxSurge: 0, maxUnavailable: 1 });
+    const roll = changes.pools.find((p) => p.pool === 'web')!.roll!;
+    expect(roll.problem).toBeUndefined();
+    expect(Quantity.parse(roll.peak.memory).cmp(Quantity.parse('60Gi'))).toBeLessThanOrEqual(0);
+    expect(Quantity.parse(roll.peak.memory).cmp(Quantity.parse('56Gi'))).toBeGreaterThan(0);
+  });
+
+  it("a surge host that holds the old, bigger nodes has no room for the surge, though the new plan's host has", () => {
+    // One host of 128Gi: three old VMs of 40Gi leave no room for a 30Gi surge; three new ones of 30Gi would.
+    const base = { hosts: 1, count: 3, cpu: 2, quotaCpu: 40, quotaMemoryGi: 400 };
+    const before = planModel(model({ ...base, memoryGi: 40 }));
+    const after = planModel(model({ ...base, memoryGi: 30 }));
+    expect(rolloutOf(after)).toMatchObject({ maxSurge: 1, surgeHosts: ['h0'] });
+    const roll = diffPlans(before.report, after.report).pools.find((p) => p.pool === 'web')!.roll!;
+    expect(roll.problem).toMatch(
+      /^host h0 would hold memory [\d.]+ Gi of memory [\d.]+ Gi with the surge, its nodes not yet replaced still at their old size$/,
+    );
+    expect(roll.fits).toEqual({ maxSurge: 0, maxUnavailable: 1 });
   });
 
   it('a growing reshape peaks where the new plan says: no false alarm', () => {
@@ -203,7 +230,7 @@ describe('plan --previous proves the roll against the running fleet', () => {
   const quotaMemory = fc.integer({ min: 10, max: 400 });
   const change = fc.record({ count: fc.integer({ min: 1, max: 6 }), oldGi: memory, newGi: memory, oldQuotaGi: quotaMemory, newQuotaGi: quotaMemory });
 
-  it('property: a roll the diff lets pass fits the quota with every old node at its old size plus the surge', () => {
+  it('property: the peak is the quota when the roll first or last creates, old nodes at their old size; a roll let pass fits', () => {
     fc.assert(
       fc.property(change, (p) => {
         const base = { hosts: 4, count: p.count, cpu: 1, quotaCpu: 64 };
@@ -213,13 +240,20 @@ describe('plan --previous proves the roll against the running fleet', () => {
         if (!before.ok || !after.ok || !old || !now || old.revision === now.revision) return;
         const roll = diffPlans(before.report, after.report).pools.find((x) => x.pool === 'web')!.roll!;
         const mem = (q: string | undefined) => Quantity.parse(q ?? '0');
-        const [oldFoot, newFoot] = [mem(before.report.pools[0].footprint.memory), mem(after.report.pools[0].footprint.memory)];
+        const [oldEach, newEach] = [mem(old.each?.memory), mem(now.each?.memory)];
         const quota = after.report.quotas[0];
-        // Independently: every node at its old footprint, the new quota's migration room, the surge at the new one.
-        const firstStep = oldFoot.times(p.count).add(mem(quota.migrationHeadroom.memory)).add(newFoot.times(now.maxSurge));
-        expect(mem(roll.peak.memory).cmp(firstStep)).toBeGreaterThanOrEqual(0);
-        if (roll.problem === undefined) expect(firstStep.cmp(mem(quota.limits.memory))).toBeLessThanOrEqual(0);
-        else expect(mem(roll.peak.memory).cmp(mem(quota.limits.memory)) > 0 || /host/.test(roll.problem)).toBe(true);
+        const [oldRoom, newRoom] = [mem(before.report.quotas[0].migrationHeadroom.memory), mem(quota.migrationHeadroom.memory)];
+        // Independently: the quota when the roll first creates (the surge beside every old node, or with no surge
+        // the first nodes out of service started again) and when it last creates (every node new, the surge
+        // still there), with the larger migration room.
+        const [n, s] = [p.count, now.maxSurge];
+        const k = Math.min(n, Math.max(1, now.maxUnavailable));
+        const firstCreate = s > 0 ? oldEach.times(n).add(newEach.times(s)) : oldEach.times(n - k).add(newEach.times(k));
+        const lastCreate = newEach.times(n + s);
+        const peak = (firstCreate.cmp(lastCreate) > 0 ? firstCreate : lastCreate).add(oldRoom.cmp(newRoom) > 0 ? oldRoom : newRoom);
+        expect(mem(roll.peak.memory).cmp(peak)).toBe(0);
+        if (roll.problem === undefined) expect(peak.cmp(mem(quota.limits.memory))).toBeLessThanOrEqual(0);
+        else expect(peak.cmp(mem(quota.limits.memory)) > 0 || /host/.test(roll.problem)).toBe(true);
       }),
       { numRuns: 120 },
     );

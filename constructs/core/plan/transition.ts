@@ -184,6 +184,7 @@ export function planRollouts(
       maxUnavailable: surge < wanted && surge === 0 ? Math.max(1, asked.maxUnavailable) : asked.maxUnavailable,
       surgeHosts: hosts,
       peak: atPeak(surge),
+      each: pick(normalizeResources(first.quotaDemand), limited),
       ...(fallback !== undefined ? { fallback } : {}),
     });
   }
@@ -192,5 +193,12 @@ export function planRollouts(
 
 /** A rollout as the report writes it. */
 export function reportRollout(r: PoolRollout): ReportRollout {
-  return { revision: r.revision, maxSurge: r.maxSurge, maxUnavailable: r.maxUnavailable, surgeHosts: [...r.surgeHosts], peak: formatResources(r.peak) };
+  return {
+    revision: r.revision,
+    maxSurge: r.maxSurge,
+    maxUnavailable: r.maxUnavailable,
+    surgeHosts: [...r.surgeHosts],
+    peak: formatResources(r.peak),
+    each: formatResources(r.each),
+  };
 }

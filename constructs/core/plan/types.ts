@@ -253,6 +253,8 @@ export interface PoolRollout {
   readonly surgeHosts: readonly string[];
   /** What the quota holds at the peak of the roll: its VMs, its migration room and the surge. */
   readonly peak: ResourceVector;
+  /** What each of the pool's VMs (a surge VM too) takes from its quota, in the resources the quota limits. */
+  readonly each: ResourceVector;
   /** Set when the pool's surge did not fit and the roll falls back: why. */
   readonly fallback?: string;
 }
@@ -269,6 +271,11 @@ export interface ReportRollout {
   surgeHosts: string[];
   /** What the quota holds at the peak of the roll: its VMs, its migration room and the surge. */
   peak: Record<string, string>;
+  /**
+   * What each of the pool's VMs takes from its quota, in the resources the quota limits: what a later plan's
+   * `--previous` comparison counts an old node at. @default - not written (a plan of metalslice before 0.2.0)
+   */
+  each?: Record<string, string>;
 }
 
 /** A pool in the plan report. */

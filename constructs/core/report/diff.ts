@@ -176,75 +176,123 @@ function over(demand: ResourceVector, room: ResourceVector): string[] {
   return Object.keys(room).filter((r) => get(demand, r).cmp(get(room, r)) > 0);
 }
 
-/**
- * The rolls of the replaced pools, with their peaks as the running fleet meets them. The new plan proves each roll
- * against the fleet at rest in the new shapes; while a pool rolls, every node not yet replaced (its own, and those
- * of other pools of the quota rolling after it) still runs at its old footprint, on its old host. Where that is
- * larger (a shrinking reshape), the quota and the surge hosts hold more than the new plan alone says: counted here
- * from both plans, with the largest surge that still fits proposed when the asked one does not.
- */
-function rollsOf(before: Pools, after: PlanReport, replaced: readonly string[]): Map<string, NonNullable<PoolChange['roll']>> {
-  const poolBefore = new Map(before.map((p) => [p.name, p]));
-  const poolAfter = new Map(after.pools.map((p) => [p.name, p]));
-  // Per replaced node: how much bigger its old self is, and where it runs until it is replaced.
-  const oldExtra = new Map<string, ResourceVector>();
+/** What the old nodes of the replaced pools take beyond their replacements, from each quota and each host. */
+interface RunningExcess {
+  /** Per pool: what one old node takes from its quota beyond a new one (while the pool stays in that quota). */
+  readonly quotaExcess: Map<string, ResourceVector>;
+  /** Per quota: all its old nodes' excess, and the old, larger migration room's. */
+  readonly quotaExtra: Map<string, ResourceVector>;
+  /** Per `fleet/host`: what its old nodes take beyond what the new plan counts there. */
+  readonly hostExtra: Map<string, ResourceVector>;
+}
+
+function runningExcess(before: PlanReport, after: PlanReport, replacedOf: ReadonlyMap<string, readonly string[]>): RunningExcess {
+  const poolBefore = new Map((before.pools ?? []).map((p) => [p.name, p]));
+  const quotaExcess = new Map<string, ResourceVector>();
   const quotaExtra = new Map<string, ResourceVector>();
   const hostExtra = new Map<string, ResourceVector>();
-  for (const key of replaced) {
-    const [pool, node] = [key.slice(0, key.indexOf('/')), key.slice(key.indexOf('/') + 1)];
-    const [b, n] = [poolBefore.get(pool), poolAfter.get(pool)];
-    if (!b || !n) continue;
-    if (!oldExtra.has(pool)) oldExtra.set(pool, larger(vectorOf(b.footprint), vectorOf(n.footprint)));
-    const extra = oldExtra.get(pool)!;
-    if (n.quota !== undefined) quotaExtra.set(n.quota, addResources(quotaExtra.get(n.quota) ?? {}, extra));
-    const [from, to] = [b.nodes.find((x) => x.name === node)?.host, n.nodes.find((x) => x.name === node)?.host];
-    // On the host it stays on, only its excess over the new node the plan counted; on a host it leaves, all of it.
-    if (from) hostExtra.set(from, addResources(hostExtra.get(from) ?? {}, from === to ? extra : vectorOf(b.footprint)));
+  const add = (m: Map<string, ResourceVector>, key: string, v: ResourceVector) => m.set(key, addResources(m.get(key) ?? {}, v));
+  for (const n of after.pools) {
+    const b = poolBefore.get(n.name);
+    const nodes = replacedOf.get(n.name) ?? [];
+    if (!b || nodes.length === 0) continue;
+    if (n.quota !== undefined && b.quota === n.quota) {
+      const excess = larger(vectorOf(b.rollout?.each ?? b.footprint), vectorOf(n.rollout?.each ?? n.footprint));
+      quotaExcess.set(n.name, excess);
+      add(quotaExtra, n.quota, scaleResources(excess, nodes.length));
+    }
+    // Hosts are named within their fleet; a pool without one (private nodes) takes whole machines, not room.
+    if (b.fleet === undefined || b.fleet !== n.fleet) continue;
+    const hostExcess = larger(vectorOf(b.footprint), vectorOf(n.footprint));
+    for (const node of nodes) {
+      const [from, to] = [b.nodes.find((x) => x.name === node)?.host, n.nodes.find((x) => x.name === node)?.host];
+      // On the host it stays on, only its excess over the new node the plan counted; on a host it leaves, all of it.
+      if (from) add(hostExtra, `${b.fleet}/${from}`, from === to ? hostExcess : vectorOf(b.footprint));
+    }
   }
-  const hostsOf = new Map(after.fleets.flatMap((f) => (f.hostUsage ?? []).map((h) => [h.name, h] as const)));
+  // A live migration still needs room for the largest old VM until every node is replaced.
+  for (const q of after.quotas) {
+    const old = (before.quotas ?? []).find((x) => x.name === q.name);
+    if (old && quotaExtra.has(q.name)) add(quotaExtra, q.name, larger(vectorOf(old.migrationHeadroom), vectorOf(q.migrationHeadroom)));
+  }
+  return { quotaExcess, quotaExtra, hostExtra };
+}
+
+/** One replaced pool's roll, its peak with the old nodes running (see rollsOf). */
+function rollOf(p: Pools[number], replacedCount: number, after: PlanReport, running: RunningExcess): NonNullable<PoolChange['roll']> {
+  const r = p.rollout!;
+  const quota = after.quotas.find((q) => q.name === p.quota);
+  const limited = quota ? Object.keys(quota.limits) : Object.keys(r.peak);
+  const each = pick(vectorOf(r.each ?? p.footprint), limited);
+  const extra = pick(running.quotaExtra.get(p.quota ?? '') ?? {}, limited);
+  const peakAt = (surge: number): ResourceVector => {
+    const atRest = addResources(vectorOf(r.peak), scaleResources(each, surge - r.maxSurge));
+    // With no surge, the first nodes out of service are started again on the new revision before any other goes.
+    const first = surge === 0 ? Math.min(replacedCount, Math.max(1, r.maxUnavailable)) : 0;
+    return addResources(atRest, subtractResources(extra, pick(scaleResources(running.quotaExcess.get(p.name) ?? {}, first), limited)));
+  };
+  const fleet = after.fleets.find((f) => f.name === p.fleet);
+  const blocked = (surge: number): string | undefined => {
+    if (quota) {
+      const exceeded = over(peakAt(surge), vectorOf(quota.limits));
+      if (exceeded.length > 0)
+        return `quota "${quota.name}" would hold ${amounts(peakAt(surge), exceeded)} of ${amounts(vectorOf(quota.limits), exceeded)} at the peak, the nodes not yet replaced still at their old size`;
+    }
+    const onHost = new Map<string, number>();
+    for (const h of r.surgeHosts.slice(0, surge)) onHost.set(h, (onHost.get(h) ?? 0) + 1);
+    for (const [name, count] of onHost) {
+      const h = fleet?.hostUsage?.find((x) => x.name === name);
+      if (!h) continue;
+      const demand = addResources(
+        addResources(vectorOf(h.used), running.hostExtra.get(`${p.fleet}/${name}`) ?? {}),
+        scaleResources(vectorOf(p.footprint), count),
+      );
+      const exceeded = over(demand, vectorOf(h.allocatable));
+      if (exceeded.length > 0)
+        return `host ${name} would hold ${amounts(demand, exceeded)} of ${amounts(vectorOf(h.allocatable), exceeded)} with the surge, its nodes not yet replaced still at their old size`;
+    }
+    return undefined;
+  };
+  const problem = blocked(r.maxSurge);
+  let fits: { maxSurge: number; maxUnavailable: number } | undefined;
+  if (problem !== undefined) {
+    let surge = r.maxSurge - 1;
+    while (surge >= 0 && blocked(surge) !== undefined) surge--;
+    // No surge at all still overflows: the quota's limits were cut below the fleet that runs; no roll fits.
+    if (surge >= 0) fits = surge > 0 ? { maxSurge: surge, maxUnavailable: r.maxUnavailable } : { maxSurge: 0, maxUnavailable: Math.max(1, r.maxUnavailable) };
+  }
+  return {
+    maxSurge: r.maxSurge,
+    maxUnavailable: r.maxUnavailable,
+    surgeHosts: r.surgeHosts,
+    peak: formatResources(normalizeResources(peakAt(r.maxSurge))),
+    ...(problem !== undefined ? { problem } : {}),
+    ...(fits !== undefined ? { fits } : {}),
+  };
+}
+
+/**
+ * The rolls of the replaced pools, with their peaks as the running fleet meets them. The new plan proves each roll
+ * against the fleet at rest in the new shapes. While a pool rolls, every node of it not yet replaced still runs at
+ * its old size on its old host, and so, counted here whatever the order pools roll in (a bound, not the exact
+ * figure), do the replaced nodes of the quota's other pools; a migration still needs room for the largest old VM.
+ * Where those are larger (a shrinking reshape), the quota and the surge hosts hold more than the new plan alone
+ * says. The quota is charged what each VM takes from it (`rollout.each`), a host what it takes from the host
+ * (`footprint`). The peak is what the quota holds when the roll first creates: the surge beside every old node,
+ * or with no surge, the first nodes out of service started again on the new revision. When the asked roll does
+ * not fit, the largest surge that does is proposed.
+ */
+function rollsOf(before: PlanReport, after: PlanReport, replaced: readonly string[]): Map<string, NonNullable<PoolChange['roll']>> {
+  const replacedOf = new Map<string, string[]>();
+  for (const key of replaced) {
+    const pool = key.slice(0, key.indexOf('/'));
+    (replacedOf.get(pool) ?? replacedOf.set(pool, []).get(pool)!).push(key.slice(key.indexOf('/') + 1));
+  }
+  const running = runningExcess(before, after, replacedOf);
   const out = new Map<string, NonNullable<PoolChange['roll']>>();
   for (const p of after.pools) {
-    const r = p.rollout;
-    if (!r || !replaced.some((k) => k.startsWith(`${p.name}/`))) continue;
-    const quota = after.quotas.find((q) => q.name === p.quota);
-    const limited = Object.keys(r.peak);
-    const perSurge = pick(vectorOf(p.footprint), limited);
-    const peakAt = (surge: number): ResourceVector =>
-      addResources(addResources(vectorOf(r.peak), scaleResources(perSurge, surge - r.maxSurge)), pick(quotaExtra.get(p.quota ?? '') ?? {}, limited));
-    const blocked = (surge: number): string | undefined => {
-      if (quota) {
-        const exceeded = over(peakAt(surge), vectorOf(quota.limits));
-        if (exceeded.length > 0)
-          return `quota "${quota.name}" would hold ${amounts(peakAt(surge), exceeded)} of ${amounts(vectorOf(quota.limits), exceeded)} at the peak, the nodes not yet replaced still at their old size`;
-      }
-      const onHost = new Map<string, number>();
-      for (const h of r.surgeHosts.slice(0, surge)) onHost.set(h, (onHost.get(h) ?? 0) + 1);
-      for (const [name, count] of onHost) {
-        const h = hostsOf.get(name);
-        if (!h) continue;
-        const demand = addResources(addResources(vectorOf(h.used), hostExtra.get(name) ?? {}), scaleResources(vectorOf(p.footprint), count));
-        const exceeded = over(demand, vectorOf(h.allocatable));
-        if (exceeded.length > 0)
-          return `host ${name} would hold ${amounts(demand, exceeded)} of ${amounts(vectorOf(h.allocatable), exceeded)} with the surge, its nodes not yet replaced still at their old size`;
-      }
-      return undefined;
-    };
-    const problem = blocked(r.maxSurge);
-    let fits: { maxSurge: number; maxUnavailable: number } | undefined;
-    if (problem !== undefined) {
-      let surge = r.maxSurge - 1;
-      while (surge >= 0 && blocked(surge) !== undefined) surge--;
-      // No surge at all still overflows: the quota's limits were cut below the fleet that runs; no roll fits.
-      if (surge >= 0) fits = surge > 0 ? { maxSurge: surge, maxUnavailable: r.maxUnavailable } : { maxSurge: 0, maxUnavailable: Math.max(1, r.maxUnavailable) };
-    }
-    out.set(p.name, {
-      maxSurge: r.maxSurge,
-      maxUnavailable: r.maxUnavailable,
-      surgeHosts: r.surgeHosts,
-      peak: formatResources(normalizeResources(peakAt(r.maxSurge))),
-      ...(problem !== undefined ? { problem } : {}),
-      ...(fits !== undefined ? { fits } : {}),
-    });
+    const count = replacedOf.get(p.name)?.length ?? 0;
+    if (p.rollout && count > 0) out.set(p.name, rollOf(p, count, after, running));
   }
   return out;
 }
@@ -295,7 +343,7 @@ export function diffPlans(before: PlanReport, after: PlanReport): PlanChanges {
     removed,
     moved,
     replaced,
-    pools: poolChanges(beforePools, after.pools, added, removed, moved, replaced, rollsOf(beforePools, after, replaced)),
+    pools: poolChanges(beforePools, after.pools, added, removed, moved, replaced, rollsOf(before, after, replaced)),
     nodeTypes: kept.filter((k) => a.get(k)!.nodeType !== b.get(k)!.nodeType).map((k) => ({ node: k, before: a.get(k)!.nodeType, after: b.get(k)!.nodeType })),
     quotas: quotaChanges(before.quotas ?? [], after.quotas),
     fleets: fleetChanges(before.fleets ?? [], after.fleets),
