@@ -192,6 +192,18 @@ export class KubectlManifest extends TerraformResource {
     return { ...tf, removed: this.forget.map((type) => ({ from: `${type}.${this.friendlyUniqueId}`, lifecycle: { destroy: false } })) };
   }
 
+  /**
+   * The resource in HCL (`cdktf synth --hcl`). cdktf's HCL output has no `removed` blocks, and without them a deploy
+   * that takes objects over would destroy each old resource's object instead: refused, with the way out.
+   */
+  toHclTerraform(): Record<string, unknown> {
+    if (this.forget.length > 0)
+      throw new Error(
+        `${this.node.path}: taking objects over from metalslice 0.1 (context ${ADOPT_MANIFEST_VMS_CONTEXT}) needs JSON output: cdktf's HCL output drops the removed blocks that keep the old resources' objects. Synthesize that one deploy without --hcl.`,
+      );
+    return super.toHclTerraform() as Record<string, unknown>;
+  }
+
   /** The resource's arguments. */
   protected synthesizeAttributes(): Record<string, unknown> {
     return defined({

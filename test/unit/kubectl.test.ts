@@ -79,6 +79,17 @@ describe('the kubectl provider and kubectl_manifest', () => {
     expect(json.import).toBeUndefined();
   });
 
+  it('refuse HCL output when they take objects over: it would drop the removed blocks', () => {
+    const stack = new TerraformStack(Testing.app(), 'hcl-adopt');
+    new KubernetesProvider(stack, 'k8s', {});
+    new KubectlManifest(stack, 'secret', { yamlBody: 'kind: Secret', forgetPrevious: 'kubernetes_secret_v1' });
+    expect(() => {
+      Testing.synthHcl(stack);
+    }).toThrow(/hcl-adopt\/secret: taking objects over from metalslice 0\.1 .* needs JSON output/);
+    // JSON output keeps them.
+    expect((JSON.parse(Testing.synth(stack)) as { removed?: unknown[] }).removed).toHaveLength(1);
+  });
+
   it('keep every argument in HCL output', () => {
     const stack = new TerraformStack(Testing.app(), 'hcl');
     new KubernetesProvider(stack, 'k8s', { configPath: '/etc/kubeconfig' });
