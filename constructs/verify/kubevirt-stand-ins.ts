@@ -234,21 +234,32 @@ async function populateDataVolume(request: AdminRequest, dv: DataVolumeState): P
     [201, 409],
   );
   const claimPath = `/api/v1/namespaces/${namespace}/persistentvolumeclaims`;
-  await expectStatus(
-    `creating PersistentVolumeClaim ${namespace}/${name}`,
-    request('POST', claimPath, {
-      apiVersion: 'v1',
-      kind: 'PersistentVolumeClaim',
-      metadata: {
-        name,
-        namespace,
-        annotations: { 'pv.kubernetes.io/bind-completed': 'yes', 'cdi.kubevirt.io/storage.populatedFor': name },
-        ...(dv.metadata.uid ? { ownerReferences: [{ apiVersion: 'cdi.kubevirt.io/v1beta1', kind: 'DataVolume', name, uid: dv.metadata.uid }] } : {}),
-      },
-      spec: { accessModes, resources: { requests: { storage: size } }, storageClassName: '', volumeName: pv, volumeMode: 'Filesystem' },
-    }),
-    [201, 409],
-  );
+  const created = await request('POST', claimPath, {
+    apiVersion: 'v1',
+    kind: 'PersistentVolumeClaim',
+    metadata: {
+      name,
+      namespace,
+      annotations: { 'pv.kubernetes.io/bind-completed': 'yes', 'cdi.kubevirt.io/storage.populatedFor': name },
+      // As CDI owns a DataVolume's claim: its controller, and a foreground deletion of the DataVolume waits for it.
+      ...(dv.metadata.uid
+        ? {
+            ownerReferences: [
+              { apiVersion: 'cdi.kubevirt.io/v1beta1', kind: 'DataVolume', name, uid: dv.metadata.uid, controller: true, blockOwnerDeletion: true },
+            ],
+          }
+        : {}),
+    },
+    spec: { accessModes, resources: { requests: { storage: size } }, storageClassName: '', volumeName: pv, volumeMode: 'Filesystem' },
+  });
+  if (created.status === 409) {
+    // A claim of that name is there: this DataVolume's own (populated before), or one still going. CDI does not
+    // populate a new DataVolume over a claim being deleted; the next pass tries again.
+    const there = await request<{ metadata?: { deletionTimestamp?: string } }>('GET', `${claimPath}/${name}`);
+    if (there.body?.metadata?.deletionTimestamp !== undefined) throw new Error(`PersistentVolumeClaim ${namespace}/${name} is still being deleted`);
+  } else if (created.status !== 201) {
+    throw new Error(`creating PersistentVolumeClaim ${namespace}/${name}: HTTP ${created.status}: ${JSON.stringify(created.body)}`);
+  }
   const bound = { status: { phase: 'Bound', accessModes, capacity: { storage: size } } };
   await expectStatus('binding the PersistentVolumeClaim', request('PATCH', `${claimPath}/${name}/status`, bound, 'application/merge-patch+json'), [200]);
   await expectStatus(

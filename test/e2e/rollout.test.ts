@@ -113,6 +113,7 @@ describe('e2e: a pool that changes rolls its nodes through drains, one surge at 
     watch('Node', '/api/v1/nodes?watch=1');
     watch('Pod', '/api/v1/namespaces/shop/pods?watch=1');
     watch('PersistentVolumeClaim', '/api/v1/persistentvolumeclaims?watch=1');
+    watch('DataVolume', '/apis/cdi.kubevirt.io/v1beta1/datavolumes?watch=1');
   }
 
   const synth = async (memory: string, version: string) => {
@@ -158,6 +159,9 @@ describe('e2e: a pool that changes rolls its nodes through drains, one surge at 
       const restarted = events.find((e) => e.kind === 'VirtualMachineInstance' && e.type === 'ADDED' && e.name === node && e.rv > vmiGone!.rv);
       expect({ node, claimGone: claimGone !== undefined, restarted: restarted !== undefined }).toEqual({ node, claimGone: true, restarted: true });
       expect(claimGone!.rv).toBeLessThan(restarted!.rv);
+      // Deleted in the foreground: the DataVolume went only once its claim had.
+      const volumeGone = events.find((e) => e.kind === 'DataVolume' && e.type === 'DELETED' && e.name === claimGone!.name && e.rv > fromRv);
+      expect({ node, volumeAfterClaim: volumeGone !== undefined && claimGone!.rv < volumeGone.rv }).toEqual({ node, volumeAfterClaim: true });
     }
   };
 
