@@ -7,7 +7,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { binary, expectOk, REPO_ROOT, run, startCluster, TestCluster, tofu } from './harness';
-import { kwokNode, openShop, raiseBudget, readyOn, recordPods, ShopPod, until } from './tenant-shop';
+import { closeShop, kwokNode, openShop, watchEnd, raiseBudget, readyOn, recordPods, ShopPod, until } from './tenant-shop';
 import type { KubeDoc, KubeList, ResourceQuotaDoc } from '../support/kube-docs';
 import { parseDocument } from 'yaml';
 import type { WatchEvent } from '../../constructs/verify/processes';
@@ -127,8 +127,11 @@ describe('e2e: the example config as one stack', () => {
     const destroying = tf(['destroy', '-auto-approve', '-input=false', '-no-color']);
     try {
       // The Metal3 node's drain moves the StatefulSet's pod and waits on the Deployment's budget, its HostClaim kept.
-      await until(`Node ${metal} cordoned`, 300_000, async () =>
-        (await api.get<{ spec?: { unschedulable?: boolean } }>(`/api/v1/nodes/${metal}`)).body.spec?.unschedulable === true ? true : undefined,
+      await until(
+        `Node ${metal} cordoned`,
+        300_000,
+        async () => ((await api.get<{ spec?: { unschedulable?: boolean } }>(`/api/v1/nodes/${metal}`)).body.spec?.unschedulable === true ? true : undefined),
+        watchEnd(destroying),
       );
       await readyOn(api, 'shop', 'db', spare);
       await new Promise((r) => setTimeout(r, 5_000));
@@ -158,8 +161,7 @@ describe('e2e: the example config as one stack', () => {
     for (const node of Object.keys(joined)) expect((await api.get(`/api/v1/nodes/${node}`)).status).toBe(404);
     expect(order(metal, 'HostClaim', [`Pod ${metal} cart`, `Pod ${metal} db`])).toEqual({ node: metal, podsBeforeNode: true, nodeBeforeOwner: true });
     expect(order(auto, 'VirtualMachine', [`Pod ${auto}`])).toEqual({ node: auto, podsBeforeNode: true, nodeBeforeOwner: true });
-    await api.delete('/api/v1/namespaces/shop');
-    await api.delete(`/api/v1/nodes/${spare}`);
+    await closeShop(api, 'shop', [spare]);
   });
 
   it('as a stack per pool: applies in stack order, re-plans clean, and +1 worker plans one node in one stack', async () => {

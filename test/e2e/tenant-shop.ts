@@ -22,15 +22,24 @@ export interface PodRecord {
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
-/** Polls until `probe` returns a value, else throws naming what never came. */
-export async function until<T>(what: string, timeoutMs: number, probe: () => Promise<T | undefined>): Promise<T> {
+/** Polls until `probe` returns a value, else throws naming what never came (or, at once, why it never will: `gaveUp`). */
+export async function until<T>(what: string, timeoutMs: number, probe: () => Promise<T | undefined>, gaveUp?: () => string | undefined): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
+    const why = gaveUp?.();
+    if (why !== undefined) throw new Error(`${what} never came: ${why}`);
     const found = await probe();
     if (found !== undefined) return found;
     if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`);
     await sleep(250);
   }
+}
+
+/** A command still running, and what it said if it ended: for `until`'s `gaveUp`. */
+export function watchEnd(running: Promise<{ code: number | null; stdout: string; stderr: string }>): () => string | undefined {
+  let ended: string | undefined;
+  void running.then((r) => (ended = `the command ended first (exit ${r.code}):\n${(r.stdout + r.stderr).slice(-3000)}`));
+  return () => ended;
 }
 
 /** Creates a Node KWOK keeps Ready, tainted so only the shop's pods land on it, and waits until it is Ready. */
@@ -139,6 +148,16 @@ export async function raiseBudget(api: KubeClient, namespace: string): Promise<v
     'application/merge-patch+json',
   );
   if (res.status !== 200) throw new Error(`raising the budget: HTTP ${res.status}`);
+}
+
+/**
+ * Closes the shop: deletes its namespace and waits until it is gone (KWOK ends its pods' deletion while it still
+ * plays their node's kubelet; no pod garbage collector runs here), then deletes the `nodes` it ran on.
+ */
+export async function closeShop(api: KubeClient, namespace: string, nodes: readonly string[]): Promise<void> {
+  await api.delete(`/api/v1/namespaces/${namespace}`);
+  await until(`namespace ${namespace} deleted`, 120_000, async () => ((await api.get(`/api/v1/namespaces/${namespace}`)).status === 404 ? true : undefined));
+  for (const node of nodes) await api.delete(`/api/v1/nodes/${node}`);
 }
 
 /** Watches the shop's pods, by UID: where each was bound, and when (resourceVersion) it was deleted. */
