@@ -11,7 +11,7 @@ import { runInventory } from '../../constructs/cli/inventory';
 import { loadConfigFile } from '../../constructs/core/input/config';
 import { planModel } from '../../constructs/core/plan';
 import { EXAMPLE_CA } from '../support/models';
-import { binary, expectOk, REPO_ROOT, run, startCluster, TestCluster } from './harness';
+import { binary, configAppEnv, expectOk, REPO_ROOT, run, startCluster, TestCluster } from './harness';
 import type { KubeDoc, KubeList, NodeDoc, SecretDoc } from '../support/kube-docs';
 import { exposedStateValues, findSecrets, generatedSecrets } from '../support/secret-scan';
 
@@ -31,15 +31,8 @@ describe('e2e: faults during and between applies', () => {
     // With KubeVirt's admission defaulting imitated (it stays up across the API server crash, as a webhook would).
     cluster = await startCluster({ kubevirt: true });
     work = fs.mkdtempSync(path.join(os.tmpdir(), 'metalslice-faults-'));
-    env = {
-      ...process.env,
-      CHECKPOINT_DISABLE: '1',
-      METALSLICE_STATE: 'local',
-      CDKTF_OUTDIR: path.join(work, 'cdktf.out'),
-      KUBE_CONFIG_PATH: cluster.adminKubeconfig,
-      // This test's tenant cluster is the example's, not the test API server: its nodes go without a drain.
-      METALSLICE_DRAIN: 'skip',
-    };
+    // This test's tenant cluster is the example's, not the test API server: its nodes go without a drain.
+    env = configAppEnv(cluster, path.join(work, 'cdktf.out'), { METALSLICE_DRAIN: 'skip' });
     const config = {
       fleets: [{ name: 'fra1', hosts: Array.from({ length: 8 }, (_, i) => ({ name: `bm-${i}`, capacity: { cpu: 64, memory: '256Gi', disk: '2Ti' } })) }],
       quotas: [{ name: 'team-a', fleet: 'fra1', organization: 'acme', limits: { cpu: 400, memory: '400Gi', disk: '1Ti' }, maxVirtualMachines: 250 }],

@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it, jest } from '@jest/globals';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { binary, expectOk, REPO_ROOT, run, startCluster, TestCluster, tofu } from './harness';
+import { binary, configAppEnv, expectOk, REPO_ROOT, run, startCluster, TestCluster, tofu } from './harness';
 import { closeShop, kwokNode, openShop, watchEnd, raiseBudget, readyOn, recordPods, ShopPod, until } from './tenant-shop';
 import type { KubeDoc, KubeList, ResourceQuotaDoc } from '../support/kube-docs';
 import { parseDocument } from 'yaml';
@@ -42,14 +42,7 @@ describe('e2e: the example config as one stack', () => {
     const doc = parseDocument(fs.readFileSync(path.join(REPO_ROOT, 'examples', 'metalslice.yaml'), 'utf8'));
     doc.setIn(['clusters', 0, 'caCertificate'], fs.readFileSync(cluster.caFile, 'utf8'));
     fs.writeFileSync(config, doc.toString());
-    const env = {
-      ...process.env,
-      CHECKPOINT_DISABLE: '1',
-      METALSLICE_STATE: 'local',
-      CDKTF_OUTDIR: path.join(work, 'cdktf.out'),
-      KUBE_CONFIG_PATH: cluster.adminKubeconfig,
-      METALSLICE_CONFIG: config,
-    };
+    const env = configAppEnv(cluster, path.join(work, 'cdktf.out'), { METALSLICE_CONFIG: config });
     expectOk(
       'synth',
       await run(process.execPath, [path.join(REPO_ROOT, 'node_modules', 'tsx', 'dist', 'cli.mjs'), path.join(REPO_ROOT, 'examples', 'config-app.ts')], {
@@ -173,17 +166,8 @@ describe('e2e: the example config as one stack', () => {
     const config = path.join(dir, 'metalslice.yaml');
     fs.writeFileSync(config, yaml);
     const outdir = path.join(dir, 'cdktf.out');
-    const env = {
-      ...process.env,
-      CHECKPOINT_DISABLE: '1',
-      METALSLICE_STATE: 'local',
-      CDKTF_OUTDIR: outdir,
-      KUBE_CONFIG_PATH: cluster.adminKubeconfig,
-      METALSLICE_CONFIG: config,
-      METALSLICE_LAYOUT: 'stack-per-pool',
-      // The example's tenant cluster (its CA), not the test API server: nodes go without a drain.
-      METALSLICE_DRAIN: 'skip',
-    };
+    // The example's tenant cluster (its CA), not the test API server: nodes go without a drain.
+    const env = configAppEnv(cluster, outdir, { METALSLICE_CONFIG: config, METALSLICE_LAYOUT: 'stack-per-pool', METALSLICE_DRAIN: 'skip' });
     const synth = async () =>
       expectOk(
         'synth',

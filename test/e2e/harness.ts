@@ -184,6 +184,15 @@ export function copyTerraformTree(dest: string): string {
 }
 
 /**
+ * The environment examples/config-app.ts reads (the stacks a config file makes), with the test API server as the
+ * provider cluster (KUBE_CONFIG_PATH), synthesized into `outdir`, state in a local file; `extra` adds the config
+ * (METALSLICE_CONFIG) and the rest.
+ */
+export function configAppEnv(cluster: Pick<TestCluster, 'adminKubeconfig'>, outdir: string, extra: NodeJS.ProcessEnv = {}): NodeJS.ProcessEnv {
+  return { ...process.env, CHECKPOINT_DISABLE: '1', METALSLICE_STATE: 'local', CDKTF_OUTDIR: outdir, KUBE_CONFIG_PATH: cluster.adminKubeconfig, ...extra };
+}
+
+/**
  * The environment the example stacks (examples/app.ts) read, with the test API server as both the provider
  * cluster and the tenant cluster (bootstrap tokens land in its kube-system); `extra` adds or overrides. State
  * stays in a local file (`METALSLICE_STATE=local`): shared state has its own test (state-backend.test.ts).

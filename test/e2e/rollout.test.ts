@@ -10,7 +10,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { stringify } from 'yaml';
-import { binary, expectOk, REPO_ROOT, run, startCluster, TestCluster } from './harness';
+import { binary, configAppEnv, expectOk, REPO_ROOT, run, startCluster, TestCluster } from './harness';
 import type { KubeDoc, KubeList } from '../support/kube-docs';
 import type { WatchEvent } from '../../constructs/verify/processes';
 
@@ -223,14 +223,7 @@ describe('e2e: a pool that changes rolls its nodes through drains, one surge at 
   beforeAll(async () => {
     cluster = await startCluster({ kubevirt: true, cdi: true });
     work = fs.mkdtempSync(path.join(os.tmpdir(), 'metalslice-rollout-'));
-    env = {
-      ...process.env,
-      CHECKPOINT_DISABLE: '1',
-      METALSLICE_STATE: 'local',
-      CDKTF_OUTDIR: path.join(work, 'cdktf.out'),
-      KUBE_CONFIG_PATH: cluster.adminKubeconfig,
-      METALSLICE_CONFIG: configFile(),
-    };
+    env = configAppEnv(cluster, path.join(work, 'cdktf.out'), { METALSLICE_CONFIG: configFile() });
     expect((await cluster.client().create('/api/v1/namespaces', { metadata: { name: 'shop' } })).status).toBe(201);
     record();
     startGuests();
