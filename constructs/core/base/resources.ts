@@ -208,6 +208,11 @@ export function sumResources(vectors: Iterable<ResourceVector>): ResourceVector 
   return out;
 }
 
+/** The resources of `v` named in `names` (zero where `v` has none), in that order. */
+export function pickResources(v: ResourceVector, names: readonly string[]): ResourceVector {
+  return Object.fromEntries(names.map((n) => [n, get(v, n)]));
+}
+
 /** The resources of `demand` that exceed `capacity`, in resource order; empty when it fits. */
 export function exceededResources(demand: ResourceVector, capacity: ResourceVector): string[] {
   return resourceNames(demand).filter((name) => !get(demand, name).lte(get(capacity, name)));

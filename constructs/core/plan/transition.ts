@@ -16,6 +16,7 @@ import {
   get,
   isExtendedResource,
   normalizeResources,
+  pickResources,
   type ResourceVector,
   scaleResources,
   subtractResources,
@@ -110,11 +111,6 @@ function surgeHosts(pool: readonly PlannedVm[], want: number, room: Map<string, 
   return hosts;
 }
 
-/** The resources of `v` named in `names`, in that order. */
-function pick(v: ResourceVector, names: readonly string[]): ResourceVector {
-  return Object.fromEntries(names.map((n) => [n, get(v, n)]));
-}
-
 /** Where a pool's rollout is written and what it says. */
 export interface RolloutInput {
   /** The config or construct path of the pool's `rollout` (`nodePools[2].rollout`). */
@@ -150,7 +146,10 @@ export function planRollouts(
     // What the quota limits: the peak is said, and checked, in those.
     const limited = Object.keys(account.quota.limits);
     const atPeak = (surge: number): ResourceVector =>
-      pick(normalizeResources(addResources(addResources(account.allocated, account.migrationHeadroom), scaleResources(first.quotaDemand, surge))), limited);
+      pickResources(
+        normalizeResources(addResources(addResources(account.allocated, account.migrationHeadroom), scaleResources(first.quotaDemand, surge))),
+        limited,
+      );
     // The quota: what its VMs take and its migration room stay; what is left holds the surge.
     const ledger = new QuotaLedger(account.quota, addResources(account.allocated, account.migrationHeadroom));
     const maxVms = account.quota.spec.maxVirtualMachines;
@@ -184,7 +183,7 @@ export function planRollouts(
       maxUnavailable: surge < wanted && surge === 0 ? Math.max(1, asked.maxUnavailable) : asked.maxUnavailable,
       surgeHosts: hosts,
       peak: atPeak(surge),
-      each: pick(normalizeResources(first.quotaDemand), limited),
+      each: pickResources(normalizeResources(first.quotaDemand), limited),
       ...(fallback !== undefined ? { fallback } : {}),
     });
   }

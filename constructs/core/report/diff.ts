@@ -7,7 +7,17 @@
 import type { PlanReport } from '../plan/types';
 import type { PlanIssue } from '../base/errors';
 import { Quantity } from '../base/quantity';
-import { addResources, formatResources, get, normalizeResources, ResourceVector, scaleResources, subtractResources } from '../base/resources';
+import {
+  addResources,
+  exceededResources,
+  formatResources,
+  get,
+  normalizeResources,
+  pickResources,
+  ResourceVector,
+  scaleResources,
+  subtractResources,
+} from '../base/resources';
 import { amounts, readable, readableDelta } from '../base/units';
 
 /** One pool's node changes (only pools that changed are listed). */
@@ -68,11 +78,6 @@ type Pools = PlanReport['pools'];
 
 function vectorOf(r: Readonly<Record<string, string>> | undefined): ResourceVector {
   return Object.fromEntries(Object.entries(r ?? {}).map(([k, v]) => [k, Quantity.parse(v)]));
-}
-
-/** The resources of `v` named in `names`. */
-function pick(v: ResourceVector, names: readonly string[]): ResourceVector {
-  return Object.fromEntries(names.map((n) => [n, get(v, n)]));
 }
 
 function delta(after: Readonly<Record<string, string>> | undefined, before: Readonly<Record<string, string>> | undefined): ResourceDelta {
@@ -162,7 +167,7 @@ function fleetChanges(before: PlanReport['fleets'], after: PlanReport['fleets'])
   });
 }
 
-/** What `extra` adds to a vector, only where positive: how much bigger an old node is than its replacement. */
+/** How much bigger `old` is than `now`, in the resources where it is bigger: an old node's excess over its replacement. */
 function larger(old: ResourceVector, now: ResourceVector): ResourceVector {
   return Object.fromEntries(
     Object.keys(old)
@@ -171,9 +176,9 @@ function larger(old: ResourceVector, now: ResourceVector): ResourceVector {
   );
 }
 
-/** The resources of `demand` over `room`, among those `room` names. */
+/** The resources of `demand` over `room`, among those `room` names (a host lists no ephemeral storage, say). */
 function over(demand: ResourceVector, room: ResourceVector): string[] {
-  return Object.keys(room).filter((r) => get(demand, r).cmp(get(room, r)) > 0);
+  return exceededResources(pickResources(demand, Object.keys(room)), room);
 }
 
 /** What the old nodes of the replaced pools take beyond their replacements, from each quota and each host. */
@@ -223,13 +228,13 @@ function rollOf(p: Pools[number], replacedCount: number, after: PlanReport, runn
   const r = p.rollout!;
   const quota = after.quotas.find((q) => q.name === p.quota);
   const limited = quota ? Object.keys(quota.limits) : Object.keys(r.peak);
-  const each = pick(vectorOf(r.each ?? p.footprint), limited);
-  const extra = pick(running.quotaExtra.get(p.quota ?? '') ?? {}, limited);
+  const each = pickResources(vectorOf(r.each ?? p.footprint), limited);
+  const extra = pickResources(running.quotaExtra.get(p.quota ?? '') ?? {}, limited);
   const peakAt = (surge: number): ResourceVector => {
     const atRest = addResources(vectorOf(r.peak), scaleResources(each, surge - r.maxSurge));
     // With no surge, the first nodes out of service are started again on the new revision before any other goes.
     const first = surge === 0 ? Math.min(replacedCount, Math.max(1, r.maxUnavailable)) : 0;
-    return addResources(atRest, subtractResources(extra, pick(scaleResources(running.quotaExcess.get(p.name) ?? {}, first), limited)));
+    return addResources(atRest, subtractResources(extra, pickResources(scaleResources(running.quotaExcess.get(p.name) ?? {}, first), limited)));
   };
   const fleet = after.fleets.find((f) => f.name === p.fleet);
   const blocked = (surge: number): string | undefined => {
