@@ -305,8 +305,14 @@ async function startApiserver(s: Starting, bin: string, etcdUrl: string, apiPort
   await waitFor('kube-apiserver /readyz', s.timeoutMs, async () => (await s.request('GET', '/readyz')).status === 200, s.dead);
 }
 
-/** kube-scheduler, unmodified profile; only its client rate and percentageOfNodesToScore are set. Returns its secure port. */
-async function startScheduler(s: Starting, bin: string, opts: ControlPlaneOptions): Promise<number> {
+/** Where a component starts: its temp dir, the admin kubeconfig, and the list of running components it joins. */
+export type ComponentHome = Pick<Starting, 'dir' | 'kubeconfig' | 'procs'>;
+
+/**
+ * kube-scheduler, unmodified profile; only its client rate and percentageOfNodesToScore are set. Returns its secure
+ * port. The e2e harness starts its tenant's scheduler with this too.
+ */
+export async function startScheduler(s: ComponentHome, bin: string, opts: ControlPlaneOptions): Promise<number> {
   const port = await freePort();
   const qps = opts.schedulerQps ?? 5000;
   fs.writeFileSync(
@@ -367,9 +373,10 @@ const KWOK_POD_DELETE_ONLY = [
 /**
  * KWOK: fake kubelets for the replay's Nodes only; its default node stages (initialize, heartbeat), and either
  * its default pod stages (ready, complete, delete) or only the deletion (`kwokPodStatus`). Its config is a file
- * in the temp dir, and HOME is the temp dir, so no user kwok config is read. Returns its health port.
+ * in the temp dir, and HOME is the temp dir, so no user kwok config is read. Returns its health port. The e2e
+ * harness starts its tenant's kubelets with this too, on the Nodes of its own `nodeSelector`.
  */
-async function startKwok(s: Starting, bin: string, opts: ControlPlaneOptions): Promise<number> {
+export async function startKwok(s: ComponentHome, bin: string, opts: ControlPlaneOptions, nodeSelector: string = KWOK_NODE_SELECTOR): Promise<number> {
   const port = await freePort();
   const config = path.join(s.dir, 'kwok.yaml');
   fs.writeFileSync(config, opts.kwokPodStatus ? '' : KWOK_POD_DELETE_ONLY);
@@ -380,7 +387,7 @@ async function startKwok(s: Starting, bin: string, opts: ControlPlaneOptions): P
       [
         `--config=${config}`,
         `--kubeconfig=${s.kubeconfig}`,
-        `--manage-nodes-with-label-selector=${KWOK_NODE_SELECTOR}`,
+        `--manage-nodes-with-label-selector=${nodeSelector}`,
         `--server-address=127.0.0.1:${port}`,
         '--node-ip=127.0.0.1',
         '--cidr=10.128.0.0/9',

@@ -7,7 +7,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { binary, configAppEnv, expectOk, REPO_ROOT, run, startCluster, TestCluster, tofu } from './harness';
-import { closeShop, kwokNode, openShop, watchEnd, raiseBudget, readyOn, recordPods, ShopPod, until } from './tenant-shop';
+import { closeShop, cordoned, kwokNode, openShop, watchEnd, raiseBudget, readyOn, recordPods, ShopPod } from './tenant-shop';
 import type { KubeDoc, KubeList, ResourceQuotaDoc } from '../support/kube-docs';
 import { parseDocument } from 'yaml';
 import type { WatchEvent } from '../../constructs/verify/processes';
@@ -120,12 +120,7 @@ describe('e2e: the example config as one stack', () => {
     const destroying = tf(['destroy', '-auto-approve', '-input=false', '-no-color']);
     try {
       // The Metal3 node's drain moves the StatefulSet's pod and waits on the Deployment's budget, its HostClaim kept.
-      await until(
-        `Node ${metal} cordoned`,
-        300_000,
-        async () => ((await api.get<{ spec?: { unschedulable?: boolean } }>(`/api/v1/nodes/${metal}`)).body.spec?.unschedulable === true ? true : undefined),
-        watchEnd(destroying),
-      );
+      await cordoned(api, metal, 300_000, watchEnd(destroying));
       await readyOn(api, 'shop', 'db', spare);
       await new Promise((r) => setTimeout(r, 5_000));
       expect((await api.get<ShopPod>(`/api/v1/namespaces/shop/pods/${shop.cart.metadata.name}`)).body.spec.nodeName).toBe(metal);

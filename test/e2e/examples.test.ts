@@ -6,7 +6,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { exampleStackEnv, expectOk, startCluster, synthExampleApp, TestCluster, tofu } from './harness';
-import { closeShop, kwokNode, openShop, watchEnd, raiseBudget, readyOn, recordPods, ShopPod, until } from './tenant-shop';
+import { closeShop, cordoned, kwokNode, openShop, watchEnd, raiseBudget, readyOn, recordPods, ShopPod } from './tenant-shop';
 import type { WatchEvent } from '../../constructs/verify/processes';
 import { exposedStateValues, findSecrets, generatedSecrets, sensitiveStateValues } from '../support/secret-scan';
 import { defined } from '../support/defined';
@@ -233,12 +233,7 @@ describe('e2e: the example app on a real kube-apiserver', () => {
     try {
       // The drain cordons the Node. The StatefulSet's pod, under no budget, is evicted and its controller makes
       // it again on the other node; the Deployment's pod waits on its budget, with the Node and the VM still there.
-      await until(
-        `Node ${node} cordoned`,
-        120_000,
-        async () => ((await api.get<{ spec?: { unschedulable?: boolean } }>(`/api/v1/nodes/${node}`)).body.spec?.unschedulable === true ? true : undefined),
-        watchEnd(applying),
-      );
+      await cordoned(api, node, 120_000, watchEnd(applying));
       dbMoved = await readyOn(api, 'shop', 'db', spare);
       await new Promise((r) => setTimeout(r, 5_000));
       expect((await api.get<ShopPod>(`/api/v1/namespaces/shop/pods/${shop.cart.metadata.name}`)).body.spec.nodeName).toBe(node);

@@ -25,6 +25,7 @@ import {
 } from '../../constructs/verify/processes';
 import { findTarget } from '../../constructs/cli/kube-client-config';
 import { CLIENT_EXTENSIONS, frontProxyFlags, makeCa, makeKeyAndCsr, makeLeaf, openssl, subject } from '../../constructs/verify/certificates';
+import { startKwok, startScheduler } from '../../constructs/verify/control-plane';
 import { startKubevirt } from '../../constructs/verify/kubevirt';
 import { KUBEVIRT_NAMESPACE } from '../../constructs/verify/kubevirt-stand-ins';
 import type { ApiResourceList, ConfigMapDoc, CrdDoc, CsrDoc, NodeDoc, ResourceQuotaDoc, Status } from '../support/kube-docs';
@@ -493,7 +494,12 @@ export async function startCluster(opts: StartClusterOptions = {}): Promise<Test
       );
     }
 
-    if (bins.scheduler && bins.kwok) await startWorkloadComponents(components, dir, adminKubeconfig, bins.scheduler, bins.kwok);
+    // kube-scheduler and KWOK as verify runs them, KWOK playing the pods' status too (Running and Ready).
+    if (bins.scheduler && bins.kwok) {
+      const home = { dir, kubeconfig: adminKubeconfig, procs: components };
+      await startScheduler(home, bins.scheduler, {});
+      await startKwok(home, bins.kwok, { kwokPodStatus: true }, `${TENANT_KWOK_NODE_LABEL.key}=${TENANT_KWOK_NODE_LABEL.value}`);
+    }
 
     const joinableControlPlane = kubeadm ? await makeJoinable({ kubeadm, dir, adminKubeconfig, apiPort, admin, timeoutMs }) : undefined;
     // kube-public/cluster-info with the cluster's CA, as every control plane a node joins by bootstrap token
@@ -571,44 +577,6 @@ export async function startCluster(opts: StartClusterOptions = {}): Promise<Test
 
 /** The controllers a tenant's workloads need, beyond those every test cluster runs. */
 const WORKLOAD_CONTROLLERS = ['deployment-controller', 'replicaset-controller', 'statefulset-controller'] as const;
-
-/**
- * kube-scheduler (its default profile) and KWOK (its default stages: a Node it manages is initialized and kept
- * Ready, a pod bound to it becomes Running and Ready, a pod being deleted is deleted) for StartClusterOptions.workloads.
- * HOME is the temp dir, so no user kwok config is read.
- */
-async function startWorkloadComponents(components: Component[], dir: string, kubeconfig: string, scheduler: string, kwok: string): Promise<void> {
-  const schedulerConfig = path.join(dir, 'scheduler.yaml');
-  fs.writeFileSync(
-    schedulerConfig,
-    stringify({
-      apiVersion: 'kubescheduler.config.k8s.io/v1',
-      kind: 'KubeSchedulerConfiguration',
-      clientConnection: { kubeconfig },
-      leaderElection: { leaderElect: false },
-    }),
-  );
-  components.push(startComponent('kube-scheduler', scheduler, [`--config=${schedulerConfig}`, '--bind-address=127.0.0.1', '--secure-port=0', '--v=1'], dir));
-  const kwokConfig = path.join(dir, 'kwok.yaml');
-  fs.writeFileSync(kwokConfig, '');
-  components.push(
-    startComponent(
-      'kwok',
-      kwok,
-      [
-        `--config=${kwokConfig}`,
-        `--kubeconfig=${kubeconfig}`,
-        `--manage-nodes-with-label-selector=${TENANT_KWOK_NODE_LABEL.key}=${TENANT_KWOK_NODE_LABEL.value}`,
-        `--server-address=127.0.0.1:${await freePort()}`,
-        '--node-ip=127.0.0.1',
-        '--cidr=10.128.0.0/9',
-        '--node-lease-duration-seconds=0',
-      ],
-      dir,
-      { ...process.env, HOME: dir },
-    ),
-  );
-}
 
 async function installCrds(admin: KubeClient, dir: string, timeoutMs: number): Promise<string[]> {
   const crds = readCrds(dir);

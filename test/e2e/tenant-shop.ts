@@ -4,7 +4,7 @@
 // node they can move to. What happened is read from the API server's watch events, never from metalslice's output.
 import type { KubeClient } from './harness';
 import { TENANT_KWOK_NODE_LABEL, TENANT_KWOK_NODE_TAINT } from './harness';
-import type { WatchEvent, WatchStream } from '../../constructs/verify/processes';
+import { waitFor, type WatchEvent, type WatchStream } from '../../constructs/verify/processes';
 import type { KubeDoc, KubeList } from '../support/kube-docs';
 
 /** A pod as the tests read it. */
@@ -20,19 +20,21 @@ export interface PodRecord {
   deletedAt?: number;
 }
 
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-
-/** Polls until `probe` returns a value, else throws naming what never came (or, at once, why it never will: `gaveUp`). */
+/** Polls (verify's waitFor) until `probe` returns a value, else throws naming what never came (or, at once, why it never will: `gaveUp`). */
 export async function until<T>(what: string, timeoutMs: number, probe: () => Promise<T | undefined>, gaveUp?: () => string | undefined): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const why = gaveUp?.();
-    if (why !== undefined) throw new Error(`${what} never came: ${why}`);
-    const found = await probe();
-    if (found !== undefined) return found;
-    if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`);
-    await sleep(250);
-  }
+  let found: T | undefined;
+  await waitFor(what, timeoutMs, async () => (found = await probe()) !== undefined, gaveUp);
+  return found as T;
+}
+
+/** Waits until a drain has cordoned `node`, giving up at once when the deploy running it has ended (`gaveUp`). */
+export function cordoned(api: KubeClient, node: string, timeoutMs: number, gaveUp: () => string | undefined): Promise<true> {
+  return until(
+    `Node ${node} cordoned`,
+    timeoutMs,
+    async () => ((await api.get<{ spec?: { unschedulable?: boolean } }>(`/api/v1/nodes/${node}`)).body.spec?.unschedulable === true ? true : undefined),
+    gaveUp,
+  );
 }
 
 /** A command still running, and what it said if it ended: for `until`'s `gaveUp`. */
