@@ -10,6 +10,7 @@ export {
   VM_NAME_LABEL,
   REVISION_ANNOTATION,
   SURGE_LABEL,
+  HOST_GROUP_LABEL_VALUE,
 } from '../core/naming/derived';
 
 /** A plain Kubernetes object: what renderers return and validators check. */

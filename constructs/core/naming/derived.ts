@@ -36,6 +36,14 @@ export const VM_NAME_LABEL = 'kubevirt.io/vm';
  */
 export const REVISION_ANNOTATION = `${LABEL_PREFIX}/revision`;
 
+/**
+ * The prefix of host group labels: a pool the plan confines to a group of hosts selects the label
+ * `group.metalslice.io/<cluster>.<pool>` (`hostGroupLabel`), which metalslice writes on those hosts' Nodes.
+ */
+export const HOST_GROUP_LABEL_PREFIX = `group.${LABEL_PREFIX}`;
+/** The value of a host group label on the Nodes of the group's hosts. */
+export const HOST_GROUP_LABEL_VALUE = 'true';
+
 /** The label on a surge VM (and its Secret) a roll makes: the pool it stands in for. */
 export const SURGE_LABEL = `${LABEL_PREFIX}/surge-of`;
 /**
@@ -63,6 +71,19 @@ export function autoNodeName(cluster: string, pool: string, index: number): stri
  */
 export function limitVmName(cluster: string, pool: string, index: number): string {
   return `${cluster}-${pool}-limit-${index}`;
+}
+
+/**
+ * The label key of a pool's host group: `group.metalslice.io/<cluster>.<pool>`. Keyed by the pool, not by its
+ * hosts, so regrouping changes labels on Nodes and never a VM's selector. (cluster, pool) is what a pool's
+ * topology spread already tells pools apart by. A name part over 63 characters (a label key's limit) is
+ * shortened with a stable hash suffix, as namespaces are.
+ */
+export function hostGroupLabel(cluster: string, pool: string): string {
+  const plain = `${cluster}.${pool}`;
+  if (plain.length <= 63) return `${HOST_GROUP_LABEL_PREFIX}/${plain}`;
+  const hash = createHash('sha256').update(`${cluster}\u0000${pool}`).digest('hex').slice(0, 8);
+  return `${HOST_GROUP_LABEL_PREFIX}/${plain.slice(0, 54).replace(/[-.]+$/, '')}-${hash}`;
 }
 
 /** A VM (and its node) of an elastic node pool: `<pool>-<i>`. Pool names are unique per quota namespace. */

@@ -10,6 +10,7 @@
  */
 import { totalNodesProblem } from '../input/declared-nodes';
 import { systemConsumersWarning } from '../naming/tenancy';
+import { hostGroupLabel } from '../naming/derived';
 import { checkDerivedNames } from '../naming/owners';
 import { PlannedAutoPool } from '../auto';
 import { IssueCollector, PlanIssue } from '../base/errors';
@@ -76,6 +77,7 @@ export type {
 function reportGroup(group: HostGroup): ReportGroup {
   return {
     ...(group.hosts ? { hosts: [...group.hosts] } : {}),
+    ...(group.label ? { label: group.label } : {}),
     size: group.size,
     perHost: group.perHost,
     migrationTargets: group.migrationTargets,
@@ -123,12 +125,17 @@ export function planModel(input: MetalsliceConfig, options: PlanOptions = {}): P
   return assemblePlan(foundation, elastic, selection, vms, accounting, placement, issues, warnings, options.failureDomain);
 }
 
+/** A group of some of the fleet's hosts gets its pool's label; the whole fleet needs none. */
+function labelled(group: HostGroup, vm: PlannedVm): HostGroup {
+  return group.hosts ? { ...group, label: hostGroupLabel(vm.cluster, vm.pool) } : group;
+}
+
 function withHosts(vms: readonly PlannedVm[], placement: Placement): PlannedVm[] {
   return vms.map((vm) => {
     const host = placement.hostOf.get(vmKey(vm));
     const why = placement.pinnedPools.get(vm.poolPath);
     const group = placement.groups.get(vm.poolPath);
-    const placed = why !== undefined ? pinVm(vm, why) : group !== undefined && vm.placement === 'spread' ? { ...vm, hostGroup: group } : vm;
+    const placed = why !== undefined ? pinVm(vm, why) : group !== undefined && vm.placement === 'spread' ? { ...vm, hostGroup: labelled(group, vm) } : vm;
     return host !== undefined ? { ...placed, host } : placed;
   });
 }

@@ -355,6 +355,8 @@ export interface ReportLauncher {
 export interface ReportGroup {
   /** The group's hosts; absent: every host of the fleet. */
   hosts?: string[];
+  /** The Node label the pool's VMs select (metalslice writes it on the group's hosts); absent with `hosts`. */
+  label?: string;
   /** How many hosts. */
   size: number;
   /** The most VMs of the pool any host of the group can get (ceil(count / size)). */

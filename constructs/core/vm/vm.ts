@@ -25,6 +25,11 @@ export type EvictionStrategy = 'LiveMigrate' | 'LiveMigrateIfPossible' | 'Extern
 export interface HostGroup {
   /** The group's hosts, by name; undefined: every host of the fleet (no affinity is rendered). */
   readonly hosts?: readonly string[];
+  /**
+   * The Node label the pool's VMs select to stay in the group (`hostGroupLabel`), set with `hosts`: metalslice
+   * writes it on the group's hosts, so the VMs carry one label, not a list of host names.
+   */
+  readonly label?: string;
   /** How many hosts the group has. */
   readonly size: number;
   /** ceil(count / size): the most VMs of the pool any host of the group can get. */
