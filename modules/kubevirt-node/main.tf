@@ -3,7 +3,7 @@
 # data: var.vm is what metalslice's one renderer wrote for the node type or pool (renderVmSpec). This module
 # computes nothing about it and adds only what a claim brings, as the constructs' claimVirtualMachine does:
 # the name, the labels, the cloud-init disk, the claim's name before each DataVolume's, and a host pin or the
-# pool's hard spread.
+# pool's hard spread (inside its host group: the group's Node label in the nodeSelector).
 
 locals {
   user_data_secret = coalesce(var.user_data_secret_name, "${var.name}-cloudinit")
@@ -37,17 +37,23 @@ locals {
   # Objects of different shapes are picked by indexing a tuple: a conditional needs both sides of one type.
   # A pin to one host; the spread inside the pool's host group; or the spread over the whole fleet.
   placement = [
-    { affinity = local.required_hosts },
-    { affinity = local.required_hosts, topologySpreadConstraints = local.spread },
+    { affinity = local.required_host },
+    { nodeSelector = local.group_selector, topologySpreadConstraints = local.spread },
     { topologySpreadConstraints = local.spread },
-  ][var.host != null ? 0 : (var.host_group != null ? 1 : 2)]
-  required_hosts = {
+  ][var.host != null ? 0 : (var.host_group_label != null ? 1 : 2)]
+  required_host = {
     nodeAffinity = {
       requiredDuringSchedulingIgnoredDuringExecution = {
-        nodeSelectorTerms = [{ matchExpressions = [{ key = "kubernetes.io/hostname", operator = "In", values = var.host != null ? [var.host] : (var.host_group == null ? [] : var.host_group) }] }]
+        nodeSelectorTerms = [{ matchExpressions = [{ key = "kubernetes.io/hostname", operator = "In", values = var.host != null ? [var.host] : [] }] }]
       }
     }
   }
+  # A grouped pool selects its group's label, which metalslice writes on the group's hosts' Nodes, beside the
+  # fleet's host selector the spec may carry: one label, not the list of the group's host names.
+  group_selector = merge(
+    try(local.template_spec.nodeSelector, {}),
+    { for key in(var.host_group_label == null ? [] : [var.host_group_label]) : key => "true" },
+  )
 
   # The claim's name before each DataVolume's (root becomes <name>-root).
   volumes = [for v in local.template_spec.volumes : [v, merge(v, { dataVolume = { name = "${var.name}-${try(v.dataVolume.name, "")}" } })][can(v.dataVolume.name) ? 1 : 0]]

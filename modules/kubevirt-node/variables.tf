@@ -69,14 +69,18 @@ variable "host" {
   }
 }
 
-variable "host_group" {
-  type        = list(string)
-  description = "Confine the VM to these hosts (kubernetes.io/hostname), spread inside them, as the plan groups its pool (its report lists the group); null spreads over the whole fleet. Ignored when host pins the VM."
+variable "host_group_label" {
+  type        = string
+  description = "Confine the VM to its pool's host group, spread inside it, as the plan groups the pool: the group's Node label key (group.metalslice.io/<cluster>.<pool>: launcher.group.label of the pool in the plan's JSON), which metalslice writes on the group's hosts' Nodes; the VM's nodeSelector gets it with the value \"true\". Null spreads over the whole fleet. Ignored when host pins the VM."
   default     = null
 
   validation {
-    condition     = var.host_group == null || (length((var.host_group == null ? [] : var.host_group)) > 0 && alltrue([for h in(var.host_group == null ? [] : var.host_group) : can(regex("^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$", h))]))
-    error_message = "host_group must be a non-empty list of node names (DNS-1123 subdomains) or null."
+    # [prefix/]name: a DNS-1123 subdomain of at most 253 characters, then a name of at most 63.
+    condition = var.host_group_label == null || try(alltrue([
+      for m in [regex("^(?:([a-z0-9](?:[-a-z0-9]*[a-z0-9])?(?:\\.[a-z0-9](?:[-a-z0-9]*[a-z0-9])?)*)/)?((?:[A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])$", var.host_group_label)] :
+      length(m[1]) <= 63 && (m[0] == null ? 0 : length(m[0])) <= 253
+    ]), false)
+    error_message = "host_group_label must be a Kubernetes label key ([prefix/]name, e.g. group.metalslice.io/team-a.workers, the pool's launcher.group.label in the plan's JSON) or null; a list of host names is no longer taken."
   }
 }
 

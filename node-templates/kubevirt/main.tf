@@ -12,8 +12,10 @@
 #   metalslice.io/quota      the quota label; default: the namespace
 #   metalslice.io/pool       the pool label (and the vm_pools key); default: the node type's name
 #   metalslice.io/host       pin the VM to this host, for nodes the plan pins (its report says which)
-#   metalslice.io/host-group confine the VM to these hosts ("a,b,c"), spread inside them, for pools the plan
-#                            groups (its report lists the group); with neither, the pool spreads over the fleet
+#   metalslice.io/host-group confine the VM to its pool's host group, spread inside it, for pools the plan
+#                            groups: the group's Node label key (group.metalslice.io/<cluster>.<pool>, which
+#                            `metalslice plan` names), which metalslice writes on the group's hosts' Nodes; not
+#                            a list of hosts. With neither, the pool spreads over the fleet
 
 locals {
   properties = merge(try(var.vcluster.nodeType.spec.properties, {}), try(var.vcluster.properties, {}))
@@ -36,7 +38,7 @@ module "node" {
   node_type = local.node_type_name
   vm        = try(var.vm_pools[local.pool], var.vm_types[local.node_type_name], null)
   host      = try(local.properties["metalslice.io/host"], null)
-  # A pool the plan confines to a host group: its hosts, comma-separated, as the report lists them.
-  host_group = try(compact([for h in split(",", local.properties["metalslice.io/host-group"]) : trimspace(h)]), null)
-  user_data  = var.vcluster.userData
+  # A pool the plan confines to a host group: the group's label key, which the VM's nodeSelector selects.
+  host_group_label = try(trimspace(local.properties["metalslice.io/host-group"]), null)
+  user_data        = var.vcluster.userData
 }
