@@ -241,7 +241,7 @@ privateNodes:
     ]);
   });
 
-  it('ask the claims of a template pool the plan confines to a host group for that group, by property and value', () => {
+  it("ask the claims of a template pool the plan confines to a host group for that group's label, by property and value", () => {
     const text = `privateNodes: {enabled: true, autoNodes: [{provider: metalslice-kubevirt, static: [{name: tpl, quantity: 2}]}]}`;
     const config = withVcluster(base([kubevirtTemplate]), text);
     const plan = planModel(config);
@@ -250,18 +250,24 @@ privateNodes:
     const selection = { auto: { pools: plan.autoPools } as never, autoSpecs: config.autoNodes! };
     expect(templateGroupIssues(selection, plan.vms, new Map())).toEqual([]);
     const group = new Map([[plan.vms[0].poolPath, { hosts: ['bm-0', 'bm-1'], size: 2, perHost: 1, migrationTargets: 1, wholeDrain: false }]]);
-    expect(templateGroupIssues(selection, plan.vms, group)).toEqual([
-      {
-        path: 'vcluster.yaml.privateNodes.autoNodes[0].properties["metalslice.io/host-group"]',
-        message:
-          'pool tpl: its VMs are proven only confined to hosts bm-0, bm-1, and vCluster Platform makes them from metalslice\'s kubevirt template, which confines a VM only as its claim says: set metalslice.io/host-group: "bm-0,bm-1" in the entry\'s properties',
-      },
+    const path = 'vcluster.yaml.privateNodes.autoNodes[0].properties["metalslice.io/host-group"]';
+    const fix =
+      "pool tpl: its VMs are proven only confined to its host group (2 hosts), and vCluster Platform makes them from metalslice's kubevirt template, which confines a VM only as its claim says: set metalslice.io/host-group: \"group.metalslice.io/prod.tpl\" in the entry's properties (the group's Node label, which metalslice writes on the group's hosts)";
+    expect(templateGroupIssues(selection, plan.vms, group)).toEqual([{ path, message: fix }]);
+    const saying = (value: string) =>
+      withVcluster(
+        base([kubevirtTemplate]),
+        text.replace('provider: metalslice-kubevirt,', `provider: metalslice-kubevirt, properties: {metalslice.io/host-group: '${value}'},`),
+      ).autoNodes!;
+    expect(templateGroupIssues({ ...selection, autoSpecs: saying('group.metalslice.io/prod.tpl') }, plan.vms, group)).toEqual([]);
+    // The property's old value, the group's hosts, confines nothing now: refused, with the label to set instead.
+    expect(templateGroupIssues({ ...selection, autoSpecs: saying('bm-1, bm-0') }, plan.vms, group)).toEqual([
+      { path, message: `${fix}; "bm-1, bm-0" is a list of hosts, which the property no longer takes` },
     ]);
-    const told = withVcluster(
-      base([kubevirtTemplate]),
-      text.replace('provider: metalslice-kubevirt,', "provider: metalslice-kubevirt, properties: {metalslice.io/host-group: 'bm-1, bm-0'},"),
-    );
-    expect(templateGroupIssues({ ...selection, autoSpecs: told.autoNodes! }, plan.vms, group)).toEqual([]);
+    // Another pool's label is not this pool's group.
+    expect(templateGroupIssues({ ...selection, autoSpecs: saying('group.metalslice.io/prod.other') }, plan.vms, group)).toEqual([
+      { path, message: `${fix}, not "group.metalslice.io/prod.other"` },
+    ]);
   });
 
   it("ask for the quota of metalslice's kubevirt template when nothing names one", () => {

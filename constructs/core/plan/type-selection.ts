@@ -9,6 +9,7 @@ import { hostImageProblem } from '../hosts/os-image';
 import { metal3ImageOf, OsImages, osImagesByName } from '../auto/metal3-image';
 import { planTemplateProviders, unprovenCapacityWarning } from '../auto/templates';
 import { metalsliceTemplateOf, TEMPLATE_IMAGE_URL_PROPERTY } from '../input/template-kind';
+import { hostGroupLabel } from '../naming/derived';
 import { poolSizeProblem } from '../base/bounds';
 import { childPath, IssueCollector, PlanIssue } from '../base/errors';
 import { Foundation, pathOf } from './foundation';
@@ -271,13 +272,17 @@ function mostSpecificFirst(levels: readonly PropertyLevel[]): string[] {
   return [...levels].reverse().map((l) => l.path);
 }
 
-/** The property metalslice's kubevirt template confines a claim's VM to a host group with ("a,b,c"). */
+/**
+ * The property metalslice's kubevirt template confines a claim's VM to a host group with: the group's Node label
+ * key (`hostGroupLabel`), which the VM's nodeSelector selects.
+ */
 const TEMPLATE_HOST_GROUP_PROPERTY = 'metalslice.io/host-group';
 
 /**
  * A pool whose VMs vCluster Platform makes from metalslice's kubevirt template and that the plan confines to a
- * host group: its claims must carry that group (the template renders what the claim says), or the plan's proof
- * does not hold for them. An issue naming the property and the value, for each such pool that does not set it.
+ * host group: its claims must carry that group's label key (the template renders what the claim says), or the
+ * plan's proof does not hold for them. An issue naming the property and the value, for each such pool that does
+ * not set it; a list of host names (what the property held before the group label) gets the same fix.
  */
 export function templateGroupIssues(
   selection: Pick<AutoSelection, 'auto' | 'autoSpecs'>,
@@ -293,17 +298,23 @@ export function templateGroupIssues(
     const pool = selection.auto.pools.find((p) => p.path === vm.poolPath);
     if (!pool) continue;
     const claim = claimOf(selection, pool);
-    const written = (claim.properties?.[TEMPLATE_HOST_GROUP_PROPERTY] ?? '')
-      .split(',')
-      .map((h) => h.trim())
-      .filter((h) => h !== '');
-    if ([...written].sort().join(',') === [...hosts].sort().join(',')) continue;
+    const label = hostGroupLabel(vm.cluster, vm.pool);
+    const written = claim.properties?.[TEMPLATE_HOST_GROUP_PROPERTY]?.trim();
+    if (written === label) continue;
     issues.push({
       path: childPath(childPath(claim.path, 'properties'), TEMPLATE_HOST_GROUP_PROPERTY),
-      message: `pool ${vm.pool}: its VMs are proven only confined to hosts ${hosts.join(', ')}, and vCluster Platform makes them from metalslice's kubevirt template, which confines a VM only as its claim says: set ${TEMPLATE_HOST_GROUP_PROPERTY}: "${hosts.join(',')}" in the entry's properties`,
+      message: `pool ${vm.pool}: its VMs are proven only confined to its host group (${hosts.length} hosts), and vCluster Platform makes them from metalslice's kubevirt template, which confines a VM only as its claim says: set ${TEMPLATE_HOST_GROUP_PROPERTY}: "${label}" in the entry's properties (the group's Node label, which metalslice writes on the group's hosts)${wrongGroup(written, hosts)}`,
     });
   }
   return issues;
+}
+
+/** What is wrong with a host-group property that is set but is not the pool's label key. */
+function wrongGroup(written: string | undefined, hosts: readonly string[]): string {
+  if (written === undefined || written === '') return '';
+  const listed = written.split(',').map((h) => h.trim());
+  if (written.includes(',') || listed.every((h) => hosts.includes(h))) return `; "${written}" is a list of hosts, which the property no longer takes`;
+  return `, not "${written}"`;
 }
 
 /** The bare type name of `provider.type`: what the node's type label says. */
