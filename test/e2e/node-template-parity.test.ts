@@ -11,6 +11,7 @@ import * as path from 'node:path';
 import { MetalsliceConfig } from '../../constructs/core/input/model';
 import { planModel } from '../../constructs/core/plan';
 import { pinVm, PlannedVm } from '../../constructs/core/vm/vm';
+import { hostGroupLabel } from '../../constructs/core/naming/derived';
 import type { RenderedVm } from '../support/kube-docs';
 import { renderVirtualMachine } from '../../constructs/render/kubevirt';
 import { nodeTemplateVars } from '../../constructs/render/node-template';
@@ -24,7 +25,8 @@ jest.setTimeout(900_000);
  * The claim vCluster Platform passes to the template for `vm`: the node claim's name, the chosen node type
  * with its resources (quantities as strings) and properties, the tenant instance, and the claim's properties.
  * The metalslice.io/* properties are the ones node-templates/kubevirt/main.tf lists: where the VM goes
- * (namespace, quota, pool, a pinned host). Everything about the VM itself comes from the vars file.
+ * (namespace, quota, pool, a pinned host, a host group's label). Everything about the VM itself comes from the
+ * vars file.
  */
 function claimFor(vm: PlannedVm, model: MetalsliceConfig): Record<string, unknown> {
   const entry = (model.autoNodes ?? []).find(
@@ -47,8 +49,8 @@ function claimFor(vm: PlannedVm, model: MetalsliceConfig): Record<string, unknow
         'metalslice.io/pool': vm.pool,
         // A node the plan pins (its report says which) is pinned by the platform's claim too.
         ...(vm.placement === 'planned' && vm.host !== undefined ? { 'metalslice.io/host': vm.host } : {}),
-        // A pool the plan confines to a host group: the group, as the report lists it.
-        ...(vm.placement === 'spread' && vm.hostGroup?.hosts ? { 'metalslice.io/host-group': vm.hostGroup.hosts.join(',') } : {}),
+        // A pool the plan confines to a host group: the group's Node label key, as the plan names it.
+        ...(vm.placement === 'spread' && vm.hostGroup?.label ? { 'metalslice.io/host-group': vm.hostGroup.label } : {}),
       },
       nodeClaim: { metadata: { name: vm.name, namespace: 'p-acme' } },
       nodeType: {
@@ -119,14 +121,15 @@ describe('the kubevirt node template and the constructs render the same VM', () 
   it('covers static nodes of at least 15 suite files', () => {
     process.stdout.write(`node template parity: ${cases.length} static pools from ${new Set(cases.map((c) => c.file)).size} vcluster.yaml files\n`);
     expect(new Set(cases.map((c) => c.file)).size).toBeGreaterThanOrEqual(15);
-    // ...among them pinned nodes, devices, and every root disk source the properties can name.
+    // ...among them a pool the plan confines to a host group (its label in the nodeSelector, which the claim
+    // passes as metalslice.io/host-group), devices, and every root disk source the properties can name.
     const rendered = JSON.stringify(cases.map(({ vm }) => renderVirtualMachine(vm, { userDataSecret: 'x' })));
     for (const part of [
       '"sourceRef":{"kind":"DataSource","name":"ubuntu-2404","namespace":"os-images"}',
       '"http":{"url":"https://',
       '"registry":{"url":"docker://quay.io/containerdisks/debian:12"}',
       '"gpus":[',
-      '"nodeAffinity"',
+      '"nodeSelector":{"group.metalslice.io/',
     ]) {
       expect(rendered).toContain(part);
     }
@@ -194,18 +197,37 @@ describe('the node template confines a grouped pool to its hosts as the construc
     const model = roadsModel();
     fs.writeFileSync(path.join(dir, 'vm-types.auto.tfvars.json'), JSON.stringify(templateVars(plan)));
     const base = plan.vms.find((v) => v.pool === 'prod-static-plain' || v.pool === 'static-plain')!;
-    const grouped: PlannedVm = { ...base, hostGroup: { hosts: ['bm-02', 'bm-04'], size: 2, perHost: 1, migrationTargets: 1, wholeDrain: false } };
+    const label = hostGroupLabel(base.cluster, base.pool);
+    const group = { hosts: ['bm-02', 'bm-04'], label, size: 2, perHost: 1, migrationTargets: 1, wholeDrain: false };
+    const grouped: PlannedVm = { ...base, hostGroup: group };
     const pinned: PlannedVm = { ...pinVm(base, 'test'), host: 'bm-03' };
+    type Spec = RenderedVm['spec']['template']['spec'];
+    const specs = new Map<PlannedVm, { ours: Spec; template: Spec }>();
     for (const vm of [grouped, pinned, base]) {
-      const claim = path.join(dir, `${vm.name}-${vm.placement}.tfvars.json`);
+      const claim = path.join(dir, `${vm.name}-${vm.hostGroup ? 'grouped' : vm.placement}.tfvars.json`);
       fs.writeFileSync(claim, JSON.stringify(claimFor(vm, model)));
       const ours = renderVirtualMachine(vm, { userDataSecret: `${vm.name}-cloudinit`, hostSelector: { 'metalslice.io/fleet': 'fra1' } });
-      expect(await templateVm(dir, [claim])).toEqual(ours);
+      const template = await templateVm(dir, [claim]);
+      expect(template).toEqual(ours);
+      specs.set(vm, { ours: (ours as unknown as RenderedVm).spec.template.spec, template: (template as RenderedVm).spec.template.spec });
     }
-    // The group really is in the object: a required affinity on its hosts beside the spread.
-    const spec = (renderVirtualMachine(grouped, { userDataSecret: 'x' }) as unknown as RenderedVm).spec.template.spec;
-    expect(JSON.stringify(spec.affinity)).toContain('"values":["bm-02","bm-04"]');
-    expect(spec.topologySpreadConstraints).toHaveLength(1);
+    // The group really is in both objects: its label beside the fleet's in the nodeSelector, the spread, and no
+    // affinity (no host names); the pin is a required affinity on its host, the plain spread has neither.
+    for (const spec of Object.values(specs.get(grouped)!)) {
+      expect(spec.nodeSelector).toEqual({ 'metalslice.io/fleet': 'fra1', [label]: 'true' });
+      expect(spec.affinity).toBeUndefined();
+      expect(JSON.stringify(spec)).not.toContain('bm-02');
+      expect(spec.topologySpreadConstraints).toHaveLength(1);
+    }
+    for (const spec of Object.values(specs.get(pinned)!)) {
+      expect(spec.nodeSelector).toEqual({ 'metalslice.io/fleet': 'fra1' });
+      expect(JSON.stringify(spec.affinity)).toContain('"values":["bm-03"]');
+      expect(spec.topologySpreadConstraints).toBeUndefined();
+    }
+    for (const spec of Object.values(specs.get(base)!)) {
+      expect(spec.nodeSelector).toEqual({ 'metalslice.io/fleet': 'fra1' });
+      expect(spec.affinity).toBeUndefined();
+    }
   });
 });
 
