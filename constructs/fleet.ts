@@ -10,6 +10,7 @@ import { FleetSpec, HostSpec, Labels, PermittedHostDevice } from './core/input/m
 import { ResourceInput } from './core/base/resources';
 import { renderKubeVirt } from './render/kubevirt';
 import { requireProps } from './plumbing/props';
+import { HostGroupLabels } from './host-group-labels';
 
 /** A fleet, declared here or imported from an inventory. */
 export interface IElasticFleet extends IConstruct {
@@ -75,13 +76,22 @@ abstract class FleetBase extends Construct implements IElasticFleet, IPlanContri
   contributeToPlan(model: ModelBuilder): void {
     model.add('fleets', this.spec, this);
   }
+
+  /** Writes the group labels of the pools this stack plans on the fleet's hosts (see HostGroupLabels). */
+  protected labelHostGroups(): void {
+    new HostGroupLabels(this, 'host-groups', this.fleetName);
+  }
 }
 
-/** An Elastic Fleet: its hosts become KubeVirt capacity (it synthesizes the KubeVirt CR). */
+/**
+ * An Elastic Fleet: its hosts become KubeVirt capacity (it synthesizes the KubeVirt CR), and the Nodes of hosts
+ * in a pool's host group get the group's label.
+ */
 export class ElasticFleet extends FleetBase {
   /**
-   * A fleet managed elsewhere (by the provider team's stack): planned against, synthesizes nothing.
-   * Consumer stacks use it so their pools are placed on the real hosts.
+   * A fleet managed elsewhere (by the provider team's stack): planned against, and synthesizes only the host
+   * group labels of the pools this stack plans on it (under a field manager of this stack's own, so the
+   * provider stack's labels stay). Consumer stacks use it so their pools are placed on the real hosts.
    */
   static fromInventory(scope: Construct, id: string, props: ElasticFleetProps): IElasticFleet {
     return new ImportedFleet(scope, id, props);
@@ -98,7 +108,13 @@ export class ElasticFleet extends FleetBase {
         },
       }),
     });
+    this.labelHostGroups();
   }
 }
 
-class ImportedFleet extends FleetBase {}
+class ImportedFleet extends FleetBase {
+  constructor(scope: Construct, id: string, props: ElasticFleetProps) {
+    super(scope, id, props);
+    this.labelHostGroups();
+  }
+}

@@ -28,6 +28,7 @@ const PROVIDERS = {
     version: '3.2.1',
     constraint: '>= 2.38.0',
     resources: [
+      'kubernetes_labels',
       'kubernetes_manifest',
       'kubernetes_namespace_v1',
       'kubernetes_resource_quota_v1',

@@ -15,6 +15,7 @@ import { PlannedVm } from '../core/vm/vm';
 import { renderVirtualMachine } from '../render/kubevirt';
 import { kubevirtNodeLabels, launcherScheduling, LauncherScheduling, SCHEDULABLE_NODE_LABEL, VmiSchedulingFields } from '../core/kubevirt/launcher';
 import { KubeObject, KubeObjectMeta } from '../render/labels';
+import { hostGroupMembers, withHostGroupLabels } from '../render/host-groups';
 
 /** The label every replayed Node carries; KWOK manages exactly the Nodes that have it. */
 export const KWOK_NODE_LABEL = 'metalslice.io/verify';
@@ -179,6 +180,12 @@ export function buildNode(host: PlannedHost): ReplayNodeObject {
   };
 }
 
+/** A replayed Node with the plan's host group labels on it, as the deploy writes them (render/host-groups.ts). */
+function labelled(node: ReplayNodeObject, groups: ReadonlyMap<string, ReadonlySet<string>>): ReplayNodeObject {
+  if (groups.size === 0) return node;
+  return { ...node, metadata: { ...node.metadata, labels: withHostGroupLabels(node.metadata.name, node.metadata.labels, groups) } };
+}
+
 /** The namespace of the pods that stand for what already runs on a host. */
 export const EXISTING_PODS_NAMESPACE = 'metalslice-replay';
 
@@ -305,13 +312,14 @@ function namespacesOf(pods: readonly { readonly metadata: { readonly namespace?:
 /** The Nodes, bound pods, namespaces and launcher Pods of a plan, on the plan's own host model: concrete VMs only. */
 export function buildReplay(plan: Pick<Plan, 'fleets' | 'vms'>, extraVms: readonly PlannedVm[] = []): Replay {
   const seen = new Set<string>();
+  const groups = hostGroupMembers(plan.vms);
   const nodes: ReplayNodeObject[] = [];
   const boundPods: BoundPodObject[] = [];
   for (const fleet of plan.fleets) {
     for (const host of [...fleet.hosts, ...fleet.excludedHosts.map((e) => e.host)]) {
       if (seen.has(host.name)) continue;
       seen.add(host.name);
-      nodes.push(buildNode(host));
+      nodes.push(labelled(buildNode(host), groups));
       boundPods.push(...hostBoundPods(host, fleet.spec.namespace ?? 'kubevirt'));
     }
   }
@@ -372,7 +380,8 @@ export function podFromSnapshot(pod: PodObject): BoundPodObject {
 
 /** The replay of a plan on a snapshot of the live cluster: its Nodes and pods as they are, then the plan's launcher pods. */
 export function buildSnapshotReplay(plan: Pick<Plan, 'fleets' | 'vms'>, snapshot: ClusterSnapshot, extraVms: readonly PlannedVm[] = []): Replay {
-  const nodes = snapshot.nodes.map(nodeFromSnapshot);
+  const groups = hostGroupMembers(plan.vms);
+  const nodes = snapshot.nodes.map((node) => labelled(nodeFromSnapshot(node), groups));
   const boundPods = snapshot.pods.map(podFromSnapshot);
   const pods = launcherPods(plan, extraVms);
   return { nodes, boundPods, namespaces: namespacesOf([...boundPods, ...pods.map((p) => p.object)]), pods };

@@ -99,6 +99,11 @@ describe('addConfigStacks: a stack per elastic node pool', () => {
         const chained = (dependsOn ?? []).filter(isRolloutKey);
         expect(mine).toEqual({ ...body, depends_on: (dependsOn ?? []).filter((d) => !isRolloutKey(d)) });
         expect(chained.length).toBeLessThanOrEqual(1);
+      } else if (key.startsWith('kubernetes_labels.')) {
+        // A fleet's group labels are written under a field manager of the stack's own name (one per stack, so two
+        // stacks planning pools on one fleet never remove each other's labels): the rest is the same.
+        expect(mine).toEqual({ ...body, field_manager: mine.field_manager });
+        expect([body.field_manager, mine.field_manager]).toEqual(['metalslice/from-config/fra1', 'metalslice/metalslice/fra1']);
       } else {
         expect(mine).toEqual(body);
       }

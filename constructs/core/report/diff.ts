@@ -53,6 +53,22 @@ export interface PoolChange {
   readonly nodeType?: { readonly before: string; readonly after: string };
 }
 
+/** One pool's change of host group. */
+export interface HostGroupChange {
+  readonly pool: string;
+  /** The group's Node label (the new plan's; the old plan's when the pool is no longer confined). */
+  readonly label?: string;
+  /** Hosts that join the group: their Nodes get the label. */
+  readonly joined: string[];
+  /** Hosts that leave it: their Nodes lose the label; a VM of the pool already there stays until it restarts. */
+  readonly left: string[];
+  /**
+   * `confined`: the pool was spread over the whole fleet and now selects the label (its VMs' nodeSelector gains
+   * it); `released`: the reverse. Absent: the label stays, only hosts change.
+   */
+  readonly selector?: 'confined' | 'released';
+}
+
 /** Exact deltas (after - before) of the resources that changed. */
 export type ResourceDelta = Record<string, string>;
 
@@ -66,6 +82,12 @@ export interface PlanChanges {
   readonly pools: PoolChange[];
   /** Nodes that stayed but changed node type. */
   readonly nodeTypes: { node: string; before: string; after: string }[];
+  /**
+   * Pools whose host group changed: the hosts whose Nodes gain the pool's group label (`joined`) and lose it
+   * (`left`). A change of Node labels only: no VM is replaced or moved by it (optional: absent in a diff
+   * written before groups were labels).
+   */
+  readonly regrouped?: HostGroupChange[];
   readonly quotas: { quota: string; status: 'added' | 'removed' | 'changed'; limits: ResourceDelta; allocated: ResourceDelta }[];
   readonly fleets: { fleet: string; status: 'added' | 'removed' | 'changed'; hosts: { before: number; after: number }; capacity: ResourceDelta }[];
   /** Total cost of the pools' nodes, in vCluster's cost units. */
@@ -164,6 +186,27 @@ function fleetChanges(before: PlanReport['fleets'], after: PlanReport['fleets'])
     const hosts = { before: b?.hosts ?? 0, after: n?.hosts ?? 0 };
     const status = !b ? 'added' : !n ? 'removed' : 'changed';
     return status !== 'changed' || hosts.before !== hosts.after || Object.keys(capacity).length > 0 ? [{ fleet, status, hosts, capacity }] : [];
+  });
+}
+
+/**
+ * The pools whose host group changed. A pool counts when it is spread in both plans (a pool that becomes
+ * pinned, or comes or goes, shows under its nodes); a group absent means the whole fleet.
+ */
+function groupChanges(before: Pools, after: Pools): HostGroupChange[] {
+  const spreadGroup = (p: Pools[number] | undefined) =>
+    p?.launcher?.placement === 'spread' ? { hosts: p.launcher.group?.hosts, label: p.launcher.group?.label } : undefined;
+  const old = new Map(before.map((p) => [p.name, spreadGroup(p)]));
+  return after.flatMap((p): HostGroupChange[] => {
+    const [b, n] = [old.get(p.name), spreadGroup(p)];
+    if (b === undefined || n === undefined || (b.hosts === undefined && n.hosts === undefined)) return [];
+    const [was, is] = [new Set(b.hosts ?? []), new Set(n.hosts ?? [])];
+    const joined = n.hosts === undefined ? [] : [...is].filter((h) => !was.has(h) || b.hosts === undefined).sort();
+    const left = b.hosts === undefined ? [] : [...was].filter((h) => !is.has(h) || n.hosts === undefined).sort();
+    if (joined.length + left.length === 0) return [];
+    const label = n.label ?? b.label;
+    const selector = b.hosts === undefined ? 'confined' : n.hosts === undefined ? 'released' : undefined;
+    return [{ pool: p.name, ...(label !== undefined ? { label } : {}), joined, left, ...(selector ? { selector } : {}) }];
   });
 }
 
@@ -350,6 +393,7 @@ export function diffPlans(before: PlanReport, after: PlanReport): PlanChanges {
     replaced,
     pools: poolChanges(beforePools, after.pools, added, removed, moved, replaced, rollsOf(before, after, replaced)),
     nodeTypes: kept.filter((k) => a.get(k)!.nodeType !== b.get(k)!.nodeType).map((k) => ({ node: k, before: a.get(k)!.nodeType, after: b.get(k)!.nodeType })),
+    regrouped: groupChanges(beforePools, after.pools),
     quotas: quotaChanges(before.quotas ?? [], after.quotas),
     fleets: fleetChanges(before.fleets ?? [], after.fleets),
     cost: { before: costBefore, after: costAfter, delta: Math.round((costAfter - costBefore) * 1000) / 1000 },
@@ -359,7 +403,8 @@ export function diffPlans(before: PlanReport, after: PlanReport): PlanChanges {
 
 /** Whether anything a reviewer would look at changed. */
 export function hasChanges(c: PlanChanges): boolean {
-  return c.pools.length + c.nodeTypes.length + c.quotas.length + c.fleets.length > 0 || c.cost.delta !== 0 || c.ok.before !== c.ok.after;
+  const regrouped = c.regrouped?.length ?? 0;
+  return c.pools.length + c.nodeTypes.length + regrouped + c.quotas.length + c.fleets.length > 0 || c.cost.delta !== 0 || c.ok.before !== c.ok.after;
 }
 
 function deltaText(d: ResourceDelta): string {
@@ -402,6 +447,20 @@ function poolLine(p: PoolChange): string {
   return `pool ${p.pool}: ${parts.join(', ')}`;
 }
 
+/** `pool web: host group (label group.metalslice.io/shop.web) bm-07 joins, bm-03 leaves; Node labels only, ...`. */
+function groupLine(g: HostGroupChange): string {
+  const hosts = (list: readonly string[], verb: string) => (list.length === 0 ? [] : [`${list.join(', ')} ${list.length === 1 ? `${verb}s` : verb}`]);
+  const what = [...hosts(g.joined, 'join'), ...hosts(g.left, 'leave')].join(', ');
+  const label = g.label !== undefined ? ` (label ${g.label})` : '';
+  const selector =
+    g.selector === 'confined'
+      ? "; its VMs' nodeSelector gains the label (no restart: a running VM is not moved)"
+      : g.selector === 'released'
+        ? "; its VMs' nodeSelector drops the label (no restart)"
+        : '';
+  return `pool ${g.pool}: host group${label} ${what}: Node labels only, no VM is moved (one already on a host that leaves stays there until it restarts)${selector}`;
+}
+
 /** The change in short lines, most important first; plain text (each format adds its own marks). */
 export function summarizeChanges(c: PlanChanges): string[] {
   if (!hasChanges(c)) return ['No changes since the previous plan.'];
@@ -416,6 +475,7 @@ export function summarizeChanges(c: PlanChanges): string[] {
     lines.push(
       `${replaced.length} running node(s) cannot take the change in place: the deploy replaces each (surge nodes join first, then each old node is drained and restarted on the new revision), pool after pool (README "Changing a fleet")`,
     );
+  lines.push(...(c.regrouped ?? []).map(groupLine));
   for (const q of c.quotas) {
     if (q.status !== 'changed') lines.push(`quota ${q.quota} ${q.status}`);
     if (Object.keys(q.limits).length > 0) lines.push(`quota ${q.quota} limits: ${deltaText(q.limits)}`);

@@ -1,0 +1,54 @@
+/**
+ * HostGroupLabels: the Node labels of a fleet's host groups. A spread pool the plan confines to some of the
+ * fleet's hosts selects one label, `group.metalslice.io/<cluster>.<pool>` (core/naming/derived.ts); this
+ * construct writes it on the Nodes of those hosts, one `kubernetes_labels` instance per host that is in a
+ * group, keyed by the host's name.
+ *
+ * Regrouping is then a change of Node labels: a host that joins a pool's group gains the label, one that
+ * leaves loses it, and no VM changes (its selector names the pool, not the hosts). A running VM stays where it
+ * is (the selector is required during scheduling, ignored during execution); it meets the new group when its
+ * launcher pod is next scheduled.
+ *
+ * `kubernetes_labels` applies only these keys with server-side apply under its own field manager, so the Node's
+ * other labels (the kubelet's, the provider team's) are left alone, and destroying an instance removes exactly
+ * the labels it wrote. The field manager names the stack and the fleet: two stacks that plan pools on one fleet
+ * (a provider stack and a consumer stack) each own their pools' labels and never remove the other's.
+ */
+import { Lazy, TerraformIterator, TerraformStack, Token } from 'cdktf';
+import { Construct } from 'constructs';
+import { createHash } from 'crypto';
+import { CapacityPlan } from './capacity-plan';
+import { hostGroupLabels } from './render/host-groups';
+import { Labels } from './providers/kubernetes/labels';
+
+/**
+ * The field manager of a stack's group labels on one fleet: at most 128 characters (the API server's limit),
+ * a long stack or fleet name shortened with a stable hash.
+ */
+export function hostGroupFieldManager(stack: string, fleet: string): string {
+  const plain = `metalslice/${stack}/${fleet}`;
+  if (plain.length <= 128) return plain;
+  return `${plain.slice(0, 119)}-${createHash('sha256').update(`${stack}\u0000${fleet}`).digest('hex').slice(0, 8)}`;
+}
+
+/** The group labels of one fleet's hosts, as the plan of this construct's stack groups them. */
+export class HostGroupLabels extends Construct {
+  /** @param fleet the fleet's name */
+  constructor(scope: Construct, id: string, fleet: string) {
+    super(scope, id);
+    // Produced once per synth: cdktf resolves a value more than once, and the plan's VM list can be 10,000 long.
+    let labels: Record<string, Record<string, string>> | undefined;
+    const produce = () => (labels ??= hostGroupLabels(CapacityPlan.require(this).plannedVms(), fleet));
+    const each = TerraformIterator.fromMap(Lazy.anyValue({ produce }));
+    new Labels(this, 'Resource', {
+      forEach: each,
+      apiVersion: 'v1',
+      kind: 'Node',
+      metadata: { name: Token.asString(each.key) },
+      labels: Token.asStringMap(each.value),
+      fieldManager: hostGroupFieldManager(TerraformStack.of(this).node.id, fleet),
+      // The keys are metalslice's own (group.metalslice.io/): a value someone set by hand is taken over.
+      force: true,
+    });
+  }
+}
