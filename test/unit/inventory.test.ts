@@ -52,6 +52,15 @@ describe('hostFromNode', () => {
     expect(Object.keys(host.capacity)).toEqual(['cpu', 'memory', 'disk', 'nvidia.com/gpu', 'pods']);
   });
 
+  it("leaves out the host group labels metalslice wrote (the plan's output), and keeps every other label", () => {
+    const labels = { 'group.metalslice.io/prod.web': 'true', 'metalslice.io/pool': 'x', 'example.com/group.metalslice.io': 'y', zone: 'a' };
+    expect(hostFromNode(node('bm-01', { cpu: '4', memory: '8Gi' }, labels)).labels).toEqual({
+      'example.com/group.metalslice.io': 'y',
+      'metalslice.io/pool': 'x',
+      zone: 'a',
+    });
+  });
+
   it('falls back to allocatable when a node reports no capacity', () => {
     expect(hostFromNode({ metadata: { name: 'n' }, status: { allocatable: { cpu: '4', memory: '8Gi' } } }).capacity).toEqual({ cpu: '4', memory: '8Gi' });
   });

@@ -7,7 +7,7 @@
 import { InventoryFile } from '../input/config';
 import { KUBEVIRT_APP_LABEL, VIRT_HANDLER_APP, VIRT_LAUNCHER_APP } from '../kubevirt/handler';
 import { HostPods, HostSpec, RunningVm, Taint } from '../input/model';
-import { POOL_LABEL, VM_NAME_LABEL } from '../naming/derived';
+import { HOST_GROUP_LABEL_PREFIX, POOL_LABEL, VM_NAME_LABEL } from '../naming/derived';
 import { Quantity } from '../base/quantity';
 import { isExtendedResource, parseResources } from '../base/resources';
 
@@ -76,6 +76,16 @@ function sortedLabels(labels: Readonly<Record<string, string>> | undefined): Rec
   return out;
 }
 
+/**
+ * A Node's labels as a host's: without the host group labels metalslice wrote from an earlier plan
+ * (`group.metalslice.io/...`). They are the plan's output, not its input: read back, a fleet's hostSelector or a
+ * node type's requirements could come to depend on the grouping they produced.
+ */
+function hostLabels(labels: Readonly<Record<string, string>> | undefined): Record<string, string> {
+  const group = `${HOST_GROUP_LABEL_PREFIX}/`;
+  return sortedLabels(Object.fromEntries(Object.entries(labels ?? {}).filter(([key]) => !key.startsWith(group))));
+}
+
 /** cpu, memory, disk first, then extended resources by name: the order every inventory is written in. */
 function orderedCapacity(capacity: Readonly<Record<string, string>>): Record<string, string> {
   const out: Record<string, string> = {};
@@ -123,7 +133,7 @@ export function hostFromNode(node: NodeObject): HostSpec {
   const taints = (node.spec?.taints ?? []).map((t) => ({ key: t.key, ...(t.value ? { value: t.value } : {}), effect: t.effect }));
   return {
     name: node.metadata.name,
-    labels: sortedLabels(node.metadata.labels),
+    labels: hostLabels(node.metadata.labels),
     capacity: pods !== undefined ? { ...capacity, pods: canonical('pods', pods) } : capacity,
     ...(allocatable ? { allocatable: pods !== undefined ? { ...allocatable, pods: canonical('pods', pods) } : allocatable } : {}),
     ...(taints.length > 0 ? { taints } : {}),
