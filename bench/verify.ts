@@ -5,6 +5,7 @@
  * until all bound or settled) and bound/total side by side. Needs the toolchain (npm run setup).
  *
  *   npm run bench:verify [-- --order deploy|shuffled] [--seed N] [--only 1000|10000] [--kinds spread,pinned] [--settings stock,tuned,kubevirt]
+ *   npm run bench:verify -- --pod-sizes [--only 1000|10000]   grouped pools' launcher pod sizes, no control plane
  * Each setting starts its own control plane (the scheduler's client settings are read at start). A second table
  * gives each component's CPU seconds per case (from /proc), which says what bounds the replay. `kubevirt` is
  * `verify --kubevirt` (KubeVirt's own virt-api and virt-controller make the launcher pods) beside the replay,
@@ -12,7 +13,7 @@
  */
 import { planModel } from '../constructs/core/plan';
 import { ControlPlaneOptions, startControlPlane } from '../constructs/verify/control-plane';
-import { ReplayOrder } from '../constructs/verify/replay';
+import { buildReplay, ReplayOrder } from '../constructs/verify/replay';
 import { verifyPlan, VerifyResult } from '../constructs/verify/verify';
 import { scaleConfig, spreadScaleConfig } from './verify-fixtures';
 
@@ -117,7 +118,30 @@ async function runSettings(setting: Setting, order: ReplayOrder, seed: number, o
   return rows;
 }
 
+/**
+ * `--pod-sizes`: no control plane. Per case, each grouped pool's launcher pod as the replay creates it (what a
+ * pool's placement puts in every pod), in bytes of JSON: what each write and watch event of it carries.
+ */
+function podSizes(only: string | undefined, kinds: readonly string[]): void {
+  console.log('| case | grouped pools | their VMs | largest group (hosts) | launcher pod bytes, min / max | all their launcher pods, MB |');
+  console.log('| --- | ---: | ---: | ---: | ---: | ---: |');
+  for (const c of CASES) {
+    if ((only !== undefined && String(c.hosts * 10) !== only) || !kinds.includes(c.kind)) continue;
+    const plan = planModel(c.config());
+    const grouped = new Set(plan.vms.filter((vm) => vm.hostGroup?.hosts !== undefined).map((vm) => vm.poolPath));
+    const sizes = buildReplay(plan)
+      .pods.filter((p) => grouped.has(p.poolPath))
+      .map((p) => JSON.stringify(p.object).length);
+    const largest = Math.max(0, ...plan.vms.map((vm) => vm.hostGroup?.hosts?.length ?? 0));
+    const total = sizes.reduce((a, b) => a + b, 0);
+    console.log(
+      `| ${c.hosts} hosts / ${plan.vms.length} VMs, ${c.kind} | ${grouped.size} | ${sizes.length} | ${largest} | ${Math.min(...sizes)} / ${Math.max(...sizes)} | ${(total / 1e6).toFixed(1)} |`,
+    );
+  }
+}
+
 async function run(): Promise<void> {
+  if (process.argv.includes('--pod-sizes')) return podSizes(arg('--only'), (arg('--kinds') ?? 'spread,pinned').split(','));
   const order = (arg('--order') ?? 'deploy') as ReplayOrder;
   const seed = Number(arg('--seed') ?? 1);
   const only = arg('--only');
