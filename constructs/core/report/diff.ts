@@ -454,9 +454,9 @@ function groupLine(g: HostGroupChange): string {
   const label = g.label !== undefined ? ` (label ${g.label})` : '';
   const selector =
     g.selector === 'confined'
-      ? "; its VMs' nodeSelector gains the label (no restart: a running VM is not moved)"
+      ? "; its VMs' nodeSelector gains the label, which KubeVirt stages (RestartRequired) until each VM next starts"
       : g.selector === 'released'
-        ? "; its VMs' nodeSelector drops the label (no restart)"
+        ? "; its VMs' nodeSelector drops the label, which KubeVirt stages (RestartRequired) until each VM next starts"
         : '';
   return `pool ${g.pool}: host group${label} ${what}: Node labels only, no VM is moved (one already on a host that leaves stays there until it restarts)${selector}`;
 }
