@@ -39,6 +39,7 @@ describe('the generated provider bindings', () => {
     const types = [...new Set([...text.matchAll(/terraformResourceType: '([a-z0-9_]+)'/g)].map((m) => m[1]))].sort();
     expect(types).toEqual([
       'kubernetes',
+      'kubernetes_labels',
       'kubernetes_manifest',
       'kubernetes_namespace_v1',
       'kubernetes_resource_quota_v1',
