@@ -117,6 +117,7 @@ export class AutoNodes extends Construct implements IPlanContributor {
             userDataSecret,
             hostSelector: this.hostSelector(quota),
             revision: rolloutOf()?.revision,
+            groupsLabelled: CapacityPlan.require(this).labelsHostGroups(this.plannedVm(spec.name, index, nodeName).fleet),
           }),
       });
     }

@@ -23,6 +23,16 @@ export interface IPlanContributor extends IConstruct {
   contributeToPlan(model: ModelBuilder): void;
 }
 
+/** A fleet construct that writes its host groups' labels on the hosts' Nodes (ElasticFleet; not an imported fleet). */
+export interface IHostGroupLabeller extends IConstruct {
+  /** The fleet whose hosts it labels. */
+  readonly labelsHostGroupsOf: string;
+}
+
+function isLabeller(c: IConstruct): c is IHostGroupLabeller {
+  return typeof (c as Partial<IHostGroupLabeller>).labelsHostGroupsOf === 'string';
+}
+
 function isContributor(c: IConstruct): c is IPlanContributor {
   return typeof (c as Partial<IPlanContributor>).contributeToPlan === 'function';
 }
@@ -111,6 +121,7 @@ export class CapacityPlan extends Construct {
   }
 
   private cached?: Plan;
+  private labelled?: Set<string>;
   private byName?: {
     pools: Map<string, PlannedPool>;
     quotas: Map<string, PlannedQuota>;
@@ -204,6 +215,20 @@ export class CapacityPlan extends Construct {
   /** How the pool at `poolPath` rolls (its revision, surge and unavailability), as the plan proved it. */
   plannedRollout(poolPath: string): PoolRollout | undefined {
     return this.provenPlan().rollouts.get(poolPath);
+  }
+
+  /**
+   * Whether the fleet's host group labels are written by this plan's app (an ElasticFleet it covers): its pools'
+   * VMs then select a group by label; otherwise (an imported fleet) by the group's host names.
+   */
+  labelsHostGroups(fleet: string): boolean {
+    this.labelled ??= new Set(
+      this.covered.node
+        .findAll()
+        .filter(isLabeller)
+        .map((c) => c.labelsHostGroupsOf),
+    );
+    return this.labelled.has(fleet);
   }
 
   /** Every VM of the plan (the one list every check read). */

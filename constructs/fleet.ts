@@ -5,7 +5,7 @@
 import { Lazy } from 'cdktf';
 import { Manifest } from './providers/kubernetes/manifest';
 import { Construct, IConstruct } from 'constructs';
-import { CapacityPlan, IPlanContributor, ModelBuilder } from './capacity-plan';
+import { CapacityPlan, IHostGroupLabeller, IPlanContributor, ModelBuilder } from './capacity-plan';
 import { FleetSpec, HostSpec, Labels, PermittedHostDevice } from './core/input/model';
 import { ResourceInput } from './core/base/resources';
 import { renderKubeVirt } from './render/kubevirt';
@@ -76,22 +76,21 @@ abstract class FleetBase extends Construct implements IElasticFleet, IPlanContri
   contributeToPlan(model: ModelBuilder): void {
     model.add('fleets', this.spec, this);
   }
-
-  /** Writes the group labels of the pools this stack plans on the fleet's hosts (see HostGroupLabels). */
-  protected labelHostGroups(): void {
-    new HostGroupLabels(this, 'host-groups', this.fleetName);
-  }
 }
 
 /**
  * An Elastic Fleet: its hosts become KubeVirt capacity (it synthesizes the KubeVirt CR), and the Nodes of hosts
  * in a pool's host group get the group's label.
  */
-export class ElasticFleet extends FleetBase {
+export class ElasticFleet extends FleetBase implements IHostGroupLabeller {
+  /** The fleet whose hosts' group labels it writes: its own. */
+  readonly labelsHostGroupsOf: string;
+
   /**
-   * A fleet managed elsewhere (by the provider team's stack): planned against, and synthesizes only the host
-   * group labels of the pools this stack plans on it (under a field manager of this stack's own, so the
-   * provider stack's labels stay). Consumer stacks use it so their pools are placed on the real hosts.
+   * A fleet managed elsewhere (by the provider team's stack): planned against, synthesizes nothing. Consumer stacks
+   * use it so their pools are placed on the real hosts. It writes no Node labels (a consumer's identity need not
+   * write Nodes), so a pool of this stack the plan confines to a host group keeps a required node affinity on the
+   * group's host names.
    */
   static fromInventory(scope: Construct, id: string, props: ElasticFleetProps): IElasticFleet {
     return new ImportedFleet(scope, id, props);
@@ -108,13 +107,9 @@ export class ElasticFleet extends FleetBase {
         },
       }),
     });
-    this.labelHostGroups();
+    new HostGroupLabels(this, 'host-groups', this.fleetName);
+    this.labelsHostGroupsOf = this.fleetName;
   }
 }
 
-class ImportedFleet extends FleetBase {
-  constructor(scope: Construct, id: string, props: ElasticFleetProps) {
-    super(scope, id, props);
-    this.labelHostGroups();
-  }
-}
+class ImportedFleet extends FleetBase {}

@@ -11,8 +11,9 @@
  *
  * `kubernetes_labels` applies only these keys with server-side apply under its own field manager, so the Node's
  * other labels (the kubelet's, the provider team's) are left alone, and destroying an instance removes exactly
- * the labels it wrote. The field manager names the stack and the fleet: two stacks that plan pools on one fleet
- * (a provider stack and a consumer stack) each own their pools' labels and never remove the other's.
+ * the labels it wrote. The field manager names the stack and the fleet. Only an ElasticFleet writes labels (the
+ * app that declares a fleet is the provider team's); a fleet imported into a consumer stack writes none, and its
+ * grouped pools keep their group's host names (render/kubevirt.ts `groupsLabelled`).
  */
 import { Lazy, TerraformIterator, TerraformStack, Token } from 'cdktf';
 import { Construct } from 'constructs';

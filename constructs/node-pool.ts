@@ -157,6 +157,7 @@ export class ElasticNodePool extends Construct implements IPlanContributor {
             userDataSecret,
             hostSelector: plannedWithFleet().fleet?.spec.hostSelector,
             revision: rolloutOf()?.revision,
+            groupsLabelled: CapacityPlan.require(this).labelsHostGroups(plannedWithFleet().pool.fleet),
           }),
       });
     }

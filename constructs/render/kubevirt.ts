@@ -82,6 +82,12 @@ export interface VirtualMachineOptions {
   readonly hostSelector?: Readonly<Record<string, string>>;
   /** The node's revision (the plan's rollout): written on the template, so each VMI says which revision it runs. @default - none */
   readonly revision?: string;
+  /**
+   * Whether the VM's fleet writes its host groups' labels on the hosts' Nodes (an `ElasticFleet` in the same plan).
+   * When it does not (a fleet imported into a consumer stack, whose identity may not write Nodes), a grouped VM
+   * keeps a required node affinity on its group's host names instead. @default true
+   */
+  readonly groupsLabelled?: boolean;
 }
 
 /** What one VM of a node type (or pool) is, before any claim names it: the fields the spec is rendered from. */
@@ -199,7 +205,8 @@ export function renderVmSpec(vm: VmTypeInput): VmSpec {
  * Where a claimed VM goes: pinned to a host, or spread with a hard constraint over its pool's host group
  * (`hosts`; the whole fleet when absent).
  */
-export type VmPlacement = { readonly host: string } | { readonly spread: Readonly<Record<string, string>>; readonly group?: string };
+export type VmPlacement =
+  { readonly host: string } | { readonly spread: Readonly<Record<string, string>>; readonly group?: string; readonly hosts?: readonly string[] };
 
 /** What a claim brings to a VM: its name and namespace, labels, user data and placement. */
 export interface VmClaim {
@@ -238,6 +245,7 @@ function requiredHosts(hosts: readonly string[]): Record<string, unknown> {
 export function renderPlacement(placement: VmPlacement): Record<string, unknown> {
   if ('host' in placement) return { affinity: requiredHosts([placement.host]) };
   return {
+    ...(placement.hosts ? { affinity: requiredHosts(placement.hosts) } : {}),
     topologySpreadConstraints: [
       {
         maxSkew: 1,
@@ -302,8 +310,14 @@ export function claimVirtualMachine(spec: VmSpec, claim: VmClaim): KubeObject {
   };
 }
 
+/** A group as the VM selects it: its label, or (a fleet that does not label its hosts) its hosts' names. */
+function groupPlacement(group: PlannedVm['hostGroup'], labelled: boolean): { group: string } | { hosts: readonly string[] } | Record<string, never> {
+  if (group?.hosts === undefined) return {};
+  return labelled && group.label !== undefined ? { group: group.label } : { hosts: group.hosts };
+}
+
 /** What the plan's VM brings as a claim: its name, labels, user data and where the plan put it. */
-export function plannedClaim(vm: PlannedVm, userDataSecret: string): VmClaim {
+export function plannedClaim(vm: PlannedVm, userDataSecret: string, groupsLabelled = true): VmClaim {
   const spreadLabels = { [POOL_LABEL]: vm.pool, [CLUSTER_LABEL]: vm.cluster };
   return {
     name: vm.name,
@@ -312,15 +326,14 @@ export function plannedClaim(vm: PlannedVm, userDataSecret: string): VmClaim {
     podLabels: { [POOL_LABEL]: vm.pool, [QUOTA_LABEL]: vm.quota, [CLUSTER_LABEL]: vm.cluster, [VM_NAME_LABEL]: vm.name },
     userDataSecret,
     placement:
-      vm.placement === 'planned' && vm.host !== undefined
-        ? { host: vm.host }
-        : { spread: spreadLabels, ...(vm.hostGroup?.label ? { group: vm.hostGroup.label } : {}) },
+      vm.placement === 'planned' && vm.host !== undefined ? { host: vm.host } : { spread: spreadLabels, ...groupPlacement(vm.hostGroup, groupsLabelled) },
   };
 }
 
 /** One node: the VM the plan counted, whose cloud-init joins the tenant cluster. */
 export function renderVirtualMachine(vm: PlannedVm, options: VirtualMachineOptions): KubeObject {
-  const object = claimVirtualMachine(renderVmSpec({ ...vm, hostSelector: options.hostSelector }), plannedClaim(vm, options.userDataSecret));
+  const claim = plannedClaim(vm, options.userDataSecret, options.groupsLabelled ?? true);
+  const object = claimVirtualMachine(renderVmSpec({ ...vm, hostSelector: options.hostSelector }), claim);
   if (options.revision === undefined) return object;
   const template = (object.spec as { template: { metadata: { annotations: Record<string, string> } } }).template;
   template.metadata.annotations = { ...template.metadata.annotations, [REVISION_ANNOTATION]: options.revision };

@@ -71,7 +71,7 @@ variable "host" {
 
 variable "host_group_label" {
   type        = string
-  description = "Confine the VM to its pool's host group, spread inside it, as the plan groups the pool: the group's Node label key (group.metalslice.io/<cluster>.<pool>: launcher.group.label of the pool in the plan's JSON), which metalslice writes on the group's hosts' Nodes; the VM's nodeSelector gets it with the value \"true\". Null spreads over the whole fleet. Ignored when host pins the VM."
+  description = "Confine the VM to its pool's host group, spread inside it, as the plan groups the pool: the group's Node label key (group.metalslice.io/<cluster>.auto.<pool>: launcher.group.label of the pool in the plan's JSON), which metalslice writes on the group's hosts' Nodes; the VM's nodeSelector gets it with the value \"true\". Null spreads over the whole fleet. Ignored when host pins the VM."
   default     = null
 
   validation {
@@ -80,7 +80,7 @@ variable "host_group_label" {
       for m in [regex("^(?:([a-z0-9](?:[-a-z0-9]*[a-z0-9])?(?:\\.[a-z0-9](?:[-a-z0-9]*[a-z0-9])?)*)/)?((?:[A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])$", var.host_group_label)] :
       length(m[1]) <= 63 && (m[0] == null ? 0 : length(m[0])) <= 253
     ]), false)
-    error_message = "host_group_label must be a Kubernetes label key ([prefix/]name, e.g. group.metalslice.io/team-a.workers, the pool's launcher.group.label in the plan's JSON) or null; a list of host names is no longer taken."
+    error_message = "host_group_label must be a Kubernetes label key ([prefix/]name, e.g. group.metalslice.io/team-a.auto.workers, the pool's launcher.group.label in the plan's JSON) or null; a list of host names is no longer taken."
   }
 }
 

@@ -13,7 +13,7 @@
 #   metalslice.io/pool       the pool label (and the vm_pools key); default: the node type's name
 #   metalslice.io/host       pin the VM to this host, for nodes the plan pins (its report says which)
 #   metalslice.io/host-group confine the VM to its pool's host group, spread inside it, for pools the plan
-#                            groups: the group's Node label key (group.metalslice.io/<cluster>.<pool>, which
+#                            groups: the group's Node label key (group.metalslice.io/<cluster>.auto.<pool>, which
 #                            `metalslice plan` names), which metalslice writes on the group's hosts' Nodes; not
 #                            a list of hosts. With neither, the pool spreads over the fleet
 

@@ -204,8 +204,8 @@ describe('e2e: host groups are Node labels, and a regroup changes labels, not VM
     expectOk('plan --previous', planned);
     const changes = (JSON.parse(planned.stdout) as { changes: { regrouped: unknown; replaced: unknown[]; added: unknown[] } }).changes;
     expect(changes.regrouped).toEqual([
-      { pool: 'big', label: BIG, joined: ['bm-06'], left: [] },
-      { pool: 'tiny', label: TINY, joined: ['bm-08'], left: ['bm-06'] },
+      { pool: 'big', cluster: 'shop', label: BIG, joined: ['bm-06'], left: [] },
+      { pool: 'tiny', cluster: 'shop', label: TINY, joined: ['bm-08'], left: ['bm-06'] },
     ]);
     expect(changes.replaced).toEqual([]);
     expect(changes.added).toEqual(['big/big-8']);

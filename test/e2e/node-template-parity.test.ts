@@ -197,7 +197,7 @@ describe('the node template confines a grouped pool to its hosts as the construc
     const model = roadsModel();
     fs.writeFileSync(path.join(dir, 'vm-types.auto.tfvars.json'), JSON.stringify(templateVars(plan)));
     const base = plan.vms.find((v) => v.pool === 'prod-static-plain' || v.pool === 'static-plain')!;
-    const label = hostGroupLabel(base.cluster, base.pool);
+    const label = hostGroupLabel(base.cluster, base.pool, 'auto');
     const group = { hosts: ['bm-02', 'bm-04'], label, size: 2, perHost: 1, migrationTargets: 1, wholeDrain: false };
     const grouped: PlannedVm = { ...base, hostGroup: group };
     const pinned: PlannedVm = { ...pinVm(base, 'test'), host: 'bm-03' };

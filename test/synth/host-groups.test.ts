@@ -2,7 +2,7 @@
 // fleet writes that label on exactly those hosts' Nodes; regrouping changes labels only, never a VM.
 import { describe, expect, it } from '@jest/globals';
 import { TerraformStack, Testing } from 'cdktf';
-import { addConfig, CapacityPlan } from '../../constructs';
+import { addConfig, CapacityPlan, ElasticFleet, ElasticNodePool, ElasticQuota, TenantCluster } from '../../constructs';
 import { planModel } from '../../constructs/core/plan';
 import { hostGroupLabel } from '../../constructs/core/naming/derived';
 import { MetalsliceConfig } from '../../constructs/core/input/model';
@@ -12,7 +12,7 @@ import { buildReplay, buildSnapshotReplay } from '../../constructs/verify/replay
 import { SNAPSHOT_API_VERSION, SNAPSHOT_KIND } from '../../constructs/core/hosts/snapshot';
 import { KubernetesProvider } from '../../constructs/providers/kubernetes/provider';
 import { RandomProvider } from '../../constructs/providers/random/provider';
-import { fleet, hosts, model, pool, quota, roomForVms } from '../support/models';
+import { EXAMPLE_CA, fleet, hosts, model, pool, quota, roomForVms } from '../support/models';
 import { stackObjects } from '../support/stack-objects';
 
 const host16 = roomForVms({ cpu: 16, memory: '64Gi', disk: '1Ti' });
@@ -116,8 +116,8 @@ describe('host groups as Node labels', () => {
   it('plan --previous names the hosts that change group, and counts no node as moved or replaced by it', () => {
     const changes = diffPlans(planModel(groupedModel(7, 8)).report, planModel(groupedModel(8, 9)).report);
     expect(changes.regrouped).toEqual([
-      { pool: 'big', label: hostGroupLabel('prod', 'big'), joined: ['bm-06'], left: [] },
-      { pool: 'tiny', label: hostGroupLabel('prod', 'tiny'), joined: ['bm-08'], left: ['bm-06'] },
+      { pool: 'big', cluster: 'prod', label: hostGroupLabel('prod', 'big'), joined: ['bm-06'], left: [] },
+      { pool: 'tiny', cluster: 'prod', label: hostGroupLabel('prod', 'tiny'), joined: ['bm-08'], left: ['bm-06'] },
     ]);
     expect(changes.replaced).toEqual([]);
     expect(changes.added).toEqual(['big/big-8']);
@@ -164,5 +164,33 @@ describe('host groups as Node labels', () => {
     const live = labelsOf(buildSnapshotReplay(plan, snapshot).nodes);
     expect(live['bm-07']).toEqual([other, tiny]);
     expect(live['bm-01']).toEqual([big]);
+  });
+
+  it('a fleet imported into a consumer stack writes no Node label: its grouped pool keeps the host list', () => {
+    // The same two pools as the first case, declared as constructs on a fleet the provider team manages.
+    const stack = new TerraformStack(Testing.app(), 'consumer');
+    new KubernetesProvider(stack, 'kubernetes', { configPath: '/etc/metalslice/provider.kubeconfig' });
+    new RandomProvider(stack, 'random');
+    new CapacityPlan(stack, 'plan', { writeReport: false });
+    const f = ElasticFleet.fromInventory(stack, 'f', { hosts: hosts(6, host16), reservedPerHost: { cpu: 1, memory: '2Gi' } });
+    const q = new ElasticQuota(stack, 'q', { fleet: f, organization: 'acme', limits: { cpu: 84, memory: '300Gi', disk: '6Ti' }, liveMigrations: 0 });
+    const cluster = new TenantCluster(stack, 'prod', { endpoint: 'https://10.0.0.10:6443', caCertificate: EXAMPLE_CA, kubeconfigPath: '/etc/t.kubeconfig' });
+    new ElasticNodePool(stack, 'big', { quota: q, cluster, shape: { cpu: 7, memory: '8Gi', disk: '20Gi' }, count: 7 });
+    new ElasticNodePool(stack, 'tiny', { quota: q, cluster, shape: { cpu: 1, memory: '2Gi', disk: '20Gi' }, count: 6 });
+    const json = JSON.parse(Testing.synth(stack)) as { resource: Record<string, unknown> };
+    expect(json.resource.kubernetes_labels).toBeUndefined();
+    const group = CapacityPlan.require(stack)
+      .plannedVms()
+      .find((vm) => vm.pool === 'big')!.hostGroup!;
+    expect(group.hosts).toHaveLength(5);
+    const spec = specOf(stackObjects(json), 'big-0');
+    expect(spec.nodeSelector).toBeUndefined();
+    expect(spec.affinity).toEqual({
+      nodeAffinity: {
+        requiredDuringSchedulingIgnoredDuringExecution: {
+          nodeSelectorTerms: [{ matchExpressions: [{ key: 'kubernetes.io/hostname', operator: 'In', values: group.hosts }] }],
+        },
+      },
+    });
   });
 });

@@ -252,17 +252,29 @@ privateNodes:
     const group = new Map([[plan.vms[0].poolPath, { hosts: ['bm-0', 'bm-1'], size: 2, perHost: 1, migrationTargets: 1, wholeDrain: false }]]);
     const path = 'vcluster.yaml.privateNodes.autoNodes[0].properties["metalslice.io/host-group"]';
     const fix =
-      "pool tpl: its VMs are proven only confined to its host group (2 hosts), and vCluster Platform makes them from metalslice's kubevirt template, which confines a VM only as its claim says: set metalslice.io/host-group: \"group.metalslice.io/prod.tpl\" in the entry's properties (the group's Node label, which metalslice writes on the group's hosts)";
+      "pool tpl: its VMs are proven only confined to its host group (2 hosts), and vCluster Platform makes them from metalslice's kubevirt template, which confines a VM only as its claim says: set metalslice.io/host-group: \"group.metalslice.io/prod.auto.tpl\" in the entry's properties (the group's Node label, which metalslice writes on the group's hosts)";
     expect(templateGroupIssues(selection, plan.vms, group)).toEqual([{ path, message: fix }]);
     const saying = (value: string) =>
       withVcluster(
         base([kubevirtTemplate]),
         text.replace('provider: metalslice-kubevirt,', `provider: metalslice-kubevirt, properties: {metalslice.io/host-group: '${value}'},`),
       ).autoNodes!;
-    expect(templateGroupIssues({ ...selection, autoSpecs: saying('group.metalslice.io/prod.tpl') }, plan.vms, group)).toEqual([]);
+    expect(templateGroupIssues({ ...selection, autoSpecs: saying('group.metalslice.io/prod.auto.tpl') }, plan.vms, group)).toEqual([]);
     // The property's old value, the group's hosts, confines nothing now: refused, with the label to set instead.
     expect(templateGroupIssues({ ...selection, autoSpecs: saying('bm-1, bm-0') }, plan.vms, group)).toEqual([
       { path, message: `${fix}; "bm-1, bm-0" is a list of hosts, which the property no longer takes` },
+    ]);
+    // The elastic pool of the same name has its own label: not this pool's.
+    expect(templateGroupIssues({ ...selection, autoSpecs: saying('group.metalslice.io/prod.tpl') }, plan.vms, group)).toEqual([
+      { path, message: `${fix}, not "group.metalslice.io/prod.tpl"` },
+    ]);
+    // A pool the plan spreads over the whole fleet must not name a group: no Node carries its label.
+    expect(templateGroupIssues({ ...selection, autoSpecs: saying('group.metalslice.io/prod.auto.tpl') }, plan.vms, new Map())).toEqual([
+      {
+        path,
+        message:
+          'pool tpl: the plan spreads its VMs over the whole fleet, and no Node carries "group.metalslice.io/prod.auto.tpl" (metalslice writes a group\'s label only while the plan confines a pool to it), so every VM the template makes with it would stay Pending: remove metalslice.io/host-group from the entry\'s properties',
+      },
     ]);
     // Another pool's label is not this pool's group.
     expect(templateGroupIssues({ ...selection, autoSpecs: saying('group.metalslice.io/prod.other') }, plan.vms, group)).toEqual([

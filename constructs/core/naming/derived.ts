@@ -74,15 +74,16 @@ export function limitVmName(cluster: string, pool: string, index: number): strin
 }
 
 /**
- * The label key of a pool's host group: `group.metalslice.io/<cluster>.<pool>`. Keyed by the pool, not by its
- * hosts, so regrouping changes labels on Nodes and never a VM's selector. (cluster, pool) is what a pool's
- * topology spread already tells pools apart by. A name part over 63 characters (a label key's limit) is
- * shortened with a stable hash suffix, as namespaces are.
+ * The label key of a pool's host group: `group.metalslice.io/<cluster>.<pool>` for an elastic pool (names unique in
+ * the model), `group.metalslice.io/<cluster>.auto.<pool>` for an auto-node pool (names unique per cluster), so no
+ * two pools share one (a pool name has no dot). Keyed by the pool, not by its hosts, so regrouping changes labels
+ * on Nodes and never a VM's selector. A name part over 63 characters (a label key's limit) is shortened with a
+ * stable hash suffix, as namespaces are.
  */
-export function hostGroupLabel(cluster: string, pool: string): string {
-  const plain = `${cluster}.${pool}`;
+export function hostGroupLabel(cluster: string, pool: string, kind: 'elastic' | 'auto' = 'elastic'): string {
+  const plain = kind === 'elastic' ? `${cluster}.${pool}` : `${cluster}.auto.${pool}`;
   if (plain.length <= 63) return `${HOST_GROUP_LABEL_PREFIX}/${plain}`;
-  const hash = createHash('sha256').update(`${cluster}\u0000${pool}`).digest('hex').slice(0, 8);
+  const hash = createHash('sha256').update(`${kind}\u0000${cluster}\u0000${pool}`).digest('hex').slice(0, 8);
   return `${HOST_GROUP_LABEL_PREFIX}/${plain.slice(0, 54).replace(/[-.]+$/, '')}-${hash}`;
 }
 

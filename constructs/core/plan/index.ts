@@ -127,7 +127,7 @@ export function planModel(input: MetalsliceConfig, options: PlanOptions = {}): P
 
 /** A group of some of the fleet's hosts gets its pool's label; the whole fleet needs none. */
 function labelled(group: HostGroup, vm: PlannedVm): HostGroup {
-  return group.hosts ? { ...group, label: hostGroupLabel(vm.cluster, vm.pool) } : group;
+  return group.hosts ? { ...group, label: hostGroupLabel(vm.cluster, vm.pool, vm.origin === 'elastic' ? 'elastic' : 'auto') } : group;
 }
 
 function withHosts(vms: readonly PlannedVm[], placement: Placement): PlannedVm[] {

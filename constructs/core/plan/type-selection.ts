@@ -292,17 +292,28 @@ export function templateGroupIssues(
   const issues: PlanIssue[] = [];
   const seen = new Set<string>();
   for (const vm of vms) {
-    const hosts = groups.get(vm.poolPath)?.hosts;
-    if (!vm.madeByNodeTemplate || hosts === undefined || seen.has(vm.poolPath)) continue;
+    if (!vm.madeByNodeTemplate || seen.has(vm.poolPath)) continue;
     seen.add(vm.poolPath);
     const pool = selection.auto.pools.find((p) => p.path === vm.poolPath);
     if (!pool) continue;
     const claim = claimOf(selection, pool);
-    const label = hostGroupLabel(vm.cluster, vm.pool);
+    const at = childPath(childPath(claim.path, 'properties'), TEMPLATE_HOST_GROUP_PROPERTY);
     const written = claim.properties?.[TEMPLATE_HOST_GROUP_PROPERTY]?.trim();
+    const hosts = groups.get(vm.poolPath)?.hosts;
+    if (hosts === undefined) {
+      // Not confined: a label the claim still names is on no Node (metalslice writes only groups' labels), so
+      // every VM the template made from it would stay Pending.
+      if (written !== undefined && written !== '')
+        issues.push({
+          path: at,
+          message: `pool ${vm.pool}: the plan spreads its VMs over the whole fleet, and no Node carries "${written}" (metalslice writes a group's label only while the plan confines a pool to it), so every VM the template makes with it would stay Pending: remove ${TEMPLATE_HOST_GROUP_PROPERTY} from the entry's properties`,
+        });
+      continue;
+    }
+    const label = hostGroupLabel(vm.cluster, vm.pool, 'auto');
     if (written === label) continue;
     issues.push({
-      path: childPath(childPath(claim.path, 'properties'), TEMPLATE_HOST_GROUP_PROPERTY),
+      path: at,
       message: `pool ${vm.pool}: its VMs are proven only confined to its host group (${hosts.length} hosts), and vCluster Platform makes them from metalslice's kubevirt template, which confines a VM only as its claim says: set ${TEMPLATE_HOST_GROUP_PROPERTY}: "${label}" in the entry's properties (the group's Node label, which metalslice writes on the group's hosts)${wrongGroup(written, hosts)}`,
     });
   }

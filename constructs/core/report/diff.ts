@@ -56,6 +56,8 @@ export interface PoolChange {
 /** One pool's change of host group. */
 export interface HostGroupChange {
   readonly pool: string;
+  /** The pool's tenant cluster (auto-node pool names are unique per cluster only). */
+  readonly cluster: string;
   /** The group's Node label (the new plan's; the old plan's when the pool is no longer confined). */
   readonly label?: string;
   /** Hosts that join the group: their Nodes get the label. */
@@ -196,9 +198,11 @@ function fleetChanges(before: PlanReport['fleets'], after: PlanReport['fleets'])
 function groupChanges(before: Pools, after: Pools): HostGroupChange[] {
   const spreadGroup = (p: Pools[number] | undefined) =>
     p?.launcher?.placement === 'spread' ? { hosts: p.launcher.group?.hosts, label: p.launcher.group?.label } : undefined;
-  const old = new Map(before.map((p) => [p.name, spreadGroup(p)]));
+  // Auto-node pool names are unique per cluster only: a pool is its cluster and name.
+  const key = (p: Pools[number]) => `${p.cluster}\u0000${p.name}`;
+  const old = new Map(before.map((p) => [key(p), spreadGroup(p)]));
   return after.flatMap((p): HostGroupChange[] => {
-    const [b, n] = [old.get(p.name), spreadGroup(p)];
+    const [b, n] = [old.get(key(p)), spreadGroup(p)];
     if (b === undefined || n === undefined || (b.hosts === undefined && n.hosts === undefined)) return [];
     const [was, is] = [new Set(b.hosts ?? []), new Set(n.hosts ?? [])];
     const joined = n.hosts === undefined ? [] : [...is].filter((h) => !was.has(h) || b.hosts === undefined).sort();
@@ -206,7 +210,7 @@ function groupChanges(before: Pools, after: Pools): HostGroupChange[] {
     if (joined.length + left.length === 0) return [];
     const label = n.label ?? b.label;
     const selector = b.hosts === undefined ? 'confined' : n.hosts === undefined ? 'released' : undefined;
-    return [{ pool: p.name, ...(label !== undefined ? { label } : {}), joined, left, ...(selector ? { selector } : {}) }];
+    return [{ pool: p.name, cluster: p.cluster, ...(label !== undefined ? { label } : {}), joined, left, ...(selector ? { selector } : {}) }];
   });
 }
 
