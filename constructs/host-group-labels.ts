@@ -17,9 +17,9 @@
  */
 import { Lazy, TerraformIterator, TerraformStack, Token } from 'cdktf';
 import { Construct } from 'constructs';
-import { createHash } from 'crypto';
 import { CapacityPlan } from './capacity-plan';
 import { hostGroupLabels } from './render/host-groups';
+import { shortened } from './core/naming/derived';
 import { Labels } from './providers/kubernetes/labels';
 
 /**
@@ -27,9 +27,7 @@ import { Labels } from './providers/kubernetes/labels';
  * a long stack or fleet name shortened with a stable hash.
  */
 export function hostGroupFieldManager(stack: string, fleet: string): string {
-  const plain = `metalslice/${stack}/${fleet}`;
-  if (plain.length <= 128) return plain;
-  return `${plain.slice(0, 119)}-${createHash('sha256').update(`${stack}\u0000${fleet}`).digest('hex').slice(0, 8)}`;
+  return shortened(`metalslice/${stack}/${fleet}`, 128, [stack, fleet]);
 }
 
 /** The group labels of one fleet's hosts, as the plan of this construct's stack groups them. */

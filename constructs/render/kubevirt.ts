@@ -202,8 +202,9 @@ export function renderVmSpec(vm: VmTypeInput): VmSpec {
 }
 
 /**
- * Where a claimed VM goes: pinned to a host, or spread with a hard constraint over its pool's host group
- * (`hosts`; the whole fleet when absent).
+ * Where a claimed VM goes: pinned to a host, or spread with a hard constraint over its pool's host group: its
+ * label (`group`), or its host names (`hosts`, a fleet that does not label its hosts); the whole fleet when both
+ * are absent.
  */
 export type VmPlacement =
   { readonly host: string } | { readonly spread: Readonly<Record<string, string>>; readonly group?: string; readonly hosts?: readonly string[] };
@@ -237,10 +238,11 @@ function requiredHosts(hosts: readonly string[]): Record<string, unknown> {
  * under a hard topology spread over its host group (its group's label in the nodeSelector, which metalslice
  * writes on the group's hosts' Nodes; none when the group is the whole fleet). A label, not the hosts' names:
  * the list of a group of 800 hosts made each launcher pod 11 KB instead of 1.4 KB, in every write and watch
- * event, and kube-scheduler matched it name by name against every Node. The spread bounds every host at ceil(n / group size) VMs of the pool
- * whatever order the pods come in, which is what the plan's proof counts on (core/plan/groups.ts). Only
- * hosts whose taints the pod tolerates are counted as places to spread over (nodeTaintsPolicy Honor), so a
- * cordoned, drained host is not one.
+ * event, and kube-scheduler matched it name by name against every Node (a fleet that does not label its hosts
+ * still gets the list). The spread bounds every host at ceil(n / group size) VMs of the pool whatever order
+ * the pods come in, which is what the plan's proof counts on (core/plan/groups.ts). Only hosts whose taints
+ * the pod tolerates are counted as places to spread over (nodeTaintsPolicy Honor), so a cordoned, drained host
+ * is not one.
  */
 export function renderPlacement(placement: VmPlacement): Record<string, unknown> {
   if ('host' in placement) return { affinity: requiredHosts([placement.host]) };

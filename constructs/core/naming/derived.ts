@@ -82,9 +82,18 @@ export function limitVmName(cluster: string, pool: string, index: number): strin
  */
 export function hostGroupLabel(cluster: string, pool: string, kind: 'elastic' | 'auto' = 'elastic'): string {
   const plain = kind === 'elastic' ? `${cluster}.${pool}` : `${cluster}.auto.${pool}`;
-  if (plain.length <= 63) return `${HOST_GROUP_LABEL_PREFIX}/${plain}`;
-  const hash = createHash('sha256').update(`${kind}\u0000${cluster}\u0000${pool}`).digest('hex').slice(0, 8);
-  return `${HOST_GROUP_LABEL_PREFIX}/${plain.slice(0, 54).replace(/[-.]+$/, '')}-${hash}`;
+  return `${HOST_GROUP_LABEL_PREFIX}/${shortened(plain, 63, [kind, cluster, pool])}`;
+}
+
+/**
+ * `plain` when it has at most `max` characters; else its start and a stable hash of `parts` (what it was made
+ * of, kept apart so `a-b` + `c` and `a` + `b-c` differ), in `max` characters: `<start>-<8 hex digits>`. The start
+ * loses a trailing `-` or `.`, so the name still ends in a letter or digit, as DNS labels and label names must.
+ */
+export function shortened(plain: string, max: number, parts: readonly string[]): string {
+  if (plain.length <= max) return plain;
+  const hash = createHash('sha256').update(parts.join('\u0000')).digest('hex').slice(0, 8);
+  return `${plain.slice(0, max - 9).replace(/[-.]+$/, '')}-${hash}`;
 }
 
 /** A VM (and its node) of an elastic node pool: `<pool>-<i>`. Pool names are unique per quota namespace. */
@@ -103,8 +112,5 @@ export function quotaNamespace(spec: Pick<QuotaSpec, 'namespace' | 'organization
  * share a namespace.
  */
 export function nodeEnvironmentNamespace(env: { readonly cluster: string; readonly provider: string }): string {
-  const plain = `${env.cluster}-${env.provider}`;
-  if (plain.length <= 63) return plain;
-  const hash = createHash('sha256').update(`${env.cluster}\u0000${env.provider}`).digest('hex').slice(0, 8);
-  return `${plain.slice(0, 54).replace(/-+$/, '')}-${hash}`;
+  return shortened(`${env.cluster}-${env.provider}`, 63, [env.cluster, env.provider]);
 }

@@ -205,8 +205,9 @@ function groupChanges(before: Pools, after: Pools): HostGroupChange[] {
     const [b, n] = [old.get(key(p)), spreadGroup(p)];
     if (b === undefined || n === undefined || (b.hosts === undefined && n.hosts === undefined)) return [];
     const [was, is] = [new Set(b.hosts ?? []), new Set(n.hosts ?? [])];
-    const joined = n.hosts === undefined ? [] : [...is].filter((h) => !was.has(h) || b.hosts === undefined).sort();
-    const left = b.hosts === undefined ? [] : [...was].filter((h) => !is.has(h) || n.hosts === undefined).sort();
+    // A side without hosts (the whole fleet) is an empty set: every host of the other side joins or leaves.
+    const joined = [...is].filter((h) => !was.has(h)).sort();
+    const left = [...was].filter((h) => !is.has(h)).sort();
     if (joined.length + left.length === 0) return [];
     const label = n.label ?? b.label;
     const selector = b.hosts === undefined ? 'confined' : n.hosts === undefined ? 'released' : undefined;
