@@ -1,6 +1,6 @@
 /**
  * NodeRollout: a pool's nodes replaced when they cannot take a change in place (shape, image, Kubernetes version,
- * labels, taints: a new revision, core/plan/transition.ts).
+ * labels, taints: a new revision, core/plan/change/revision.ts).
  *
  * Terraform updates each VM object and cloud-init Secret in place; KubeVirt only stages a running VM's new spec
  * (`RestartRequired`), and a node reads its user data once, when it boots. So each pool holds one `terraform_data`

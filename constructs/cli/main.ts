@@ -129,7 +129,7 @@ function withPrevious(report: PlanReport, previous: string | undefined): { repor
     const changes = diffPlans(readPlanFile(previous), report);
     // A roll the running fleet cannot take (its old nodes bigger than the new plan counts) fails the plan, as a
     // surge that does not fit the plan at rest does.
-    const problems = rollProblems(changes);
+    const problems = rollProblems(changes, report);
     return { report: problems.length > 0 ? { ...report, ok: false, errors: [...report.errors, ...problems] } : report, changes };
   } catch (e) {
     if (!(e instanceof MetalsliceError) || e instanceof UnreadableInputError) throw e;

@@ -46,7 +46,7 @@ export function kubectlToManifests(tf: ManifestLayoutStack): void {
       continue;
     }
     const manifest = body as { spec?: { template?: { metadata?: { annotations?: Record<string, string> } } } };
-    // 0.1 wrote no revision on a VM's template (core/plan/transition.ts).
+    // 0.1 wrote no revision on a VM's template (core/plan/change/revision.ts).
     delete manifest.spec?.template?.metadata?.annotations?.['metalslice.io/revision'];
     manifests[id] = { ...(r.depends_on ? { depends_on: r.depends_on } : {}), manifest };
   }

@@ -1,5 +1,5 @@
 import { PlanReport } from '../../constructs/core/plan';
-import { PlanChanges } from '../../constructs/core/report/diff';
+import { PlanChanges } from '../../constructs/core/plan/change/diff';
 
 /** What `metalslice plan --json` prints: the report, and its changes when a previous plan was given. */
 export type PlanJson = PlanReport & { readonly changes?: PlanChanges };

@@ -309,7 +309,7 @@ describe('metalslice plan', () => {
     expect(json.errors.map((e) => [e.path, e.message])).toEqual([['pools["web"].rollout', expect.stringContaining('{maxSurge: 0, maxUnavailable: 1}')]]);
     expect(json.changes?.pools[0].roll).toMatchObject({
       maxSurge: 1,
-      problem: expect.stringMatching(/^quota "q" would hold memory/),
+      problem: expect.stringMatching(/^the surge of pool "web" does not fit quota "q" \(memory: needs/),
       fits: { maxSurge: 0, maxUnavailable: 1 },
     });
     const schema = JSON.parse(fs.readFileSync(path.join(REPO_ROOT, 'schema', 'metalslice-plan.schema.json'), 'utf8')) as object;

@@ -78,7 +78,7 @@ describe('the plan proves the transition', () => {
     expect(plan.errors).toHaveLength(1);
     expect(plan.errors[0].path).toBe('nodePools[0].rollout.maxSurge');
     expect(plan.errors[0].message).toMatch(
-      /makes 1 surge VM\(s\) of cpu 4\.\d+.*quota "q" holds 0 of them beside its 3 VMs and its migration room \(at the peak it would need cpu 2\d\.\d+.* of cpu 17/,
+      /^a roll of pool "web" \(3 node\(s\)\) with \{maxSurge: 1\} does not fit: the surge of pool "web" does not fit quota "q" \(cpu: needs 4\.\d+ \(1 x 4\.\d+, each VM's launcher pod as KubeVirt requests it\), [\d.]+m? left of 17\)/,
     );
     expect(plan.errors[0].message).toContain('set rollout to {maxSurge: 0, maxUnavailable: 1}');
   });
@@ -101,7 +101,7 @@ describe('the plan proves the transition', () => {
     const full = planModel(model({ hosts: 2, count: 14, cpu: 4, memoryGi: 4, quotaCpu: 63, quotaMemoryGi: 250, placement: 'planned' }));
     expect(full.errors).toEqual([]);
     expect(rolloutOf(full)).toMatchObject({ maxSurge: 0, maxUnavailable: 1 });
-    expect(full.warnings.find((w) => w.path === 'nodePools[0].rollout')!.message).toContain('the hosts its VMs are pinned to have room for 0 of them');
+    expect(full.warnings.find((w) => w.path === 'nodePools[0].rollout')!.message).toContain('the hosts its VMs are pinned to have room for 0 surge VM(s) beside the placed VMs');
     const roomy = planModel(model({ hosts: 2, count: 12, cpu: 4, memoryGi: 4, quotaCpu: 60, quotaMemoryGi: 250, placement: 'planned' }));
     expect(rolloutOf(roomy)).toMatchObject({ maxSurge: 1, surgeHosts: [roomy.vms[0].host] });
   });
@@ -179,12 +179,14 @@ describe('plan --previous proves the roll against the running fleet', () => {
       .add(room(before).sub(room(after)));
     expect(Quantity.parse(roll.peak.memory).cmp(Quantity.parse(rolloutOf(after)!.peak.memory).add(more))).toBe(0);
     expect(more.cmp(Quantity.parse('24Gi'))).toBeGreaterThanOrEqual(0);
-    expect(roll.problem).toMatch(/quota "q" would hold memory [\d.]+ Gi of memory 60 Gi at the peak, the nodes not yet replaced still at their old size/);
+    expect(roll.problem).toMatch(
+      /^the surge of pool "web" does not fit quota "q" \(memory: needs [\d.]+ Gi \(1 x [\d.]+ Gi, each VM's launcher pod as KubeVirt requests it\), (0|[\d.]+ \w+) left of 60 Gi\), the nodes not yet replaced still at their old size$/,
+    );
     expect(roll.fits).toEqual({ maxSurge: 0, maxUnavailable: 1 });
-    const problems = rollProblems(changes);
+    const problems = rollProblems(changes, after.report);
     expect(problems.map((p) => p.path)).toEqual(['pools["web"].rollout']);
-    expect(problems[0].message).toContain("set the pool's rollout to {maxSurge: 0, maxUnavailable: 1} for this change");
-    expect(summarizeChanges(changes).join('\n')).toContain('the roll does not fit: quota "q"');
+    expect(problems[0].message).toContain('set rollout to {maxSurge: 0, maxUnavailable: 1}, or raise the limits of quota "q"');
+    expect(summarizeChanges(changes).join('\n')).toContain('the roll does not fit: the surge of pool "web" does not fit quota "q"');
   });
 
   it('a roll without surge peaks when its first node starts again, beside the other old nodes, not with all of them', () => {
@@ -204,7 +206,7 @@ describe('plan --previous proves the roll against the running fleet', () => {
     expect(rolloutOf(after)).toMatchObject({ maxSurge: 1, surgeHosts: ['h0'] });
     const roll = diffPlans(before.report, after.report).pools.find((p) => p.pool === 'web')!.roll!;
     expect(roll.problem).toMatch(
-      /^host h0 would hold memory [\d.]+ Gi of memory [\d.]+ Gi with the surge, its nodes not yet replaced still at their old size$/,
+      /^host h0 would hold memory [\d.]+ Gi of memory [\d.]+ Gi with 1 surge VM\(s\), the nodes not yet replaced still at their old size$/,
     );
     expect(roll.fits).toEqual({ maxSurge: 0, maxUnavailable: 1 });
   });
@@ -214,15 +216,15 @@ describe('plan --previous proves the roll against the running fleet', () => {
     const roll = changes.pools.find((p) => p.pool === 'web')!.roll!;
     expect(roll.peak).toEqual(rolloutOf(after)!.peak);
     expect(roll.problem).toBeUndefined();
-    expect(rollProblems(changes)).toEqual([]);
+    expect(rollProblems(changes, after.report)).toEqual([]);
   });
 
   it('when not even a roll without surge fits (limits cut below the running fleet), it says no roll does', () => {
-    const { changes } = reshape({ memoryGi: 16, quotaMemoryGi: 80 }, { memoryGi: 4, quotaMemoryGi: 30 });
+    const { after, changes } = reshape({ memoryGi: 16, quotaMemoryGi: 80 }, { memoryGi: 4, quotaMemoryGi: 30 });
     const roll = changes.pools.find((p) => p.pool === 'web')!.roll!;
     expect(roll.problem).toBeDefined();
     expect(roll.fits).toBeUndefined();
-    expect(rollProblems(changes)[0].message).toContain('no roll fits');
+    expect(rollProblems(changes, after.report)[0].message).toContain('no roll fits');
   });
 
   // A pool of a few nodes whose memory and quota change between two plans, either way.

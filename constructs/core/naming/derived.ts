@@ -32,7 +32,7 @@ export const VM_NAME_LABEL = 'kubevirt.io/vm';
 
 /**
  * The annotation on a VM's template (so also on each VMI made from it) naming the revision of the node it makes
- * (core/plan/transition.ts): a VMI whose revision is not its VM's is a node to replace.
+ * (core/plan/change/revision.ts): a VMI whose revision is not its VM's is a node to replace.
  */
 export const REVISION_ANNOTATION = `${LABEL_PREFIX}/revision`;
 

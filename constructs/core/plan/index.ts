@@ -28,7 +28,7 @@ import { buildElasticVms, ElasticPools } from './elastic-vms';
 import { AutoSelection, selectAutoNodeTypes, templateGroupIssues } from './type-selection';
 import { buildAutoVms } from './auto-node-vms';
 import { warnUnappliedProperties } from './unapplied-properties';
-import { planRollouts, reportRollout, RolloutInput } from './transition';
+import { planRollouts, reportRollout, RolloutInput } from './change/transition';
 import { formatResources, normalizeResources, ResourceVector, subtractResources, sumResources } from '../base/resources';
 import { groupBy, HostGroup, pinVm, PlannedVm } from '../vm/vm';
 

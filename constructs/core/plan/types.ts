@@ -259,7 +259,7 @@ export interface PoolRollout {
   readonly fallback?: string;
 }
 
-/** How a pool rolls, as the report writes it (core/plan/transition.ts). */
+/** How a pool rolls, as the report writes it (core/plan/change/transition.ts). */
 export interface ReportRollout {
   /** The revision of the pool's nodes: when it changes, every node is replaced. */
   revision: string;
@@ -421,7 +421,7 @@ export interface Plan {
   readonly nodeProviders: readonly NodeProvider[];
   /** One node environment per (tenant cluster x provider) pair in use. */
   readonly environments: readonly NodeEnvironmentRef[];
-  /** How each pool with VMs rolls (core/plan/transition.ts), by pool path. */
+  /** How each pool with VMs rolls (core/plan/change/transition.ts), by pool path. */
   readonly rollouts: ReadonlyMap<string, PoolRollout>;
   /** The plan as written to metalslice-plan.json and printed by `metalslice plan`. */
   readonly report: PlanReport;

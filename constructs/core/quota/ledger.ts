@@ -18,7 +18,7 @@
  *   and `maxVirtualMachines` are checked there too.
  */
 import { addResources, exceededResources, get, isExtendedResource, resourceNames, ResourceVector, scaleResources, subtractResources } from '../base/resources';
-import { amount } from '../base/units';
+import { amount, amounts } from '../base/units';
 
 // ---- What a quota limits, and the room it has left ------------------------------------------------------------
 
@@ -75,6 +75,8 @@ export interface QuotaClaim {
   readonly total?: ResourceVector;
   /** The count that fits, when it is not `each` within the room (a dynamic pool: the smallest over its types). @default - the whole VMs that fit */
   readonly fit?: number;
+  /** The first fix, when lowering `field` to `fit` is not the whole of it (a roll: both its settings). @default - `lower <field> to <fit>` */
+  readonly lower?: string;
 }
 
 /** What a refusal says a pool is: `pool "web"`, `static pool "db" (virt.large)`. */
@@ -137,6 +139,14 @@ export class QuotaLedger {
 
   /** Why the claim does not fit, in the one wording: what needs how much, what is left of what, the fix; undefined when it fits. */
   refusal(claim: QuotaClaim): string | undefined {
+    const shortfall = this.shortfall(claim);
+    if (shortfall === undefined) return undefined;
+    const fixes = [claim.lower ?? `lower ${claim.field} to ${claim.fit ?? wholeWithin(claim.each, this.room)}`, ...(claim.alternatives ?? []), this.raise()];
+    return `${shortfall}: ${oneOf(fixes)}`;
+  }
+
+  /** The refusal without its fixes: `<subject> does not fit quota "q" (cpu: needs ..., 2 left of 84)`; undefined when it fits. */
+  shortfall(claim: QuotaClaim): string | undefined {
     const demand = totalOf(claim);
     const over = this.over(demand);
     if (over.length === 0) return undefined;
@@ -145,9 +155,20 @@ export class QuotaLedger {
       (r) =>
         `${r}: needs ${amount(r, get(demand, r))} (${claim.count} x ${amount(r, get(claim.each, r))}, ${whatCounts(r)}), ${left(r, room)} left of ${amount(r, get(this.quota.limits, r))}`,
     );
-    const raise = this.quota.path !== undefined ? `raise ${this.quota.path}.limits` : `raise the limits of quota "${this.quota.name}"`;
-    const fixes = [`lower ${claim.field} to ${claim.fit ?? wholeWithin(claim.each, room)}`, ...(claim.alternatives ?? []), raise];
-    return `${claim.subject} does not fit quota "${this.quota.name}" (${detail.join('; ')}): ${oneOf(fixes)}`;
+    return `${claim.subject} does not fit quota "${this.quota.name}" (${detail.join('; ')})`;
+  }
+
+  /** What was charged past the quota, in the one wording (`quota "q" holds cpu 104 of cpu 84`); undefined when within. */
+  overflow(): string | undefined {
+    const over = this.overAlready();
+    if (over.length === 0) return undefined;
+    const held = addResources(this.before, this.chargedHere);
+    return `quota "${this.quota.name}" holds ${amounts(held, over)} of ${amounts(this.quota.limits, over)}`;
+  }
+
+  /** The fix that raises this quota: its path's limits when it has one. */
+  raise(): string {
+    return this.quota.path !== undefined ? `raise ${this.quota.path}.limits` : `raise the limits of quota "${this.quota.name}"`;
   }
 }
 

@@ -7,7 +7,8 @@ import { issueWhere, PlanIssue } from '../base/errors';
 import type { PlanReport } from '../plan/types';
 import { Quantity } from '../base/quantity';
 import { resourceNames } from '../base/resources';
-import { PlanChanges, summarizeChanges } from './diff';
+import type { PlanChanges } from '../plan/change/diff';
+import { summarizeChanges } from './changes';
 import { hostChart, topologyDiagram } from './diagrams';
 import { columnUnit, count, DisplayUnit, inUnit, percent, unitHeader, usageCell } from '../base/units';
 

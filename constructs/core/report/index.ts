@@ -3,12 +3,14 @@
  * machines (stable JSON, whose shape `schema/metalslice-plan.schema.json` publishes).
  */
 import type { PlanReport } from '../plan/types';
-import type { PlanChanges } from './diff';
+import type { PlanChanges } from '../plan/change/diff';
 import { stringify } from 'yaml';
 import { jsonText } from './escape';
 
-export { diffPlans, hasChanges, rollProblems, summarizeChanges } from './diff';
-export type { PlanChanges, PoolChange, ResourceDelta } from './diff';
+export { diffPlans, hasChanges } from '../plan/change/diff';
+export { rollProblems } from '../plan/change/running-roll';
+export { summarizeChanges } from './changes';
+export type { PlanChanges, PoolChange, ResourceDelta } from '../plan/change/diff';
 export { renderPlanMarkdown, DEFAULT_FULL_REPORT } from './markdown';
 export type { MarkdownOptions } from './markdown';
 export { renderPlanText } from './text';

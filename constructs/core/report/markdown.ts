@@ -6,7 +6,7 @@
  */
 import { markdownCell, markdownText } from './escape';
 import type { PlanReport } from '../plan/types';
-import type { PlanChanges } from './diff';
+import type { PlanChanges } from '../plan/change/diff';
 import { Block, Column, planDocument, Tone } from './document';
 import { count } from '../base/units';
 

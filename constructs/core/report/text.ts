@@ -4,7 +4,7 @@
  */
 import { terminalText } from './escape';
 import type { PlanReport } from '../plan/types';
-import type { PlanChanges } from './diff';
+import type { PlanChanges } from '../plan/change/diff';
 import { Block, Column, planDocument, Tone } from './document';
 
 export interface TextOptions {
