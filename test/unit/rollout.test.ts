@@ -101,7 +101,9 @@ describe('the plan proves the transition', () => {
     const full = planModel(model({ hosts: 2, count: 14, cpu: 4, memoryGi: 4, quotaCpu: 63, quotaMemoryGi: 250, placement: 'planned' }));
     expect(full.errors).toEqual([]);
     expect(rolloutOf(full)).toMatchObject({ maxSurge: 0, maxUnavailable: 1 });
-    expect(full.warnings.find((w) => w.path === 'nodePools[0].rollout')!.message).toContain('the hosts its VMs are pinned to have room for 0 surge VM(s) beside the placed VMs');
+    expect(full.warnings.find((w) => w.path === 'nodePools[0].rollout')!.message).toContain(
+      'the hosts its VMs are pinned to have room for 0 surge VM(s) beside the placed VMs',
+    );
     const roomy = planModel(model({ hosts: 2, count: 12, cpu: 4, memoryGi: 4, quotaCpu: 60, quotaMemoryGi: 250, placement: 'planned' }));
     expect(rolloutOf(roomy)).toMatchObject({ maxSurge: 1, surgeHosts: [roomy.vms[0].host] });
   });
@@ -258,6 +260,96 @@ describe('plan --previous proves the roll against the running fleet', () => {
         else expect(peak.cmp(mem(quota.limits.memory)) > 0 || /host/.test(roll.problem)).toBe(true);
       }),
       { numRuns: 120 },
+    );
+  });
+});
+
+describe('one proof of a roll: the planner at rest and plan --previous against the running fleet agree', () => {
+  // Random fleets, quotas, pools and rollouts; the previous plan is the same fleet at another Kubernetes version, so
+  // every node is replaced and the running fleet is exactly the new plan at rest. The roll plan --previous proves
+  // then is the planner's, field for field: a second proof of the roll that weighed a quota or a host its own way
+  // would part from it.
+  // Quotas and hosts sized around the pool, from tight (a surge may not fit) to roomy, so most plans fit at rest.
+  const params = fc
+    .record({
+      count: fc.integer({ min: 1, max: 8 }),
+      cpu: fc.integer({ min: 1, max: 12 }),
+      memoryGi: fc.integer({ min: 1, max: 40 }),
+      spareHosts: fc.integer({ min: 0, max: 2 }),
+      quotaRoom: fc.double({ min: 1, max: 2, noNaN: true }),
+      moreVms: fc.option(fc.integer({ min: 0, max: 4 }), { nil: undefined }),
+      placement: fc.constantFrom<'spread' | 'planned' | undefined>(undefined, 'spread', 'planned'),
+      rollout: fc.option(
+        fc
+          .record({ maxSurge: fc.integer({ min: 0, max: 4 }), maxUnavailable: fc.integer({ min: 0, max: 3 }) })
+          .filter((r) => r.maxSurge + r.maxUnavailable > 0),
+        { nil: undefined },
+      ),
+    })
+    .map(({ spareHosts, quotaRoom, moreVms, ...p }) => {
+      // The pool and one VM of live-migration room, times the room; hosts (32 cores, 128Gi each) enough to hold the quota.
+      const quotaCpu = Math.ceil((p.count + 1) * (p.cpu + 0.01) * quotaRoom);
+      const quotaMemoryGi = Math.ceil((p.count + 1) * (p.memoryGi + 1.5) * quotaRoom);
+      const hosts = Math.max(Math.ceil(quotaCpu / 31), Math.ceil(quotaMemoryGi / 126)) + spareHosts;
+      return { ...p, maxVms: moreVms === undefined ? undefined : p.count + moreVms, hosts, quotaCpu, quotaMemoryGi };
+    });
+
+  it('property: every replaced pool rolls as the plan proved it, with its peak, and no problem', () => {
+    fc.assert(
+      fc.property(params, (p) => {
+        const before = planModel(model({ ...p, version: '1.33' }));
+        const after = planModel(model({ ...p, version: '1.34' }));
+        const now = rolloutOf(after);
+        if (!before.ok || !after.ok || !now) return;
+        const changes = diffPlans(before.report, after.report);
+        const pool = changes.pools.find((x) => x.pool === 'web')!;
+        expect(pool.replaced).toBe(p.count);
+        expect(pool.roll).toEqual({ maxSurge: now.maxSurge, maxUnavailable: now.maxUnavailable, surgeHosts: now.surgeHosts, peak: now.peak });
+        expect(rollProblems(changes, after.report)).toEqual([]);
+      }),
+      { numRuns: 150 },
+    );
+  });
+
+  it('property: a surge the planner refuses at rest, plan --previous refuses against the same fleet, naming the same roll that fits', () => {
+    // maxVirtualMachines is left out: the VMs a roll adds do not depend on the old nodes' size, so the plan at rest
+    // is the whole proof of that count, and a report does not carry it.
+    fc.assert(
+      fc.property(params, ({ maxVms: _maxVms, ...p }) => {
+        // The roll the planner proved, asked for again with one more surge VM than it allowed.
+        const proved = rolloutOf(planModel(model({ ...p, version: '1.34' })));
+        if (!proved) return;
+        const asked = { maxSurge: proved.maxSurge + 1, maxUnavailable: proved.maxUnavailable };
+        const refused = planModel(model({ ...p, version: '1.34', rollout: asked }));
+        const error = refused.errors.find((e) => e.path === 'nodePools[0].rollout.maxSurge');
+        if (asked.maxSurge > p.count || error === undefined) return;
+        // At rest: the fix names the roll the planner proved.
+        expect(error.message).toContain(`set rollout to {maxSurge: ${proved.maxSurge}`);
+        // Against the running fleet: the same roll, forced into a later plan's report, is refused the same way.
+        const before = planModel(model({ ...p, version: '1.33' }));
+        const after = planModel(model({ ...p, version: '1.34' }));
+        const rollout = rolloutOf(after);
+        if (!before.ok || !after.ok || !rollout) return;
+        if (rollout.maxSurge !== proved.maxSurge || rollout.surgeHosts.length === 0) return;
+        // A report's peak is the quota at its own maxSurge: one more surge VM is one more `each`.
+        const peak = Object.fromEntries(
+          Object.entries(rollout.peak).map(([r, q]) => [
+            r,
+            Quantity.parse(q)
+              .add(Quantity.parse(rollout.each?.[r] ?? '0'))
+              .toString(),
+          ]),
+        );
+        const surgeHosts = [...rollout.surgeHosts, ...rollout.surgeHosts.slice(0, 1)];
+        const forced = {
+          ...after.report,
+          pools: after.report.pools.map((x) => (x.name === 'web' ? { ...x, rollout: { ...rollout, maxSurge: asked.maxSurge, surgeHosts, peak } } : x)),
+        };
+        const roll = diffPlans(before.report, forced).pools.find((x) => x.pool === 'web')!.roll!;
+        expect(roll.problem).toBeDefined();
+        expect(roll.fits?.maxSurge).toBe(proved.maxSurge);
+      }),
+      { numRuns: 300 },
     );
   });
 });

@@ -234,4 +234,3 @@ export function hasChanges(c: PlanChanges): boolean {
   const regrouped = c.regrouped?.length ?? 0;
   return c.pools.length + c.nodeTypes.length + regrouped + c.quotas.length + c.fleets.length > 0 || c.cost.delta !== 0 || c.ok.before !== c.ok.after;
 }
-

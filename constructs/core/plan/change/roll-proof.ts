@@ -110,7 +110,12 @@ export function fitsOnHost(footprint: ResourceVector, holds: ResourceVector, all
 }
 
 /** Why the hosts do not take `surge` surge VMs, or undefined. */
-function hostBlocker(room: RollRoom, surge: number): string | undefined {
+function hostBlocker(room: RollRoom, surge: number): RollBlocker | undefined {
+  const why = hostShortfall(room, surge);
+  return why !== undefined ? { why, makeRoom: 'make room on its hosts' } : undefined;
+}
+
+function hostShortfall(room: RollRoom, surge: number): string | undefined {
   if (surge > room.surgeHosts.length) return room.hostsShort ?? `the hosts have room for ${room.surgeHosts.length} surge VM(s) of ${room.subject}`;
   const count = new Map<string, { host: SurgeHost; n: number }>();
   for (const h of room.surgeHosts.slice(0, surge)) count.set(h.name, { host: h, n: (count.get(h.name)?.n ?? 0) + 1 });
@@ -122,31 +127,33 @@ function hostBlocker(room: RollRoom, surge: number): string | undefined {
   return undefined;
 }
 
-/** Why the quota does not take `surge` surge VMs, in the quota ledger's one wording, or undefined. */
-function quotaBlocker(room: RollRoom, surge: number): string | undefined {
-  if (room.vmsLeft !== undefined && surge > room.vmsLeft) return `quota "${room.quota.name}" holds ${Math.max(0, room.vmsLeft)} more VM(s) (maxVirtualMachines)`;
-  const ledger = new QuotaLedger(room.quota, holdsAt(room, surge));
-  const short = ledger.shortfall({ subject: `the surge of ${room.subject}`, count: surge, each: room.each, field: 'rollout.maxSurge' });
-  if (short !== undefined) return short;
-  const overflow = ledger.overflow();
-  return overflow !== undefined ? `${overflow} at the roll's peak` : undefined;
-}
-
 /** Why a roll does not fit, and what makes room for it. */
 export interface RollBlocker {
   /** What overflows, and by how much. */
   readonly why: string;
-  /** The fix besides a smaller roll: the quota's raise (QuotaLedger.raise), or room on the hosts. */
+  /** The fix besides a smaller roll: the quota's raise (QuotaLedger.raise), its VM count, or room on the hosts. */
   readonly makeRoom: string;
+}
+
+/** Why the quota does not take `surge` surge VMs, in the quota ledger's one wording, or undefined. */
+function quotaBlocker(room: RollRoom, surge: number): RollBlocker | undefined {
+  if (room.vmsLeft !== undefined && surge > room.vmsLeft)
+    return {
+      why: `quota "${room.quota.name}" holds ${Math.max(0, room.vmsLeft)} more VM(s) (maxVirtualMachines)`,
+      makeRoom: room.quota.path !== undefined ? `raise ${room.quota.path}.maxVirtualMachines` : `raise the maxVirtualMachines of quota "${room.quota.name}"`,
+    };
+  const ledger = new QuotaLedger(room.quota, holdsAt(room, surge));
+  const overflow = ledger.overflow();
+  const why =
+    ledger.shortfall({ subject: `the surge of ${room.subject}`, count: surge, each: room.each, field: 'rollout.maxSurge' }) ??
+    (overflow !== undefined ? `${overflow} at the roll's peak` : undefined);
+  return why !== undefined ? { why, makeRoom: ledger.raise() } : undefined;
 }
 
 /** Why a roll with `surge` surge VMs does not fit (its quota first, then its hosts), or undefined when it does. */
 export function rollBlocker(room: RollRoom, surge: number): RollBlocker | undefined {
-  const counting = room.counting !== undefined ? `, ${room.counting}` : '';
-  const quota = quotaBlocker(room, surge);
-  if (quota !== undefined) return { why: `${quota}${counting}`, makeRoom: new QuotaLedger(room.quota).raise() };
-  const hosts = hostBlocker(room, surge);
-  return hosts !== undefined ? { why: `${hosts}${counting}`, makeRoom: 'make room on its hosts' } : undefined;
+  const blocker = quotaBlocker(room, surge) ?? hostBlocker(room, surge);
+  return blocker !== undefined && room.counting !== undefined ? { ...blocker, why: `${blocker.why}, ${room.counting}` } : blocker;
 }
 
 /** The roll that fits: the asked one, or the largest surge below it that fits, or undefined when none does. */

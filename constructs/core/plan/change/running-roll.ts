@@ -157,8 +157,14 @@ export function rollProblems(changes: { readonly pools: readonly { pool: string;
     const roll = p.roll;
     if (roll?.problem === undefined) return [];
     const pool = after.pools.find((x) => x.name === p.pool);
-    const raise = pool?.quota !== undefined ? `${new QuotaLedger({ name: pool.quota, limits: {} }).raise()} or make room on its hosts` : 'make room on its hosts';
-    return [{ path: `pools["${p.pool}"].rollout`, message: `${rollDoesNotFit(subjectOf(pool, p.pool), p.replaced, roll, roll.problem)}; ${rollFix(raise, roll.fits)}` }];
+    const raise =
+      pool?.quota !== undefined ? `${new QuotaLedger({ name: pool.quota, limits: {} }).raise()} or make room on its hosts` : 'make room on its hosts';
+    return [
+      {
+        path: `pools["${p.pool}"].rollout`,
+        message: `${rollDoesNotFit(subjectOf(pool, p.pool), p.replaced, roll, roll.problem)}; ${rollFix(raise, roll.fits)}`,
+      },
+    ];
   });
 }
 
