@@ -35,6 +35,7 @@ const CORE_ZONES = [
       './constructs/cli/**',
       './constructs/providers/**',
       './constructs/plumbing/**',
+      './constructs/parts/**',
       './constructs/*.ts',
     ],
     message: 'constructs/core is the bottom layer: it imports nothing from render, verify, cli or the constructs.',
@@ -104,7 +105,14 @@ export default tseslint.config(
   },
   {
     // The constructs themselves are written against cdktf.
-    files: ['constructs/*.ts', 'constructs/plumbing/**/*.ts', 'constructs/render/**/*.ts', 'constructs/verify/**/*.ts', 'constructs/cli/**/*.ts'],
+    files: [
+      'constructs/*.ts',
+      'constructs/parts/**/*.ts',
+      'constructs/plumbing/**/*.ts',
+      'constructs/render/**/*.ts',
+      'constructs/verify/**/*.ts',
+      'constructs/cli/**/*.ts',
+    ],
     rules: { 'no-restricted-imports': 'off' },
   },
   {

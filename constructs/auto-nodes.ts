@@ -22,11 +22,11 @@ import { renderKarpenterNodePool } from './render/karpenter';
 import { renderVirtualMachine } from './render/kubevirt';
 import { autoNodeName, CLUSTER_LABEL, POOL_LABEL, QUOTA_LABEL } from './core/naming/derived';
 import { ITenantCluster } from './tenant-cluster';
-import { VmNode } from './vm-node';
-import { NodeRollout } from './node-rollout';
+import { VmNode } from './parts/vm-node';
+import { NodeRollout } from './parts/node-rollout';
 import { requireProps } from './plumbing/props';
-import { NodeEnvironment } from './node-environment';
-import { HostNodes } from './host-nodes';
+import { NodeEnvironment } from './parts/node-environment';
+import { HostNodes } from './parts/host-nodes';
 
 /** Props of AutoNodes. */
 export interface AutoNodesProps {

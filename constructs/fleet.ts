@@ -10,7 +10,7 @@ import { FleetSpec, HostSpec, Labels, PermittedHostDevice } from './core/input/m
 import { ResourceInput } from './core/base/resources';
 import { renderKubeVirt } from './render/kubevirt';
 import { requireProps } from './plumbing/props';
-import { HostGroupLabels } from './host-group-labels';
+import { HostGroupLabels } from './parts/host-group-labels';
 
 /** A fleet, declared here or imported from an inventory. */
 export interface IElasticFleet extends IConstruct {

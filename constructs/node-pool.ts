@@ -17,8 +17,8 @@ import { IElasticQuota } from './quota';
 import { renderVirtualMachine } from './render/kubevirt';
 import { CLUSTER_LABEL, NODE_TYPE_LABEL, POOL_LABEL, poolVmName, QUOTA_LABEL } from './core/naming/derived';
 import { ITenantCluster } from './tenant-cluster';
-import { VmNode } from './vm-node';
-import { NodeRollout } from './node-rollout';
+import { VmNode } from './parts/vm-node';
+import { NodeRollout } from './parts/node-rollout';
 import { requireProps } from './plumbing/props';
 
 /** Props of an ElasticNodePool. */

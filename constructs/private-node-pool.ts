@@ -1,7 +1,7 @@
 /**
  * PrivateNodePool: bare-metal servers allocated exclusively to one tenant cluster, named by node type: the
  * TypeScript-first way to say what a static pool on a metal3 provider says. Both are planned as one pool of
- * hosts and rendered by HostNodes (host-nodes.ts): per node a Metal3 HostClaim, its userData Secret and a
+ * hosts and rendered by HostNodes (parts/host-nodes.ts): per node a Metal3 HostClaim, its userData Secret and a
  * bootstrap token; once per host pool namespace a HostDeployPolicy.
  */
 import { poolSizeProblem } from './core/base/bounds';
@@ -11,7 +11,7 @@ import { bootstrapTokenTtlProblem } from './core/input/join-token';
 import { drainTimeoutProblem } from './core/input/disruption';
 import { Labels, PrivateNodePoolSpec, Taint } from './core/input/model';
 import { privatePoolProviderProblem } from './core/auto/node-types';
-import { HostNodes, providerSpecOf } from './host-nodes';
+import { HostNodes, providerSpecOf } from './parts/host-nodes';
 import { INodeProvider } from './node-provider';
 import { HostImage, hostImageProblem } from './render/metal3';
 import { ITenantCluster } from './tenant-cluster';

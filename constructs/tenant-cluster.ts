@@ -8,7 +8,7 @@ import { Construct, IConstruct } from 'constructs';
 import { IPlanContributor, ModelBuilder } from './capacity-plan';
 import { ClusterSpec } from './core/input/model';
 import { requireProps } from './plumbing/props';
-import { NodeDrains } from './node-drain';
+import { NodeDrains } from './parts/node-drain';
 
 /** A tenant cluster that nodes join: its join endpoint and CA, and a provider for objects inside it. */
 export interface ITenantCluster extends IConstruct {

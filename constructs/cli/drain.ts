@@ -10,14 +10,14 @@
  * stays, so it keeps serving), and running the command again (the next deploy does) drains it again. Exit 2: bad
  * options or kubeconfig.
  */
-import * as os from 'os';
 import { parse } from 'yaml';
-import * as path from 'path';
-import { DEFAULT_DRAIN_TIMEOUT, DO_NOT_DISRUPT_ANNOTATION, drainTimeoutProblem, drainTimeoutSeconds } from '../core/input/disruption';
+import { DEFAULT_DRAIN_TIMEOUT, DO_NOT_DISRUPT_ANNOTATION, drainTimeoutProblem, drainTimeoutSeconds, pollIntervalProblem } from '../core/input/disruption';
+import { caHashProblem } from '../core/input/join-token';
 import { escapeText } from '../core/base/excerpt';
 import { dns1123SubdomainProblem } from '../core/naming/kube-names';
-import { KubeApiError, KubeClient, Response, shortReason } from './kube-client';
-import { findTarget, KubeconfigError } from './kube-client-config';
+import { DRAINING_ANNOTATION } from '../core/naming/derived';
+import { KubeApiError, KubeClient, Response, shortReason } from './kube/client';
+import { findTarget, KubeconfigError } from './kube/config';
 import { caCertHash } from '../render/cloud-init';
 
 export interface DrainOptions {
@@ -88,9 +88,6 @@ export function reasonOf(res: Response): string {
  * Node then lets the pod garbage collector remove it.
  */
 export const UNREACHABLE_GRACE_SECONDS = 1;
-
-/** The Node annotation that says metalslice cordoned it for a drain (so a drain that gives up uncordons it again). */
-export const DRAINING_ANNOTATION = 'metalslice.io/draining';
 
 /** Whether the Node's kubelet has stopped reporting (Ready is Unknown). */
 function unreachable(node: WireNode): boolean {
@@ -275,20 +272,20 @@ export async function runDrainNode(node: string, opts: DrainOptions, io: DrainIo
     io.stderr(`metalslice drain-node: --timeout ${problem}\n`);
     return 2;
   }
-  if (opts.clusterCaHash !== undefined && !/^sha256:[0-9a-f]{64}$/.test(opts.clusterCaHash)) {
-    io.stderr('metalslice drain-node: --cluster-ca-hash must be sha256: and 64 lower-case hex digits, as a kubeadm join pins a CA\n');
+  const caHash = opts.clusterCaHash === undefined ? undefined : caHashProblem(opts.clusterCaHash);
+  if (caHash !== undefined) {
+    io.stderr(`metalslice drain-node: --cluster-ca-hash ${caHash}\n`);
     return 2;
   }
   const interval = opts.interval ?? 2;
-  if (!Number.isFinite(interval) || interval <= 0 || interval > 600) {
-    io.stderr('metalslice drain-node: --interval must be a number of seconds above 0 and at most 600\n');
+  const intervalProblem = pollIntervalProblem(interval);
+  if (intervalProblem !== undefined) {
+    io.stderr(`metalslice drain-node: --interval ${intervalProblem}\n`);
     return 2;
   }
-  // A stack's kubeconfigPath is read as the kubernetes provider reads it: a leading ~ is the home directory.
-  const kubeconfig = opts.kubeconfig?.startsWith('~/') ? path.join(os.homedir(), opts.kubeconfig.slice(2)) : opts.kubeconfig;
   let client: KubeClient;
   try {
-    client = new KubeClient(findTarget({ kubeconfig, context: opts.context }));
+    client = new KubeClient(findTarget({ kubeconfig: opts.kubeconfig, context: opts.context }));
   } catch (e) {
     if (!(e instanceof KubeconfigError)) throw e;
     io.stderr(`metalslice drain-node: ${e.message}\n`);

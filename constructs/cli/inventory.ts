@@ -11,8 +11,8 @@ import { BareMetalHostObject, buildInventory, ContainerResources, NodeObject, Po
 import { Taint } from '../core/input/model';
 import { buildSnapshot } from '../core/hosts/snapshot';
 import { stableJson } from '../core/report';
-import { KubeApiError, KubeClient } from './kube-client';
-import { findTarget, KubeconfigError } from './kube-client-config';
+import { KubeApiError, KubeClient } from './kube/client';
+import { findTarget, KubeconfigError } from './kube/config';
 import { writeWhole } from './write-whole';
 import { MAX_HOSTS_PER_FLEET, MAX_SNAPSHOT_NODES } from '../core/base/bounds';
 import { MAX_INPUT_BYTES } from '../core/input/read-file';

@@ -1,6 +1,6 @@
 /**
  * `metalslice roll-nodes --namespace NS --pool POOL --revision REV ...`: what a stack runs when a pool's revision
- * changes (constructs/node-rollout.ts). By then Terraform has applied every VM of the pool at the new revision, and
+ * changes (constructs/parts/node-rollout.ts). By then Terraform has applied every VM of the pool at the new revision, and
  * KubeVirt holds each running VM's new spec staged; this replaces the running nodes, so nothing is lost on the way:
  *
  * 1. `maxSurge` surge VMs (`<pool>-<k>-surge`): copies of a node still on the old revision's VM, now at the new
@@ -17,16 +17,33 @@
  * the next deploy does. Exit 0: every node runs the revision. Exit 1: a drain ran out of time, a node did not join
  * in time, or an API server refused; the message says which and what to do. Exit 2: bad options or kubeconfig.
  */
-import * as os from 'os';
-import * as path from 'path';
-import { drainTimeoutProblem, drainTimeoutSeconds } from '../core/input/disruption';
+import {
+  DEFAULT_JOIN_TIMEOUT,
+  drainTimeoutProblem,
+  drainTimeoutSeconds,
+  joinTimeoutProblem,
+  pollIntervalProblem,
+  RolloutNames,
+  rolloutProblems,
+} from '../core/input/disruption';
+import { caHashProblem } from '../core/input/join-token';
 import { escapeText } from '../core/base/excerpt';
 import { dns1123LabelProblem } from '../core/naming/kube-names';
-import { CLUSTER_LABEL, MANAGED_BY, POOL_LABEL, REVISION_ANNOTATION, SURGE_LABEL, VM_NAME_LABEL } from '../core/naming/derived';
+import {
+  CLUSTER_LABEL,
+  MANAGED_BY,
+  POOL_LABEL,
+  REPLACING_ANNOTATION,
+  REVISION_ANNOTATION,
+  SURGE_LABEL,
+  surgeVmName,
+  VM_NAME_LABEL,
+  vmUserDataSecretName,
+} from '../core/naming/derived';
 import { renameJoinCloudConfig } from '../render/cloud-init';
 import { checkCluster, DrainIo, drainNode, reasonOf } from './drain';
-import { KubeApiError, KubeClient, Response } from './kube-client';
-import { findTarget, KubeconfigError } from './kube-client-config';
+import { KubeApiError, KubeClient, Response } from './kube/client';
+import { findTarget, KubeconfigError } from './kube/config';
 
 export interface RollOptions {
   /** The namespace of the pool's VMs. */
@@ -61,7 +78,6 @@ export interface RollOptions {
 
 const KUBEVIRT = '/apis/kubevirt.io/v1';
 const CDI = '/apis/cdi.kubevirt.io/v1beta1';
-const DEFAULT_JOIN_TIMEOUT = '15m';
 /** How long a stopped VM's VMI may take to go: its terminationGracePeriodSeconds (180 s) and room for the launcher. */
 const STOP_TIMEOUT_SECONDS = 600;
 
@@ -83,19 +99,8 @@ interface WireVmi {
   metadata?: { uid?: string; annotations?: Record<string, string>; deletionTimestamp?: string };
 }
 
-/**
- * On a VM while it is being replaced, from before its drain until its new Node is Ready: `<revision>:stopping`
- * until the roll has started it on a fresh disk, then `<revision>:started`. A roll cut short while it says
- * stopping (the VM stopped, or started again by the deploy on its old disk) replaces it again; one cut short once
- * it says started waits for the node to join.
- */
-const REPLACING_ANNOTATION = 'metalslice.io/replacing';
-
-/** The name of surge VM `k` of a pool: it ends in `-surge`, which no pool's node name does (they end in their index). */
-export function surgeName(pool: string, k: number): string {
-  const suffix = `-${k}-surge`;
-  return `${pool.slice(0, 63 - suffix.length).replace(/-+$/, '')}${suffix}`;
-}
+// A VM marked REPLACING_ANNOTATION `<revision>:stopping` (the VM stopped, or started again by the deploy on its old
+// disk) by a roll cut short is replaced again; one marked `<revision>:started` is waited for until its node joins.
 
 /** Names in index order: web-2 before web-10. */
 const byIndex = (a: WireVm, b: WireVm): number => a.metadata.name.localeCompare(b.metadata.name, 'en', { numeric: true });
@@ -334,7 +339,7 @@ class Roll {
       // Not the parser's words: they quote the document, and the document holds the bootstrap token.
       throw new RollError(`Secret ${from} is not a join document metalslice wrote`);
     }
-    const secret = `${name}-cloudinit`;
+    const secret = vmUserDataSecretName(name);
     await this.deleteSurgeSecret(secret);
     await must(this.provider, 'POST', secrets, `create Secret ${secret}`, {
       apiVersion: 'v1',
@@ -414,7 +419,7 @@ class Roll {
     this.say(
       `pool ${this.opts.pool}: ${stale.length} of ${members.length} node(s) to replace (${stale.map((v) => v.metadata.name).join(', ') || 'none'}), surge ${surgeCount}, ${surgeCount + this.opts.maxUnavailable} at a time`,
     );
-    const surgeNames = Array.from({ length: surgeCount }, (_, k) => surgeName(this.opts.pool, k));
+    const surgeNames = Array.from({ length: surgeCount }, (_, k) => surgeVmName(this.opts.pool, k));
     for (const vm of surges.filter((s) => !surgeNames.includes(s.metadata.name))) await this.removeSurge(vm);
     // Surge k copies the pool's node k (at the revision now), pin and all: the VM whose host the plan proved has room.
     for (const [k, name] of surgeNames.entries())
@@ -435,12 +440,10 @@ class Roll {
   }
 }
 
-/** A kubeconfig path as the kubernetes provider reads it: a leading ~ is the home directory. */
-function home(file: string | undefined): string | undefined {
-  return file?.startsWith('~/') ? path.join(os.homedir(), file.slice(2)) : file;
-}
+/** How roll-nodes writes a rollout's settings in what it says. */
+const ROLLOUT_OPTIONS: RolloutNames = { maxSurge: '--max-surge', maxUnavailable: '--max-unavailable', set: (name, value) => `${name} ${value}` };
 
-/** What is wrong with the options, for exit 2; undefined when they are fine. */
+/** What is wrong with the options, for exit 2, each the input owner's rule with the option named; undefined when they are fine. */
 function optionsProblem(o: RollOptions): string | undefined {
   const ns = dns1123LabelProblem(o.namespace);
   if (ns !== undefined) return `--namespace ${ns}`;
@@ -451,19 +454,16 @@ function optionsProblem(o: RollOptions): string | undefined {
   const node = (o.nodes ?? []).map((n) => [n, dns1123LabelProblem(n)]).find(([, p]) => p !== undefined);
   if (node !== undefined) return `--nodes: ${escapeText(node[0] ?? '')}: ${node[1]}`;
   if (!/^[0-9a-f]{16}$/.test(o.revision)) return '--revision must be 16 lower-case hex digits, as the plan writes a revision';
-  for (const [flag, n] of [
-    ['--max-surge', o.maxSurge],
-    ['--max-unavailable', o.maxUnavailable],
-  ] as const)
-    if (!Number.isSafeInteger(n) || n < 0 || n > 1000) return `${flag} must be a whole number of nodes from 0 to 1000`;
-  if (o.maxSurge + o.maxUnavailable === 0) return '--max-surge and --max-unavailable are both 0: no node could be replaced; give one of them 1';
+  const [rollout] = rolloutProblems({ maxSurge: o.maxSurge, maxUnavailable: o.maxUnavailable }, ROLLOUT_OPTIONS);
+  if (rollout !== undefined) return `${ROLLOUT_OPTIONS[rollout[0] as 'maxSurge' | 'maxUnavailable']} ${rollout[1]}`;
   const drain = drainTimeoutProblem(o.drainTimeout);
   if (drain !== undefined) return `--drain-timeout ${drain}`;
-  const join = o.joinTimeout === undefined ? undefined : drainTimeoutProblem(o.joinTimeout);
+  const join = o.joinTimeout === undefined ? undefined : joinTimeoutProblem(o.joinTimeout);
   if (join !== undefined) return `--join-timeout ${join}`;
-  if (!/^sha256:[0-9a-f]{64}$/.test(o.clusterCaHash)) return '--cluster-ca-hash must be sha256: and 64 lower-case hex digits, as a kubeadm join pins a CA';
-  const interval = o.interval ?? 2;
-  if (!Number.isFinite(interval) || interval <= 0 || interval > 600) return '--interval must be a number of seconds above 0 and at most 600';
+  const caHash = caHashProblem(o.clusterCaHash);
+  if (caHash !== undefined) return `--cluster-ca-hash ${caHash}`;
+  const interval = pollIntervalProblem(o.interval ?? 2);
+  if (interval !== undefined) return `--interval ${interval}`;
   return undefined;
 }
 
@@ -477,8 +477,8 @@ export async function runRollNodes(opts: RollOptions, io: DrainIo): Promise<numb
   let provider: KubeClient;
   let tenant: KubeClient;
   try {
-    provider = new KubeClient(findTarget({ kubeconfig: home(opts.kubeconfig), context: opts.context }));
-    tenant = new KubeClient(findTarget({ kubeconfig: home(opts.tenantKubeconfig), context: opts.tenantContext }));
+    provider = new KubeClient(findTarget({ kubeconfig: opts.kubeconfig, context: opts.context }));
+    tenant = new KubeClient(findTarget({ kubeconfig: opts.tenantKubeconfig, context: opts.tenantContext }));
   } catch (e) {
     if (!(e instanceof KubeconfigError)) throw e;
     io.stderr(`metalslice roll-nodes: ${e.message}\n`);

@@ -7,6 +7,7 @@ import { get } from '../core/base/resources';
 import { PlannedVm } from '../core/vm/vm';
 import {
   CLUSTER_LABEL,
+  FLEET_LABEL,
   HOST_GROUP_LABEL_VALUE,
   KubeObject,
   MANAGED_BY,
@@ -63,7 +64,7 @@ export function renderKubeVirt(fleet: PlannedFleet, vms: readonly PlannedVm[] = 
   return {
     apiVersion: KUBEVIRT_API_VERSION,
     kind: 'KubeVirt',
-    metadata: { name: 'kubevirt', namespace: fleet.spec.namespace ?? 'kubevirt', labels: { ...MANAGED_BY, 'metalslice.io/fleet': fleet.name } },
+    metadata: { name: 'kubevirt', namespace: fleet.spec.namespace ?? 'kubevirt', labels: { ...MANAGED_BY, [FLEET_LABEL]: fleet.name } },
     spec: {
       certificateRotateStrategy: {},
       configuration,

@@ -11,6 +11,7 @@ export {
   REVISION_ANNOTATION,
   SURGE_LABEL,
   HOST_GROUP_LABEL_VALUE,
+  FLEET_LABEL,
 } from '../core/naming/derived';
 
 /** A plain Kubernetes object: what renderers return and validators check. */

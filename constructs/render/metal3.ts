@@ -100,11 +100,6 @@ export function renderHostClaim(options: HostClaimOptions): KubeObject {
   };
 }
 
-/** `<node>-userdata`: the Secret a node's HostClaim takes its cloud-config from. */
-export function hostClaimUserDataSecretName(nodeName: string): string {
-  return `${nodeName}-userdata`;
-}
-
 /** The userData Secret of a HostClaim; the value is passed in (it holds a bootstrap token made by Terraform). */
 export function renderHostClaimUserDataSecret(name: string, namespace: string, pool: string, userData: string): KubeObject {
   return {

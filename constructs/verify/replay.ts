@@ -12,6 +12,7 @@ import { Quantity } from '../core/base/quantity';
 import { ClusterSnapshot } from '../core/hosts/snapshot';
 import { addResources, get, isExtendedResource, normalizeResources, resourceNames, ResourceVector, subtractResources } from '../core/base/resources';
 import { PlannedVm } from '../core/vm/vm';
+import { vmUserDataSecretName } from '../core/naming/derived';
 import { renderVirtualMachine } from '../render/kubevirt';
 import { kubevirtNodeLabels, launcherScheduling, LauncherScheduling, SCHEDULABLE_NODE_LABEL, VmiSchedulingFields } from '../core/kubevirt/launcher';
 import { KubeObject, KubeObjectMeta } from '../render/labels';
@@ -250,7 +251,7 @@ export function launcherPodName(namespace: string, vm: string): string {
  * for extended resources and hugepages.
  */
 export function buildLauncherPod(vm: PlannedVm, hostSelector: Readonly<Record<string, string>> | undefined): LauncherPodObject {
-  const rendered = renderVirtualMachine(vm, { userDataSecret: `${vm.name}-userdata`, hostSelector }) as unknown as RenderedVmTemplate;
+  const rendered = renderVirtualMachine(vm, { userDataSecret: vmUserDataSecretName(vm.name), hostSelector }) as unknown as RenderedVmTemplate;
   const template = rendered.spec.template;
   const spec = template.spec;
   const scheduling = launcherScheduling(spec);

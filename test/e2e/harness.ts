@@ -23,7 +23,7 @@ import {
   WatchEvent,
   WatchStream,
 } from '../../constructs/verify/processes';
-import { findTarget } from '../../constructs/cli/kube-client-config';
+import { findTarget } from '../../constructs/cli/kube/config';
 import { CLIENT_EXTENSIONS, frontProxyFlags, makeCa, makeKeyAndCsr, makeLeaf, openssl, subject } from '../../constructs/verify/certificates';
 import { startKwok, startScheduler } from '../../constructs/verify/control-plane';
 import { startKubevirt } from '../../constructs/verify/kubevirt';

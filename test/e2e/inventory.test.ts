@@ -7,8 +7,8 @@ import { runInventory } from '../../constructs/cli/inventory';
 import { loadConfigFile } from '../../constructs/core/input/config';
 import { planModel } from '../../constructs/core/plan';
 import { EXAMPLE_CA } from '../support/models';
-import { KubeClient } from '../../constructs/cli/kube-client';
-import { findTarget } from '../../constructs/cli/kube-client-config';
+import { KubeClient } from '../../constructs/cli/kube/client';
+import { findTarget } from '../../constructs/cli/kube/config';
 import { startCluster, TestCluster } from './harness';
 import type { KubeDoc } from '../support/kube-docs';
 

@@ -1,5 +1,5 @@
 // A stand-in of a hostile or broken Kubernetes API server, and an HTTP proxy, for metalslice's own client
-// (constructs/cli/kube-client.ts): lists that never end, a slow server, a huge answer, a redirect to another host,
+// (constructs/cli/kube/client.ts): lists that never end, a slow server, a huge answer, a redirect to another host,
 // over plain HTTP or TLS; and a proxy that forwards plain requests and tunnels CONNECT, counting what it saw.
 import { spawnSync } from 'child_process';
 import * as fs from 'fs';

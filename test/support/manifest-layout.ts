@@ -62,8 +62,8 @@ export function kubectlToManifests(tf: ManifestLayoutStack): void {
   }
   delete tf.terraform.required_providers.kubectl;
   if (tf.provider) delete tf.provider.kubectl;
-  // 0.1 drained and rolled nothing: no node-drains resources (constructs/node-drain.ts), no pool rollouts
-  // (constructs/node-rollout.ts); nothing depends on them then.
+  // 0.1 drained and rolled nothing: no node-drains resources (constructs/parts/node-drain.ts), no pool rollouts
+  // (constructs/parts/node-rollout.ts); nothing depends on them then.
   const data = tf.resource.terraform_data ?? {};
   const gone = new Set(Object.keys(data).filter((id) => id.startsWith('node-drains-') || /_rollout_[0-9A-F]{8}$/.test(id)));
   for (const id of gone) delete data[id];

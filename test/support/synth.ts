@@ -41,7 +41,7 @@ export function resourcesOf(stackJson: string): Map<string, { path: string; body
   return out;
 }
 
-/** What one stack's node-drain resource (constructs/node-drain.ts) gained between two synths, and whether nothing else of it changed. */
+/** What one stack's node-drain resource (constructs/parts/node-drain.ts) gained between two synths, and whether nothing else of it changed. */
 export function drainDelta(before: string, after: string): { nodes: string[]; dependsOn: string[]; restUnchanged: boolean } {
   type Drain = { for_each: Record<string, unknown>; depends_on: string[] };
   const [a, b] = [JSON.parse(before) as Drain, JSON.parse(after) as Drain];
@@ -58,7 +58,7 @@ export function drainDelta(before: string, after: string): { nodes: string[]; de
 /** Whether a resource key is a stack's node-drain resource. */
 export const isDrainKey = (key: string): boolean => key.startsWith('terraform_data.node-drains-');
 
-/** Whether a resource key is a pool's rollout (constructs/node-rollout.ts). */
+/** Whether a resource key is a pool's rollout (constructs/parts/node-rollout.ts). */
 export const isRolloutKey = (key: string): boolean => /^terraform_data\..+_rollout_[0-9A-F]{8}$/.test(key);
 
 /**

@@ -6,7 +6,7 @@ import { addConfig, CapacityPlan, ElasticFleet, ElasticNodePool, ElasticQuota, T
 import { planModel } from '../../constructs/core/plan';
 import { hostGroupLabel } from '../../constructs/core/naming/derived';
 import { MetalsliceConfig } from '../../constructs/core/input/model';
-import { hostGroupFieldManager } from '../../constructs/host-group-labels';
+import { hostGroupFieldManager } from '../../constructs/parts/host-group-labels';
 import { diffPlans } from '../../constructs/core/plan/change/diff';
 import { summarizeChanges } from '../../constructs/core/report/changes';
 import { buildReplay, buildSnapshotReplay } from '../../constructs/verify/replay';

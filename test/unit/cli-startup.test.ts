@@ -1,6 +1,6 @@
 /**
  * The CLI starts without what only some subcommands need: `--help` and `plan` load neither the Kubernetes
- * client (cli/kube-client: inventory, verify --from-cluster) nor verify's control plane. Run on the built CLI (npm test
+ * client (cli/kube/client: inventory, verify --from-cluster) nor verify's control plane. Run on the built CLI (npm test
  * compiles first), with a module-load hook that records what is required.
  */
 import { describe, expect, it } from '@jest/globals';
@@ -32,7 +32,7 @@ function loadedBy(args: readonly string[], watch: RegExp): string[] {
   return JSON.parse(line.slice('LOADED '.length)) as string[];
 }
 
-const HEAVY = /kube-client|@kubernetes\/|verify\/(processes|control-plane|verify)/;
+const HEAVY = /\/kube\/client|@kubernetes\/|verify\/(processes|control-plane|verify)/;
 
 describe('CLI start-up', () => {
   it('--help loads neither the Kubernetes client nor the control plane', () => {
@@ -44,6 +44,6 @@ describe('CLI start-up', () => {
   });
 
   it('the hook does see them when a subcommand needs them (the test can fail)', () => {
-    expect(loadedBy(['inventory', '--kubeconfig', path.join(REPO_ROOT, 'does-not-exist')], HEAVY)).toContain('./kube-client');
+    expect(loadedBy(['inventory', '--kubeconfig', path.join(REPO_ROOT, 'does-not-exist')], HEAVY)).toContain('./kube/client');
   });
 });

@@ -6,8 +6,8 @@ import { spawnSync } from 'child_process';
 import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
-import { KubeApiError, KubeClient, KubeClientOptions, MAX_LIST_OBJECTS, MAX_LIST_PAGES } from '../../constructs/cli/kube-client';
-import { findTarget, KubeconfigError, KubeEnv, KubeTarget } from '../../constructs/cli/kube-client-config';
+import { KubeApiError, KubeClient, KubeClientOptions, MAX_LIST_OBJECTS, MAX_LIST_PAGES } from '../../constructs/cli/kube/client';
+import { findTarget, KubeconfigError, KubeEnv, KubeTarget } from '../../constructs/cli/kube/config';
 import { REPO_ROOT } from '../support/models';
 import { FakeKubeApi, FakeProxy, makePem } from '../support/fake-kube-api';
 

@@ -7,9 +7,9 @@ import * as http from 'http';
 import { AddressInfo } from 'net';
 import * as os from 'os';
 import * as path from 'path';
-import { KubeApiError, KubeClient, MAX_RESPONSE_BYTES } from '../../constructs/cli/kube-client';
-import { findTarget, KubeconfigError, KubeEnv, loadKubeconfigFiles, resolveContext } from '../../constructs/cli/kube-client-config';
-import { runExecPlugin } from '../../constructs/cli/kube-client-exec';
+import { KubeApiError, KubeClient, MAX_RESPONSE_BYTES } from '../../constructs/cli/kube/client';
+import { findTarget, KubeconfigError, KubeEnv, loadKubeconfigFiles, resolveContext } from '../../constructs/cli/kube/config';
+import { runExecPlugin } from '../../constructs/cli/kube/exec';
 import { makePem } from '../support/fake-kube-api';
 
 const SECRET = 'sEcReT-tOkEn-0123456789';

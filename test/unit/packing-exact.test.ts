@@ -1,5 +1,5 @@
 import { describe, expect, it } from '@jest/globals';
-import { lowerBound } from '../../constructs/core/packing/bounds';
+import { lowerBound } from '../../constructs/core/packing/lower-bounds';
 import { packBins, packingViolations } from '../../constructs/core/packing';
 import { toProblem } from '../../constructs/core/packing/problem';
 

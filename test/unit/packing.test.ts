@@ -1,6 +1,6 @@
 import { describe, expect, it } from '@jest/globals';
 import { firstFitDecreasingPacking, packBins, packBinsSync, PackingInputError, packingViolations, placeOnHosts } from '../../constructs/core/packing';
-import { conflictBound, dualFeasibleBound, lowerBound, volumeBound } from '../../constructs/core/packing/bounds';
+import { conflictBound, dualFeasibleBound, lowerBound, volumeBound } from '../../constructs/core/packing/lower-bounds';
 import { placeWithBudget } from '../../constructs/core/packing/place-on-hosts';
 import { toProblem } from '../../constructs/core/packing/problem';
 

@@ -10,7 +10,9 @@ import { AddressInfo } from 'net';
 import * as os from 'os';
 import * as path from 'path';
 import fc from 'fast-check';
-import { runRollNodes, RollOptions, surgeName } from '../../constructs/cli/roll';
+import { runRollNodes, RollOptions } from '../../constructs/cli/roll';
+import { surgeVmName as surgeName } from '../../constructs/core/naming/derived';
+import { MAX_ROLLOUT_NODES } from '../../constructs/core/base/bounds';
 import { caCertHash } from '../../constructs/render/cloud-init';
 import { EXAMPLE_CA } from '../support/models';
 
@@ -217,8 +219,11 @@ describe('metalslice roll-nodes decides from the clusters', () => {
 
   it.each([
     [{ revision: 'abc' }, '--revision must be 16 lower-case hex digits'],
-    [{ maxSurge: 0, maxUnavailable: 0 }, '--max-surge and --max-unavailable are both 0'],
-    [{ maxSurge: -1 }, '--max-surge must be a whole number of nodes from 0 to 1000'],
+    [{ maxSurge: 0, maxUnavailable: 0 }, '--max-unavailable is 0 with --max-surge 0: no node could ever be replaced; allow one surge node (--max-surge 1)'],
+    [{ maxSurge: -1 }, `--max-surge -1 is not a whole number of nodes from 0 to ${MAX_ROLLOUT_NODES}`],
+    [{ maxUnavailable: MAX_ROLLOUT_NODES + 1 }, `--max-unavailable ${MAX_ROLLOUT_NODES + 1} is not a whole number of nodes from 0 to ${MAX_ROLLOUT_NODES}`],
+    [{ joinTimeout: '0s' }, '--join-timeout "0s" gives a node no time to boot and join'],
+    [{ interval: 601 }, '--interval must be a number of seconds above 0 and at most 600'],
     [{ namespace: 'Bad_NS' }, '--namespace'],
     [{ drainTimeout: 'soon' }, '--drain-timeout "soon" is not a duration'],
     [{ clusterCaHash: 'sha256:xyz' }, '--cluster-ca-hash must be sha256: and 64 lower-case hex digits'],

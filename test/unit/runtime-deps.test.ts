@@ -19,7 +19,7 @@ describe('runtime dependencies', () => {
     expect(deprecatedIn(tree)).toEqual([]);
   });
 
-  it('no Kubernetes client library: inventory and verify --from-cluster use constructs/cli/kube-client.ts', () => {
+  it('no Kubernetes client library: inventory and verify --from-cluster use constructs/cli/kube/client.ts', () => {
     expect(Object.keys(productionTree().dependencies ?? {}).filter((n) => n.startsWith('@kubernetes/'))).toEqual([]);
   });
 

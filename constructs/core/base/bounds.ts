@@ -62,6 +62,16 @@ export const MAX_UNITS = 1_000_000;
 /** Items of a `metalslice pack` instance after expanding demands: each is placed, so 10^12 would never finish. */
 export const MAX_PACK_ITEMS = 1_000_000;
 
+/**
+ * Nodes a roll may add (`maxSurge`) or take out of service (`maxUnavailable`) at once, in a pool's rollout and in
+ * `metalslice roll-nodes`: a fifth of the largest pool; a batch beyond it is a typo, and each node of it is drained
+ * and waited for concurrently.
+ */
+export const MAX_ROLLOUT_NODES = 1_000;
+
+/** Seconds between two reads while a drain or a roll waits: above ten minutes a wait would outlast most timeouts. */
+export const MAX_POLL_INTERVAL_SECONDS = 600;
+
 /** A TCP port, as a cluster endpoint names one. */
 export const MAX_PORT = 65_535;
 

@@ -18,6 +18,7 @@ import {
   MAX_NODES_PER_POOL,
   MAX_PODS_PER_HOST,
   MAX_PREVIEW_PODS,
+  MAX_ROLLOUT_NODES,
   MAX_TOTAL_NODES,
   MAX_VCPU_TOPOLOGY,
 } from '../base/bounds';
@@ -84,7 +85,10 @@ const count = { type: 'integer', minimum: 0, maximum: MAX_NODES_PER_POOL } as co
 const rollout = {
   type: 'object',
   additionalProperties: false,
-  properties: { maxSurge: { type: 'integer', minimum: 0, maximum: 1000 }, maxUnavailable: { type: 'integer', minimum: 0, maximum: 1000 } },
+  properties: {
+    maxSurge: { type: 'integer', minimum: 0, maximum: MAX_ROLLOUT_NODES },
+    maxUnavailable: { type: 'integer', minimum: 0, maximum: MAX_ROLLOUT_NODES },
+  },
 } as const;
 const hostList = { type: 'array', maxItems: MAX_HOSTS_PER_FLEET, items: host } as const;
 const vmOptions = {

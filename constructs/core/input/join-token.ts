@@ -27,3 +27,14 @@ export function bootstrapTokenTtlProblem(ttl: string): string | undefined {
   if (seconds === 0) return `${describeValue(ttl)} would expire the token as it is made: give the node time to boot and join, like 24h`;
   return undefined;
 }
+
+/**
+ * How a join pins its cluster's CA, and how a drain or a roll checks it reaches that cluster: `sha256:` and 64
+ * lower-case hex digits of the CA's public key (kubeadm's discovery.bootstrapToken.caCertHashes).
+ */
+const CA_HASH = /^sha256:[0-9a-f]{64}$/;
+
+/** What is wrong with a CA hash, with the form it must take; undefined when it is fine. */
+export function caHashProblem(hash: string): string | undefined {
+  return CA_HASH.test(hash) ? undefined : 'must be sha256: and 64 lower-case hex digits, as a kubeadm join pins a CA';
+}

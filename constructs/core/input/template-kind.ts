@@ -13,6 +13,12 @@ export const TEMPLATE_HOST_SELECTOR_PROPERTY = 'metalslice.io/host-selector';
 export const TEMPLATE_IMAGE_URL_PROPERTY = 'metalslice.io/image-url';
 /** The property metalslice's metal3 template reads the BareMetalHosts' namespace from. */
 export const TEMPLATE_HOST_NAMESPACE_PROPERTY = 'metalslice.io/host-namespace';
+/**
+ * The property metalslice's kubevirt template confines a claim's VM to a host group with: the group's Node label
+ * key (naming/derived.ts `hostGroupLabel`), which the VM's nodeSelector selects; the plan asks each claim of a
+ * grouped pool to carry it.
+ */
+export const TEMPLATE_HOST_GROUP_PROPERTY = 'metalslice.io/host-group';
 
 /** Where metalslice's node templates live in its repository, as a NodeProvider's `nodeTemplate.git.subPath` names them. */
 const TEMPLATE_PATH = /^(\.\/)?(.*\/)?node-templates\/(kubevirt|metal3)\/?$/;

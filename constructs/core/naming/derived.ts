@@ -46,6 +46,15 @@ export const HOST_GROUP_LABEL_VALUE = 'true';
 
 /** The label on a surge VM (and its Secret) a roll makes: the pool it stands in for. */
 export const SURGE_LABEL = `${LABEL_PREFIX}/surge-of`;
+/** On a fleet's KubeVirt CR: the fleet it configures. */
+export const FLEET_LABEL = `${LABEL_PREFIX}/fleet`;
+/** The annotation on a tenant Node that says metalslice cordoned it for a drain (a drain that gives up uncordons it). */
+export const DRAINING_ANNOTATION = `${LABEL_PREFIX}/draining`;
+/**
+ * The annotation on a VM while a roll replaces it, from before its drain until its new Node is Ready:
+ * `<revision>:stopping` until the roll has started it on a fresh disk, then `<revision>:started` (cli/roll.ts).
+ */
+export const REPLACING_ANNOTATION = `${LABEL_PREFIX}/replacing`;
 /**
  * vCluster's node-type property: every node type offers it (its name), so a pool selects a type by name, and a
  * node of an auto-node pool carries it. vCluster's key, so a vcluster.yaml written for vCluster selects alike.
@@ -94,6 +103,25 @@ export function shortened(plain: string, max: number, parts: readonly string[]):
   if (plain.length <= max) return plain;
   const hash = createHash('sha256').update(parts.join('\u0000')).digest('hex').slice(0, 8);
   return `${plain.slice(0, max - 9).replace(/[-.]+$/, '')}-${hash}`;
+}
+
+/** `<node>-cloudinit`: the Secret a node's VM takes its user data (cloud-config) from, a surge VM's too. */
+export function vmUserDataSecretName(nodeName: string): string {
+  return `${nodeName}-cloudinit`;
+}
+
+/** `<node>-userdata`: the Secret a private node's HostClaim takes its cloud-config from. */
+export function hostClaimUserDataSecretName(nodeName: string): string {
+  return `${nodeName}-userdata`;
+}
+
+/**
+ * Surge VM `k` of a pool's roll: `<pool>-<k>-surge`, ending in `-surge`, which no node of a pool does (they end in
+ * their index); the pool part is cut so the whole stays a DNS label.
+ */
+export function surgeVmName(pool: string, k: number): string {
+  const suffix = `-${k}-surge`;
+  return `${pool.slice(0, 63 - suffix.length).replace(/-+$/, '')}${suffix}`;
 }
 
 /** A VM (and its node) of an elastic node pool: `<pool>-<i>`. Pool names are unique per quota namespace. */

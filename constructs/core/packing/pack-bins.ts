@@ -1,7 +1,7 @@
 /**
  * Vector bin packing with identical bins: the public entry points.
  */
-import { lowerBound } from './bounds';
+import { lowerBound } from './lower-bounds';
 import { packIntoBins } from './exact';
 import { BinEliminator } from './heuristic';
 import { canonicalBins, PackingInputError, toProblem } from './problem';

@@ -6,7 +6,7 @@ import { consumerProblem } from '../naming/tenancy';
 import { X509Certificate } from 'crypto';
 import { childPath, IssueCollector, PlanIssue } from '../base/errors';
 import { BoundPods, hostTaken, nodeTaints, vmAllocatable, whyNoVms } from '../hosts/offer';
-import { selectedByFleet } from '../hosts/owners';
+import { selectedByFleet } from '../hosts/membership';
 import { virtHandlerRequests } from '../kubevirt/handler';
 import { MAX_CPU_ALLOCATION_RATIO, MAX_LIVE_MIGRATIONS, MAX_MEMORY_OVERCOMMIT_PERCENT, MAX_PORT, wholeNumberProblem } from '../base/bounds';
 import { describeValue, excerpt } from '../base/excerpt';

@@ -14,7 +14,7 @@ import { hostGroupLabel } from '../naming/derived';
 import { checkDerivedNames } from '../naming/owners';
 import { PlannedAutoPool } from '../auto';
 import { IssueCollector, PlanIssue } from '../base/errors';
-import { checkHostOwners } from '../hosts/owners';
+import { checkHostMembership } from '../hosts/membership';
 import { KUBEVIRT_VERSION } from '../kubevirt/launcher';
 import { MetalsliceConfig } from '../input/model';
 import { PoolPreview } from '../auto/preview';
@@ -94,7 +94,7 @@ export function planModel(input: MetalsliceConfig, options: PlanOptions = {}): P
   const model: MetalsliceConfig = tooMany === undefined ? input : { ...input, nodePools: [], autoNodes: [], privateNodePools: [] };
   // What the loader noticed (vcluster.yaml fields that change nothing) comes first: it is about the input.
   const warnings: PlanIssue[] = [...(model.readWarnings ?? [])];
-  checkHostOwners(model, (kind, index) => pathOf(options.paths, kind, index), issues);
+  checkHostMembership(model, (kind, index) => pathOf(options.paths, kind, index), issues);
   const foundation = planFoundation(model, options.paths, issues);
   warnings.push(...foundation.warnings);
   for (const q of foundation.quotas.values()) {

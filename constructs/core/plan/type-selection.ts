@@ -8,7 +8,7 @@ import { AutoNodesInput, AutoNodesPlan, AutoNodesSourcePath, planAutoNodes, Plan
 import { hostImageProblem } from '../hosts/os-image';
 import { metal3ImageOf, OsImages, osImagesByName } from '../auto/metal3-image';
 import { planTemplateProviders, unprovenCapacityWarning } from '../auto/templates';
-import { metalsliceTemplateOf, TEMPLATE_IMAGE_URL_PROPERTY } from '../input/template-kind';
+import { metalsliceTemplateOf, TEMPLATE_HOST_GROUP_PROPERTY, TEMPLATE_IMAGE_URL_PROPERTY } from '../input/template-kind';
 import { hostGroupLabel } from '../naming/derived';
 import { poolSizeProblem } from '../base/bounds';
 import { childPath, IssueCollector, PlanIssue } from '../base/errors';
@@ -271,12 +271,6 @@ function warnTerraformStatics(
 function mostSpecificFirst(levels: readonly PropertyLevel[]): string[] {
   return [...levels].reverse().map((l) => l.path);
 }
-
-/**
- * The property metalslice's kubevirt template confines a claim's VM to a host group with: the group's Node label
- * key (`hostGroupLabel`), which the VM's nodeSelector selects.
- */
-const TEMPLATE_HOST_GROUP_PROPERTY = 'metalslice.io/host-group';
 
 /**
  * A pool whose VMs vCluster Platform makes from metalslice's kubevirt template and that the plan confines to a

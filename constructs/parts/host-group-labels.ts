@@ -17,10 +17,10 @@
  */
 import { Lazy, TerraformIterator, TerraformStack, Token } from 'cdktf';
 import { Construct } from 'constructs';
-import { CapacityPlan } from './capacity-plan';
-import { hostGroupLabels } from './render/host-groups';
-import { shortened } from './core/naming/derived';
-import { Labels } from './providers/kubernetes/labels';
+import { CapacityPlan } from '../capacity-plan';
+import { hostGroupLabels } from '../render/host-groups';
+import { shortened } from '../core/naming/derived';
+import { Labels } from '../providers/kubernetes/labels';
 
 /**
  * The field manager of a stack's group labels on one fleet: at most 128 characters (the API server's limit),

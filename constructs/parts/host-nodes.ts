@@ -11,29 +11,21 @@
  * claimed again.
  */
 import { ITerraformDependable, Lazy, Token } from 'cdktf';
-import { Manifest } from './providers/kubernetes/manifest';
+import { Manifest } from '../providers/kubernetes/manifest';
 import { Construct, IConstruct } from 'constructs';
-import { CapacityPlan, IPlanContributor, ModelBuilder } from './capacity-plan';
-import { PlannedAutoNode } from './core/auto';
-import { NodeProviderSpec, Taint } from './core/input/model';
-import type { PlannedPrivatePool } from './core/plan';
-import { INodeProvider } from './node-provider';
+import { CapacityPlan, IPlanContributor, ModelBuilder } from '../capacity-plan';
+import { PlannedAutoNode } from '../core/auto';
+import { NodeProviderSpec, Taint } from '../core/input/model';
+import type { PlannedPrivatePool } from '../core/plan';
+import { INodeProvider } from '../node-provider';
 import { NodeEnvironment } from './node-environment';
-import { renderJoinCloudConfig } from './render/cloud-init';
-import { autoNodeName, CLUSTER_LABEL, NODE_TYPE_LABEL, POOL_LABEL } from './core/naming/derived';
-import {
-  FAILURE_DOMAIN_LABEL,
-  hostClaimUserDataSecretName,
-  renderHostClaim,
-  renderHostClaimUserDataSecret,
-  renderHostDeployPolicy,
-  USER_DATA_KEY,
-} from './render/metal3';
-import { nodeEnvironmentNamespace } from './core/naming/derived';
-import { ITenantCluster } from './tenant-cluster';
+import { renderJoinCloudConfig } from '../render/cloud-init';
+import { autoNodeName, CLUSTER_LABEL, hostClaimUserDataSecretName, nodeEnvironmentNamespace, NODE_TYPE_LABEL, POOL_LABEL } from '../core/naming/derived';
+import { FAILURE_DOMAIN_LABEL, renderHostClaim, renderHostClaimUserDataSecret, renderHostDeployPolicy, USER_DATA_KEY } from '../render/metal3';
+import { ITenantCluster } from '../tenant-cluster';
 import { JoinToken } from './vm-node';
 import { NodeDrains } from './node-drain';
-import { userDataSecret } from './plumbing/user-data-secret';
+import { userDataSecret } from '../plumbing/user-data-secret';
 
 /** metal3 providers keep their BareMetalHosts here unless they say otherwise (as the planner assumes). */
 const DEFAULT_HOST_NAMESPACE = 'metal3';

@@ -1,18 +1,18 @@
 /**
  * A host is in one place: one fleet, or one Metal3 pool, never two. A fleet owns the hosts its hostSelector
  * selects; a metal3 provider owns the hosts one of its node types selects (a HostClaim of that type may
- * re-image the host and wipe its disks). Two owners of one host would sell it twice: a VM the plan put there
+ * re-image the host and wipe its disks). Two places for one host would sell it twice: a VM the plan put there
  * and a HostClaim that deprovisions it, or two fleets that both count its capacity. One inventory of the
- * whole cluster may feed several owners, as long as their selectors do not overlap.
+ * whole cluster may feed several fleets and pools, as long as their selectors do not overlap.
  */
 import { metalsliceTemplateOf } from '../input/template-kind';
 import { IssueCollector } from '../base/errors';
 import { HostSpec, Labels, MetalsliceConfig, NodeProviderSpec } from '../input/model';
 import { matchesLabelSelector } from './selector';
 
-/** Who claims a host, and where that owner was written. */
+/** Who claims a host (a fleet or a Metal3 pool), and where it was written. */
 interface Claim {
-  readonly owner: string;
+  readonly member: string;
   readonly path: string;
 }
 
@@ -30,19 +30,23 @@ function hostPath(at: string, hostsFile: string | undefined, index: number): str
   return hostsFile !== undefined ? `${at}.hostsFile` : `${at}.hosts[${index}]`;
 }
 
-/** Refuses every host claimed by a second owner, naming both. `pathOf` gives the path a fleet or provider was written at. */
-export function checkHostOwners(model: MetalsliceConfig, pathOf: (kind: 'fleets' | 'nodeProviders', index: number) => string, issues: IssueCollector): void {
+/** Refuses every host claimed by a second fleet or Metal3 pool, naming both. `pathOf` gives the path a fleet or provider was written at. */
+export function checkHostMembership(
+  model: MetalsliceConfig,
+  pathOf: (kind: 'fleets' | 'nodeProviders', index: number) => string,
+  issues: IssueCollector,
+): void {
   const claims = new Map<string, Claim>();
-  const claim = (host: HostSpec, owner: string, path: string): void => {
+  const claim = (host: HostSpec, member: string, path: string): void => {
     const first = claims.get(host.name);
     if (!first) {
-      claims.set(host.name, { owner, path });
+      claims.set(host.name, { member, path });
       return;
     }
-    if (first.owner === owner) return; // listed twice by one owner: reported where the owner is planned
+    if (first.member === member) return; // listed twice by one fleet or pool: reported where it is planned
     issues.add(
       path,
-      `host "${host.name}" is already ${first.owner.startsWith('fleet') ? 'in' : 'claimed by'} ${first.owner} (${first.path}): a host belongs to one fleet or one Metal3 pool; remove it here, or narrow a hostSelector so the two do not overlap`,
+      `host "${host.name}" is already ${first.member.startsWith('fleet') ? 'in' : 'claimed by'} ${first.member} (${first.path}): a host belongs to one fleet or one Metal3 pool; remove it here, or narrow a hostSelector so the two do not overlap`,
     );
   };
   (model.fleets ?? []).forEach((fleet, i) => {

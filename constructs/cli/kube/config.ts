@@ -1,5 +1,5 @@
 /**
- * The kubeconfig side of metalslice's Kubernetes client (kube-client.ts): finding, reading and merging the
+ * The kubeconfig side of metalslice's Kubernetes client (client.ts): finding, reading and merging the
  * kubeconfig as kubectl does, checking each cluster and user, and resolving a context (or the in-cluster service
  * account) to a KubeTarget, a server and credentials. It reads files and makes no request.
  *
@@ -10,7 +10,7 @@
  *
  * What a user may be: a client certificate and key (files or base64 data), a bearer token or tokenFile, or an
  * exec credential plugin (client.authentication.k8s.io/v1 and v1beta1: EKS, GKE, AKS and OIDC logins use one;
- * kube-client-exec.ts runs it). A cluster: its server, certificate-authority(-data), tls-server-name,
+ * exec.ts runs it). A cluster: its server, certificate-authority(-data), tls-server-name,
  * insecure-skip-tls-verify and proxy-url (http or https). Relative paths are relative to the kubeconfig that names
  * them, as kubectl resolves them. Every credential is checked for what it must be before it is used (a token one
  * line of printable characters, a certificate or key a PEM that loads), never quoted.
@@ -19,10 +19,10 @@ import * as crypto from 'crypto';
 import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
-import { parseYamlText } from '../core/input/config';
-import { MetalsliceError } from '../core/base/errors';
-import { escapeText, excerptText } from '../core/base/excerpt';
-import { readInputFile } from '../core/input/read-file';
+import { parseYamlText } from '../../core/input/config';
+import { MetalsliceError } from '../../core/base/errors';
+import { escapeText, excerptText } from '../../core/base/excerpt';
+import { readInputFile } from '../../core/input/read-file';
 
 /** The in-cluster service account's directory, as every pod has it mounted. */
 export const SERVICE_ACCOUNT_DIR = '/var/run/secrets/kubernetes.io/serviceaccount';
@@ -445,10 +445,13 @@ export function inClusterTarget(kenv: KubeEnv = DEFAULT_ENV()): KubeTarget | nul
 
 /**
  * The target kubectl would talk to: --kubeconfig, $KUBECONFIG, ~/.kube/config, then in-cluster; `context`
- * picks a context (default: current-context). Throws a KubeconfigError naming the fix.
+ * picks a context (default: current-context). Throws a KubeconfigError naming the fix. A --kubeconfig path is read as
+ * the kubernetes provider reads a stack's `config_path`: a leading `~/` is the home directory, so a path a stack
+ * hands a drain or a roll means what it meant to Terraform.
  */
 export function findTarget(opts: { readonly kubeconfig?: string; readonly context?: string }, kenv: KubeEnv = DEFAULT_ENV()): KubeTarget {
-  const kc = loadKubeconfigFiles(opts.kubeconfig, kenv);
+  const file = opts.kubeconfig?.startsWith('~/') ? path.join(kenv.home, opts.kubeconfig.slice(2)) : opts.kubeconfig;
+  const kc = loadKubeconfigFiles(file, kenv);
   if (kc !== null && (kc.contexts.size > 0 || opts.kubeconfig !== undefined)) return resolveContext(kc, opts.context);
   const inCluster = opts.context === undefined ? inClusterTarget(kenv) : null;
   if (inCluster !== null) return inCluster;

@@ -3,7 +3,7 @@
  * `drain-node`): JSON requests over node:http(s), bounded and timed out, and paged list calls bounded in pages and
  * objects, through an HTTP(S) proxy when the cluster's proxy-url or HTTPS_PROXY / HTTP_PROXY (less NO_PROXY) names
  * one (Node's own proxy support: the agent's proxyEnv). The kubeconfig it talks by is found and resolved in
- * kube-client-config.ts; exec credential plugins run in kube-client-exec.ts. It is ours, not a library: metalslice
+ * config.ts; exec credential plugins run in exec.ts. It is ours, not a library: metalslice
  * makes a few kinds of request, and @kubernetes/client-node 2.0.1 (68 packages, 83 MB) reads no HTTPS_PROXY or
  * NO_PROXY, reads a response whole with no cap, and runs an exec plugin with no timeout and unbounded output: it
  * would need the same wrapping as this file and more. The README says so.
@@ -14,9 +14,9 @@
  */
 import * as http from 'http';
 import * as https from 'https';
-import { escapeControls } from '../core/base/excerpt';
-import { checkProxyUrl, isMap, KubeconfigError, KubeTarget } from './kube-client-config';
-import { runExecPlugin } from './kube-client-exec';
+import { escapeControls } from '../../core/base/excerpt';
+import { checkProxyUrl, isMap, KubeconfigError, KubeTarget } from './config';
+import { runExecPlugin } from './exec';
 
 /** Most bytes one API response may have: a page of 500 pods is a few MiB; 64 MiB is far above any page. */
 export const MAX_RESPONSE_BYTES = 64 * 1024 * 1024;

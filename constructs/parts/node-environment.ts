@@ -4,9 +4,9 @@
  * namespace, where its ResourceQuota counts them), and its default-deny NetworkPolicy.
  */
 import { ITerraformDependable } from 'cdktf';
-import { Manifest } from './providers/kubernetes/manifest';
+import { Manifest } from '../providers/kubernetes/manifest';
 import { Construct, IConstruct } from 'constructs';
-import { renderNodeEnvironment } from './render/node-environment';
+import { renderNodeEnvironment } from '../render/node-environment';
 
 /** The namespace and default-deny policy of a (tenant cluster x provider) pair, created once per pair. */
 export class NodeEnvironment extends Construct {

@@ -1,12 +1,12 @@
 /**
- * The exec credential plugins of metalslice's Kubernetes client (kube-client.ts): running the plugin a kubeconfig
- * user names (kube-client-config.ts checks that entry), bounded in time and output, and reading the token or
+ * The exec credential plugins of metalslice's Kubernetes client (client.ts): running the plugin a kubeconfig
+ * user names (config.ts checks that entry), bounded in time and output, and reading the token or
  * client certificate from the ExecCredential it writes. The plugin runs in a process group of its own, and the
  * timeout kills the group: a process it leaves behind holding stdout would otherwise hold the command open.
  */
 import { spawn } from 'child_process';
-import { escapeText, excerptText } from '../core/base/excerpt';
-import { checkPem, checkToken, ExecConfig, isMap, KubeconfigError, KubeTarget, str } from './kube-client-config';
+import { escapeText, excerptText } from '../../core/base/excerpt';
+import { checkPem, checkToken, ExecConfig, isMap, KubeconfigError, KubeTarget, str } from './config';
 
 /** Most bytes an exec credential plugin may write to stdout (an ExecCredential is a few KiB). */
 export const MAX_PLUGIN_OUTPUT_BYTES = 1024 * 1024;

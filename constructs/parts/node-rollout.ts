@@ -18,11 +18,11 @@
  */
 import { DataResource, dependable, ITerraformDependable, Lazy, TerraformStack } from 'cdktf';
 import { Construct } from 'constructs';
-import { DEFAULT_DRAIN_TIMEOUT } from './core/input/disruption';
-import type { PoolRollout } from './core/plan';
+import { DEFAULT_DRAIN_TIMEOUT } from '../core/input/disruption';
+import type { PoolRollout } from '../core/plan';
 import { DrainedCluster } from './node-drain';
-import { caCertHash } from './render/cloud-init';
-import { stackKubeconfig } from './plumbing/stack-provider';
+import { caCertHash } from '../render/cloud-init';
+import { stackKubeconfig } from '../plumbing/stack-provider';
 
 /** Props of a NodeRollout. */
 export interface NodeRolloutProps {

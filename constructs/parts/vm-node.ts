@@ -5,20 +5,21 @@
  * static auto-node pools; plan-dependent parts are produced lazily, at synth.
  */
 import { Fn, IResolvable, ITerraformDependable, TerraformStack, Token } from 'cdktf';
-import { SecretV1 } from './providers/kubernetes/secret-v1';
-import { Password } from './providers/random/password';
-import { StringResource } from './providers/random/string-resource';
+import { SecretV1 } from '../providers/kubernetes/secret-v1';
+import { Password } from '../providers/random/password';
+import { StringResource } from '../providers/random/string-resource';
 import { Construct } from 'constructs';
 import { stringify } from 'yaml';
-import { DEFAULT_BOOTSTRAP_TOKEN_TTL, bootstrapTokenTtlProblem } from './core/input/join-token';
-import { KubectlManifest } from './plumbing/kubectl';
-import { adoptsFromManifest, userDataSecret } from './plumbing/user-data-secret';
-import { Taint } from './core/input/model';
-import { renderJoinCloudConfig } from './render/cloud-init';
-import { KUBEVIRT_API_VERSION } from './render/kubevirt';
-import { KubeObject, POOL_LABEL } from './render/labels';
-import { renderBootstrapTokenSecret } from './render/secrets';
-import { ITenantCluster } from './tenant-cluster';
+import { DEFAULT_BOOTSTRAP_TOKEN_TTL, bootstrapTokenTtlProblem } from '../core/input/join-token';
+import { KubectlManifest } from '../plumbing/kubectl';
+import { adoptsFromManifest, userDataSecret } from '../plumbing/user-data-secret';
+import { Taint } from '../core/input/model';
+import { renderJoinCloudConfig } from '../render/cloud-init';
+import { KUBEVIRT_API_VERSION } from '../render/kubevirt';
+import { KubeObject, POOL_LABEL } from '../render/labels';
+import { vmUserDataSecretName } from '../core/naming/derived';
+import { renderBootstrapTokenSecret } from '../render/secrets';
+import { ITenantCluster } from '../tenant-cluster';
 import { NodeDrains } from './node-drain';
 import type { NodeRollout } from './node-rollout';
 
@@ -121,7 +122,7 @@ export class VmNode extends Construct {
     const { cluster } = props;
     const join = new JoinToken(this, 'Join', { cluster, nodeName, ttl: props.tokenTtl });
     const token = join.token;
-    const userDataName = `${nodeName}-cloudinit`;
+    const userDataName = vmUserDataSecretName(nodeName);
     // The Secret and the VM live in the quota's namespace. The Secret waits for the namespace only (without it a
     // first apply could create the Secret before the namespace); the VM waits for the accounted ResourceQuota.
     // Both are applied server-side: an API server that crashes during the create leaves an object the state does

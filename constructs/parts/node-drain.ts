@@ -16,8 +16,8 @@
  */
 import { DataResource, dependable, Lazy, TerraformIterator, TerraformResource, TerraformStack, Token } from 'cdktf';
 import { Construct } from 'constructs';
-import { DEFAULT_DRAIN_TIMEOUT, drainTimeoutProblem } from './core/input/disruption';
-import { caCertHash } from './render/cloud-init';
+import { DEFAULT_DRAIN_TIMEOUT, drainTimeoutProblem } from '../core/input/disruption';
+import { caCertHash } from '../render/cloud-init';
 
 /** What a drain needs of a tenant cluster (a TenantCluster, or its handle in another stack). */
 export interface DrainedCluster {
