@@ -10,6 +10,9 @@ import { cluster, EXAMPLE_CA, fleet, hosts, quota } from '../support/models';
 import { parseConfigText } from '../../constructs/core/input/config';
 import type { VirtualMachineDoc } from '../support/kube-docs';
 import { PlannedVm } from '../../constructs/core/vm/vm';
+import * as fs from 'fs';
+import * as path from 'path';
+import { REPO_ROOT } from '../support/models';
 
 const renderedVm = (vm: PlannedVm): VirtualMachineDoc => renderVirtualMachine(vm, { userDataSecret: 'x' }) as unknown as VirtualMachineDoc;
 
@@ -73,6 +76,32 @@ describe('node claim properties', () => {
     expect(planModel(model({}, {}, { [DISK]: '40Gi', [URL]: 'ftp://x/y' })).errors).toEqual([
       { path: `autoNodes[0].properties["${URL}"]`, message: expect.stringContaining('is not an image URL') },
     ]);
+  });
+
+  it("a claim's VM is built once: the plan's VMs are the build type selection weighed, for every pool of the example", () => {
+    // Reference identity: a VM list that built the claim's VM again, from properties worked out a second way, would
+    // hold other objects even where it computed equal values.
+    const example = parseConfigText(fs.readFileSync(path.join(REPO_ROOT, 'examples', 'metalslice.yaml'), 'utf8'), 'metalslice.yaml');
+    for (const plan of [planModel(example), planModel(model({ [DISK]: '10Gi' }, {}, { [DISK]: '30Gi' }))]) {
+      const auto = plan.vms.filter((vm) => vm.origin !== 'elastic');
+      expect(auto.length).toBeGreaterThan(0);
+      for (const vm of auto) {
+        const pool = plan.autoPools.find((p) => p.path === vm.poolPath)!;
+        const candidate = pool.candidates.find((c) => c.name === vm.nodeType)!;
+        expect({ vm: vm.name, same: vm.quotaDemand === candidate.vm?.quotaDemand && vm.launcher === candidate.vm?.launcher }).toEqual({
+          vm: vm.name,
+          same: true,
+        });
+      }
+    }
+  });
+
+  it("a claim's bad property is reported once however many nodes and candidates its VM has", () => {
+    const plan = planModel({
+      ...model({}, {}, { [DISK]: '40' }),
+      autoNodes: [{ cluster: 'prod', provider: 'virt', quota: 'q', properties: { [DISK]: '40' }, static: [{ name: 'base', quantity: 3 }] }],
+    });
+    expect(plan.errors).toEqual([{ path: `autoNodes[0].properties["${DISK}"]`, message: expect.stringContaining('is not a root-disk size') }]);
   });
 
   it('name the provider properties metalslice does not carry yet, once per place', () => {

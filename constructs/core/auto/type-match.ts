@@ -92,27 +92,45 @@ export function typeVm(
   return vm ? { ...vm, ...(props.image ? { imageSource: props.image } : {}) } : undefined;
 }
 
+/** A claim's VM of one kubevirt node type, and what building it found in the claim's properties. */
+export interface ClaimVm {
+  /** The VM; undefined when KubeVirt would refuse it. */
+  readonly vm?: VmBuild & { imageSource?: ImageSource };
+  /** What is wrong with the properties the VM is built with (a root-disk-size that is no size, say). */
+  readonly problems: readonly PlanIssue[];
+  readonly warnings: readonly PlanIssue[];
+}
+
 // A pool asks for a type's VM for its footprint, its candidate entry and each node: build it once per entry and type.
-const poolTypeVms = new WeakMap<PoolContext, Map<NodeType, VmBuild | undefined>>();
+const claimVms = new WeakMap<PoolContext, Map<NodeType, ClaimVm | undefined>>();
 
 /**
- * The VM one node of a kubevirt type is in the entry's pools: `typeVm` with the properties the entry's nodes
- * are made with, as the VM list builds it. Their problems are the VM list's to report; undefined when
- * KubeVirt would refuse the VM, or the type is not kubevirt.
+ * The VM one node of a kubevirt type is in the entry's pools: `typeVm` with the properties the entry's nodes are
+ * made with (vCluster's precedence: the claim's over the type's over the provider's), with their problems. The one
+ * build of a claim's VM: type selection weighs it (footprint, candidate) and the plan's VM list takes it from the
+ * chosen candidate (plan/auto-node-vms.ts), reporting its problems. Undefined when the type is not kubevirt.
  */
-export function poolTypeVm(type: NodeType, ctx: PoolContext): VmBuild | undefined {
+export function claimVm(type: NodeType, ctx: PoolContext): ClaimVm | undefined {
   if (type.providerKind !== 'kubevirt' || !ctx.fleet) return undefined;
-  let byType = poolTypeVms.get(ctx);
-  if (!byType) poolTypeVms.set(ctx, (byType = new Map<NodeType, VmBuild | undefined>()));
+  let byType = claimVms.get(ctx);
+  if (!byType) claimVms.set(ctx, (byType = new Map<NodeType, ClaimVm | undefined>()));
   if (!byType.has(type)) {
     const levels = propertyLevels(ctx.properties?.provider, ctx.properties?.providerPath ?? ctx.path, type.name, {
       properties: ctx.properties?.claim,
       path: ctx.path,
     });
-    const props = kubevirtProperties(effectiveProperties(levels), ctx.path, [], []);
-    byType.set(type, typeVm(type, ctx.fleet, props, []));
+    const problems: PlanIssue[] = [];
+    const warnings: PlanIssue[] = [];
+    const props = kubevirtProperties(effectiveProperties(levels), ctx.path, problems, warnings);
+    const vm = typeVm(type, ctx.fleet, props, problems);
+    byType.set(type, { ...(vm ? { vm } : {}), problems, warnings });
   }
   return byType.get(type);
+}
+
+/** The VM of `claimVm`, or undefined when KubeVirt would refuse it or the type is not kubevirt. */
+export function poolTypeVm(type: NodeType, ctx: PoolContext): VmBuild | undefined {
+  return claimVm(type, ctx)?.vm;
 }
 
 /** What one node of the type costs its quota: its VM's quotaDemand (kubevirt, root-disk-size included), or the machine. */
@@ -128,7 +146,8 @@ export function kubevirtProblem(type: NodeType, ctx: PoolContext): string | unde
 }
 
 export function candidateOf(type: NodeType, ctx: PoolContext): CandidateType {
-  const vm = poolTypeVm(type, ctx);
+  const built = claimVm(type, ctx);
+  const vm = built?.vm;
   return {
     nodeType: type.id,
     name: type.name,
@@ -136,6 +155,7 @@ export function candidateOf(type: NodeType, ctx: PoolContext): CandidateType {
     resources: type.resources,
     footprint: vm?.quotaDemand ?? type.resources,
     ...(vm ? { vm } : {}),
+    ...(built && built.problems.length + built.warnings.length > 0 ? { vmIssues: { problems: built.problems, warnings: built.warnings } } : {}),
   };
 }
 

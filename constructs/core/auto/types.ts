@@ -10,6 +10,7 @@ import type { Requirement } from './requirements';
 import type { ResourceVector } from '../base/resources';
 import type { FleetKubevirt, PlannedVm, VmBuild } from '../vm/vm';
 import type { AutoNodesSourcePath } from '../input/source-positions';
+import type { ImageSource } from '../vm/properties';
 
 export type { AutoNodesSourcePath };
 
@@ -81,8 +82,13 @@ export interface CandidateType {
   readonly resources: ResourceVector;
   /** What one node takes from its host and quota. */
   readonly footprint: ResourceVector;
-  /** kubevirt: the VM a node of this type is, as the plan counts it. */
-  readonly vm?: VmBuild;
+  /** kubevirt: the VM a node of this type is, as the plan counts it (and renders it: the plan's VM list takes this one). */
+  readonly vm?: VmBuild & { readonly imageSource?: ImageSource };
+  /**
+   * kubevirt: what building that VM found wrong in the claim's properties; the plan reports them for the type it
+   * chose. @default - none
+   */
+  readonly vmIssues?: { readonly problems: readonly PlanIssue[]; readonly warnings: readonly PlanIssue[] };
 }
 
 /** A node type that lost, and why. */

@@ -1,62 +1,33 @@
 /**
  * Planning, phase 3: the VMs of kubevirt auto-node pools, from the types type selection chose: a static
- * pool's nodes, and a dynamic pool's worst case at its limits. Each VM is built with its claim's properties
- * (vCluster's precedence: claim over node type over provider).
+ * pool's nodes, and a dynamic pool's worst case at its limits. Each VM is the one type selection built for the
+ * chosen candidate with its claim's properties (vCluster's precedence: claim over node type over provider): a
+ * claim's VM is built once (auto/type-match.ts `claimVm`).
  */
-import { PlannedAutoPool, typeVm } from '../auto';
+import type { PlannedAutoPool } from '../auto';
 import { childPath, IssueCollector, PlanIssue } from '../base/errors';
 import { Foundation } from './foundation';
-import { MetalsliceConfig } from '../input/model';
 import { limitVmName } from '../naming/derived';
-import { ImageSource, KubevirtProperties, kubevirtProperties } from '../vm/properties';
-import { NodeType } from '../auto/node-types';
-import type { ModelPaths } from './types';
-import { FleetKubevirt, PlannedVm, VmBuild } from '../vm/vm';
-import { AutoSelection, bareTypeName, claimProperties } from './type-selection';
-
-/** A pool's VM settings from its provider's, node type's and claim's properties (vCluster's precedence). */
-function propertiesOf(
-  model: MetalsliceConfig,
-  paths: ModelPaths | undefined,
-  selection: AutoSelection,
-  pool: PlannedAutoPool,
-  typeName: string,
-  issues: IssueCollector,
-  warnings: PlanIssue[],
-): KubevirtProperties {
-  const { effective, claimPath } = claimProperties(model, paths, selection, pool, typeName);
-  const problems: PlanIssue[] = [];
-  const found = kubevirtProperties(effective, claimPath, problems, warnings);
-  for (const p of problems) issues.add(p.path, p.message);
-  return found;
-}
+import { ImageSource } from '../vm/properties';
+import { PlannedVm, VmBuild } from '../vm/vm';
+import { AutoSelection, bareTypeName } from './type-selection';
 
 /** Phase 3: the VMs of kubevirt auto-node pools: static pools' nodes, and dynamic pools at their limits. */
 export function buildAutoVms(
   foundation: Foundation,
   selection: AutoSelection,
-  model: MetalsliceConfig = {},
-  paths?: ModelPaths,
   issues: IssueCollector = new IssueCollector(),
   warnings: PlanIssue[] = [],
 ): PlannedVm[] {
   const vms: PlannedVm[] = [];
-  const ctx: AutoVmContext = {
-    selection,
-    model,
-    paths,
-    issues,
-    warnings,
-    typeById: new Map(selection.providers.flatMap((p) => p.types.map((t) => [t.id, t] as const))),
-    seenWarnings: new Set<string>(),
-  };
+  const ctx: AutoVmContext = { issues, warnings, seenWarnings: new Set<string>() };
   for (const pool of selection.auto.pools) {
     if (pool.providerKind !== 'kubevirt' || pool.quota === undefined) continue;
     const fleetName = selection.kubevirtFleetOf.get(pool.provider);
     const quota = foundation.quotas.get(pool.quota);
     const fleet = fleetName ? foundation.fleets.get(fleetName) : undefined;
     if (!fleet || !quota) continue;
-    const vmOf = typeBuilds(ctx, pool, fleet.kubevirt);
+    const vmOf = typeBuilds(ctx, pool);
     const common = {
       origin: pool.mode,
       pool: pool.name,
@@ -77,12 +48,8 @@ export function buildAutoVms(
 
 /** What building the VMs of auto pools reads and writes, shared by every pool. */
 interface AutoVmContext {
-  readonly selection: AutoSelection;
-  readonly model: MetalsliceConfig;
-  readonly paths?: ModelPaths;
   readonly issues: IssueCollector;
   readonly warnings: PlanIssue[];
-  readonly typeById: ReadonlyMap<string, NodeType>;
   /** Property warnings already given (one per path, however many pools share the entry). */
   readonly seenWarnings: Set<string>;
 }
@@ -96,27 +63,24 @@ type PoolVmFields = Pick<
   'origin' | 'pool' | 'poolPath' | 'cluster' | 'quota' | 'fleet' | 'namespace' | 'placement' | 'taints' | 'madeByNodeTemplate'
 >;
 
-/** The VM of each node type for one pool (with the pool's claim properties), built once per type and cached. */
-function typeBuilds(ctx: AutoVmContext, pool: PlannedAutoPool, fleet: FleetKubevirt): (typeId: string) => TypeBuild {
-  const builds = new Map<string, TypeBuild>();
+/**
+ * The VM of each node type for one pool: the one type selection built for the pool's candidate (auto/type-match.ts
+ * `claimVm`, with the claim's properties), its problems reported once and its warnings once per path.
+ */
+function typeBuilds(ctx: AutoVmContext, pool: PlannedAutoPool): (typeId: string) => TypeBuild {
+  const reported = new Set<string>();
   return (typeId) => {
-    if (builds.has(typeId)) return builds.get(typeId);
-    const type = ctx.typeById.get(typeId);
-    let built: TypeBuild;
-    if (type) {
-      const poolWarnings: PlanIssue[] = [];
-      const props = propertiesOf(ctx.model, ctx.paths, ctx.selection, pool, type.name, ctx.issues, poolWarnings);
-      for (const w of poolWarnings) {
+    const candidate = pool.candidates.find((c) => c.nodeType === typeId);
+    if (candidate?.vmIssues && !reported.has(typeId)) {
+      reported.add(typeId);
+      for (const p of candidate.vmIssues.problems) ctx.issues.add(p.path, p.message);
+      for (const w of candidate.vmIssues.warnings) {
         if (ctx.seenWarnings.has(w.path)) continue;
         ctx.seenWarnings.add(w.path);
         ctx.warnings.push(w);
       }
-      const problems: PlanIssue[] = [];
-      built = typeVm(type, fleet, props, problems);
-      for (const p of problems) ctx.issues.add(p.path, p.message);
     }
-    builds.set(typeId, built);
-    return built;
+    return candidate?.vm;
   };
 }
 

@@ -103,7 +103,7 @@ export function planModel(input: MetalsliceConfig, options: PlanOptions = {}): P
   }
   const elastic = buildElasticVms(model, options.paths, foundation, issues);
   const selection = selectAutoNodeTypes(model, options.paths, foundation, elastic, issues, warnings);
-  const vms = [...elastic.vms, ...buildAutoVms(foundation, selection, model, options.paths, issues, warnings)];
+  const vms = [...elastic.vms, ...buildAutoVms(foundation, selection, issues, warnings)];
   warnUnappliedProperties(model, options.paths, selection, warnings);
   checkDerivedNames(
     {
