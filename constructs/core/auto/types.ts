@@ -83,12 +83,20 @@ export interface CandidateType {
   /** What one node takes from its host and quota. */
   readonly footprint: ResourceVector;
   /** kubevirt: the VM a node of this type is, as the plan counts it (and renders it: the plan's VM list takes this one). */
-  readonly vm?: VmBuild & { readonly imageSource?: ImageSource };
+  readonly vm?: VmBuild & {
+    /** Where its DataVolume root disk is filled from (the claim's image properties). @default - none */
+    readonly imageSource?: ImageSource;
+  };
   /**
    * kubevirt: what building that VM found wrong in the claim's properties; the plan reports them for the type it
    * chose. @default - none
    */
-  readonly vmIssues?: { readonly problems: readonly PlanIssue[]; readonly warnings: readonly PlanIssue[] };
+  readonly vmIssues?: {
+    /** Errors at the property's path: the VM is not built as written. */
+    readonly problems: readonly PlanIssue[];
+    /** Properties metalslice reads but does not carry into the VM. */
+    readonly warnings: readonly PlanIssue[];
+  };
 }
 
 /** A node type that lost, and why. */
