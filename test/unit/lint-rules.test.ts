@@ -92,6 +92,21 @@ describe('npm run lint: the folders of constructs/core', () => {
     120_000,
   );
 
+  it("core/plan/change is held to plan's layer: it imports auto and is refused report", () => {
+    const file = 'constructs/core/plan/change/lint-probe-layer.ts';
+    expect(lint(file, "import type * as Allowed from '../../auto';\nexport type Probe = typeof Allowed;\n").code).toBe(0);
+    const r = lint(file, "import * as Refused from '../../report';\nexport const probe = Refused;\n");
+    expect({ code: r.code, rules: r.rules }).toEqual({ code: 1, rules: ['import-x/no-restricted-paths'] });
+  }, 60_000);
+
+  it('refuses an import from the core to constructs/parts, and passes it from a construct', () => {
+    const probe = "import { NodeDrains } from '../parts/node-drain';\nexport const probe = NodeDrains;\n";
+    const fromCore = lint('constructs/core/lint-probe-layer.ts', probe);
+    expect({ code: fromCore.code, rules: fromCore.rules }).toEqual({ code: 1, rules: ['import-x/no-restricted-paths'] });
+    const fromConstructs = lint('constructs/lint-probe-layer.ts', probe.replace('../parts/', './parts/'));
+    expect({ code: fromConstructs.code, rules: fromConstructs.rules }).toEqual({ code: 0, rules: [] });
+  }, 60_000);
+
   it('refuses a file of 601 lines, and passes one of 600', () => {
     const lines = (n: number) => Array.from({ length: n }, (_, i) => `export const probe${i} = ${i};`).join('\n') + '\n';
     const long = lint('constructs/core/base/lint-probe-size.ts', lines(601));

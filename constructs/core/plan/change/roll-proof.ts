@@ -115,6 +115,7 @@ function hostBlocker(room: RollRoom, surge: number): RollBlocker | undefined {
   return why !== undefined ? { why, makeRoom: 'make room on its hosts' } : undefined;
 }
 
+/** What the first `surge` surge hosts cannot hold (or that there are not that many), in words; undefined when they hold it. */
 function hostShortfall(room: RollRoom, surge: number): string | undefined {
   if (surge > room.surgeHosts.length) return room.hostsShort ?? `the hosts have room for ${room.surgeHosts.length} surge VM(s) of ${room.subject}`;
   const count = new Map<string, { host: SurgeHost; n: number }>();
