@@ -15,7 +15,7 @@ import { ResourceInput } from './core/base/resources';
 import { PlannedVm } from './core/vm/vm';
 import { IElasticQuota } from './quota';
 import { renderVirtualMachine } from './render/kubevirt';
-import { CLUSTER_LABEL, NODE_TYPE_LABEL, POOL_LABEL, poolVmName, QUOTA_LABEL } from './core/naming/derived';
+import { CLUSTER_LABEL, INSTANCE_TYPE_LABEL, NODE_TYPE_LABEL, POOL_LABEL, poolVmName, QUOTA_LABEL } from './core/naming/derived';
 import { ITenantCluster } from './tenant-cluster';
 import { VmNode } from './parts/vm-node';
 import { NodeRollout } from './parts/node-rollout';
@@ -147,7 +147,7 @@ export class ElasticNodePool extends Construct implements IPlanContributor {
               [QUOTA_LABEL]: vm.quota,
               [CLUSTER_LABEL]: vm.cluster,
               [NODE_TYPE_LABEL]: vm.nodeType,
-              'node.kubernetes.io/instance-type': vm.nodeType,
+              [INSTANCE_TYPE_LABEL]: vm.nodeType,
             },
             taints: vm.taints,
           };

@@ -11,7 +11,14 @@
  * options or kubeconfig.
  */
 import { parse } from 'yaml';
-import { DEFAULT_DRAIN_TIMEOUT, DO_NOT_DISRUPT_ANNOTATION, drainTimeoutProblem, drainTimeoutSeconds, pollIntervalProblem } from '../core/input/disruption';
+import {
+  DEFAULT_DRAIN_TIMEOUT,
+  DEFAULT_POLL_INTERVAL_SECONDS,
+  DO_NOT_DISRUPT_ANNOTATION,
+  drainTimeoutProblem,
+  drainTimeoutSeconds,
+  pollIntervalProblem,
+} from '../core/input/disruption';
 import { caHashProblem } from '../core/input/join-token';
 import { escapeText } from '../core/base/excerpt';
 import { dns1123SubdomainProblem } from '../core/naming/kube-names';
@@ -277,7 +284,7 @@ export async function runDrainNode(node: string, opts: DrainOptions, io: DrainIo
     io.stderr(`metalslice drain-node: --cluster-ca-hash ${caHash}\n`);
     return 2;
   }
-  const interval = opts.interval ?? 2;
+  const interval = opts.interval ?? DEFAULT_POLL_INTERVAL_SECONDS;
   const intervalProblem = pollIntervalProblem(interval);
   if (intervalProblem !== undefined) {
     io.stderr(`metalslice drain-node: --interval ${intervalProblem}\n`);

@@ -7,7 +7,7 @@ import * as fs from 'fs';
 import * as path from 'path';
 import { Command, CommanderError, Option } from 'commander';
 import { loadConfigSource, STDIN_NAME } from '../core/input/config';
-import { DEFAULT_DRAIN_TIMEOUT } from '../core/input/disruption';
+import { DEFAULT_DRAIN_TIMEOUT, DEFAULT_JOIN_TIMEOUT, DEFAULT_POLL_INTERVAL_SECONDS } from '../core/input/disruption';
 import { issueWhere, MetalsliceError, UnreadableInputError } from '../core/base/errors';
 import { escapeText } from '../core/base/excerpt';
 import { planModel, PlanReport } from '../core/plan';
@@ -454,7 +454,9 @@ function addNodeCommands(program: Command, io: Io, done: (code: number) => void)
       '--cluster-ca-hash <sha256:hex>',
       "refuse unless the kubeconfig reaches the cluster with this CA (its kube-public/cluster-info), as a node's join pins it",
     )
-    .addOption(new Option('--interval <seconds>', 'seconds between two rounds of evictions').default(2).argParser(Number).hideHelp())
+    .addOption(
+      new Option('--interval <seconds>', 'seconds between two rounds of evictions').default(DEFAULT_POLL_INTERVAL_SECONDS).argParser(Number).hideHelp(),
+    )
     .addHelpText('after', DRAIN_EXAMPLES)
     .action(async (node: string, opts: { kubeconfig?: string; context?: string; timeout?: string; interval?: number; clusterCaHash?: string }) => {
       const { runDrainNode } = await import('./drain');
@@ -478,13 +480,15 @@ function addNodeCommands(program: Command, io: Io, done: (code: number) => void)
     .addOption(new Option('--max-surge <n>', 'surge VMs made before old nodes go').argParser(Number).makeOptionMandatory())
     .addOption(new Option('--max-unavailable <n>', 'nodes out of service at once beside the surge').argParser(Number).makeOptionMandatory())
     .option('--drain-timeout <duration>', "how long one node's drain may take (15m, 1h30m)", DEFAULT_DRAIN_TIMEOUT)
-    .option('--join-timeout <duration>', 'how long a restarted or surge node may take to be Ready in the tenant cluster', '15m')
+    .option('--join-timeout <duration>', 'how long a restarted or surge node may take to be Ready in the tenant cluster', DEFAULT_JOIN_TIMEOUT)
     .requiredOption('--cluster-ca-hash <sha256:hex>', "the tenant cluster's CA hash, as the nodes' join pins it")
     .option('--kubeconfig <file>', 'kubeconfig of the provider cluster, where the VMs are (default: as kubectl)')
     .option('--context <name>', "the provider cluster's kubeconfig context")
     .option('--tenant-kubeconfig <file>', 'kubeconfig of the tenant cluster, where the Nodes are (default: as kubectl)')
     .option('--tenant-context <name>', "the tenant cluster's kubeconfig context")
-    .addOption(new Option('--interval <seconds>', 'seconds between two reads while waiting').default(2).argParser(Number).hideHelp())
+    .addOption(
+      new Option('--interval <seconds>', 'seconds between two reads while waiting').default(DEFAULT_POLL_INTERVAL_SECONDS).argParser(Number).hideHelp(),
+    )
     .addHelpText('after', ROLL_EXAMPLES)
     .action(async (opts: import('./roll').RollOptions) => {
       const { runRollNodes } = await import('./roll');

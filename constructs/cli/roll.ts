@@ -19,6 +19,7 @@
  */
 import {
   DEFAULT_JOIN_TIMEOUT,
+  DEFAULT_POLL_INTERVAL_SECONDS,
   drainTimeoutProblem,
   drainTimeoutSeconds,
   joinTimeoutProblem,
@@ -27,6 +28,7 @@ import {
   rolloutProblems,
 } from '../core/input/disruption';
 import { caHashProblem } from '../core/input/join-token';
+import { revisionProblem } from '../core/plan/change/revision';
 import { escapeText } from '../core/base/excerpt';
 import { dns1123LabelProblem } from '../core/naming/kube-names';
 import {
@@ -211,9 +213,10 @@ class Roll {
     this.vms = `${KUBEVIRT}/namespaces/${encodeURIComponent(opts.namespace)}/virtualmachines`;
     this.vmis = `${KUBEVIRT}/namespaces/${encodeURIComponent(opts.namespace)}/virtualmachineinstances`;
     this.started = `${opts.revision}:started`;
-    this.interval = opts.interval ?? 2;
-    this.joinSeconds = drainTimeoutSeconds(opts.joinTimeout ?? DEFAULT_JOIN_TIMEOUT) ?? 900;
-    this.drainSeconds = drainTimeoutSeconds(opts.drainTimeout) ?? 900;
+    // The options were checked (optionsProblem): both timeouts are durations.
+    this.interval = opts.interval ?? DEFAULT_POLL_INTERVAL_SECONDS;
+    this.joinSeconds = drainTimeoutSeconds(opts.joinTimeout ?? DEFAULT_JOIN_TIMEOUT)!;
+    this.drainSeconds = drainTimeoutSeconds(opts.drainTimeout)!;
   }
 
   private say(text: string): void {
@@ -453,7 +456,8 @@ function optionsProblem(o: RollOptions): string | undefined {
   if (cluster !== undefined) return `--cluster ${cluster}`;
   const node = (o.nodes ?? []).map((n) => [n, dns1123LabelProblem(n)]).find(([, p]) => p !== undefined);
   if (node !== undefined) return `--nodes: ${escapeText(node[0] ?? '')}: ${node[1]}`;
-  if (!/^[0-9a-f]{16}$/.test(o.revision)) return '--revision must be 16 lower-case hex digits, as the plan writes a revision';
+  const revision = revisionProblem(o.revision);
+  if (revision !== undefined) return `--revision ${revision}`;
   const [rollout] = rolloutProblems({ maxSurge: o.maxSurge, maxUnavailable: o.maxUnavailable }, ROLLOUT_OPTIONS);
   if (rollout !== undefined) return `${ROLLOUT_OPTIONS[rollout[0] as 'maxSurge' | 'maxUnavailable']} ${rollout[1]}`;
   const drain = drainTimeoutProblem(o.drainTimeout);
@@ -462,7 +466,7 @@ function optionsProblem(o: RollOptions): string | undefined {
   if (join !== undefined) return `--join-timeout ${join}`;
   const caHash = caHashProblem(o.clusterCaHash);
   if (caHash !== undefined) return `--cluster-ca-hash ${caHash}`;
-  const interval = pollIntervalProblem(o.interval ?? 2);
+  const interval = pollIntervalProblem(o.interval ?? DEFAULT_POLL_INTERVAL_SECONDS);
   if (interval !== undefined) return `--interval ${interval}`;
   return undefined;
 }

@@ -8,6 +8,7 @@
 import { CandidateType, PlannedAutoPool } from '../core/auto';
 import { renderVmSpec, VmTypeInput } from './kubevirt';
 import { get, isExtendedResource, resourceNames } from '../core/base/resources';
+import { INSTANCE_TYPE_LABEL, VCLUSTER_NODE_TYPE_LABEL } from '../core/naming/derived';
 import { CLUSTER_LABEL, KubernetesObject, MANAGED_BY_LABELS, PROVIDER_LABEL } from './node-environment';
 
 export const AUTOSCALER_MIN_SIZE = 'cluster.x-k8s.io/cluster-api-autoscaler-node-group-min-size';
@@ -72,8 +73,8 @@ export function renderClusterApiPool(pool: PlannedAutoPool, options: ClusterApiR
   const labels = { ...MANAGED_BY_LABELS, [CLUSTER_LABEL]: pool.cluster, [PROVIDER_LABEL]: pool.provider };
   const selectorLabels = { 'cluster.x-k8s.io/cluster-name': clusterName, 'cluster.x-k8s.io/deployment-name': name };
   const nodeLabels = {
-    'node.kubernetes.io/instance-type': candidate.name,
-    'vcluster.com/node-type': candidate.name,
+    [INSTANCE_TYPE_LABEL]: candidate.name,
+    [VCLUSTER_NODE_TYPE_LABEL]: candidate.name,
     ...(options.nodeLabels ?? pool.nodeLabels),
   };
   const resources = candidate.resources;

@@ -12,14 +12,15 @@ import { Quantity } from '../core/base/quantity';
 import { ClusterSnapshot } from '../core/hosts/snapshot';
 import { addResources, get, isExtendedResource, normalizeResources, resourceNames, ResourceVector, subtractResources } from '../core/base/resources';
 import { PlannedVm } from '../core/vm/vm';
-import { vmUserDataSecretName } from '../core/naming/derived';
+import { KWOK_NODE_LABEL, PLANNED_HOST_ANNOTATION, REPLAY_NODE_LABEL, vmUserDataSecretName } from '../core/naming/derived';
+
+export { KWOK_NODE_LABEL, REPLAY_NODE_LABEL };
 import { renderVirtualMachine } from '../render/kubevirt';
 import { kubevirtNodeLabels, launcherScheduling, LauncherScheduling, SCHEDULABLE_NODE_LABEL, VmiSchedulingFields } from '../core/kubevirt/launcher';
 import { KubeObject, KubeObjectMeta } from '../render/labels';
 import { hostGroupMembers, withHostGroupLabels } from '../render/host-groups';
 
-/** The label every replayed Node carries; KWOK manages exactly the Nodes that have it. */
-export const KWOK_NODE_LABEL = 'metalslice.io/verify';
+/** The value of KWOK_NODE_LABEL (core/naming/derived.ts) on the replayed Nodes KWOK manages, and its selector. */
 export const KWOK_NODE_LABEL_VALUE = 'kwok';
 export const KWOK_NODE_SELECTOR = `${KWOK_NODE_LABEL}=${KWOK_NODE_LABEL_VALUE}`;
 
@@ -48,9 +49,6 @@ export interface ReplayPod {
   /** The Pod object to create. */
   readonly object: LauncherPodObject;
 }
-
-/** Every Node a replay creates carries this label, KWOK-managed or not: a reset deletes by it. */
-export const REPLAY_NODE_LABEL = 'metalslice.io/replay';
 
 /** A Node as the replay creates it: a KWOK node mirroring one host, or, for a NotReady host, a Node no kubelet keeps alive. */
 export interface ReplayNodeObject extends KubeObject {
@@ -270,7 +268,7 @@ export function buildLauncherPod(vm: PlannedVm, hostSelector: Readonly<Record<st
         'kubevirt.io': 'virt-launcher',
         'vm.kubevirt.io/name': vm.name,
       },
-      annotations: { 'kubevirt.io/domain': vm.name, 'metalslice.io/planned-host': vm.host ?? '' },
+      annotations: { 'kubevirt.io/domain': vm.name, [PLANNED_HOST_ANNOTATION]: vm.host ?? '' },
     },
     spec: {
       schedulerName: 'default-scheduler',

@@ -45,15 +45,24 @@ const filesWith = (pattern: RegExp): string[] =>
 
 describe('one owner per derived name and label key', () => {
   it("metalslice's own keys are written out only in the naming owner (and the input's claim properties and apiVersions)", () => {
-    // The replay's own Node labels (verify/) name no object a stack makes: they mark a test control plane's Nodes.
     expect(filesWith(/['"`]metalslice\.io\/[a-z-]/)).toEqual([
       'constructs/core/hosts/snapshot.ts',
       'constructs/core/input/config-schema.ts',
       'constructs/core/input/model.ts',
       'constructs/core/input/template-kind.ts',
-      'constructs/verify/replay.ts',
     ]);
     expect(filesWith(/\$\{LABEL_PREFIX\}/)).toEqual(['constructs/core/naming/derived.ts']);
+  });
+
+  it('the well-known node labels metalslice sets are written out only where they are owned', () => {
+    // naming owns both keys; vm/ may not import naming, and lists vCluster's built-in property itself; the kubelet's
+    // own list of labels it may set (naming/kube-names.ts, and its subset in render/cloud-init.ts) names one.
+    expect(filesWith(/['"`]vcluster\.com\/node-type['"`]/)).toEqual(['constructs/core/naming/derived.ts', 'constructs/core/vm/properties.ts']);
+    expect(filesWith(/['"`]node\.kubernetes\.io\/instance-type['"`]/)).toEqual([
+      'constructs/core/naming/derived.ts',
+      'constructs/core/naming/kube-names.ts',
+      'constructs/render/cloud-init.ts',
+    ]);
   });
 
   it("a node's Secret names and a surge VM's name are derived only in core/naming/derived.ts", () => {
@@ -66,7 +75,7 @@ describe('one owner per derived name and label key', () => {
 describe("one owner per rule: the CLI's option checks ask the input owner", () => {
   it('the CA hash pattern and the ~ of a kubeconfig path are written once', () => {
     expect(filesWith(/sha256:\[0-9a-f\]\{64\}/)).toEqual(['constructs/core/input/join-token.ts']);
-    expect(filesWith(/startsWith\('~\/'\)/)).toEqual(['constructs/cli/kube/config.ts']);
+    expect(filesWith(/['"`]~\/['"`]/)).toEqual(['constructs/cli/kube/config.ts']);
   });
 
   it('the rollout bound is one number: the config schema, the planner and roll-nodes refuse one past it alike', () => {

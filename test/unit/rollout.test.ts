@@ -108,6 +108,21 @@ describe('the plan proves the transition', () => {
     expect(rolloutOf(roomy)).toMatchObject({ maxSurge: 1, surgeHosts: [roomy.vms[0].host] });
   });
 
+  it('a host with room for two surge VMs takes two, and each surge host holds its surge beside its VMs', () => {
+    // 2 hosts of 32 cores, 4 VMs of 2 cores: maxSurge 3 puts two surge VMs on one host, fewest of the pool first.
+    const plan = planModel(model({ hosts: 2, count: 4, cpu: 2, memoryGi: 4, quotaCpu: 60, quotaMemoryGi: 200, rollout: { maxSurge: 3 } }));
+    expect(plan.errors).toEqual([]);
+    const rollout = rolloutOf(plan)!;
+    expect(rollout.maxSurge).toBe(3);
+    expect([...rollout.surgeHosts].sort()).toEqual(['h0', 'h0', 'h1']);
+    for (const host of new Set(rollout.surgeHosts)) {
+      const vms = plan.vms.filter((vm) => vm.host === host);
+      const surge = rollout.surgeHosts.filter((h) => h === host).length;
+      const cpu = [...vms.map((vm) => vm.hostDemand.cpu), ...Array.from({ length: surge }, () => vms[0].hostDemand.cpu)].reduce((a, b) => a.add(b));
+      expect(cpu.cmp(plan.fleets[0].hosts.find((h) => h.name === host)!.allocatable.cpu)).toBeLessThanOrEqual(0);
+    }
+  });
+
   it('refuses a rollout that could never replace a node, and values that are not node counts', () => {
     const none = planModel(model({ hosts: 3, count: 3, cpu: 2, memoryGi: 4, quotaCpu: 60, quotaMemoryGi: 300, rollout: { maxSurge: 0, maxUnavailable: 0 } }));
     expect(none.errors.map((e) => [e.path, e.message])).toEqual([

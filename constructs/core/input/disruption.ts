@@ -45,6 +45,9 @@ export function joinTimeoutProblem(timeout: string): string | undefined {
   return durationProblem(timeout, `gives a node no time to boot and join: give it at least a boot and a kubeadm join, like ${DEFAULT_JOIN_TIMEOUT}`);
 }
 
+/** Seconds between two reads while a drain or a roll waits, unless the command says otherwise. */
+export const DEFAULT_POLL_INTERVAL_SECONDS = 2;
+
 /** What is wrong with the seconds between two reads of a wait; undefined when it is fine. */
 export function pollIntervalProblem(seconds: number): string | undefined {
   return Number.isFinite(seconds) && seconds > 0 && seconds <= MAX_POLL_INTERVAL_SECONDS

@@ -46,6 +46,12 @@ export const HOST_GROUP_LABEL_VALUE = 'true';
 
 /** The label on a surge VM (and its Secret) a roll makes: the pool it stands in for. */
 export const SURGE_LABEL = `${LABEL_PREFIX}/surge-of`;
+/** On every Node `verify` replays the hosts as: a reset deletes by it. */
+export const REPLAY_NODE_LABEL = `${LABEL_PREFIX}/replay`;
+/** On the replayed Nodes KWOK manages (`kwok`): KWOK's node selector. */
+export const KWOK_NODE_LABEL = `${LABEL_PREFIX}/verify`;
+/** On a replayed launcher pod: the host the plan put its VM on, to compare with where kube-scheduler bound it. */
+export const PLANNED_HOST_ANNOTATION = `${LABEL_PREFIX}/planned-host`;
 /** On a fleet's KubeVirt CR: the fleet it configures. */
 export const FLEET_LABEL = `${LABEL_PREFIX}/fleet`;
 /** The annotation on a tenant Node that says metalslice cordoned it for a drain (a drain that gives up uncordons it). */

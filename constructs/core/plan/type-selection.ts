@@ -9,7 +9,7 @@ import { hostImageProblem } from '../hosts/os-image';
 import { metal3ImageOf, OsImages, osImagesByName } from '../auto/metal3-image';
 import { planTemplateProviders, unprovenCapacityWarning } from '../auto/templates';
 import { metalsliceTemplateOf, TEMPLATE_HOST_GROUP_PROPERTY, TEMPLATE_IMAGE_URL_PROPERTY } from '../input/template-kind';
-import { hostGroupLabel } from '../naming/derived';
+import { hostGroupLabel, VCLUSTER_NODE_TYPE_LABEL } from '../naming/derived';
 import { poolSizeProblem } from '../base/bounds';
 import { childPath, IssueCollector, PlanIssue } from '../base/errors';
 import { Foundation, pathOf } from './foundation';
@@ -98,7 +98,7 @@ function privateAsAuto(
         {
           name: spec.name,
           quantity: countProblem === undefined ? spec.count : 0,
-          requirements: [{ property: 'vcluster.com/node-type', value: spec.nodeType }, ...devices],
+          requirements: [{ property: VCLUSTER_NODE_TYPE_LABEL, value: spec.nodeType }, ...devices],
           taints: spec.taints,
           nodeLabels: spec.labels,
         },

@@ -43,3 +43,11 @@ export function nodeRevision(vm: PlannedVm, cluster: PlannedCluster | undefined,
     .digest('hex')
     .slice(0, 16);
 }
+
+/** What a revision looks like: the first 16 hex digits of the hash `nodeRevision` takes. */
+const REVISION = /^[0-9a-f]{16}$/;
+
+/** What is wrong with a revision a command is given; undefined when it is one `nodeRevision` could write. */
+export function revisionProblem(revision: string): string | undefined {
+  return REVISION.test(revision) ? undefined : 'must be 16 lower-case hex digits, as the plan writes a revision';
+}

@@ -33,8 +33,8 @@ export interface SurgeHost {
 export interface RollRoom {
   /** The pool as a refusal names it (`pool "web"`, `static pool "db"`): quota/ledger.ts `poolSubject`. */
   readonly subject: string;
-  /** The quota the pool's VMs count against: its name, where it was written, its limits. */
-  readonly quota: QuotaLimits;
+  /** The quota the pool's VMs count against: its name, where it was written, its limits. @default - none: only hosts are weighed */
+  readonly quota?: QuotaLimits;
   /** What the quota holds beside the surge: its VMs and migration room (and, while a roll runs, its old nodes' excess). */
   readonly holds: ResourceVector;
   /** What one surge VM takes from the quota. */
@@ -66,9 +66,9 @@ export interface RollSettings {
   readonly maxUnavailable: number;
 }
 
-/** The resources the quota limits: the peak is said, and checked, in those. */
+/** The resources the quota limits: the peak is said, and checked, in those (without a quota, what it holds). */
 function limited(room: RollRoom): string[] {
-  return Object.keys(room.quota.limits);
+  return Object.keys(room.quota?.limits ?? room.holds);
 }
 
 /** The settings of a roll with `surge` surge VMs: with none, at least one node out of service. */
@@ -138,6 +138,7 @@ export interface RollBlocker {
 
 /** Why the quota does not take `surge` surge VMs, in the quota ledger's one wording, or undefined. */
 function quotaBlocker(room: RollRoom, surge: number): RollBlocker | undefined {
+  if (room.quota === undefined) return undefined;
   if (room.vmsLeft !== undefined && surge > room.vmsLeft)
     return {
       why: `quota "${room.quota.name}" holds ${Math.max(0, room.vmsLeft)} more VM(s) (maxVirtualMachines)`,
@@ -166,6 +167,16 @@ export function largestRoll(room: RollRoom, asked: RollSettings): RollSettings |
 /** `a roll of pool "web" (6 node(s)) with {maxSurge: 2} does not fit: <why>`: the one sentence of a roll refused. */
 export function rollDoesNotFit(subject: string, replaced: number, asked: RollSettings, why: string): string {
   return `a roll of ${subject} (${replaced} node(s)) with ${rolloutText(asked)} does not fit: ${why}`;
+}
+
+/** Why a pool's surge hosts hold fewer surge VMs than asked, as the plan at rest chose them. */
+export function hostsShort(pinned: boolean, found: number): string {
+  return `the hosts ${pinned ? 'its VMs are pinned to have' : 'of its group have'} room for ${found} surge VM(s) beside the placed VMs`;
+}
+
+/** The warning's tail when the default surge does not fit and the pool rolls with the roll that does. */
+export function rollFallback(fits: RollSettings, makeRoom: string): string {
+  return `it rolls with ${rolloutText(fits)} instead: set rollout to say so, or ${makeRoom} to keep the pool's capacity during a roll`;
 }
 
 /** The fix of a roll that does not fit: the roll that does, or making room first. */

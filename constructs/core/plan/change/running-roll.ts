@@ -86,10 +86,10 @@ function runningExcess(before: PlanReport, after: PlanReport, replacedOf: Readon
 }
 
 /** One replaced pool's roll room: the new plan's peak less its surge, plus what the old nodes still hold. */
-function runningRoom(p: Pools[number], quota: PlanReport['quotas'][number], replaced: number, after: PlanReport, running: RunningExcess): RollRoom {
+function runningRoom(p: Pools[number], quota: PlanReport['quotas'][number] | undefined, replaced: number, after: PlanReport, running: RunningExcess): RollRoom {
   const r = p.rollout!;
-  const limits = vectorOf(quota.limits);
-  const limited = Object.keys(limits);
+  const limits = quota ? vectorOf(quota.limits) : undefined;
+  const limited = Object.keys(limits ?? r.peak);
   const each = pickResources(vectorOf(r.each ?? p.footprint), limited);
   const atRest = subtractResources(pickResources(vectorOf(r.peak), limited), scaleResources(each, r.maxSurge));
   const fleet = after.fleets.find((f) => f.name === p.fleet);
@@ -102,8 +102,8 @@ function runningRoom(p: Pools[number], quota: PlanReport['quotas'][number], repl
   });
   return {
     subject: subjectOf(p, p.name),
-    quota: { name: quota.name, limits },
-    holds: addResources(atRest, pickResources(running.quotaExtra.get(quota.name) ?? {}, limited)),
+    ...(quota && limits ? { quota: { name: quota.name, limits } } : {}),
+    holds: addResources(atRest, pickResources(running.quotaExtra.get(p.quota ?? '') ?? {}, limited)),
     each,
     replaced,
     maxUnavailable: r.maxUnavailable,
@@ -114,21 +114,33 @@ function runningRoom(p: Pools[number], quota: PlanReport['quotas'][number], repl
   };
 }
 
+/**
+ * What makes room for each refused roll (the blocker's fix: its quota's raise, or room on its hosts), kept beside the
+ * roll rather than in it: `changes` is JSON whose schema is published, and the fix is said by `rollProblems`.
+ */
+const makeRoomOf = new WeakMap<RunningRoll, string>();
+
 /** One replaced pool's roll, its peak with the old nodes running. */
 function rollOf(p: Pools[number], replaced: number, after: PlanReport, running: RunningExcess): RunningRoll {
   const r = p.rollout!;
   const settings = { maxSurge: r.maxSurge, maxUnavailable: r.maxUnavailable, surgeHosts: r.surgeHosts };
-  const quota = after.quotas.find((q) => q.name === p.quota);
-  if (!quota) return { ...settings, peak: r.peak };
-  const room = runningRoom(p, quota, replaced, after, running);
-  const problem = rollBlocker(room, r.maxSurge)?.why;
-  const fits = problem !== undefined ? largestRoll(room, r) : undefined;
-  return {
+  const room = runningRoom(
+    p,
+    after.quotas.find((q) => q.name === p.quota),
+    replaced,
+    after,
+    running,
+  );
+  const blocker = rollBlocker(room, r.maxSurge);
+  const fits = blocker !== undefined ? largestRoll(room, r) : undefined;
+  const roll: RunningRoll = {
     ...settings,
     peak: formatResources(normalizeResources(rollPeak(room, r.maxSurge))),
-    ...(problem !== undefined ? { problem } : {}),
+    ...(blocker !== undefined ? { problem: blocker.why } : {}),
     ...(fits !== undefined ? { fits } : {}),
   };
+  if (blocker !== undefined) makeRoomOf.set(roll, blocker.makeRoom);
+  return roll;
 }
 
 /** The rolls of the replaced pools (`pool/node` keys), with their peaks as the running fleet meets them. */

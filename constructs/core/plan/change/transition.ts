@@ -5,7 +5,7 @@
  * rolls), so the peak of a roll is the fleet at rest plus one pool's surge. This phase chooses the surge hosts and
  * asks the one proof (roll-proof.ts) whether that peak fits the quota's ResourceQuota beside its VMs and its
  * migration room, and each surge host beside the VMs the plan placed. When the surge a pool asks for does not fit,
- * an explicit `rollout.maxSurge` is refused with the peak named and the roll that fits proposed; the default surge
+ * an explicit `rollout.maxSurge` is refused with what overflows and the roll that fits proposed; the default surge
  * falls back to that roll, with a warning.
  */
 import { IssueCollector, PlanIssue } from '../../base/errors';
@@ -17,7 +17,7 @@ import type { Accounting } from '../accounting';
 import type { Foundation } from '../foundation';
 import type { PlannedFleet, PoolRollout, ReportRollout } from '../types';
 import { nodeRevision } from './revision';
-import { fitsOnHost, largestRoll, rollBlocker, rollDoesNotFit, rollFix, rolloutText, RollRoom, rollPeak, SurgeHost } from './roll-proof';
+import { fitsOnHost, hostsShort, largestRoll, rollBlocker, rollDoesNotFit, rollFallback, rollFix, RollRoom, rollPeak, rollWith, SurgeHost } from './roll-proof';
 
 /** What each host of a fleet holds: the placed VMs' demand on it (as placement counts them). */
 function hostHolds(fleet: PlannedFleet, vms: readonly PlannedVm[]): Map<string, ResourceVector> {
@@ -100,12 +100,13 @@ export function planRollouts(
       maxUnavailable: wanted.maxUnavailable,
       surgeHosts: hosts,
       footprint: first.hostDemand,
-      hostsShort: `the hosts ${first.placement === 'planned' ? 'its VMs are pinned to have' : 'of its group have'} room for ${hosts.length} surge VM(s) beside the placed VMs`,
+      hostsShort: hostsShort(first.placement === 'planned', hosts.length),
     };
     const blocker = rollBlocker(room, wanted.maxSurge);
     const fits = blocker === undefined ? wanted : largestRoll(room, wanted);
-    // No roll at all: the quota's VMs and migration room already overflow it, which accounting refuses.
-    if (fits === undefined) continue;
+    // No roll fits only when the quota's VMs and migration room already overflow it (accounting's error): the pool
+    // still rolls one node out of service at a time, as said.
+    const roll = fits ?? rollWith(0, wanted.maxUnavailable);
     let fallback: string | undefined;
     if (blocker !== undefined) {
       fallback = rollDoesNotFit(subject, pool.length, wanted, blocker.why);
@@ -113,12 +114,8 @@ export function planRollouts(
         issues.add(`${path}.maxSurge`, `${fallback}; ${rollFix(blocker.makeRoom, fits)}`);
         continue;
       }
-      warnings.push({
-        path,
-        message: `${fallback}; it rolls with ${rolloutText(fits)} instead: set rollout to say so, or ${blocker.makeRoom} to keep the pool's capacity during a roll`,
-      });
+      warnings.push({ path, message: `${fallback}; ${rollFallback(roll, blocker.makeRoom)}` });
     }
-    const roll = fits;
     out.set(poolPath, {
       revision: nodeRevision(first, foundation.clusters.get(first.cluster), fleet),
       maxSurge: roll.maxSurge,
