@@ -69,8 +69,10 @@ type PoolVmFields = Pick<
  */
 function typeBuilds(ctx: AutoVmContext, pool: PlannedAutoPool): (typeId: string) => TypeBuild {
   const reported = new Set<string>();
+  // Asked once per node: the pool's candidates by type, looked up in one step.
+  const candidates = new Map(pool.candidates.map((c) => [c.nodeType, c]));
   return (typeId) => {
-    const candidate = pool.candidates.find((c) => c.nodeType === typeId);
+    const candidate = candidates.get(typeId);
     if (candidate?.vmIssues && !reported.has(typeId)) {
       reported.add(typeId);
       for (const p of candidate.vmIssues.problems) ctx.issues.add(p.path, p.message);

@@ -109,10 +109,13 @@ export function fitsOnHost(footprint: ResourceVector, holds: ResourceVector, all
   return overOnHost(addResources(holds, footprint), allocatable).length === 0;
 }
 
+/** The fix of a roll its surge hosts cannot hold. */
+export const MAKE_ROOM_ON_HOSTS = 'make room on its hosts';
+
 /** Why the hosts do not take `surge` surge VMs, or undefined. */
 function hostBlocker(room: RollRoom, surge: number): RollBlocker | undefined {
   const why = hostShortfall(room, surge);
-  return why !== undefined ? { why, makeRoom: 'make room on its hosts' } : undefined;
+  return why !== undefined ? { why, makeRoom: MAKE_ROOM_ON_HOSTS } : undefined;
 }
 
 /** What the first `surge` surge hosts cannot hold (or that there are not that many), in words; undefined when they hold it. */

@@ -14,7 +14,7 @@ import { Quantity } from '../../base/quantity';
 import { addResources, formatResources, get, normalizeResources, pickResources, ResourceVector, scaleResources, subtractResources } from '../../base/resources';
 import { poolSubject, QuotaLedger } from '../../quota/ledger';
 import type { PlanReport } from '../types';
-import { largestRoll, RollRoom, rollBlocker, rollDoesNotFit, rollFix, rollPeak, SurgeHost } from './roll-proof';
+import { largestRoll, MAKE_ROOM_ON_HOSTS, RollRoom, rollBlocker, rollDoesNotFit, rollFix, rollPeak, SurgeHost } from './roll-proof';
 
 type Pools = PlanReport['pools'];
 
@@ -169,8 +169,7 @@ export function rollProblems(changes: { readonly pools: readonly { pool: string;
     const roll = p.roll;
     if (roll?.problem === undefined) return [];
     const pool = after.pools.find((x) => x.name === p.pool);
-    const raise =
-      pool?.quota !== undefined ? `${new QuotaLedger({ name: pool.quota, limits: {} }).raise()} or make room on its hosts` : 'make room on its hosts';
+    const raise = pool?.quota !== undefined ? `${new QuotaLedger({ name: pool.quota, limits: {} }).raise()} or ${MAKE_ROOM_ON_HOSTS}` : MAKE_ROOM_ON_HOSTS;
     return [
       {
         path: `pools["${p.pool}"].rollout`,
