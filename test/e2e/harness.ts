@@ -73,6 +73,12 @@ export interface StartClusterOptions {
    * and `init phase upload-config` run against it. Needs kubeadm on PATH. @default false
    */
   readonly joinable?: boolean;
+  /**
+   * Keep kube-apiserver's audit log (JSON lines, every request at Metadata level: who, which verb, which
+   * object, the answer's code) in TestCluster.auditLog, to judge a command by what the API server recorded.
+   * @default false
+   */
+  readonly audit?: boolean;
 }
 
 /** The label (key=value) of the Nodes KWOK plays the kubelet of, in a cluster started with `workloads`. */
@@ -116,6 +122,8 @@ export interface TestCluster {
   readonly crds: readonly string[];
   /** Set when started with `joinable: true`. */
   readonly joinable?: JoinableControlPlane;
+  /** The audit log (JSON lines), when started with `audit: true`. */
+  readonly auditLog?: string;
   /** Kubeconfig of a client-cert user (CN=user, O=each group); made once per user and group set. */
   tenantKubeconfig(user?: string, groups?: readonly string[]): string;
   /** A plain-HTTPS client authenticated by a kubeconfig of this cluster. @default the admin kubeconfig */
@@ -414,6 +422,15 @@ export async function startCluster(opts: StartClusterOptions = {}): Promise<Test
 
     // virt-api reads the request-header CA the API server publishes; it only exists with these flags.
     const kubevirtFlags = opts.kubevirt ? frontProxyFlags(dir) : [];
+    const auditLog = opts.audit ? path.join(dir, 'audit.log') : undefined;
+    if (auditLog)
+      fs.writeFileSync(
+        path.join(dir, 'audit-policy.yaml'),
+        stringify({ apiVersion: 'audit.k8s.io/v1', kind: 'Policy', omitStages: ['RequestReceived'], rules: [{ level: 'Metadata' }] }),
+      );
+    const auditFlags = auditLog
+      ? [`--audit-policy-file=${path.join(dir, 'audit-policy.yaml')}`, `--audit-log-path=${auditLog}`, '--audit-log-format=json', '--audit-log-mode=blocking']
+      : [];
     const startApiserver = () =>
       startComponent(
         'kube-apiserver',
@@ -440,6 +457,7 @@ export async function startCluster(opts: StartClusterOptions = {}): Promise<Test
           '--service-cluster-ip-range=10.96.0.0/16',
           '--enable-priority-and-fairness=false',
           ...kubevirtFlags,
+          ...auditFlags,
           '--profiling=false',
           '--v=1',
         ],
@@ -520,6 +538,7 @@ export async function startCluster(opts: StartClusterOptions = {}): Promise<Test
       dir,
       crds: allCrds,
       joinable: joinableControlPlane,
+      ...(auditLog ? { auditLog } : {}),
       tenantKubeconfig(user = DEFAULT_TENANT.user, groups = DEFAULT_TENANT.groups): string {
         const key = JSON.stringify([user, [...groups]]);
         const cached = tenantCache.get(key);
