@@ -28,6 +28,7 @@ import {
 import { NodeTemplateVarsOptions, runNodeTemplateVars } from './node-template';
 import { runPack } from './pack';
 import type { VerifyCliOptions } from './verify';
+import { STATUS_FORMATS, StatusFormat } from '../status/formats';
 
 export interface Io {
   stdout(text: string): void;
@@ -496,6 +497,47 @@ function addNodeCommands(program: Command, io: Io, done: (code: number) => void)
     });
 }
 
+const STATUS_EXAMPLES = `
+Exit codes: 0 converged (every cluster read, nothing differs from the plan); 1 a problem found (each named with
+its evidence and its fix); 2 a cluster or the config could not be read (the rest is still printed).
+It only reads: lists of VirtualMachines, VirtualMachineInstances, launcher pods, HostClaims, ResourceQuotas and
+Nodes on the provider cluster, and Nodes on each tenant cluster (the config's kubeconfigPath and kubeconfigContext).
+
+Examples:
+  $ metalslice status metalslice.yaml
+  $ metalslice status metalslice.yaml -o wide --kubeconfig ~/.kube/provider
+  $ metalslice status metalslice.yaml -o json > status.json          # schema/metalslice-status.schema.json
+  $ metalslice status metalslice.yaml -o prometheus > /var/lib/node_exporter/metalslice.prom
+  $ cdktf deploy && metalslice status metalslice.yaml --wait --timeout 20m
+`;
+
+/** \`status\`: the running fleet against the plan, read only. */
+function addStatusCommand(program: Command, io: Io, done: (code: number) => void): void {
+  program
+    .command('status')
+    .description(
+      'read the provider and tenant clusters and compare them with the plan: each pool counted as Cluster API counts machines, each node, quota and host, every difference named with its fix; nothing is written',
+    )
+    .argument('<config>', 'metalslice.yaml (or - for standard input)')
+    .addOption(new Option('-o, --output <format>', 'text, wide (a row per node), json, markdown or prometheus').choices(STATUS_FORMATS).default('text'))
+    .option('--kubeconfig <file>', 'kubeconfig of the provider cluster (default: as kubectl, $KUBECONFIG then ~/.kube/config)')
+    .option('--context <name>', "the provider cluster's kubeconfig context")
+    .option('--join-timeout <duration>', 'how long a started node may take to be Ready before it is said never to have joined', DEFAULT_JOIN_TIMEOUT)
+    .option('--wait', 'read again until the fleet has converged, or --timeout has passed')
+    .option('--timeout <duration>', 'with --wait: how long to wait (10m, 1h)', '10m')
+    .addOption(new Option('--interval <seconds>', 'with --wait: seconds between two readings').default(5).argParser(Number))
+    .addHelpText('after', STATUS_EXAMPLES)
+    .action(
+      async (
+        file: string,
+        opts: { output: StatusFormat; kubeconfig?: string; context?: string; joinTimeout: string; wait?: boolean; timeout: string; interval: number },
+      ) => {
+        const { runStatus } = await import('./status');
+        done(await runStatus(file, { ...opts, wait: opts.wait === true }, io));
+      },
+    );
+}
+
 async function run(argv: readonly string[], io: Io): Promise<number> {
   let exitCode = 0;
   const program = new Command('metalslice')
@@ -512,6 +554,7 @@ async function run(argv: readonly string[], io: Io): Promise<number> {
   addPlanCommands(program, io, done);
   addToolCommands(program, io, done);
   addNodeCommands(program, io, done);
+  addStatusCommand(program, io, done);
 
   try {
     await program.parseAsync(argv, { from: 'user' });

@@ -107,6 +107,13 @@ describe('npm run lint: the folders of constructs/core', () => {
     expect({ code: fromConstructs.code, rules: fromConstructs.rules }).toEqual({ code: 0, rules: [] });
   }, 60_000);
 
+  it('holds constructs/status pure: refused the Kubernetes client, passed the renderers', () => {
+    const refused = lint('constructs/status/lint-probe-layer.ts', "import { KubeClient } from '../cli/kube/client';\nexport const probe = KubeClient;\n");
+    expect({ code: refused.code, rules: refused.rules }).toEqual({ code: 1, rules: ['import-x/no-restricted-paths'] });
+    const passed = lint('constructs/status/lint-probe-layer.ts', "import { renderVirtualMachine } from '../render/kubevirt';\nexport const probe = renderVirtualMachine;\n");
+    expect({ code: passed.code, rules: passed.rules }).toEqual({ code: 0, rules: [] });
+  }, 60_000);
+
   it('refuses a file of 601 lines, and passes one of 600', () => {
     const lines = (n: number) => Array.from({ length: n }, (_, i) => `export const probe${i} = ${i};`).join('\n') + '\n';
     const long = lint('constructs/core/base/lint-probe-size.ts', lines(601));

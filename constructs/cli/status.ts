@@ -1,0 +1,174 @@
+/**
+ * `metalslice status CONFIG`: reads the provider cluster (VMs, VMIs, launcher pods, HostClaims, the quotas'
+ * ResourceQuotas, the hosts' Nodes) and each tenant cluster's Nodes, with the kubeconfigs the config names, and
+ * compares them with the plan (constructs/status). It only reads: every request is a paged list (GET). Exit
+ * codes: 0 converged; 1 a problem found; 2 a cluster or the config could not be read.
+ */
+import { MetalsliceError, issueWhere } from '../core/base/errors';
+import { escapeControls } from '../core/base/excerpt';
+import { Quantity } from '../core/base/quantity';
+import { loadConfigSource } from '../core/input/config';
+import { drainTimeoutSeconds } from '../core/input/disruption';
+import { planModel } from '../core/plan';
+import { METAL3_API_VERSION } from '../render/metal3';
+import { compareFleet } from '../status/compare';
+import { expectedOf } from '../status/expected';
+import { StatusFormat, statusJson, statusMarkdown, statusPrometheus, statusText } from '../status/formats';
+import type { FleetStatus, Observed, ObservedObject, ProviderView, Reading } from '../status/types';
+import { KubeApiError, KubeClient } from './kube/client';
+import { findTarget, KubeconfigError } from './kube/config';
+
+/** What `status` is asked. */
+export interface StatusOptions {
+  readonly kubeconfig?: string;
+  readonly context?: string;
+  readonly output: StatusFormat;
+  /** A duration (15m): how long a started node may take to be Ready. */
+  readonly joinTimeout: string;
+  /** Read again until converged. */
+  readonly wait: boolean;
+  /** With wait: how long (10m). */
+  readonly timeout: string;
+  /** With wait: seconds between two readings. */
+  readonly interval: number;
+}
+
+/** Where status writes. */
+export interface StatusIo {
+  stdout(text: string): void;
+  stderr(text: string): void;
+}
+
+/** A list, or undefined when the server does not serve the kind (404: the CRD is not installed). */
+async function listServed(client: KubeClient, apiPath: string, query: Record<string, string> = {}): Promise<ObservedObject[] | undefined> {
+  try {
+    return await client.list<ObservedObject>(apiPath, query);
+  } catch (e) {
+    if (e instanceof KubeApiError && e.status === 404) return undefined;
+    throw e;
+  }
+}
+
+/** Why a cluster could not be read, in one line, with the fix (never a stack trace). */
+function readError(e: unknown): string {
+  if (e instanceof KubeApiError || e instanceof KubeconfigError) return escapeControls(e.message);
+  throw e;
+}
+
+async function readProvider(options: StatusOptions): Promise<Reading<ProviderView>> {
+  try {
+    const client = new KubeClient(findTarget({ kubeconfig: options.kubeconfig, context: options.context }));
+    const [vms, vmis, launchers, hostClaims, quotas, nodes] = [
+      await listServed(client, '/apis/kubevirt.io/v1/virtualmachines'),
+      await listServed(client, '/apis/kubevirt.io/v1/virtualmachineinstances'),
+      await client.list<ObservedObject>('/api/v1/pods', { labelSelector: 'kubevirt.io=virt-launcher' }),
+      await listServed(client, `/apis/${METAL3_API_VERSION}/hostclaims`),
+      await client.list<ObservedObject>('/api/v1/resourcequotas', { labelSelector: 'app.kubernetes.io/managed-by=metalslice' }),
+      await client.list<ObservedObject>('/api/v1/nodes'),
+    ];
+    return { ok: true, view: { vms: vms ?? [], vmis: vmis ?? [], launchers, hostClaims, quotas, nodes } };
+  } catch (e) {
+    return { ok: false, error: readError(e) };
+  }
+}
+
+/** Each tenant cluster's Nodes, read once per kubeconfig and context however many clusters share them. */
+async function readTenants(clusters: readonly { name: string; kubeconfig?: string; context?: string }[]): Promise<Map<string, Reading<readonly ObservedObject[]>>> {
+  const reads = new Map<string, Promise<Reading<readonly ObservedObject[]>>>();
+  const out = new Map<string, Reading<readonly ObservedObject[]>>();
+  for (const c of clusters) {
+    const key = JSON.stringify([c.kubeconfig ?? null, c.context ?? null]);
+    if (!reads.has(key))
+      reads.set(
+        key,
+        (async () => {
+          try {
+            const client = new KubeClient(findTarget({ kubeconfig: c.kubeconfig, context: c.context }));
+            return { ok: true as const, view: await client.list<ObservedObject>('/api/v1/nodes') };
+          } catch (e) {
+            return { ok: false as const, error: readError(e) };
+          }
+        })(),
+      );
+    out.set(c.name, await reads.get(key)!);
+  }
+  return out;
+}
+
+function quantityValue(q: string): number {
+  try {
+    return Quantity.parse(q).toNumber();
+  } catch {
+    return NaN;
+  }
+}
+
+function print(status: FleetStatus, format: StatusFormat, io: StatusIo): void {
+  switch (format) {
+    case 'json':
+      return io.stdout(statusJson(status));
+    case 'markdown':
+      return io.stdout(statusMarkdown(status));
+    case 'prometheus':
+      return io.stdout(statusPrometheus(status, quantityValue));
+    case 'text':
+    case 'wide':
+      return io.stdout(statusText(status, format === 'wide'));
+  }
+}
+
+function exitOf(status: FleetStatus): number {
+  if (status.clusters.some((c) => !c.read)) return 2;
+  return status.converged ? 0 : 1;
+}
+
+/** Checks the options a person may get wrong; a usage error names the option and the fix. */
+function optionProblem(options: StatusOptions): string | undefined {
+  if (drainTimeoutSeconds(options.joinTimeout) === undefined) return `--join-timeout "${escapeControls(options.joinTimeout)}" is not a duration: write it like 15m or 1h30m`;
+  if (drainTimeoutSeconds(options.timeout) === undefined) return `--timeout "${escapeControls(options.timeout)}" is not a duration: write it like 10m or 1h`;
+  if (!Number.isFinite(options.interval) || options.interval <= 0 || options.interval > 600)
+    return `--interval must be a number of seconds above 0 and at most 600 (got ${escapeControls(String(options.interval))})`;
+  return undefined;
+}
+
+/** `metalslice status`: the running fleet against the config's plan. */
+export async function runStatus(file: string, options: StatusOptions, io: StatusIo): Promise<number> {
+  const wrong = optionProblem(options);
+  if (wrong) {
+    io.stderr(`error: ${wrong}\n`);
+    return 2;
+  }
+  let plan;
+  try {
+    const { config, sources } = loadConfigSource(file);
+    plan = planModel(config);
+    if (!plan.ok) {
+      const errors = sources.locateAll(plan.errors);
+      io.stderr(`metalslice status: warning: the plan itself has ${errors.length} problem(s) (metalslice plan lists them); comparing with what it places\n`);
+    }
+  } catch (e) {
+    if (!(e instanceof MetalsliceError)) throw e;
+    io.stderr(e.issues.map((i) => `error: ${issueWhere(i)}: ${i.message}\n`).join(''));
+    return 2;
+  }
+  const expected = expectedOf(plan);
+  const used = new Set(expected.pools.map((p) => p.cluster));
+  const tenants = plan.clusters
+    .filter((c) => used.has(c.name))
+    .map((c) => ({ name: c.name, kubeconfig: c.spec.kubeconfigPath, context: c.spec.kubeconfigContext }));
+  const joinTimeoutSeconds = drainTimeoutSeconds(options.joinTimeout)!;
+  const deadline = Date.now() + drainTimeoutSeconds(options.timeout)! * 1000;
+  for (;;) {
+    const at = new Date();
+    const observed: Observed = { at, provider: await readProvider(options), tenants: await readTenants(tenants) };
+    const status = compareFleet(expected, observed, { joinTimeoutSeconds });
+    const done = status.converged || !options.wait || Date.now() + options.interval * 1000 > deadline;
+    if (done) {
+      print(status, options.output, io);
+      if (options.wait && !status.converged) io.stderr(`metalslice status: not converged within ${escapeControls(options.timeout)}\n`);
+      return exitOf(status);
+    }
+    io.stderr(`metalslice status: ${status.problems.length} problem(s), reading again in ${options.interval} s\n`);
+    await new Promise((r) => setTimeout(r, options.interval * 1000));
+  }
+}

@@ -1,0 +1,129 @@
+/**
+ * What the plan says runs: each pool's nodes with the host the plan put them on, the revision they must carry
+ * and the VirtualMachine the stack applies for them (rendered as the constructs render it), each quota's
+ * ResourceQuota, and each fleet's hosts. status.ts compares the clusters with this.
+ */
+import type { Plan } from '../core/plan';
+import { nodeEnvironmentNamespace, vmUserDataSecretName } from '../core/naming/derived';
+import { Quantity } from '../core/base/quantity';
+import { formatResources, normalizeResources } from '../core/base/resources';
+import type { ResourceVector } from '../core/base/resources';
+import { renderVirtualMachine } from '../render/kubevirt';
+import { resourceQuotaHard } from '../render/quota';
+import type { KubeObject } from '../render/labels';
+
+/** One node the plan declares. */
+export interface ExpectedNode {
+  /** Its name: the VM's or HostClaim's, and its tenant Node's. */
+  readonly name: string;
+  /** The host the plan put it on (null: the scheduler picks among the pool's hosts). */
+  readonly plannedHost: string | null;
+  /** The VirtualMachine the stack applies. @default - none (a HostClaim) */
+  readonly vm?: KubeObject;
+}
+
+/** One pool as the plan declares it. */
+export interface ExpectedPool {
+  /** The pool's name. */
+  readonly name: string;
+  /** The tenant cluster its nodes join. */
+  readonly cluster: string;
+  /** `elastic`, `static`, `dynamic` or `private`. */
+  readonly kind: 'elastic' | 'static' | 'dynamic' | 'private';
+  /** Its VMs are VirtualMachines; else HostClaims. */
+  readonly machine: 'VirtualMachine' | 'HostClaim';
+  /** The namespace of its VMs or HostClaims. */
+  readonly namespace: string;
+  /** The revision each VM carries. @default - none */
+  readonly revision?: string;
+  /** Its nodes; none for a dynamic pool (its autoscaler names them). */
+  readonly nodes: readonly ExpectedNode[];
+  /** The fleet its VMs run on. @default - none (private pools) */
+  readonly fleet?: string;
+}
+
+/** A quota's ResourceQuota as the plan writes and counts it. */
+export interface ExpectedQuota {
+  /** The quota's name. */
+  readonly name: string;
+  /** Its namespace. */
+  readonly namespace: string;
+  /** spec.hard as the stack writes it. */
+  readonly hard: Readonly<Record<string, string>>;
+  /** status.used as the ResourceQuota counts it when every planned VM runs. */
+  readonly use: Readonly<Record<string, string>>;
+}
+
+/** A fleet's hosts. */
+export interface ExpectedFleet {
+  /** The fleet's name. */
+  readonly name: string;
+  /** Every host of the inventory, usable or not. */
+  readonly hosts: readonly string[];
+}
+
+/** The whole expectation. */
+export interface Expected {
+  readonly pools: readonly ExpectedPool[];
+  readonly quotas: readonly ExpectedQuota[];
+  readonly fleets: readonly ExpectedFleet[];
+  /** Every namespace the plan's VMs and HostClaims live in: a VM of the fleet found there that no pool planned is an orphan. */
+  readonly namespaces: ReadonlySet<string>;
+}
+
+/** The ResourceQuota's used keys for what the plan counts (requests.cpu, requests.memory, requests.storage, VM count). */
+function quotaUse(allocated: ResourceVector, vms: number, hard: Readonly<Record<string, string>>): Record<string, string> {
+  const use: Record<string, string> = {};
+  for (const [name, value] of Object.entries(formatResources(normalizeResources(allocated)))) {
+    const key = name === 'disk' ? 'requests.storage' : `requests.${name}`;
+    if (key in hard) use[key] = value;
+  }
+  if ('count/virtualmachines.kubevirt.io' in hard) use['count/virtualmachines.kubevirt.io'] = String(vms);
+  return use;
+}
+
+/** The plan's pools, quotas and fleets as status compares them. */
+export function expectedOf(plan: Plan): Expected {
+  const selectorOf = new Map(plan.fleets.map((f) => [f.name, f.spec.hostSelector]));
+  const pools: ExpectedPool[] = [];
+  const vmPools = [
+    ...plan.pools.map((p) => ({ kind: 'elastic' as const, name: p.name, cluster: p.cluster, path: p.path, namespace: p.namespace, fleet: p.fleet, vms: p.vms })),
+    ...plan.autoPools
+      .filter((p) => p.providerKind === 'kubevirt' && p.quota !== undefined)
+      .map((p) => {
+        const quota = plan.quotas.find((q) => q.name === p.quota);
+        return { kind: p.mode, name: p.name, cluster: p.cluster, path: p.path, namespace: quota?.namespace ?? '', fleet: quota?.fleet, vms: p.vms ?? [] };
+      }),
+  ];
+  for (const p of vmPools) {
+    const revision = plan.rollouts.get(p.path)?.revision;
+    const made = p.vms.filter((vm) => vm.concrete && vm.madeByNodeTemplate !== true);
+    const nodes = made.map((vm) => ({
+      name: vm.name,
+      plannedHost: vm.placement === 'planned' ? (vm.host ?? null) : null,
+      vm: renderVirtualMachine(vm, { userDataSecret: vmUserDataSecretName(vm.name), hostSelector: selectorOf.get(vm.fleet), revision }),
+    }));
+    // A pool whose nodes a node template or an autoscaler makes is counted, not listed node by node.
+    const listed = p.kind !== 'dynamic' && made.length === p.vms.filter((vm) => vm.concrete).length;
+    pools.push({ kind: listed ? p.kind : 'dynamic', name: p.name, cluster: p.cluster, machine: 'VirtualMachine', namespace: p.namespace, revision, nodes: listed ? nodes : [], fleet: p.fleet });
+  }
+  for (const { spec, pool } of plan.privatePools) {
+    const namespace = nodeEnvironmentNamespace({ cluster: spec.cluster, provider: spec.provider });
+    pools.push({ kind: 'private', name: spec.name, cluster: spec.cluster, machine: 'HostClaim', namespace, nodes: pool.nodes.map((n) => ({ name: n.name, plannedHost: n.host ?? null })) });
+  }
+  const quotas = plan.quotas.map((q) => {
+    const hard = resourceQuotaHard(q);
+    const reported = plan.report.quotas.find((r) => r.name === q.name);
+    const allocated = plan.vms.filter((vm) => vm.concrete && vm.quota === q.name);
+    const charged: ResourceVector = reported ? normalizeResources(parseReported(reported.allocated)) : {};
+    return { name: q.name, namespace: q.namespace, hard, use: quotaUse(charged, allocated.length, hard) };
+  });
+  const fleets = plan.fleets.map((f) => ({ name: f.name, hosts: [...f.hosts.map((h) => h.name), ...f.excludedHosts.map((h) => h.name)].sort() }));
+  const namespaces = new Set(pools.map((p) => p.namespace).filter((n) => n !== ''));
+  return { pools, quotas, fleets, namespaces };
+}
+
+/** The report's allocation (exact quantities by resource name) back as a vector. */
+function parseReported(allocated: Readonly<Record<string, string>>): ResourceVector {
+  return Object.fromEntries(Object.entries(allocated).map(([k, v]) => [k, Quantity.parse(v)]));
+}

@@ -1,0 +1,293 @@
+/**
+ * One planned node against what runs: its VM (or HostClaim), instance, launcher pod and tenant Node, with the
+ * problems each shows, their evidence and what to do.
+ */
+import { excerptText } from '../core/base/excerpt';
+import { DRAINING_ANNOTATION, REPLACING_ANNOTATION, REVISION_ANNOTATION } from '../core/naming/derived';
+import { firstDifference } from './drift';
+import type { ExpectedNode, ExpectedPool } from './expected';
+import { annotationOf, conditionOf, deleting, nameOf, rec, str } from './objects';
+import type { NodeStatus, ObservedObject, StatusCondition, StatusProblem, TenantNodeStatus } from './types';
+
+/** The clusters' objects as one node's comparison looks them up. */
+export interface Lookup {
+  readonly at: Date;
+  /** Seconds a started instance may take before its Node is Ready. */
+  readonly joinTimeoutSeconds: number;
+  readonly vms: ReadonlyMap<string, ObservedObject>;
+  readonly vmis: ReadonlyMap<string, ObservedObject>;
+  /** The newest launcher pod of each VM, by `namespace/vm`. */
+  readonly launchers: ReadonlyMap<string, ObservedObject>;
+  readonly hostClaims?: ReadonlyMap<string, ObservedObject>;
+  /** The tenant cluster's Nodes by name; undefined when that cluster could not be read. */
+  tenantNodes(cluster: string): ReadonlyMap<string, ObservedObject> | undefined;
+}
+
+/** How `deploy again` is said: the three ways metalslice deploys. */
+export const DEPLOY_AGAIN = 'deploy again (cdktf deploy, or tofu apply of the stack)';
+
+function problem(p: StatusProblem): StatusProblem {
+  return p;
+}
+
+function seconds(at: Date, since: string | undefined): number | undefined {
+  const t = since === undefined ? NaN : Date.parse(since);
+  return Number.isFinite(t) ? (at.getTime() - t) / 1000 : undefined;
+}
+
+/** The tenant Node as status reports it. */
+function tenantNodeOf(node: ObservedObject | undefined): TenantNodeStatus {
+  if (!node) return { joined: false, ready: false, cordoned: false, draining: false };
+  const info = rec(rec(node.status)?.nodeInfo);
+  const kubelet = str(info?.kubeletVersion);
+  return {
+    joined: true,
+    ready: conditionOf(node, 'Ready')?.status === 'True',
+    cordoned: rec(node.spec)?.unschedulable === true,
+    draining: annotationOf(node, DRAINING_ANNOTATION) !== undefined,
+    ...(kubelet !== undefined ? { kubeletVersion: kubelet } : {}),
+  };
+}
+
+/** The problems of a node's tenant Node. */
+function tenantProblems(pool: ExpectedPool, name: string, node: ObservedObject | undefined, started: string | undefined, look: Lookup): StatusProblem[] {
+  const object = { kind: 'Node', name, cluster: pool.cluster };
+  if (!node) {
+    const age = seconds(look.at, started);
+    if (started === undefined) return [];
+    const late = age !== undefined && age > look.joinTimeoutSeconds;
+    return [
+      problem({
+        reason: late ? 'NodeNotJoined' : 'WaitingForNode',
+        object,
+        since: started,
+        message: late
+          ? `${name} started ${Math.round(age)} s ago and never joined ${pool.cluster} (the join may take ${look.joinTimeoutSeconds} s)`
+          : `${name} started and has not joined ${pool.cluster} yet`,
+        remedy: late
+          ? `read the guest's console (virtctl console ${name} -n ${pool.namespace}): cloud-init or kubeadm join failed; a bootstrap token that expired is made again by a deploy: ${DEPLOY_AGAIN}`
+          : 'wait: the guest is booting and joining',
+      }),
+    ];
+  }
+  const out: StatusProblem[] = [];
+  const ready = conditionOf(node, 'Ready');
+  if (ready?.status !== 'True')
+    out.push({
+      reason: 'NodeNotReady',
+      object,
+      since: ready?.lastTransitionTime,
+      message: `the Node ${name} is ${ready ? `Ready=${ready.status}` : 'without a Ready condition'} in ${pool.cluster}`,
+      evidence: ready?.message !== undefined ? excerptText(ready.message, 200) : undefined,
+      remedy: `kubectl describe node ${name} in ${pool.cluster}; when its guest is stuck, restart it (virtctl restart ${name} -n ${pool.namespace})`,
+    });
+  if (rec(node.spec)?.unschedulable === true) {
+    const draining = annotationOf(node, DRAINING_ANNOTATION) !== undefined;
+    out.push({
+      reason: draining ? 'Draining' : 'NodeCordoned',
+      object,
+      message: draining ? `metalslice cordoned ${name} for a drain that has not finished` : `${name} is cordoned, and no drain of metalslice's is under way`,
+      remedy: draining
+        ? `a drain cut short: ${DEPLOY_AGAIN} to finish it, or kubectl uncordon ${name} to keep the node`
+        : `kubectl uncordon ${name} when its maintenance is over`,
+    });
+  }
+  return out;
+}
+
+/** Conditions of a node, in v1beta2 words, from its problems. */
+function conditionsOf(ready: boolean | undefined, upToDate: boolean, available: boolean, gone: boolean, problems: readonly StatusProblem[]): StatusCondition[] {
+  const reason = (fallback: string) => problems[0]?.reason ?? fallback;
+  const conditions: StatusCondition[] = [
+    { type: 'Ready', status: ready === undefined ? 'Unknown' : ready ? 'True' : 'False', reason: ready === undefined ? 'ClusterUnreadable' : ready ? 'NodeReady' : reason('NodeNotReady') },
+    { type: 'UpToDate', status: upToDate ? 'True' : 'False', reason: upToDate ? 'UpToDate' : reason('NotUpToDate') },
+    { type: 'Available', status: available ? 'True' : 'False', reason: available ? 'Available' : reason('NotAvailable') },
+  ];
+  if (gone) conditions.push({ type: 'Deleting', status: 'True', reason: 'Deleting' });
+  return conditions;
+}
+
+/** A VM's revision, its instance's, and the problems between them and the plan. */
+function revisionProblems(pool: ExpectedPool, node: ExpectedNode, vm: ObservedObject, vmi: ObservedObject | undefined): StatusProblem[] {
+  const object = { kind: 'VirtualMachine', name: node.name, namespace: pool.namespace, cluster: 'provider' };
+  const template = rec(rec(rec(vm.spec)?.template)?.metadata);
+  const revision = str(rec(template?.annotations)?.[REVISION_ANNOTATION]);
+  const out: StatusProblem[] = [];
+  if (pool.revision !== undefined && revision !== pool.revision) {
+    out.push({
+      reason: 'RevisionNotApplied',
+      object,
+      message: `its VM carries revision ${excerptText(revision ?? 'none')}, the plan ${pool.revision}: the change is not deployed`,
+      remedy: `${DEPLOY_AGAIN}: the deploy applies the change and rolls the pool`,
+    });
+    return out;
+  }
+  const replacing = annotationOf(vm, REPLACING_ANNOTATION);
+  const running = vmi ? annotationOf(vmi, REVISION_ANNOTATION) : undefined;
+  const restart = conditionOf(vm, 'RestartRequired');
+  if (replacing !== undefined)
+    out.push({
+      reason: 'Replacing',
+      object,
+      message: `a roll is replacing ${node.name} (${excerptText(replacing)}) and has not finished`,
+      remedy: `${DEPLOY_AGAIN}: the roll resumes where it stopped`,
+    });
+  else if (vmi && running !== revision)
+    out.push({
+      reason: 'RestartRequired',
+      object,
+      since: restart?.lastTransitionTime,
+      message: `${node.name} runs revision ${excerptText(running ?? 'none')}; its VM says ${excerptText(revision ?? 'none')}: a change is staged and not rolled`,
+      evidence: restart ? `KubeVirt: RestartRequired=${restart.status}${restart.message ? `: ${excerptText(restart.message, 200)}` : ''}` : undefined,
+      remedy: `${DEPLOY_AGAIN} without METALSLICE_ROLL=skip, or run metalslice roll-nodes for the pool: its nodes are replaced through drains`,
+    });
+  return out;
+}
+
+/** A field of the VM the stack writes that holds another value. */
+function driftProblem(pool: ExpectedPool, node: ExpectedNode, vm: ObservedObject, replacing: boolean): StatusProblem | undefined {
+  if (!node.vm) return undefined;
+  const { spec, metadata } = node.vm as unknown as { spec: Record<string, unknown>; metadata: { labels?: unknown } };
+  // While a roll replaces the node, the roll owns runStrategy.
+  const written = replacing ? { ...spec, runStrategy: undefined } : spec;
+  const d = firstDifference({ metadata: { labels: metadata.labels }, spec: written }, vm, '');
+  if (!d) return undefined;
+  const shown = (v: unknown) => (v === undefined ? 'absent' : excerptText(typeof v === 'string' ? v : (JSON.stringify(v) ?? 'absent'), 80));
+  return {
+    reason: 'Drifted',
+    object: { kind: 'VirtualMachine', name: node.name, namespace: pool.namespace, cluster: 'provider' },
+    message: `${d.path.replace(/^\./, '')} was changed outside the stack`,
+    evidence: `the cluster holds ${shown(d.actual)}; the stack writes ${shown(d.expected)}`,
+    remedy: `${DEPLOY_AGAIN}: the stack takes the field back (a change that needs a restart is then rolled); make lasting changes in the config`,
+  };
+}
+
+/** The launcher pod of a VM that kube-scheduler has not bound, with its reason. */
+function launcherProblem(pool: ExpectedPool, node: ExpectedNode, pod: ObservedObject | undefined): StatusProblem | undefined {
+  if (!pod || str(rec(pod.spec)?.nodeName) !== undefined || deleting(pod)) return undefined;
+  const scheduled = conditionOf(pod, 'PodScheduled');
+  return {
+    reason: 'LauncherPending',
+    object: { kind: 'Pod', name: nameOf(pod), namespace: pool.namespace, cluster: 'provider' },
+    since: scheduled?.lastTransitionTime ?? str(pod.metadata?.creationTimestamp),
+    message: `the launcher pod of ${node.name} is not bound to a host${node.plannedHost ? ` (the plan put it on ${node.plannedHost})` : ''}`,
+    evidence: scheduled?.message !== undefined ? `kube-scheduler: ${excerptText(scheduled.message, 300)}` : 'kube-scheduler has not said why',
+    remedy:
+      'free room on a host the pool may use, bring a lost host back (or uncordon it), or add hosts and plan again: metalslice plan says what fits',
+  };
+}
+
+/** The problems of one VM node: its VM, revision, fields, launcher pod and tenant Node. */
+function vmProblems(pool: ExpectedPool, node: ExpectedNode, look: Lookup, replacing: boolean): StatusProblem[] {
+  const key = `${pool.namespace}/${node.name}`;
+  const vm = look.vms.get(key);
+  const vmi = look.vmis.get(key);
+  const tenant = look.tenantNodes(pool.cluster);
+  const problems: StatusProblem[] = [];
+  if (!vm) {
+    problems.push({
+      reason: 'MachineMissing',
+      object: { kind: 'VirtualMachine', name: node.name, namespace: pool.namespace, cluster: 'provider' },
+      message: `the plan's VM ${node.name} does not exist`,
+      remedy: `${DEPLOY_AGAIN}: the stack creates it`,
+    });
+  } else {
+    problems.push(...revisionProblems(pool, node, vm, vmi));
+    const drift = problems.some((p) => p.reason === 'RevisionNotApplied') ? undefined : driftProblem(pool, node, vm, replacing);
+    const pending = launcherProblem(pool, node, look.launchers.get(key));
+    for (const p of [drift, pending]) if (p) problems.push(p);
+  }
+  if (tenant) problems.push(...tenantProblems(pool, node.name, tenant.get(node.name), vmi ? str(vmi.metadata?.creationTimestamp) : undefined, look));
+  return problems;
+}
+
+/** `record` without its undefined fields, so JSON and the schema see them absent. */
+function withoutUndefined<T extends object>(record: { [K in keyof T]: T[K] | undefined }): T {
+  return Object.fromEntries(Object.entries(record).filter(([, v]) => v !== undefined)) as T;
+}
+
+/** At the plan's revision (VM and instance), not being replaced, no field changed by hand. */
+function isUpToDate(pool: ExpectedPool, revision: string | undefined, running: string | undefined, replacing: boolean, problems: readonly StatusProblem[]): boolean {
+  return revision === pool.revision && running === revision && !replacing && !problems.some((p) => p.reason === 'Drifted');
+}
+
+/** The revision a VM's template carries. */
+function templateRevision(vm: ObservedObject | undefined): string | undefined {
+  return vm ? str(rec(rec(rec(rec(vm.spec)?.template)?.metadata)?.annotations)?.[REVISION_ANNOTATION]) : undefined;
+}
+
+/** One VM node: its status and problems. */
+export function vmNodeStatus(pool: ExpectedPool, node: ExpectedNode, look: Lookup): { status: NodeStatus; problems: StatusProblem[] } {
+  const key = `${pool.namespace}/${node.name}`;
+  const vm = look.vms.get(key);
+  const vmi = look.vmis.get(key);
+  const pod = look.launchers.get(key);
+  const tenant = look.tenantNodes(pool.cluster);
+  const replacing = vm !== undefined && annotationOf(vm, REPLACING_ANNOTATION) !== undefined;
+  const problems = vmProblems(pool, node, look, replacing);
+  const revision = templateRevision(vm);
+  const running = vmi ? annotationOf(vmi, REVISION_ANNOTATION) : undefined;
+  const t = tenant ? tenantNodeOf(tenant.get(node.name)) : undefined;
+  const upToDate = vm !== undefined && isUpToDate(pool, revision, vmi === undefined ? revision : running, replacing, problems);
+  const ready = t?.ready;
+  const host = str(rec(vmi?.status)?.nodeName) ?? str(rec(pod?.spec)?.nodeName);
+  const created = str(vm?.metadata?.creationTimestamp);
+  const status = withoutUndefined<NodeStatus>({
+    name: node.name,
+    namespace: pool.namespace,
+    machine: vm ? (str(rec(vm.status)?.printableStatus) ?? 'Unknown') : 'Missing',
+    instance: vmi ? (str(rec(vmi.status)?.phase) ?? 'Unknown') : undefined,
+    plannedHost: node.plannedHost,
+    host,
+    revision,
+    runningRevision: running,
+    replacing,
+    tenantNode: t,
+    created,
+    conditions: conditionsOf(ready, upToDate, ready === true && upToDate && t?.cordoned === false, vm !== undefined && deleting(vm), problems),
+  });
+  return { status, problems };
+}
+
+/** One private node: its HostClaim and tenant Node. */
+export function hostNodeStatus(pool: ExpectedPool, node: ExpectedNode, look: Lookup): { status: NodeStatus; problems: StatusProblem[] } {
+  const claim = look.hostClaims?.get(`${pool.namespace}/${node.name}`);
+  const tenant = look.tenantNodes(pool.cluster);
+  const tenantNode = tenant?.get(node.name);
+  const problems: StatusProblem[] = [];
+  if (!claim)
+    problems.push({
+      reason: 'MachineMissing',
+      object: { kind: 'HostClaim', name: node.name, namespace: pool.namespace, cluster: 'provider' },
+      message: look.hostClaims ? `the plan's HostClaim ${node.name} does not exist` : 'the provider cluster serves no HostClaims (Metal3 is not installed)',
+      remedy: look.hostClaims ? `${DEPLOY_AGAIN}: the stack creates it` : 'install Metal3 and its HostClaim CRD on the provider cluster, then deploy again',
+    });
+  if (tenant && claim) problems.push(...tenantProblems(pool, node.name, tenantNode, str(claim.metadata?.creationTimestamp), look));
+  const t = tenant ? tenantNodeOf(tenantNode) : undefined;
+  const ready = t === undefined ? undefined : t.ready;
+  const status: NodeStatus = {
+    name: node.name,
+    namespace: pool.namespace,
+    machine: claim ? 'Claimed' : 'Missing',
+    plannedHost: node.plannedHost,
+    replacing: false,
+    ...(t ? { tenantNode: t } : {}),
+    ...(claim && str(claim.metadata?.creationTimestamp) ? { created: str(claim.metadata?.creationTimestamp) } : {}),
+    conditions: conditionsOf(ready, claim !== undefined, ready === true && t?.cordoned === false, claim !== undefined && deleting(claim), problems),
+  };
+  return { status, problems };
+}
+
+/** The launcher pods by `namespace/vm`: the newest one that is not going, of each VM. */
+export function newestLaunchers(pods: readonly ObservedObject[]): Map<string, ObservedObject> {
+  const out = new Map<string, ObservedObject>();
+  for (const pod of pods) {
+    const labels = rec(pod.metadata?.labels);
+    const vm = str(labels?.['vm.kubevirt.io/name']) ?? str(labels?.['kubevirt.io/vm']);
+    if (vm === undefined || deleting(pod)) continue;
+    const key = `${str(pod.metadata?.namespace) ?? ''}/${vm}`;
+    const seen = out.get(key);
+    if (!seen || (str(pod.metadata?.creationTimestamp) ?? '') > (str(seen.metadata?.creationTimestamp) ?? '')) out.set(key, pod);
+  }
+  return out;
+}
