@@ -3,7 +3,7 @@
 #   (first, and not through Go: Node 22 LTS when the machine's node is older, by scripts/node.sh, which
 #   scripts/test.sh and scripts/test-e2e.sh put first on PATH; env.sh does not name it)
 #   OpenTofu, the hashicorp/kubernetes, hashicorp/random and gavinbunney/kubectl providers, etcd, KWOK, and from one module graph
-#   in one `go build`: kube-apiserver, kube-controller-manager, kube-scheduler, kubeadm and kubelet;
+#   in one `go build`: kube-apiserver, kube-controller-manager, kube-scheduler, kubeadm, kubelet and kubectl;
 # installs cloud-init, openssl and chromium (for the plan report screenshot) from Debian if missing; lays the providers out as a filesystem mirror
 # with a CLI config (tofurc) so `tofu init` needs no network; writes env.sh and prints its path last.
 #
@@ -12,9 +12,11 @@
 #
 # Cache: ${XDG_CACHE_HOME:-$HOME/.cache}/metalslice/toolchain/ (override with METALSLICE_TOOLCHAIN_CACHE),
 # one directory per tool and version, so a warm run only checks stamps.
-# Timings (2 cores, empty module and build caches, machine shared with other jobs): cold 21.5 min wall
-# (etcd 1.6, random 0.6, kubernetes provider 2.5, OpenTofu 7.8, kube-apiserver+controller-manager 9 min);
-# warm 0.01 s. Disk: ~380 MB here, plus ~3 GB Go module cache and ~4.5 GB Go build cache.
+# Timings (2 cores, empty module and build caches, machine shared with other jobs): cold 22 min wall
+# (etcd 1.6, random 0.6, kubernetes provider 2.5, OpenTofu 7.8, the Kubernetes binaries 9.8 min, of which
+# kubectl 0.4: with an empty build cache the five others took 9.3 min, all six 25 s more; kubectl alone
+# would take 2.9); warm 0.01 s; a changed binary set relinks in under a minute. Disk: ~440 MB here, plus
+# ~3 GB Go module cache and ~4.5 GB Go build cache.
 #
 # Provider versions: the Go module proxy reachable here serves only the commits listed below; the
 # v2.38.0 / v3.7.2 tags that @cdktf/provider-kubernetes 12.1.1 / @cdktf/provider-random 12.0.1 were
@@ -57,8 +59,9 @@ MIRROR="$CACHE/providers-mirror"
 TOFURC="$CACHE/tofurc"
 
 TOFU_DIR="$CACHE/tofu/$TOFU_VERSION"
-KUBE_DIR="$CACHE/kubernetes/$KUBE_VERSION-scheduler-kubeadm-kubelet"
-KUBE_BINARIES=(kube-apiserver kube-controller-manager kube-scheduler kubeadm kubelet)
+# The directory is named by the binaries built into it, so a changed set builds afresh beside the old one.
+KUBE_DIR="$CACHE/kubernetes/$KUBE_VERSION-scheduler-kubeadm-kubelet-kubectl"
+KUBE_BINARIES=(kube-apiserver kube-controller-manager kube-scheduler kubeadm kubelet kubectl)
 KWOK_DIR="$CACHE/kwok/$KWOK_VERSION"
 ETCD_DIR="$CACHE/etcd/$ETCD_VERSION"
 K8S_PROVIDER_DIR="$CACHE/provider-kubernetes/$K8S_PROVIDER_VERSION-$K8S_PROVIDER_REF"
@@ -68,7 +71,7 @@ KUBECTL_PROVIDER_DIR="$CACHE/provider-kubectl/$KUBECTL_PROVIDER_VERSION"
 # Everything that must exist for the toolchain to be complete; a change here rewrites env.sh and tofurc.
 STAMP_KEY="tofu=$TOFU_VERSION kube=$KUBE_VERSION kwok=$KWOK_VERSION etcd=$ETCD_VERSION kubernetes=$K8S_PROVIDER_VERSION@$K8S_PROVIDER_REF random=$RANDOM_PROVIDER_VERSION@$RANDOM_PROVIDER_REF kubectl=$KUBECTL_PROVIDER_VERSION"
 # Bump when the layout or the contents of env.sh/tofurc change, so a warm cache rewrites them.
-STAMP_KEY="layout=4 $STAMP_KEY"
+STAMP_KEY="layout=5 $STAMP_KEY"
 
 log() { printf 'toolchain: %s\n' "$*" >&2; }
 die() { log "error: $*"; exit 1; }
@@ -268,14 +271,14 @@ fi
 # The Kubernetes binaries, all from one module graph in one `go build`:
 #   kube-apiserver; kube-controller-manager (namespace deletion, quota usage, garbage collection, and the
 #   bootstrap signer / token cleaner a joinable control plane needs); kube-scheduler (`metalslice verify`
-#   replays the plan through it); kubeadm and kubelet (the join test).
+#   replays the plan through it); kubeadm and kubelet (the join test); kubectl (bench:status's baseline).
 # k8s.io/kubernetes replaces its staging modules with ./staging/src/k8s.io/<name>, which the module zip
 # does not contain; map each to its published k8s.io/<name> v0.<minor>.<patch>.
 kube_complete() { local b; for b in "${KUBE_BINARIES[@]}"; do [[ -x "$KUBE_DIR/bin/$b" ]] || return 1; done; }
 if ! kube_complete; then
   build_from_tools_module kubernetes "$KUBE_MODULE" "$KUBE_VERSION" "v0.${KUBE_VERSION#v1.}" "$KUBE_LDFLAGS" "$KUBE_DIR/bin" \
     "$KUBE_MODULE/cmd/kube-apiserver" "$KUBE_MODULE/cmd/kube-controller-manager" "$KUBE_MODULE/cmd/kube-scheduler" \
-    "$KUBE_MODULE/cmd/kubeadm" "$KUBE_MODULE/cmd/kubelet"
+    "$KUBE_MODULE/cmd/kubeadm" "$KUBE_MODULE/cmd/kubelet" "$KUBE_MODULE/cmd/kubectl"
 fi
 [[ -x "$KWOK_DIR/bin/kwok" ]] \
   || build_from_tools_module kwok "$KWOK_MODULE" "$KWOK_VERSION" "" "" "$KWOK_DIR/bin" "$KWOK_MODULE/cmd/kwok"

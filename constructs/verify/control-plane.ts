@@ -9,7 +9,8 @@
  * self-signed certificate it generates in its cert dir; clients skip verification on loopback.
  *
  * Binaries: from PATH, else from the env file `scripts/toolchain.sh --print-env` names, else from the
- * toolchain cache ($METALSLICE_TOOLCHAIN or ~/.cache/metalslice/toolchain).
+ * toolchain cache ($METALSLICE_TOOLCHAIN or ~/.cache/metalslice/toolchain); findToolchainBinaries finds the
+ * toolchain's other binaries (kubectl, for bench:status) the same way.
  */
 import { execFileSync } from 'child_process';
 import { generateKeyPairSync, randomBytes } from 'crypto';
@@ -162,12 +163,15 @@ function cacheBinDirs(): string[] {
   return dirs;
 }
 
-/** Finds etcd, kube-apiserver, kube-scheduler and kwok; throws with what is missing and how to get it. */
-export function findBinaries(): Record<ControlPlaneBinary, string> {
-  const found: Partial<Record<ControlPlaneBinary, string>> = {};
+/**
+ * Finds toolchain binaries by name: on PATH, else on the PATH the toolchain's env.sh sets, else in the toolchain
+ * cache's bin directories (each source asked only for what the ones before it did not have). Missing names are absent.
+ */
+export function findToolchainBinaries<N extends string>(names: readonly N[]): Partial<Record<N, string>> {
+  const found: Partial<Record<N, string>> = {};
   const sources: (() => string | undefined)[] = [() => process.env.PATH, toolchainPath, () => cacheBinDirs().join(path.delimiter)];
   for (const source of sources) {
-    const missing = CONTROL_PLANE_BINARIES.filter((b) => found[b] === undefined);
+    const missing = names.filter((b) => found[b] === undefined);
     if (missing.length === 0) break;
     const p = source();
     for (const b of missing) {
@@ -175,6 +179,12 @@ export function findBinaries(): Record<ControlPlaneBinary, string> {
       if (at) found[b] = at;
     }
   }
+  return found;
+}
+
+/** Finds etcd, kube-apiserver, kube-scheduler and kwok; throws with what is missing and how to get it. */
+export function findBinaries(): Record<ControlPlaneBinary, string> {
+  const found = findToolchainBinaries(CONTROL_PLANE_BINARIES);
   const missing = CONTROL_PLANE_BINARIES.filter((b) => found[b] === undefined);
   if (missing.length > 0) {
     throw new Error(
