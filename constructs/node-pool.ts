@@ -14,8 +14,8 @@ import { PlannedFleet, PlannedPool } from './core/plan';
 import { ResourceInput } from './core/base/resources';
 import { PlannedVm } from './core/vm/vm';
 import { IElasticQuota } from './quota';
-import { renderVirtualMachine } from './render/kubevirt';
-import { CLUSTER_LABEL, INSTANCE_TYPE_LABEL, NODE_TYPE_LABEL, POOL_LABEL, poolVmName, QUOTA_LABEL } from './core/naming/derived';
+import { elasticNodeLabels, renderVirtualMachine } from './render/kubevirt';
+import { poolVmName } from './core/naming/derived';
 import { ITenantCluster } from './tenant-cluster';
 import { VmNode } from './parts/vm-node';
 import { NodeRollout } from './parts/node-rollout';
@@ -141,14 +141,7 @@ export class ElasticNodePool extends Construct implements IPlanContributor {
         join: () => {
           const vm = plannedVm(index, nodeName);
           return {
-            labels: {
-              ...vm.labels,
-              [POOL_LABEL]: vm.pool,
-              [QUOTA_LABEL]: vm.quota,
-              [CLUSTER_LABEL]: vm.cluster,
-              [NODE_TYPE_LABEL]: vm.nodeType,
-              [INSTANCE_TYPE_LABEL]: vm.nodeType,
-            },
+            labels: elasticNodeLabels(vm),
             taints: vm.taints,
           };
         },

@@ -17,6 +17,7 @@ import {
   REVISION_ANNOTATION,
   VM_NAME_LABEL,
 } from './labels';
+import { INSTANCE_TYPE_LABEL } from '../core/naming/derived';
 
 export const DEFAULT_IMAGE = 'quay.io/containerdisks/ubuntu:24.04';
 
@@ -330,6 +331,21 @@ export function plannedClaim(vm: PlannedVm, userDataSecret: string, groupsLabell
     userDataSecret,
     placement:
       vm.placement === 'planned' && vm.host !== undefined ? { host: vm.host } : { spread: spreadLabels, ...groupPlacement(vm.hostGroup, groupsLabelled) },
+  };
+}
+
+/**
+ * The labels an Elastic Node Pool's node joins its tenant cluster with: the pool's node labels, then its pool, quota,
+ * cluster and node type (also as the well-known instance type).
+ */
+export function elasticNodeLabels(vm: PlannedVm): Record<string, string> {
+  return {
+    ...vm.labels,
+    [POOL_LABEL]: vm.pool,
+    [QUOTA_LABEL]: vm.quota,
+    [CLUSTER_LABEL]: vm.cluster,
+    [NODE_TYPE_LABEL]: vm.nodeType,
+    [INSTANCE_TYPE_LABEL]: vm.nodeType,
   };
 }
 
