@@ -500,15 +500,15 @@ function addNodeCommands(program: Command, io: Io, done: (code: number) => void)
 const STATUS_EXAMPLES = `
 Exit codes: 0 converged (every cluster read, nothing differs from the plan); 1 a problem found (each named with
 its evidence and its fix); 2 a cluster or the config could not be read (the rest is still printed).
-It only reads: lists of VirtualMachines, VirtualMachineInstances, launcher pods, HostClaims, ResourceQuotas and
-Nodes on the provider cluster, and Nodes on each tenant cluster (the config's kubeconfigPath and kubeconfigContext).
+It only reads: lists of VirtualMachines, VirtualMachineInstances, launcher pods, DataVolumes, HostClaims,
+ResourceQuotas and Nodes on the provider cluster, and Nodes on each tenant cluster (the config's kubeconfigPath and kubeconfigContext).
 
 Examples:
-  $ metalslice status metalslice.yaml
-  $ metalslice status metalslice.yaml -o wide --kubeconfig ~/.kube/provider
-  $ metalslice status metalslice.yaml -o json > status.json          # schema/metalslice-status.schema.json
-  $ metalslice status metalslice.yaml -o prometheus > /var/lib/node_exporter/metalslice.prom
-  $ cdktf deploy && metalslice status metalslice.yaml --wait --timeout 20m
+  metalslice status metalslice.yaml
+  metalslice status metalslice.yaml -o wide --kubeconfig ~/.kube/provider
+  metalslice status metalslice.yaml -o json > status.json   # schema/metalslice-status.schema.json
+  metalslice status metalslice.yaml -o prometheus > /var/lib/node_exporter/metalslice.prom
+  cdktf deploy && metalslice status metalslice.yaml --wait --timeout 20m
 `;
 
 /** \`status\`: the running fleet against the plan, read only. */

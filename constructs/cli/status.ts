@@ -1,5 +1,5 @@
 /**
- * `metalslice status CONFIG`: reads the provider cluster (VMs, VMIs, launcher pods, HostClaims, the quotas'
+ * `metalslice status CONFIG`: reads the provider cluster (VMs, VMIs, launcher pods, DataVolumes, HostClaims, the quotas'
  * ResourceQuotas, the hosts' Nodes) and each tenant cluster's Nodes, with the kubeconfigs the config names, and
  * compares them with the plan (constructs/status). It only reads: every request is a paged list (GET). Exit
  * codes: 0 converged; 1 a problem found; 2 a cluster or the config could not be read.
@@ -16,7 +16,7 @@ import { expectedOf } from '../status/expected';
 import { StatusFormat, statusJson, statusMarkdown, statusPrometheus, statusText } from '../status/formats';
 import type { FleetStatus, Observed, ObservedObject, ProviderView, Reading } from '../status/types';
 import { KubeApiError, KubeClient } from './kube/client';
-import { findTarget, KubeconfigError } from './kube/config';
+import { findTarget, KubeconfigError, KubeTarget } from './kube/config';
 
 /** What `status` is asked. */
 export interface StatusOptions {
@@ -55,40 +55,61 @@ function readError(e: unknown): string {
   throw e;
 }
 
-async function readProvider(options: StatusOptions): Promise<Reading<ProviderView>> {
+/** Who a target is, as far as what it may read goes: the same server as the same user reads the same objects. */
+function identity(target: KubeTarget): string {
+  return JSON.stringify([target.server, target.who]);
+}
+
+/** The provider cluster: seven lists, or why they could not be read. */
+async function readProvider(options: StatusOptions): Promise<{ reading: Reading<ProviderView>; identity?: string }> {
   try {
-    const client = new KubeClient(findTarget({ kubeconfig: options.kubeconfig, context: options.context }));
-    const [vms, vmis, launchers, hostClaims, quotas, nodes] = [
+    const target = findTarget({ kubeconfig: options.kubeconfig, context: options.context });
+    const client = new KubeClient(target);
+    const [vms, vmis, launchers, dataVolumes, hostClaims, quotas, nodes] = [
       await listServed(client, '/apis/kubevirt.io/v1/virtualmachines'),
       await listServed(client, '/apis/kubevirt.io/v1/virtualmachineinstances'),
       await client.list<ObservedObject>('/api/v1/pods', { labelSelector: 'kubevirt.io=virt-launcher' }),
+      await listServed(client, '/apis/cdi.kubevirt.io/v1beta1/datavolumes'),
       await listServed(client, `/apis/${METAL3_API_VERSION}/hostclaims`),
       await client.list<ObservedObject>('/api/v1/resourcequotas', { labelSelector: 'app.kubernetes.io/managed-by=metalslice' }),
       await client.list<ObservedObject>('/api/v1/nodes'),
     ];
-    return { ok: true, view: { vms: vms ?? [], vmis: vmis ?? [], launchers, hostClaims, quotas, nodes } };
+    return {
+      reading: { ok: true, view: { vms: vms ?? [], vmis: vmis ?? [], launchers, dataVolumes, hostClaims, quotas, nodes } },
+      identity: identity(target),
+    };
   } catch (e) {
-    return { ok: false, error: readError(e) };
+    return { reading: { ok: false, error: readError(e) } };
   }
 }
 
-/** Each tenant cluster's Nodes, read once per kubeconfig and context however many clusters share them. */
-async function readTenants(clusters: readonly { name: string; kubeconfig?: string; context?: string }[]): Promise<Map<string, Reading<readonly ObservedObject[]>>> {
+/**
+ * Each tenant cluster's Nodes, read once per server and user however many clusters share them; a tenant cluster
+ * that is the provider cluster, as the same user, takes the Nodes the provider's reading already listed.
+ */
+async function readTenants(
+  clusters: readonly { name: string; kubeconfig?: string; context?: string }[],
+  provider: { reading: Reading<ProviderView>; identity?: string },
+): Promise<Map<string, Reading<readonly ObservedObject[]>>> {
   const reads = new Map<string, Promise<Reading<readonly ObservedObject[]>>>();
+  if (provider.identity !== undefined && provider.reading.ok) reads.set(provider.identity, Promise.resolve({ ok: true, view: provider.reading.view.nodes }));
   const out = new Map<string, Reading<readonly ObservedObject[]>>();
   for (const c of clusters) {
-    const key = JSON.stringify([c.kubeconfig ?? null, c.context ?? null]);
+    let target: KubeTarget;
+    try {
+      target = findTarget({ kubeconfig: c.kubeconfig, context: c.context });
+    } catch (e) {
+      out.set(c.name, { ok: false, error: readError(e) });
+      continue;
+    }
+    const key = identity(target);
     if (!reads.has(key))
       reads.set(
         key,
-        (async () => {
-          try {
-            const client = new KubeClient(findTarget({ kubeconfig: c.kubeconfig, context: c.context }));
-            return { ok: true as const, view: await client.list<ObservedObject>('/api/v1/nodes') };
-          } catch (e) {
-            return { ok: false as const, error: readError(e) };
-          }
-        })(),
+        new KubeClient(target).list<ObservedObject>('/api/v1/nodes').then(
+          (view) => ({ ok: true as const, view }),
+          (e: unknown) => ({ ok: false as const, error: readError(e) }),
+        ),
       );
     out.set(c.name, await reads.get(key)!);
   }
@@ -160,7 +181,8 @@ export async function runStatus(file: string, options: StatusOptions, io: Status
   const deadline = Date.now() + drainTimeoutSeconds(options.timeout)! * 1000;
   for (;;) {
     const at = new Date();
-    const observed: Observed = { at, provider: await readProvider(options), tenants: await readTenants(tenants) };
+    const provider = await readProvider(options);
+    const observed: Observed = { at, provider: provider.reading, tenants: await readTenants(tenants, provider) };
     const status = compareFleet(expected, observed, { joinTimeoutSeconds });
     const done = status.converged || !options.wait || Date.now() + options.interval * 1000 > deadline;
     if (done) {

@@ -5,6 +5,7 @@
  */
 import { Quantity } from '../core/base/quantity';
 import { excerptText } from '../core/base/excerpt';
+import { CONFIG_API_VERSION } from '../core/input/config-schema';
 import { MANAGED_BY, POOL_LABEL, SURGE_LABEL } from '../core/naming/derived';
 import type { Expected, ExpectedPool } from './expected';
 import { DEPLOY_AGAIN, hostNodeStatus, Lookup, newestLaunchers, vmNodeStatus } from './nodes';
@@ -21,6 +22,7 @@ export const PROBLEM_REASONS = [
   'Replacing',
   'Drifted',
   'LauncherPending',
+  'DiskNotReady',
   'WaitingForNode',
   'NodeNotJoined',
   'NodeNotReady',
@@ -52,6 +54,7 @@ function lookupOf(view: ProviderView, observed: Observed, options: CompareOption
     vmis: byKey(view.vmis),
     launchers: newestLaunchers(view.launchers),
     hostClaims: view.hostClaims ? byKey(view.hostClaims) : undefined,
+    dataVolumes: view.dataVolumes ? byKey(view.dataVolumes) : undefined,
     tenantNodes: (cluster) => tenants.get(cluster),
   };
 }
@@ -202,7 +205,7 @@ export function compareFleet(expected: Expected, observed: Observed, options: Co
     fleets = expected.fleets.map((f) => fleetHosts(f, view, problems));
   }
   return {
-    apiVersion: 'metalslice.io/v1alpha1',
+    apiVersion: CONFIG_API_VERSION,
     kind: 'FleetStatus',
     observedAt: observed.at.toISOString(),
     converged: problems.length === 0,

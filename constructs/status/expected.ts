@@ -64,8 +64,11 @@ export interface ExpectedFleet {
 
 /** The whole expectation. */
 export interface Expected {
+  /** Every pool with VMs or HostClaims, in the plan's order. */
   readonly pools: readonly ExpectedPool[];
+  /** Every quota's ResourceQuota. */
   readonly quotas: readonly ExpectedQuota[];
+  /** Every fleet's hosts. */
   readonly fleets: readonly ExpectedFleet[];
   /** Every namespace the plan's VMs and HostClaims live in: a VM of the fleet found there that no pool planned is an orphan. */
   readonly namespaces: ReadonlySet<string>;

@@ -6,7 +6,7 @@ import { excerptText } from '../core/base/excerpt';
 import { DRAINING_ANNOTATION, REPLACING_ANNOTATION, REVISION_ANNOTATION } from '../core/naming/derived';
 import { firstDifference } from './drift';
 import type { ExpectedNode, ExpectedPool } from './expected';
-import { annotationOf, conditionOf, deleting, nameOf, rec, str } from './objects';
+import { annotationOf, arr, conditionOf, deleting, nameOf, rec, str } from './objects';
 import type { NodeStatus, ObservedObject, StatusCondition, StatusProblem, TenantNodeStatus } from './types';
 
 /** The clusters' objects as one node's comparison looks them up. */
@@ -19,6 +19,8 @@ export interface Lookup {
   /** The newest launcher pod of each VM, by `namespace/vm`. */
   readonly launchers: ReadonlyMap<string, ObservedObject>;
   readonly hostClaims?: ReadonlyMap<string, ObservedObject>;
+  /** CDI's DataVolumes by `namespace/name`; undefined when CDI is not installed. */
+  readonly dataVolumes?: ReadonlyMap<string, ObservedObject>;
   /** The tenant cluster's Nodes by name; undefined when that cluster could not be read. */
   tenantNodes(cluster: string): ReadonlyMap<string, ObservedObject> | undefined;
 }
@@ -196,6 +198,7 @@ function vmProblems(pool: ExpectedPool, node: ExpectedNode, look: Lookup, replac
     const drift = problems.some((p) => p.reason === 'RevisionNotApplied') ? undefined : driftProblem(pool, node, vm, replacing);
     const pending = launcherProblem(pool, node, look.launchers.get(key));
     for (const p of [drift, pending]) if (p) problems.push(p);
+    problems.push(...diskProblems(pool, node, look));
   }
   if (tenant) problems.push(...tenantProblems(pool, node.name, tenant.get(node.name), vmi ? str(vmi.metadata?.creationTimestamp) : undefined, look));
   return problems;
@@ -214,6 +217,34 @@ function isUpToDate(pool: ExpectedPool, revision: string | undefined, running: s
 /** The revision a VM's template carries. */
 function templateRevision(vm: ObservedObject | undefined): string | undefined {
   return vm ? str(rec(rec(rec(rec(vm.spec)?.template)?.metadata)?.annotations)?.[REVISION_ANNOTATION]) : undefined;
+}
+
+/**
+ * The root disks of a VM (its dataVolumeTemplates) that CDI has not finished: importing, or failed. A DataVolume
+ * CDI has collected after its import is gone and fine: its claim holds the disk.
+ */
+function diskProblems(pool: ExpectedPool, node: ExpectedNode, look: Lookup): StatusProblem[] {
+  const templates = arr(rec((node.vm as unknown as { spec?: unknown } | undefined)?.spec)?.dataVolumeTemplates);
+  const out: StatusProblem[] = [];
+  for (const t of templates) {
+    const name = str(rec(rec(t)?.metadata)?.name);
+    const dv = name === undefined ? undefined : look.dataVolumes?.get(`${pool.namespace}/${name}`);
+    const phase = dv ? str(rec(dv.status)?.phase) : undefined;
+    if (!dv || phase === 'Succeeded') continue;
+    const running = conditionOf(dv, 'Running') ?? conditionOf(dv, 'Ready');
+    out.push({
+      reason: 'DiskNotReady',
+      object: { kind: 'DataVolume', name: name!, namespace: pool.namespace, cluster: 'provider' },
+      since: running?.lastTransitionTime ?? str(dv.metadata?.creationTimestamp),
+      message: `the root disk of ${node.name} is ${excerptText(phase ?? 'without a phase')} in CDI`,
+      evidence: running?.message !== undefined ? `CDI: ${excerptText(running.message, 200)}` : undefined,
+      remedy:
+        phase === 'Failed'
+          ? `kubectl describe datavolume ${name!} -n ${pool.namespace}: the image, its registry or URL, or the storage class; fix it in the config and deploy again`
+          : 'wait: CDI is importing the image',
+    });
+  }
+  return out;
 }
 
 /** One VM node: its status and problems. */

@@ -4,6 +4,8 @@
  * schema/metalslice-status.schema.json describes FleetStatus; a unit test holds the two together.
  */
 
+import type { ConfigApiVersion } from '../core/input/model';
+
 /** The object metadata status reads. */
 export interface ObservedMeta {
   readonly name?: unknown;
@@ -212,8 +214,8 @@ export interface ClusterReading {
 
 /** `metalslice status -o json` (schema/metalslice-status.schema.json). */
 export interface FleetStatus {
-  /** `metalslice.io/v1alpha1`. */
-  apiVersion: 'metalslice.io/v1alpha1';
+  /** The config's apiVersion, `metalslice.io/v1alpha1`. */
+  apiVersion: ConfigApiVersion;
   /** `FleetStatus`. */
   kind: 'FleetStatus';
   /** When the clusters were read (RFC 3339). */

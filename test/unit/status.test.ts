@@ -68,7 +68,10 @@ interface Obj {
 }
 
 /** The clusters as a converged deploy leaves them: every VM running at its revision on its host, every Node Ready. */
-function converged(expected: Expected): { provider: { vms: Obj[]; vmis: Obj[]; launchers: Obj[]; quotas: Obj[]; nodes: Obj[]; hostClaims?: Obj[] }; tenant: Obj[] } {
+function converged(expected: Expected): {
+  provider: { vms: Obj[]; vmis: Obj[]; launchers: Obj[]; quotas: Obj[]; nodes: Obj[]; hostClaims?: Obj[]; dataVolumes?: Obj[] };
+  tenant: Obj[];
+} {
   const vms: Obj[] = [];
   const vmis: Obj[] = [];
   const launchers: Obj[] = [];
@@ -103,7 +106,15 @@ function converged(expected: Expected): { provider: { vms: Obj[]; vmis: Obj[]; l
   const nodes: Obj[] = expected.fleets.flatMap((f) =>
     f.hosts.map((h) => ({ metadata: { name: h }, spec: {}, status: { allocatable: { cpu: '32', memory: '128Gi' }, conditions: [{ type: 'Ready', status: 'True' }] } })),
   );
-  return { provider: { vms, vmis, launchers, quotas, nodes }, tenant };
+  // Root disks imported; one already collected by CDI after its import, as CDI does: still fine.
+  const dataVolumes: Obj[] = vms.slice(1).flatMap((vm) =>
+    ((vm.spec as { dataVolumeTemplates?: { metadata: { name: string } }[] }).dataVolumeTemplates ?? []).map((t) => ({
+      metadata: { name: t.metadata.name, namespace: vm.metadata.namespace },
+      spec: {},
+      status: { phase: 'Succeeded' },
+    })),
+  );
+  return { provider: { vms, vmis, launchers, quotas, nodes, dataVolumes }, tenant };
 }
 
 function observe(world: ReturnType<typeof converged>, tenantError?: string): Observed {
@@ -159,6 +170,15 @@ describe('status: the running fleet against the plan', () => {
         };
       },
       ['LauncherPending virt-launcher-web-2-abcde'],
+    ],
+    [
+      'a root disk CDI failed to import',
+      (w) =>
+        (w.provider.dataVolumes!.find((d) => d.metadata.name === 'web-1-root')!.status = {
+          phase: 'Failed',
+          conditions: [{ type: 'Running', status: 'False', message: 'Unable to connect to http data source: 404' }],
+        }),
+      ['DiskNotReady web-1-root'],
     ],
     ['a Node that left', (w) => w.tenant.splice(0, 1), ['NodeNotJoined web-0']],
     ['a Node NotReady', (w) => (w.tenant[1].status.conditions = [{ type: 'Ready', status: 'False', message: 'kubelet stopped' }]), ['NodeNotReady web-1']],
