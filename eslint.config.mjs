@@ -50,7 +50,8 @@ const STATUS_ZONES = [
   {
     target: './constructs/status',
     from: ['./constructs/cli/**', './constructs/verify/**', './constructs/parts/**', './constructs/plumbing/**', './constructs/*.ts'],
-    message: 'constructs/status is pure: it compares what cli/status.ts read with the plan, and imports nothing that reads a cluster, runs a process or makes a construct.',
+    message:
+      'constructs/status is pure: it compares what cli/status.ts read with the plan, and imports nothing that reads a cluster, runs a process or makes a construct.',
   },
 ];
 

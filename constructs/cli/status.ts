@@ -145,7 +145,8 @@ function exitOf(status: FleetStatus): number {
 
 /** Checks the options a person may get wrong; a usage error names the option and the fix. */
 function optionProblem(options: StatusOptions): string | undefined {
-  if (drainTimeoutSeconds(options.joinTimeout) === undefined) return `--join-timeout "${escapeControls(options.joinTimeout)}" is not a duration: write it like 15m or 1h30m`;
+  if (drainTimeoutSeconds(options.joinTimeout) === undefined)
+    return `--join-timeout "${escapeControls(options.joinTimeout)}" is not a duration: write it like 15m or 1h30m`;
   if (drainTimeoutSeconds(options.timeout) === undefined) return `--timeout "${escapeControls(options.timeout)}" is not a duration: write it like 10m or 1h`;
   if (!Number.isFinite(options.interval) || options.interval <= 0 || options.interval > 600)
     return `--interval must be a number of seconds above 0 and at most 600 (got ${escapeControls(String(options.interval))})`;

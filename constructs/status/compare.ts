@@ -88,7 +88,8 @@ function poolStatus(pool: ExpectedPool, look: Lookup, view: ProviderView, proble
 function strayProblems(expected: Expected, view: ProviderView): StatusProblem[] {
   const planned = new Set(expected.pools.flatMap((p) => p.nodes.map((n) => `${p.namespace}/${n.name}`)));
   const counted = new Set(expected.pools.filter((p) => p.kind === 'dynamic').map((p) => `${p.namespace}/${p.name}`));
-  const ours = (o: ObservedObject) => expected.namespaces.has(namespaceOf(o)) || labelOf(o, 'app.kubernetes.io/managed-by') === MANAGED_BY['app.kubernetes.io/managed-by'];
+  const ours = (o: ObservedObject) =>
+    expected.namespaces.has(namespaceOf(o)) || labelOf(o, 'app.kubernetes.io/managed-by') === MANAGED_BY['app.kubernetes.io/managed-by'];
   const out: StatusProblem[] = [];
   for (const [kind, objects] of [
     ['VirtualMachine', view.vms],
@@ -149,7 +150,8 @@ function quotaStatus(expected: Expected, view: ProviderView, problems: StatusPro
           reason: 'QuotaUseDiffers',
           object,
           message: `quota ${q.name} counts another use than the plan: ${differs.map(([k, v]) => `${k} used ${excerptText(used[k])}, planned ${v}`).join('; ')}`,
-          remedy: 'look for VMs or pods the plan does not count (orphans, surge VMs above) or planned VMs not running; the quota controller also lags a few seconds behind a change',
+          remedy:
+            'look for VMs or pods the plan does not count (orphans, surge VMs above) or planned VMs not running; the quota controller also lags a few seconds behind a change',
         });
     }
     return { name: q.name, namespace: q.namespace, planned: { ...q.hard }, plannedUse: { ...q.use }, hard, used };
@@ -191,7 +193,8 @@ export function compareFleet(expected: Expected, observed: Observed, options: Co
       reason: 'ClusterUnreadable',
       object: { kind: 'Cluster', name: c.name, cluster: c.name },
       message: `the ${c.role === 'provider' ? 'provider cluster' : `tenant cluster ${c.name}`} could not be read: ${c.error ?? ''}`,
-      remedy: 'check the kubeconfig and context status uses for it (--kubeconfig, or the cluster\'s kubeconfigPath and kubeconfigContext) and that its API server is up',
+      remedy:
+        "check the kubeconfig and context status uses for it (--kubeconfig, or the cluster's kubeconfigPath and kubeconfigContext) and that its API server is up",
     });
   let pools: PoolStatus[] = [];
   let quotas: QuotaStatus[] = [];

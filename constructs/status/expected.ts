@@ -90,7 +90,15 @@ export function expectedOf(plan: Plan): Expected {
   const selectorOf = new Map(plan.fleets.map((f) => [f.name, f.spec.hostSelector]));
   const pools: ExpectedPool[] = [];
   const vmPools = [
-    ...plan.pools.map((p) => ({ kind: 'elastic' as const, name: p.name, cluster: p.cluster, path: p.path, namespace: p.namespace, fleet: p.fleet, vms: p.vms })),
+    ...plan.pools.map((p) => ({
+      kind: 'elastic' as const,
+      name: p.name,
+      cluster: p.cluster,
+      path: p.path,
+      namespace: p.namespace,
+      fleet: p.fleet,
+      vms: p.vms,
+    })),
     ...plan.autoPools
       .filter((p) => p.providerKind === 'kubevirt' && p.quota !== undefined)
       .map((p) => {
@@ -108,11 +116,27 @@ export function expectedOf(plan: Plan): Expected {
     }));
     // A pool whose nodes a node template or an autoscaler makes is counted, not listed node by node.
     const listed = p.kind !== 'dynamic' && made.length === p.vms.filter((vm) => vm.concrete).length;
-    pools.push({ kind: listed ? p.kind : 'dynamic', name: p.name, cluster: p.cluster, machine: 'VirtualMachine', namespace: p.namespace, revision, nodes: listed ? nodes : [], fleet: p.fleet });
+    pools.push({
+      kind: listed ? p.kind : 'dynamic',
+      name: p.name,
+      cluster: p.cluster,
+      machine: 'VirtualMachine',
+      namespace: p.namespace,
+      revision,
+      nodes: listed ? nodes : [],
+      fleet: p.fleet,
+    });
   }
   for (const { spec, pool } of plan.privatePools) {
     const namespace = nodeEnvironmentNamespace({ cluster: spec.cluster, provider: spec.provider });
-    pools.push({ kind: 'private', name: spec.name, cluster: spec.cluster, machine: 'HostClaim', namespace, nodes: pool.nodes.map((n) => ({ name: n.name, plannedHost: n.host ?? null })) });
+    pools.push({
+      kind: 'private',
+      name: spec.name,
+      cluster: spec.cluster,
+      machine: 'HostClaim',
+      namespace,
+      nodes: pool.nodes.map((n) => ({ name: n.name, plannedHost: n.host ?? null })),
+    });
   }
   const quotas = plan.quotas.map((q) => {
     const hard = resourceQuotaHard(q);

@@ -84,8 +84,7 @@ export function statusText(status: FleetStatus, wide: boolean): string {
   const at = new Date(status.observedAt);
   const out: string[] = [];
   out.push(table(['CLUSTER', 'POOL', 'KIND', 'DESIRED', 'EXISTING', 'READY', 'UP-TO-DATE', 'AVAILABLE'], poolRows(status.pools)));
-  if (wide)
-    out.push(table(['NODE', 'POOL', 'VM', 'VMI', 'PLANNED-HOST', 'HOST', 'REVISION', 'TENANT-NODE', 'KUBELET', 'AGE'], nodeRows(status, at)));
+  if (wide) out.push(table(['NODE', 'POOL', 'VM', 'VMI', 'PLANNED-HOST', 'HOST', 'REVISION', 'TENANT-NODE', 'KUBELET', 'AGE'], nodeRows(status, at)));
   if (status.quotas.length > 0)
     out.push(
       table(
@@ -97,13 +96,19 @@ export function statusText(status: FleetStatus, wide: boolean): string {
     out.push(
       table(
         ['FLEET', 'HOSTS', 'SEEN', 'USABLE', 'NOT-READY', 'CORDONED', 'CAN-LOSE-ANY-HOST'],
-        status.fleets.map((f) => [f.name, String(f.inventory), String(f.seen), String(f.usable), String(f.notReady.length), String(f.cordoned.length), f.canLoseAnyHost ? 'yes' : 'no']),
+        status.fleets.map((f) => [
+          f.name,
+          String(f.inventory),
+          String(f.seen),
+          String(f.usable),
+          String(f.notReady.length),
+          String(f.cordoned.length),
+          f.canLoseAnyHost ? 'yes' : 'no',
+        ]),
       ),
     );
   out.push(
-    status.converged
-      ? 'converged: the running fleet is what the plan says'
-      : `${status.problems.length} problem(s):\n${problemLines(status.problems, at)}`,
+    status.converged ? 'converged: the running fleet is what the plan says' : `${status.problems.length} problem(s):\n${problemLines(status.problems, at)}`,
   );
   return `${out.join('\n\n')}\n`;
 }
@@ -135,7 +140,8 @@ export function statusMarkdown(status: FleetStatus): string {
           p.remedy,
         ]),
       );
-    if (status.problems.length > shown.length) out.push('', `${status.problems.length - shown.length} more problem(s): run \`metalslice status\` for all of them.`);
+    if (status.problems.length > shown.length)
+      out.push('', `${status.problems.length - shown.length} more problem(s): run \`metalslice status\` for all of them.`);
   }
   return `${out.join('\n')}\n`;
 }

@@ -101,7 +101,11 @@ function tenantProblems(pool: ExpectedPool, name: string, node: ObservedObject |
 function conditionsOf(ready: boolean | undefined, upToDate: boolean, available: boolean, gone: boolean, problems: readonly StatusProblem[]): StatusCondition[] {
   const reason = (fallback: string) => problems[0]?.reason ?? fallback;
   const conditions: StatusCondition[] = [
-    { type: 'Ready', status: ready === undefined ? 'Unknown' : ready ? 'True' : 'False', reason: ready === undefined ? 'ClusterUnreadable' : ready ? 'NodeReady' : reason('NodeNotReady') },
+    {
+      type: 'Ready',
+      status: ready === undefined ? 'Unknown' : ready ? 'True' : 'False',
+      reason: ready === undefined ? 'ClusterUnreadable' : ready ? 'NodeReady' : reason('NodeNotReady'),
+    },
     { type: 'UpToDate', status: upToDate ? 'True' : 'False', reason: upToDate ? 'UpToDate' : reason('NotUpToDate') },
     { type: 'Available', status: available ? 'True' : 'False', reason: available ? 'Available' : reason('NotAvailable') },
   ];
@@ -174,8 +178,7 @@ function launcherProblem(pool: ExpectedPool, node: ExpectedNode, pod: ObservedOb
     since: scheduled?.lastTransitionTime ?? str(pod.metadata?.creationTimestamp),
     message: `the launcher pod of ${node.name} is not bound to a host${node.plannedHost ? ` (the plan put it on ${node.plannedHost})` : ''}`,
     evidence: scheduled?.message !== undefined ? `kube-scheduler: ${excerptText(scheduled.message, 300)}` : 'kube-scheduler has not said why',
-    remedy:
-      'free room on a host the pool may use, bring a lost host back (or uncordon it), or add hosts and plan again: metalslice plan says what fits',
+    remedy: 'free room on a host the pool may use, bring a lost host back (or uncordon it), or add hosts and plan again: metalslice plan says what fits',
   };
 }
 
@@ -210,7 +213,13 @@ function withoutUndefined<T extends object>(record: { [K in keyof T]: T[K] | und
 }
 
 /** At the plan's revision (VM and instance), not being replaced, no field changed by hand. */
-function isUpToDate(pool: ExpectedPool, revision: string | undefined, running: string | undefined, replacing: boolean, problems: readonly StatusProblem[]): boolean {
+function isUpToDate(
+  pool: ExpectedPool,
+  revision: string | undefined,
+  running: string | undefined,
+  replacing: boolean,
+  problems: readonly StatusProblem[],
+): boolean {
   return revision === pool.revision && running === revision && !replacing && !problems.some((p) => p.reason === 'Drifted');
 }
 

@@ -110,7 +110,10 @@ describe('npm run lint: the folders of constructs/core', () => {
   it('holds constructs/status pure: refused the Kubernetes client, passed the renderers', () => {
     const refused = lint('constructs/status/lint-probe-layer.ts', "import { KubeClient } from '../cli/kube/client';\nexport const probe = KubeClient;\n");
     expect({ code: refused.code, rules: refused.rules }).toEqual({ code: 1, rules: ['import-x/no-restricted-paths'] });
-    const passed = lint('constructs/status/lint-probe-layer.ts', "import { renderVirtualMachine } from '../render/kubevirt';\nexport const probe = renderVirtualMachine;\n");
+    const passed = lint(
+      'constructs/status/lint-probe-layer.ts',
+      "import { renderVirtualMachine } from '../render/kubevirt';\nexport const probe = renderVirtualMachine;\n",
+    );
     expect({ code: passed.code, rules: passed.rules }).toEqual({ code: 0, rules: [] });
   }, 60_000);
 

@@ -91,7 +91,12 @@ function converged(expected: Expected): {
         status: { phase: 'Running', nodeName: host },
       });
       launchers.push({
-        metadata: { name: `virt-launcher-${node.name}-abcde`, namespace: pool.namespace, creationTimestamp: EARLIER, labels: { 'kubevirt.io': 'virt-launcher', 'vm.kubevirt.io/name': node.name } },
+        metadata: {
+          name: `virt-launcher-${node.name}-abcde`,
+          namespace: pool.namespace,
+          creationTimestamp: EARLIER,
+          labels: { 'kubevirt.io': 'virt-launcher', 'vm.kubevirt.io/name': node.name },
+        },
         spec: { nodeName: host, containers: [{ resources: { requests: { cpu: '400m', memory: '17Gi' } } }] },
         status: { phase: 'Running' },
       });
@@ -102,9 +107,17 @@ function converged(expected: Expected): {
       });
     }
   }
-  const quotas: Obj[] = expected.quotas.map((q) => ({ metadata: { name: 'metalslice', namespace: q.namespace }, spec: { hard: { ...q.hard } }, status: { used: { ...q.use } } }));
+  const quotas: Obj[] = expected.quotas.map((q) => ({
+    metadata: { name: 'metalslice', namespace: q.namespace },
+    spec: { hard: { ...q.hard } },
+    status: { used: { ...q.use } },
+  }));
   const nodes: Obj[] = expected.fleets.flatMap((f) =>
-    f.hosts.map((h) => ({ metadata: { name: h }, spec: {}, status: { allocatable: { cpu: '32', memory: '128Gi' }, conditions: [{ type: 'Ready', status: 'True' }] } })),
+    f.hosts.map((h) => ({
+      metadata: { name: h },
+      spec: {},
+      status: { allocatable: { cpu: '32', memory: '128Gi' }, conditions: [{ type: 'Ready', status: 'True' }] },
+    })),
   );
   // Root disks imported; one already collected by CDI after its import, as CDI does: still fine.
   const dataVolumes: Obj[] = vms.slice(1).flatMap((vm) =>
@@ -154,11 +167,17 @@ describe('status: the running fleet against the plan', () => {
       'a staged change: the instance runs another revision, KubeVirt says RestartRequired',
       (w) => {
         w.provider.vmis[1].metadata.annotations!['metalslice.io/revision'] = '0000000000000000';
-        w.provider.vms[1].status.conditions = [{ type: 'RestartRequired', status: 'True', lastTransitionTime: EARLIER, message: 'a non-live-updatable field was changed' }];
+        w.provider.vms[1].status.conditions = [
+          { type: 'RestartRequired', status: 'True', lastTransitionTime: EARLIER, message: 'a non-live-updatable field was changed' },
+        ];
       },
       ['RestartRequired web-1'],
     ],
-    ['the VM still at an old revision', (w) => (w.provider.vms[0].spec.template!.metadata.annotations['metalslice.io/revision'] = 'feedfacefeedface'), ['RevisionNotApplied web-0']],
+    [
+      'the VM still at an old revision',
+      (w) => (w.provider.vms[0].spec.template!.metadata.annotations['metalslice.io/revision'] = 'feedfacefeedface'),
+      ['RevisionNotApplied web-0'],
+    ],
     ['a node a roll is replacing', (w) => (w.provider.vms[0].metadata.annotations = { 'metalslice.io/replacing': 'abc:stopping' }), ['Replacing web-0']],
     [
       'a launcher pod kube-scheduler cannot bind',
@@ -166,7 +185,15 @@ describe('status: the running fleet against the plan', () => {
         delete w.provider.launchers[2].spec.nodeName;
         w.provider.launchers[2].status = {
           phase: 'Pending',
-          conditions: [{ type: 'PodScheduled', status: 'False', reason: 'Unschedulable', message: '0/3 nodes are available: 3 Insufficient memory.', lastTransitionTime: EARLIER }],
+          conditions: [
+            {
+              type: 'PodScheduled',
+              status: 'False',
+              reason: 'Unschedulable',
+              message: '0/3 nodes are available: 3 Insufficient memory.',
+              lastTransitionTime: EARLIER,
+            },
+          ],
         };
       },
       ['LauncherPending virt-launcher-web-2-abcde'],
@@ -203,7 +230,8 @@ describe('status: the running fleet against the plan', () => {
     ],
     [
       'a VM nobody planned',
-      (w) => w.provider.vms.push({ metadata: { name: 'stray', namespace: w.provider.vms[0].metadata.namespace, creationTimestamp: EARLIER }, spec: {}, status: {} }),
+      (w) =>
+        w.provider.vms.push({ metadata: { name: 'stray', namespace: w.provider.vms[0].metadata.namespace, creationTimestamp: EARLIER }, spec: {}, status: {} }),
       ['Orphan stray'],
     ],
     ['a quota limit changed by hand', (w) => (w.provider.quotas[0].spec.hard!['requests.cpu'] = '100'), ['Drifted metalslice']],
@@ -224,7 +252,9 @@ describe('status: the running fleet against the plan', () => {
 
   it('a host NotReady: named with the VMs on it, and the fleet that can no longer lose a host says so', () => {
     const world = converged(expected);
-    world.provider.nodes[0].status.conditions = [{ type: 'Ready', status: 'False', lastTransitionTime: EARLIER, message: 'Kubelet stopped posting node status.' }];
+    world.provider.nodes[0].status.conditions = [
+      { type: 'Ready', status: 'False', lastTransitionTime: EARLIER, message: 'Kubelet stopped posting node status.' },
+    ];
     // The two hosts left are nearly full: the VMs of either cannot move to the other.
     for (const n of world.provider.nodes.slice(1)) n.status.allocatable = { cpu: '1', memory: '20Gi' };
     const s = judge(world);
@@ -336,7 +366,7 @@ describe('status: every format keeps what a cluster sent inert', () => {
     );
   });
 
-  it("Prometheus: every line is a comment or a sample of the exposition format, whatever the names", () => {
+  it('Prometheus: every line is a comment or a sample of the exposition format, whatever the names', () => {
     expect(promLabel('a"b\\c\nd')).toBe('a\\"b\\\\c\\nd');
     fc.assert(
       fc.property(hostile, (name) => {
