@@ -499,7 +499,8 @@ function addNodeCommands(program: Command, io: Io, done: (code: number) => void)
 
 const STATUS_EXAMPLES = `
 Exit codes: 0 converged (every cluster read, nothing differs from the plan); 1 a problem found (each named with
-its evidence and its fix); 2 a cluster or the config could not be read (the rest is still printed).
+its evidence and its fix); 2 a cluster or the config could not be read (what could be read is still printed;
+nothing when the config cannot be).
 It only reads: lists of VirtualMachines, VirtualMachineInstances, launcher pods, DataVolumes, HostClaims,
 ResourceQuotas and Nodes on the provider cluster, and Nodes on each tenant cluster (the config's kubeconfigPath and kubeconfigContext).
 

@@ -52,7 +52,9 @@ async function listServed(client: KubeClient, apiPath: string, query: Record<str
 /** Why a cluster could not be read, in one line, with the fix (never a stack trace). */
 function readError(e: unknown): string {
   if (e instanceof KubeApiError || e instanceof KubeconfigError) return escapeControls(e.message);
-  throw e;
+  // A connection cut mid-answer (ECONNRESET) and the like: said for that cluster, the others still read.
+  const code = (e as NodeJS.ErrnoException | undefined)?.code;
+  return `the connection failed while reading (${escapeControls(code ?? (e instanceof Error ? e.message : String(e)))}): check that the API server is up, and run status again`;
 }
 
 /** Who a target is, as far as what it may read goes: the same server as the same user reads the same objects. */

@@ -4,19 +4,20 @@
  * what to do. Pure: it reads only what the clusters returned (Observed) and what the plan says (Expected).
  */
 import { Quantity } from '../core/base/quantity';
-import { excerptText } from '../core/base/excerpt';
+import { escapeControls, excerptText } from '../core/base/excerpt';
 import { CONFIG_API_VERSION } from '../core/input/config-schema';
-import { MANAGED_BY, POOL_LABEL, SURGE_LABEL } from '../core/naming/derived';
+import { CLUSTER_LABEL, MANAGED_BY, POOL_LABEL, SURGE_LABEL } from '../core/naming/derived';
 import type { Expected, ExpectedPool } from './expected';
 import { DEPLOY_AGAIN, hostNodeStatus, Lookup, newestLaunchers, vmNodeStatus } from './nodes';
 import { fleetHosts } from './hosts';
-import { byKey, deleting, keyOf, labelOf, nameOf, namespaceOf, rec, str, strings } from './objects';
+import { arr, byKey, deleting, keyOf, labelOf, nameOf, namespaceOf, rec, str, strings } from './objects';
 import type { FleetHostsStatus, FleetStatus, Observed, ObservedObject, PoolStatus, ProviderView, QuotaStatus, StatusProblem } from './types';
 
 /** Every reason a problem may have, so a metric of each is written even when none is seen. */
 export const PROBLEM_REASONS = [
   'ClusterUnreadable',
   'MachineMissing',
+  'InstanceMissing',
   'RevisionNotApplied',
   'RestartRequired',
   'Replacing',
@@ -88,15 +89,20 @@ function poolStatus(pool: ExpectedPool, look: Lookup, view: ProviderView, proble
 function strayProblems(expected: Expected, view: ProviderView): StatusProblem[] {
   const planned = new Set(expected.pools.flatMap((p) => p.nodes.map((n) => `${p.namespace}/${n.name}`)));
   const counted = new Set(expected.pools.filter((p) => p.kind === 'dynamic').map((p) => `${p.namespace}/${p.name}`));
+  const clusters = new Set(expected.pools.map((p) => p.cluster));
+  // In a namespace of this plan, or made by metalslice for a cluster of this plan (another stack's are its own).
   const ours = (o: ObservedObject) =>
-    expected.namespaces.has(namespaceOf(o)) || labelOf(o, 'app.kubernetes.io/managed-by') === MANAGED_BY['app.kubernetes.io/managed-by'];
+    expected.namespaces.has(namespaceOf(o)) ||
+    (labelOf(o, 'app.kubernetes.io/managed-by') === MANAGED_BY['app.kubernetes.io/managed-by'] && clusters.has(labelOf(o, CLUSTER_LABEL) ?? ''));
+  // A VM a controller owns (Cluster API's KubevirtMachine, an autoscaler's) is that controller's to end.
+  const owned = (o: ObservedObject) => arr(o.metadata?.ownerReferences).some((r) => rec(r)?.controller === true);
   const out: StatusProblem[] = [];
   for (const [kind, objects] of [
     ['VirtualMachine', view.vms],
     ['HostClaim', view.hostClaims ?? []],
   ] as const) {
     for (const o of objects) {
-      if (!ours(o) || planned.has(keyOf(o)) || deleting(o)) continue;
+      if (!ours(o) || planned.has(keyOf(o)) || deleting(o) || owned(o)) continue;
       const pool = labelOf(o, POOL_LABEL);
       if (pool !== undefined && counted.has(`${namespaceOf(o)}/${pool}`)) continue;
       const object = { kind, name: nameOf(o), namespace: namespaceOf(o), cluster: 'provider' };
@@ -116,7 +122,7 @@ function strayProblems(expected: Expected, view: ProviderView): StatusProblem[] 
               object,
               since,
               message: `no pool of the plan declares this ${kind}${pool !== undefined ? ` (its pool label says ${excerptText(pool)})` : ''}: it holds quota and host room the plan does not count`,
-              remedy: `kubectl delete ${kind === 'VirtualMachine' ? 'vm' : 'hostclaim'} ${excerptText(nameOf(o))} -n ${excerptText(namespaceOf(o))}, after draining its Node if it joined a cluster`,
+              remedy: `kubectl delete ${kind === 'VirtualMachine' ? 'vm' : 'hostclaim'} ${escapeControls(nameOf(o))} -n ${escapeControls(namespaceOf(o))}, after draining its Node if it joined a cluster`,
             },
       );
     }
@@ -144,7 +150,9 @@ function quotaStatus(expected: Expected, view: ProviderView, problems: StatusPro
             remedy: `${DEPLOY_AGAIN}: the stack takes the limit back; change the quota's limits in the config instead`,
           });
       }
-      const differs = Object.entries(q.use).filter(([key, value]) => key in used && !sameQuantity(value, used[key]));
+      // An autoscaler's nodes count against the quota too, in a number the plan bounds but does not fix.
+      const dynamic = expected.pools.some((p) => p.kind === 'dynamic' && p.namespace === q.namespace);
+      const differs = dynamic ? [] : Object.entries(q.use).filter(([key, value]) => key in used && !sameQuantity(value, used[key]));
       if (differs.length > 0)
         problems.push({
           reason: 'QuotaUseDiffers',

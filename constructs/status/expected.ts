@@ -58,7 +58,7 @@ export interface ExpectedQuota {
 export interface ExpectedFleet {
   /** The fleet's name. */
   readonly name: string;
-  /** Every host of the inventory, usable or not. */
+  /** The hosts of the inventory the plan counts on (not those it left out as unusable). */
   readonly hosts: readonly string[];
 }
 
@@ -145,7 +145,8 @@ export function expectedOf(plan: Plan): Expected {
     const charged: ResourceVector = reported ? normalizeResources(parseReported(reported.allocated)) : {};
     return { name: q.name, namespace: q.namespace, hard, use: quotaUse(charged, allocated.length, hard) };
   });
-  const fleets = plan.fleets.map((f) => ({ name: f.name, hosts: [...f.hosts.map((h) => h.name), ...f.excludedHosts.map((h) => h.name)].sort() }));
+  // The hosts the plan counts on; those it already left out (cordoned, NotReady, tainted) are no news.
+  const fleets = plan.fleets.map((f) => ({ name: f.name, hosts: f.hosts.map((h) => h.name).sort() }));
   const namespaces = new Set(pools.map((p) => p.namespace).filter((n) => n !== ''));
   return { pools, quotas, fleets, namespaces };
 }

@@ -1,12 +1,14 @@
 /**
  * A fleet's hosts as the provider cluster has them now: missing, NotReady or cordoned against the inventory,
- * and whether the fleet as it runs can still lose any one host (every launcher pod of the lost host finds room
- * on the others, first fit from the largest, as the plan's own N+1 check counts it).
+ * and whether the fleet as it runs can still lose any one host: every launcher pod of the lost host finds room on
+ * another usable host it may go to (its node selector and required affinity: a VM pinned to its planned host has
+ * none), first fit from the largest.
  */
 import { excerptText } from '../core/base/excerpt';
 import { Quantity } from '../core/base/quantity';
 import type { ExpectedFleet } from './expected';
-import { conditionOf, deleting, nameOf, podRequests, quantity, rec, str } from './objects';
+import { NodeMatch, nodeMatchOf } from './node-match';
+import { conditionOf, deleting, nameOf, podRequests, quantity, rec, str, strings } from './objects';
 import type { FleetHostsStatus, ObservedObject, ProviderView, StatusProblem } from './types';
 
 /** Most critical hosts a status names (the count is in the problem). */
@@ -16,6 +18,11 @@ const MAX_CRITICAL_NAMED = 20;
 interface Room {
   cpu: number;
   memory: number;
+}
+
+/** A launcher pod on a host: what it requests, and where else it may go. */
+interface Launcher extends Room {
+  readonly may: NodeMatch;
 }
 
 function roomOf(cpu: Quantity | undefined, memory: Quantity | undefined): Room {
@@ -28,7 +35,12 @@ function allocatableOf(node: ObservedObject): Room {
 }
 
 /** For each usable host, the VMs its loss would strand: none when the others have room for all of them (first fit, largest first). */
-function criticalHosts(usable: readonly string[], free: ReadonlyMap<string, Room>, onHost: ReadonlyMap<string, Room[]>): FleetHostsStatus['critical'] {
+function criticalHosts(
+  usable: readonly string[],
+  labelsOf: (host: string) => Readonly<Record<string, string>>,
+  free: ReadonlyMap<string, Room>,
+  onHost: ReadonlyMap<string, Launcher[]>,
+): FleetHostsStatus['critical'] {
   const critical: FleetHostsStatus['critical'] = [];
   const baseCpu = Float64Array.from(usable, (h) => free.get(h)!.cpu);
   const baseMemory = Float64Array.from(usable, (h) => free.get(h)!.memory);
@@ -41,7 +53,7 @@ function criticalHosts(usable: readonly string[], free: ReadonlyMap<string, Room
     let stranded = 0;
     for (const pod of pods) {
       let to = -1;
-      for (let i = 0; i < cpu.length && to < 0; i++) if (pod.cpu <= cpu[i] && pod.memory <= memory[i]) to = i;
+      for (let i = 0; i < cpu.length && to < 0; i++) if (pod.cpu <= cpu[i] && pod.memory <= memory[i] && pod.may(usable[i], labelsOf(usable[i]))) to = i;
       if (to < 0) stranded++;
       else {
         cpu[to] -= pod.cpu;
@@ -97,14 +109,14 @@ function hostProblems(
 export function fleetHosts(fleet: ExpectedFleet, view: ProviderView, problems: StatusProblem[]): FleetHostsStatus {
   const nodes = new Map(view.nodes.map((n) => [nameOf(n), n]));
   const inFleet = new Set(fleet.hosts);
-  const onHost = new Map<string, Room[]>();
+  const onHost = new Map<string, Launcher[]>();
   for (const pod of view.launchers) {
     const host = str(rec(pod.spec)?.nodeName);
     const phase = str(rec(pod.status)?.phase);
     if (host === undefined || !inFleet.has(host) || deleting(pod) || phase === 'Succeeded' || phase === 'Failed') continue;
     const list = onHost.get(host) ?? [];
     const r = podRequests(pod);
-    list.push(roomOf(r.cpu, r.memory));
+    list.push({ ...roomOf(r.cpu, r.memory), may: nodeMatchOf(pod) });
     onHost.set(host, list);
   }
   const missing: string[] = [];
@@ -128,7 +140,8 @@ export function fleetHosts(fleet: ExpectedFleet, view: ProviderView, problems: S
     }
     free.set(host, room);
   }
-  const critical = criticalHosts(usable, free, onHost);
+  const labels = new Map(usable.map((h) => [h, strings(nodes.get(h)?.metadata?.labels)]));
+  const critical = criticalHosts(usable, (h) => labels.get(h)!, free, onHost);
   if (critical.length > 0)
     problems.push({
       reason: 'NoHostFailureHeadroom',

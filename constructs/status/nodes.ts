@@ -129,25 +129,58 @@ function revisionProblems(pool: ExpectedPool, node: ExpectedNode, vm: ObservedOb
     return out;
   }
   const replacing = annotationOf(vm, REPLACING_ANNOTATION);
-  const running = vmi ? annotationOf(vmi, REVISION_ANNOTATION) : undefined;
   const restart = conditionOf(vm, 'RestartRequired');
-  if (replacing !== undefined)
+  if (replacing !== undefined) {
     out.push({
       reason: 'Replacing',
       object,
       message: `a roll is replacing ${node.name} (${excerptText(replacing)}) and has not finished`,
       remedy: `${DEPLOY_AGAIN}: the roll resumes where it stopped`,
     });
-  else if (vmi && running !== revision)
+    return out;
+  }
+  if (vmi && !runsItsRevision(vm, vmi)) {
+    const running = annotationOf(vmi, REVISION_ANNOTATION);
     out.push({
       reason: 'RestartRequired',
       object,
       since: restart?.lastTransitionTime,
-      message: `${node.name} runs revision ${excerptText(running ?? 'none')}; its VM says ${excerptText(revision ?? 'none')}: a change is staged and not rolled`,
+      message:
+        running !== undefined && running !== revision
+          ? `${node.name} runs revision ${excerptText(running)}; its VM says ${excerptText(revision ?? 'none')}: a change is staged and not rolled`
+          : `KubeVirt staged a change of ${node.name}'s VM that its running instance does not have`,
       evidence: restart ? `KubeVirt: RestartRequired=${restart.status}${restart.message ? `: ${excerptText(restart.message, 200)}` : ''}` : undefined,
       remedy: `${DEPLOY_AGAIN} without METALSLICE_ROLL=skip, or run metalslice roll-nodes for the pool: its nodes are replaced through drains`,
     });
+  }
   return out;
+}
+
+/**
+ * Whether a running instance runs its VM's revision, as roll-nodes judges it (cli/roll.ts): its revision mark when
+ * it has one, else (an instance from before revisions were written) unless KubeVirt staged a change for it; and
+ * never while KubeVirt says RestartRequired.
+ */
+function runsItsRevision(vm: ObservedObject, vmi: ObservedObject): boolean {
+  if (conditionOf(vm, 'RestartRequired')?.status === 'True') return false;
+  const running = annotationOf(vmi, REVISION_ANNOTATION);
+  return running === undefined || running === templateRevision(vm);
+}
+
+/** A VM that should run and has no instance: KubeVirt has not started it, or cannot. */
+function instanceProblem(pool: ExpectedPool, node: ExpectedNode, vm: ObservedObject, vmi: ObservedObject | undefined): StatusProblem | undefined {
+  const strategy = str(rec(vm.spec)?.runStrategy);
+  if (vmi || strategy === 'Halted' || strategy === 'Manual' || annotationOf(vm, REPLACING_ANNOTATION) !== undefined || deleting(vm)) return undefined;
+  const printable = str(rec(vm.status)?.printableStatus);
+  const failure = conditionOf(vm, 'Failure') ?? conditionOf(vm, 'Ready');
+  return {
+    reason: 'InstanceMissing',
+    object: { kind: 'VirtualMachine', name: node.name, namespace: pool.namespace, cluster: 'provider' },
+    since: failure?.lastTransitionTime ?? str(vm.metadata?.creationTimestamp),
+    message: `${node.name} should run (runStrategy ${excerptText(strategy ?? 'unset')}) and has no instance${printable ? `: KubeVirt says ${excerptText(printable)}` : ''}`,
+    evidence: failure?.message !== undefined ? `KubeVirt: ${excerptText(failure.message, 200)}` : undefined,
+    remedy: `wait while KubeVirt starts it; if it stays, kubectl describe vm ${node.name} -n ${pool.namespace} (a failing start backs off)`,
+  };
 }
 
 /** A field of the VM the stack writes that holds another value. */
@@ -169,8 +202,9 @@ function driftProblem(pool: ExpectedPool, node: ExpectedNode, vm: ObservedObject
 }
 
 /** The launcher pod of a VM that kube-scheduler has not bound, with its reason. */
-function launcherProblem(pool: ExpectedPool, node: ExpectedNode, pod: ObservedObject | undefined): StatusProblem | undefined {
-  if (!pod || str(rec(pod.spec)?.nodeName) !== undefined || deleting(pod)) return undefined;
+function launcherProblem(pool: ExpectedPool, node: ExpectedNode, pod: ObservedObject | undefined, vmi: ObservedObject | undefined): StatusProblem | undefined {
+  // A VMI that runs on a host has its launcher pod there: a newer pod still unbound is a migration's target.
+  if (!pod || str(rec(pod.spec)?.nodeName) !== undefined || deleting(pod) || str(rec(vmi?.status)?.nodeName) !== undefined) return undefined;
   const scheduled = conditionOf(pod, 'PodScheduled');
   return {
     reason: 'LauncherPending',
@@ -199,8 +233,8 @@ function vmProblems(pool: ExpectedPool, node: ExpectedNode, look: Lookup, replac
   } else {
     problems.push(...revisionProblems(pool, node, vm, vmi));
     const drift = problems.some((p) => p.reason === 'RevisionNotApplied') ? undefined : driftProblem(pool, node, vm, replacing);
-    const pending = launcherProblem(pool, node, look.launchers.get(key));
-    for (const p of [drift, pending]) if (p) problems.push(p);
+    const pending = launcherProblem(pool, node, look.launchers.get(key), vmi);
+    for (const p of [drift, pending, instanceProblem(pool, node, vm, vmi)]) if (p) problems.push(p);
     problems.push(...diskProblems(pool, node, look));
   }
   if (tenant) problems.push(...tenantProblems(pool, node.name, tenant.get(node.name), vmi ? str(vmi.metadata?.creationTimestamp) : undefined, look));
@@ -221,6 +255,16 @@ function isUpToDate(
   problems: readonly StatusProblem[],
 ): boolean {
   return revision === pool.revision && running === revision && !replacing && !problems.some((p) => p.reason === 'Drifted');
+}
+
+/** The revision the node runs: its VM's when it has no instance yet, or when the instance runs its VM (runsItsRevision). */
+function runningRevisionOf(vm: ObservedObject, vmi: ObservedObject | undefined, revision: string | undefined): string | undefined {
+  return vmi === undefined || runsItsRevision(vm, vmi) ? revision : annotationOf(vmi, REVISION_ANNOTATION);
+}
+
+/** Whether its problems say the VM is not running, whatever its Node last reported. */
+function notRunning(problems: readonly StatusProblem[]): boolean {
+  return problems.some((p) => p.reason === 'InstanceMissing' || p.reason === 'LauncherPending');
 }
 
 /** The revision a VM's template carries. */
@@ -268,7 +312,7 @@ export function vmNodeStatus(pool: ExpectedPool, node: ExpectedNode, look: Looku
   const revision = templateRevision(vm);
   const running = vmi ? annotationOf(vmi, REVISION_ANNOTATION) : undefined;
   const t = tenant ? tenantNodeOf(tenant.get(node.name)) : undefined;
-  const upToDate = vm !== undefined && isUpToDate(pool, revision, vmi === undefined ? revision : running, replacing, problems);
+  const upToDate = vm !== undefined && isUpToDate(pool, revision, runningRevisionOf(vm, vmi, revision), replacing, problems);
   const ready = t?.ready;
   const host = str(rec(vmi?.status)?.nodeName) ?? str(rec(pod?.spec)?.nodeName);
   const created = str(vm?.metadata?.creationTimestamp);
@@ -284,7 +328,13 @@ export function vmNodeStatus(pool: ExpectedPool, node: ExpectedNode, look: Looku
     replacing,
     tenantNode: t,
     created,
-    conditions: conditionsOf(ready, upToDate, ready === true && upToDate && t?.cordoned === false, vm !== undefined && deleting(vm), problems),
+    conditions: conditionsOf(
+      ready,
+      upToDate,
+      ready === true && upToDate && t?.cordoned === false && !notRunning(problems),
+      vm !== undefined && deleting(vm),
+      problems,
+    ),
   });
   return { status, problems };
 }

@@ -182,7 +182,9 @@ describe('status: the running fleet against the plan', () => {
     [
       'a launcher pod kube-scheduler cannot bind',
       (w) => {
+        // A VM restarted: its new instance is on no host yet, its launcher pod unbound.
         delete w.provider.launchers[2].spec.nodeName;
+        w.provider.vmis[2].status = { phase: 'Scheduling' };
         w.provider.launchers[2].status = {
           phase: 'Pending',
           conditions: [
@@ -250,6 +252,68 @@ describe('status: the running fleet against the plan', () => {
     for (const p of s.problems) expect(p.remedy.length).toBeGreaterThan(10);
   });
 
+  it('a VM that should run and has no instance is not converged (KubeVirt has not started it, or cannot)', () => {
+    const world = converged(expected);
+    world.provider.vmis.splice(0, 1);
+    world.provider.vms[0].status = { printableStatus: 'CrashLoopBackOff' };
+    const s = judge(world);
+    expect(reasons(s)).toEqual(['InstanceMissing web-0']);
+    expect(s.problems[0].message).toContain('CrashLoopBackOff');
+    expect(s.pools[0].available).toBe(2);
+  });
+
+  it('revisions as roll-nodes judges them: an unmarked instance runs its VM unless KubeVirt staged a change', () => {
+    const world = converged(expected);
+    delete world.provider.vmis[0].metadata.annotations;
+    expect(reasons(judge(world))).toEqual([]);
+    world.provider.vms[1].status.conditions = [{ type: 'RestartRequired', status: 'True', message: 'a non-live-updatable field was changed' }];
+    expect(reasons(judge(world))).toEqual(['RestartRequired web-1']);
+  });
+
+  it("a migration's target pod still unbound is no Pending VM: the instance runs on its host", () => {
+    const world = converged(expected);
+    const target = clone(world.provider.launchers[0]);
+    target.metadata.name = 'virt-launcher-web-0-zzzzz';
+    target.metadata.creationTimestamp = '2026-11-29T09:59:00Z';
+    delete target.spec.nodeName;
+    world.provider.launchers.push(target);
+    expect(reasons(judge(world))).toEqual([]);
+  });
+
+  it("another stack's VMs and a controller's VMs are no orphans of this plan", () => {
+    const world = converged(expected);
+    const ns = world.provider.vms[0].metadata.namespace;
+    world.provider.vms.push(
+      {
+        metadata: { name: 'theirs', namespace: 'other', labels: { 'app.kubernetes.io/managed-by': 'metalslice', 'metalslice.io/cluster': 'elsewhere' } },
+        spec: {},
+        status: {},
+      },
+      { metadata: { name: 'capi-md-abc', namespace: ns, ownerReferences: [{ kind: 'KubevirtMachine', name: 'm', controller: true }] }, spec: {}, status: {} },
+    );
+    expect(reasons(judge(world))).toEqual([]);
+    world.provider.vms.push({
+      metadata: { name: 'ours', namespace: 'other', labels: { 'app.kubernetes.io/managed-by': 'metalslice', 'metalslice.io/cluster': 'shop' } },
+      spec: {},
+      status: {},
+    });
+    expect(reasons(judge(world))).toEqual(['Orphan ours']);
+  });
+
+  it('a VM pinned to its host has nowhere to go: the fleet cannot lose that host, however much room the others have', () => {
+    const world = converged(expected);
+    expect(judge(world).fleets[0].canLoseAnyHost).toBe(true);
+    const pinned = world.provider.launchers.find((p) => p.spec.nodeName === 'h1')!;
+    (pinned.spec as Record<string, unknown>).affinity = {
+      nodeAffinity: {
+        requiredDuringSchedulingIgnoredDuringExecution: { nodeSelectorTerms: [{ matchFields: [{ key: 'metadata.name', operator: 'In', values: ['h1'] }] }] },
+      },
+    };
+    const s = judge(world);
+    expect(s.fleets[0]).toMatchObject({ canLoseAnyHost: false, critical: [{ host: 'h1', vms: 1, stranded: 1 }] });
+    expect(reasons(s)).toEqual(['NoHostFailureHeadroom lab']);
+  });
+
   it('a host NotReady: named with the VMs on it, and the fleet that can no longer lose a host says so', () => {
     const world = converged(expected);
     world.provider.nodes[0].status.conditions = [
@@ -290,10 +354,16 @@ describe('status: the running fleet against the plan', () => {
       fc.property(fc.anything(), fc.anything(), fc.anything(), (a, b, c) => {
         const world = converged(expected);
         world.provider.vms[0] = { metadata: a, spec: b, status: c } as Obj;
+        world.provider.vmis[1] = { metadata: world.provider.vmis[1].metadata, spec: a, status: b } as Obj;
         world.provider.launchers.push({ metadata: b, spec: c, status: a } as Obj);
+        world.provider.nodes[2] = { metadata: world.provider.nodes[2].metadata, spec: c, status: a } as Obj;
+        world.provider.quotas[0] = { metadata: world.provider.quotas[0].metadata, spec: b, status: c } as Obj;
+        world.provider.dataVolumes![0] = { metadata: world.provider.dataVolumes![0].metadata, spec: a, status: c } as Obj;
         world.tenant.push({ metadata: c, spec: a, status: b } as Obj);
         const s = judge(world);
-        expect(s.problems.length).toBeGreaterThan(0);
+        // The VM that is no VM is missing; every format still prints.
+        expect(reasons(s)).toContain('MachineMissing web-0');
+        for (const out of [statusText(s, true), statusMarkdown(s), statusPrometheus(s, Number), statusJson(s)]) expect(out.length).toBeGreaterThan(0);
       }),
       { numRuns: 200 },
     );
