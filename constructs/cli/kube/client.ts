@@ -15,7 +15,8 @@
 import * as http from 'http';
 import * as https from 'https';
 import { escapeControls } from '../../core/base/excerpt';
-import { checkProxyUrl, isMap, KubeconfigError, KubeTarget } from './config';
+import { checkProxyUrl, KubeconfigError, KubeTarget } from './config';
+import { isRecord } from '../../core/base/records';
 import { runExecPlugin } from './exec';
 
 /** Most bytes one API response may have: a page of 500 pods is a few MiB; 64 MiB is far above any page. */
@@ -176,7 +177,7 @@ export class KubeClient {
       const res = await this.get(`${apiPath}?${q.toString()}`);
       if (res.status < 200 || res.status > 299) throw new KubeApiError(statusMessage(res, apiPath, this.target), res.status);
       const body = res.body as { items?: unknown; metadata?: { continue?: unknown } } | undefined;
-      if (!isMap(body) || !Array.isArray(body.items))
+      if (!isRecord(body) || !Array.isArray(body.items))
         throw new KubeApiError(`${this.target.server} answered ${apiPath} with something that is not a list: is server the API server?`);
       if (items.length + body.items.length > MAX_LIST_OBJECTS)
         throw new KubeApiError(
@@ -240,7 +241,7 @@ export function shortReason(message: string): string {
 
 /** A non-2xx answer: the server's own short reason (escaped, capped) and the fix. */
 function statusMessage(res: Response, apiPath: string, target: KubeTarget): string {
-  const reason = isMap(res.body) && typeof res.body.message === 'string' ? `: ${shortReason(res.body.message)}` : '';
+  const reason = isRecord(res.body) && typeof res.body.message === 'string' ? `: ${shortReason(res.body.message)}` : '';
   const fix =
     res.status === 401
       ? `the credentials of ${target.who} were refused: renew them (log in again, or a fresh token or certificate)`

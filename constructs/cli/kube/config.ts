@@ -23,6 +23,7 @@ import { parseYamlText } from '../../core/input/config';
 import { MetalsliceError } from '../../core/base/errors';
 import { escapeText, excerptText } from '../../core/base/excerpt';
 import { readInputFile } from '../../core/input/read-file';
+import { isRecord } from '../../core/base/records';
 
 /** The in-cluster service account's directory, as every pod has it mounted. */
 export const SERVICE_ACCOUNT_DIR = '/var/run/secrets/kubernetes.io/serviceaccount';
@@ -107,12 +108,7 @@ export interface KubeEnv {
 
 const DEFAULT_ENV = (): KubeEnv => ({ env: process.env, home: os.homedir(), serviceAccountDir: SERVICE_ACCOUNT_DIR });
 
-/** A plain object (not null, not an array); exported because the plugin and transport files check their JSON so too. */
-export function isMap(v: unknown): v is Record<string, unknown> {
-  return typeof v === 'object' && v !== null && !Array.isArray(v);
-}
-
-/** A non-empty string, else undefined; exported for the same reason as isMap. */
+/** A non-empty string, else undefined; exported because the plugin file reads its JSON so too. */
 export function str(v: unknown): string | undefined {
   return typeof v === 'string' && v !== '' ? v : undefined;
 }
@@ -134,7 +130,7 @@ function readKubeconfigFile(file: string): Record<string, unknown> {
     throw e;
   }
   if (data === null || data === undefined) return {};
-  if (!isMap(data))
+  if (!isRecord(data))
     throw new KubeconfigError(`kubeconfig ${escapeText(file)} is not a map: write a kubeconfig (kind: Config), as kubectl config view shows one`);
   return data;
 }
@@ -145,11 +141,11 @@ function mergeList(into: Map<string, Entry>, data: Record<string, unknown>, key:
   if (list === undefined || list === null) return;
   if (!Array.isArray(list)) throw new KubeconfigError(`kubeconfig ${escapeText(file)}: ${key} is not a list: write ${key}: [{name: ..., ${field}: {...}}]`);
   list.forEach((item, i) => {
-    const name = isMap(item) ? str(item.name) : undefined;
-    if (!isMap(item) || name === undefined)
+    const name = isRecord(item) ? str(item.name) : undefined;
+    if (!isRecord(item) || name === undefined)
       throw new KubeconfigError(`kubeconfig ${escapeText(file)}: ${key}[${i}] has no name: give each entry a name and a ${field} map`);
     const body = item[field] ?? {};
-    if (!isMap(body)) throw new KubeconfigError(`kubeconfig ${escapeText(file)}: ${key}[${i}] (${escapeText(name)}).${field} is not a map`);
+    if (!isRecord(body)) throw new KubeconfigError(`kubeconfig ${escapeText(file)}: ${key}[${i}] (${escapeText(name)}).${field} is not a map`);
     if (!into.has(name)) into.set(name, { body, dir: path.dirname(path.resolve(file)), file });
   });
 }
@@ -269,7 +265,7 @@ function checked(buf: Buffer, kind: CredentialKind, field: string, where: string
 
 function execConfig(entry: Entry, where: string): ExecConfig {
   const exec = entry.body.exec;
-  if (!isMap(exec)) throw new KubeconfigError(`${where}: exec is not a map: give exec.command and exec.apiVersion`);
+  if (!isRecord(exec)) throw new KubeconfigError(`${where}: exec is not a map: give exec.command and exec.apiVersion`);
   const apiVersion = str(exec.apiVersion);
   if (apiVersion === undefined || !(EXEC_API_VERSIONS as readonly string[]).includes(apiVersion))
     throw new KubeconfigError(
@@ -282,7 +278,7 @@ function execConfig(entry: Entry, where: string): ExecConfig {
   const args = exec.args ?? [];
   if (!Array.isArray(args) || args.some((a) => typeof a !== 'string')) throw new KubeconfigError(`${where}: exec.args is not a list of strings`);
   const env = exec.env ?? [];
-  if (!Array.isArray(env) || env.some((e) => !isMap(e) || typeof e.name !== 'string' || typeof e.value !== 'string'))
+  if (!Array.isArray(env) || env.some((e) => !isRecord(e) || typeof e.name !== 'string' || typeof e.value !== 'string'))
     throw new KubeconfigError(`${where}: exec.env is not a list of {name, value} strings`);
   return {
     apiVersion,
@@ -298,8 +294,8 @@ function execConfig(entry: Entry, where: string): ExecConfig {
 /** The cluster's `client.authentication.k8s.io/exec` extension, which kubectl hands a plugin as spec.cluster.config. */
 function execExtension(extensions: unknown): unknown {
   if (!Array.isArray(extensions)) return undefined;
-  const found: unknown = extensions.find((e) => isMap(e) && e.name === 'client.authentication.k8s.io/exec');
-  return isMap(found) ? found.extension : undefined;
+  const found: unknown = extensions.find((e) => isRecord(e) && e.name === 'client.authentication.k8s.io/exec');
+  return isRecord(found) ? found.extension : undefined;
 }
 
 /** A server URL without user info, for messages and requests. */
@@ -405,7 +401,7 @@ function clusterTarget(cluster: Entry, cWhere: string): Pick<KubeTarget, 'server
 /** A user entry's credentials: a client certificate and key, a token (or token file), or an exec plugin. */
 function userCredentials(user: Entry | undefined, uWhere: string): Pick<KubeTarget, 'cert' | 'key' | 'token' | 'exec'> {
   const u = user?.body ?? {};
-  if (isMap(u['auth-provider']))
+  if (isRecord(u['auth-provider']))
     throw new KubeconfigError(
       `${uWhere} uses an auth-provider, which kubectl removed in 1.26: use its exec credential plugin instead (gke-gcloud-auth-plugin, kubelogin, or your OIDC provider's)`,
     );

@@ -6,7 +6,8 @@
  */
 import { spawn } from 'child_process';
 import { escapeText, excerptText } from '../../core/base/excerpt';
-import { checkPem, checkToken, ExecConfig, isMap, KubeconfigError, KubeTarget, str } from './config';
+import { checkPem, checkToken, ExecConfig, KubeconfigError, KubeTarget, str } from './config';
+import { isRecord } from '../../core/base/records';
 
 /** Most bytes an exec credential plugin may write to stdout (an ExecCredential is a few KiB). */
 export const MAX_PLUGIN_OUTPUT_BYTES = 1024 * 1024;
@@ -101,14 +102,14 @@ function parseExecCredential(text: string, apiVersion: string, where: string): E
   } catch {
     throw new KubeconfigError(`${where} did not write an ExecCredential as JSON on stdout: check the plugin and its arguments`);
   }
-  if (!isMap(data) || data.kind !== 'ExecCredential')
+  if (!isRecord(data) || data.kind !== 'ExecCredential')
     throw new KubeconfigError(`${where} wrote JSON that is not an ExecCredential: check the plugin and its arguments`);
   if (data.apiVersion !== apiVersion)
     throw new KubeconfigError(
       `${where} answered in ${excerptText(String(data.apiVersion), 60)}, not the ${apiVersion} the kubeconfig asks for: set exec.apiVersion to what it writes`,
     );
   const status = data.status;
-  if (!isMap(status)) throw new KubeconfigError(`${where} wrote an ExecCredential without status: it must give status.token or a client certificate`);
+  if (!isRecord(status)) throw new KubeconfigError(`${where} wrote an ExecCredential without status: it must give status.token or a client certificate`);
   const token = str(status.token);
   const cert = str(status.clientCertificateData);
   const key = str(status.clientKeyData);

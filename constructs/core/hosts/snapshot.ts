@@ -7,6 +7,7 @@
  */
 import { MetalsliceError, UnreadableInputError } from '../base/errors';
 import { MAX_SNAPSHOT_NODES } from '../base/bounds';
+import { isRecord } from '../base/records';
 import { ContainerResources, NodeObject, PodObject, podIsTerminal } from './inventory';
 
 /** The snapshot's kind and version. */
@@ -80,10 +81,6 @@ export function buildSnapshot(nodes: readonly NodeObject[], pods: readonly PodOb
       .map(strippedPod)
       .sort((a, b) => byName(`${a.metadata.namespace}/${a.metadata.name}`, `${b.metadata.namespace}/${b.metadata.name}`)),
   };
-}
-
-function isRecord(v: unknown): v is Record<string, unknown> {
-  return typeof v === 'object' && v !== null && !Array.isArray(v);
 }
 
 /** Checks a parsed snapshot file's shape; `source` names it in the error. */

@@ -12,6 +12,7 @@
 import { parseDocument } from 'yaml';
 import type { AutoNodesSourcePath } from './source-positions';
 import { childPath, PlanIssue } from '../base/errors';
+import { isRecord } from '../base/records';
 import { AutoNodesSpec, DynamicPoolSpec, Labels, NodeProviderSpec, Requirement, StaticPoolSpec, Taint } from './model';
 import { isKubevirtTemplate } from './template-kind';
 import { pointerPath, schemaIssues, VCLUSTER_AUTONODES_SINCE, VCLUSTER_VERSION } from './vcluster-schema';
@@ -51,10 +52,6 @@ export interface VclusterAutoNodesImport {
 
 type Obj = Record<string, unknown>;
 
-function isObj(value: unknown): value is Obj {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
 function list(value: unknown): unknown[] {
   return Array.isArray(value) ? value : [];
 }
@@ -93,10 +90,10 @@ interface OlderShapes {
 /** vCluster v0.28/v0.29's autoNodes: one object, `provider` and `requirements` on each pool. */
 function olderShapeIssues(doc: unknown, prefix: string): OlderShapes {
   const out: OlderShapes = { issues: [], covered: [] };
-  if (!isObj(doc) || !isObj(doc.privateNodes)) return out;
+  if (!isRecord(doc) || !isRecord(doc.privateNodes)) return out;
   const autoNodes = doc.privateNodes.autoNodes;
   const base = '/privateNodes/autoNodes';
-  if (isObj(autoNodes)) {
+  if (isRecord(autoNodes)) {
     out.issues.push({
       path: pointerPath(prefix, base),
       message: `autoNodes is a list since vCluster ${VCLUSTER_AUTONODES_SINCE} (this is the v0.28/v0.29 object form): write one entry per provider, autoNodes: [{provider: <name>, static: [...], dynamic: [...]}], and move each pool's provider to its entry and its requirements to nodeTypeSelector`,
@@ -105,10 +102,10 @@ function olderShapeIssues(doc: unknown, prefix: string): OlderShapes {
     return out;
   }
   list(autoNodes).forEach((entry, i) => {
-    if (!isObj(entry)) return;
+    if (!isRecord(entry)) return;
     for (const mode of ['static', 'dynamic'] as const) {
       list(entry[mode]).forEach((pool, j) => {
-        if (!isObj(pool)) return;
+        if (!isRecord(pool)) return;
         const at = `${base}/${i}/${mode}/${j}`;
         if (pool.provider !== undefined) {
           out.issues.push({
@@ -176,7 +173,7 @@ const NOT_WITH_PRIVATE_NODES: readonly { readonly path: readonly string[]; reado
 ];
 
 function dig(doc: unknown, path: readonly string[]): unknown {
-  return path.reduce<unknown>((v, k) => (isObj(v) ? v[k] : undefined), doc);
+  return path.reduce<unknown>((v, k) => (isRecord(v) ? v[k] : undefined), doc);
 }
 
 /** vCluster v0.36.1's private-node rules, every violation (vCluster itself stops at the first). */
@@ -232,7 +229,9 @@ function vclusterRuleIssues(doc: Obj, prefix: string): PlanIssue[] {
 
 function omitEmpty<T extends object>(value: T): T {
   return Object.fromEntries(
-    Object.entries(value).filter(([, v]) => v !== undefined && v !== '' && !(Array.isArray(v) && v.length === 0) && !(isObj(v) && Object.keys(v).length === 0)),
+    Object.entries(value).filter(
+      ([, v]) => v !== undefined && v !== '' && !(Array.isArray(v) && v.length === 0) && !(isRecord(v) && Object.keys(v).length === 0),
+    ),
   ) as T;
 }
 
@@ -264,7 +263,7 @@ function staticOf(pool: Obj, at: string, warnings: PlanIssue[]): StaticPoolSpec 
 }
 
 function dynamicOf(pool: Obj): DynamicPoolSpec {
-  const disruption = isObj(pool.disruption) ? omitEmpty({ ...(pool.disruption as DynamicPoolSpec['disruption'] & object) }) : undefined;
+  const disruption = isRecord(pool.disruption) ? omitEmpty({ ...(pool.disruption as DynamicPoolSpec['disruption'] & object) }) : undefined;
   return omitEmpty({
     name: pool.name as string,
     nodeTypeSelector: requirementsOf(pool.nodeTypeSelector),
@@ -292,7 +291,7 @@ const JOIN_FIELDS = ['kubelet', 'joinNode', 'autoUpgrade', 'vpn', 'daemon'];
 function claimsOf(privateNodes: Obj, options: VclusterImportOptions, prefix: string): Omit<VclusterAutoNodesImport, 'issues'> {
   const warnings: PlanIssue[] = [];
   for (const key of JOIN_FIELDS) {
-    if (isObj(privateNodes[key]) && Object.keys(privateNodes[key]).length > 0) {
+    if (isRecord(privateNodes[key]) && Object.keys(privateNodes[key]).length > 0) {
       warnings.push({
         path: pointerPath(prefix, `/privateNodes/${key}`),
         message: `not used by metalslice's node join (it renders the kubeadm join and kubelet settings itself): vCluster applies it to nodes it joins`,
@@ -340,7 +339,7 @@ export function importVclusterAutoNodes(input: unknown, options: VclusterImportO
   const covered = (pointer: string) => older.covered.some((c) => pointer === c || pointer.startsWith(`${c}/`));
   const structural = [...older.issues, ...schemaIssues(doc, prefix, covered)];
   if (structural.length > 0) return { ...none, issues: structural };
-  const privateNodes = isObj(doc) && isObj(doc.privateNodes) ? doc.privateNodes : {};
+  const privateNodes = isRecord(doc) && isRecord(doc.privateNodes) ? doc.privateNodes : {};
   const autoNodesPath = pointerPath(prefix, '/privateNodes/autoNodes');
   if (privateNodes.enabled !== true) {
     const endpoint = dig(doc, ['controlPlane', 'endpoint']);
