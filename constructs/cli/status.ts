@@ -6,7 +6,6 @@
  */
 import { MetalsliceError, issueWhere } from '../core/base/errors';
 import { escapeControls } from '../core/base/excerpt';
-import { Quantity } from '../core/base/quantity';
 import { loadConfigSource } from '../core/input/config';
 import { drainTimeoutSeconds } from '../core/input/disruption';
 import { planModel } from '../core/plan';
@@ -118,14 +117,6 @@ async function readTenants(
   return out;
 }
 
-function quantityValue(q: string): number {
-  try {
-    return Quantity.parse(q).toNumber();
-  } catch {
-    return NaN;
-  }
-}
-
 function print(status: FleetStatus, format: StatusFormat, io: StatusIo): void {
   switch (format) {
     case 'json':
@@ -133,7 +124,7 @@ function print(status: FleetStatus, format: StatusFormat, io: StatusIo): void {
     case 'markdown':
       return io.stdout(statusMarkdown(status));
     case 'prometheus':
-      return io.stdout(statusPrometheus(status, quantityValue));
+      return io.stdout(statusPrometheus(status));
     case 'text':
     case 'wide':
       return io.stdout(statusText(status, format === 'wide'));

@@ -3,7 +3,7 @@
  * the API server hold the plan's line, and RBAC so the consumer can manage VMs there and nowhere else.
  */
 import { PlannedQuota } from '../core/plan';
-import { formatResources, isExtendedResource, normalizeResources } from '../core/base/resources';
+import { formatResources, normalizeResources } from '../core/base/resources';
 import { KubeObject, MANAGED_BY, ORGANIZATION_LABEL, QUOTA_LABEL } from './labels';
 
 function quotaLabels(quota: PlannedQuota): Record<string, string> {
@@ -14,16 +14,20 @@ export function renderQuotaNamespace(quota: PlannedQuota): KubeObject {
   return { apiVersion: 'v1', kind: 'Namespace', metadata: { name: quota.namespace, labels: quotaLabels(quota) } };
 }
 
+/** The ResourceQuota key a resource counts under: requests.storage for disk, requests.<name> for the rest (devices too). */
+export function resourceQuotaKey(name: string): string {
+  return name === 'disk' ? 'requests.storage' : `requests.${name}`;
+}
+
+/** The ResourceQuota key of a quota's VM count. */
+export const VM_COUNT_QUOTA_KEY = 'count/virtualmachines.kubevirt.io';
+
 /** ResourceQuota `hard`: requests.cpu/memory, requests.storage for disk, requests.<ext> for devices, VM count. */
 export function resourceQuotaHard(quota: PlannedQuota): Record<string, string> {
   const limits = formatResources(normalizeResources(quota.limits));
   const hard: Record<string, string> = {};
-  for (const [name, value] of Object.entries(limits)) {
-    if (name === 'disk') hard['requests.storage'] = value;
-    else if (isExtendedResource(name)) hard[`requests.${name}`] = value;
-    else hard[`requests.${name}`] = value;
-  }
-  if (quota.spec.maxVirtualMachines !== undefined) hard['count/virtualmachines.kubevirt.io'] = String(quota.spec.maxVirtualMachines);
+  for (const [name, value] of Object.entries(limits)) hard[resourceQuotaKey(name)] = value;
+  if (quota.spec.maxVirtualMachines !== undefined) hard[VM_COUNT_QUOTA_KEY] = String(quota.spec.maxVirtualMachines);
   return Object.fromEntries(Object.entries(hard).sort(([a], [b]) => (a < b ? -1 : 1)));
 }
 

@@ -3,14 +3,13 @@
  * every node, quota and fleet host compared, and every difference named as a problem with its evidence and
  * what to do. Pure: it reads only what the clusters returned (Observed) and what the plan says (Expected).
  */
-import { Quantity } from '../core/base/quantity';
 import { escapeControls, excerptText } from '../core/base/excerpt';
 import { CONFIG_API_VERSION } from '../core/input/config-schema';
 import { CLUSTER_LABEL, MANAGED_BY, POOL_LABEL, SURGE_LABEL } from '../core/naming/derived';
 import type { Expected, ExpectedPool } from './expected';
 import { DEPLOY_AGAIN, hostNodeStatus, Lookup, newestLaunchers, vmNodeStatus } from './nodes';
 import { fleetHosts } from './hosts';
-import { arr, byKey, deleting, keyOf, labelOf, nameOf, namespaceOf, rec, str, strings } from './objects';
+import { arr, byKey, deleting, keyOf, labelOf, nameOf, namespaceOf, quantity, rec, str, strings } from './objects';
 import type { FleetHostsStatus, FleetStatus, Observed, ObservedObject, PoolStatus, ProviderView, QuotaStatus, StatusProblem } from './types';
 
 /** Every reason a problem may have, so a metric of each is written even when none is seen. */
@@ -166,13 +165,10 @@ function quotaStatus(expected: Expected, view: ProviderView, problems: StatusPro
   });
 }
 
+/** Two quantities by value (`1024Mi` is `1Gi`); anything that is not one, as written. */
 function sameQuantity(a: string | undefined, b: string | undefined): boolean {
-  if (a === undefined || b === undefined) return a === b;
-  try {
-    return Quantity.parse(a).eq(Quantity.parse(b));
-  } catch {
-    return a === b;
-  }
+  const [qa, qb] = [quantity(a), quantity(b)];
+  return qa && qb ? qa.eq(qb) : a === b;
 }
 
 function summaryOf(pools: readonly PoolStatus[], problems: number): FleetStatus['summary'] {

@@ -1,15 +1,12 @@
 /**
  * What the plan says runs: each pool's nodes with the host the plan put them on, the revision they must carry
  * and the VirtualMachine the stack applies for them (rendered as the constructs render it), each quota's
- * ResourceQuota, and each fleet's hosts. status.ts compares the clusters with this.
+ * ResourceQuota, and each fleet's hosts. compare.ts compares the clusters with this.
  */
 import type { Plan } from '../core/plan';
 import { nodeEnvironmentNamespace, vmUserDataSecretName } from '../core/naming/derived';
-import { Quantity } from '../core/base/quantity';
-import { formatResources, normalizeResources } from '../core/base/resources';
-import type { ResourceVector } from '../core/base/resources';
 import { renderVirtualMachine } from '../render/kubevirt';
-import { resourceQuotaHard } from '../render/quota';
+import { resourceQuotaHard, resourceQuotaKey, VM_COUNT_QUOTA_KEY } from '../render/quota';
 import type { KubeObject } from '../render/labels';
 
 /** One node the plan declares. */
@@ -38,8 +35,6 @@ export interface ExpectedPool {
   readonly revision?: string;
   /** Its nodes; none for a dynamic pool (its autoscaler names them). */
   readonly nodes: readonly ExpectedNode[];
-  /** The fleet its VMs run on. @default - none (private pools) */
-  readonly fleet?: string;
 }
 
 /** A quota's ResourceQuota as the plan writes and counts it. */
@@ -74,14 +69,14 @@ export interface Expected {
   readonly namespaces: ReadonlySet<string>;
 }
 
-/** The ResourceQuota's used keys for what the plan counts (requests.cpu, requests.memory, requests.storage, VM count). */
-function quotaUse(allocated: ResourceVector, vms: number, hard: Readonly<Record<string, string>>): Record<string, string> {
+/**
+ * What the ResourceQuota counts as used when every planned VM runs, under the keys it limits: the report's
+ * allocation (what the quota ledger charged, exact quantities) and the VM count.
+ */
+function quotaUse(allocated: Readonly<Record<string, string>>, vms: number, hard: Readonly<Record<string, string>>): Record<string, string> {
   const use: Record<string, string> = {};
-  for (const [name, value] of Object.entries(formatResources(normalizeResources(allocated)))) {
-    const key = name === 'disk' ? 'requests.storage' : `requests.${name}`;
-    if (key in hard) use[key] = value;
-  }
-  if ('count/virtualmachines.kubevirt.io' in hard) use['count/virtualmachines.kubevirt.io'] = String(vms);
+  for (const [name, value] of Object.entries(allocated)) if (resourceQuotaKey(name) in hard) use[resourceQuotaKey(name)] = value;
+  if (VM_COUNT_QUOTA_KEY in hard) use[VM_COUNT_QUOTA_KEY] = String(vms);
   return use;
 }
 
@@ -96,14 +91,13 @@ export function expectedOf(plan: Plan): Expected {
       cluster: p.cluster,
       path: p.path,
       namespace: p.namespace,
-      fleet: p.fleet,
       vms: p.vms,
     })),
     ...plan.autoPools
       .filter((p) => p.providerKind === 'kubevirt' && p.quota !== undefined)
       .map((p) => {
         const quota = plan.quotas.find((q) => q.name === p.quota);
-        return { kind: p.mode, name: p.name, cluster: p.cluster, path: p.path, namespace: quota?.namespace ?? '', fleet: quota?.fleet, vms: p.vms ?? [] };
+        return { kind: p.mode, name: p.name, cluster: p.cluster, path: p.path, namespace: quota?.namespace ?? '', vms: p.vms ?? [] };
       }),
   ];
   for (const p of vmPools) {
@@ -124,7 +118,6 @@ export function expectedOf(plan: Plan): Expected {
       namespace: p.namespace,
       revision,
       nodes: listed ? nodes : [],
-      fleet: p.fleet,
     });
   }
   for (const { spec, pool } of plan.privatePools) {
@@ -140,18 +133,12 @@ export function expectedOf(plan: Plan): Expected {
   }
   const quotas = plan.quotas.map((q) => {
     const hard = resourceQuotaHard(q);
-    const reported = plan.report.quotas.find((r) => r.name === q.name);
-    const allocated = plan.vms.filter((vm) => vm.concrete && vm.quota === q.name);
-    const charged: ResourceVector = reported ? normalizeResources(parseReported(reported.allocated)) : {};
-    return { name: q.name, namespace: q.namespace, hard, use: quotaUse(charged, allocated.length, hard) };
+    const allocated = plan.report.quotas.find((r) => r.name === q.name)?.allocated ?? {};
+    const vms = plan.vms.filter((vm) => vm.concrete && vm.quota === q.name).length;
+    return { name: q.name, namespace: q.namespace, hard, use: quotaUse(allocated, vms, hard) };
   });
   // The hosts the plan counts on; those it already left out (cordoned, NotReady, tainted) are no news.
   const fleets = plan.fleets.map((f) => ({ name: f.name, hosts: f.hosts.map((h) => h.name).sort() }));
   const namespaces = new Set(pools.map((p) => p.namespace).filter((n) => n !== ''));
   return { pools, quotas, fleets, namespaces };
-}
-
-/** The report's allocation (exact quantities by resource name) back as a vector. */
-function parseReported(allocated: Readonly<Record<string, string>>): ResourceVector {
-  return Object.fromEntries(Object.entries(allocated).map(([k, v]) => [k, Quantity.parse(v)]));
 }

@@ -6,6 +6,7 @@
 import { stableJson } from '../core/report';
 import { markdownCell, terminalText } from '../core/report/escape';
 import { PROBLEM_REASONS } from './compare';
+import { quantity } from './objects';
 import type { FleetStatus, NodeStatus, PoolStatus, StatusProblem } from './types';
 
 /** The formats `status -o` prints. */
@@ -67,10 +68,16 @@ function nodeRows(status: FleetStatus, at: Date): string[][] {
   );
 }
 
+/** A problem's object as both tables name it: `Kind namespace/name`, and its cluster unless it is the provider. */
+function objectLabel(p: StatusProblem): string {
+  const { kind, namespace, name, cluster } = p.object;
+  return `${kind} ${namespace ? `${namespace}/` : ''}${name}${cluster === 'provider' ? '' : ` (cluster ${cluster})`}`;
+}
+
 function problemLines(problems: readonly StatusProblem[], at: Date): string {
   return problems
     .map((p) => {
-      const where = `${p.object.kind} ${p.object.namespace ? `${p.object.namespace}/` : ''}${p.object.name}${p.object.cluster === 'provider' ? '' : ` (cluster ${p.object.cluster})`}`;
+      const where = objectLabel(p);
       const lines = [`${p.reason}  ${where}${p.since ? `  since ${age(p.since, at)}` : ''}`, `  ${p.message}`];
       if (p.evidence) lines.push(`  evidence: ${p.evidence}`);
       lines.push(`  fix: ${p.remedy}`);
@@ -131,15 +138,7 @@ export function statusMarkdown(status: FleetStatus): string {
   if (shown.length > 0) {
     out.push('', '| Problem | Object | Since | What | Fix |', '|---|---|---|---|---|');
     for (const p of shown)
-      out.push(
-        row([
-          p.reason,
-          `${p.object.kind} ${p.object.namespace ? `${p.object.namespace}/` : ''}${p.object.name}${p.object.cluster === 'provider' ? '' : ` (${p.object.cluster})`}`,
-          p.since ? age(p.since, at) : '-',
-          p.evidence ? `${p.message}. ${p.evidence}` : p.message,
-          p.remedy,
-        ]),
-      );
+      out.push(row([p.reason, objectLabel(p), p.since ? age(p.since, at) : '-', p.evidence ? `${p.message}. ${p.evidence}` : p.message, p.remedy]));
     if (status.problems.length > shown.length)
       out.push('', `${status.problems.length - shown.length} more problem(s): run \`metalslice status\` for all of them.`);
   }
@@ -160,7 +159,8 @@ function metric(lines: string[], name: string, help: string, samples: readonly [
 }
 
 /** Prometheus' text exposition format: gauges a textfile collector serves, one sample per pool, quota key, fleet and reason. */
-export function statusPrometheus(status: FleetStatus, quantityValue: (q: string) => number): string {
+export function statusPrometheus(status: FleetStatus): string {
+  const quantityValue = (q: string) => quantity(q)?.toNumber() ?? NaN;
   const lines: string[] = [];
   metric(lines, 'metalslice_status_converged', 'Whether the running fleet is what the plan says (1) or not (0).', [[{}, status.converged ? 1 : 0]]);
   metric(lines, 'metalslice_status_observed_timestamp_seconds', 'When the clusters were read.', [[{}, Date.parse(status.observedAt) / 1000]]);

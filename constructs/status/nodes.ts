@@ -116,8 +116,7 @@ function conditionsOf(ready: boolean | undefined, upToDate: boolean, available: 
 /** A VM's revision, its instance's, and the problems between them and the plan. */
 function revisionProblems(pool: ExpectedPool, node: ExpectedNode, vm: ObservedObject, vmi: ObservedObject | undefined): StatusProblem[] {
   const object = { kind: 'VirtualMachine', name: node.name, namespace: pool.namespace, cluster: 'provider' };
-  const template = rec(rec(rec(vm.spec)?.template)?.metadata);
-  const revision = str(rec(template?.annotations)?.[REVISION_ANNOTATION]);
+  const revision = templateRevision(vm);
   const out: StatusProblem[] = [];
   if (pool.revision !== undefined && revision !== pool.revision) {
     out.push({
@@ -217,11 +216,8 @@ function launcherProblem(pool: ExpectedPool, node: ExpectedNode, pod: ObservedOb
 }
 
 /** The problems of one VM node: its VM, revision, fields, launcher pod and tenant Node. */
-function vmProblems(pool: ExpectedPool, node: ExpectedNode, look: Lookup, replacing: boolean): StatusProblem[] {
-  const key = `${pool.namespace}/${node.name}`;
-  const vm = look.vms.get(key);
-  const vmi = look.vmis.get(key);
-  const tenant = look.tenantNodes(pool.cluster);
+function vmProblems(pool: ExpectedPool, node: ExpectedNode, look: Lookup, found: Found, replacing: boolean): StatusProblem[] {
+  const { vm, vmi, pod, tenant } = found;
   const problems: StatusProblem[] = [];
   if (!vm) {
     problems.push({
@@ -233,12 +229,20 @@ function vmProblems(pool: ExpectedPool, node: ExpectedNode, look: Lookup, replac
   } else {
     problems.push(...revisionProblems(pool, node, vm, vmi));
     const drift = problems.some((p) => p.reason === 'RevisionNotApplied') ? undefined : driftProblem(pool, node, vm, replacing);
-    const pending = launcherProblem(pool, node, look.launchers.get(key), vmi);
+    const pending = launcherProblem(pool, node, pod, vmi);
     for (const p of [drift, pending, instanceProblem(pool, node, vm, vmi)]) if (p) problems.push(p);
     problems.push(...diskProblems(pool, node, look));
   }
   if (tenant) problems.push(...tenantProblems(pool, node.name, tenant.get(node.name), vmi ? str(vmi.metadata?.creationTimestamp) : undefined, look));
   return problems;
+}
+
+/** What the clusters hold of one VM node: its VM, instance, launcher pod, and its tenant cluster's Nodes (undefined: unreadable). */
+interface Found {
+  readonly vm?: ObservedObject;
+  readonly vmi?: ObservedObject;
+  readonly pod?: ObservedObject;
+  readonly tenant?: ReadonlyMap<string, ObservedObject>;
 }
 
 /** `record` without its undefined fields, so JSON and the schema see them absent. */
@@ -308,7 +312,7 @@ export function vmNodeStatus(pool: ExpectedPool, node: ExpectedNode, look: Looku
   const pod = look.launchers.get(key);
   const tenant = look.tenantNodes(pool.cluster);
   const replacing = vm !== undefined && annotationOf(vm, REPLACING_ANNOTATION) !== undefined;
-  const problems = vmProblems(pool, node, look, replacing);
+  const problems = vmProblems(pool, node, look, { vm, vmi, pod, tenant }, replacing);
   const revision = templateRevision(vm);
   const running = vmi ? annotationOf(vmi, REVISION_ANNOTATION) : undefined;
   const t = tenant ? tenantNodeOf(tenant.get(node.name)) : undefined;

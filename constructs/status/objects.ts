@@ -3,11 +3,12 @@
  * anything else reads as absent. Indexes of the lists status compares.
  */
 import { Quantity } from '../core/base/quantity';
+import { isRecord } from '../core/base/records';
 import type { ObservedObject } from './types';
 
 /** A map, or undefined. */
 export function rec(v: unknown): Readonly<Record<string, unknown>> | undefined {
-  return typeof v === 'object' && v !== null && !Array.isArray(v) ? (v as Record<string, unknown>) : undefined;
+  return isRecord(v) ? v : undefined;
 }
 
 /** A string, or undefined. */
