@@ -1,14 +1,21 @@
 /**
- * `metalslice drain-node NODE [--kubeconfig FILE] [--context NAME] [--timeout 15m]`: what a stack runs before it
- * deletes a node's VM or HostClaim. It cordons the tenant Node, evicts its pods through the Eviction API (so
- * PodDisruptionBudgets are asked, and a refusal is waited out), leaves DaemonSet and mirror pods as
- * `kubectl drain` does, never evicts a pod annotated `karpenter.sh/do-not-disrupt: "true"`, waits until the
- * evicted pods are gone, and then deletes the Node object, so a StatefulSet's pod is made again elsewhere.
+ * `metalslice drain-node NODE [--kubeconfig FILE] [--context NAME] [--timeout 15m] [--keep-node]`: what a stack
+ * runs before it deletes a node's VM or HostClaim. It cordons the tenant Node, evicts its pods through the Eviction
+ * API (so PodDisruptionBudgets are asked, and a refusal is waited out), leaves DaemonSet and mirror pods as
+ * `kubectl drain` does, never evicts a pod annotated `karpenter.sh/do-not-disrupt: "true"`, waits until the evicted
+ * pods are gone, and then waits until no VolumeAttachment names the Node (Cluster API's `WaitingForVolumeDetach`:
+ * a volume still attached when its machine goes is left for the storage system to clean up).
  *
- * Exit 0: the Node is gone (or was never there). Exit 1: the drain ran out of time or the API server refused;
- * the message names the pods still there and why, the Node is uncordoned again if the drain cordoned it (its VM
- * stays, so it keeps serving), and running the command again (the next deploy does) drains it again. Exit 2: bad
- * options or kubeconfig.
+ * A node ends in Cluster API's order: drained, volumes detached, machine gone, then its Node. So with `--keep-node`
+ * (what a stack passes) the drained Node stays, cordoned and annotated as draining, and `metalslice remove-node`
+ * deletes it once the VM or HostClaim is gone: a guest never runs on without its Node, and a deploy cut short
+ * between the two leaves a drained Node that says what it is. Without it (a stack deployed by metalslice 0.2,
+ * whose state has no later step) the Node is deleted here, as then.
+ *
+ * Exit 0: drained (and the Node deleted, without --keep-node), or never there. Exit 1: the drain or a volume's
+ * detach ran out of time, or the API server refused; the message names the pods or the VolumeAttachments still
+ * there and why, the Node is uncordoned again if the drain cordoned it (its VM stays, so it keeps serving), and
+ * running the command again (the next deploy does) drains it again. Exit 2: bad options or kubeconfig.
  */
 import { parse } from 'yaml';
 import {
@@ -42,6 +49,8 @@ export interface DrainOptions {
   readonly timeout?: string;
   /** Seconds between two rounds of evictions. @default 2 */
   readonly interval?: number;
+  /** Leave the drained Node for `remove-node`, which deletes it once its machine is gone. @default false */
+  readonly keepNode?: boolean;
 }
 
 export interface DrainIo {
@@ -174,6 +183,44 @@ async function round(client: KubeClient, node: string, nodePath: string): Promis
   }
 }
 
+/** A VolumeAttachment as the drain reads it. */
+interface WireAttachment {
+  readonly metadata?: { readonly name?: string };
+  readonly spec?: { readonly attacher?: string; readonly nodeName?: string; readonly source?: { readonly persistentVolumeName?: string } };
+  readonly status?: { readonly attached?: boolean; readonly detachError?: { readonly message?: string } };
+}
+
+/** Where the drain lists VolumeAttachments (cluster-scoped; no field selector on the node, so all are listed). */
+const VOLUME_ATTACHMENTS = '/apis/storage.k8s.io/v1/volumeattachments';
+
+/**
+ * The node's VolumeAttachments, each as a blocker naming the volume, its attacher and the storage system's own
+ * reason (its detach error) when it gave one. A 403 is fatal, with the fix.
+ */
+async function attachedVolumes(client: KubeClient, node: string): Promise<Blocker[]> {
+  let all: WireAttachment[];
+  try {
+    all = await client.list<WireAttachment>(VOLUME_ATTACHMENTS);
+  } catch (e) {
+    if (e instanceof KubeApiError && e.status === 403)
+      throw new KubeApiError(
+        `cannot list VolumeAttachments: ${e.message}: ${client.target.who} needs list on volumeattachments.storage.k8s.io (README "Changing a fleet")`,
+        403,
+      );
+    throw e;
+  }
+  return all
+    .filter((va) => va.spec?.nodeName === node)
+    .map((va) => {
+      const volume = va.spec?.source?.persistentVolumeName ?? 'an inline volume';
+      const error = va.status?.detachError?.message;
+      return {
+        pod: `VolumeAttachment ${va.metadata?.name ?? ''}`,
+        why: `volume ${volume} (attacher ${va.spec?.attacher ?? 'unknown'}) still attached${error === undefined ? '' : `: detach error: ${error}`}`,
+      };
+    });
+}
+
 /**
  * Whether the kubeconfig reaches the cluster whose CA hash the stack pinned: kube-public/cluster-info, which every
  * cluster a node joins by bootstrap token publishes (readable without credentials), holds its CA. Throws with the fix
@@ -210,10 +257,11 @@ export async function checkCluster(client: KubeClient, expected: string): Promis
 }
 
 /**
- * Cordons, evicts until nothing but what stays is left or the time is up, then deletes the Node: 0 when the Node is
- * gone, 1 when the time ran out (said on `io`). Throws KubeApiError when the API server refuses what waiting cannot change.
+ * Cordons, evicts until nothing but what stays is left, waits until no volume is attached to the node, then (unless
+ * `keepNode`) deletes the Node: 0 when drained, 1 when the time ran out (said on `io`). Throws KubeApiError when the
+ * API server refuses what waiting cannot change.
  */
-export async function drainNode(client: KubeClient, node: string, timeoutSeconds: number, interval: number, io: DrainIo): Promise<number> {
+export async function drainNode(client: KubeClient, node: string, timeoutSeconds: number, interval: number, io: DrainIo, keepNode = false): Promise<number> {
   const nodePath = `/api/v1/nodes/${encodeURIComponent(node)}`;
   const found = await client.get(nodePath);
   if (found.status === 404) {
@@ -229,26 +277,60 @@ export async function drainNode(client: KubeClient, node: string, timeoutSeconds
   io.stdout(`drain-node: Node ${node} cordoned\n`);
   const deadline = Date.now() + timeoutSeconds * 1000;
   let said = '';
+  // First the pods, then (once none is left) the volumes their storage system detaches from the node.
+  let stage: 'pods' | 'volumes' = 'pods';
   for (;;) {
-    const blockers = await round(client, node, nodePath);
+    const blockers = stage === 'pods' ? await round(client, node, nodePath) : await volumeRound(client, node);
+    if (blockers.length === 0 && stage === 'pods') {
+      stage = 'volumes';
+      continue;
+    }
     if (blockers.length === 0) break;
     const still = blockers.map((b) => `  ${escapeText(b.pod)}: ${b.why}`).join('\n');
-    if (still !== said) io.stdout(`drain-node: waiting on ${blockers.length} pod(s) of ${node}:\n${still}\n`);
+    const what = stage === 'pods' ? `${blockers.length} pod(s) of` : `${blockers.length} volume(s) to detach from`;
+    if (still !== said) io.stdout(`drain-node: waiting on ${what} ${node}:\n${still}\n`);
     said = still;
     if (Date.now() >= deadline) {
       // The VM stays, so the node keeps serving: uncordoned again if the cordon was the drain's.
       const back = ours ? await uncordon(client, nodePath) : false;
+      const fix =
+        stage === 'pods'
+          ? "Let these pods go (raise the budget, move or delete them), or raise the pool's drainTimeout, then deploy again: the drain starts over.\n"
+          : "Each volume's storage system has not detached it from the node: see the VolumeAttachment's status (kubectl describe volumeattachment NAME) and its CSI driver's logs, or raise the pool's drainTimeout, then deploy again. Nothing was deleted.\n";
       io.stderr(
         `drain-node: Node ${node} was not drained in ${timeoutSeconds} s; its VM is not deleted${back ? ' and it is uncordoned again' : ''}. Still there:\n${still}\n` +
-          "Let these pods go (raise the budget, move or delete them), or raise the pool's drainTimeout, then deploy again: the drain starts over.\n",
+          fix,
       );
       return 1;
     }
     await sleep(Math.min(interval, Math.max(0, (deadline - Date.now()) / 1000)));
   }
+  if (keepNode) {
+    io.stdout(`drain-node: Node ${node} drained, no volume attached; it stays (cordoned) until its machine is gone\n`);
+    return 0;
+  }
   await mustWrite(client, 'DELETE', nodePath, `delete Node ${node}`);
   io.stdout(`drain-node: Node ${node} drained and deleted\n`);
   return 0;
+}
+
+/** The volumes still attached, as blockers: the API server not answering is one more reason to wait. */
+async function volumeRound(client: KubeClient, node: string): Promise<Blocker[]> {
+  try {
+    return await attachedVolumes(client, node);
+  } catch (e) {
+    if (!passing(e)) throw e;
+    return [{ pod: `VolumeAttachments of ${node}`, why: `the API server did not answer (${e.message})` }];
+  }
+}
+
+/**
+ * Deletes the Node of a machine that is gone (the last step of a node's end); a Node already gone is fine. Throws
+ * KubeApiError when the API server refuses.
+ */
+export async function removeNode(client: KubeClient, node: string, io: DrainIo): Promise<void> {
+  await mustWrite(client, 'DELETE', `/api/v1/nodes/${encodeURIComponent(node)}`, `delete Node ${node}`);
+  io.stdout(`remove-node: Node ${node} deleted (its machine is gone)\n`);
 }
 
 /** Undoes the drain's cordon; false when the API server would not (the next deploy drains again anyway). */
@@ -300,11 +382,45 @@ export async function runDrainNode(node: string, opts: DrainOptions, io: DrainIo
   }
   try {
     if (opts.clusterCaHash !== undefined) await checkCluster(client, opts.clusterCaHash);
-    return await drainNode(client, node, drainTimeoutSeconds(timeout) ?? 0, interval, io);
+    return await drainNode(client, node, drainTimeoutSeconds(timeout) ?? 0, interval, io, opts.keepNode === true);
   } catch (e) {
     if (!(e instanceof KubeApiError) && !(e instanceof KubeconfigError)) throw e;
     io.stderr(`metalslice drain-node: ${e.message}\n`);
     // Credentials that are not what they must be (found when the first request is made) are a usage error.
+    return e instanceof KubeconfigError ? 2 : 1;
+  }
+}
+
+/** Options of `remove-node`: how to reach the tenant cluster. */
+export type RemoveNodeOptions = Pick<DrainOptions, 'clusterCaHash' | 'kubeconfig' | 'context'>;
+
+/** The command `remove-node`: checks the options, finds the cluster, deletes the Node of a machine that is gone. */
+export async function runRemoveNode(node: string, opts: RemoveNodeOptions, io: DrainIo): Promise<number> {
+  const nameProblem = dns1123SubdomainProblem(node);
+  if (nameProblem !== undefined) {
+    io.stderr(`metalslice remove-node: the Node name ${nameProblem}\n`);
+    return 2;
+  }
+  const caHash = opts.clusterCaHash === undefined ? undefined : caHashProblem(opts.clusterCaHash);
+  if (caHash !== undefined) {
+    io.stderr(`metalslice remove-node: --cluster-ca-hash ${caHash}\n`);
+    return 2;
+  }
+  let client: KubeClient;
+  try {
+    client = new KubeClient(findTarget({ kubeconfig: opts.kubeconfig, context: opts.context }));
+  } catch (e) {
+    if (!(e instanceof KubeconfigError)) throw e;
+    io.stderr(`metalslice remove-node: ${e.message}\n`);
+    return 2;
+  }
+  try {
+    if (opts.clusterCaHash !== undefined) await checkCluster(client, opts.clusterCaHash);
+    await removeNode(client, node, io);
+    return 0;
+  } catch (e) {
+    if (!(e instanceof KubeApiError) && !(e instanceof KubeconfigError)) throw e;
+    io.stderr(`metalslice remove-node: ${e.message}\nIts machine is gone; deploy again to delete the Node.\n`);
     return e instanceof KubeconfigError ? 2 : 1;
   }
 }

@@ -265,14 +265,22 @@ Examples:
 `;
 
 const DRAIN_EXAMPLES = `
-Exit codes: 0 the Node is gone (drained and deleted, or never there); 1 not drained in time, or the API server
-refused (the pods still there are named; run it again to carry on); 2 usage error.
-A stack runs it before it deletes a node's VM or HostClaim; METALSLICE_DRAIN=skip in the deploy's environment
-deletes without a drain (a tenant cluster that is gone).
+Exit codes: 0 drained (and the Node deleted, without --keep-node), or never there; 1 not drained in time (a pod
+or a volume still there is named), or the API server refused; run it again to carry on; 2 usage error.
+A stack runs it with --keep-node before it deletes a node's VM or HostClaim, and remove-node after;
+METALSLICE_DRAIN=skip in the deploy's environment deletes without either (a tenant cluster that is gone).
 
 Examples:
   metalslice drain-node team-a-workers-5 --kubeconfig ~/.kube/team-a-prod.config
   metalslice drain-node team-a-workers-5 --context team-a-prod --timeout 30m
+`;
+
+const REMOVE_NODE_EXAMPLES = `
+Exit codes: 0 the Node is gone; 1 the API server refused; 2 usage error.
+A stack runs it once a node's VM or HostClaim is gone: the last step of the node's end.
+
+Examples:
+  metalslice remove-node team-a-workers-5 --context team-a-prod
 `;
 
 const ROLL_EXAMPLES = `
@@ -441,7 +449,7 @@ function addNodeCommands(program: Command, io: Io, done: (code: number) => void)
   program
     .command('drain-node')
     .description(
-      "cordon a tenant Node, evict its pods through the Eviction API (PodDisruptionBudgets honoured, DaemonSet and mirror pods left, karpenter.sh/do-not-disrupt pods never evicted), then delete the Node: what a stack runs before it deletes a node's VM or HostClaim",
+      "cordon a tenant Node, evict its pods through the Eviction API (PodDisruptionBudgets honoured, DaemonSet and mirror pods left, karpenter.sh/do-not-disrupt pods never evicted), wait until no volume is attached to it, then delete the Node (or, with --keep-node, leave it for remove-node): what a stack runs before it deletes a node's VM or HostClaim",
     )
     .argument('<node>', 'the Node name in the tenant cluster')
     .option('--kubeconfig <file>', 'kubeconfig of the tenant cluster (default: as kubectl, $KUBECONFIG then ~/.kube/config)')
@@ -455,13 +463,27 @@ function addNodeCommands(program: Command, io: Io, done: (code: number) => void)
       '--cluster-ca-hash <sha256:hex>',
       "refuse unless the kubeconfig reaches the cluster with this CA (its kube-public/cluster-info), as a node's join pins it",
     )
+    .option('--keep-node', 'leave the drained Node (cordoned) for remove-node, which deletes it once its machine is gone')
     .addOption(
       new Option('--interval <seconds>', 'seconds between two rounds of evictions').default(DEFAULT_POLL_INTERVAL_SECONDS).argParser(Number).hideHelp(),
     )
     .addHelpText('after', DRAIN_EXAMPLES)
-    .action(async (node: string, opts: { kubeconfig?: string; context?: string; timeout?: string; interval?: number; clusterCaHash?: string }) => {
+    .action(async (node: string, opts: import('./drain').DrainOptions) => {
       const { runDrainNode } = await import('./drain');
       done(await runDrainNode(node, opts, io));
+    });
+
+  program
+    .command('remove-node')
+    .description("delete a tenant Node whose VM or HostClaim is gone: the last step of a node's end, after drain-node --keep-node")
+    .argument('<node>', 'the Node name in the tenant cluster')
+    .option('--kubeconfig <file>', 'kubeconfig of the tenant cluster (default: as kubectl, $KUBECONFIG then ~/.kube/config)')
+    .option('--context <name>', 'kubeconfig context')
+    .option('--cluster-ca-hash <sha256:hex>', 'refuse unless the kubeconfig reaches the cluster with this CA (its kube-public/cluster-info)')
+    .addHelpText('after', REMOVE_NODE_EXAMPLES)
+    .action(async (node: string, opts: import('./drain').RemoveNodeOptions) => {
+      const { runRemoveNode } = await import('./drain');
+      done(await runRemoveNode(node, opts, io));
     });
 
   program

@@ -160,7 +160,19 @@ describe('metalslice plan', () => {
     const root = await run(['--help']);
     const listed = root.stdout.split('Commands:\n')[1].split('\n\n')[0];
     const commands = [...listed.matchAll(/^  ([a-z-]+) .*$/gm)].map((m) => m[1]).filter((c) => c !== 'help');
-    expect(commands).toEqual(['plan', 'report', 'schema', 'pack', 'verify', 'node-template-vars', 'inventory', 'drain-node', 'roll-nodes', 'status']);
+    expect(commands).toEqual([
+      'plan',
+      'report',
+      'schema',
+      'pack',
+      'verify',
+      'node-template-vars',
+      'inventory',
+      'drain-node',
+      'remove-node',
+      'roll-nodes',
+      'status',
+    ]);
     expect(root.stdout).toMatch(/Examples:\n  metalslice plan /);
     for (const command of commands) {
       const { code, stdout } = await run([command, '--help']);

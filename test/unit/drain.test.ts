@@ -8,7 +8,7 @@ import * as http from 'http';
 import * as os from 'os';
 import * as path from 'path';
 import { AddressInfo } from 'net';
-import { runDrainNode } from '../../constructs/cli/drain';
+import { runDrainNode, runRemoveNode } from '../../constructs/cli/drain';
 import { caCertHash } from '../../constructs/render/cloud-init';
 import { EXAMPLE_CA } from '../support/models';
 import { makeCa } from '../../constructs/verify/certificates';
@@ -27,8 +27,20 @@ interface FakePod {
   lingers?: boolean;
 }
 
+/** A VolumeAttachment on the fake's API server. */
+interface FakeAttachment {
+  name: string;
+  node: string;
+  /** Lists of VolumeAttachments that still show it (Infinity: it never detaches). */
+  listsLeft: number;
+  detachError?: string;
+}
+
 interface Fake {
   kubeconfig: string;
+  /** VolumeAttachments; `forbidden` answers their list with 403 (RBAC). */
+  attachments: FakeAttachment[];
+  attachmentsForbidden: boolean;
   /** Every request, as `METHOD path` (query left off). */
   calls: string[];
   /** The body of every request that had one, as `METHOD path` and the parsed JSON. */
@@ -51,7 +63,7 @@ async function fakeApiServer(pods: FakePod[], nodeExists = true, ready = 'True',
   const live = new Map(
     pods.map((p) => [p.name, { ...p, refusals: p.refusals ?? 0, deletionTime: p.deletesIn === undefined ? undefined : Date.now() + p.deletesIn * 1000 }]),
   );
-  const fake = { failLists: 0 };
+  const fake = { failLists: 0, attachments: [] as FakeAttachment[], attachmentsForbidden: false };
   const server = http.createServer((req, res) => {
     const url = new URL(req.url ?? '/', 'http://x');
     const call = `${req.method} ${url.pathname}`;
@@ -103,6 +115,20 @@ async function fakeApiServer(pods: FakePod[], nodeExists = true, ready = 'True',
               ...(p.deletionTime !== undefined ? { deletionTimestamp: new Date(p.deletionTime).toISOString() } : {}),
             },
             status: { phase: 'Running' },
+          })),
+          metadata: {},
+        });
+      }
+      if (url.pathname === '/apis/storage.k8s.io/v1/volumeattachments') {
+        if (fake.attachmentsForbidden)
+          return send(403, { kind: 'Status', message: 'volumeattachments.storage.k8s.io is forbidden: User "u" cannot list resource "volumeattachments"' });
+        const shown = fake.attachments.filter((a) => a.listsLeft > 0);
+        for (const a of shown) a.listsLeft -= 1;
+        return send(200, {
+          items: shown.map((a) => ({
+            metadata: { name: a.name },
+            spec: { attacher: 'csi.example.com', nodeName: a.node, source: { persistentVolumeName: `pv-${a.name}` } },
+            status: { attached: true, ...(a.detachError ? { detachError: { message: a.detachError } } : {}) },
           })),
           metadata: {},
         });
@@ -176,6 +202,67 @@ describe('metalslice drain-node', () => {
     expect(fake.bodies[1].body).toEqual({ apiVersion: 'policy/v1', kind: 'Eviction', metadata: { name: 'cart', namespace: 'shop' } });
     expect(fake.node.exists).toBe(false);
     expect(out.stdout).toContain('shop/cart: its PodDisruptionBudget allows no disruption now');
+  });
+
+  it("waits until the node's volumes are detached (no VolumeAttachment names it), other nodes' ignored; with --keep-node the drained Node stays for remove-node", async () => {
+    for (const keepNode of [false, true]) {
+      const fake = await fakeApiServer([{ name: 'web' }]);
+      fake.attachments = [
+        { name: 'va-db', node: 'w-1', listsLeft: 3 },
+        { name: 'va-elsewhere', node: 'w-2', listsLeft: Infinity },
+      ];
+      const { out, io: sink } = io();
+      expect({ keepNode, code: await runDrainNode('w-1', { kubeconfig: fake.kubeconfig, timeout: '1m', interval: 0.05, keepNode }, sink) }).toEqual({
+        keepNode,
+        code: 0,
+      });
+      expect(out.stdout).toContain(
+        'waiting on 1 volume(s) to detach from w-1:\n  VolumeAttachment va-db: volume pv-va-db (attacher csi.example.com) still attached',
+      );
+      // Volumes are waited for only once the pods are gone: the first list of them comes after the eviction.
+      const firstList = fake.calls.indexOf('GET /apis/storage.k8s.io/v1/volumeattachments');
+      expect(firstList).toBeGreaterThan(fake.calls.indexOf('POST /api/v1/namespaces/shop/pods/web/eviction'));
+      expect(fake.attachments[0].listsLeft).toBe(0);
+      if (keepNode) {
+        expect(fake.calls).not.toContain('DELETE /api/v1/nodes/w-1');
+        expect(fake.node).toEqual({ exists: true, unschedulable: true, annotations: { 'metalslice.io/draining': 'true' } });
+      } else expect(fake.calls.indexOf('DELETE /api/v1/nodes/w-1')).toBeGreaterThan(fake.calls.lastIndexOf('GET /apis/storage.k8s.io/v1/volumeattachments'));
+    }
+  });
+
+  it('a volume that never detaches stops the drain in time, naming the attachment, its volume and the detach error; nothing is deleted', async () => {
+    const fake = await fakeApiServer([]);
+    fake.attachments = [{ name: 'va-db', node: 'w-1', listsLeft: Infinity, detachError: 'rpc error: volume is busy' }];
+    const { out, io: sink } = io();
+    expect(await runDrainNode('w-1', { kubeconfig: fake.kubeconfig, timeout: '1s', interval: 0.05 }, sink)).toBe(1);
+    expect(out.stderr).toContain(
+      'Node w-1 was not drained in 1 s; its VM is not deleted and it is uncordoned again. Still there:\n  VolumeAttachment va-db: volume pv-va-db (attacher csi.example.com) still attached: detach error: rpc error: volume is busy',
+    );
+    expect(out.stderr).toMatch(/kubectl describe volumeattachment NAME.*Nothing was deleted/);
+    expect(fake.calls).not.toContain('DELETE /api/v1/nodes/w-1');
+    expect(fake.node.exists).toBe(true);
+  });
+
+  it('stops at once when VolumeAttachments may not be listed (RBAC), naming what the identity needs', async () => {
+    const fake = await fakeApiServer([]);
+    fake.attachmentsForbidden = true;
+    const { out, io: sink } = io();
+    expect(await runDrainNode('w-1', { kubeconfig: fake.kubeconfig, timeout: '10m', interval: 0.05 }, sink)).toBe(1);
+    expect(out.stderr).toMatch(/cannot list VolumeAttachments: .*needs list on volumeattachments\.storage\.k8s\.io/);
+    expect(fake.calls).not.toContain('DELETE /api/v1/nodes/w-1');
+  });
+
+  it('remove-node deletes the Node of a machine that is gone, and refuses a bad name before it talks to a cluster', async () => {
+    const fake = await fakeApiServer([]);
+    expect(await runRemoveNode('w-1', { kubeconfig: fake.kubeconfig }, io().io)).toBe(0);
+    expect(fake.calls).toEqual(['DELETE /api/v1/nodes/w-1']);
+    expect(fake.node.exists).toBe(false);
+    // Already gone: still 0 (a deploy resumed after the Node went).
+    expect(await runRemoveNode('w-1', { kubeconfig: fake.kubeconfig }, io().io)).toBe(0);
+    const { out, io: sink } = io();
+    expect(await runRemoveNode('W_1;rm', { kubeconfig: fake.kubeconfig }, sink)).toBe(2);
+    expect(out.stderr).toMatch(/the Node name must consist of lower-case letters/);
+    expect(fake.calls).toHaveLength(2);
   });
 
   it('never evicts a pod annotated karpenter.sh/do-not-disrupt: it stops in time, names the pod, and uncordons the Node it cordoned', async () => {
