@@ -48,6 +48,8 @@ export const settings = {
   workers: Number(process.env.METALSLICE_EXAMPLE_WORKERS ?? '6'),
   /** The worker pool's bootstrap token lifetime (the join e2e test shortens it to see tokens expire). @default "24h" */
   workerTokenTtl: process.env.METALSLICE_EXAMPLE_TOKEN_TTL || undefined,
+  /** How long a worker's drain may take (the e2e tests shorten it to see a volume that never detaches stop a deploy). @default "15m" */
+  workerDrainTimeout: process.env.METALSLICE_EXAMPLE_DRAIN_TIMEOUT || undefined,
   /** Scale the static auto-node pool. */
   baseNodes: Number(process.env.METALSLICE_EXAMPLE_BASE_NODES ?? '2'),
 };

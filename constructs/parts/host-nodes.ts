@@ -149,7 +149,8 @@ class HostNode extends Construct {
     { cluster, bootstrapTokenTtl, drainTimeout, poolName, namespace, dependsOn, labels, taints, claim }: HostNodeProps,
   ) {
     super(scope, nodeName);
-    const token = new JoinToken(this, 'Join', { cluster, nodeName, ttl: bootstrapTokenTtl }).token;
+    const join = new JoinToken(this, 'Join', { cluster, nodeName, ttl: bootstrapTokenTtl });
+    const token = join.token;
     const userDataName = hostClaimUserDataSecretName(nodeName);
     const secret = renderHostClaimUserDataSecret(userDataName, namespace, poolName, '');
     // Applied server-side, so an API server crash during its create leaves nothing the next apply stops on.
@@ -175,9 +176,13 @@ class HostNode extends Construct {
         }),
       ),
     });
-    // The Secret first: the baremetal-operator reads it as soon as it binds a host to the claim.
-    const hostClaim = new Manifest(this, 'Resource', { manifest: Lazy.anyValue({ produce: () => claim(userDataName) }), dependsOn: [userData] });
-    // Before the HostClaim goes (and Metal3 cleans the host), the tenant Node is drained and deleted.
+    // The Secrets first: the baremetal-operator reads the user data as soon as it binds a host to the claim. And
+    // so they go after it: a claim whose drain stops the deploy keeps them.
+    const hostClaim = new Manifest(this, 'Resource', {
+      manifest: Lazy.anyValue({ produce: () => claim(userDataName) }),
+      dependsOn: [userData, join.secret],
+    });
+    // Before the HostClaim goes (and Metal3 cleans the host), the tenant Node is drained; after it, the Node is deleted.
     NodeDrains.of(this, cluster).add(nodeName, hostClaim, drainTimeout);
   }
 }

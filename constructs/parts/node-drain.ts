@@ -1,18 +1,22 @@
 /**
- * NodeDrains: the drain that comes before a node's VM or HostClaim is deleted, on every road a stack deletes one
- * (a pool scaled down, a pool removed, `cdktf destroy`).
+ * NodeDrains: a node's end, in Cluster API's order, on every road a stack deletes one (a pool scaled down, a pool
+ * removed, `cdktf destroy`): drained, volumes detached, machine (VM or HostClaim) gone, then its Node.
  *
  * Terraform runs a destroy-time provisioner only while its resource block is in the configuration, and scaling a
- * pool down removes exactly the blocks of the nodes that go. So the provisioner does not live in a node's blocks:
- * each stack holds one `terraform_data` per tenant cluster, with an instance per node of that cluster in the stack
- * (`for_each`, keyed by Node name). A node that goes loses only its instance; the block, and its provisioner,
- * stay. Each instance depends on the stack's node resources (VMs, HostClaims), so Terraform destroys it, and so
- * drains the Node, before it deletes that node's VM or HostClaim.
+ * pool down removes exactly the blocks of the nodes that go. So the provisioners do not live in a node's blocks:
+ * each stack holds, per tenant cluster, two `terraform_data` with an instance per node of that cluster in the
+ * stack (`for_each`, keyed by Node name). A node that goes loses only its instances; the blocks, and their
+ * provisioners, stay.
+ * - The drain depends on the stack's node resources (VMs, HostClaims), so Terraform destroys it, and so runs
+ *   `metalslice drain-node --keep-node` (constructs/cli/drain.ts: cordon, evictions through the Eviction API, no
+ *   VolumeAttachment left for the node), before it deletes the node's VM or HostClaim.
+ * - The end is depended on by every node resource, so Terraform destroys it after the VM or HostClaim is gone (a
+ *   foreground delete: the VMI went first), and so runs `metalslice remove-node`, which deletes the Node.
  *
- * The provisioner runs `metalslice drain-node` (constructs/cli/drain.ts) with the tenant cluster's kubeconfig and
- * context, the ones its provider alias reads: cordon, evictions through the Eviction API, then the Node deleted. A
- * drain that runs out of time fails the destroy, so the VM stays, the instance stays in the state, and the next
- * deploy drains again where it stopped.
+ * Each runs with the tenant cluster's kubeconfig and context, the ones its provider alias reads. A drain that runs
+ * out of time (a pod, or a volume that will not detach) fails the destroy: nothing is deleted, the instances stay
+ * in the state, and the next deploy drains again where it stopped. A VM delete that fails leaves a cordoned,
+ * drained Node that says what it is, never a guest without its Node.
  */
 import { DataResource, dependable, Lazy, TerraformIterator, TerraformResource, TerraformStack, Token } from 'cdktf';
 import { Construct } from 'constructs';
@@ -38,7 +42,18 @@ interface DrainInput {
   readonly context: string;
   /** The tenant CA's hash, as the join pins it: the drain checks the kubeconfig reaches that cluster. */
   readonly ca_hash: string;
+  /**
+   * `after-machine`: the Node is deleted by the node's end, once its machine is gone. A drain instance deployed by
+   * metalslice 0.2 has no such key, and deletes the Node itself (its node has no end instance in the state).
+   */
+  readonly node_end?: string;
 }
+
+/** What a node's end needs: how to reach its tenant cluster. */
+type EndInput = Omit<DrainInput, 'timeout' | 'node_end'>;
+
+/** The value of DrainInput.node_end that leaves the Node to the node's end. */
+const NODE_END_AFTER_MACHINE = 'after-machine';
 
 /**
  * The drain command, for `sh -c`. It reads only what a destroy-time provisioner may: `each.key` and `self` (the
@@ -50,7 +65,17 @@ const DRAIN_COMMAND = [
   'command -v metalslice >/dev/null 2>&1 || { echo "metalslice is not on PATH: deploy through npx cdktf (which puts node_modules/.bin on PATH), or set METALSLICE_DRAIN=skip to delete $METALSLICE_NODE without a drain" >&2; exit 1; }',
   'cfg="$${METALSLICE_KUBECONFIG:-$${KUBE_CONFIG_PATH:-}}"',
   'ctx="$${METALSLICE_CONTEXT:-$${KUBE_CTX:-}}"',
-  'exec metalslice drain-node "$METALSLICE_NODE" --timeout "$METALSLICE_DRAIN_TIMEOUT" --cluster-ca-hash "$METALSLICE_CLUSTER_CA_HASH" $${cfg:+--kubeconfig "$cfg"} $${ctx:+--context "$ctx"}',
+  'keep=; [ "$${METALSLICE_NODE_END:-}" = ' + NODE_END_AFTER_MACHINE + ' ] && keep=--keep-node',
+  'exec metalslice drain-node "$METALSLICE_NODE" --timeout "$METALSLICE_DRAIN_TIMEOUT" --cluster-ca-hash "$METALSLICE_CLUSTER_CA_HASH" $${cfg:+--kubeconfig "$cfg"} $${ctx:+--context "$ctx"} $keep',
+].join('\n');
+
+/** The node's end, once its machine is gone: the Node deleted. The same environment as the drain's. */
+const END_COMMAND = [
+  'if [ "$${METALSLICE_DRAIN:-}" = skip ]; then echo "removal of Node $METALSLICE_NODE skipped (METALSLICE_DRAIN=skip)"; exit 0; fi',
+  'command -v metalslice >/dev/null 2>&1 || { echo "metalslice is not on PATH: deploy through npx cdktf (which puts node_modules/.bin on PATH), or set METALSLICE_DRAIN=skip to leave Node $METALSLICE_NODE" >&2; exit 1; }',
+  'cfg="$${METALSLICE_KUBECONFIG:-$${KUBE_CONFIG_PATH:-}}"',
+  'ctx="$${METALSLICE_CONTEXT:-$${KUBE_CTX:-}}"',
+  'exec metalslice remove-node "$METALSLICE_NODE" --cluster-ca-hash "$METALSLICE_CLUSTER_CA_HASH" $${cfg:+--kubeconfig "$cfg"} $${ctx:+--context "$ctx"}',
 ].join('\n');
 
 /** The drains of one tenant cluster's nodes in one stack. */
@@ -70,6 +95,8 @@ export class NodeDrains extends Construct {
 
   private readonly nodes = new Map<string, DrainInput>();
   private readonly resource: DataResource;
+  /** The nodes' ends: each node resource depends on it, so an instance is destroyed after its node's machine. */
+  private readonly ends: DataResource;
   private readonly cluster: DrainedCluster;
 
   private constructor(scope: Construct, id: string, cluster: DrainedCluster) {
@@ -91,6 +118,30 @@ export class NodeDrains extends Construct {
             METALSLICE_KUBECONFIG: '${self.input.kubeconfig}',
             METALSLICE_CONTEXT: '${self.input.context}',
             METALSLICE_CLUSTER_CA_HASH: '${self.input.ca_hash}',
+            // A 0.2 instance's input has no node_end: its drain deletes the Node, as it did then.
+            METALSLICE_NODE_END: '${try(self.input.node_end, "")}',
+          },
+        },
+      ],
+    });
+    const endOf = (input: DrainInput): EndInput => ({ kubeconfig: input.kubeconfig, context: input.context, ca_hash: input.ca_hash });
+    const eachEnd = TerraformIterator.fromMap(
+      Token.asAnyMap(Lazy.anyValue({ produce: () => Object.fromEntries([...this.nodes].sort(byKey).map(([k, v]) => [k, endOf(v)])) })),
+    );
+    this.ends = new DataResource(this, 'End', {
+      forEach: eachEnd,
+      input: eachEnd.value as Record<string, string>,
+      provisioners: [
+        {
+          type: 'local-exec',
+          when: 'destroy',
+          interpreter: ['/bin/sh', '-c'],
+          command: END_COMMAND,
+          environment: {
+            METALSLICE_NODE: '${each.key}',
+            METALSLICE_KUBECONFIG: '${self.input.kubeconfig}',
+            METALSLICE_CONTEXT: '${self.input.context}',
+            METALSLICE_CLUSTER_CA_HASH: '${self.input.ca_hash}',
           },
         },
       ],
@@ -99,8 +150,8 @@ export class NodeDrains extends Construct {
   }
 
   /**
-   * Drains `nodeName` before `removes` (its VM or HostClaim) is deleted. `timeout` is the pool's drainTimeout.
-   * Throws when the same Node name is added twice in a stack.
+   * Drains `nodeName` before `removes` (its VM or HostClaim) is deleted, and deletes its Node after. `timeout` is
+   * the pool's drainTimeout. Throws when the same Node name is added twice in a stack.
    */
   add(nodeName: string, removes: TerraformResource, timeout = DEFAULT_DRAIN_TIMEOUT): void {
     const problem = drainTimeoutProblem(timeout);
@@ -112,8 +163,10 @@ export class NodeDrains extends Construct {
       kubeconfig: this.cluster.kubeconfigPath ?? '',
       context: this.cluster.kubeconfigContext ?? '',
       ca_hash: caCertHash(this.cluster.caCertificate),
+      node_end: NODE_END_AFTER_MACHINE,
     });
     (this.resource.dependsOn ??= []).push(dependable(removes));
+    removes.dependsOn = [...(removes.dependsOn ?? []), dependable(this.ends)];
   }
 }
 

@@ -37,6 +37,7 @@ export class ConsumerStack extends TerraformStack {
       shape: { cpu: 8, memory: '32Gi', disk: '100Gi' },
       count: settings.workers,
       bootstrapTokenTtl: settings.workerTokenTtl,
+      drainTimeout: settings.workerDrainTimeout,
     });
     new ElasticNodePool(this, 'team-a-highmem', {
       quota,

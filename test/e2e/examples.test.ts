@@ -59,7 +59,9 @@ describe('e2e: the example app on a real kube-apiserver', () => {
     // The kubevirt namespace: what installing the KubeVirt operator leaves behind, where the fleet's KubeVirt CR goes.
     cluster = await startCluster({ kubevirt: true, workloads: true });
     work = fs.mkdtempSync(path.join(os.tmpdir(), 'metalslice-e2e-'));
-    env = exampleStackEnv(cluster, { CDKTF_OUTDIR: path.join(work, 'cdktf.out') });
+    // The workers' drains may take 100 s (15 min by default): long enough to wait out a budget, short enough to see
+    // a volume that never detaches stop a deploy.
+    env = exampleStackEnv(cluster, { CDKTF_OUTDIR: path.join(work, 'cdktf.out'), METALSLICE_EXAMPLE_DRAIN_TIMEOUT: '100s' });
   });
 
   afterAll(async () => {
@@ -191,26 +193,35 @@ describe('e2e: the example app on a real kube-apiserver', () => {
     expect((await tofu(stackDir('consumer'), ['plan', '-detailed-exitcode', '-input=false', '-no-color'])).code).toBe(0);
   });
 
-  it("count + 1 adds exactly the new node's resources; count - 1 drains its Node (a StatefulSet's pod moves, a Deployment's waits on its PodDisruptionBudget), then destroys only them", async () => {
+  it("count + 1 adds exactly the new node's resources; count - 1 ends its node in Cluster API's order (evictions, volumes detached, VM, then Node), and a volume that never detaches stops the deploy with nothing deleted", async () => {
     await synth({ METALSLICE_EXAMPLE_WORKERS: '7' });
     const up = await planChanges('consumer');
     expect(up.every((c) => c.change.actions.join() === 'create')).toBe(true);
-    // The node's VM, its cloud-init Secret, its token (Secret, id, secret) and its drain.
-    expect(up.map((c) => c.address).sort()).toHaveLength(6);
+    // The node's VM, its cloud-init Secret, its token (Secret, id, secret), its drain and its end.
+    expect(up.map((c) => c.address).sort()).toHaveLength(7);
     expect(up.every((c) => c.address.includes('team-a-workers-6'))).toBe(true);
-    expect(up.filter((c) => c.address.startsWith('terraform_data.node-drains-'))).toHaveLength(1);
+    expect(up.filter((c) => /^terraform_data\.node-drains-[^_]+_[0-9A-F]{8}\[/.test(c.address))).toHaveLength(1);
+    expect(up.filter((c) => /^terraform_data\.node-drains-[^_]+_End_[0-9A-F]{8}\[/.test(c.address))).toHaveLength(1);
     expect(await planChanges('provider')).toEqual([]);
     expectOk('apply +1', await tofu(stackDir('consumer'), ['apply', '-auto-approve', '-input=false', '-no-color', 'tfplan']));
     expect((await cluster.client().get(`${VMS}/namespaces/acme-team-a/virtualmachines/team-a-workers-6`)).status).toBe(200);
 
     // The node joined the tenant cluster (here the same API server; KWOK plays its kubelet, kube-scheduler binds
     // pods, the workload controllers run) and runs the shop: a Deployment's pod under a budget that allows no
-    // disruption (maxUnavailable: 0) and a StatefulSet's pod. A second node is where they can go.
+    // disruption (maxUnavailable: 0) and a StatefulSet's pod. A second node is where they can go. A CSI volume is
+    // attached to the node (its VolumeAttachment, as the attach/detach controller writes it for a CSI driver).
     const api = cluster.client();
     const [node, spare] = ['team-a-workers-6', 'team-a-spare'];
     await kwokNode(api, node);
     const shop = await openShop(api, 'shop', node);
     await kwokNode(api, spare);
+    const attachment = {
+      apiVersion: 'storage.k8s.io/v1',
+      kind: 'VolumeAttachment',
+      metadata: { name: 'csi-db-0' },
+      spec: { attacher: 'csi.example.com', nodeName: node, source: { persistentVolumeName: 'pv-db-0' } },
+    };
+    expect((await api.create('/apis/storage.k8s.io/v1/volumeattachments', attachment)).status).toBe(201);
 
     // What the API server records, in its own order: the resourceVersion of each deletion (one etcd, one sequence).
     const deletedAt = new Map<string, number>();
@@ -221,12 +232,13 @@ describe('e2e: the example app on a real kube-apiserver', () => {
     const watches = [
       api.watch(`/api/v1/nodes?watch=1&fieldSelector=metadata.name%3D${node}`, deletions('Node')),
       api.watch(`${VMS}/namespaces/acme-team-a/virtualmachines?watch=1&fieldSelector=metadata.name%3D${node}`, deletions('VirtualMachine')),
+      api.watch('/apis/storage.k8s.io/v1/volumeattachments?watch=1', deletions('VolumeAttachment')),
       recorded.watch,
     ];
 
     await synth();
     const down = await planChanges('consumer');
-    expect(down.map((c) => c.change.actions.join())).toEqual(['delete', 'delete', 'delete', 'delete', 'delete', 'delete']);
+    expect(down.map((c) => c.change.actions.join())).toEqual(['delete', 'delete', 'delete', 'delete', 'delete', 'delete', 'delete']);
     expect(down.map((c) => c.address).sort()).toEqual(up.map((c) => c.address).sort());
     const applying = tofu(stackDir('consumer'), ['apply', '-auto-approve', '-input=false', '-no-color', 'tfplan']);
     let dbMoved: ShopPod;
@@ -240,17 +252,36 @@ describe('e2e: the example app on a real kube-apiserver', () => {
       expect((await api.get(`/api/v1/nodes/${node}`)).status).toBe(200);
       expect((await api.get(`${VMS}/namespaces/acme-team-a/virtualmachines/${node}`)).status).toBe(200);
     } finally {
-      // The budget is raised: the drain evicts the cart's pod, deletes the Node, and only then is the VM deleted.
+      // The budget is raised: the drain evicts the cart's pod; then it waits on the volume, which never detaches.
       await raiseBudget(api, 'shop');
     }
-    const applied = await applying;
-    expectOk('apply -1', applied);
+    const stuck = await applying;
+    expect(stuck.code).not.toBe(0);
     // tofu prefixes each line of the provisioner's output with the instance's address.
-    expect(applied.stdout).toMatch(
+    expect(stuck.stdout).toMatch(
       new RegExp(
         `drain-node: waiting on \\d pod\\(s\\) of ${node}:\\n[\\s\\S]*?\\(local-exec\\): {3}shop/${shop.cart.metadata.name}: its PodDisruptionBudget allows no disruption now`,
       ),
     );
+    expect(stuck.stdout + stuck.stderr).toMatch(
+      new RegExp(
+        `Node ${node} was not drained in 100 s; its VM is not deleted and it is uncordoned again\\. Still there:[\\s\\S]*VolumeAttachment csi-db-0: volume pv-db-0 \\(attacher csi\\.example\\.com\\) still attached`,
+      ),
+    );
+    // Nothing was deleted: the VM and the Node are there, the Node serving again; the shop's pods had gone.
+    expect((await api.get(`${VMS}/namespaces/acme-team-a/virtualmachines/${node}`)).status).toBe(200);
+    expect((await api.get<{ spec?: { unschedulable?: boolean } }>(`/api/v1/nodes/${node}`)).body.spec?.unschedulable).not.toBe(true);
+    expect([deletedAt.has('VirtualMachine'), deletedAt.has('Node')]).toEqual([false, false]);
+
+    // The deploy again: the drain waits on the volume until its storage system detaches it (the attachment goes).
+    const again = tofu(stackDir('consumer'), ['apply', '-auto-approve', '-input=false', '-no-color']);
+    await cordoned(api, node, 120_000, watchEnd(again));
+    await new Promise((r) => setTimeout(r, 5_000));
+    expect((await api.get(`${VMS}/namespaces/acme-team-a/virtualmachines/${node}`)).status).toBe(200);
+    expect((await api.delete('/apis/storage.k8s.io/v1/volumeattachments/csi-db-0')).status).toBe(200);
+    const applied = await again;
+    expectOk('apply -1', applied);
+    expect(applied.stdout).toMatch(new RegExp(`waiting on 1 volume\\(s\\) to detach from ${node}:\\n.*VolumeAttachment csi-db-0`));
     expect((await api.get(`${VMS}/namespaces/acme-team-a/virtualmachines/${node}`)).status).toBe(404);
     expect((await api.get(`/api/v1/nodes/${node}`)).status).toBe(404);
     // The Deployment made its pod again on the other node, Running and Ready (KWOK), and the StatefulSet's stayed there.
@@ -260,17 +291,18 @@ describe('e2e: the example app on a real kube-apiserver', () => {
     await new Promise((r) => setTimeout(r, 1_000));
     for (const w of watches) w.stop();
     const [cartGone, dbGone] = [recorded.pods.get(shop.cart.metadata.uid!)?.deletedAt, recorded.pods.get(shop.db.metadata.uid!)?.deletedAt];
-    const [nodeGone, vmGone] = [deletedAt.get('Node'), deletedAt.get('VirtualMachine')];
+    const [volumeGone, vmGone, nodeGone] = [deletedAt.get('VolumeAttachment'), deletedAt.get('VirtualMachine'), deletedAt.get('Node')];
+    // Cluster API's order, as the API server recorded it: evicted, volumes detached, the machine, then the Node.
     expect({
-      cartBeforeNode: cartGone! < nodeGone!,
-      dbBeforeNode: dbGone! < nodeGone!,
-      nodeBeforeVm: nodeGone! < vmGone!,
       dbBeforeCart: dbGone! < cartGone!,
+      podsBeforeVolume: Math.max(cartGone!, dbGone!) < volumeGone!,
+      volumeBeforeVm: volumeGone! < vmGone!,
+      vmBeforeNode: vmGone! < nodeGone!,
     }).toEqual({
-      cartBeforeNode: true,
-      dbBeforeNode: true,
-      nodeBeforeVm: true,
       dbBeforeCart: true,
+      podsBeforeVolume: true,
+      volumeBeforeVm: true,
+      vmBeforeNode: true,
     });
     // No pod of the shop was ever bound to the cordoned node after the drain began.
     expect(

@@ -41,22 +41,28 @@ export function resourcesOf(stackJson: string): Map<string, { path: string; body
   return out;
 }
 
-/** What one stack's node-drain resource (constructs/parts/node-drain.ts) gained between two synths, and whether nothing else of it changed. */
+/**
+ * What one stack's node-drain or node-end resource (constructs/parts/node-drain.ts) gained between two synths, and
+ * whether nothing else of it changed.
+ */
 export function drainDelta(before: string, after: string): { nodes: string[]; dependsOn: string[]; restUnchanged: boolean } {
-  type Drain = { for_each: Record<string, unknown>; depends_on: string[] };
+  type Drain = { for_each: Record<string, unknown>; depends_on?: string[] };
   const [a, b] = [JSON.parse(before) as Drain, JSON.parse(after) as Drain];
   const nodes = Object.keys(b.for_each).filter((k) => !(k in a.for_each));
-  const dependsOn = b.depends_on.filter((d) => !a.depends_on.includes(d));
+  const dependsOn = (b.depends_on ?? []).filter((d) => !(a.depends_on ?? []).includes(d));
   const rest = {
     ...b,
     for_each: Object.fromEntries(Object.entries(b.for_each).filter(([k]) => !nodes.includes(k))),
-    depends_on: b.depends_on.filter((d) => !dependsOn.includes(d)),
+    ...(b.depends_on ? { depends_on: b.depends_on.filter((d) => !dependsOn.includes(d)) } : {}),
   };
   return { nodes, dependsOn, restUnchanged: JSON.stringify(rest) === JSON.stringify(a) };
 }
 
+/** Whether a resource key is a stack's node-end resource (a node's Node deleted once its machine is gone). */
+export const isNodeEndKey = (key: string): boolean => /^terraform_data\.node-drains-.+_End_[0-9A-F]{8}$/.test(key);
+
 /** Whether a resource key is a stack's node-drain resource. */
-export const isDrainKey = (key: string): boolean => key.startsWith('terraform_data.node-drains-');
+export const isDrainKey = (key: string): boolean => key.startsWith('terraform_data.node-drains-') && !isNodeEndKey(key);
 
 /** Whether a resource key is a pool's rollout (constructs/parts/node-rollout.ts). */
 export const isRolloutKey = (key: string): boolean => /^terraform_data\..+_rollout_[0-9A-F]{8}$/.test(key);

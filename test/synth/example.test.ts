@@ -6,20 +6,23 @@ import * as path from 'path';
 import { validateCoreObject } from '../support/core-schema';
 import { knownKinds, validateAgainstCrd } from '../support/crd-schema';
 import { REPO_ROOT } from '../support/models';
-import { drainDelta, isDrainKey, isRolloutKey, readTree, resourcesOf, rolloutDelta, synthExample } from '../support/synth';
+import { drainDelta, isDrainKey, isNodeEndKey, isRolloutKey, readTree, resourcesOf, rolloutDelta, synthExample } from '../support/synth';
 import { asApplied, stackObjects } from '../support/stack-objects';
 
 // Bootstrap tokens are `[a-z0-9]{6}.[a-z0-9]{16}`; none may ever be a literal in what synth writes.
 const TOKEN_LITERAL = /\b[a-z0-9]{6}\.[a-z0-9]{16}\b/;
 
 /**
- * Every resource of `before` is unchanged in `after`, but the stack's node drains, which gain `node`'s instance
- * (drained before its VM goes), and its pool's rollout (`pool` in its key), which runs after its resources too.
+ * Every resource of `before` is unchanged in `after`, but the stack's node drains and ends, which gain `node`'s
+ * instance (drained before its VM goes, its Node deleted after), and its pool's rollout (`pool` in its key), which runs after its resources too.
  */
 function expectOnlyNodeGrew(before: ReturnType<typeof resourcesOf>, after: ReturnType<typeof resourcesOf>, node: string, pool: string): void {
   for (const [key, value] of before) {
     if (isDrainKey(key)) {
       expect(drainDelta(value.body, after.get(key)!.body)).toEqual({ nodes: [node], dependsOn: [expect.stringContaining(node)], restUnchanged: true });
+    } else if (isNodeEndKey(key)) {
+      // The node's end (its Node deleted once its VM is gone) gains its instance; its VM depends on it.
+      expect(drainDelta(value.body, after.get(key)!.body)).toEqual({ nodes: [node], dependsOn: [], restUnchanged: true });
     } else if (isRolloutKey(key) && key.includes(pool)) {
       // The pool's rollout runs after the new node's VM, user data and token too; tofu plan shows no depends_on.
       expect(rolloutDelta(value.body, after.get(key)!.body)).toEqual({
@@ -105,8 +108,8 @@ describe('example app synth', () => {
 
   it('makes bootstrap tokens with the random provider', () => {
     const consumer = readTree(first).get('stacks/consumer/cdk.tf.json')!;
-    expect(consumer).toContain('"token-secret": "${random_password.');
-    expect(consumer).toContain('"token-id": "${random_string.');
+    expect(consumer).toContain('token-secret: ${base64encode(random_password.');
+    expect(consumer).toContain('token-id: ${base64encode(random_string.');
   });
 
   it("one more node in a pool adds exactly that node's VM, Secrets and token, and changes nothing else", () => {
@@ -116,8 +119,8 @@ describe('example app synth', () => {
     expect(added.map((k) => after.get(k)!.path).sort()).toEqual(
       ['Join/BootstrapToken', 'Join/TokenId', 'Join/TokenSecret', 'Resource', 'UserData'].map((r) => `consumer/team-a-workers/team-a-workers-6/${r}`),
     );
-    // Its VM and its user data Secret, both applied server-side.
-    expect(added.filter((k) => k.startsWith('kubectl_manifest.'))).toHaveLength(2);
+    // Its VM, its user data Secret and its bootstrap token Secret, all applied server-side.
+    expect(added.filter((k) => k.startsWith('kubectl_manifest.'))).toHaveLength(3);
     const drains = [...before.keys()].filter(isDrainKey);
     expect(drains).toHaveLength(1);
     expectOnlyNodeGrew(before, after, 'team-a-workers-6', 'team-a-workers_rollout');

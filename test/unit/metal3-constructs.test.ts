@@ -9,7 +9,7 @@ import { NodeProvider } from '../../constructs/node-provider';
 import { PrivateNodePool, PrivateNodePoolProps } from '../../constructs/private-node-pool';
 import { validateAgainstCrd } from '../support/crd-schema';
 import { EXAMPLE_CA } from '../support/models';
-import { drainDelta, isDrainKey } from '../support/synth';
+import { drainDelta, isDrainKey, isNodeEndKey } from '../support/synth';
 
 const image = { url: 'https://images.example.com/ubuntu-24.04.raw', checksum: 'b'.repeat(64), checksumType: 'sha256', format: 'raw' } as const;
 const metalHost = (name: string, labels: Record<string, string> = {}): HostSpec => ({
@@ -100,8 +100,11 @@ describe('PrivateNodePool synth', () => {
     expect(userData.document).toContain('tier=metal');
     // The token is a Terraform reference, never a literal.
     expect(userData.document).toMatch(/\$\{random_string\.[^}]+\.result\}\.\$\{random_password\.[^}]+\.result\}/);
-    const secrets = Object.values(json.resource.kubernetes_secret_v1) as { metadata: { name: string; namespace: string } }[];
-    expect(secrets.filter((s) => s.metadata.namespace === 'kube-system')).toHaveLength(2);
+    // The bootstrap token Secrets, in the tenant cluster's kube-system, applied server-side too.
+    const tokens = Object.values(json.resource.kubectl_manifest as Record<string, { yaml_body: string }>).filter((r) =>
+      /namespace: kube-system\n/.test(r.yaml_body),
+    );
+    expect(tokens).toHaveLength(2);
   });
 
   it('writes one HostDeployPolicy per host namespace admitting exactly the tenant namespaces that claim there', () => {
@@ -132,14 +135,15 @@ describe('PrivateNodePool synth', () => {
           dependsOn: [expect.stringContaining('prod-metal-workers-2')],
           restUnchanged: true,
         });
+      else if (isNodeEndKey(k)) expect(drainDelta(v, b.get(k)!)).toEqual({ nodes: ['prod-metal-workers-2'], dependsOn: [], restUnchanged: true });
       else expect(b.get(k)).toBe(v);
     }
     const added = [...b.keys()].filter((k) => !a.has(k));
     expect(added.every((k) => /prod-metal-workers-2/.test(k))).toBe(true);
     expect(added.map((k) => k.split('.')[0]).sort()).toEqual([
       'kubectl_manifest',
+      'kubectl_manifest',
       'kubernetes_manifest',
-      'kubernetes_secret_v1',
       'random_password',
       'random_string',
     ]);
