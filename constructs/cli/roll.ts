@@ -6,11 +6,18 @@
  * 1. `maxSurge` surge VMs (`<pool>-<k>-surge`): copies of a node still on the old revision's VM, now at the new
  *    one, each with that node's user data under its own name. It waits until each surge node is Ready in the
  *    tenant cluster.
- * 2. Nodes to replace (a VMI whose revision is not the VM's), `maxSurge + maxUnavailable` at a time: each is
- *    drained (`drain-node`: cordon, the Eviction API, the Node deleted), stopped (runStrategy Halted, as
- *    `virtctl stop`), its root DataVolume deleted with its claim so KubeVirt makes a fresh one from the template, started again
- *    on the new revision (cloud-init and kubeadm join run again), and waited for until its Node is Ready.
- * 3. The surge nodes are drained and their VMs and Secrets deleted.
+ * 2. Nodes to replace (a VMI whose revision is not the VM's), `maxSurge + maxUnavailable` at a time, each in
+ *    Cluster API's order: drained (`drain-node`: cordon, the Eviction API, no VolumeAttachment left), stopped
+ *    (runStrategy Halted, as `virtctl stop`) until its VMI is gone, then its Node deleted; its root DataVolume and
+ *    claim deleted (the claim too: one whose DataVolume CDI collected would otherwise be adopted again), and only
+ *    once KubeVirt has made the fresh DataVolume on a new claim is it started again on the new revision
+ *    (cloud-init and kubeadm join run again), and waited for until its Node is Ready.
+ * 3. The surge nodes are drained, their VMs deleted, then their Nodes, then their Secrets.
+ *
+ * The roll is the one writer of a stopped node's runStrategy: it labels the VM it stops (ROLL_STOPPED_LABEL) in the
+ * same write, and the stack reads that label when it plans and applies such a VM as Halted
+ * (constructs/parts/node-rollout.ts), so a deploy resumed after a roll was cut short (its state may not hold the
+ * VMs it applied last) never starts a node the roll stopped.
  *
  * All state is in the clusters: the nodes to replace are found by each VMI's revision, the surge VMs by their
  * label. So a roll cut short (the workstation dies, an API server restarts) is finished by running it again, which
@@ -37,13 +44,14 @@ import {
   POOL_LABEL,
   REPLACING_ANNOTATION,
   REVISION_ANNOTATION,
+  ROLL_STOPPED_LABEL,
   SURGE_LABEL,
   surgeVmName,
   VM_NAME_LABEL,
   vmUserDataSecretName,
 } from '../core/naming/derived';
 import { renameJoinCloudConfig } from '../render/cloud-init';
-import { checkCluster, DrainIo, drainNode, reasonOf } from './drain';
+import { checkCluster, DrainIo, drainNode, reasonOf, removeNode } from './drain';
 import { KubeApiError, KubeClient, Response } from './kube/client';
 import { findTarget, KubeconfigError } from './kube/config';
 
@@ -262,7 +270,7 @@ class Roll {
   }
 
   private async drain(name: string): Promise<void> {
-    const code = await drainNode(this.tenant, name, this.drainSeconds, this.interval, this.io);
+    const code = await drainNode(this.tenant, name, this.drainSeconds, this.interval, this.io, true);
     if (code !== 0) throw new RollError(`Node ${name} was not drained in time, so it was not replaced`);
   }
 
@@ -274,33 +282,62 @@ class Roll {
     });
   }
 
-  /** Stops the VM, gives it a fresh root disk, starts it on the revision its template now holds, waits for it to join. */
+  /**
+   * Stops the VM, deletes its Node once the VMI is gone, gives it a fresh root disk, starts it on the revision its
+   * template now holds once that disk exists, and waits for it to join.
+   */
   private async restart(vm: WireVm): Promise<void> {
     const name = vm.metadata.name;
     const vmPath = `${this.vms}/${encodeURIComponent(name)}`;
     const before = await this.vmi(name);
-    await must(this.provider, 'PATCH', vmPath, `stop VM ${name}`, { spec: { runStrategy: 'Halted' } });
+    // Labelled in the same write: a deploy that plans while the roll is cut short applies it as Halted too.
+    await must(this.provider, 'PATCH', vmPath, `stop VM ${name}`, { metadata: { labels: { [ROLL_STOPPED_LABEL]: 'true' } }, spec: { runStrategy: 'Halted' } });
     await waitUntil(`VirtualMachineInstance ${name} gone`, STOP_TIMEOUT_SECONDS, this.interval, async () => (await this.vmi(name)) === undefined);
-    for (const t of vm.spec.dataVolumeTemplates ?? []) {
-      const dv = `${CDI}/namespaces/${encodeURIComponent(this.opts.namespace)}/datavolumes/${encodeURIComponent(t.metadata.name)}`;
-      const old = await this.provider.get(dv);
-      const uid = ok(old) ? (old.body as { metadata?: { uid?: string } }).metadata?.uid : undefined;
-      if (uid === undefined) continue;
-      // In the foreground: the DataVolume goes only once its claim has gone (the garbage collector deletes the
-      // claim, and its protection lets it go once no pod mounts it), so the new DataVolume cannot adopt the old disk.
-      await must(this.provider, 'DELETE', dv, `delete DataVolume ${t.metadata.name} (the old root disk)`, FOREGROUND);
-      await waitUntil(`DataVolume ${t.metadata.name} deleted`, STOP_TIMEOUT_SECONDS, this.interval, async () => {
-        const now = await this.provider.get(dv);
-        return now.status === 404 || (ok(now) && (now.body as { metadata?: { uid?: string } }).metadata?.uid !== uid);
-      });
-    }
+    // The machine is gone: its Node goes now, never before (a guest never runs on without its Node).
+    await removeNode(this.tenant, name, this.io);
+    for (const t of vm.spec.dataVolumeTemplates ?? []) await this.freshDisk(t.metadata.name);
     await must(this.provider, 'PATCH', vmPath, `start VM ${name}`, {
-      metadata: { annotations: { [REPLACING_ANNOTATION]: this.started } },
+      metadata: { labels: { [ROLL_STOPPED_LABEL]: null }, annotations: { [REPLACING_ANNOTATION]: this.started } },
       spec: { runStrategy: 'Always' },
     });
     await this.waitRevision(name, before?.metadata?.uid);
     await this.waitJoined(name);
     this.say(`${name} replaced: revision ${this.opts.revision}, Ready`);
+  }
+
+  /**
+   * Deletes the root DataVolume `name` of a stopped VM and its claim, and waits until KubeVirt has made the
+   * DataVolume again from the VM's template (it does for a halted VM) and the old claim is gone. The claim is
+   * deleted by name too: CDI may have collected a DataVolume that finished (its claim stays, no longer its
+   * dependent), and a new DataVolume adopts a claim of its name, so the node would boot its old disk.
+   */
+  private async freshDisk(name: string): Promise<void> {
+    const ns = encodeURIComponent(this.opts.namespace);
+    const dvPath = `${CDI}/namespaces/${ns}/datavolumes/${encodeURIComponent(name)}`;
+    const claimPath = `/api/v1/namespaces/${ns}/persistentvolumeclaims/${encodeURIComponent(name)}`;
+    const read = async (at: string): Promise<{ uid?: string; owners: string[] } | undefined> => {
+      const res = await this.provider.get(at);
+      if (res.status === 404) return undefined;
+      if (!ok(res)) throw new KubeApiError(`cannot read ${at}: HTTP ${res.status}, ${reasonOf(res)}`, res.status);
+      const meta = (res.body as { metadata?: { uid?: string; ownerReferences?: { uid?: string }[] } }).metadata;
+      return { uid: meta?.uid, owners: (meta?.ownerReferences ?? []).map((o) => o.uid ?? '') };
+    };
+    const [oldDv, oldClaim] = [await read(dvPath), await read(claimPath)];
+    // A claim its DataVolume does not own (CDI collected the DataVolume, and the one made again adopted it) goes
+    // first, and is waited for: once the DataVolume is gone KubeVirt makes it again, which would adopt it again.
+    if (oldClaim !== undefined && (oldDv === undefined || !oldClaim.owners.includes(oldDv.uid ?? ''))) {
+      await must(this.provider, 'DELETE', claimPath, `delete PersistentVolumeClaim ${name} (the old root disk)`);
+      await waitUntil(`PersistentVolumeClaim ${name} (the old root disk) deleted`, STOP_TIMEOUT_SECONDS, this.interval, async () => {
+        return (await read(claimPath))?.uid !== oldClaim.uid;
+      });
+    }
+    // In the foreground: the DataVolume goes only once its claim has gone (its protection lets it go once no pod mounts it).
+    if (oldDv !== undefined) await must(this.provider, 'DELETE', dvPath, `delete DataVolume ${name} (the old root disk)`, FOREGROUND);
+    await waitUntil(`the old root disk ${name} deleted and made again`, STOP_TIMEOUT_SECONDS, this.interval, async () => {
+      const [dv, claim] = [await read(dvPath), await read(claimPath)];
+      // KubeVirt makes the new DataVolume for the halted VM once the old one is gone; its claim is CDI's to make.
+      return dv !== undefined && dv.uid !== oldDv?.uid && (claim === undefined || claim.uid !== oldClaim?.uid);
+    });
   }
 
   private async replace(vm: WireVm): Promise<void> {
@@ -364,13 +401,15 @@ class Roll {
   private async removeSurge(vm: WireVm): Promise<void> {
     const name = vm.metadata.name;
     await this.drain(name);
-    await must(this.provider, 'DELETE', `${this.vms}/${encodeURIComponent(name)}`, `delete surge VM ${name}`);
+    // In the foreground: the VM goes only once its VMI (and root disk) has.
+    await must(this.provider, 'DELETE', `${this.vms}/${encodeURIComponent(name)}`, `delete surge VM ${name}`, FOREGROUND);
     await waitUntil(
       `surge VM ${name} deleted`,
       STOP_TIMEOUT_SECONDS,
       this.interval,
       async () => (await this.provider.get(`${this.vms}/${encodeURIComponent(name)}`)).status === 404,
     );
+    await removeNode(this.tenant, name, this.io);
     const secret = userDataSecretOf(vm);
     if (secret !== undefined) await this.deleteSurgeSecret(secret);
     this.say(`surge ${name} drained and deleted`);

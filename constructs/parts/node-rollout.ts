@@ -13,6 +13,12 @@
  * roll cut short is finished by the next deploy (the resource was never recorded, or is tainted), and a roll
  * with nothing left to replace is a few reads.
  *
+ * The roll is the one writer of a stopped node's runStrategy: it labels the VM it stops (ROLL_STOPPED_LABEL), a
+ * `kubernetes_resources` data source of the pool lists those VMs when Terraform plans, and each VM is applied
+ * `Halted` while it is listed. A deploy resumed after a roll was cut short (its state may miss the VM writes of
+ * the last 20 s) so never starts a node the roll stopped on the disk it is replacing; the roll starts it on a fresh
+ * one. Such a VM shows once more in the plan after the roll (back to `Always`, in place, restarting nothing).
+ *
  * The pools of a stack roll one after another (each waits for the one declared before it), so the peak of a
  * deploy is the fleet at rest plus one pool's surge: what the plan proves.
  */
@@ -23,6 +29,9 @@ import type { PoolRollout } from '../core/plan';
 import { DrainedCluster } from './node-drain';
 import { caCertHash } from '../render/cloud-init';
 import { stackKubeconfig } from '../plumbing/stack-provider';
+import { KubernetesResources } from '../plumbing/kube-resources';
+import { CLUSTER_LABEL, POOL_LABEL, ROLL_STOPPED_LABEL } from '../core/naming/derived';
+import { KUBEVIRT_API_VERSION } from '../render/kubevirt';
 
 /** Props of a NodeRollout. */
 export interface NodeRolloutProps {
@@ -60,6 +69,8 @@ const lastInStack = new WeakMap<TerraformStack, NodeRollout>();
 /** The roll of one pool's nodes onto their new revision. */
 export class NodeRollout extends Construct {
   private readonly resource: DataResource;
+  /** The pool's VMs the roll has stopped, as Terraform reads them when it plans. */
+  private readonly stopped: KubernetesResources;
 
   constructor(scope: Construct, id: string, props: NodeRolloutProps) {
     super(scope, id);
@@ -75,6 +86,12 @@ export class NodeRollout extends Construct {
     const providerCluster = () => (found ??= stackKubeconfig(this));
     const kubeconfig = props.cluster.kubeconfigPath ?? '';
     const context = props.cluster.kubeconfigContext ?? '';
+    this.stopped = new KubernetesResources(this, 'Stopped', {
+      apiVersion: KUBEVIRT_API_VERSION,
+      kind: 'VirtualMachine',
+      namespace: props.namespace,
+      labelSelector: `${POOL_LABEL}=${props.poolName},${CLUSTER_LABEL}=${props.cluster.clusterName},${ROLL_STOPPED_LABEL}=true`,
+    });
     this.resource = new DataResource(this, 'Resource', {
       triggersReplace: { revision: Lazy.stringValue({ produce: () => planned().revision }) },
       input: {
@@ -115,6 +132,14 @@ export class NodeRollout extends Construct {
         },
       ],
     });
+  }
+
+  /**
+   * The runStrategy of `node`'s VM as the stack applies it: a Terraform expression, `Halted` while the roll has it
+   * stopped (listed by the pool's data source), else `Always`. `node` is a DNS label (a Node name).
+   */
+  runStrategyOf(node: string): string {
+    return `\${length([for vm in ${this.stopped.address}.objects : vm if vm.metadata.name == "${node}"]) > 0 ? "Halted" : "Always"}`;
   }
 
   /** The roll runs after `resources` (a node's VM, cloud-init Secret and token) are applied. */

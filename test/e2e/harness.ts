@@ -76,9 +76,10 @@ export interface StartClusterOptions {
   /**
    * Keep kube-apiserver's audit log (JSON lines, every request at Metadata level: who, which verb, which
    * object, the answer's code) in TestCluster.auditLog, to judge a command by what the API server recorded.
+   * With `requestBodies`, writes to those resources are kept at Request level (their bodies too: what a write set).
    * @default false
    */
-  readonly audit?: boolean;
+  readonly audit?: boolean | { readonly requestBodies: readonly { readonly group: string; readonly resources: readonly string[] }[] };
 }
 
 /** The label (key=value) of the Nodes KWOK plays the kubelet of, in a cluster started with `workloads`. */
@@ -426,7 +427,23 @@ export async function startCluster(opts: StartClusterOptions = {}): Promise<Test
     if (auditLog)
       fs.writeFileSync(
         path.join(dir, 'audit-policy.yaml'),
-        stringify({ apiVersion: 'audit.k8s.io/v1', kind: 'Policy', omitStages: ['RequestReceived'], rules: [{ level: 'Metadata' }] }),
+        stringify({
+          apiVersion: 'audit.k8s.io/v1',
+          kind: 'Policy',
+          omitStages: ['RequestReceived'],
+          rules: [
+            ...(typeof opts.audit === 'object'
+              ? [
+                  {
+                    level: 'Request',
+                    verbs: ['create', 'update', 'patch'],
+                    resources: opts.audit.requestBodies.map((r) => ({ group: r.group, resources: [...r.resources] })),
+                  },
+                ]
+              : []),
+            { level: 'Metadata' },
+          ],
+        }),
       );
     const auditFlags = auditLog
       ? [`--audit-policy-file=${path.join(dir, 'audit-policy.yaml')}`, `--audit-log-path=${auditLog}`, '--audit-log-format=json', '--audit-log-mode=blocking']

@@ -60,6 +60,8 @@ interface Recorded {
   readonly rv: number;
   readonly uid: string;
   readonly revision?: string;
+  /** A VM's runStrategy. */
+  readonly runStrategy?: string;
 }
 
 describe('e2e: a pool that changes rolls its nodes through drains, one surge at a time', () => {
@@ -104,7 +106,16 @@ describe('e2e: a pool that changes rolls its nodes through drains, one surge at 
     const watch = (kind: string, url: string) => {
       const w = api.watch<KubeDoc>(url, (e: WatchEvent<KubeDoc>) => {
         const m = e.object.metadata as KubeDoc['metadata'] & { uid?: string; annotations?: Record<string, string> };
-        events.push({ kind, type: e.type, name: m.name, rv: Number(m.resourceVersion), uid: m.uid ?? '', revision: m.annotations?.['metalslice.io/revision'] });
+        const runStrategy = (e.object as { spec?: { runStrategy?: string } }).spec?.runStrategy;
+        events.push({
+          kind,
+          type: e.type,
+          name: m.name,
+          rv: Number(m.resourceVersion),
+          uid: m.uid ?? '',
+          revision: m.annotations?.['metalslice.io/revision'],
+          ...(kind === 'VirtualMachine' ? { runStrategy } : {}),
+        });
       });
       stops.push(() => w.stop());
     };
@@ -143,15 +154,26 @@ describe('e2e: a pool that changes rolls its nodes through drains, one surge at 
     return peak;
   };
 
-  /** Each node of the pool was drained (its Node deleted) before its old VMI went, in the API server's order. */
+  /**
+   * Each node of the pool ended in Cluster API's order, in the API server's records: its pod evicted, then its old
+   * VMI gone (the machine), then its Node deleted; its old root disk's claim gone before it started again.
+   */
   const drainedFirst = (fromRv: number, oldUids: Map<string, string>): void => {
     for (const node of POOL) {
       const nodeGone = events.find((e) => e.kind === 'Node' && e.type === 'DELETED' && e.name === node && e.rv > fromRv);
       const vmiGone = events.find((e) => e.kind === 'VirtualMachineInstance' && e.type === 'DELETED' && e.uid === oldUids.get(node));
       const podGone = events.find((e) => e.kind === 'Pod' && e.type === 'DELETED' && e.name === `app-on-${node}` && e.rv > fromRv);
-      expect({ node, drained: nodeGone !== undefined, stopped: vmiGone !== undefined }).toEqual({ node, drained: true, stopped: true });
-      expect(podGone!.rv).toBeLessThan(nodeGone!.rv);
-      expect(nodeGone!.rv).toBeLessThan(vmiGone!.rv);
+      expect({ node, drained: podGone !== undefined, stopped: vmiGone !== undefined, removed: nodeGone !== undefined }).toEqual({
+        node,
+        drained: true,
+        stopped: true,
+        removed: true,
+      });
+      expect({ node, podBeforeMachine: podGone!.rv < vmiGone!.rv, machineBeforeNode: vmiGone!.rv < nodeGone!.rv }).toEqual({
+        node,
+        podBeforeMachine: true,
+        machineBeforeNode: true,
+      });
       // The old root disk's claim was gone before the node started again: the new DataVolume made a new one.
       const claimGone = events.find(
         (e) => e.kind === 'PersistentVolumeClaim' && e.type === 'DELETED' && e.name.startsWith(`${node}-`) && !e.name.includes('surge') && e.rv > fromRv,
@@ -160,8 +182,13 @@ describe('e2e: a pool that changes rolls its nodes through drains, one surge at 
       expect({ node, claimGone: claimGone !== undefined, restarted: restarted !== undefined }).toEqual({ node, claimGone: true, restarted: true });
       expect(claimGone!.rv).toBeLessThan(restarted!.rv);
       // Deleted in the foreground: the DataVolume went only once its claim had.
-      const volumeGone = events.find((e) => e.kind === 'DataVolume' && e.type === 'DELETED' && e.name === claimGone!.name && e.rv > fromRv);
+      // (The last deletion before it started again: a DataVolume CDI collected was deleted once before.)
+      const volumeGone = events
+        .filter((e) => e.kind === 'DataVolume' && e.type === 'DELETED' && e.name === claimGone!.name && e.rv > fromRv && e.rv < restarted!.rv)
+        .pop();
       expect({ node, volumeAfterClaim: volumeGone !== undefined && claimGone!.rv < volumeGone.rv }).toEqual({ node, volumeAfterClaim: true });
+      // Its Node was deleted before it started again: the Node that is Ready after is the one it joined with.
+      expect(nodeGone!.rv).toBeLessThan(restarted!.rv);
     }
   };
 
@@ -221,7 +248,8 @@ describe('e2e: a pool that changes rolls its nodes through drains, one surge at 
   };
 
   beforeAll(async () => {
-    cluster = await startCluster({ kubevirt: true, cdi: true });
+    // VirtualMachine writes are audited with their bodies: what each write set runStrategy to.
+    cluster = await startCluster({ kubevirt: true, cdi: true, audit: { requestBodies: [{ group: 'kubevirt.io', resources: ['virtualmachines'] }] } });
     work = fs.mkdtempSync(path.join(os.tmpdir(), 'metalslice-rollout-'));
     env = configAppEnv(cluster, path.join(work, 'cdktf.out'), { METALSLICE_CONFIG: configFile() });
     expect((await cluster.client().create('/api/v1/namespaces', { metadata: { name: 'shop' } })).status).toBe(201);
@@ -258,7 +286,9 @@ describe('e2e: a pool that changes rolls its nodes through drains, one surge at 
     drainedFirst(from, oldUids);
     // The surge joined before the first old node was drained.
     const surgeReady = events.find((e) => e.kind === 'Node' && e.name === 'web-0-surge' && e.rv > from)!;
-    const firstDrain = Math.min(...events.filter((e) => e.kind === 'Node' && e.type === 'DELETED' && POOL.includes(e.name) && e.rv > from).map((e) => e.rv));
+    const firstDrain = Math.min(
+      ...events.filter((e) => e.kind === 'Pod' && e.type === 'DELETED' && POOL.some((n) => e.name === `app-on-${n}`) && e.rv > from).map((e) => e.rv),
+    );
     expect(surgeReady.rv).toBeLessThan(firstDrain);
     process.stdout.write(`rollout e2e: 3-node reshape applied in ${seconds.toFixed(1)} s\n${timeline(from)}`);
     const again = await tf(['plan', '-detailed-exitcode', '-input=false', '-no-color']);
@@ -308,5 +338,125 @@ describe('e2e: a pool that changes rolls its nodes through drains, one surge at 
       const made = events.filter((e) => e.kind === 'VirtualMachineInstance' && e.type === 'ADDED' && e.name === node && e.rv > from);
       expect({ node, made: made.length }).toEqual({ node, made: 1 });
     }
+  });
+  it("(f) a roll killed right after it stopped a node, applied again: nothing starts that node before its fresh disk exists (the roll is runStrategy's one writer), and a DataVolume CDI collected gets a fresh claim too", async () => {
+    const api = cluster.client();
+    const ns = '/api/v1/namespaces/acme-frontend';
+    // CDI collected web-1's DataVolume (garbage collection of a finished import): the claim stays, no longer its
+    // dependent, and the DataVolume KubeVirt makes again from the template adopts it.
+    const claimOf = async (node: string) =>
+      (await api.get<KubeList<KubeDoc & { metadata: { ownerReferences?: { kind: string }[] } }>>(`${ns}/persistentvolumeclaims`)).body.items.find(
+        (c) => c.metadata.name.startsWith(`${node}-`) && !c.metadata.name.includes('surge'),
+      );
+    const collected = (await claimOf('web-1'))!;
+    const orphan = { apiVersion: 'v1', kind: 'DeleteOptions', propagationPolicy: 'Orphan' };
+    expect((await api.request('DELETE', `/apis/cdi.kubevirt.io/v1beta1/namespaces/acme-frontend/datavolumes/${collected.metadata.name}`, orphan)).status).toBe(
+      200,
+    );
+    const deadline = Date.now() + 120_000;
+    for (;;) {
+      const dv = await api.get<KubeDoc & { status?: { phase?: string } }>(
+        `/apis/cdi.kubevirt.io/v1beta1/namespaces/acme-frontend/datavolumes/${collected.metadata.name}`,
+      );
+      const claim = await claimOf('web-1');
+      // The DataVolume made again, Succeeded on the old claim, which it does not own.
+      if (
+        dv.status === 200 &&
+        dv.body.status?.phase === 'Succeeded' &&
+        claim !== undefined &&
+        claim.metadata.uid === collected.metadata.uid &&
+        !claim.metadata.ownerReferences?.some((o) => o.kind === 'DataVolume')
+      )
+        break;
+      if (Date.now() > deadline) throw new Error(`the collected DataVolume was not made again on its old claim:\n${cluster.logTail(30)}`);
+      await new Promise((r) => setTimeout(r, 500));
+    }
+
+    const from = lastRv();
+    const oldUids = await uidsNow();
+    const auditFrom = fs.readFileSync(cluster.auditLog!, 'utf8').split('\n').length;
+    await synth('22Gi', '1.34');
+    const child = spawn(binary('tofu'), ['apply', '-auto-approve', '-input=false', '-no-color'], { cwd: stackDir(), env, detached: true, stdio: 'ignore' });
+    // Killed (the workstation dies) right after the roll stopped a node of the pool and its VMI went.
+    let killed: string | undefined;
+    for (const end = Date.now() + 600_000; killed === undefined;) {
+      const halted = events.filter((e) => e.kind === 'VirtualMachine' && e.rv > from && POOL.includes(e.name) && e.runStrategy === 'Halted').map((e) => e.name);
+      killed = halted.find((n) => events.some((e) => e.kind === 'VirtualMachineInstance' && e.type === 'DELETED' && e.uid === oldUids.get(n)));
+      if (killed === undefined && Date.now() > end) throw new Error(`no node of the pool was stopped:\n${cluster.logTail(30)}`);
+      if (killed === undefined) await new Promise((r) => setTimeout(r, 100));
+    }
+    process.kill(-child.pid!, 'SIGKILL');
+    await new Promise((r) => child.once('exit', r));
+    const killedAt = lastRv();
+    const vm = (await api.get<Vm>(`${VMS}/${killed}`)).body;
+    // Cut short where the issue's run was: the node stopped, its VMI gone, not started again.
+    expect({ killed, runStrategy: vm.spec.runStrategy }).toEqual({ killed, runStrategy: 'Halted' });
+    await apply('the apply again');
+    await converged('22Gi');
+    process.stdout.write(`rollout e2e: a roll killed once ${killed} was stopped, then applied again\n${timeline(from)}`);
+
+    // The audit log, in the API server's order (blocking mode: a line is written before the answer).
+    type Audit = {
+      verb: string;
+      userAgent?: string;
+      objectRef?: { resource?: string; subresource?: string; name?: string };
+      responseStatus?: { code?: number };
+      requestObject?: { spec?: { runStrategy?: string } };
+    };
+    const audit = fs
+      .readFileSync(cluster.auditLog!, 'utf8')
+      .split('\n')
+      .slice(auditFrom)
+      .flatMap((line) => {
+        try {
+          return [JSON.parse(line) as Audit];
+        } catch {
+          return [];
+        }
+      });
+    const ok = (a: Audit) => (a.responseStatus?.code ?? 0) < 300;
+    const writes = ['create', 'update', 'patch'];
+    /** The first audit event from index `from` on that `matches`, or Infinity. */
+    const first = (from: number, matches: (a: Audit) => boolean): number => {
+      const found = audit.findIndex((a, i) => i >= from && ok(a) && matches(a));
+      return found < 0 ? Infinity : found;
+    };
+    const vmWrite = (a: Audit) =>
+      writes.includes(a.verb) && a.objectRef?.resource === 'virtualmachines' && a.objectRef.name === killed && a.objectRef.subresource === undefined;
+    // From the roll's stop of the killed node on: the first write that set its runStrategy to a running value,
+    // the fresh DataVolume KubeVirt made for it, and its first VMI.
+    const halted = first(0, (a) => vmWrite(a) && a.requestObject?.spec?.runStrategy === 'Halted');
+    const started = first(halted, (a) => vmWrite(a) && a.requestObject?.spec?.runStrategy !== undefined && a.requestObject.spec.runStrategy !== 'Halted');
+    const freshDisk = first(
+      halted,
+      (a) =>
+        a.verb === 'create' &&
+        a.objectRef?.resource === 'datavolumes' &&
+        a.objectRef.name?.startsWith(`${killed}-`) === true &&
+        !a.objectRef.name.includes('surge'),
+    );
+    const firstVmi = first(halted, (a) => a.verb === 'create' && a.objectRef?.resource === 'virtualmachineinstances' && a.objectRef.name === killed);
+    const said = audit
+      .filter((x) => vmWrite(x) || (x.objectRef?.resource === 'virtualmachineinstances' && x.verb === 'create' && x.objectRef.name === killed))
+      .map(
+        (x) =>
+          `${x.verb} ${x.objectRef?.resource} by ${x.userAgent ?? '?'}: runStrategy ${x.requestObject?.spec?.runStrategy ?? '-'} (${x.responseStatus?.code})`,
+      )
+      .join('\n');
+    process.stdout.write(`rollout e2e: writes to ${killed} from the audit log:\n${said}\n`);
+    expect([halted, started, freshDisk, firstVmi].map(Number.isFinite)).toEqual([true, true, true, true]);
+    expect({ diskBeforeStart: freshDisk < started, startBeforeVmi: started < firstVmi }).toEqual({ diskBeforeStart: true, startBeforeVmi: true });
+    // And the start was the roll's (metalslice's own client), not the deploy's apply of the VM.
+    expect(audit[started].userAgent).toBe('metalslice');
+    drainedFirst(from, oldUids);
+    expect(peakVms(from)).toBe(4);
+    // Only one VMI of that node was made after the kill: the one on the fresh disk.
+    expect(events.filter((e) => e.kind === 'VirtualMachineInstance' && e.type === 'ADDED' && e.name === killed && e.rv > killedAt)).toHaveLength(1);
+
+    // The collected DataVolume's old claim is gone, and web-1 runs on a claim of its own DataVolume.
+    expect(events.some((e) => e.kind === 'PersistentVolumeClaim' && e.type === 'DELETED' && e.uid === collected.metadata.uid)).toBe(true);
+    const fresh = (await claimOf('web-1'))!;
+    expect(fresh.metadata.uid).not.toBe(collected.metadata.uid);
+    expect(fresh.metadata.ownerReferences?.map((o) => o.kind)).toEqual(['DataVolume']);
   });
 });

@@ -30,13 +30,24 @@ interface ObjectResource {
   readonly depends_on?: string[];
 }
 
+/**
+ * A VM's runStrategy as the stack writes it, a Terraform expression over its pool's stopped VMs
+ * (constructs/parts/node-rollout.ts), with no VM stopped: `Always`, what Terraform makes of it then.
+ */
+export const RUN_STRATEGY_EXPRESSION = /\$\{length\(\[for vm in data\.kubernetes_resources\.[^}]*\}/g;
+
+/** A kubectl_manifest's yaml_body as Terraform applies it when no roll has a VM stopped. */
+export function appliedYaml(yamlBody: string): string {
+  return yamlBody.replace(RUN_STRATEGY_EXPRESSION, 'Always');
+}
+
 /** Every object of a stack's JSON (a string, or already parsed), in resource order. */
 export function stackObjects(stack: string | object): StackObject[] {
   const json = (typeof stack === 'string' ? JSON.parse(stack) : stack) as { resource?: Record<string, Record<string, ObjectResource> | undefined> };
   const out: StackObject[] = [];
   for (const type of ['kubernetes_manifest', 'kubectl_manifest']) {
     for (const [name, r] of Object.entries(json.resource?.[type] ?? {})) {
-      const object = type === 'kubernetes_manifest' ? r.manifest : (parse(r.yaml_body ?? '') as StackObject['object']);
+      const object = type === 'kubernetes_manifest' ? r.manifest : (parse(appliedYaml(r.yaml_body ?? '')) as StackObject['object']);
       if (object) out.push({ address: `${type}.${name}`, dependsOn: r.depends_on ?? [], object });
     }
   }

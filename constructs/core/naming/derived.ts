@@ -62,6 +62,12 @@ export const DRAINING_ANNOTATION = `${LABEL_PREFIX}/draining`;
  */
 export const REPLACING_ANNOTATION = `${LABEL_PREFIX}/replacing`;
 /**
+ * The label on a VM the roll has stopped (runStrategy Halted) until it starts it again on a fresh disk: the stack
+ * reads it at plan time and applies such a VM as Halted, so a deploy resumed after a roll was cut short never starts
+ * it on the disk the roll is replacing (parts/node-rollout.ts).
+ */
+export const ROLL_STOPPED_LABEL = `${LABEL_PREFIX}/stopped-by-roll`;
+/**
  * vCluster's node-type property: every node type offers it (its name), so a pool selects a type by name, and a
  * node of an auto-node pool carries it. vCluster's key, so a vcluster.yaml written for vCluster selects alike.
  */
