@@ -5,14 +5,13 @@
  * static auto-node pools; plan-dependent parts are produced lazily, at synth.
  */
 import { Fn, IResolvable, ITerraformDependable, TerraformStack, Token } from 'cdktf';
-import { SecretV1 } from '../providers/kubernetes/secret-v1';
 import { Password } from '../providers/random/password';
 import { StringResource } from '../providers/random/string-resource';
 import { Construct } from 'constructs';
 import { stringify } from 'yaml';
 import { DEFAULT_BOOTSTRAP_TOKEN_TTL, bootstrapTokenTtlProblem } from '../core/input/join-token';
-import { KubectlManifest } from '../plumbing/kubectl';
-import { adoptsFromManifest, userDataSecret } from '../plumbing/user-data-secret';
+import { KubectlManifest, KubectlProvider } from '../plumbing/kubectl';
+import { adoptsFromManifest, adoptsTokenSecrets, userDataSecret } from '../plumbing/user-data-secret';
 import { Taint } from '../core/input/model';
 import { renderJoinCloudConfig } from '../render/cloud-init';
 import { KUBEVIRT_API_VERSION } from '../render/kubevirt';
@@ -55,13 +54,17 @@ export class JoinToken extends Construct {
       expiration: Fn.timeadd(Fn.timestamp(), ttl),
       description: `metalslice node ${props.nodeName}`,
     });
-    this.secret = new SecretV1(this, 'BootstrapToken', {
-      provider: props.cluster.provider,
-      metadata: { name: secret.metadata.name, namespace: secret.metadata.namespace, labels: secret.metadata.labels },
-      type: secret.type as string,
-      data: secret.stringData as Record<string, string>,
+    // Applied server-side, as the node's VM and user data Secret are: a create whose answer was lost (an API
+    // server crash) leaves a Secret the state does not know, and the next apply takes it over instead of stopping
+    // on "already exists". Data as `data` (base64): the API server folds stringData in and never shows it.
+    const data = Object.fromEntries(Object.entries(secret.stringData as Record<string, string>).map(([k, v]) => [k, Fn.base64encode(v)]));
+    this.secret = new KubectlManifest(this, 'BootstrapToken', {
+      provider: KubectlProvider.mirroring(props.cluster.provider),
+      yamlBody: stringify({ apiVersion: 'v1', kind: 'Secret', metadata: secret.metadata, type: secret.type, data }, { lineWidth: 0 }),
+      sensitiveFields: ['data'],
       // The expiration is stamped once, at creation; later plans must not move it (or show a change).
-      lifecycle: { ignoreChanges: ['data'] },
+      lifecycle: { ignoreChanges: ['yaml_body'] },
+      forgetPrevious: adoptsTokenSecrets(this) ? 'kubernetes_secret_v1' : undefined,
     });
   }
 }
@@ -153,8 +156,21 @@ export class VmNode extends Construct {
     // Upgrading from metalslice 0.1, whose VMs were kubernetes_manifest (and user data Secrets kubernetes_secret_v1):
     // with the context key set, this deploy takes each existing VM and Secret over in place (README "Upgrading from 0.1").
     const vm = new KubectlManifest(this, 'Resource', {
-      yamlBody: Token.asString(new MadeAtSynth(() => stringify(props.vm(userDataName), { lineWidth: 0 }))),
-      dependsOn: waitFor(this, props.admission),
+      yamlBody: Token.asString(
+        new MadeAtSynth(() => {
+          const vm = props.vm(userDataName);
+          const yaml = stringify(vm, { lineWidth: 0 });
+          // A node the roll has stopped stays stopped until the roll starts it on a fresh disk (its one writer): the
+          // value is a Terraform expression, put in as text so YAML never quotes (and escapes) it.
+          const runStrategy = props.rollout?.runStrategyOf(nodeName);
+          const line = `\n  runStrategy: ${String((vm.spec as { runStrategy?: unknown } | undefined)?.runStrategy)}\n`;
+          if (runStrategy === undefined || !yaml.includes(line)) return yaml;
+          return yaml.replace(line, `\n  runStrategy: ${runStrategy}\n`);
+        }),
+      ),
+      // Its Secrets before it, and so after it when it goes: a VM whose drain stops the deploy keeps the user data
+      // it boots from (and its token), so nothing of a node that stays is deleted.
+      dependsOn: [...(waitFor(this, props.admission) ?? []), userData, join.secret],
       adoptFromManifest: adoptsFromManifest(this) ? `${KUBEVIRT_API_VERSION}//VirtualMachine//${nodeName}//${props.namespace}` : undefined,
     });
     // Before the VM goes (scaled down, pool removed, destroyed), its tenant Node is drained and deleted.

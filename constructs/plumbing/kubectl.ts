@@ -31,6 +31,9 @@ export const KUBECTL_PROVIDER = {
 /** The kubectl provider each stack's VMs use, found or made once: a walk of the stack per VM would be quadratic. */
 const kubectlProviders = new WeakMap<TerraformStack, TerraformProvider>();
 
+/** The kubectl provider mirroring each aliased kubernetes provider (a tenant cluster's), made once. */
+const mirrors = new WeakMap<TerraformProvider, TerraformProvider>();
+
 /** The exec block of a kubernetes provider, as the kubectl provider spells it. */
 function execBlock(exec: unknown): Record<string, unknown> | undefined {
   // The binding holds the block as a list of one.
@@ -77,12 +80,43 @@ export class KubectlProvider extends TerraformProvider {
     return provider;
   }
 
-  private constructor(stack: TerraformStack, id: string) {
-    super(stack, id, {
+  /**
+   * The kubectl provider that connects where the kubernetes provider `kubernetes` (an alias: a tenant cluster's)
+   * connects, with the same alias, made once beside it.
+   */
+  static mirroring(kubernetes: TerraformProvider): TerraformProvider {
+    let provider = mirrors.get(kubernetes);
+    if (provider === undefined) {
+      const scope = kubernetes.node.scope ?? TerraformStack.of(kubernetes);
+      provider = new KubectlProvider(scope, `${kubernetes.node.id}-kubectl`, kubernetes);
+      mirrors.set(kubernetes, provider);
+    }
+    return provider;
+  }
+
+  private constructor(
+    scope: Construct,
+    id: string,
+    /** The kubernetes provider this one mirrors. @default - the stack's default kubernetes provider */
+    private readonly mirrored?: TerraformProvider & KubernetesConnection,
+  ) {
+    super(scope, id, {
       terraformResourceType: 'kubectl',
       terraformGeneratorMetadata: { providerName: 'kubectl', providerVersionConstraint: KUBECTL_PROVIDER.constraint },
       terraformProviderSource: KUBECTL_PROVIDER.source,
     });
+    this.aliasName = mirrored?.alias;
+  }
+
+  /** A mirror's alias is the kubernetes provider's (`tenant-<cluster>`); the stack's own kubectl provider has none. */
+  private aliasName?: string;
+
+  get alias(): string | undefined {
+    return this.aliasName;
+  }
+
+  set alias(value: string | undefined) {
+    this.aliasName = value;
   }
 
   /** The provider block: the default kubernetes provider's connection, read at synth. */
@@ -96,7 +130,7 @@ export class KubectlProvider extends TerraformProvider {
   }
 
   private connection(): Record<string, unknown> {
-    const k = defaultProvider<KubernetesConnection>(TerraformStack.of(this), 'kubernetes');
+    const k = this.mirrored ?? defaultProvider<KubernetesConnection>(TerraformStack.of(this), 'kubernetes');
     if (!k) return {};
     const kubeconfig = k.configPath !== undefined || (k.configPaths?.length ?? 0) > 0;
     // A kubeconfig named: read it. A host given without one: never read a kubeconfig (the kubectl provider would
@@ -125,7 +159,7 @@ export class KubectlProvider extends TerraformProvider {
 }
 
 /** Props of a KubectlManifest. */
-export interface KubectlManifestProps extends Pick<TerraformMetaArguments, 'dependsOn' | 'provider'> {
+export interface KubectlManifestProps extends Pick<TerraformMetaArguments, 'dependsOn' | 'provider' | 'lifecycle'> {
   /** The object, as YAML (one document). */
   readonly yamlBody: string;
   /**
@@ -156,6 +190,13 @@ export interface KubectlManifestProps extends Pick<TerraformMetaArguments, 'depe
 export const ADOPT_MANIFEST_VMS_CONTEXT = 'metalslice:adoptManifestVirtualMachines';
 
 /**
+ * The construct context key of the upgrade from metalslice 0.2: every node's bootstrap token Secret, a
+ * `kubernetes_secret_v1` then, is taken over by its `kubectl_manifest` (the old resource forgotten, the Secret
+ * applied server-side, its UID kept). The 0.1 key takes the token Secrets over too.
+ */
+export const ADOPT_TOKEN_SECRETS_CONTEXT = 'metalslice:adoptBootstrapTokenSecrets';
+
+/**
  * One Kubernetes object applied by `kubectl_manifest`: server-side apply (metalslice's field manager owns only
  * the fields it writes) taking back a field someone changed by hand (force_conflicts: Terraform's config is what
  * the object must be), and on destroy it waits until the object is gone, so what the object needs (its
@@ -176,6 +217,7 @@ export class KubectlManifest extends TerraformResource {
     });
     // The stack's default kubectl provider, made when the stack has none; an aliased one is passed as `provider`.
     if (props.provider === undefined) KubectlProvider.of(scope);
+    if (props.lifecycle !== undefined) this.lifecycle = props.lifecycle;
     this.yamlBody = props.yamlBody;
     this.sensitiveFields = props.sensitiveFields;
     if (props.adoptFromManifest !== undefined) {
@@ -199,7 +241,7 @@ export class KubectlManifest extends TerraformResource {
   toHclTerraform(): Record<string, unknown> {
     if (this.forget.length > 0)
       throw new Error(
-        `${this.node.path}: taking objects over from metalslice 0.1 (context ${ADOPT_MANIFEST_VMS_CONTEXT}) needs JSON output: cdktf's HCL output drops the removed blocks that keep the old resources' objects. Synthesize that one deploy without --hcl.`,
+        `${this.node.path}: taking objects over from an earlier metalslice (context ${ADOPT_MANIFEST_VMS_CONTEXT} or ${ADOPT_TOKEN_SECRETS_CONTEXT}) needs JSON output: cdktf's HCL output drops the removed blocks that keep the old resources' objects. Synthesize that one deploy without --hcl.`,
       );
     return super.toHclTerraform() as Record<string, unknown>;
   }

@@ -15,12 +15,25 @@
 import { Fn, ITerraformDependable, TerraformLocal } from 'cdktf';
 import { Construct } from 'constructs';
 import { stringify } from 'yaml';
-import { ADOPT_MANIFEST_VMS_CONTEXT, KubectlManifest } from './kubectl';
+import { ADOPT_MANIFEST_VMS_CONTEXT, ADOPT_TOKEN_SECRETS_CONTEXT, KubectlManifest } from './kubectl';
+
+/** Whether a context key is set (true, or "true" from CDKTF_CONTEXT_JSON). */
+function contextSet(scope: Construct, key: string): boolean {
+  const flag: unknown = scope.node.tryGetContext(key);
+  return flag === true || flag === 'true';
+}
 
 /** Whether the deploy takes metalslice 0.1's resources over (the context key {@link ADOPT_MANIFEST_VMS_CONTEXT}). */
 export function adoptsFromManifest(scope: Construct): boolean {
-  const flag: unknown = scope.node.tryGetContext(ADOPT_MANIFEST_VMS_CONTEXT);
-  return flag === true || flag === 'true';
+  return contextSet(scope, ADOPT_MANIFEST_VMS_CONTEXT);
+}
+
+/**
+ * Whether the deploy takes the bootstrap token Secrets over from `kubernetes_secret_v1` (what 0.1 and 0.2 wrote
+ * them with): the context key {@link ADOPT_TOKEN_SECRETS_CONTEXT}, or the 0.1 key.
+ */
+export function adoptsTokenSecrets(scope: Construct): boolean {
+  return contextSet(scope, ADOPT_TOKEN_SECRETS_CONTEXT) || adoptsFromManifest(scope);
 }
 
 /** Props of a node's user data Secret. */

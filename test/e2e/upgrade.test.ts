@@ -1,30 +1,34 @@
-// Upgrading from metalslice 0.1, whose VirtualMachines were `kubernetes_manifest` resources and user data Secrets
-// `kubernetes_secret_v1` ones, to `kubectl_manifest`: with the adopt context key set for one deploy, every running
-// VM is taken over in place (imported, the old resource forgotten), every user data Secret too (the old resource
-// forgotten, the Secret applied server-side), none is destroyed or recreated, and the next plan without the key is
-// empty.
+// Upgrading from metalslice 0.1, whose VirtualMachines were `kubernetes_manifest` resources and user data and
+// bootstrap token Secrets `kubernetes_secret_v1` ones, to `kubectl_manifest`: with the adopt context key set for
+// one deploy, every running VM is taken over in place (imported, the old resource forgotten), every Secret too (the
+// old resource forgotten, the Secret applied server-side), none is destroyed or recreated, and the next plan
+// without the key is empty. Then the same from metalslice 0.2, whose bootstrap token Secrets alone were still
+// `kubernetes_secret_v1`, with its own key.
 import { afterAll, beforeAll, describe, expect, it, jest } from '@jest/globals';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { ADOPT_MANIFEST_VMS_CONTEXT } from '../../constructs';
+import { ADOPT_MANIFEST_VMS_CONTEXT, ADOPT_TOKEN_SECRETS_CONTEXT } from '../../constructs';
 import { exampleStackEnv, expectOk, startCluster, synthExampleApp, TestCluster, tofu } from './harness';
 import type { KubeDoc, KubeList, SecretDoc, VirtualMachineDoc } from '../support/kube-docs';
 import { findSecrets, generatedSecrets } from '../support/secret-scan';
-import { toManifests } from '../support/manifest-layout';
+import { toManifests, toRelease02 } from '../support/manifest-layout';
 
 jest.setTimeout(900_000);
 
 const VMS = '/apis/kubevirt.io/v1/namespaces/acme-team-a/virtualmachines';
 const SECRETS = '/api/v1/namespaces/acme-team-a/secrets';
 const USER_DATA = /^kubectl_manifest\.[\w-]+_UserData_[0-9A-F]{8}$/;
+const TOKEN = /^kubectl_manifest\.[\w-]+_Join_BootstrapToken_[0-9A-F]{8}$/;
+const DRAIN = /^terraform_data\.node-drains-team-a-prod_[0-9A-F]{8}\["[a-z0-9-]+"\]$/;
+const END = /^terraform_data\.node-drains-team-a-prod_End_[0-9A-F]{8}\["[a-z0-9-]+"\]$/;
 
 interface PlannedChange {
   address: string;
   change: { actions: string[]; importing?: unknown };
 }
 
-describe('e2e: upgrading VMs and user data Secrets from kubernetes_manifest and kubernetes_secret_v1 to kubectl_manifest', () => {
+describe('e2e: upgrading VMs and Secrets from kubernetes_manifest and kubernetes_secret_v1 to kubectl_manifest', () => {
   let cluster: TestCluster;
   let work: string;
   let env: NodeJS.ProcessEnv;
@@ -50,6 +54,27 @@ describe('e2e: upgrading VMs and user data Secrets from kubernetes_manifest and 
   async function uids(): Promise<Map<string, string | undefined>> {
     const items = (await cluster.client().get<KubeList<VirtualMachineDoc>>(VMS)).body.items;
     return new Map(items.map((vm) => [vm.metadata.name, vm.metadata.uid]));
+  }
+
+  /** The nodes' bootstrap token Secrets (the tenant cluster's kube-system; here the same API server) and their UIDs. */
+  async function tokenUids(): Promise<Map<string, string | undefined>> {
+    const items = (
+      await cluster.client().get<KubeList<KubeDoc>>('/api/v1/namespaces/kube-system/secrets?labelSelector=app.kubernetes.io%2Fmanaged-by%3Dmetalslice')
+    ).body.items;
+    return new Map(items.map((s) => [s.metadata.name, s.metadata.uid]));
+  }
+
+  /** Each old Secret resource forgotten (not destroyed), and a kubectl_manifest at its address created. */
+  function takenOver(changes: PlannedChange[], kind: RegExp, created: RegExp): string[] {
+    const forgotten = changes.filter((c) => c.address.startsWith('kubernetes_secret_v1.') && kind.test(c.address));
+    expect(forgotten.every((c) => c.change.actions.join() === 'forget')).toBe(true);
+    expect(forgotten.map((c) => c.address.replace(/^kubernetes_secret_v1\./, 'kubectl_manifest.')).sort()).toEqual(
+      changes
+        .filter((c) => created.test(c.address))
+        .map((c) => c.address)
+        .sort(),
+    );
+    return forgotten.map((c) => c.address);
   }
 
   /** The nodes' user data Secrets (`<node>-cloudinit`) and their UIDs. */
@@ -87,35 +112,33 @@ describe('e2e: upgrading VMs and user data Secrets from kubernetes_manifest and 
     expect(before.size).toBeGreaterThan(0);
     const secretsBefore = await userDataUids();
     expect(secretsBefore.size).toBe(before.size);
+    const tokensBefore = await tokenUids();
+    expect(tokensBefore.size).toBe(before.size);
 
     // This release, told to adopt (for one deploy, as the README's upgrade note says).
     await synthExampleApp(work, { ...env, CDKTF_CONTEXT_JSON: JSON.stringify({ [ADOPT_MANIFEST_VMS_CONTEXT]: true }) });
     expectOk('init', await tofu(stackDir('consumer'), ['init', '-input=false', '-no-color']));
     const changes = await planned('consumer');
-    const vmChanges = changes.filter((c) => c.address.startsWith('kubectl_manifest.') && !USER_DATA.test(c.address));
+    const vmChanges = changes.filter((c) => c.address.startsWith('kubectl_manifest.') && !USER_DATA.test(c.address) && !TOKEN.test(c.address));
     expect(vmChanges).toHaveLength(before.size);
     expect(vmChanges.every((c) => c.change.importing !== undefined)).toBe(true);
     // Each user data Secret: its kubernetes_secret_v1 forgotten (not destroyed), and a kubectl_manifest at the same
     // address created, which applies server-side over the existing Secret.
-    const forgotten = changes.filter((c) => c.address.startsWith('kubernetes_secret_v1.') && c.address.includes('_UserData_'));
-    expect(forgotten.map((c) => c.address.replace(/^kubernetes_secret_v1\./, 'kubectl_manifest.')).sort()).toEqual(
-      changes
-        .filter((c) => USER_DATA.test(c.address))
-        .map((c) => c.address)
-        .sort(),
-    );
-    expect(forgotten).toHaveLength(secretsBefore.size);
-    expect(forgotten.every((c) => c.change.actions.join() === 'forget')).toBe(true);
+    // Each user data and bootstrap token Secret: its kubernetes_secret_v1 forgotten (not destroyed), and a
+    // kubectl_manifest at the same address created, which applies server-side over the existing Secret.
+    expect(takenOver(changes, /_UserData_/, USER_DATA)).toHaveLength(secretsBefore.size);
+    expect(takenOver(changes, /_Join_BootstrapToken_/, TOKEN)).toHaveLength(tokensBefore.size);
     // Nothing is destroyed: the VMs are imported (and brought to the new resource's arguments in place: their
-    // template gains its revision, which restarts nothing). Only each node's drain and each pool's rollout are
-    // created (0.1 had neither); the rollouts find every node current (a VMI from before revisions is current
+    // template gains its revision, which restarts nothing). Only each node's drain and end and each pool's rollout
+    // are created (0.1 had none); the rollouts find every node current (a VMI from before revisions is current
     // unless KubeVirt staged a change), so none is replaced.
     expect(changes.filter((c) => c.change.actions.includes('delete'))).toEqual([]);
     const created = changes.filter((c) => c.change.actions.includes('create')).map((c) => c.address);
     expect(created.filter((a) => USER_DATA.test(a))).toHaveLength(secretsBefore.size);
-    const drains = created.filter((a) => /^terraform_data\.node-drains-team-a-prod_[0-9A-F]{8}\["[a-z0-9-]+"\]$/.test(a));
-    expect(drains).toHaveLength(before.size);
-    expect(created.filter((a) => !drains.includes(a) && !USER_DATA.test(a)).sort()).toEqual([
+    expect(created.filter((a) => TOKEN.test(a))).toHaveLength(tokensBefore.size);
+    expect(created.filter((a) => DRAIN.test(a))).toHaveLength(before.size);
+    expect(created.filter((a) => END.test(a))).toHaveLength(before.size);
+    expect(created.filter((a) => ![USER_DATA, TOKEN, DRAIN, END].some((r) => r.test(a))).sort()).toEqual([
       expect.stringMatching(/^terraform_data\.team-a-highmem_rollout_[0-9A-F]{8}$/),
       expect.stringMatching(/^terraform_data\.team-a-prod-virt_base_rollout_[0-9A-F]{8}$/),
       expect.stringMatching(/^terraform_data\.team-a-workers_rollout_[0-9A-F]{8}$/),
@@ -123,8 +146,41 @@ describe('e2e: upgrading VMs and user data Secrets from kubernetes_manifest and 
     expectOk('apply', await tofu(stackDir('consumer'), ['apply', '-auto-approve', '-input=false', '-no-color', 'tfplan']));
     expect(await uids()).toEqual(before);
     expect(await userDataUids()).toEqual(secretsBefore);
+    expect(await tokenUids()).toEqual(tokensBefore);
 
     // The next release build without the key plans nothing.
+    await synthExampleApp(work, env);
+    const again = await tofu(stackDir('consumer'), ['plan', '-detailed-exitcode', '-input=false', '-no-color']);
+    expect({ code: again.code, out: again.code === 0 ? '' : again.stdout.slice(-3000) }).toEqual({ code: 0, out: '' });
+  });
+
+  it('takes every bootstrap token Secret of a 0.2 fleet over in one deploy with its key: nothing destroyed or made again, and the next plan empty', async () => {
+    // A fresh 0.2 fleet: the consumer stack destroyed (its nodes drained and ended) and applied as 0.2 wrote it.
+    expectOk('destroy', await tofu(stackDir('consumer'), ['destroy', '-auto-approve', '-input=false', '-no-color']));
+    await synthExampleApp(work, env);
+    toRelease02(path.join(stackDir('consumer'), 'cdk.tf.json'));
+    expectOk('init 0.2', await tofu(stackDir('consumer'), ['init', '-input=false', '-no-color']));
+    expectOk('apply 0.2', await tofu(stackDir('consumer'), ['apply', '-auto-approve', '-input=false', '-no-color']));
+    const [vms, secrets, tokens] = [await uids(), await userDataUids(), await tokenUids()];
+    expect(tokens.size).toBe(vms.size);
+
+    await synthExampleApp(work, { ...env, CDKTF_CONTEXT_JSON: JSON.stringify({ [ADOPT_TOKEN_SECRETS_CONTEXT]: true }) });
+    expectOk('init', await tofu(stackDir('consumer'), ['init', '-input=false', '-no-color']));
+    const changes = await planned('consumer');
+    expect(takenOver(changes, /_Join_BootstrapToken_/, TOKEN)).toHaveLength(tokens.size);
+    expect(changes.filter((c) => c.change.actions.includes('delete'))).toEqual([]);
+    // Created: the token Secrets' kubectl_manifests and each node's end; updated in place: each node's drain (it
+    // leaves the Node to the node's end now), nothing else.
+    const created = changes.filter((c) => c.change.actions.includes('create')).map((c) => c.address);
+    expect(created.filter((a) => !TOKEN.test(a) && !END.test(a))).toEqual([]);
+    expect(created.filter((a) => END.test(a))).toHaveLength(vms.size);
+    const updated = changes.filter((c) => c.change.actions.join() === 'update').map((c) => c.address);
+    expect(updated.filter((a) => !DRAIN.test(a))).toEqual([]);
+    expectOk('apply', await tofu(stackDir('consumer'), ['apply', '-auto-approve', '-input=false', '-no-color', 'tfplan']));
+    expect(await uids()).toEqual(vms);
+    expect(await userDataUids()).toEqual(secrets);
+    expect(await tokenUids()).toEqual(tokens);
+
     await synthExampleApp(work, env);
     const again = await tofu(stackDir('consumer'), ['plan', '-detailed-exitcode', '-input=false', '-no-color']);
     expect({ code: again.code, out: again.code === 0 ? '' : again.stdout.slice(-3000) }).toEqual({ code: 0, out: '' });

@@ -1,19 +1,23 @@
 /**
- * A synthesized stack as metalslice 0.1 wrote it: every `kubectl_manifest` of a VM turned into a
- * `kubernetes_manifest` of the same object at the same address (the resource type VirtualMachines had then), with
- * no revision on its template; every `kubectl_manifest` of a node's user data Secret into a `kubernetes_secret_v1`
- * at the same address, its document as is; and no node drains or pool rollouts. Used by the upgrade
- * test and by the deploy benchmark's `per-pool-manifest` and `baseline` layouts.
+ * A synthesized stack as an earlier metalslice wrote it.
+ * - 0.1: every `kubectl_manifest` of a VM turned into a `kubernetes_manifest` of the same object at the same
+ *   address (the resource type VirtualMachines had then), with no revision on its template; every `kubectl_manifest`
+ *   of a node's user data or bootstrap token Secret into a `kubernetes_secret_v1` at the same address, its data as
+ *   is; and no node drains, node ends or pool rollouts. Used by the upgrade test and by the deploy benchmark's
+ *   `per-pool-manifest` and `baseline` layouts.
+ * - 0.2: the bootstrap token Secrets `kubernetes_secret_v1` (in the tenant cluster), no node ends (each drain
+ *   deleted its Node), and every VM's runStrategy `Always` (no list of the VMs a roll stopped).
  */
 import * as fs from 'node:fs';
 import { parse } from 'yaml';
+import { appliedYaml } from './stack-objects';
 
 /** The parts of a synthesized stack (cdk.tf.json) the rewrite touches. */
 export interface ManifestLayoutStack {
   terraform: { required_providers: Record<string, unknown> };
   provider?: Record<string, unknown>;
   resource: {
-    kubectl_manifest?: Record<string, { depends_on?: string[]; yaml_body: string }>;
+    kubectl_manifest?: Record<string, { depends_on?: string[]; yaml_body: string; provider?: string; lifecycle?: unknown }>;
     kubernetes_manifest?: Record<string, unknown>;
     [type: string]: Record<string, unknown> | undefined;
   };
@@ -27,38 +31,76 @@ interface SecretBody {
   data: Record<string, string>;
 }
 
+/** A kubectl_manifest of a Secret as the kubernetes_secret_v1 0.1 and 0.2 wrote: the data as is (the provider encodes it). */
+function secretV1(r: { depends_on?: string[]; provider?: string }, secret: SecretBody): Record<string, unknown> {
+  const data = Object.fromEntries(Object.entries(secret.data).map(([k, v]) => [k, v.replace(/^\$\{base64encode\((.*)\)\}$/s, '$${$1}')]));
+  // A bootstrap token (kube-system): in the tenant cluster, its expiration stamped once.
+  const token = secret.type === 'bootstrap.kubernetes.io/token';
+  return {
+    ...(r.depends_on ? { depends_on: r.depends_on } : {}),
+    ...(r.provider ? { provider: r.provider.replace(/^kubectl\./, 'kubernetes.') } : {}),
+    metadata: secret.metadata,
+    type: secret.type,
+    data,
+    ...(token ? { lifecycle: { ignore_changes: ['data'] } } : {}),
+  };
+}
+
+/** Moves Secrets from kubectl_manifest to kubernetes_secret_v1 (what waited for one waits for it under that type). */
+function secretsToV1(tf: ManifestLayoutStack, which: (secret: SecretBody) => boolean): void {
+  const objects = tf.resource.kubectl_manifest ?? {};
+  const secrets: Record<string, unknown> = {};
+  for (const [id, r] of Object.entries(objects)) {
+    const body = parse(appliedYaml(r.yaml_body)) as { kind?: string };
+    if (body.kind !== 'Secret' || !which(body as SecretBody)) continue;
+    secrets[id] = secretV1(r, body as SecretBody);
+    delete objects[id];
+  }
+  if (Object.keys(secrets).length === 0) return;
+  tf.resource.kubernetes_secret_v1 = { ...(tf.resource.kubernetes_secret_v1 ?? {}), ...secrets };
+  const moved = new Map(Object.keys(secrets).map((id) => [`kubectl_manifest.${id}`, `kubernetes_secret_v1.${id}`]));
+  for (const byId of Object.values(tf.resource))
+    for (const r of Object.values(byId ?? {})) {
+      const res = r as { depends_on?: string[] };
+      if (res.depends_on) res.depends_on = res.depends_on.map((d) => moved.get(d) ?? d);
+    }
+}
+
+/** Removes the node ends (constructs/parts/node-drain.ts) and every dependency on them; the drains keep no node_end. */
+function withoutNodeEnds(tf: ManifestLayoutStack): void {
+  const data = tf.resource.terraform_data ?? {};
+  const ends = new Set(Object.keys(data).filter((id) => /^node-drains-.+_End_[0-9A-F]{8}$/.test(id)));
+  for (const id of ends) delete data[id];
+  for (const byId of Object.values(tf.resource))
+    for (const r of Object.values(byId ?? {})) {
+      const res = r as { depends_on?: string[] };
+      if (!res.depends_on) continue;
+      res.depends_on = res.depends_on.filter((d) => !ends.has(d.replace(/^terraform_data\./, '')));
+      if (res.depends_on.length === 0) delete res.depends_on;
+    }
+  for (const [id, r] of Object.entries(data)) {
+    if (!id.startsWith('node-drains-')) continue;
+    const drain = r as { for_each?: Record<string, Record<string, string>> };
+    for (const input of Object.values(drain.for_each ?? {})) delete input.node_end;
+  }
+}
+
 /**
- * In a parsed stack: kubectl_manifest resources become kubernetes_manifest ones (user data Secrets
+ * In a parsed stack: kubectl_manifest resources become kubernetes_manifest ones (user data and token Secrets
  * kubernetes_secret_v1 ones), the kubectl provider goes.
  */
 export function kubectlToManifests(tf: ManifestLayoutStack): void {
+  secretsToV1(tf, () => true);
+  withoutNodeEnds(tf);
+  withoutStoppedLists(tf);
   const objects = tf.resource.kubectl_manifest ?? {};
   delete tf.resource.kubectl_manifest;
   const manifests = (tf.resource.kubernetes_manifest ??= {});
-  const secrets: Record<string, unknown> = {};
   for (const [id, r] of Object.entries(objects)) {
-    const body = parse(r.yaml_body) as { kind?: string };
-    if (body.kind === 'Secret') {
-      // 0.1: kubernetes_secret_v1 with the document in `data` (the provider encodes it).
-      const secret = body as SecretBody;
-      const data = Object.fromEntries(Object.entries(secret.data).map(([k, v]) => [k, v.replace(/^\$\{base64encode\((.*)\)\}$/s, '$${$1}')]));
-      secrets[id] = { ...(r.depends_on ? { depends_on: r.depends_on } : {}), metadata: secret.metadata, type: secret.type, data };
-      continue;
-    }
-    const manifest = body as { spec?: { template?: { metadata?: { annotations?: Record<string, string> } } } };
+    const manifest = parse(appliedYaml(r.yaml_body)) as { spec?: { template?: { metadata?: { annotations?: Record<string, string> } } } };
     // 0.1 wrote no revision on a VM's template (core/plan/change/revision.ts).
     delete manifest.spec?.template?.metadata?.annotations?.['metalslice.io/revision'];
     manifests[id] = { ...(r.depends_on ? { depends_on: r.depends_on } : {}), manifest };
-  }
-  if (Object.keys(secrets).length > 0) {
-    tf.resource.kubernetes_secret_v1 = { ...(tf.resource.kubernetes_secret_v1 ?? {}), ...secrets };
-    // What waited for a Secret (a HostClaim) waits for it under its 0.1 type.
-    const moved = new Map(Object.keys(secrets).map((id) => [`kubectl_manifest.${id}`, `kubernetes_secret_v1.${id}`]));
-    for (const byId of Object.values(tf.resource))
-      for (const r of Object.values(byId ?? {})) {
-        const res = r as { depends_on?: string[] };
-        if (res.depends_on) res.depends_on = res.depends_on.map((d) => moved.get(d) ?? d);
-      }
   }
   delete tf.terraform.required_providers.kubectl;
   if (tf.provider) delete tf.provider.kubectl;
@@ -68,6 +110,31 @@ export function kubectlToManifests(tf: ManifestLayoutStack): void {
   const gone = new Set(Object.keys(data).filter((id) => id.startsWith('node-drains-') || /_rollout_[0-9A-F]{8}$/.test(id)));
   for (const id of gone) delete data[id];
   if (tf.resource.terraform_data && Object.keys(data).length === 0) delete tf.resource.terraform_data;
+}
+
+/** Drops the pools' data sources of VMs the roll stopped; each VM's runStrategy is `Always` again, as 0.1 and 0.2 wrote it. */
+function withoutStoppedLists(tf: ManifestLayoutStack): void {
+  for (const r of Object.values(tf.resource.kubectl_manifest ?? {})) r.yaml_body = appliedYaml(r.yaml_body);
+  const data = (tf as { data?: Record<string, unknown> }).data;
+  if (data) delete data.kubernetes_resources;
+  if (data && Object.keys(data).length === 0) delete (tf as { data?: unknown }).data;
+}
+
+/** In a parsed stack: what 0.2 wrote (token Secrets kubernetes_secret_v1, no node ends, VMs always `Always`). */
+export function toRelease02Layout(tf: ManifestLayoutStack): void {
+  secretsToV1(tf, (secret) => secret.type === 'bootstrap.kubernetes.io/token');
+  withoutNodeEnds(tf);
+  withoutStoppedLists(tf);
+  // The tenant clusters' kubectl providers (aliases) came with the token Secrets.
+  const kubectl = tf.provider?.kubectl as { alias?: string }[] | undefined;
+  if (kubectl) tf.provider!.kubectl = kubectl.filter((p) => p.alias === undefined);
+}
+
+/** Rewrites `file` (a cdk.tf.json) as metalslice 0.2 wrote it ({@link toRelease02Layout}). */
+export function toRelease02(file: string): void {
+  const tf = JSON.parse(fs.readFileSync(file, 'utf8')) as ManifestLayoutStack;
+  toRelease02Layout(tf);
+  fs.writeFileSync(file, JSON.stringify(tf, null, 2));
 }
 
 /** Rewrites `file` (a cdk.tf.json) with {@link kubectlToManifests}. */

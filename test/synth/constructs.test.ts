@@ -5,7 +5,15 @@ import * as path from 'path';
 import { App, TerraformStack, Testing } from 'cdktf';
 import { KubernetesProvider } from '../../constructs/providers/kubernetes/provider';
 import { RandomProvider } from '../../constructs/providers/random/provider';
-import { ADOPT_MANIFEST_VMS_CONTEXT, CapacityPlan, ElasticFleet, ElasticNodePool, ElasticQuota, TenantCluster } from '../../constructs';
+import {
+  ADOPT_MANIFEST_VMS_CONTEXT,
+  ADOPT_TOKEN_SECRETS_CONTEXT,
+  CapacityPlan,
+  ElasticFleet,
+  ElasticNodePool,
+  ElasticQuota,
+  TenantCluster,
+} from '../../constructs';
 import { parse } from 'yaml';
 import { findSecrets } from '../support/secret-scan';
 import { EXAMPLE_CA, hosts } from '../support/models';
@@ -127,7 +135,13 @@ describe('constructs synth', () => {
       stackObjects(json).find((o) => o.object.kind === 'VirtualMachine'),
       'a VirtualMachine',
     );
-    expect(vm.dependsOn).toEqual([`kubernetes_manifest.${rqName}`]);
+    // And on its own Secrets (they go after it), and on its cluster's node ends (its Node is deleted once it is gone).
+    expect(vm.dependsOn).toEqual([
+      `kubernetes_manifest.${rqName}`,
+      expect.stringMatching(/^kubectl_manifest\.workers_workers-0_UserData_[0-9A-F]{8}$/),
+      expect.stringMatching(/^kubectl_manifest\.workers_workers-0_Join_BootstrapToken_[0-9A-F]{8}$/),
+      expect.stringMatching(/^terraform_data\.node-drains-prod_End_[0-9A-F]{8}$/),
+    ]);
     // The Secret lives in the quota's namespace too: a first apply must not create it before the namespace. It
     // waits for the namespace only, so Secrets come before the VMs (which wait for the ResourceQuota) in an apply.
     expect(rq.depends_on).toHaveLength(1);
@@ -135,7 +149,8 @@ describe('constructs synth', () => {
       Object.entries(json.resource.kubernetes_namespace_v1).find(([key]) => rq.depends_on![0] === `kubernetes_namespace_v1.${key}`),
       "the ResourceQuota's namespace",
     );
-    const secrets = stackObjects(json).filter((o) => o.object.kind === 'Secret');
+    // The user data Secrets (the bootstrap tokens are in the tenant cluster's kube-system).
+    const secrets = stackObjects(json).filter((o) => o.object.kind === 'Secret' && o.object.metadata?.namespace !== 'kube-system');
     expect(secrets.length).toBeGreaterThan(0);
     for (const secret of secrets) expect(secret.dependsOn).toEqual([`kubernetes_namespace_v1.${nsName}`]);
   });
@@ -147,8 +162,8 @@ describe('constructs synth', () => {
       removed?: unknown;
     };
     // Not kubernetes_secret_v1 (a create whose response is lost would stop the next apply on "already exists"):
-    // only the bootstrap tokens in the tenant cluster are kubernetes_secret_v1 resources.
-    expect(Object.keys((json.resource as Record<string, object>).kubernetes_secret_v1).every((k) => k.includes('_Join_BootstrapToken_'))).toBe(true);
+    // neither the user data nor the bootstrap tokens in the tenant cluster.
+    expect((json.resource as Record<string, object>).kubernetes_secret_v1).toBeUndefined();
     const userData = Object.entries(json.resource.kubectl_manifest).filter(([key]) => /_UserData_[0-9A-F]{8}$/.test(key));
     expect(userData.map(([key]) => key.replace(/_[0-9A-F]{8}$/, '')).sort()).toEqual(['workers_workers-0_UserData', 'workers_workers-1_UserData']);
     for (const [key, r] of userData) {
@@ -191,8 +206,23 @@ describe('constructs synth', () => {
     // import: the create applies server-side and takes the existing Secret over.
     for (const key of userData) expect(json.removed).toContainEqual({ from: `kubernetes_secret_v1.${key}`, lifecycle: { destroy: false } });
     expect((json.import ?? []).filter((i) => i.to.includes('_UserData_'))).toEqual([]);
-    // And the VMs, as before: from kubernetes_manifest.
+    // And the VMs, as before: from kubernetes_manifest; and the bootstrap token Secrets (0.1 wrote them as 0.2 did).
     expect(json.removed.filter((r) => r.from.startsWith('kubernetes_manifest.'))).toHaveLength(2);
-    expect(json.removed).toHaveLength(4);
+    expect(json.removed.filter((r) => r.from.includes('_Join_BootstrapToken_'))).toHaveLength(2);
+    expect(json.removed).toHaveLength(6);
+  });
+
+  it('upgrading from 0.2 with the token context key, forgets each kubernetes_secret_v1 bootstrap token Secret without destroying it, and nothing else', () => {
+    const app = Testing.app({ context: { [ADOPT_TOKEN_SECRETS_CONTEXT]: true } });
+    const json = JSON.parse(Testing.synth(build(app, { count: 2 }))) as {
+      resource: { kubectl_manifest: Record<string, { provider?: string }> };
+      removed: { from: string; lifecycle: { destroy: boolean } }[];
+      import?: unknown[];
+    };
+    const tokens = Object.keys(json.resource.kubectl_manifest).filter((key) => key.includes('_Join_BootstrapToken_'));
+    expect(tokens).toHaveLength(2);
+    expect(json.removed.map((r) => r.from).sort()).toEqual(tokens.map((key) => `kubernetes_secret_v1.${key}`).sort());
+    expect(json.removed.every((r) => r.lifecycle.destroy === false)).toBe(true);
+    expect(json.import).toBeUndefined();
   });
 });

@@ -79,13 +79,30 @@ describe('the kubectl provider and kubectl_manifest', () => {
     expect(json.import).toBeUndefined();
   });
 
+  it("mirror an aliased kubernetes provider (a tenant cluster's) under its alias, once, beside the stack's own", () => {
+    let tenant: KubernetesProvider | undefined;
+    const json = synth((s) => {
+      new KubernetesProvider(s, 'k8s', { configPath: '/etc/provider.kubeconfig' });
+      tenant = new KubernetesProvider(s, 'tenant', { alias: 'tenant-shop', configPath: '/etc/tenant.kubeconfig', configContext: 'shop' });
+      const mirror = KubectlProvider.mirroring(tenant);
+      expect(KubectlProvider.mirroring(tenant)).toBe(mirror);
+      new KubectlManifest(s, 'token', { yamlBody: 'apiVersion: v1\nkind: Secret\nmetadata:\n  name: t\n', provider: mirror });
+    });
+    expect(json.provider?.kubectl).toEqual([
+      { alias: 'tenant-shop', config_path: '/etc/tenant.kubeconfig', config_context: 'shop', load_config_file: true },
+      { config_path: '/etc/provider.kubeconfig', load_config_file: true },
+    ]);
+    expect(json.resource.kubectl_manifest.token.provider).toBe('kubectl.tenant-shop');
+    expect(json.resource.kubectl_manifest.vm.provider).toBeUndefined();
+  });
+
   it('refuse HCL output when they take objects over: it would drop the removed blocks', () => {
     const stack = new TerraformStack(Testing.app(), 'hcl-adopt');
     new KubernetesProvider(stack, 'k8s', {});
     new KubectlManifest(stack, 'secret', { yamlBody: 'kind: Secret', forgetPrevious: 'kubernetes_secret_v1' });
     expect(() => {
       Testing.synthHcl(stack);
-    }).toThrow(/hcl-adopt\/secret: taking objects over from metalslice 0\.1 .* needs JSON output/);
+    }).toThrow(/hcl-adopt\/secret: taking objects over from an earlier metalslice .* needs JSON output/);
     // JSON output keeps them.
     expect((JSON.parse(Testing.synth(stack)) as { removed?: unknown[] }).removed).toHaveLength(1);
   });
