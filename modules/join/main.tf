@@ -18,28 +18,45 @@ resource "random_password" "token_secret" {
   numeric = true
 }
 
-resource "kubernetes_secret_v1" "bootstrap_token" {
-  metadata {
-    name      = "bootstrap-token-${random_string.token_id.result}"
-    namespace = "kube-system"
-    labels    = { "app.kubernetes.io/managed-by" = "metalslice" }
-  }
-
-  type = "bootstrap.kubernetes.io/token"
-
-  data = {
-    description                      = "metalslice node ${var.node_name}"
-    "token-id"                       = random_string.token_id.result
-    "token-secret"                   = random_password.token_secret.result
-    expiration                       = timeadd(timestamp(), var.token_ttl)
-    "usage-bootstrap-authentication" = "true"
-    "usage-bootstrap-signing"        = "true"
-    "auth-extra-groups"              = "system:bootstrappers:kubeadm:default-node-token"
-  }
+# Applied server-side: a create whose answer was lost (an API server crash) leaves a Secret the state does not
+# know, and the next apply takes it over (its UID kept) instead of stopping on "already exists".
+resource "kubectl_manifest" "bootstrap_token" {
+  yaml_body = yamlencode({
+    apiVersion = "v1"
+    kind       = "Secret"
+    metadata = {
+      name      = "bootstrap-token-${random_string.token_id.result}"
+      namespace = "kube-system"
+      labels    = { "app.kubernetes.io/managed-by" = "metalslice" }
+    }
+    type = "bootstrap.kubernetes.io/token"
+    data = { for k, v in {
+      description                      = "metalslice node ${var.node_name}"
+      "token-id"                       = random_string.token_id.result
+      "token-secret"                   = random_password.token_secret.result
+      expiration                       = timeadd(timestamp(), var.token_ttl)
+      "usage-bootstrap-authentication" = "true"
+      "usage-bootstrap-signing"        = "true"
+      "auth-extra-groups"              = "system:bootstrappers:kubeadm:default-node-token"
+    } : k => base64encode(v) }
+  })
+  sensitive_fields  = ["data"]
+  server_side_apply = true
+  force_conflicts   = true
+  wait              = true
 
   lifecycle {
     # The expiration is stamped once, at creation; later plans must not move it.
-    ignore_changes = [data]
+    ignore_changes = [yaml_body]
+  }
+}
+
+# Upgrading from metalslice 0.2, whose token Secret was a kubernetes_secret_v1: forgotten, not deleted; the apply
+# above takes the Secret over.
+removed {
+  from = kubernetes_secret_v1.bootstrap_token
+  lifecycle {
+    destroy = false
   }
 }
 

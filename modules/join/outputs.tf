@@ -12,5 +12,5 @@ output "token" {
 
 output "token_secret_name" {
   description = "Name of the bootstrap token Secret in the tenant's kube-system."
-  value       = kubernetes_secret_v1.bootstrap_token.metadata[0].name
+  value       = kubectl_manifest.bootstrap_token.name
 }

@@ -2,6 +2,12 @@ terraform {
   required_version = ">= 1.6.0"
 
   required_providers {
+    # Secrets are applied server-side (kubectl_manifest): a create whose answer was lost is taken over by the
+    # next apply instead of stopping it on "already exists".
+    kubectl = {
+      source  = "gavinbunney/kubectl"
+      version = ">= 1.19.0, < 2.0.0"
+    }
     # The tenant cluster: pass it as `providers = { kubernetes = kubernetes.tenant }`.
     kubernetes = {
       source  = "hashicorp/kubernetes"

@@ -75,15 +75,34 @@ locals {
   )
 }
 
-resource "kubernetes_secret_v1" "user_data" {
-  metadata {
-    name      = local.user_data_secret
-    namespace = var.namespace
-    labels    = { "metalslice.io/pool" = var.pool }
-  }
+# Applied server-side: a create whose answer was lost (an API server crash) leaves a Secret the state does not
+# know, and the next apply takes it over (its UID kept) instead of stopping on "already exists".
+resource "kubectl_manifest" "user_data" {
+  yaml_body = yamlencode({
+    apiVersion = "v1"
+    kind       = "Secret"
+    metadata = {
+      name      = local.user_data_secret
+      namespace = var.namespace
+      labels    = { "metalslice.io/pool" = var.pool }
+    }
+    type = "Opaque"
+    # data, not stringData: the API server never shows stringData, so every plan would see it missing.
+    data = { userdata = base64encode(var.user_data) }
+  })
+  sensitive_fields  = ["data"]
+  server_side_apply = true
+  force_conflicts   = true
+  wait              = true
+}
 
-  type = "Opaque"
-  data = { userdata = var.user_data }
+# Upgrading from metalslice 0.2, whose Secret was a kubernetes_secret_v1: forgotten, not deleted; the apply above
+# takes the Secret over.
+removed {
+  from = kubernetes_secret_v1.user_data
+  lifecycle {
+    destroy = false
+  }
 }
 
 locals {
@@ -112,5 +131,5 @@ locals {
 resource "kubernetes_manifest" "virtual_machine" {
   manifest = local.virtual_machine
 
-  depends_on = [kubernetes_secret_v1.user_data]
+  depends_on = [kubectl_manifest.user_data]
 }

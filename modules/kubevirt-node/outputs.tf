@@ -10,7 +10,7 @@ output "namespace" {
 
 output "user_data_secret_name" {
   description = "Name of the cloud-init Secret the VM boots with."
-  value       = kubernetes_secret_v1.user_data.metadata[0].name
+  value       = kubectl_manifest.user_data.name
 }
 
 output "virtual_machine" {

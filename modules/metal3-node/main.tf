@@ -24,19 +24,37 @@ locals {
   )
 }
 
-resource "kubernetes_secret_v1" "user_data" {
-  metadata {
-    name      = local.user_data_secret
-    namespace = var.namespace
-    labels = {
-      "app.kubernetes.io/managed-by" = "metalslice"
-      "metalslice.io/pool"           = var.pool
+# Applied server-side: a create whose answer was lost (an API server crash) leaves a Secret the state does not
+# know, and the next apply takes it over (its UID kept) instead of stopping on "already exists".
+resource "kubectl_manifest" "user_data" {
+  yaml_body = yamlencode({
+    apiVersion = "v1"
+    kind       = "Secret"
+    metadata = {
+      name      = local.user_data_secret
+      namespace = var.namespace
+      labels = {
+        "app.kubernetes.io/managed-by" = "metalslice"
+        "metalslice.io/pool"           = var.pool
+      }
     }
-  }
+    type = "Opaque"
+    # The baremetal-operator reads the user data from the userData key.
+    data = { userData = base64encode(var.user_data) }
+  })
+  sensitive_fields  = ["data"]
+  server_side_apply = true
+  force_conflicts   = true
+  wait              = true
+}
 
-  type = "Opaque"
-  # The baremetal-operator reads the user data from the userData key.
-  data = { userData = var.user_data }
+# Upgrading from metalslice 0.2, whose Secret was a kubernetes_secret_v1: forgotten, not deleted; the apply above
+# takes the Secret over.
+removed {
+  from = kubernetes_secret_v1.user_data
+  lifecycle {
+    destroy = false
+  }
 }
 
 resource "kubernetes_manifest" "host_claim" {
@@ -65,5 +83,5 @@ resource "kubernetes_manifest" "host_claim" {
   }
 
   # The Secret first: the operator reads it as soon as it binds a host to the claim.
-  depends_on = [kubernetes_secret_v1.user_data]
+  depends_on = [kubectl_manifest.user_data]
 }

@@ -10,5 +10,5 @@ output "namespace" {
 
 output "user_data_secret_name" {
   description = "Name of the userData Secret the host is provisioned with."
-  value       = kubernetes_secret_v1.user_data.metadata[0].name
+  value       = kubectl_manifest.user_data.name
 }

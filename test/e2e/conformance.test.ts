@@ -246,8 +246,14 @@ describe('node templates conform to the constructs', () => {
       { key: 'spot', effect: 'PreferNoSchedule' as const },
     ];
     const config = {
-      terraform: { required_providers: { kubernetes: { source: 'kubernetes', version: K8S_PROVIDER_VERSION } } },
-      provider: { kubernetes: [{ config_path: cluster.adminKubeconfig }] },
+      terraform: {
+        required_providers: {
+          kubernetes: { source: 'kubernetes', version: K8S_PROVIDER_VERSION },
+          kubectl: { source: KUBECTL_PROVIDER.source, version: KUBECTL_PROVIDER_VERSION },
+        },
+      },
+      // The token Secret is applied server-side (kubectl_manifest): the same cluster through the kubectl provider.
+      provider: { kubernetes: [{ config_path: cluster.adminKubeconfig }], kubectl: [{ config_path: cluster.adminKubeconfig, load_config_file: true }] },
       module: {
         join: {
           source: '../modules/join',

@@ -6,6 +6,7 @@ import { describe, expect, it } from '@jest/globals';
 import * as fs from 'fs';
 import * as path from 'path';
 import { REPO_ROOT } from '../support/models';
+import { KUBECTL_PROVIDER } from '../../constructs/plumbing/kubectl';
 
 const MODULES = ['modules/join', 'modules/kubevirt-node', 'modules/metal3-node'];
 const TEMPLATES = ['node-templates/kubevirt', 'node-templates/metal3'];
@@ -106,15 +107,39 @@ describe.each([...MODULES, ...TEMPLATES])('%s', (dir) => {
   });
 });
 
+describe('Secrets', () => {
+  it.each([...MODULES, ...TEMPLATES])(
+    '%s applies every Secret server-side (kubectl_manifest: a lost create is taken over), kubernetes_secret_v1 only in a removed block',
+    (dir) => {
+      const text = allTf(dir);
+      const outsideRemoved = text.replace(/^removed \{\n[\s\S]*?^\}$/gm, '');
+      expect(outsideRemoved).not.toMatch(/resource "kubernetes_secret_v1"/);
+      const kubectl = /kubectl = \{\s*source\s+=\s+"gavinbunney\/kubectl"\s*version\s+=\s+"([^"]+)"/.exec(read(dir, 'versions.tf'));
+      const applies = /resource "kubectl_manifest"/.test(text) || dir.startsWith('node-templates/');
+      expect({ dir, requiresKubectl: kubectl !== null }).toEqual({ dir, requiresKubectl: applies });
+      // The constraint is the constructs' own, and accepts the version the toolchain mirrors.
+      if (kubectl)
+        expect({ dir, constraint: kubectl[1], accepts: accepts(kubectl[1], KUBECTL_PROVIDER.version) }).toEqual({
+          dir,
+          constraint: KUBECTL_PROVIDER.constraint,
+          accepts: true,
+        });
+      // Every old Secret resource is forgotten, never destroyed (the upgrade from 0.2).
+      for (const removed of text.matchAll(/^removed \{\n([\s\S]*?)^\}$/gm)) expect(removed[1]).toMatch(/destroy = false/);
+    },
+  );
+});
+
 describe('provider blocks', () => {
   it.each(MODULES)('%s has none (the caller passes its providers)', (dir) => {
     expect(allTf(dir)).not.toMatch(/^provider\s+"/m);
   });
 
-  it.each(TEMPLATES)('%s configures the kubernetes provider from variables and the environment', (dir) => {
-    expect(read(dir, 'versions.tf')).toMatch(
-      /^provider "kubernetes" \{\n\s+config_path\s+= var\.kubeconfig_path\n\s+config_context = var\.kubeconfig_context\n\}/m,
-    );
+  it.each(TEMPLATES)('%s configures the kubernetes and kubectl providers alike, from variables and the environment', (dir) => {
+    for (const provider of ['kubernetes', 'kubectl'])
+      expect(read(dir, 'versions.tf')).toMatch(
+        new RegExp(`^provider "${provider}" \\{\\n\\s+config_path\\s+= var\\.kubeconfig_path\\n\\s+config_context = var\\.kubeconfig_context\\n\\}`, 'm'),
+      );
   });
 });
 
