@@ -348,28 +348,25 @@ async function uncordon(client: KubeClient, nodePath: string): Promise<boolean> 
   }
 }
 
-/** The command: checks the options, finds the cluster, drains. */
-export async function runDrainNode(node: string, opts: DrainOptions, io: DrainIo): Promise<number> {
+/**
+ * A command on one tenant Node: refuses a bad Node name, a bad `--cluster-ca-hash` or the command's own `problem`
+ * (exit 2) before it talks to any cluster, finds the cluster, checks it is the one the node joined, and runs `act`;
+ * a refusal or an unreachable API server is said with `afterFailure` (exit 1), bad credentials exit 2.
+ */
+async function onTenantNode(
+  command: string,
+  node: string,
+  opts: RemoveNodeOptions,
+  io: DrainIo,
+  problem: string | undefined,
+  act: (client: KubeClient) => Promise<number>,
+  afterFailure = '',
+): Promise<number> {
   const nameProblem = dns1123SubdomainProblem(node);
-  if (nameProblem !== undefined) {
-    io.stderr(`metalslice drain-node: the Node name ${nameProblem}\n`);
-    return 2;
-  }
-  const timeout = opts.timeout ?? DEFAULT_DRAIN_TIMEOUT;
-  const problem = drainTimeoutProblem(timeout);
-  if (problem !== undefined) {
-    io.stderr(`metalslice drain-node: --timeout ${problem}\n`);
-    return 2;
-  }
   const caHash = opts.clusterCaHash === undefined ? undefined : caHashProblem(opts.clusterCaHash);
-  if (caHash !== undefined) {
-    io.stderr(`metalslice drain-node: --cluster-ca-hash ${caHash}\n`);
-    return 2;
-  }
-  const interval = opts.interval ?? DEFAULT_POLL_INTERVAL_SECONDS;
-  const intervalProblem = pollIntervalProblem(interval);
-  if (intervalProblem !== undefined) {
-    io.stderr(`metalslice drain-node: --interval ${intervalProblem}\n`);
+  const usage = nameProblem !== undefined ? `the Node name ${nameProblem}` : (problem ?? (caHash !== undefined ? `--cluster-ca-hash ${caHash}` : undefined));
+  if (usage !== undefined) {
+    io.stderr(`metalslice ${command}: ${usage}\n`);
     return 2;
   }
   let client: KubeClient;
@@ -377,18 +374,30 @@ export async function runDrainNode(node: string, opts: DrainOptions, io: DrainIo
     client = new KubeClient(findTarget({ kubeconfig: opts.kubeconfig, context: opts.context }));
   } catch (e) {
     if (!(e instanceof KubeconfigError)) throw e;
-    io.stderr(`metalslice drain-node: ${e.message}\n`);
+    io.stderr(`metalslice ${command}: ${e.message}\n`);
     return 2;
   }
   try {
     if (opts.clusterCaHash !== undefined) await checkCluster(client, opts.clusterCaHash);
-    return await drainNode(client, node, drainTimeoutSeconds(timeout) ?? 0, interval, io, opts.keepNode === true);
+    return await act(client);
   } catch (e) {
     if (!(e instanceof KubeApiError) && !(e instanceof KubeconfigError)) throw e;
-    io.stderr(`metalslice drain-node: ${e.message}\n`);
+    io.stderr(`metalslice ${command}: ${e.message}\n${afterFailure}`);
     // Credentials that are not what they must be (found when the first request is made) are a usage error.
     return e instanceof KubeconfigError ? 2 : 1;
   }
+}
+
+/** The command `drain-node`: checks the options, finds the cluster, drains. */
+export async function runDrainNode(node: string, opts: DrainOptions, io: DrainIo): Promise<number> {
+  const timeout = opts.timeout ?? DEFAULT_DRAIN_TIMEOUT;
+  const interval = opts.interval ?? DEFAULT_POLL_INTERVAL_SECONDS;
+  const timeoutProblem = drainTimeoutProblem(timeout);
+  const intervalProblem = pollIntervalProblem(interval);
+  const problem = timeoutProblem !== undefined ? `--timeout ${timeoutProblem}` : intervalProblem !== undefined ? `--interval ${intervalProblem}` : undefined;
+  return onTenantNode('drain-node', node, opts, io, problem, (client) =>
+    drainNode(client, node, drainTimeoutSeconds(timeout) ?? 0, interval, io, opts.keepNode === true),
+  );
 }
 
 /** Options of `remove-node`: how to reach the tenant cluster. */
@@ -396,31 +405,16 @@ export type RemoveNodeOptions = Pick<DrainOptions, 'clusterCaHash' | 'kubeconfig
 
 /** The command `remove-node`: checks the options, finds the cluster, deletes the Node of a machine that is gone. */
 export async function runRemoveNode(node: string, opts: RemoveNodeOptions, io: DrainIo): Promise<number> {
-  const nameProblem = dns1123SubdomainProblem(node);
-  if (nameProblem !== undefined) {
-    io.stderr(`metalslice remove-node: the Node name ${nameProblem}\n`);
-    return 2;
-  }
-  const caHash = opts.clusterCaHash === undefined ? undefined : caHashProblem(opts.clusterCaHash);
-  if (caHash !== undefined) {
-    io.stderr(`metalslice remove-node: --cluster-ca-hash ${caHash}\n`);
-    return 2;
-  }
-  let client: KubeClient;
-  try {
-    client = new KubeClient(findTarget({ kubeconfig: opts.kubeconfig, context: opts.context }));
-  } catch (e) {
-    if (!(e instanceof KubeconfigError)) throw e;
-    io.stderr(`metalslice remove-node: ${e.message}\n`);
-    return 2;
-  }
-  try {
-    if (opts.clusterCaHash !== undefined) await checkCluster(client, opts.clusterCaHash);
-    await removeNode(client, node, io);
-    return 0;
-  } catch (e) {
-    if (!(e instanceof KubeApiError) && !(e instanceof KubeconfigError)) throw e;
-    io.stderr(`metalslice remove-node: ${e.message}\nIts machine is gone; deploy again to delete the Node.\n`);
-    return e instanceof KubeconfigError ? 2 : 1;
-  }
+  return onTenantNode(
+    'remove-node',
+    node,
+    opts,
+    io,
+    undefined,
+    async (client) => {
+      await removeNode(client, node, io);
+      return 0;
+    },
+    'Its machine is gone; deploy again to delete the Node.\n',
+  );
 }

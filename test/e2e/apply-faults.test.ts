@@ -118,6 +118,50 @@ describe('e2e: faults during and between applies', () => {
     expect(exposedStateValues(show.stdout).flatMap((leaf) => findSecrets(leaf.value, known).map((hit) => `${leaf.path}: ${hit}`))).toEqual([]);
   });
 
+  it("takes over a node's bootstrap token Secret in the tenant cluster that exists before its create (a create whose response was lost)", async () => {
+    const tfJson = JSON.parse(fs.readFileSync(path.join(stackDir(), 'cdk.tf.json'), 'utf8')) as { resource: Record<string, Record<string, unknown>> };
+    const address = (type: string, pattern: RegExp) => {
+      const ids = Object.keys(tfJson.resource[type] ?? {}).filter((id) => pattern.test(id));
+      expect(ids).toHaveLength(1);
+      return `${type}.${ids[0]}`;
+    };
+    const token = address('kubectl_manifest', /^many_many-1_Join_BootstrapToken_[0-9A-F]{8}$/);
+    const tokenId = address('random_string', /^many_many-1_Join_TokenId_/);
+    const needs = [tokenId, address('random_password', /^many_many-1_Join_TokenSecret_/)];
+    expectOk('apply its token id and secret', await tf(['apply', '-auto-approve', '-input=false', '-no-color', ...needs.map((a) => `-target=${a}`)]));
+    const state = JSON.parse((await tf(['show', '-json'])).stdout) as {
+      values: { root_module: { resources: { address: string; values: { result?: string } }[] } };
+    };
+    const id = state.values.root_module.resources.find((r) => r.address === tokenId)!.values.result!;
+    expect(id).toMatch(/^[a-z0-9]{6}$/);
+    // The Secret the lost create made, as the API server keeps it (not yet what the config says).
+    const api = cluster.client();
+    const secretPath = `/api/v1/namespaces/kube-system/secrets/bootstrap-token-${id}`;
+    const stale = {
+      apiVersion: 'v1',
+      kind: 'Secret',
+      metadata: { name: `bootstrap-token-${id}` },
+      type: 'bootstrap.kubernetes.io/token',
+      data: { 'token-id': Buffer.from(id).toString('base64') },
+    };
+    expect((await api.create('/api/v1/namespaces/kube-system/secrets', stale)).status).toBe(201);
+    const uid = (await api.get<SecretDoc>(secretPath)).body.metadata.uid;
+
+    const apply = await tf(['apply', '-auto-approve', '-input=false', '-no-color', `-target=${token}`]);
+    expectOk('apply over the existing Secret', apply);
+    const live = (await api.get<SecretDoc>(secretPath)).body;
+    expect(live.metadata.uid).toBe(uid);
+    const decoded = Object.fromEntries(Object.entries(live.data).map(([k, v]) => [k, Buffer.from(v, 'base64').toString()]));
+    expect(decoded).toMatchObject({ 'token-id': id, 'token-secret': expect.stringMatching(/^[a-z0-9]{16}$/), 'usage-bootstrap-authentication': 'true' });
+    expect(Date.parse(decoded.expiration)).toBeGreaterThan(Date.now());
+    expect((await tf(['state', 'list'])).stdout.split('\n')).toContain(token);
+    const again = await tf(['plan', '-detailed-exitcode', '-input=false', '-no-color', `-target=${token}`]);
+    expect({ code: again.code, out: again.code === 0 ? '' : again.stdout.slice(-3000) }).toEqual({ code: 0, out: '' });
+    const show = await tf(['show', '-json']);
+    const known = [...generatedSecrets(show.stdout), live.data['token-secret']];
+    for (const text of [apply.stdout, apply.stderr, again.stdout]) expect(findSecrets(text, known)).toEqual([]);
+  });
+
   it(`converges with nothing lost or duplicated after the API server crashes in the middle of an apply of ${COUNT} VMs`, async () => {
     const first = tf(['apply', '-auto-approve', '-input=false', '-no-color']);
     // Crash once a part of the VMs exists, then bring the API server back on the same etcd.

@@ -73,7 +73,7 @@ describe('modules and node templates', () => {
     }
   });
 
-  it('applies the kubevirt template for one claim and destroys it when the claim goes away', async () => {
+  it('applies the kubevirt template for one claim (taking over a user data Secret a lost create left) and destroys it when the claim goes away', async () => {
     const dir = path.join(work, 'node-templates', 'kubevirt');
     const nodeType = {
       metadata: { name: 'small' },
@@ -89,7 +89,20 @@ describe('modules and node templates', () => {
     fs.writeFileSync(path.join(dir, 'vm-types.auto.tfvars.json'), JSON.stringify(vars.vars));
     const env = ['-var-file=claim.tfvars.json', `-var=kubeconfig_path=${cluster.adminKubeconfig}`, '-input=false', '-no-color'];
     expectOk('init', await tofu(dir, ['init', '-input=false', '-no-color']));
+    // A create whose answer was lost (an API server crash) left the user data Secret in the cluster and not in the
+    // state: the apply takes it over (server-side), never stops on "already exists".
+    const secretPath = '/api/v1/namespaces/acme-team-a/secrets/prod-small-7-cloudinit';
+    const lost = {
+      apiVersion: 'v1',
+      kind: 'Secret',
+      metadata: { name: 'prod-small-7-cloudinit' },
+      type: 'Opaque',
+      data: { userdata: Buffer.from('#cloud-config\n').toString('base64') },
+    };
+    expect((await cluster.client().create('/api/v1/namespaces/acme-team-a/secrets', lost)).status).toBe(201);
+    const lostUid = (await cluster.client().get<SecretDoc>(secretPath)).body.metadata.uid;
     expectOk('apply', await tofu(dir, ['apply', '-auto-approve', ...env]));
+    expect((await cluster.client().get<SecretDoc>(secretPath)).body.metadata.uid).toBe(lostUid);
 
     const vm = await cluster.client().get<VirtualMachineDoc>('/apis/kubevirt.io/v1/namespaces/acme-team-a/virtualmachines/prod-small-7');
     expect(vm.status).toBe(200);
