@@ -270,6 +270,8 @@ export async function drainNode(client: KubeClient, node: string, timeoutSeconds
   }
   if (found.status < 200 || found.status > 299) throw new KubeApiError(`cannot read Node ${node}: HTTP ${found.status}, ${reasonOf(found)}`, found.status);
   const before = found.body as { metadata?: { annotations?: Record<string, string> }; spec?: { unschedulable?: boolean } };
+  // Whether the identity may see the node's volumes, asked before anything is written (a 403 says the fix).
+  await attachedVolumes(client, node);
   // Cordoned by someone else before: theirs to undo. Cordoned by an earlier drain of ours: ours.
   const ours = before.spec?.unschedulable !== true || before.metadata?.annotations?.[DRAINING_ANNOTATION] !== undefined;
   const mark = ours ? { metadata: { annotations: { [DRAINING_ANNOTATION]: 'true' } } } : {};
@@ -280,7 +282,14 @@ export async function drainNode(client: KubeClient, node: string, timeoutSeconds
   // First the pods, then (once none is left) the volumes their storage system detaches from the node.
   let stage: 'pods' | 'volumes' = 'pods';
   for (;;) {
-    const blockers = stage === 'pods' ? await round(client, node, nodePath) : await volumeRound(client, node);
+    let blockers: Blocker[];
+    try {
+      blockers = stage === 'pods' ? await round(client, node, nodePath) : await volumeRound(client, node);
+    } catch (e) {
+      // A refusal waiting cannot change (RBAC, a bad request): the node keeps serving, as after a timeout.
+      if (ours) await uncordon(client, nodePath);
+      throw e;
+    }
     if (blockers.length === 0 && stage === 'pods') {
       stage = 'volumes';
       continue;

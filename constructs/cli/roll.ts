@@ -290,6 +290,12 @@ class Roll {
     const name = vm.metadata.name;
     const vmPath = `${this.vms}/${encodeURIComponent(name)}`;
     const before = await this.vmi(name);
+    // What the fresh disk needs is readable before the node stops (a 403 on claims stops the roll here, the node serving).
+    for (const t of vm.spec.dataVolumeTemplates ?? [])
+      await this.readable(
+        `/api/v1/namespaces/${encodeURIComponent(this.opts.namespace)}/persistentvolumeclaims/${encodeURIComponent(t.metadata.name)}`,
+        `PersistentVolumeClaim ${t.metadata.name}`,
+      );
     // Labelled in the same write: a deploy that plans while the roll is cut short applies it as Halted too.
     await must(this.provider, 'PATCH', vmPath, `stop VM ${name}`, { metadata: { labels: { [ROLL_STOPPED_LABEL]: 'true' } }, spec: { runStrategy: 'Halted' } });
     await waitUntil(`VirtualMachineInstance ${name} gone`, STOP_TIMEOUT_SECONDS, this.interval, async () => (await this.vmi(name)) === undefined);
@@ -303,6 +309,14 @@ class Roll {
     await this.waitRevision(name, before?.metadata?.uid);
     await this.waitJoined(name);
     this.say(`${name} replaced: revision ${this.opts.revision}, Ready`);
+  }
+
+  /** Reads `at` once: a refusal (RBAC) or a server error stops the roll, with the fix for a 403. */
+  private async readable(at: string, what: string): Promise<void> {
+    const res = await this.provider.get(at);
+    if (ok(res) || res.status === 404) return;
+    const fix = res.status === 403 ? `: ${this.provider.target.who} needs get and delete there (README "Changing a fleet")` : '';
+    throw new KubeApiError(`cannot read ${what}: HTTP ${res.status}, ${reasonOf(res)}${fix}`, res.status);
   }
 
   /**
@@ -444,7 +458,16 @@ class Roll {
     for (const vm of members) if (!(await patiently(`a read of VM ${vm.metadata.name}'s instance`, this.interval, () => this.current(vm)))) stale.push(vm);
     // Started on the revision by a roll cut short before their Node joined: waited for below, then unmarked.
     const joining = members.filter((vm) => !stale.includes(vm) && vm.metadata.annotations?.[REPLACING_ANNOTATION] === this.started);
-    if (stale.length === 0 && surges.length === 0 && joining.length === 0) {
+    // A surge's user data Secret outlives its VM and its Node (removeSurge): one whose VM is gone is a surge whose
+    // end was cut short, its Node perhaps still there (cordoned, its guest gone).
+    const secrets = `/api/v1/namespaces/${encodeURIComponent(this.opts.namespace)}/secrets`;
+    const surgeSecrets = await patiently(`a read of pool ${this.opts.pool}'s surge Secrets`, this.interval, () =>
+      this.provider.list<{ metadata: { name: string } }>(secrets, { labelSelector: `${SURGE_LABEL}=${this.opts.pool}` }),
+    );
+    const ended = surgeSecrets
+      .map((s) => s.metadata.name)
+      .filter((secret) => secret.endsWith(vmUserDataSecretName('')) && !surges.some((vm) => userDataSecretOf(vm) === secret));
+    if (stale.length === 0 && surges.length === 0 && joining.length === 0 && ended.length === 0) {
       this.say(`pool ${this.opts.pool}: all ${members.length} node(s) run revision ${this.opts.revision}`);
       return;
     }
@@ -457,6 +480,12 @@ class Roll {
       if (vmi?.metadata?.annotations?.[REVISION_ANNOTATION] === this.opts.revision) await this.waitJoined(vm.metadata.name);
     }
     for (const vm of joining) await this.unmark(vm.metadata.name);
+    for (const secret of ended) {
+      const name = secret.slice(0, -vmUserDataSecretName('').length);
+      await removeNode(this.tenant, name, this.io);
+      await this.deleteSurgeSecret(secret);
+      this.say(`surge ${name}: its end, cut short, finished (Node and Secret deleted)`);
+    }
     const surgeCount = Math.min(this.opts.maxSurge, stale.length);
     this.say(
       `pool ${this.opts.pool}: ${stale.length} of ${members.length} node(s) to replace (${stale.map((v) => v.metadata.name).join(', ') || 'none'}), surge ${surgeCount}, ${surgeCount + this.opts.maxUnavailable} at a time`,

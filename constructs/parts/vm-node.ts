@@ -164,7 +164,8 @@ export class VmNode extends Construct {
           // value is a Terraform expression, put in as text so YAML never quotes (and escapes) it.
           const runStrategy = props.rollout?.runStrategyOf(nodeName);
           const line = `\n  runStrategy: ${String((vm.spec as { runStrategy?: unknown } | undefined)?.runStrategy)}\n`;
-          if (runStrategy === undefined || !yaml.includes(line)) return yaml;
+          if (runStrategy === undefined) return yaml;
+          if (!yaml.includes(line)) throw new Error(`[${this.node.path}] the VM has no runStrategy line for the roll to own`);
           return yaml.replace(line, `\n  runStrategy: ${runStrategy}\n`);
         }),
       ),

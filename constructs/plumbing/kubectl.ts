@@ -63,7 +63,8 @@ function forHcl(attributes: Record<string, unknown>): Record<string, unknown> {
  * The stack's kubectl provider. It connects where the stack's default kubernetes provider connects (the same
  * host, credentials, kubeconfig and context, read at synth). Given a host and no kubeconfig it reads no
  * kubeconfig, so a workstation's ~/.kube/config never leaks into a stack configured with explicit credentials;
- * given neither, both take the cluster from the environment (KUBE_CONFIG_PATH).
+ * given neither, both take the cluster from the environment (hashicorp/kubernetes KUBE_CONFIG_PATH; the kubectl provider
+ * KUBE_CONFIG, then KUBECONFIG, then KUBE_CONFIG_PATH: README "Use it as a library").
  */
 export class KubectlProvider extends TerraformProvider {
   /**
@@ -85,6 +86,8 @@ export class KubectlProvider extends TerraformProvider {
    * connects, with the same alias, made once beside it.
    */
   static mirroring(kubernetes: TerraformProvider): TerraformProvider {
+    // The stack's own kubernetes provider (a tenant cluster given it): the stack's own kubectl provider.
+    if (kubernetes.alias === undefined) return KubectlProvider.of(kubernetes);
     let provider = mirrors.get(kubernetes);
     if (provider === undefined) {
       const scope = kubernetes.node.scope ?? TerraformStack.of(kubernetes);

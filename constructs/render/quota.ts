@@ -58,6 +58,8 @@ export function renderConsumerRole(quota: PlannedQuota): KubeObject {
         verbs: ['get', 'update'],
       },
       { apiGroups: ['cdi.kubevirt.io'], resources: ['datavolumes'], verbs: ['get', 'list', 'watch', 'create', 'delete'] },
+      // A roll deletes a node's old root disk by its claim too (one CDI collected the DataVolume of).
+      { apiGroups: [''], resources: ['persistentvolumeclaims'], verbs: ['get', 'delete'] },
       { apiGroups: [''], resources: ['secrets'], verbs: ['get', 'list', 'create', 'update', 'patch', 'delete'] },
       { apiGroups: [''], resources: ['resourcequotas'], verbs: ['get', 'list', 'watch'] },
     ],

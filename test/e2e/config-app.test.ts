@@ -200,13 +200,13 @@ describe('e2e: the example config as one stack', () => {
     expect(changed).toEqual(['metalslice-pool-team-a-workers']);
     const plusOne = await tf('metalslice-pool-team-a-workers', ['plan', '-detailed-exitcode', '-input=false', '-no-color']);
     expect(plusOne.code).toBe(2);
-    // The node's VM, cloud-init Secret and token (Secret, id, secret), and its instance of the stack's drains.
-    expect(plusOne.stdout).toContain('Plan: 6 to add, 0 to change, 0 to destroy.');
+    // The node's VM, cloud-init Secret and token (Secret, id, secret), and its instances of the stack's drains and ends.
+    expect(plusOne.stdout).toContain('Plan: 7 to add, 0 to change, 0 to destroy.');
     const created = [...plusOne.stdout.matchAll(/# (\S+) will be created/g)].map((m) => m[1]);
-    expect(created).toHaveLength(6);
+    expect(created).toHaveLength(7);
     for (const address of created)
-      expect(address).toMatch(/\.team-a-workers_team-a-workers-6_|^terraform_data\.node-drains-team-a-prod_[0-9A-F]{8}\["team-a-workers-6"\]$/);
-    expect(created.filter((a) => a.startsWith('terraform_data.'))).toHaveLength(1);
+      expect(address).toMatch(/\.team-a-workers_team-a-workers-6_|^terraform_data\.node-drains-team-a-prod_(End_)?[0-9A-F]{8}\["team-a-workers-6"\]$/);
+    expect(created.filter((a) => a.startsWith('terraform_data.'))).toHaveLength(2);
     expectOk('apply +1', await tf('metalslice-pool-team-a-workers', ['apply', '-auto-approve', '-input=false', '-no-color']));
     expect((await workers()).sort()).toEqual(Array.from({ length: 7 }, (_, i) => `team-a-workers-${i}`).sort());
 

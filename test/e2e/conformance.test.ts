@@ -16,7 +16,7 @@ import { caCertHash, renderJoinCloudConfig } from '../../constructs/render/cloud
 import { EXAMPLE_CA } from '../support/models';
 import { copyTerraformTree, expectOk, startCluster, TestCluster, tofu } from './harness';
 import type { HostClaimDoc, SecretDoc, VirtualMachineDoc } from '../support/kube-docs';
-import { stackObjects } from '../support/stack-objects';
+import { appliedYaml, stackObjects } from '../support/stack-objects';
 import { KUBECTL_PROVIDER } from '../../constructs/plumbing/kubectl';
 import { MetalsliceConfig } from '../../constructs/core/input/model';
 import { planModel } from '../../constructs/core/plan';
@@ -50,6 +50,8 @@ function synthesizedManifests(stack: TerraformStack, kind: string): Synthesized[
     .map((o) => {
       const [via, name] = o.address.split('.');
       const { depends_on: _waits, ...resource } = json.resource[via][name];
+      // A VM's runStrategy reads its pool's stopped VMs (a data source not copied here): as applied with none stopped.
+      if (typeof resource.yaml_body === 'string') resource.yaml_body = appliedYaml(resource.yaml_body);
       return { via, manifest: o.object as unknown as Manifest, resource };
     });
 }

@@ -175,7 +175,6 @@ describe('e2e: the packed library in a fresh project, from the README', () => {
         'kubectl_manifest',
         'kubernetes_manifest',
         'kubernetes_namespace_v1',
-        'kubernetes_secret_v1',
         'random_password',
         'random_string',
       ]),

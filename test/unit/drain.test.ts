@@ -219,9 +219,11 @@ describe('metalslice drain-node', () => {
       expect(out.stdout).toContain(
         'waiting on 1 volume(s) to detach from w-1:\n  VolumeAttachment va-db: volume pv-va-db (attacher csi.example.com) still attached',
       );
-      // Volumes are waited for only once the pods are gone: the first list of them comes after the eviction.
-      const firstList = fake.calls.indexOf('GET /apis/storage.k8s.io/v1/volumeattachments');
-      expect(firstList).toBeGreaterThan(fake.calls.indexOf('POST /api/v1/namespaces/shop/pods/web/eviction'));
+      // One list before the cordon (may the identity see them?); then volumes are waited for only once the pods are
+      // gone: no list between the cordon and the eviction.
+      const [cordon, eviction] = [fake.calls.indexOf('PATCH /api/v1/nodes/w-1'), fake.calls.indexOf('POST /api/v1/namespaces/shop/pods/web/eviction')];
+      expect(fake.calls.indexOf('GET /apis/storage.k8s.io/v1/volumeattachments')).toBeLessThan(cordon);
+      expect(fake.calls.slice(cordon, eviction)).not.toContain('GET /apis/storage.k8s.io/v1/volumeattachments');
       expect(fake.attachments[0].listsLeft).toBe(0);
       if (keepNode) {
         expect(fake.calls).not.toContain('DELETE /api/v1/nodes/w-1');
@@ -249,7 +251,9 @@ describe('metalslice drain-node', () => {
     const { out, io: sink } = io();
     expect(await runDrainNode('w-1', { kubeconfig: fake.kubeconfig, timeout: '10m', interval: 0.05 }, sink)).toBe(1);
     expect(out.stderr).toMatch(/cannot list VolumeAttachments: .*needs list on volumeattachments\.storage\.k8s\.io/);
-    expect(fake.calls).not.toContain('DELETE /api/v1/nodes/w-1');
+    // Asked before anything is written: the Node was never cordoned, no pod evicted.
+    expect(fake.calls.filter((c) => !c.startsWith('GET'))).toEqual([]);
+    expect(fake.node).toEqual({ exists: true, unschedulable: false, annotations: {} });
   });
 
   it('remove-node deletes the Node of a machine that is gone, and refuses a bad name before it talks to a cluster', async () => {
@@ -304,6 +308,8 @@ describe('metalslice drain-node', () => {
     expect(await runDrainNode('w-1', { kubeconfig: fake.kubeconfig, timeout: '10m', interval: 0.05 }, sink)).toBe(1);
     expect(out.stderr).toMatch(/the eviction of shop\/web was refused: HTTP 403, .*needs create on pods\/eviction/);
     expect(fake.calls.filter((c) => c.endsWith('/eviction'))).toHaveLength(1);
+    // The node keeps serving: the drain's cordon is undone.
+    expect(fake.node).toEqual({ exists: true, unschedulable: false, annotations: {} });
   });
 
   it('waits through an API server that does not answer for a while (a restart), instead of failing the deploy', async () => {

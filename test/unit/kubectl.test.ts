@@ -96,6 +96,15 @@ describe('the kubectl provider and kubectl_manifest', () => {
     expect(json.resource.kubectl_manifest.vm.provider).toBeUndefined();
   });
 
+  it("mirror the stack's own kubernetes provider (a tenant cluster given it) with the stack's own kubectl provider, never a second unaliased one", () => {
+    const json = synth((s) => {
+      const own = new KubernetesProvider(s, 'k8s', { configPath: '/etc/provider.kubeconfig' });
+      const before = KubectlProvider.of(s);
+      expect(KubectlProvider.mirroring(own)).toBe(before);
+    });
+    expect(json.provider?.kubectl).toEqual([{ config_path: '/etc/provider.kubeconfig', load_config_file: true }]);
+  });
+
   it('refuse HCL output when they take objects over: it would drop the removed blocks', () => {
     const stack = new TerraformStack(Testing.app(), 'hcl-adopt');
     new KubernetesProvider(stack, 'k8s', {});

@@ -37,8 +37,11 @@ interface FakeVm {
   readonly replacing?: 'stopping' | 'started';
 }
 
-/** A provider API server holding one pool's VMs and VMIs; every call recorded. */
-async function provider(vms: FakeVm[]): Promise<{ kubeconfig: string; calls: string[] }> {
+/**
+ * A provider API server holding one pool's VMs and VMIs, and the user data Secrets of surges whose VMs are gone
+ * (`endedSurges`, their names: a surge's end cut short after its VM went); every call recorded.
+ */
+async function provider(vms: FakeVm[], endedSurges: string[] = []): Promise<{ kubeconfig: string; calls: string[] }> {
   const calls: string[] = [];
   const server = http.createServer((req, res) => {
     const url = new URL(req.url ?? '/', 'http://x');
@@ -67,6 +70,13 @@ async function provider(vms: FakeVm[]): Promise<{ kubeconfig: string; calls: str
         })),
       });
     }
+    if (url.pathname === '/api/v1/namespaces/acme-web/secrets' && req.method === 'GET') {
+      expect(url.searchParams.get('labelSelector')).toBe('metalslice.io/surge-of=web');
+      return send(200, { metadata: {}, items: endedSurges.map((n) => ({ metadata: { name: `${n}-cloudinit` } })) });
+    }
+    const secret = /^\/api\/v1\/namespaces\/acme-web\/secrets\/([^/]+)$/.exec(url.pathname);
+    if (secret && endedSurges.some((n) => `${n}-cloudinit` === secret[1]))
+      return send(200, { metadata: { name: secret[1], labels: { 'metalslice.io/surge-of': 'web' } } });
     if (req.method === 'PATCH' && /^\/apis\/kubevirt\.io\/v1\/namespaces\/acme-web\/virtualmachines\/[^/]+$/.test(url.pathname)) return send(200, {});
     const vmi = /^\/apis\/kubevirt\.io\/v1\/namespaces\/acme-web\/virtualmachineinstances\/([^/]+)$/.exec(url.pathname);
     const found = vmi ? vms.find((v) => v.name === vmi[1]) : undefined;
@@ -140,6 +150,20 @@ describe('metalslice roll-nodes decides from the clusters', () => {
     expect(out.stdout).toBe(`roll-nodes: pool web: all 3 node(s) run revision ${REVISION}\n`);
     // Reads, and the legacy VMI marked with the revision it runs.
     expect(p.calls.filter((c) => !c.startsWith('GET '))).toEqual(['PATCH /apis/kubevirt.io/v1/namespaces/acme-web/virtualmachineinstances/web-1']);
+  });
+
+  it('a surge whose end was cut short after its VM went (its Secret left) has its Node and Secret deleted, in the cluster the nodes joined, even when every node runs the revision', async () => {
+    const t = await tenant(EXAMPLE_CA);
+    const p = await provider([{ name: 'web-0', running: REVISION }], [surgeName('web', 0)]);
+    const { out, io } = sink();
+    expect(await runRollNodes(options(p, t), io)).toBe(0);
+    expect(out.stdout).toContain(`surge ${surgeName('web', 0)}: its end, cut short, finished`);
+    // The tenant checked first, then the Node deleted; then the Secret, and nothing else written.
+    expect(t.calls.filter((c) => !c.startsWith('GET ')).concat(p.calls.filter((c) => !c.startsWith('GET ')))).toEqual([
+      `DELETE /api/v1/nodes/${surgeName('web', 0)}`,
+      `DELETE /api/v1/namespaces/acme-web/secrets/${surgeName('web', 0)}-cloudinit`,
+    ]);
+    expect(t.calls[0]).toBe('GET /api/v1/namespaces/kube-public/configmaps/cluster-info');
   });
 
   it('a VMI from before revisions that KubeVirt staged a change for is replaced: the tenant is checked first, and another cluster stops it', async () => {
