@@ -1,5 +1,5 @@
 terraform {
-  required_version = ">= 1.6.0"
+  required_version = ">= 1.7.0" # removed blocks (the upgrade from metalslice 0.2)
 
   required_providers {
     # Secrets are applied server-side (kubectl_manifest): a create whose answer was lost is taken over by the
