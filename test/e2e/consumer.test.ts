@@ -171,13 +171,7 @@ describe('e2e: the packed library in a fresh project, from the README', () => {
     expect(withoutFrameworkMetadata(cdktn.cdkTf)).toEqual(withoutFrameworkMetadata(cdktf.cdkTf));
     const resources = (cdktn.cdkTf as { resource: Record<string, Record<string, unknown>> }).resource;
     expect(Object.keys(resources).sort()).toEqual(
-      expect.arrayContaining([
-        'kubectl_manifest',
-        'kubernetes_manifest',
-        'kubernetes_namespace_v1',
-        'random_password',
-        'random_string',
-      ]),
+      expect.arrayContaining(['kubectl_manifest', 'kubernetes_manifest', 'kubernetes_namespace_v1', 'random_password', 'random_string']),
     );
   });
 
