@@ -111,13 +111,15 @@ export class KubectlProvider extends TerraformProvider {
     this.aliasName = mirrored?.alias;
   }
 
-  /** A mirror's alias is the kubernetes provider's (`tenant-<cluster>`); the stack's own kubectl provider has none. */
+  /** The alias held by the accessors below. */
   private aliasName?: string;
 
+  /** The provider's alias: a mirror's is its kubernetes provider's, the stack's own kubectl provider has none. */
   get alias(): string | undefined {
     return this.aliasName;
   }
 
+  /** Sets the alias (cdktf's providers hold theirs the same way). */
   set alias(value: string | undefined) {
     this.aliasName = value;
   }
