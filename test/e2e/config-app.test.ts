@@ -87,7 +87,7 @@ describe('e2e: the example config as one stack', () => {
     // A private (Metal3) node and a static auto node have joined the tenant cluster (here the same API server).
     // The Metal3 node runs the shop (KWOK plays its kubelet): a Deployment's pod under a budget that allows no
     // disruption and a StatefulSet's pod, with a second node to move to; the auto node runs a bare pod. Destroying
-    // drains each Node before its HostClaim or VM goes, as the API server records.
+    // drains each Node before its HostClaim or VM goes, and deletes the Node after, as the API server records.
     const joined = { 'team-a-prod-train-1': 'HostClaim', 'team-a-prod-base-1': 'VirtualMachine' } as const;
     const [metal, spare] = ['team-a-prod-train-1', 'team-a-prod-spare'];
     const deletedAt = new Map<string, number>();
@@ -142,13 +142,14 @@ describe('e2e: the example config as one stack', () => {
       const gone = recorded.pods.get(uid)?.deletedAt;
       if (gone !== undefined) deletedAt.set(`Pod ${metal} ${what}`, gone);
     }
+    // Cluster API's order: the pods evicted, then the machine (HostClaim or VM) deleted, then its Node.
     const order = (node: string, kind: string, pods: readonly string[]) => {
       const [gone, owner] = [deletedAt.get(`Node ${node}`), deletedAt.get(`${kind} ${node}`)];
-      return { node, podsBeforeNode: pods.every((p) => deletedAt.get(p)! < gone!), nodeBeforeOwner: gone! < owner! };
+      return { node, podsBeforeOwner: pods.every((p) => deletedAt.get(p)! < owner!), ownerBeforeNode: owner! < gone! };
     };
     for (const node of Object.keys(joined)) expect((await api.get(`/api/v1/nodes/${node}`)).status).toBe(404);
-    expect(order(metal, 'HostClaim', [`Pod ${metal} cart`, `Pod ${metal} db`])).toEqual({ node: metal, podsBeforeNode: true, nodeBeforeOwner: true });
-    expect(order(auto, 'VirtualMachine', [`Pod ${auto}`])).toEqual({ node: auto, podsBeforeNode: true, nodeBeforeOwner: true });
+    expect(order(metal, 'HostClaim', [`Pod ${metal} cart`, `Pod ${metal} db`])).toEqual({ node: metal, podsBeforeOwner: true, ownerBeforeNode: true });
+    expect(order(auto, 'VirtualMachine', [`Pod ${auto}`])).toEqual({ node: auto, podsBeforeOwner: true, ownerBeforeNode: true });
     await closeShop(api, 'shop', [spare]);
   });
 
