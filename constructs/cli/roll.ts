@@ -133,6 +133,18 @@ async function must(client: KubeClient, method: 'POST' | 'PATCH' | 'DELETE', api
   throw new KubeApiError(`cannot ${what}: HTTP ${res.status}, ${reasonOf(res)}${fix}`, res.status);
 }
 
+/**
+ * The object at `at`, or undefined when there is none; any other answer stops the roll, a 403 with what the
+ * identity `needs` there.
+ */
+async function readObject<T>(client: KubeClient, at: string, what: string, needs = 'get'): Promise<T | undefined> {
+  const res = await client.get(at);
+  if (res.status === 404) return undefined;
+  if (ok(res)) return res.body as T;
+  const fix = res.status === 403 ? `: ${client.target.who} needs ${needs} there (README "Changing a fleet")` : '';
+  throw new KubeApiError(`cannot read ${what}: HTTP ${res.status}, ${reasonOf(res)}${fix}`, res.status);
+}
+
 /** A delete that ends only when the object's dependents are gone. */
 const FOREGROUND = { apiVersion: 'v1', kind: 'DeleteOptions', propagationPolicy: 'Foreground' } as const;
 
@@ -232,10 +244,7 @@ class Roll {
   }
 
   private async vmi(name: string): Promise<WireVmi | undefined> {
-    const res = await this.provider.get(`${this.vmis}/${encodeURIComponent(name)}`);
-    if (res.status === 404) return undefined;
-    if (!ok(res)) throw new KubeApiError(`cannot read VirtualMachineInstance ${name}: HTTP ${res.status}, ${reasonOf(res)}`, res.status);
-    return res.body as WireVmi;
+    return readObject<WireVmi>(this.provider, `${this.vmis}/${encodeURIComponent(name)}`, `VirtualMachineInstance ${name}`);
   }
 
   /**
@@ -292,10 +301,7 @@ class Roll {
     const before = await this.vmi(name);
     // What the fresh disk needs is readable before the node stops (a 403 on claims stops the roll here, the node serving).
     for (const t of vm.spec.dataVolumeTemplates ?? [])
-      await this.readable(
-        `/api/v1/namespaces/${encodeURIComponent(this.opts.namespace)}/persistentvolumeclaims/${encodeURIComponent(t.metadata.name)}`,
-        `PersistentVolumeClaim ${t.metadata.name}`,
-      );
+      await readObject(this.provider, this.claimPath(t.metadata.name), `PersistentVolumeClaim ${t.metadata.name}`, 'get and delete');
     // Labelled in the same write: a deploy that plans while the roll is cut short applies it as Halted too.
     await must(this.provider, 'PATCH', vmPath, `stop VM ${name}`, { metadata: { labels: { [ROLL_STOPPED_LABEL]: 'true' } }, spec: { runStrategy: 'Halted' } });
     await waitUntil(`VirtualMachineInstance ${name} gone`, STOP_TIMEOUT_SECONDS, this.interval, async () => (await this.vmi(name)) === undefined);
@@ -311,12 +317,9 @@ class Roll {
     this.say(`${name} replaced: revision ${this.opts.revision}, Ready`);
   }
 
-  /** Reads `at` once: a refusal (RBAC) or a server error stops the roll, with the fix for a 403. */
-  private async readable(at: string, what: string): Promise<void> {
-    const res = await this.provider.get(at);
-    if (ok(res) || res.status === 404) return;
-    const fix = res.status === 403 ? `: ${this.provider.target.who} needs get and delete there (README "Changing a fleet")` : '';
-    throw new KubeApiError(`cannot read ${what}: HTTP ${res.status}, ${reasonOf(res)}${fix}`, res.status);
+  /** Where a root disk's claim is: the claim of DataVolume `name`, of that name. */
+  private claimPath(name: string): string {
+    return `/api/v1/namespaces/${encodeURIComponent(this.opts.namespace)}/persistentvolumeclaims/${encodeURIComponent(name)}`;
   }
 
   /**
@@ -326,29 +329,30 @@ class Roll {
    * dependent), and a new DataVolume adopts a claim of its name, so the node would boot its old disk.
    */
   private async freshDisk(name: string): Promise<void> {
-    const ns = encodeURIComponent(this.opts.namespace);
-    const dvPath = `${CDI}/namespaces/${ns}/datavolumes/${encodeURIComponent(name)}`;
-    const claimPath = `/api/v1/namespaces/${ns}/persistentvolumeclaims/${encodeURIComponent(name)}`;
-    const read = async (at: string): Promise<{ uid?: string; owners: string[] } | undefined> => {
-      const res = await this.provider.get(at);
-      if (res.status === 404) return undefined;
-      if (!ok(res)) throw new KubeApiError(`cannot read ${at}: HTTP ${res.status}, ${reasonOf(res)}`, res.status);
-      const meta = (res.body as { metadata?: { uid?: string; ownerReferences?: { uid?: string }[] } }).metadata;
-      return { uid: meta?.uid, owners: (meta?.ownerReferences ?? []).map((o) => o.uid ?? '') };
+    const dvPath = `${CDI}/namespaces/${encodeURIComponent(this.opts.namespace)}/datavolumes/${encodeURIComponent(name)}`;
+    const claimPath = this.claimPath(name);
+    /** The DataVolume (`dv`) or the claim: its uid and the uids of its owners. */
+    const read = async (dv: boolean): Promise<{ uid?: string; owners: string[] } | undefined> => {
+      type Meta = { metadata?: { uid?: string; ownerReferences?: { uid?: string }[] } };
+      const found = await readObject<Meta>(this.provider, dv ? dvPath : claimPath, `${dv ? 'DataVolume' : 'PersistentVolumeClaim'} ${name}`);
+      return found && { uid: found.metadata?.uid, owners: (found.metadata?.ownerReferences ?? []).map((o) => o.uid ?? '') };
     };
-    const [oldDv, oldClaim] = [await read(dvPath), await read(claimPath)];
+    const [oldDv, oldClaim] = [await read(true), await read(false)];
     // A claim its DataVolume does not own (CDI collected the DataVolume, and the one made again adopted it) goes
     // first, and is waited for: once the DataVolume is gone KubeVirt makes it again, which would adopt it again.
     if (oldClaim !== undefined && (oldDv === undefined || !oldClaim.owners.includes(oldDv.uid ?? ''))) {
       await must(this.provider, 'DELETE', claimPath, `delete PersistentVolumeClaim ${name} (the old root disk)`);
-      await waitUntil(`PersistentVolumeClaim ${name} (the old root disk) deleted`, STOP_TIMEOUT_SECONDS, this.interval, async () => {
-        return (await read(claimPath))?.uid !== oldClaim.uid;
-      });
+      await waitUntil(
+        `PersistentVolumeClaim ${name} (the old root disk) deleted`,
+        STOP_TIMEOUT_SECONDS,
+        this.interval,
+        async () => (await read(false))?.uid !== oldClaim.uid,
+      );
     }
     // In the foreground: the DataVolume goes only once its claim has gone (its protection lets it go once no pod mounts it).
     if (oldDv !== undefined) await must(this.provider, 'DELETE', dvPath, `delete DataVolume ${name} (the old root disk)`, FOREGROUND);
     await waitUntil(`the old root disk ${name} deleted and made again`, STOP_TIMEOUT_SECONDS, this.interval, async () => {
-      const [dv, claim] = [await read(dvPath), await read(claimPath)];
+      const [dv, claim] = [await read(true), await read(false)];
       // KubeVirt makes the new DataVolume for the halted VM once the old one is gone; its claim is CDI's to make.
       return dv !== undefined && dv.uid !== oldDv?.uid && (claim === undefined || claim.uid !== oldClaim?.uid);
     });
@@ -432,10 +436,9 @@ class Roll {
   /** Deletes a surge's user data Secret; one not labelled as this pool's surge is not ours, and stops the roll. */
   private async deleteSurgeSecret(name: string): Promise<void> {
     const at = `/api/v1/namespaces/${encodeURIComponent(this.opts.namespace)}/secrets/${encodeURIComponent(name)}`;
-    const found = await this.provider.get(at);
-    if (found.status === 404) return;
-    if (!ok(found)) throw new KubeApiError(`cannot read Secret ${name}: HTTP ${found.status}, ${reasonOf(found)}`, found.status);
-    if ((found.body as { metadata?: { labels?: Record<string, string> } }).metadata?.labels?.[SURGE_LABEL] !== this.opts.pool)
+    const found = await readObject<{ metadata?: { labels?: Record<string, string> } }>(this.provider, at, `Secret ${name}`);
+    if (found === undefined) return;
+    if (found.metadata?.labels?.[SURGE_LABEL] !== this.opts.pool)
       throw new RollError(`Secret ${name} is in the way of a surge VM of pool ${this.opts.pool} and is not one the roll made: rename or remove it`);
     await must(this.provider, 'DELETE', at, `delete Secret ${name}`);
   }

@@ -56,27 +56,34 @@ type EndInput = Omit<DrainInput, 'timeout' | 'node_end'>;
 const NODE_END_AFTER_MACHINE = 'after-machine';
 
 /**
- * The drain command, for `sh -c`. It reads only what a destroy-time provisioner may: `each.key` and `self` (the
- * instance's own input, as the state holds it), through the environment, so nothing in a name or a path is ever
- * parsed by the shell. `$${` is Terraform's escape for a literal `${`.
+ * A command on one tenant Node, for `sh -c`: skipped with METALSLICE_DRAIN=skip, refused when metalslice is not on
+ * PATH (`instead` says what to do), run with the cluster's kubeconfig and context (else KUBE_CONFIG_PATH and
+ * KUBE_CTX). It reads only what a destroy-time provisioner may: `each.key` and `self` (the instance's own input, as
+ * the state holds it), through the environment, so nothing in a name or a path is ever parsed by the shell. `$${`
+ * is Terraform's escape for a literal `${`.
  */
-const DRAIN_COMMAND = [
-  'if [ "$${METALSLICE_DRAIN:-}" = skip ]; then echo "drain of $METALSLICE_NODE skipped (METALSLICE_DRAIN=skip)"; exit 0; fi',
-  'command -v metalslice >/dev/null 2>&1 || { echo "metalslice is not on PATH: deploy through npx cdktf (which puts node_modules/.bin on PATH), or set METALSLICE_DRAIN=skip to delete $METALSLICE_NODE without a drain" >&2; exit 1; }',
-  'cfg="$${METALSLICE_KUBECONFIG:-$${KUBE_CONFIG_PATH:-}}"',
-  'ctx="$${METALSLICE_CONTEXT:-$${KUBE_CTX:-}}"',
+function tenantNodeCommand(step: string, instead: string, run: readonly string[]): string {
+  return [
+    'if [ "$${METALSLICE_DRAIN:-}" = skip ]; then echo "' + step + ' skipped (METALSLICE_DRAIN=skip)"; exit 0; fi',
+    'command -v metalslice >/dev/null 2>&1 || { echo "metalslice is not on PATH: deploy through npx cdktf (which puts node_modules/.bin on PATH), or set METALSLICE_DRAIN=skip to ' +
+      instead +
+      '" >&2; exit 1; }',
+    'cfg="$${METALSLICE_KUBECONFIG:-$${KUBE_CONFIG_PATH:-}}"',
+    'ctx="$${METALSLICE_CONTEXT:-$${KUBE_CTX:-}}"',
+    ...run,
+  ].join('\n');
+}
+
+/** The drain: cordon, evictions, volumes detached; the Node left to the node's end (a 0.2 instance deletes it). */
+const DRAIN_COMMAND = tenantNodeCommand('drain of $METALSLICE_NODE', 'delete $METALSLICE_NODE without a drain', [
   'keep=; [ "$${METALSLICE_NODE_END:-}" = ' + NODE_END_AFTER_MACHINE + ' ] && keep=--keep-node',
   'exec metalslice drain-node "$METALSLICE_NODE" --timeout "$METALSLICE_DRAIN_TIMEOUT" --cluster-ca-hash "$METALSLICE_CLUSTER_CA_HASH" $${cfg:+--kubeconfig "$cfg"} $${ctx:+--context "$ctx"} $keep',
-].join('\n');
+]);
 
-/** The node's end, once its machine is gone: the Node deleted. The same environment as the drain's. */
-const END_COMMAND = [
-  'if [ "$${METALSLICE_DRAIN:-}" = skip ]; then echo "removal of Node $METALSLICE_NODE skipped (METALSLICE_DRAIN=skip)"; exit 0; fi',
-  'command -v metalslice >/dev/null 2>&1 || { echo "metalslice is not on PATH: deploy through npx cdktf (which puts node_modules/.bin on PATH), or set METALSLICE_DRAIN=skip to leave Node $METALSLICE_NODE" >&2; exit 1; }',
-  'cfg="$${METALSLICE_KUBECONFIG:-$${KUBE_CONFIG_PATH:-}}"',
-  'ctx="$${METALSLICE_CONTEXT:-$${KUBE_CTX:-}}"',
+/** The node's end, once its machine is gone: the Node deleted. */
+const END_COMMAND = tenantNodeCommand('removal of Node $METALSLICE_NODE', 'leave Node $METALSLICE_NODE', [
   'exec metalslice remove-node "$METALSLICE_NODE" --cluster-ca-hash "$METALSLICE_CLUSTER_CA_HASH" $${cfg:+--kubeconfig "$cfg"} $${ctx:+--context "$ctx"}',
-].join('\n');
+]);
 
 /** The drains of one tenant cluster's nodes in one stack. */
 export class NodeDrains extends Construct {
@@ -101,52 +108,44 @@ export class NodeDrains extends Construct {
 
   private constructor(scope: Construct, id: string, cluster: DrainedCluster) {
     super(scope, id);
-    const each = TerraformIterator.fromMap(Token.asAnyMap(Lazy.anyValue({ produce: () => Object.fromEntries([...this.nodes].sort(byKey)) })));
-    this.resource = new DataResource(this, 'Resource', {
+    this.resource = this.perNode('Resource', (input) => input, DRAIN_COMMAND, {
+      METALSLICE_DRAIN_TIMEOUT: '${self.input.timeout}',
+      // A 0.2 instance's input has no node_end: its drain deletes the Node, as it did then.
+      METALSLICE_NODE_END: '${try(self.input.node_end, "")}',
+    });
+    this.resource.dependsOn = [];
+    this.ends = this.perNode('End', (input): EndInput => ({ kubeconfig: input.kubeconfig, context: input.context, ca_hash: input.ca_hash }), END_COMMAND, {});
+    this.cluster = cluster;
+  }
+
+  /**
+   * A `terraform_data` with an instance per node (keyed by Node name, each `input` made from the node's by `input`)
+   * whose destroy-time provisioner runs `command` with the node, its cluster's kubeconfig, context and CA hash, and
+   * `extra` (more of the instance's input) in its environment.
+   */
+  private perNode(id: string, input: (node: DrainInput) => object, command: string, extra: Record<string, string>): DataResource {
+    const each = TerraformIterator.fromMap(
+      Token.asAnyMap(Lazy.anyValue({ produce: () => Object.fromEntries([...this.nodes].sort(byKey).map(([k, v]) => [k, input(v)])) })),
+    );
+    return new DataResource(this, id, {
       forEach: each,
       input: each.value as Record<string, string>,
-      dependsOn: [],
       provisioners: [
         {
           type: 'local-exec',
           when: 'destroy',
           interpreter: ['/bin/sh', '-c'],
-          command: DRAIN_COMMAND,
-          environment: {
-            METALSLICE_NODE: '${each.key}',
-            METALSLICE_DRAIN_TIMEOUT: '${self.input.timeout}',
-            METALSLICE_KUBECONFIG: '${self.input.kubeconfig}',
-            METALSLICE_CONTEXT: '${self.input.context}',
-            METALSLICE_CLUSTER_CA_HASH: '${self.input.ca_hash}',
-            // A 0.2 instance's input has no node_end: its drain deletes the Node, as it did then.
-            METALSLICE_NODE_END: '${try(self.input.node_end, "")}',
-          },
-        },
-      ],
-    });
-    const endOf = (input: DrainInput): EndInput => ({ kubeconfig: input.kubeconfig, context: input.context, ca_hash: input.ca_hash });
-    const eachEnd = TerraformIterator.fromMap(
-      Token.asAnyMap(Lazy.anyValue({ produce: () => Object.fromEntries([...this.nodes].sort(byKey).map(([k, v]) => [k, endOf(v)])) })),
-    );
-    this.ends = new DataResource(this, 'End', {
-      forEach: eachEnd,
-      input: eachEnd.value as Record<string, string>,
-      provisioners: [
-        {
-          type: 'local-exec',
-          when: 'destroy',
-          interpreter: ['/bin/sh', '-c'],
-          command: END_COMMAND,
+          command,
           environment: {
             METALSLICE_NODE: '${each.key}',
             METALSLICE_KUBECONFIG: '${self.input.kubeconfig}',
             METALSLICE_CONTEXT: '${self.input.context}',
             METALSLICE_CLUSTER_CA_HASH: '${self.input.ca_hash}',
+            ...extra,
           },
         },
       ],
     });
-    this.cluster = cluster;
   }
 
   /**

@@ -174,7 +174,7 @@ export class VmNode extends Construct {
       dependsOn: [...(waitFor(this, props.admission) ?? []), userData, join.secret],
       adoptFromManifest: adoptsFromManifest(this) ? `${KUBEVIRT_API_VERSION}//VirtualMachine//${nodeName}//${props.namespace}` : undefined,
     });
-    // Before the VM goes (scaled down, pool removed, destroyed), its tenant Node is drained and deleted.
+    // Before the VM goes (scaled down, pool removed, destroyed), its tenant Node is drained; after, it is deleted.
     NodeDrains.of(this, cluster).add(nodeName, vm, props.drainTimeout);
     props.rollout?.after(vm, userData, join.secret);
   }
