@@ -79,9 +79,9 @@ export interface QuotaClaim {
   readonly lower?: string;
 }
 
-/** What a refusal says a pool is: `pool "web"`, `static pool "db" (virt.large)`. */
-export function poolSubject(origin: 'elastic' | 'static' | 'dynamic', name: string, nodeType?: string): string {
-  const kind = origin === 'elastic' ? 'pool' : origin === 'static' ? 'static pool' : 'dynamic pool';
+/** What a refusal says a pool is: `pool "web"`, `static pool "db" (virt.large)`, `private pool "gpu"` (whole hosts). */
+export function poolSubject(origin: 'elastic' | 'static' | 'dynamic' | 'private', name: string, nodeType?: string): string {
+  const kind = origin === 'elastic' ? 'pool' : origin === 'static' ? 'static pool' : origin === 'private' ? 'private pool' : 'dynamic pool';
   return `${kind} "${name}"${nodeType !== undefined ? ` (${nodeType})` : ''}`;
 }
 

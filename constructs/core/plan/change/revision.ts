@@ -5,6 +5,9 @@
  */
 import { createHash } from 'crypto';
 import { Quantity } from '../../base/quantity';
+import type { PlannedAutoNode } from '../../auto';
+import type { LabelSelector, PrivateNodePoolSpec } from '../../input/model';
+import { CLUSTER_LABEL, NODE_TYPE_LABEL, POOL_LABEL } from '../../naming/derived';
 import type { PlannedVm } from '../../vm/vm';
 import type { PlannedCluster, PlannedFleet } from '../types';
 
@@ -38,10 +41,42 @@ export function nodeRevision(vm: PlannedVm, cluster: PlannedCluster | undefined,
     hostSelector: fleet?.spec.hostSelector ?? null,
     cluster: cluster ? { endpoint: cluster.spec.endpoint, ca: cluster.spec.caCertificate, kubernetesVersion: cluster.kubernetesVersion } : null,
   };
+  return hashOf(what);
+}
+
+/** The first 16 hex digits of the sha256 of a value's canonical JSON: what every revision is. */
+function hashOf(what: unknown): string {
   return createHash('sha256')
     .update(JSON.stringify(canonical(what)))
     .digest('hex')
     .slice(0, 16);
+}
+
+/**
+ * The revision of a pool of whole bare-metal hosts (a private node pool, or a static pool on a metal3 provider):
+ * a hash of everything a host took when Metal3 provisioned it and it joined, and cannot take in place: the image
+ * written to its disk, the node type and the hostSelector its HostClaim matched, the labels and taints its kubelet
+ * joined with (as parts/host-nodes.ts renders them: the planned node's labels with the pool, cluster and node type
+ * labels over them, and the pool's taints) and the cluster it joined at its Kubernetes version. Not the count, a
+ * node's index or host, whether it is powered on, its drain timeout or failure domain: those change no node.
+ */
+export function hostPoolRevision(
+  spec: PrivateNodePoolSpec,
+  node: Pick<PlannedAutoNode, 'labels'> | undefined,
+  hostSelector: LabelSelector | undefined,
+  cluster: PlannedCluster | undefined,
+): string {
+  const { url, checksum, checksumType, format } = spec.image;
+  const what = {
+    host: true,
+    image: { url, checksum, checksumType, format },
+    nodeType: spec.nodeType,
+    hostSelector: hostSelector ?? null,
+    labels: { ...node?.labels, [POOL_LABEL]: spec.name, [CLUSTER_LABEL]: spec.cluster, [NODE_TYPE_LABEL]: spec.nodeType },
+    taints: spec.taints ?? [],
+    cluster: cluster ? { endpoint: cluster.spec.endpoint, ca: cluster.spec.caCertificate, kubernetesVersion: cluster.kubernetesVersion } : null,
+  };
+  return hashOf(what);
 }
 
 /** What a revision looks like: the first 16 hex digits of the hash `nodeRevision` takes. */
