@@ -8,7 +8,7 @@ import { poolSizeProblem } from './core/base/bounds';
 import { Construct } from 'constructs';
 import { IPlanContributor, ModelBuilder } from './capacity-plan';
 import { bootstrapTokenTtlProblem } from './core/input/join-token';
-import { drainTimeoutProblem } from './core/input/disruption';
+import { drainTimeoutProblem, RolloutSpec, rolloutProblems } from './core/input/disruption';
 import { Labels, PrivateNodePoolSpec, Taint } from './core/input/model';
 import { privatePoolProviderProblem } from './core/auto/node-types';
 import { HostNodes, providerSpecOf } from './parts/host-nodes';
@@ -41,6 +41,12 @@ export interface PrivateNodePoolProps {
   readonly bootstrapTokenTtl?: string;
   /** How long draining a node may take before its HostClaim is deleted and the host cleaned (hours, minutes, seconds). @default "15m" */
   readonly drainTimeout?: string;
+  /**
+   * How a change its running hosts cannot take in place (image, node type, labels, taints, Kubernetes version)
+   * replaces them: `maxSurge` free hosts of the node type claimed first, `maxUnavailable` nodes out of service at
+   * once. The plan proves the node type has that many free matching hosts. @default {maxSurge: 1, maxUnavailable: 0}
+   */
+  readonly rollout?: RolloutSpec;
 }
 
 export class PrivateNodePool extends Construct implements IPlanContributor {
@@ -62,6 +68,7 @@ export class PrivateNodePool extends Construct implements IPlanContributor {
     if (ttlProblem) fail(`bootstrapTokenTtl ${ttlProblem}`);
     const drainProblem = props.drainTimeout === undefined ? undefined : drainTimeoutProblem(props.drainTimeout);
     if (drainProblem) fail(`drainTimeout ${drainProblem}`);
+    for (const [field, problem] of rolloutProblems(props.rollout)) fail(`rollout.${field} ${problem}`);
     const providerProblem = privatePoolProviderProblem(props.provider.providerName, props.provider.kind);
     if (providerProblem) fail(providerProblem);
     const imageProblem = hostImageProblem(props.image);
@@ -85,6 +92,7 @@ export class PrivateNodePool extends Construct implements IPlanContributor {
       image: props.image,
       labels: props.labels,
       taints: props.taints,
+      ...(props.rollout !== undefined ? { rollout: props.rollout } : {}),
     };
     this.namespace = new HostNodes(this, 'hosts', { ...props, poolName: this.poolName, providerSpec }).namespace;
   }

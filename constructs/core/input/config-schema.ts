@@ -428,6 +428,7 @@ export const CONFIG_SCHEMA: SchemaObject = {
           labels,
           taints: { type: 'array', items: taint },
           drainTimeout: { type: 'string' },
+          rollout,
         },
       },
     },

@@ -484,6 +484,12 @@ export interface PrivateNodePoolSpec {
   readonly taints?: readonly Taint[];
   /** How long draining a node may take before its HostClaim is deleted and the host cleaned (15m, 1h30m). @default "15m" */
   readonly drainTimeout?: string;
+  /**
+   * How a change the running hosts cannot take in place (image, node type, labels, taints, Kubernetes version)
+   * replaces them: free matching hosts claimed first (`maxSurge`), nodes out of service at once (`maxUnavailable`).
+   * The plan proves the node type has that many free hosts. @default {maxSurge: 1, maxUnavailable: 0}
+   */
+  readonly rollout?: RolloutSpec;
 }
 
 /** A tenant's vcluster.yaml whose `privateNodes.autoNodes` block is planned as it is. */

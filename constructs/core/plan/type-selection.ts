@@ -14,7 +14,7 @@ import { poolSizeProblem } from '../base/bounds';
 import { childPath, IssueCollector, PlanIssue } from '../base/errors';
 import { Foundation, pathOf } from './foundation';
 import { AutoNodesSpec, Labels, MetalsliceConfig, NodeProviderSpec, PrivateNodePoolSpec } from '../input/model';
-import { drainTimeoutProblem } from '../input/disruption';
+import { drainTimeoutProblem, rolloutProblems } from '../input/disruption';
 import { EffectiveProperties, effectiveProperties, PropertyLevel, propertyLevels } from '../vm/properties';
 import { NodeProvider, parseNodeProviders, privatePoolProviderProblem } from '../auto/node-types';
 import type { ModelPaths } from './types';
@@ -89,6 +89,7 @@ function privateAsAuto(
     if (imageProblem !== undefined) issues.add(`${at}.image`, imageProblem);
     const drainProblem = spec.drainTimeout === undefined ? undefined : drainTimeoutProblem(spec.drainTimeout);
     if (drainProblem !== undefined) issues.add(`${at}.drainTimeout`, drainProblem);
+    for (const [field, problem] of rolloutProblems(spec.rollout)) issues.add(`${at}.rollout.${field}`, problem);
     const type = providers.find((p) => p.name === spec.provider)?.types.find((t) => t.name === spec.nodeType);
     const devices = (type?.extendedResources ?? []).map((r) => ({ property: r, operator: 'Exists' as const }));
     specs.push({
