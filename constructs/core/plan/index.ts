@@ -29,6 +29,7 @@ import { AutoSelection, selectAutoNodeTypes, templateGroupIssues } from './type-
 import { buildAutoVms } from './auto-node-vms';
 import { warnUnappliedProperties } from './unapplied-properties';
 import { planRollouts, reportRollout, RolloutInput } from './change/transition';
+import { planHostRollouts } from './change/host-rollout';
 import { formatResources, normalizeResources, ResourceVector, subtractResources, sumResources } from '../base/resources';
 import { groupBy, HostGroup, pinVm, PlannedVm } from '../vm/vm';
 
@@ -122,7 +123,7 @@ export function planModel(input: MetalsliceConfig, options: PlanOptions = {}): P
   const accounting = accountVms(foundation, vms, issues);
   const placement = placeVms(foundation.fleets, vms, accounting, issues, warnings);
   for (const issue of templateGroupIssues(selection, vms, placement.groups)) issues.add(issue.path, issue.message);
-  return assemblePlan(foundation, elastic, selection, vms, accounting, placement, issues, warnings, options.failureDomain);
+  return assemblePlan(model, foundation, elastic, selection, vms, accounting, placement, issues, warnings, options.failureDomain);
 }
 
 /** A group of some of the fleet's hosts gets its pool's label; the whole fleet needs none. */
@@ -157,6 +158,7 @@ function withPlacedVms(
 /** Phase 6: the plan and its report, from the placed VM list. */
 // Over 60 lines: the Plan and its report are built in one literal so their fields stay in the published order.
 function assemblePlan(
+  model: MetalsliceConfig,
   foundation: Foundation,
   elastic: ElasticPools,
   selection: AutoSelection,
@@ -172,7 +174,9 @@ function assemblePlan(
   const elasticSpecs = new Map(elastic.pools.map((p) => [p.path, p.spec]));
   const rolloutOf = (poolPath: string): RolloutInput =>
     elasticSpecs.has(poolPath) ? { path: `${poolPath}.rollout`, spec: elasticSpecs.get(poolPath)!.rollout } : { path: poolPath, spec: undefined };
-  const rollouts: ReadonlyMap<string, PoolRollout> = planRollouts(foundation, vms, accounting, rolloutOf, issues, warnings);
+  const vmRollouts = planRollouts(foundation, vms, accounting, rolloutOf, issues, warnings);
+  // Pools of whole hosts roll too, after the VM pools: a plan without them says exactly what it said.
+  const rollouts: ReadonlyMap<string, PoolRollout> = new Map([...vmRollouts, ...hostRollouts(model, foundation, selection, issues, warnings)]);
   const rolloutReport = (poolPath: string): Pick<ReportPool, 'rollout'> => (rollouts.has(poolPath) ? { rollout: reportRollout(rollouts.get(poolPath)!) } : {});
   const byPool = groupBy(vms, (vm) => vm.poolPath);
   const hosts = new Map(vms.map((vm) => [`${vm.poolPath}\u0000${vm.name}`, vm.host]));
@@ -244,6 +248,30 @@ function assemblePlan(
     environments: selection.auto.environments,
     report,
   };
+}
+
+/** Phase 6 for pools of whole hosts (change/host-rollout.ts): how each rolls, by its planned pool's path. */
+function hostRollouts(
+  model: MetalsliceConfig,
+  foundation: Foundation,
+  selection: AutoSelection,
+  issues: IssueCollector,
+  warnings: PlanIssue[],
+): Map<string, PoolRollout> {
+  const privateEntries = new Set(model.privateNodePools ?? []);
+  return planHostRollouts(
+    {
+      privatePools: selection.privatePools,
+      autoPools: selection.auto.pools,
+      providers: selection.providers,
+      hostSelectorOf: (provider, nodeType) => model.nodeProviders?.find((p) => p.name === provider)?.nodeTypes.find((t) => t.name === nodeType)?.hostSelector,
+      clusters: foundation.clusters,
+      // A privateNodePools entry writes its rollout; a static pool on a metal3 provider has none and rolls with the defaults.
+      rolloutOf: (p) => (privateEntries.has(p.spec) ? { path: `${p.path}.rollout`, spec: p.spec.rollout } : { path: p.path, spec: undefined }),
+    },
+    issues,
+    warnings,
+  );
 }
 
 /** One fleet's row of the report: capacity, what is allocated and free, quota limits, host usage and N+1. */

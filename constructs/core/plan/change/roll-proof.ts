@@ -56,6 +56,8 @@ export interface RollRoom {
   readonly footprint: ResourceVector;
   /** Why the hosts hold no more surge VMs, when there are fewer than asked (`the hosts of its group have room for 1`). */
   readonly hostsShort?: string;
+  /** The fix of a roll its surge hosts cannot hold (a pool of whole hosts: free a matching host). @default MAKE_ROOM_ON_HOSTS */
+  readonly makeRoomOnHosts?: string;
   /** What the figures count beyond the plan at rest, said after an overflow (`the nodes not yet replaced still at their old size`). */
   readonly counting?: string;
 }
@@ -115,7 +117,7 @@ export const MAKE_ROOM_ON_HOSTS = 'make room on its hosts';
 /** Why the hosts do not take `surge` surge VMs, or undefined. */
 function hostBlocker(room: RollRoom, surge: number): RollBlocker | undefined {
   const why = hostShortfall(room, surge);
-  return why !== undefined ? { why, makeRoom: MAKE_ROOM_ON_HOSTS } : undefined;
+  return why !== undefined ? { why, makeRoom: room.makeRoomOnHosts ?? MAKE_ROOM_ON_HOSTS } : undefined;
 }
 
 /** What the first `surge` surge hosts cannot hold (or that there are not that many), in words; undefined when they hold it. */
