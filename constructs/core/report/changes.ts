@@ -5,6 +5,7 @@
 import { Quantity } from '../base/quantity';
 import { readable, readableDelta } from '../base/units';
 import { hasChanges, type HostGroupChange, type PlanChanges, type PoolChange, type ResourceDelta } from '../plan/change/diff';
+import { HOSTS_RESOURCE, peakInHosts } from '../plan/change/host-rollout';
 
 function deltaText(d: ResourceDelta): string {
   return Object.entries(d)
@@ -16,14 +17,19 @@ function signed(n: number): string {
   return n > 0 ? `+${n}` : `${n}`;
 }
 
-/** `surge 1 on bm-c07, then 1 at a time; quota peak cpu 100 cores, memory 525 Gi`. */
+/**
+ * `surge 1 on bm-c07, then 1 at a time; quota peak cpu 100 cores, memory 525 Gi`; a pool of whole hosts, whose
+ * peak is counted in hosts: `...; peak 5 hosts held`.
+ */
 function rollText(r: NonNullable<PoolChange['roll']>): string {
   const surge = r.maxSurge > 0 ? `surge ${r.maxSurge}${r.surgeHosts.length > 0 ? ` on ${r.surgeHosts.join(', ')}` : ''}` : 'no surge';
+  const at = `${surge}, ${r.maxSurge + r.maxUnavailable} at a time${r.maxUnavailable > 0 ? `, ${r.maxUnavailable} out of service` : ''}`;
+  if (peakInHosts(r.peak)) return `${at}; peak ${r.peak[HOSTS_RESOURCE]} hosts held`;
   const peak = Object.entries(r.peak)
     .filter(([name]) => name === 'cpu' || name === 'memory')
     .map(([name, q]) => `${name} ${readable(name, Quantity.parse(q))}`)
     .join(', ');
-  return `${surge}, ${r.maxSurge + r.maxUnavailable} at a time${r.maxUnavailable > 0 ? `, ${r.maxUnavailable} out of service` : ''}; quota peak ${peak}`;
+  return `${at}; quota peak ${peak}`;
 }
 
 function poolLine(p: PoolChange): string {

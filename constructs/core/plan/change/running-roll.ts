@@ -14,6 +14,7 @@ import { Quantity } from '../../base/quantity';
 import { addResources, formatResources, get, normalizeResources, pickResources, ResourceVector, scaleResources, subtractResources } from '../../base/resources';
 import { poolSubject, QuotaLedger } from '../../quota/ledger';
 import type { PlanReport } from '../types';
+import { freeMatchingHost } from './host-rollout';
 import { largestRoll, MAKE_ROOM_ON_HOSTS, RollRoom, rollBlocker, rollDoesNotFit, rollFix, rollPeak, SurgeHost } from './roll-proof';
 
 type Pools = PlanReport['pools'];
@@ -109,7 +110,11 @@ function runningRoom(p: Pools[number], quota: PlanReport['quotas'][number] | und
     maxUnavailable: r.maxUnavailable,
     restartGives: pickResources(running.quotaExcess.get(p.name) ?? {}, limited),
     surgeHosts,
-    footprint: vectorOf(p.footprint),
+    // A pool of whole hosts takes each surge host whole: no room on it is weighed, only that it is free.
+    footprint: isPrivate(p) ? {} : vectorOf(p.footprint),
+    ...(isPrivate(p)
+      ? { hostsShort: `the plan names ${r.surgeHosts.length} free matching host(s) for its surge`, makeRoomOnHosts: freeMatchingHost(p.nodeType) }
+      : {}),
     counting: 'the nodes not yet replaced still at their old size',
   };
 }
@@ -169,7 +174,8 @@ export function rollProblems(changes: { readonly pools: readonly { pool: string;
     const roll = p.roll;
     if (roll?.problem === undefined) return [];
     const pool = after.pools.find((x) => x.name === p.pool);
-    const raise = pool?.quota !== undefined ? `${new QuotaLedger({ name: pool.quota, limits: {} }).raise()} or ${MAKE_ROOM_ON_HOSTS}` : MAKE_ROOM_ON_HOSTS;
+    const onHosts = pool !== undefined && isPrivate(pool) ? freeMatchingHost(pool.nodeType) : MAKE_ROOM_ON_HOSTS;
+    const raise = pool?.quota !== undefined ? `${new QuotaLedger({ name: pool.quota, limits: {} }).raise()} or ${onHosts}` : onHosts;
     return [
       {
         path: `pools["${p.pool}"].rollout`,
@@ -181,5 +187,10 @@ export function rollProblems(changes: { readonly pools: readonly { pool: string;
 
 /** A report pool as a refusal names it. */
 function subjectOf(pool: Pools[number] | undefined, name: string): string {
-  return poolSubject(pool?.kind === 'static' || pool?.kind === 'dynamic' ? pool.kind : 'elastic', name);
+  return poolSubject(pool?.kind === 'static' || pool?.kind === 'dynamic' || pool?.kind === 'private' ? pool.kind : 'elastic', name);
+}
+
+/** Whether a report pool is one of whole bare-metal hosts (a private node pool, or a static pool on a metal3 provider). */
+function isPrivate(pool: Pools[number]): boolean {
+  return pool.kind === 'private';
 }
