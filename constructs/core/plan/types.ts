@@ -245,15 +245,15 @@ export interface ReportQuota {
 export interface PoolRollout {
   /** The revision of the pool's nodes: a change of it replaces every node (render/kubevirt.ts writes it on each VM). */
   readonly revision: string;
-  /** Surge VMs made before old nodes go (what fits: the pool's own value, or the fallback). */
+  /** Surge VMs (a pool of whole hosts: surge hosts) made before old nodes go (what fits: the pool's own value, or the fallback). */
   readonly maxSurge: number;
   /** Nodes out of service at once. */
   readonly maxUnavailable: number;
-  /** The host each surge VM has room on, beside the placed VMs. */
+  /** The host each surge VM has room on, beside the placed VMs; a pool of whole hosts: the free matching hosts it claims. */
   readonly surgeHosts: readonly string[];
-  /** What the quota holds at the peak of the roll: its VMs, its migration room and the surge. */
+  /** What the quota holds at the peak of the roll: its VMs, its migration room and the surge; a pool of whole hosts: `{hosts: count + maxSurge}`. */
   readonly peak: ResourceVector;
-  /** What each of the pool's VMs (a surge VM too) takes from its quota, in the resources the quota limits. */
+  /** What each of the pool's VMs (a surge VM too) takes from its quota, in the resources the quota limits; a pool of whole hosts: `{hosts: 1}`. */
   readonly each: ResourceVector;
   /** Set when the pool's surge did not fit and the roll falls back: why. */
   readonly fallback?: string;
@@ -421,7 +421,10 @@ export interface Plan {
   readonly nodeProviders: readonly NodeProvider[];
   /** One node environment per (tenant cluster x provider) pair in use. */
   readonly environments: readonly NodeEnvironmentRef[];
-  /** How each pool with VMs rolls (core/plan/change/transition.ts), by pool path. */
+  /**
+   * How each pool with VMs rolls (core/plan/change/transition.ts), and each pool of whole hosts with nodes
+   * (core/plan/change/host-rollout.ts, keyed by its planned pool's path, `privatePools[i].pool.path`), by pool path.
+   */
   readonly rollouts: ReadonlyMap<string, PoolRollout>;
   /** The plan as written to metalslice-plan.json and printed by `metalslice plan`. */
   readonly report: PlanReport;
