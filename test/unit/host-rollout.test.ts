@@ -7,7 +7,11 @@ import { HostSpec, MetalsliceConfig, NodeProviderSpec, PrivateNodePoolSpec } fro
 import { planModel, Plan } from '../../constructs/core/plan';
 import { revisionProblem } from '../../constructs/core/plan/change/revision';
 import { diffPlans, rollProblems, summarizeChanges } from '../../constructs/core/report';
-import { cluster } from '../support/models';
+import { TerraformStack, Testing } from 'cdktf';
+import { CapacityPlan, TenantCluster } from '../../constructs';
+import { NodeProvider as ProviderConstruct } from '../../constructs/node-provider';
+import { PrivateNodePool, PrivateNodePoolProps } from '../../constructs/private-node-pool';
+import { cluster, EXAMPLE_CA } from '../support/models';
 
 const image = { url: 'https://images.example.com/ubuntu-24.04.qcow2', checksum: 'a'.repeat(64), checksumType: 'sha256', format: 'qcow2' } as const;
 
@@ -313,5 +317,33 @@ describe('the roll of a pool of whole hosts against a previous plan', () => {
     expect(problems[0].message).toMatch(
       /^a roll of private pool "gpu" \(2 node\(s\)\) with \{maxSurge: 2\} does not fit: .*free a matching host of node type metal\.gpu-node/,
     );
+  });
+});
+
+describe('PrivateNodePool rollout', () => {
+  const metalHostOf = (name: string): HostSpec => metalHost(name);
+  function stackWith(rollout: PrivateNodePoolProps['rollout'], hosts = 4): { stack: TerraformStack; plan: CapacityPlan; pool: () => PrivateNodePool } {
+    const stack = new TerraformStack(Testing.app(), 's');
+    const plan = new CapacityPlan(stack, 'plan', { writeReport: false });
+    const metal = new ProviderConstruct(stack, 'metal', {
+      kind: 'metal3',
+      hosts: Array.from({ length: hosts }, (_, i) => metalHostOf(`gpu-0${i + 1}`)),
+      nodeTypes: [{ name: 'gpu-node', hostSelector: { matchLabels: { class: 'gpu' } } }],
+    });
+    const prod = new TenantCluster(stack, 'prod', { endpoint: 'https://10.0.0.10:6443', caCertificate: EXAMPLE_CA });
+    return { stack, plan, pool: () => new PrivateNodePool(stack, 'gpu', { cluster: prod, provider: metal, nodeType: 'gpu-node', count: 2, image, rollout }) };
+  }
+
+  it('is checked where it is written', () => {
+    expect(() => stackWith({ maxSurge: -1 }).pool()).toThrow(/\[s\/gpu\] rollout\.maxSurge -1 is not a whole number of nodes/);
+    expect(() => stackWith({ maxSurge: 0, maxUnavailable: 0 }).pool()).toThrow(/\[s\/gpu\] rollout\.maxUnavailable is 0 with maxSurge 0/);
+  });
+
+  it('is planned as written: the plan rolls the pool with its surge on the free hosts, keyed by the pool path', () => {
+    const { plan, pool } = stackWith({ maxSurge: 2 });
+    const p = pool();
+    const planned = plan.plannedPrivatePool('prod', 'metal', p.poolName)!;
+    expect(plan.plannedRollout(planned.pool.path)).toMatchObject({ maxSurge: 2, maxUnavailable: 0, surgeHosts: ['gpu-03', 'gpu-04'] });
+    expect(planned.spec.rollout).toEqual({ maxSurge: 2 });
   });
 });
