@@ -7,7 +7,7 @@ import * as fs from 'fs';
 import * as path from 'path';
 import { Command, CommanderError, Option } from 'commander';
 import { loadConfigSource, STDIN_NAME } from '../core/input/config';
-import { DEFAULT_DRAIN_TIMEOUT, DEFAULT_JOIN_TIMEOUT, DEFAULT_POLL_INTERVAL_SECONDS } from '../core/input/disruption';
+import { DEFAULT_JOIN_TIMEOUT } from '../core/input/disruption';
 import { issueWhere, MetalsliceError, UnreadableInputError } from '../core/base/errors';
 import { escapeText } from '../core/base/excerpt';
 import { planModel, PlanReport } from '../core/plan';
@@ -26,6 +26,7 @@ import {
   stableJson,
 } from '../core/report';
 import { NodeTemplateVarsOptions, runNodeTemplateVars } from './node-template';
+import { addNodeCommands } from './node-commands';
 import { runPack } from './pack';
 import type { VerifyCliOptions } from './verify';
 import { STATUS_FORMATS, StatusFormat } from '../status/formats';
@@ -264,37 +265,6 @@ Examples:
   metalslice inventory --context provider --out inventory/fra1.json --snapshot provider-snapshot.json
 `;
 
-const DRAIN_EXAMPLES = `
-Exit codes: 0 drained (and the Node deleted, without --keep-node), or never there; 1 not drained in time (a pod
-or a volume still there is named), or the API server refused; run it again to carry on; 2 usage error.
-A stack runs it with --keep-node before it deletes a node's VM or HostClaim, and remove-node after;
-METALSLICE_DRAIN=skip in the deploy's environment deletes without either (a tenant cluster that is gone).
-
-Examples:
-  metalslice drain-node team-a-workers-5 --kubeconfig ~/.kube/team-a-prod.config
-  metalslice drain-node team-a-workers-5 --context team-a-prod --timeout 30m
-`;
-
-const REMOVE_NODE_EXAMPLES = `
-Exit codes: 0 the Node is gone; 1 the API server refused; 2 usage error.
-A stack runs it once a node's VM or HostClaim is gone: the last step of the node's end.
-
-Examples:
-  metalslice remove-node team-a-workers-5 --context team-a-prod
-`;
-
-const ROLL_EXAMPLES = `
-Exit codes: 0 every node of the pool runs the revision; 1 a drain or a join ran out of time, or an API server
-refused (the nodes replaced so far stay replaced; run it again to carry on); 2 usage error.
-A stack runs it when a pool's revision changes, after its VMs are applied; METALSLICE_ROLL=skip in the deploy's
-environment leaves the running nodes on their old revision.
-
-Examples:
-  metalslice roll-nodes --namespace acme-team-a --pool team-a-workers --cluster team-a-prod --revision 0123456789abcdef \\
-    --max-surge 1 --max-unavailable 0 --drain-timeout 15m --cluster-ca-hash sha256:<hex> \\
-    --context provider --tenant-context team-a-prod
-`;
-
 const SCHEMA_EXAMPLES = `
 Examples:
   metalslice schema > metalslice-config.schema.json
@@ -441,81 +411,6 @@ function addToolCommands(program: Command, io: Io, done: (code: number) => void)
     .action(async (opts: { kubeconfig?: string; context?: string; out?: string; snapshot?: string }) => {
       const { runInventory } = await import('./inventory');
       done(await runInventory(opts, io));
-    });
-}
-
-/** What a stack runs on a tenant's nodes: drain-node and roll-nodes. `done` receives the exit code. */
-function addNodeCommands(program: Command, io: Io, done: (code: number) => void): void {
-  program
-    .command('drain-node')
-    .description(
-      "cordon a tenant Node, evict its pods through the Eviction API (PodDisruptionBudgets honoured, DaemonSet and mirror pods left, karpenter.sh/do-not-disrupt pods never evicted), wait until no volume is attached to it, then delete the Node (or, with --keep-node, leave it for remove-node): what a stack runs before it deletes a node's VM or HostClaim",
-    )
-    .argument('<node>', 'the Node name in the tenant cluster')
-    .option('--kubeconfig <file>', 'kubeconfig of the tenant cluster (default: as kubectl, $KUBECONFIG then ~/.kube/config)')
-    .option('--context <name>', 'kubeconfig context')
-    .option(
-      '--timeout <duration>',
-      'how long the drain may take before it stops with the pods still there (hours, minutes, seconds: 15m, 1h30m)',
-      DEFAULT_DRAIN_TIMEOUT,
-    )
-    .option(
-      '--cluster-ca-hash <sha256:hex>',
-      "refuse unless the kubeconfig reaches the cluster with this CA (its kube-public/cluster-info), as a node's join pins it",
-    )
-    .option('--keep-node', 'leave the drained Node (cordoned) for remove-node, which deletes it once its machine is gone')
-    .addOption(
-      new Option('--interval <seconds>', 'seconds between two rounds of evictions').default(DEFAULT_POLL_INTERVAL_SECONDS).argParser(Number).hideHelp(),
-    )
-    .addHelpText('after', DRAIN_EXAMPLES)
-    .action(async (node: string, opts: import('./drain').DrainOptions) => {
-      const { runDrainNode } = await import('./drain');
-      done(await runDrainNode(node, opts, io));
-    });
-
-  program
-    .command('remove-node')
-    .description("delete a tenant Node whose VM or HostClaim is gone: the last step of a node's end, after drain-node --keep-node")
-    .argument('<node>', 'the Node name in the tenant cluster')
-    .option('--kubeconfig <file>', 'kubeconfig of the tenant cluster (default: as kubectl, $KUBECONFIG then ~/.kube/config)')
-    .option('--context <name>', 'kubeconfig context')
-    .option('--cluster-ca-hash <sha256:hex>', 'refuse unless the kubeconfig reaches the cluster with this CA (its kube-public/cluster-info)')
-    .addHelpText('after', REMOVE_NODE_EXAMPLES)
-    .action(async (node: string, opts: import('./drain').RemoveNodeOptions) => {
-      const { runRemoveNode } = await import('./drain');
-      done(await runRemoveNode(node, opts, io));
-    });
-
-  program
-    .command('roll-nodes')
-    .description(
-      "replace the running nodes of a pool that are not on its revision: surge nodes join first, then each old node is drained, stopped and started on the new revision with a fresh root disk, then the surge goes: what a stack runs when a pool's revision changes",
-    )
-    .requiredOption('--namespace <name>', "the namespace of the pool's VMs (its quota's)")
-    .requiredOption('--pool <name>', 'the pool')
-    .requiredOption('--cluster <name>', "the tenant cluster the pool's nodes join")
-    .addOption(
-      new Option('--nodes <names>', "the pool's nodes as the deploy declares them, comma-separated (other VMs of the pool are left alone)").argParser(
-        (v: string) => v.split(',').filter((n) => n !== ''),
-      ),
-    )
-    .requiredOption('--revision <hex>', "the revision every node must run (the plan's rollout.revision)")
-    .addOption(new Option('--max-surge <n>', 'surge VMs made before old nodes go').argParser(Number).makeOptionMandatory())
-    .addOption(new Option('--max-unavailable <n>', 'nodes out of service at once beside the surge').argParser(Number).makeOptionMandatory())
-    .option('--drain-timeout <duration>', "how long one node's drain may take (15m, 1h30m)", DEFAULT_DRAIN_TIMEOUT)
-    .option('--join-timeout <duration>', 'how long a restarted or surge node may take to be Ready in the tenant cluster', DEFAULT_JOIN_TIMEOUT)
-    .requiredOption('--cluster-ca-hash <sha256:hex>', "the tenant cluster's CA hash, as the nodes' join pins it")
-    .option('--kubeconfig <file>', 'kubeconfig of the provider cluster, where the VMs are (default: as kubectl)')
-    .option('--context <name>', "the provider cluster's kubeconfig context")
-    .option('--tenant-kubeconfig <file>', 'kubeconfig of the tenant cluster, where the Nodes are (default: as kubectl)')
-    .option('--tenant-context <name>', "the tenant cluster's kubeconfig context")
-    .addOption(
-      new Option('--interval <seconds>', 'seconds between two reads while waiting').default(DEFAULT_POLL_INTERVAL_SECONDS).argParser(Number).hideHelp(),
-    )
-    .addHelpText('after', ROLL_EXAMPLES)
-    .action(async (opts: import('./roll').RollOptions) => {
-      const { runRollNodes } = await import('./roll');
-      done(await runRollNodes(opts, io));
     });
 }
 

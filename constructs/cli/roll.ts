@@ -89,7 +89,7 @@ export interface RollOptions {
 const KUBEVIRT = '/apis/kubevirt.io/v1';
 const CDI = '/apis/cdi.kubevirt.io/v1beta1';
 /** How long a stopped VM's VMI may take to go: its terminationGracePeriodSeconds (180 s) and room for the launcher. */
-const STOP_TIMEOUT_SECONDS = 600;
+export const STOP_TIMEOUT_SECONDS = 600;
 
 /** A VirtualMachine as the roll reads and copies it. */
 interface WireVm {
@@ -113,19 +113,20 @@ interface WireVmi {
 // disk) by a roll cut short is replaced again; one marked `<revision>:started` is waited for until its node joins.
 
 /** Names in index order: web-2 before web-10. */
-const byIndex = (a: WireVm, b: WireVm): number => a.metadata.name.localeCompare(b.metadata.name, 'en', { numeric: true });
+export const byIndex = (a: { metadata: { name: string } }, b: { metadata: { name: string } }): number =>
+  a.metadata.name.localeCompare(b.metadata.name, 'en', { numeric: true });
 
 /** A failure of the roll that waiting cannot fix in this run: said, and the deploy stops. */
-class RollError extends Error {}
+export class RollError extends Error {}
 
-const sleep = (seconds: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, seconds * 1000));
+export const sleep = (seconds: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, seconds * 1000));
 
-function ok(res: Response): boolean {
+export function ok(res: Response): boolean {
   return res.status >= 200 && res.status < 300;
 }
 
 /** A write the roll needs; a refusal throws with the API server's reason and, for RBAC, the fix. */
-async function must(client: KubeClient, method: 'POST' | 'PATCH' | 'DELETE', apiPath: string, what: string, body?: unknown): Promise<Response> {
+export async function must(client: KubeClient, method: 'POST' | 'PATCH' | 'DELETE', apiPath: string, what: string, body?: unknown): Promise<Response> {
   const res = await client.send(method, apiPath, body, method === 'PATCH' ? 'application/merge-patch+json' : 'application/json');
   if (ok(res) || (method === 'DELETE' && res.status === 404)) return res;
   const verb = method === 'POST' ? 'create' : method === 'PATCH' ? 'patch' : 'delete';
@@ -137,7 +138,7 @@ async function must(client: KubeClient, method: 'POST' | 'PATCH' | 'DELETE', api
  * The object at `at`, or undefined when there is none; any other answer stops the roll, a 403 with what the
  * identity `needs` there.
  */
-async function readObject<T>(client: KubeClient, at: string, what: string, needs = 'get'): Promise<T | undefined> {
+export async function readObject<T>(client: KubeClient, at: string, what: string, needs = 'get'): Promise<T | undefined> {
   const res = await client.get(at);
   if (res.status === 404) return undefined;
   if (ok(res)) return res.body as T;
@@ -146,10 +147,10 @@ async function readObject<T>(client: KubeClient, at: string, what: string, needs
 }
 
 /** A delete that ends only when the object's dependents are gone. */
-const FOREGROUND = { apiVersion: 'v1', kind: 'DeleteOptions', propagationPolicy: 'Foreground' } as const;
+export const FOREGROUND = { apiVersion: 'v1', kind: 'DeleteOptions', propagationPolicy: 'Foreground' } as const;
 
 /** Reads until `done` says so or the time is up; an API server that does not answer is waited through. */
-async function waitUntil(what: string, seconds: number, interval: number, done: () => Promise<boolean>): Promise<void> {
+export async function waitUntil(what: string, seconds: number, interval: number, done: () => Promise<boolean>): Promise<void> {
   const deadline = Date.now() + seconds * 1000;
   for (;;) {
     try {
@@ -166,7 +167,7 @@ async function waitUntil(what: string, seconds: number, interval: number, done: 
  * `read()`, again while the API server does not answer or answers 5xx (it restarts; an apply goes on meanwhile), up
  * to the roll's stop timeout.
  */
-async function patiently<T>(what: string, interval: number, read: () => Promise<T>): Promise<T> {
+export async function patiently<T>(what: string, interval: number, read: () => Promise<T>): Promise<T> {
   let value: { v: T } | undefined;
   await waitUntil(what, STOP_TIMEOUT_SECONDS, interval, async () => {
     value = { v: await read() };
@@ -518,7 +519,7 @@ class Roll {
 const ROLLOUT_OPTIONS: RolloutNames = { maxSurge: '--max-surge', maxUnavailable: '--max-unavailable', set: (name, value) => `${name} ${value}` };
 
 /** What is wrong with the options, for exit 2, each the input owner's rule with the option named; undefined when they are fine. */
-function optionsProblem(o: RollOptions): string | undefined {
+export function optionsProblem(o: RollOptions): string | undefined {
   const ns = dns1123LabelProblem(o.namespace);
   if (ns !== undefined) return `--namespace ${ns}`;
   const pool = dns1123LabelProblem(o.pool);

@@ -171,6 +171,7 @@ describe('metalslice plan', () => {
       'drain-node',
       'remove-node',
       'roll-nodes',
+      'roll-hosts',
       'status',
     ]);
     expect(root.stdout).toMatch(/Examples:\n  metalslice plan /);

@@ -37,6 +37,12 @@ export const VM_NAME_LABEL = 'kubevirt.io/vm';
 export const REVISION_ANNOTATION = `${LABEL_PREFIX}/revision`;
 
 /**
+ * The same key as a label on a private node's HostClaim: the revision of the node it provisions. A label, so the
+ * stack lists the claims not at its pool's revision (`!=`) when it plans, and leaves them as they are for the roll.
+ */
+export const REVISION_LABEL = REVISION_ANNOTATION;
+
+/**
  * The prefix of host group labels: a pool the plan confines to a group of hosts selects the label
  * `group.metalslice.io/<cluster>.<pool>` (`hostGroupLabel`), which metalslice writes on those hosts' Nodes.
  */
