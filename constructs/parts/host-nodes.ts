@@ -25,6 +25,7 @@ import { FAILURE_DOMAIN_LABEL, renderHostClaim, renderHostClaimUserDataSecret, r
 import { ITenantCluster } from '../tenant-cluster';
 import { JoinToken } from './vm-node';
 import { NodeDrains } from './node-drain';
+import { NodeRollout } from './node-rollout';
 import { userDataSecret } from '../plumbing/user-data-secret';
 
 /** metal3 providers keep their BareMetalHosts here unless they say otherwise (as the planner assumes). */
@@ -88,6 +89,43 @@ export class HostNodes extends Construct {
     };
     const hostLabels = new Map((providerSpec?.hosts ?? []).map((h) => [h.name, h.labels ?? {}]));
     const hostSelector = (nodeType: string) => providerSpec?.nodeTypes.find((t) => t.name === nodeType)?.hostSelector ?? {};
+    const rolloutOf = () => CapacityPlan.require(this).provenPlan().rollouts.get(planned().pool.path);
+    const claimOf = (nodeName: string, host: string | undefined) => {
+      const { spec } = planned();
+      const failureDomain = host !== undefined ? hostLabels.get(host)?.[FAILURE_DOMAIN_LABEL] : undefined;
+      return renderHostClaim({
+        nodeName,
+        namespace: this.namespace,
+        pool: props.poolName,
+        cluster,
+        nodeType: spec.nodeType,
+        hostSelector: hostSelector(spec.nodeType),
+        hostNamespace,
+        image: spec.image,
+        userDataSecret: hostClaimUserDataSecretName(nodeName),
+        failureDomain,
+        poweredOn: props.poweredOn,
+        revision: rolloutOf()?.revision,
+      });
+    };
+    // A pool of no hosts has nothing to roll. The roll is the one writer of a claim's revision: the stack applies a
+    // claim not at it as it is, and the roll replaces it (NodeRollout.hostClaimOf).
+    const rollout =
+      props.count > 0
+        ? new NodeRollout(this, 'rollout', {
+            cluster: props.cluster,
+            namespace: this.namespace,
+            poolName: props.poolName,
+            nodes: () => Array.from({ length: props.count }, (_, i) => autoNodeName(cluster, props.poolName, i)),
+            drainTimeout: props.drainTimeout,
+            rollout: rolloutOf,
+            hostClaim: () => {
+              const claim = claimOf(autoNodeName(cluster, props.poolName, 0), undefined);
+              const { hostSelector: selector, image, poweredOn } = claim.spec;
+              return { labels: claim.metadata.labels ?? {}, spec: { hostSelector: selector, image, poweredOn } };
+            },
+          })
+        : undefined;
     // The plan names nodes `<cluster>-<pool>-<index>`; the construct id follows, so scaling by one adds or
     // removes exactly one node's resources and changes nothing else.
     for (let index = 0; index < props.count; index++) {
@@ -103,24 +141,13 @@ export class HostNodes extends Construct {
         dependsOn: environment.namespaceResource,
         labels: () => ({ ...node().labels, [POOL_LABEL]: props.poolName, [CLUSTER_LABEL]: cluster, [NODE_TYPE_LABEL]: planned().spec.nodeType }),
         taints: () => planned().spec.taints,
-        claim: (userDataSecret) => {
-          const { spec } = planned();
-          const host = node().host;
-          const failureDomain = host !== undefined ? hostLabels.get(host)?.[FAILURE_DOMAIN_LABEL] : undefined;
-          return renderHostClaim({
-            nodeName,
-            namespace: this.namespace,
-            pool: props.poolName,
-            cluster,
-            nodeType: spec.nodeType,
-            hostSelector: hostSelector(spec.nodeType),
-            hostNamespace,
-            image: spec.image,
-            userDataSecret,
-            failureDomain,
-            poweredOn: props.poweredOn,
-          });
+        claim: () => {
+          const claim = claimOf(nodeName, node().host);
+          if (rollout === undefined) return claim;
+          const off = { ...claim, spec: { ...claim.spec, poweredOn: false } };
+          return rollout.hostClaimOf(nodeName, hostClaimUserDataSecretName(nodeName), claim, off);
         },
+        rollout,
       });
     }
   }
@@ -137,8 +164,10 @@ interface HostNodeProps {
   readonly labels: () => Record<string, string>;
   /** Node taints set at join (resolved at synth). */
   readonly taints: () => readonly Taint[] | undefined;
-  /** The HostClaim, given the name of its userData Secret (resolved at synth). */
-  readonly claim: (userDataSecret: string) => ReturnType<typeof renderHostClaim>;
+  /** The HostClaim's manifest (resolved at synth): the object, or the Terraform expression that holds it during a roll. */
+  readonly claim: () => unknown;
+  /** The pool's roll, which runs after the node's objects are applied. @default - none (a pool of no hosts) */
+  readonly rollout?: NodeRollout;
 }
 
 /** One bare-metal node: bootstrap token, userData Secret, HostClaim. */
@@ -146,7 +175,7 @@ class HostNode extends Construct {
   constructor(
     scope: Construct,
     nodeName: string,
-    { cluster, bootstrapTokenTtl, drainTimeout, poolName, namespace, dependsOn, labels, taints, claim }: HostNodeProps,
+    { cluster, bootstrapTokenTtl, drainTimeout, poolName, namespace, dependsOn, labels, taints, claim, rollout }: HostNodeProps,
   ) {
     super(scope, nodeName);
     const join = new JoinToken(this, 'Join', { cluster, nodeName, ttl: bootstrapTokenTtl });
@@ -179,9 +208,10 @@ class HostNode extends Construct {
     // The Secrets first: the baremetal-operator reads the user data as soon as it binds a host to the claim. And
     // so they go after it: a claim whose drain stops the deploy keeps them.
     const hostClaim = new Manifest(this, 'Resource', {
-      manifest: Lazy.anyValue({ produce: () => claim(userDataName) }),
+      manifest: Lazy.anyValue({ produce: () => claim() }),
       dependsOn: [userData, join.secret],
     });
+    rollout?.after(hostClaim, userData, join.secret);
     // Before the HostClaim goes (and Metal3 cleans the host), the tenant Node is drained; after it, the Node is deleted.
     NodeDrains.of(this, cluster).add(nodeName, hostClaim, drainTimeout);
   }

@@ -30,8 +30,9 @@ import { DrainedCluster } from './node-drain';
 import { caCertHash } from '../render/cloud-init';
 import { stackKubeconfig } from '../plumbing/stack-provider';
 import { KubernetesResources } from '../plumbing/kube-resources';
-import { CLUSTER_LABEL, POOL_LABEL, ROLL_STOPPED_LABEL } from '../core/naming/derived';
+import { CLUSTER_LABEL, POOL_LABEL, REVISION_LABEL, ROLL_STOPPED_LABEL } from '../core/naming/derived';
 import { KUBEVIRT_API_VERSION } from '../render/kubevirt';
+import { METAL3_API_VERSION } from '../render/metal3';
 
 /** Props of a NodeRollout. */
 export interface NodeRolloutProps {
@@ -47,21 +48,80 @@ export interface NodeRolloutProps {
   readonly drainTimeout?: string;
   /** The pool's rollout, as the plan proved it (resolved at synth). */
   readonly rollout: () => PoolRollout | undefined;
+  /**
+   * A private pool's HostClaim at the revision, less what is a node's own (`labels`, `spec`: hostSelector, image,
+   * poweredOn; resolved at synth): its nodes are hosts, rolled by `roll-hosts`. @default - the pool's nodes are VMs
+   */
+  readonly hostClaim?: () => HostClaimTemplate;
+}
+
+/** A private pool's HostClaim at its revision, less what is a node's own: what `roll-hosts --claim` takes. */
+export interface HostClaimTemplate {
+  /** The claim's labels (its pool, cluster, node type and revision). */
+  readonly labels: Record<string, string>;
+  /** `hostSelector`, `image` and `poweredOn`; the roll adds the node's user data Secret and failure domain. */
+  readonly spec: Record<string, unknown>;
+}
+
+/** `value` as an HCL string literal (inside an interpolation): quotes, backslashes and template openers escaped. */
+function hclString(value: string): string {
+  return `"${value.replace(/\\/g, '\\\\').replace(/"/g, '\\"').replace(/\$\{/g, '$$${').replace(/%\{/g, '%%{')}"`;
 }
 
 /**
  * The command, for `sh -c`. Every value comes through the environment from the resource's own input, so nothing
  * in a name or a path is parsed by the shell. `$${` is Terraform's escape for a literal `${`.
  */
-const ROLL_COMMAND = [
-  'if [ "$${METALSLICE_ROLL:-}" = skip ]; then echo "roll of pool $METALSLICE_POOL skipped (METALSLICE_ROLL=skip): its running nodes keep their old revision"; exit 0; fi',
-  'command -v metalslice >/dev/null 2>&1 || { echo "metalslice is not on PATH: deploy through npx cdktf (which puts node_modules/.bin on PATH), or set METALSLICE_ROLL=skip to leave the running nodes of pool $METALSLICE_POOL on their old revision" >&2; exit 1; }',
-  'cfg="$${METALSLICE_ROLL_KUBECONFIG:-$${KUBE_CONFIG_PATH:-}}"',
-  'ctx="$${METALSLICE_ROLL_CONTEXT:-$${KUBE_CTX:-}}"',
-  'tcfg="$${METALSLICE_KUBECONFIG:-$${KUBE_CONFIG_PATH:-}}"',
-  'tctx="$${METALSLICE_CONTEXT:-$${KUBE_CTX:-}}"',
-  'exec metalslice roll-nodes --namespace "$METALSLICE_NAMESPACE" --pool "$METALSLICE_POOL" --cluster "$METALSLICE_CLUSTER" --nodes "$METALSLICE_NODES" --revision "$METALSLICE_REVISION" --max-surge "$METALSLICE_MAX_SURGE" --max-unavailable "$METALSLICE_MAX_UNAVAILABLE" --drain-timeout "$METALSLICE_DRAIN_TIMEOUT" --cluster-ca-hash "$METALSLICE_CLUSTER_CA_HASH" $${cfg:+--kubeconfig "$cfg"} $${ctx:+--context "$ctx"} $${tcfg:+--tenant-kubeconfig "$tcfg"} $${tctx:+--tenant-context "$tctx"}',
-].join('\n');
+/** The command of a roll: `roll-nodes` for VMs, `roll-hosts` (with the pool's claim) for hosts. */
+function rollCommand(hosts: boolean): string {
+  const what = hosts ? 'hosts' : 'nodes';
+  return [
+    `if [ "$\${METALSLICE_ROLL:-}" = skip ]; then echo "roll of pool $METALSLICE_POOL skipped (METALSLICE_ROLL=skip): its running ${what} keep their old revision"; exit 0; fi`,
+    `command -v metalslice >/dev/null 2>&1 || { echo "metalslice is not on PATH: deploy through npx cdktf (which puts node_modules/.bin on PATH), or set METALSLICE_ROLL=skip to leave the running ${what} of pool $METALSLICE_POOL on their old revision" >&2; exit 1; }`,
+    'cfg="$${METALSLICE_ROLL_KUBECONFIG:-$${KUBE_CONFIG_PATH:-}}"',
+    'ctx="$${METALSLICE_ROLL_CONTEXT:-$${KUBE_CTX:-}}"',
+    'tcfg="$${METALSLICE_KUBECONFIG:-$${KUBE_CONFIG_PATH:-}}"',
+    'tctx="$${METALSLICE_CONTEXT:-$${KUBE_CTX:-}}"',
+    `exec metalslice roll-${what} --namespace "$METALSLICE_NAMESPACE" --pool "$METALSLICE_POOL" --cluster "$METALSLICE_CLUSTER" --nodes "$METALSLICE_NODES" --revision "$METALSLICE_REVISION"${hosts ? ' --claim "$METALSLICE_CLAIM"' : ''} --max-surge "$METALSLICE_MAX_SURGE" --max-unavailable "$METALSLICE_MAX_UNAVAILABLE" --drain-timeout "$METALSLICE_DRAIN_TIMEOUT" --cluster-ca-hash "$METALSLICE_CLUSTER_CA_HASH" $\${cfg:+--kubeconfig "$cfg"} $\${ctx:+--context "$ctx"} $\${tcfg:+--tenant-kubeconfig "$tcfg"} $\${tctx:+--tenant-context "$tctx"}`,
+  ].join('\n');
+}
+
+/** A JSON object, as a Terraform expression, of the entries `{key = <JSON text or null>, ...}` that are not null. */
+function jsonObject(entries: string): string {
+  return `format("{%s}", join(",", [for k, v in {${entries}} : format("%s:%s", jsonencode(k), v) if v != null]))`;
+}
+
+/** A value read from claim `c` (`path` under it) as JSON text, or null when the claim has none. */
+const field = (path: string): string => `try(c.${path}, null) == null ? null : jsonencode(c.${path})`;
+
+/**
+ * HostClaim `c` (an object of the pool's `kubernetes_resources` list) as JSON text with the fields and the shape
+ * render/metal3.ts `renderHostClaim` gives a claim: what the stack applied last, so applying it again changes nothing.
+ * The data source conforms each object to the CRD's schema (every field it does not set is null, `customDeploy:
+ * {method: null}` among them), which the API server would refuse: only what is set is kept.
+ */
+const CLAIM_AS_IS = jsonObject(
+  [
+    `apiVersion = ${field('apiVersion')}`,
+    `kind = ${field('kind')}`,
+    `metadata = jsonencode({name = c.metadata.name, namespace = c.metadata.namespace, labels = c.metadata.labels})`,
+    `spec = ${jsonObject(
+      [
+        `hostSelector = ${jsonObject(
+          [
+            `inNamespace = ${field('spec.hostSelector.inNamespace')}`,
+            `matchLabels = ${field('spec.hostSelector.matchLabels')}`,
+            `matchExpressions = try(c.spec.hostSelector.matchExpressions, null) == null ? null : jsonencode([for e in c.spec.hostSelector.matchExpressions : {key = e.key, operator = e.operator, values = e.values == null ? [] : e.values}])`,
+          ].join(', '),
+        )}`,
+        'image = jsonencode({for k, v in c.spec.image : k => v if v != null})',
+        'userData = jsonencode({for k, v in c.spec.userData : k => v if v != null})',
+        `poweredOn = ${field('spec.poweredOn')}`,
+        `failureDomain = ${field('spec.failureDomain')}`,
+      ].join(', '),
+    )}`,
+  ].join(', '),
+);
 
 /** The last rollout declared in each stack: the next one waits for it. */
 const lastInStack = new WeakMap<TerraformStack, NodeRollout>();
@@ -69,8 +129,10 @@ const lastInStack = new WeakMap<TerraformStack, NodeRollout>();
 /** The roll of one pool's nodes onto their new revision. */
 export class NodeRollout extends Construct {
   private readonly resource: DataResource;
-  /** The pool's VMs the roll has stopped, as Terraform reads them when it plans. */
+  /** The pool's VMs the roll has stopped (VM pools), or its HostClaims not at the revision (host pools), as Terraform reads them when it plans. */
   private readonly stopped: KubernetesResources;
+  /** Host pools: the user data Secrets of the nodes whose claim the roll has released, as Terraform reads them when it plans. */
+  private readonly held?: KubernetesResources;
 
   constructor(scope: Construct, id: string, props: NodeRolloutProps) {
     super(scope, id);
@@ -86,12 +148,28 @@ export class NodeRollout extends Construct {
     const providerCluster = () => (found ??= stackKubeconfig(this));
     const kubeconfig = props.cluster.kubeconfigPath ?? '';
     const context = props.cluster.kubeconfigContext ?? '';
-    this.stopped = new KubernetesResources(this, 'Stopped', {
-      apiVersion: KUBEVIRT_API_VERSION,
-      kind: 'VirtualMachine',
-      namespace: props.namespace,
-      labelSelector: `${POOL_LABEL}=${props.poolName},${CLUSTER_LABEL}=${props.cluster.clusterName},${ROLL_STOPPED_LABEL}=true`,
-    });
+    const hosts = props.hostClaim !== undefined;
+    const poolSelector = `${POOL_LABEL}=${props.poolName},${CLUSTER_LABEL}=${props.cluster.clusterName}`;
+    this.stopped = hosts
+      ? new KubernetesResources(this, 'Unrolled', {
+          apiVersion: METAL3_API_VERSION,
+          kind: 'HostClaim',
+          namespace: props.namespace,
+          labelSelector: Lazy.stringValue({ produce: () => `${poolSelector},${REVISION_LABEL}!=${planned().revision}` }),
+        })
+      : new KubernetesResources(this, 'Stopped', {
+          apiVersion: KUBEVIRT_API_VERSION,
+          kind: 'VirtualMachine',
+          namespace: props.namespace,
+          labelSelector: `${poolSelector},${ROLL_STOPPED_LABEL}=true`,
+        });
+    if (hosts)
+      this.held = new KubernetesResources(this, 'Held', {
+        apiVersion: 'v1',
+        kind: 'Secret',
+        namespace: props.namespace,
+        labelSelector: `${POOL_LABEL}=${props.poolName},${ROLL_STOPPED_LABEL}=true`,
+      });
     this.resource = new DataResource(this, 'Resource', {
       triggersReplace: { revision: Lazy.stringValue({ produce: () => planned().revision }) },
       input: {
@@ -106,13 +184,14 @@ export class NodeRollout extends Construct {
         // Where the stack's VMs are: the kubeconfig its kubernetes provider reads.
         provider_kubeconfig: Lazy.stringValue({ produce: () => providerCluster().configPath }),
         provider_context: Lazy.stringValue({ produce: () => providerCluster().configContext }),
+        ...(props.hostClaim ? { claim: Lazy.stringValue({ produce: () => JSON.stringify(props.hostClaim!()) }) } : {}),
       },
       dependsOn: before ? [before.resource] : [],
       provisioners: [
         {
           type: 'local-exec',
           interpreter: ['/bin/sh', '-c'],
-          command: ROLL_COMMAND,
+          command: rollCommand(hosts),
           environment: {
             METALSLICE_NAMESPACE: '${self.input.namespace}',
             METALSLICE_POOL: '${self.input.pool}',
@@ -128,6 +207,7 @@ export class NodeRollout extends Construct {
             METALSLICE_CLUSTER_CA_HASH: '${self.input.ca_hash}',
             METALSLICE_ROLL_KUBECONFIG: '${self.input.provider_kubeconfig}',
             METALSLICE_ROLL_CONTEXT: '${self.input.provider_context}',
+            ...(hosts ? { METALSLICE_CLAIM: '${self.input.claim}' } : {}),
           },
         },
       ],
@@ -140,6 +220,17 @@ export class NodeRollout extends Construct {
    */
   runStrategyOf(node: string): string {
     return `\${length([for vm in ${this.stopped.address}.objects : vm if vm.metadata.name == "${node}"]) > 0 ? "Halted" : "Always"}`;
+  }
+
+  /**
+   * The HostClaim of host node `node` as the stack applies it: a Terraform expression. A claim not at the pool's
+   * revision is applied as it is (the roll replaces it, drained first: a new image applied in place would have Metal3
+   * reprovision the host at once); one the roll released is made again `off` (powered off) while its user data Secret
+   * is held; else `planned`. `node` is a DNS label (a Node name), `secret` its user data Secret's.
+   */
+  hostClaimOf(node: string, secret: string, planned: unknown, off: unknown): string {
+    if (this.held === undefined) throw new Error(`[${this.node.path}] hostClaimOf is for host pools`);
+    return `\${jsondecode(concat([for c in ${this.stopped.address}.objects : ${CLAIM_AS_IS} if c.metadata.name == "${node}"], [for s in ${this.held.address}.objects : ${hclString(JSON.stringify(off))} if s.metadata.name == "${secret}"], [${hclString(JSON.stringify(planned))}])[0])}`;
   }
 
   /** The roll runs after `resources` (a node's VM, cloud-init Secret and token) are applied. */

@@ -10,6 +10,7 @@
  */
 import { HostImage, LabelSelector } from '../core/input/model';
 import { CLUSTER_LABEL, KubeObject, MANAGED_BY, NODE_TYPE_LABEL, POOL_LABEL } from './labels';
+import { REVISION_LABEL } from '../core/naming/derived';
 
 export const METAL3_API_VERSION = 'metal3.io/v1alpha1';
 
@@ -44,6 +45,8 @@ export interface HostClaimOptions {
   readonly failureDomain?: string;
   /** @default true */
   readonly poweredOn?: boolean;
+  /** The revision of the node it provisions (core/plan/change/revision.ts), as the REVISION_LABEL label. @default - none */
+  readonly revision?: string;
 }
 
 /** `checksumType` when none is given: Metal3 detects the algorithm from the checksum (its own default would be md5). */
@@ -79,8 +82,14 @@ export function hostImage(image: HostImage): Record<string, string> {
 
 export { hostImageProblem } from '../core/hosts/os-image';
 
+/** A HostClaim as metalslice renders it. */
+export interface HostClaimObject extends KubeObject {
+  /** hostSelector, image, userData, poweredOn and failureDomain. */
+  readonly spec: Record<string, unknown>;
+}
+
 /** One bare-metal node: a claim on any free host of the node type, provisioned with the image and user data. */
-export function renderHostClaim(options: HostClaimOptions): KubeObject {
+export function renderHostClaim(options: HostClaimOptions): HostClaimObject {
   const spec: Record<string, unknown> = {
     hostSelector: hostSelectorOf(options.hostSelector, options.hostNamespace),
     image: hostImage(options.image),
@@ -94,7 +103,13 @@ export function renderHostClaim(options: HostClaimOptions): KubeObject {
     metadata: {
       name: options.nodeName,
       namespace: options.namespace,
-      labels: { ...MANAGED_BY, [POOL_LABEL]: options.pool, [CLUSTER_LABEL]: options.cluster, [NODE_TYPE_LABEL]: options.nodeType },
+      labels: {
+        ...MANAGED_BY,
+        [POOL_LABEL]: options.pool,
+        [CLUSTER_LABEL]: options.cluster,
+        [NODE_TYPE_LABEL]: options.nodeType,
+        ...(options.revision !== undefined ? { [REVISION_LABEL]: options.revision } : {}),
+      },
     },
     spec,
   };

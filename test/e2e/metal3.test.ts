@@ -71,11 +71,11 @@ describe('Metal3 objects on a real API server', () => {
       image: { url: 'https://images.example.com/os.qcow2', checksum: 'abc' },
       userDataSecret: 'x',
     });
-    const badChecksum = { ...base, spec: { ...(base.spec as object), image: { url: 'https://x/os', checksum: 'abc', checksumType: 'crc32' } } };
+    const badChecksum = { ...base, spec: { ...base.spec, image: { url: 'https://x/os', checksum: 'abc', checksumType: 'crc32' } } };
     const res = await admin.create<Status>(`${METAL3}/prod-metal/hostclaims`, badChecksum);
     expect(res.status).toBe(422);
     expect(res.body.message).toMatch(/checksumType.*Unsupported value: "crc32"/);
-    const { poweredOn: _dropped, ...withoutPower } = base.spec as Record<string, unknown>;
+    const { poweredOn: _dropped, ...withoutPower } = base.spec;
     const res2 = await admin.create<Status>(`${METAL3}/prod-metal/hostclaims`, { ...base, spec: withoutPower });
     expect(res2.status).toBe(422);
     expect(res2.body.message).toMatch(/poweredOn: Required value/);

@@ -106,10 +106,17 @@ describe('addConfigStacks: a stack per elastic node pool', () => {
         const kept = (dependsOn ?? []).filter((d) => !lost.includes(d));
         expect(mine).toEqual(kept.length > 0 ? { ...rest, depends_on: kept } : rest);
       } else if (isRolloutKey(key)) {
-        // In one stack the pools roll one after another; a pool stack rolls its own pool alone (stacks deploy in turn).
+        // In one stack the pools roll one after another; a pool stack rolls its own pool alone (stacks deploy in
+        // turn), and the base stack's pools (auto-node and private) roll one after another among themselves.
         const chained = (dependsOn ?? []).filter(isRolloutKey);
-        expect(mine).toEqual({ ...body, depends_on: (dependsOn ?? []).filter((d) => !isRolloutKey(d)) });
+        const mineChained = (mine.depends_on ?? []).filter(isRolloutKey);
+        expect({ ...mine, depends_on: (mine.depends_on ?? []).filter((d) => !isRolloutKey(d)) }).toEqual({
+          ...body,
+          depends_on: (dependsOn ?? []).filter((d) => !isRolloutKey(d)),
+        });
         expect(chained.length).toBeLessThanOrEqual(1);
+        expect(mineChained.every((d) => whole.has(d) && union.has(d))).toBe(true);
+        expect(mineChained.length).toBeLessThanOrEqual(1);
       } else if (key.startsWith('kubernetes_labels.')) {
         // A fleet's group labels are written under a field manager of the stack's own name (one per stack, so two
         // stacks planning pools on one fleet never remove each other's labels): the rest is the same.
