@@ -31,7 +31,7 @@ export interface ExpectedPool {
   readonly machine: 'VirtualMachine' | 'HostClaim';
   /** The namespace of its VMs or HostClaims. */
   readonly namespace: string;
-  /** The revision each VM carries. @default - none */
+  /** The revision each VM (or HostClaim, as its label) carries. @default - none */
   readonly revision?: string;
   /** Its nodes; none for a dynamic pool (its autoscaler names them). */
   readonly nodes: readonly ExpectedNode[];
@@ -122,12 +122,14 @@ export function expectedOf(plan: Plan): Expected {
   }
   for (const { spec, pool } of plan.privatePools) {
     const namespace = nodeEnvironmentNamespace({ cluster: spec.cluster, provider: spec.provider });
+    const revision = plan.rollouts.get(pool.path)?.revision;
     pools.push({
       kind: 'private',
       name: spec.name,
       cluster: spec.cluster,
       machine: 'HostClaim',
       namespace,
+      ...(revision !== undefined ? { revision } : {}),
       nodes: pool.nodes.map((n) => ({ name: n.name, plannedHost: n.host ?? null })),
     });
   }

@@ -3,7 +3,7 @@
  * problems each shows, their evidence and what to do.
  */
 import { excerptText } from '../core/base/excerpt';
-import { DRAINING_ANNOTATION, REPLACING_ANNOTATION, REVISION_ANNOTATION } from '../core/naming/derived';
+import { DRAINING_ANNOTATION, REPLACING_ANNOTATION, REVISION_ANNOTATION, REVISION_LABEL } from '../core/naming/derived';
 import { firstDifference } from './drift';
 import type { ExpectedNode, ExpectedPool } from './expected';
 import { annotationOf, arr, conditionOf, deleting, nameOf, rec, str } from './objects';
@@ -356,6 +356,7 @@ export function hostNodeStatus(pool: ExpectedPool, node: ExpectedNode, look: Loo
       message: look.hostClaims ? `the plan's HostClaim ${node.name} does not exist` : 'the provider cluster serves no HostClaims (Metal3 is not installed)',
       remedy: look.hostClaims ? `${DEPLOY_AGAIN}: the stack creates it` : 'install Metal3 and its HostClaim CRD on the provider cluster, then deploy again',
     });
+  if (claim) problems.push(...claimRevisionProblems(pool, node, claim));
   if (tenant && claim) problems.push(...tenantProblems(pool, node.name, tenantNode, str(claim.metadata?.creationTimestamp), look));
   const t = tenant ? tenantNodeOf(tenantNode) : undefined;
   const ready = t === undefined ? undefined : t.ready;
@@ -364,12 +365,40 @@ export function hostNodeStatus(pool: ExpectedPool, node: ExpectedNode, look: Loo
     namespace: pool.namespace,
     machine: claim ? 'Claimed' : 'Missing',
     plannedHost: node.plannedHost,
-    replacing: false,
+    replacing: claim !== undefined && annotationOf(claim, REPLACING_ANNOTATION) !== undefined,
     ...(t ? { tenantNode: t } : {}),
     ...(claim && str(claim.metadata?.creationTimestamp) ? { created: str(claim.metadata?.creationTimestamp) } : {}),
     conditions: conditionsOf(ready, claim !== undefined, ready === true && t?.cordoned === false, claim !== undefined && deleting(claim), problems),
   };
   return { status, problems };
+}
+
+/**
+ * A HostClaim not at its pool's revision (the stack leaves it as it is, and roll-hosts replaces it), or one a roll
+ * is replacing, as roll-hosts judges it (cli/roll-hosts.ts).
+ */
+function claimRevisionProblems(pool: ExpectedPool, node: ExpectedNode, claim: ObservedObject): StatusProblem[] {
+  const object = { kind: 'HostClaim', name: node.name, namespace: pool.namespace, cluster: 'provider' };
+  const replacing = annotationOf(claim, REPLACING_ANNOTATION);
+  if (replacing !== undefined)
+    return [
+      {
+        reason: 'Replacing',
+        object,
+        message: `a roll is replacing ${node.name} (${excerptText(replacing)}) and has not finished`,
+        remedy: `${DEPLOY_AGAIN}: the roll resumes where it stopped`,
+      },
+    ];
+  const revision = str(rec(claim.metadata?.labels)?.[REVISION_LABEL]);
+  if (pool.revision === undefined || revision === pool.revision) return [];
+  return [
+    {
+      reason: 'RevisionNotApplied',
+      object,
+      message: `its HostClaim carries revision ${excerptText(revision ?? 'none')}, the plan ${pool.revision}: its host still runs what it was provisioned with`,
+      remedy: `${DEPLOY_AGAIN} without METALSLICE_ROLL=skip, or run metalslice roll-hosts for the pool: its hosts are replaced through drains`,
+    },
+  ];
 }
 
 /** The launcher pods by `namespace/vm`: the newest one that is not going, of each VM. */

@@ -491,3 +491,64 @@ describe('metalslice status (the command)', () => {
     expect(r.stdout).not.toContain('abc');
   });
 });
+
+describe('status: private nodes against their revision', () => {
+  const privateConfig: MetalsliceConfig = {
+    clusters: [{ name: 'shop', endpoint: 'https://10.0.0.1:6443', caCertificate: EXAMPLE_CA, kubernetesVersion: '1.34' }],
+    nodeProviders: [
+      {
+        name: 'metal',
+        kind: 'metal3',
+        hosts: ['bm-0', 'bm-1', 'bm-2'].map((name) => ({ name, labels: { role: 'gpu' }, state: 'available', capacity: { cpu: 64, memory: '512Gi' } })),
+        nodeTypes: [{ name: 'gpu-node', hostSelector: { matchLabels: { role: 'gpu' } } }],
+      },
+    ],
+    privateNodePools: [
+      {
+        name: 'gpu',
+        cluster: 'shop',
+        provider: 'metal',
+        nodeType: 'gpu-node',
+        count: 2,
+        image: { url: 'https://images.example/n.raw', checksum: 'c'.repeat(64) },
+      },
+    ],
+  };
+  const hostExpected = expectedOf(planModel(privateConfig));
+  const pool = hostExpected.pools[0];
+  /** The clusters as a converged deploy leaves the pool: each claim at the revision, each Node Ready. */
+  const world = () => ({
+    provider: {
+      vms: [],
+      vmis: [],
+      launchers: [],
+      quotas: [],
+      nodes: [],
+      hostClaims: pool.nodes.map((n): Obj => ({
+        metadata: { name: n.name, namespace: pool.namespace, creationTimestamp: EARLIER, labels: { 'metalslice.io/revision': pool.revision ?? '' } },
+        spec: {},
+        status: {},
+      })),
+    },
+    tenant: pool.nodes.map((n): Obj => ({
+      metadata: { name: n.name },
+      spec: {},
+      status: { conditions: [{ type: 'Ready', status: 'True', lastTransitionTime: EARLIER }] },
+    })),
+  });
+  const judgeHosts = (w: ReturnType<typeof world>) =>
+    compareFleet(hostExpected, observe(w), { joinTimeoutSeconds: 900 });
+
+  it('claims at the revision: nothing to say; one at another revision, or one a roll is replacing, is named', () => {
+    expect(pool.revision).toMatch(/^[0-9a-f]{16}$/);
+    expect(reasons(judgeHosts(world()))).toEqual([]);
+    const behind = world();
+    behind.provider.hostClaims[1].metadata.labels = { 'metalslice.io/revision': '0000000000000000' };
+    const said = judgeHosts(behind);
+    expect(reasons(said)).toEqual(['RevisionNotApplied shop-gpu-1']);
+    expect(said.problems[0].message).toContain(`its HostClaim carries revision 0000000000000000, the plan ${pool.revision}`);
+    const rolling = world();
+    rolling.provider.hostClaims[0].metadata.annotations = { 'metalslice.io/replacing': `${pool.revision}:started` };
+    expect(reasons(judgeHosts(rolling))).toEqual(['Replacing shop-gpu-0']);
+  });
+});
