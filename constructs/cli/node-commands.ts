@@ -123,7 +123,7 @@ function addRollCommands(program: Command, io: DrainIo, done: (code: number) => 
       new Option('--interval <seconds>', 'seconds between two reads while waiting').default(DEFAULT_POLL_INTERVAL_SECONDS).argParser(Number).hideHelp(),
     )
     .addHelpText('after', ROLL_EXAMPLES)
-    .action(async (opts: import('./roll').RollOptions) => {
+    .action(async (opts: import('./roll-common').RollOptions) => {
       const { runRollNodes } = await import('./roll');
       done(await runRollNodes(opts, io));
     });

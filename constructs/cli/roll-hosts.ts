@@ -20,7 +20,7 @@
  * the claim on. Exit codes as roll-nodes: 0 done, 1 a drain, release or join ran out of time or an API server
  * refused, 2 bad options or kubeconfig.
  */
-import { DEFAULT_JOIN_TIMEOUT, DEFAULT_POLL_INTERVAL_SECONDS, drainTimeoutSeconds } from '../core/input/disruption';
+import { DEFAULT_POLL_INTERVAL_SECONDS, drainTimeoutSeconds, DEFAULT_JOIN_TIMEOUT } from '../core/input/disruption';
 import {
   CLUSTER_LABEL,
   hostClaimUserDataSecretName,
@@ -34,12 +34,23 @@ import {
 } from '../core/naming/derived';
 import { escapeText } from '../core/base/excerpt';
 import { isRecord } from '../core/base/records';
-import { renameJoinCloudConfig } from '../render/cloud-init';
 import { METAL3_API_VERSION, USER_DATA_KEY } from '../render/metal3';
-import { checkCluster, DrainIo, drainNode, reasonOf, removeNode } from './drain';
-import { KubeApiError, KubeClient } from './kube/client';
-import { findTarget, KubeconfigError } from './kube/config';
-import { byIndex, FOREGROUND, must, optionsProblem, patiently, readObject, RollError, RollOptions, waitUntil } from './roll';
+import { checkCluster, DrainIo, removeNode } from './drain';
+import { KubeClient } from './kube/client';
+import {
+  byIndex,
+  deleteSurgeSecret,
+  FOREGROUND,
+  must,
+  patiently,
+  readObject,
+  RollError,
+  RollOptions,
+  runRoll,
+  surgeUserData,
+  TenantNodes,
+  waitUntil,
+} from './roll-common';
 
 /** What `roll-hosts` takes: roll-nodes' options and the pool's claim at the revision. */
 export interface HostRollOptions extends RollOptions {
@@ -90,7 +101,8 @@ class HostRoll {
   private readonly started: string;
   private readonly interval: number;
   private readonly joinSeconds: number;
-  private readonly drainSeconds: number;
+  /** The pool's Nodes in the tenant cluster: drained, waited for. */
+  private readonly nodes: TenantNodes;
 
   constructor(
     private readonly provider: KubeClient,
@@ -105,7 +117,7 @@ class HostRoll {
     this.started = `${opts.revision}:started`;
     this.interval = opts.interval ?? DEFAULT_POLL_INTERVAL_SECONDS;
     this.joinSeconds = drainTimeoutSeconds(opts.joinTimeout ?? DEFAULT_JOIN_TIMEOUT)!;
-    this.drainSeconds = drainTimeoutSeconds(opts.drainTimeout)!;
+    this.nodes = new TenantNodes(tenant, opts, io);
   }
 
   private say(text: string): void {
@@ -139,23 +151,6 @@ class HostRoll {
     };
   }
 
-  private async nodeReady(name: string): Promise<boolean> {
-    const res = await this.tenant.get(`/api/v1/nodes/${encodeURIComponent(name)}`);
-    if (res.status === 404) return false;
-    if (res.status < 200 || res.status >= 300) throw new KubeApiError(`cannot read Node ${name}: HTTP ${res.status}, ${reasonOf(res)}`, res.status);
-    const node = res.body as { status?: { conditions?: { type?: string; status?: string }[] } };
-    return (node.status?.conditions ?? []).some((c) => c.type === 'Ready' && c.status === 'True');
-  }
-
-  private async waitJoined(name: string): Promise<void> {
-    await waitUntil(`Node ${name} Ready in the tenant cluster`, this.joinSeconds, this.interval, () => this.nodeReady(name));
-  }
-
-  private async drain(name: string): Promise<void> {
-    const code = await drainNode(this.tenant, name, this.drainSeconds, this.interval, this.io, true);
-    if (code !== 0) throw new RollError(`Node ${name} was not drained in time, so its host was not replaced`);
-  }
-
   /** Labels (or unlabels) a node's user data Secret: while labelled, the stack makes its claim powered off. */
   private async holdSecret(node: string, held: boolean): Promise<void> {
     await must(
@@ -186,7 +181,7 @@ class HostRoll {
     await must(this.provider, 'PATCH', this.claimPath(name), `mark HostClaim ${name} as being replaced`, {
       metadata: { annotations: { [REPLACING_ANNOTATION]: `${this.opts.revision}:stopping` } },
     });
-    await this.drain(name);
+    await this.nodes.drain(name, 'its host');
     // Labelled before the claim goes: a deploy resumed from here makes the claim again powered off.
     await this.holdSecret(name, true);
     await this.release(name);
@@ -195,7 +190,7 @@ class HostRoll {
     // Unlabelled before the new claim: a deploy that plans after this makes it as the stack renders it.
     await this.holdSecret(name, false);
     await must(this.provider, 'POST', this.claims, `create HostClaim ${name} at revision ${this.opts.revision}`, this.claimAt(name, claim.spec?.failureDomain));
-    await this.waitJoined(name);
+    await this.nodes.joined(name);
     await this.unmark(name);
     this.say(`${name} replaced: revision ${this.opts.revision}, Ready`);
   }
@@ -210,7 +205,7 @@ class HostRoll {
       metadata: { annotations: { [REPLACING_ANNOTATION]: this.started } },
       spec: { poweredOn: this.template.spec.poweredOn ?? true },
     });
-    await this.waitJoined(name);
+    await this.nodes.joined(name);
     await this.unmark(name);
   }
 
@@ -222,21 +217,14 @@ class HostRoll {
   private async surge(name: string, source: WireClaim, existing: WireClaim | undefined): Promise<void> {
     if (existing?.metadata.labels?.[REVISION_LABEL] === this.opts.revision) {
       this.say(`surge ${name} is there from an earlier run`);
-      await this.waitJoined(name);
+      await this.nodes.joined(name);
       return;
     }
     if (existing) await this.removeSurge(name);
     const from = hostClaimUserDataSecretName(source.metadata.name);
     const read = await readObject<WireSecret>(this.provider, this.secretPath(from), `Secret ${from}`);
-    const data = read?.data?.[USER_DATA_KEY];
-    if (data === undefined) throw new RollError(`Secret ${from} holds no ${USER_DATA_KEY}`);
-    let userData: string;
-    try {
-      userData = renameJoinCloudConfig(Buffer.from(data, 'base64').toString('utf8'), name);
-    } catch {
-      // Not the parser's words: they quote the document, and the document holds the bootstrap token.
-      throw new RollError(`Secret ${from} is not a join document metalslice wrote`);
-    }
+    if (read === undefined) throw new RollError(`Secret ${from} of HostClaim ${source.metadata.name} is not there to copy`);
+    const userData = surgeUserData(read.data?.[USER_DATA_KEY], from, USER_DATA_KEY, name);
     const secret = hostClaimUserDataSecretName(name);
     await this.deleteSurgeSecret(secret);
     await must(this.provider, 'POST', this.secrets, `create Secret ${secret}`, {
@@ -244,7 +232,7 @@ class HostRoll {
       kind: 'Secret',
       metadata: { name: secret, namespace: this.opts.namespace, labels: { ...MANAGED_BY, [POOL_LABEL]: this.opts.pool, [SURGE_LABEL]: this.opts.pool } },
       type: 'Opaque',
-      data: { [USER_DATA_KEY]: Buffer.from(userData, 'utf8').toString('base64') },
+      data: { [USER_DATA_KEY]: userData },
     });
     await must(
       this.provider,
@@ -254,26 +242,22 @@ class HostRoll {
       this.claimAt(name, undefined, { [SURGE_LABEL]: this.opts.pool }),
     );
     this.say(`surge ${name} claimed (user data of ${source.metadata.name}, revision ${this.opts.revision})`);
-    await this.waitJoined(name);
+    await this.nodes.joined(name);
     await this.unmark(name);
     this.say(`surge ${name} Ready`);
   }
 
   private async removeSurge(name: string): Promise<void> {
-    await this.drain(name);
+    await this.nodes.drain(name, 'its host');
     await this.release(name);
     await removeNode(this.tenant, name, this.io);
     await this.deleteSurgeSecret(hostClaimUserDataSecretName(name));
     this.say(`surge ${name} drained and released`);
   }
 
-  /** Deletes a surge's user data Secret; one not labelled as this pool's surge is not ours, and stops the roll. */
+  /** Deletes a surge's user data Secret (Secrets the roll did not make stop it). */
   private async deleteSurgeSecret(name: string): Promise<void> {
-    const found = await readObject<WireSecret>(this.provider, this.secretPath(name), `Secret ${name}`);
-    if (found === undefined) return;
-    if (found.metadata?.labels?.[SURGE_LABEL] !== this.opts.pool)
-      throw new RollError(`Secret ${name} is in the way of a surge of pool ${this.opts.pool} and is not one the roll made: rename or remove it`);
-    await must(this.provider, 'DELETE', this.secretPath(name), `delete Secret ${name}`);
+    await deleteSurgeSecret(this.provider, this.secretPath(name), name, this.opts.pool);
   }
 
   async run(): Promise<void> {
@@ -321,7 +305,7 @@ class HostRoll {
     await checkCluster(this.tenant, this.opts.clusterCaHash);
     for (const claim of resumed) await this.resume(claim);
     for (const claim of joining) {
-      await this.waitJoined(claim.metadata.name);
+      await this.nodes.joined(claim.metadata.name);
       await this.unmark(claim.metadata.name);
     }
     const surgeCount = Math.min(this.opts.maxSurge, stale.length);
@@ -343,32 +327,9 @@ class HostRoll {
   }
 }
 
-/** The command: checks the options, finds both clusters, rolls. */
-export async function runRollHosts(opts: HostRollOptions, io: DrainIo): Promise<number> {
-  const problem = optionsProblem(opts);
+/** The command: checks the options and the claim, finds both clusters, rolls. */
+export function runRollHosts(opts: HostRollOptions, io: DrainIo): Promise<number> {
   const template = parseClaimTemplate(opts.claim);
-  if (problem !== undefined || typeof template === 'string') {
-    io.stderr(`metalslice roll-hosts: ${problem ?? `--claim ${escapeText(template as string)}`}\n`);
-    return 2;
-  }
-  let provider: KubeClient;
-  let tenant: KubeClient;
-  try {
-    provider = new KubeClient(findTarget({ kubeconfig: opts.kubeconfig, context: opts.context }));
-    tenant = new KubeClient(findTarget({ kubeconfig: opts.tenantKubeconfig, context: opts.tenantContext }));
-  } catch (e) {
-    if (!(e instanceof KubeconfigError)) throw e;
-    io.stderr(`metalslice roll-hosts: ${e.message}\n`);
-    return 2;
-  }
-  try {
-    await new HostRoll(provider, tenant, opts, template, io).run();
-    return 0;
-  } catch (e) {
-    if (!(e instanceof KubeApiError) && !(e instanceof KubeconfigError) && !(e instanceof RollError)) throw e;
-    io.stderr(
-      `metalslice roll-hosts: pool ${opts.pool}: ${e.message}\nThe hosts replaced so far stay replaced; deploy again to finish the roll (it starts where this one stopped).\n`,
-    );
-    return e instanceof KubeconfigError ? 2 : 1;
-  }
+  const problem = typeof template === 'string' ? `--claim ${escapeText(template)}` : undefined;
+  return runRoll('roll-hosts', 'hosts', opts, io, problem, (provider, tenant) => new HostRoll(provider, tenant, opts, template as ClaimTemplate, io));
 }

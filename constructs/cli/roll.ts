@@ -24,20 +24,8 @@
  * the next deploy does. Exit 0: every node runs the revision. Exit 1: a drain ran out of time, a node did not join
  * in time, or an API server refused; the message says which and what to do. Exit 2: bad options or kubeconfig.
  */
-import {
-  DEFAULT_JOIN_TIMEOUT,
-  DEFAULT_POLL_INTERVAL_SECONDS,
-  drainTimeoutProblem,
-  drainTimeoutSeconds,
-  joinTimeoutProblem,
-  pollIntervalProblem,
-  RolloutNames,
-  rolloutProblems,
-} from '../core/input/disruption';
-import { caHashProblem } from '../core/input/join-token';
-import { revisionProblem } from '../core/plan/change/revision';
+import { DEFAULT_JOIN_TIMEOUT, DEFAULT_POLL_INTERVAL_SECONDS, drainTimeoutSeconds } from '../core/input/disruption';
 import { escapeText } from '../core/base/excerpt';
-import { dns1123LabelProblem } from '../core/naming/kube-names';
 import {
   CLUSTER_LABEL,
   MANAGED_BY,
@@ -50,47 +38,29 @@ import {
   VM_NAME_LABEL,
   vmUserDataSecretName,
 } from '../core/naming/derived';
-import { renameJoinCloudConfig } from '../render/cloud-init';
-import { checkCluster, DrainIo, drainNode, reasonOf, removeNode } from './drain';
-import { KubeApiError, KubeClient, Response } from './kube/client';
-import { findTarget, KubeconfigError } from './kube/config';
+import { checkCluster, DrainIo, reasonOf, removeNode } from './drain';
+import { KubeApiError, KubeClient } from './kube/client';
+import {
+  byIndex,
+  deleteSurgeSecret,
+  FOREGROUND,
+  must,
+  ok,
+  patiently,
+  readObject,
+  RollError,
+  RollOptions,
+  runRoll,
+  STOP_TIMEOUT_SECONDS,
+  surgeUserData,
+  TenantNodes,
+  waitUntil,
+} from './roll-common';
 
-export interface RollOptions {
-  /** The namespace of the pool's VMs. */
-  readonly namespace: string;
-  /** The pool whose nodes roll (its VMs carry it as a label). */
-  readonly pool: string;
-  /** The tenant cluster the pool's nodes join (its VMs carry it as a label: two clusters may share a namespace). */
-  readonly cluster: string;
-  /** The pool's nodes as the deploy declares them; VMs of the pool not named (being removed) are left alone. @default - every VM of the pool */
-  readonly nodes?: readonly string[];
-  /** The revision every node must run (the plan's; each VM's template carries it). */
-  readonly revision: string;
-  /** Surge VMs made before old nodes go. */
-  readonly maxSurge: number;
-  /** Nodes out of service at once beside the surge. */
-  readonly maxUnavailable: number;
-  /** How long one node's drain may take. */
-  readonly drainTimeout: string;
-  /** How long a restarted or surge node may take to be Ready in the tenant cluster. @default "15m" */
-  readonly joinTimeout?: string;
-  /** The tenant cluster's CA hash (`sha256:<hex>`): the tenant kubeconfig must reach that cluster. */
-  readonly clusterCaHash: string;
-  /** The provider cluster (where the VMs are). @default - as kubectl */
-  readonly kubeconfig?: string;
-  readonly context?: string;
-  /** The tenant cluster (where the Nodes are). @default - as kubectl */
-  readonly tenantKubeconfig?: string;
-  readonly tenantContext?: string;
-  /** Seconds between two reads while waiting. @default 2 */
-  readonly interval?: number;
-}
+export type { RollOptions } from './roll-common';
 
 const KUBEVIRT = '/apis/kubevirt.io/v1';
 const CDI = '/apis/cdi.kubevirt.io/v1beta1';
-/** How long a stopped VM's VMI may take to go: its terminationGracePeriodSeconds (180 s) and room for the launcher. */
-export const STOP_TIMEOUT_SECONDS = 600;
-
 /** A VirtualMachine as the roll reads and copies it. */
 interface WireVm {
   metadata: { name: string; namespace?: string; labels?: Record<string, string>; annotations?: Record<string, string>; uid?: string };
@@ -111,70 +81,6 @@ interface WireVmi {
 
 // A VM marked REPLACING_ANNOTATION `<revision>:stopping` (the VM stopped, or started again by the deploy on its old
 // disk) by a roll cut short is replaced again; one marked `<revision>:started` is waited for until its node joins.
-
-/** Names in index order: web-2 before web-10. */
-export const byIndex = (a: { metadata: { name: string } }, b: { metadata: { name: string } }): number =>
-  a.metadata.name.localeCompare(b.metadata.name, 'en', { numeric: true });
-
-/** A failure of the roll that waiting cannot fix in this run: said, and the deploy stops. */
-export class RollError extends Error {}
-
-export const sleep = (seconds: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, seconds * 1000));
-
-export function ok(res: Response): boolean {
-  return res.status >= 200 && res.status < 300;
-}
-
-/** A write the roll needs; a refusal throws with the API server's reason and, for RBAC, the fix. */
-export async function must(client: KubeClient, method: 'POST' | 'PATCH' | 'DELETE', apiPath: string, what: string, body?: unknown): Promise<Response> {
-  const res = await client.send(method, apiPath, body, method === 'PATCH' ? 'application/merge-patch+json' : 'application/json');
-  if (ok(res) || (method === 'DELETE' && res.status === 404)) return res;
-  const verb = method === 'POST' ? 'create' : method === 'PATCH' ? 'patch' : 'delete';
-  const fix = res.status === 403 ? `: ${client.target.who} needs ${verb} there (README "Changing a fleet")` : '';
-  throw new KubeApiError(`cannot ${what}: HTTP ${res.status}, ${reasonOf(res)}${fix}`, res.status);
-}
-
-/**
- * The object at `at`, or undefined when there is none; any other answer stops the roll, a 403 with what the
- * identity `needs` there.
- */
-export async function readObject<T>(client: KubeClient, at: string, what: string, needs = 'get'): Promise<T | undefined> {
-  const res = await client.get(at);
-  if (res.status === 404) return undefined;
-  if (ok(res)) return res.body as T;
-  const fix = res.status === 403 ? `: ${client.target.who} needs ${needs} there (README "Changing a fleet")` : '';
-  throw new KubeApiError(`cannot read ${what}: HTTP ${res.status}, ${reasonOf(res)}${fix}`, res.status);
-}
-
-/** A delete that ends only when the object's dependents are gone. */
-export const FOREGROUND = { apiVersion: 'v1', kind: 'DeleteOptions', propagationPolicy: 'Foreground' } as const;
-
-/** Reads until `done` says so or the time is up; an API server that does not answer is waited through. */
-export async function waitUntil(what: string, seconds: number, interval: number, done: () => Promise<boolean>): Promise<void> {
-  const deadline = Date.now() + seconds * 1000;
-  for (;;) {
-    try {
-      if (await done()) return;
-    } catch (e) {
-      if (!(e instanceof KubeApiError) || (e.status !== undefined && e.status < 500)) throw e;
-    }
-    if (Date.now() >= deadline) throw new RollError(`${what} did not happen in ${seconds} s`);
-    await sleep(interval);
-  }
-}
-
-/**
- * `read()`, again while the API server does not answer or answers 5xx (it restarts; an apply goes on meanwhile), up
- * to the roll's stop timeout.
- */
-export async function patiently<T>(what: string, interval: number, read: () => Promise<T>): Promise<T> {
-  let value: { v: T } | undefined;
-  await waitUntil(what, STOP_TIMEOUT_SECONDS, interval, async () => {
-    value = { v: await read() };
-    return true;
-  });
-  return value!.v;
-}
 
 /** Whether KubeVirt holds a new spec of the VM staged until it restarts. */
 function restartRequired(vm: WireVm): boolean {
@@ -223,7 +129,8 @@ class Roll {
   private readonly started: string;
   private readonly interval: number;
   private readonly joinSeconds: number;
-  private readonly drainSeconds: number;
+  /** The pool's Nodes in the tenant cluster: drained, waited for. */
+  private readonly nodes: TenantNodes;
 
   constructor(
     private readonly provider: KubeClient,
@@ -237,7 +144,7 @@ class Roll {
     // The options were checked (optionsProblem): both timeouts are durations.
     this.interval = opts.interval ?? DEFAULT_POLL_INTERVAL_SECONDS;
     this.joinSeconds = drainTimeoutSeconds(opts.joinTimeout ?? DEFAULT_JOIN_TIMEOUT)!;
-    this.drainSeconds = drainTimeoutSeconds(opts.drainTimeout)!;
+    this.nodes = new TenantNodes(tenant, opts, io);
   }
 
   private say(text: string): void {
@@ -265,23 +172,6 @@ class Roll {
     const res = await this.provider.send('PATCH', `${this.vmis}/${encodeURIComponent(vm.metadata.name)}`, stamp, 'application/merge-patch+json');
     if (!ok(res)) this.say(`could not mark VMI ${vm.metadata.name} with revision ${this.opts.revision} (HTTP ${res.status}, ${reasonOf(res)})`);
     return true;
-  }
-
-  private async nodeReady(name: string): Promise<boolean> {
-    const res = await this.tenant.get(`/api/v1/nodes/${encodeURIComponent(name)}`);
-    if (res.status === 404) return false;
-    if (!ok(res)) throw new KubeApiError(`cannot read Node ${name}: HTTP ${res.status}, ${reasonOf(res)}`, res.status);
-    const node = res.body as { spec?: { unschedulable?: boolean }; status?: { conditions?: { type?: string; status?: string }[] } };
-    return (node.status?.conditions ?? []).some((c) => c.type === 'Ready' && c.status === 'True');
-  }
-
-  private async waitJoined(name: string): Promise<void> {
-    await waitUntil(`Node ${name} Ready in the tenant cluster`, this.joinSeconds, this.interval, () => this.nodeReady(name));
-  }
-
-  private async drain(name: string): Promise<void> {
-    const code = await drainNode(this.tenant, name, this.drainSeconds, this.interval, this.io, true);
-    if (code !== 0) throw new RollError(`Node ${name} was not drained in time, so it was not replaced`);
   }
 
   /** A running VMI of the revision, made from the VM's template (not the one of `oldUid`). */
@@ -314,7 +204,7 @@ class Roll {
       spec: { runStrategy: 'Always' },
     });
     await this.waitRevision(name, before?.metadata?.uid);
-    await this.waitJoined(name);
+    await this.nodes.joined(name);
     this.say(`${name} replaced: revision ${this.opts.revision}, Ready`);
   }
 
@@ -365,7 +255,7 @@ class Roll {
     await must(this.provider, 'PATCH', vmPath, `mark VM ${vm.metadata.name} as being replaced`, {
       metadata: { annotations: { [REPLACING_ANNOTATION]: `${this.opts.revision}:stopping` } },
     });
-    await this.drain(vm.metadata.name);
+    await this.nodes.drain(vm.metadata.name, 'it');
     await this.restart(vm);
     await this.unmark(vm.metadata.name);
   }
@@ -380,7 +270,7 @@ class Roll {
   private async surge(name: string, source: WireVm, existing: WireVm | undefined): Promise<void> {
     if (existing?.spec.template.metadata?.annotations?.[REVISION_ANNOTATION] === this.opts.revision) {
       this.say(`surge ${name} is there from an earlier run`);
-      await this.waitJoined(name);
+      await this.nodes.joined(name);
       return;
     }
     if (existing) await this.removeSurge(existing);
@@ -389,15 +279,7 @@ class Roll {
     const secrets = `/api/v1/namespaces/${encodeURIComponent(this.opts.namespace)}/secrets`;
     const read = await this.provider.get(`${secrets}/${encodeURIComponent(from)}`);
     if (!ok(read)) throw new KubeApiError(`cannot read Secret ${from}: HTTP ${read.status}, ${reasonOf(read)}`, read.status);
-    const data = (read.body as { data?: Record<string, string> }).data?.userdata;
-    if (data === undefined) throw new RollError(`Secret ${from} holds no userdata`);
-    let userData: string;
-    try {
-      userData = renameJoinCloudConfig(Buffer.from(data, 'base64').toString('utf8'), name);
-    } catch {
-      // Not the parser's words: they quote the document, and the document holds the bootstrap token.
-      throw new RollError(`Secret ${from} is not a join document metalslice wrote`);
-    }
+    const userData = surgeUserData((read.body as { data?: Record<string, string> }).data?.userdata, from, 'userdata', name);
     const secret = vmUserDataSecretName(name);
     await this.deleteSurgeSecret(secret);
     await must(this.provider, 'POST', secrets, `create Secret ${secret}`, {
@@ -405,7 +287,7 @@ class Roll {
       kind: 'Secret',
       metadata: { name: secret, namespace: this.opts.namespace, labels: { ...MANAGED_BY, [POOL_LABEL]: this.opts.pool, [SURGE_LABEL]: this.opts.pool } },
       type: 'Opaque',
-      data: { userdata: Buffer.from(userData, 'utf8').toString('base64') },
+      data: { userdata: userData },
     });
     await must(this.provider, 'POST', this.vms, `create surge VM ${name} (its quota must hold one more VM: the plan's rollout says whether it does)`, {
       apiVersion: 'kubevirt.io/v1',
@@ -413,13 +295,13 @@ class Roll {
       ...surgeCopy(source, name, this.opts.pool, secret),
     });
     this.say(`surge ${name} created (a copy of ${source.metadata.name} at revision ${this.opts.revision})`);
-    await this.waitJoined(name);
+    await this.nodes.joined(name);
     this.say(`surge ${name} Ready`);
   }
 
   private async removeSurge(vm: WireVm): Promise<void> {
     const name = vm.metadata.name;
-    await this.drain(name);
+    await this.nodes.drain(name, 'it');
     // In the foreground: the VM goes only once its VMI (and root disk) has.
     await must(this.provider, 'DELETE', `${this.vms}/${encodeURIComponent(name)}`, `delete surge VM ${name}`, FOREGROUND);
     await waitUntil(
@@ -434,14 +316,10 @@ class Roll {
     this.say(`surge ${name} drained and deleted`);
   }
 
-  /** Deletes a surge's user data Secret; one not labelled as this pool's surge is not ours, and stops the roll. */
+  /** Deletes a surge's user data Secret (Secrets the roll did not make stop it). */
   private async deleteSurgeSecret(name: string): Promise<void> {
     const at = `/api/v1/namespaces/${encodeURIComponent(this.opts.namespace)}/secrets/${encodeURIComponent(name)}`;
-    const found = await readObject<{ metadata?: { labels?: Record<string, string> } }>(this.provider, at, `Secret ${name}`);
-    if (found === undefined) return;
-    if (found.metadata?.labels?.[SURGE_LABEL] !== this.opts.pool)
-      throw new RollError(`Secret ${name} is in the way of a surge VM of pool ${this.opts.pool} and is not one the roll made: rename or remove it`);
-    await must(this.provider, 'DELETE', at, `delete Secret ${name}`);
+    await deleteSurgeSecret(this.provider, at, name, this.opts.pool);
   }
 
   async run(): Promise<void> {
@@ -481,7 +359,7 @@ class Roll {
     // that cannot join on the new revision must not take the pool down one node per deploy.
     for (const vm of members.filter((m) => !stale.includes(m))) {
       const vmi = await this.vmi(vm.metadata.name);
-      if (vmi?.metadata?.annotations?.[REVISION_ANNOTATION] === this.opts.revision) await this.waitJoined(vm.metadata.name);
+      if (vmi?.metadata?.annotations?.[REVISION_ANNOTATION] === this.opts.revision) await this.nodes.joined(vm.metadata.name);
     }
     for (const vm of joining) await this.unmark(vm.metadata.name);
     for (const secret of ended) {
@@ -515,59 +393,7 @@ class Roll {
   }
 }
 
-/** How roll-nodes writes a rollout's settings in what it says. */
-const ROLLOUT_OPTIONS: RolloutNames = { maxSurge: '--max-surge', maxUnavailable: '--max-unavailable', set: (name, value) => `${name} ${value}` };
-
-/** What is wrong with the options, for exit 2, each the input owner's rule with the option named; undefined when they are fine. */
-export function optionsProblem(o: RollOptions): string | undefined {
-  const ns = dns1123LabelProblem(o.namespace);
-  if (ns !== undefined) return `--namespace ${ns}`;
-  const pool = dns1123LabelProblem(o.pool);
-  if (pool !== undefined) return `--pool ${pool}`;
-  const cluster = dns1123LabelProblem(o.cluster);
-  if (cluster !== undefined) return `--cluster ${cluster}`;
-  const node = (o.nodes ?? []).map((n) => [n, dns1123LabelProblem(n)]).find(([, p]) => p !== undefined);
-  if (node !== undefined) return `--nodes: ${escapeText(node[0] ?? '')}: ${node[1]}`;
-  const revision = revisionProblem(o.revision);
-  if (revision !== undefined) return `--revision ${revision}`;
-  const [rollout] = rolloutProblems({ maxSurge: o.maxSurge, maxUnavailable: o.maxUnavailable }, ROLLOUT_OPTIONS);
-  if (rollout !== undefined) return `${ROLLOUT_OPTIONS[rollout[0] as 'maxSurge' | 'maxUnavailable']} ${rollout[1]}`;
-  const drain = drainTimeoutProblem(o.drainTimeout);
-  if (drain !== undefined) return `--drain-timeout ${drain}`;
-  const join = o.joinTimeout === undefined ? undefined : joinTimeoutProblem(o.joinTimeout);
-  if (join !== undefined) return `--join-timeout ${join}`;
-  const caHash = caHashProblem(o.clusterCaHash);
-  if (caHash !== undefined) return `--cluster-ca-hash ${caHash}`;
-  const interval = pollIntervalProblem(o.interval ?? DEFAULT_POLL_INTERVAL_SECONDS);
-  if (interval !== undefined) return `--interval ${interval}`;
-  return undefined;
-}
-
 /** The command: checks the options, finds both clusters, rolls. */
-export async function runRollNodes(opts: RollOptions, io: DrainIo): Promise<number> {
-  const problem = optionsProblem(opts);
-  if (problem !== undefined) {
-    io.stderr(`metalslice roll-nodes: ${problem}\n`);
-    return 2;
-  }
-  let provider: KubeClient;
-  let tenant: KubeClient;
-  try {
-    provider = new KubeClient(findTarget({ kubeconfig: opts.kubeconfig, context: opts.context }));
-    tenant = new KubeClient(findTarget({ kubeconfig: opts.tenantKubeconfig, context: opts.tenantContext }));
-  } catch (e) {
-    if (!(e instanceof KubeconfigError)) throw e;
-    io.stderr(`metalslice roll-nodes: ${e.message}\n`);
-    return 2;
-  }
-  try {
-    await new Roll(provider, tenant, opts, io).run();
-    return 0;
-  } catch (e) {
-    if (!(e instanceof KubeApiError) && !(e instanceof KubeconfigError) && !(e instanceof RollError)) throw e;
-    io.stderr(
-      `metalslice roll-nodes: pool ${opts.pool}: ${e.message}\nThe nodes replaced so far stay replaced; deploy again to finish the roll (it starts where this one stopped).\n`,
-    );
-    return e instanceof KubeconfigError ? 2 : 1;
-  }
+export function runRollNodes(opts: RollOptions, io: DrainIo): Promise<number> {
+  return runRoll('roll-nodes', 'nodes', opts, io, undefined, (provider, tenant) => new Roll(provider, tenant, opts, io));
 }

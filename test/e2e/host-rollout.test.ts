@@ -9,6 +9,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { stringify } from 'yaml';
 import { binary, configAppEnv, expectOk, REPO_ROOT, run, startCluster, TestCluster } from './harness';
+import { standInJoin } from './tenant-shop';
 import type { KubeDoc, KubeList } from '../support/kube-docs';
 import type { WatchEvent } from '../../constructs/verify/processes';
 
@@ -77,17 +78,7 @@ describe('e2e: a private pool that changes rolls its hosts through drains, a fre
     const join = async (claim: Claim): Promise<void> => {
       const name = claim.metadata.name;
       await api.request('PATCH', `${CLAIMS}/${name}`, { metadata: { finalizers: [METAL3_FINALIZER] } }, 'application/merge-patch+json');
-      const node = { apiVersion: 'v1', kind: 'Node', metadata: { name, labels: { 'metalslice.io/pool': 'gpu' } } };
-      if ((await api.create('/api/v1/nodes', node)).status !== 201) return;
-      const ready = { status: { conditions: [{ type: 'Ready', status: 'True', reason: 'KubeletReady', message: 'joined' }] } };
-      await api.request('PATCH', `/api/v1/nodes/${name}/status`, ready, 'application/merge-patch+json');
-      const pod = {
-        apiVersion: 'v1',
-        kind: 'Pod',
-        metadata: { name: `app-on-${name}`, namespace: 'shop', labels: { app: 'shop' } },
-        spec: { nodeName: name, terminationGracePeriodSeconds: 0, containers: [{ name: 'c', image: 'registry.invalid/c:1' }] },
-      };
-      await api.create('/api/v1/namespaces/shop/pods', pod);
+      await standInJoin(api, name, 'gpu', 'shop');
     };
     const releasing = new Set<string>();
     // Read every quarter second rather than watched: a stand-in must not miss a claim.

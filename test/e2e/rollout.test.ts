@@ -11,6 +11,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { stringify } from 'yaml';
 import { binary, configAppEnv, expectOk, REPO_ROOT, run, startCluster, TestCluster } from './harness';
+import { standInJoin } from './tenant-shop';
 import type { KubeDoc, KubeList } from '../support/kube-docs';
 import type { WatchEvent } from '../../constructs/verify/processes';
 
@@ -77,20 +78,7 @@ describe('e2e: a pool that changes rolls its nodes through drains, one surge at 
   function startGuests(): void {
     const api = cluster.client();
     const joined = new Set<string>();
-    const join = async (vmi: KubeDoc): Promise<void> => {
-      const name = vmi.metadata.name;
-      const node = { apiVersion: 'v1', kind: 'Node', metadata: { name, labels: { 'metalslice.io/pool': 'web' } } };
-      if ((await api.create('/api/v1/nodes', node)).status !== 201) return;
-      const ready = { status: { conditions: [{ type: 'Ready', status: 'True', reason: 'KubeletReady', message: 'joined' }] } };
-      await api.request('PATCH', `/api/v1/nodes/${name}/status`, ready, 'application/merge-patch+json');
-      const pod = {
-        apiVersion: 'v1',
-        kind: 'Pod',
-        metadata: { name: `app-on-${name}`, namespace: 'shop', labels: { app: 'shop' } },
-        spec: { nodeName: name, terminationGracePeriodSeconds: 0, containers: [{ name: 'c', image: 'registry.invalid/c:1' }] },
-      };
-      await api.create('/api/v1/namespaces/shop/pods', pod);
-    };
+    const join = async (vmi: KubeDoc): Promise<void> => void (await standInJoin(api, vmi.metadata.name, 'web', 'shop'));
     const w = api.watch<KubeDoc>(`${VMIS}?watch=1`, (e) => {
       const uid = e.object.metadata.uid ?? '';
       if (e.type === 'DELETED' || joined.has(uid) || (e.object.metadata as { deletionTimestamp?: string }).deletionTimestamp) return;

@@ -44,6 +44,25 @@ export function watchEnd(running: Promise<{ code: number | null; stdout: string;
   return () => ended;
 }
 
+/**
+ * A stand-in guest's join: Node `name` of `pool` made and marked Ready (as a kubelet registers), with one pod of the
+ * shop bound to it (`app-on-<name>`, in `namespace`), which a drain must evict. False when the Node was there already.
+ */
+export async function standInJoin(api: KubeClient, name: string, pool: string, namespace: string): Promise<boolean> {
+  const node = { apiVersion: 'v1', kind: 'Node', metadata: { name, labels: { 'metalslice.io/pool': pool } } };
+  if ((await api.create('/api/v1/nodes', node)).status !== 201) return false;
+  const ready = { status: { conditions: [{ type: 'Ready', status: 'True', reason: 'KubeletReady', message: 'joined' }] } };
+  await api.request('PATCH', `/api/v1/nodes/${name}/status`, ready, 'application/merge-patch+json');
+  const pod = {
+    apiVersion: 'v1',
+    kind: 'Pod',
+    metadata: { name: `app-on-${name}`, namespace, labels: { app: 'shop' } },
+    spec: { nodeName: name, terminationGracePeriodSeconds: 0, containers: [{ name: 'c', image: 'registry.invalid/c:1' }] },
+  };
+  await api.create(`/api/v1/namespaces/${namespace}/pods`, pod);
+  return true;
+}
+
 /** Creates a Node KWOK keeps Ready, tainted so only the shop's pods land on it, and waits until it is Ready. */
 export async function kwokNode(api: KubeClient, name: string): Promise<void> {
   const node = {

@@ -132,3 +132,17 @@ export class FakeProxy {
     await new Promise((r) => this.server.close(r));
   }
 }
+
+/** A kubeconfig file (in a new temporary directory) whose one context reaches `server` with no credentials. */
+export function kubeconfigForServer(server: string): string {
+  const file = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'kubeconfig-')), 'kubeconfig');
+  const lines = ['apiVersion: v1', 'kind: Config', 'current-context: t', 'contexts: [{name: t, context: {cluster: t, user: t}}]'];
+  fs.writeFileSync(file, [...lines, `clusters: [{name: t, cluster: {server: "${server}"}}]`, 'users: [{name: t, user: {}}]', ''].join('\n'));
+  return file;
+}
+
+/** A command's standard output and error, kept: `io` to pass, `out` to read. */
+export function ioSink(): { out: { stdout: string; stderr: string }; io: { stdout: (t: string) => void; stderr: (t: string) => void } } {
+  const out = { stdout: '', stderr: '' };
+  return { out, io: { stdout: (t: string) => void (out.stdout += t), stderr: (t: string) => void (out.stderr += t) } };
+}

@@ -4,15 +4,13 @@
 // before any write; the claim template and options are checked, hostile text never thrown. The roll itself (surge,
 // drains, releases, a killed apply) runs on a real API server in test/e2e/host-rollout.test.ts.
 import { afterEach, describe, expect, it } from '@jest/globals';
-import * as fs from 'fs';
 import * as http from 'http';
 import { AddressInfo } from 'net';
-import * as os from 'os';
-import * as path from 'path';
 import fc from 'fast-check';
 import { HostRollOptions, parseClaimTemplate, runRollHosts } from '../../constructs/cli/roll-hosts';
 import { caCertHash } from '../../constructs/render/cloud-init';
 import { EXAMPLE_CA } from '../support/models';
+import { ioSink, kubeconfigForServer } from '../support/fake-kube-api';
 
 const REVISION = '0123456789abcdef';
 const URL_NOW = 'https://images.example/node-2.raw';
@@ -61,14 +59,7 @@ async function provider(claims: FakeClaim[], held: string[] = []): Promise<{ kub
   });
   servers.push(server);
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-  return { kubeconfig: kubeconfigFor(`http://127.0.0.1:${(server.address() as AddressInfo).port}`), calls };
-}
-
-function kubeconfigFor(server: string): string {
-  const file = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'roll-hosts-')), 'kubeconfig');
-  const lines = ['apiVersion: v1', 'kind: Config', 'current-context: t', 'contexts: [{name: t, context: {cluster: t, user: t}}]'];
-  fs.writeFileSync(file, [...lines, `clusters: [{name: t, cluster: {server: "${server}"}}]`, 'users: [{name: t, user: {}}]', ''].join('\n'));
-  return file;
+  return { kubeconfig: kubeconfigForServer(`http://127.0.0.1:${(server.address() as AddressInfo).port}`), calls };
 }
 
 /** A tenant API server that records every call (a roll with nothing to do makes none). */
@@ -81,12 +72,7 @@ async function tenant(): Promise<{ kubeconfig: string; calls: string[] }> {
   });
   servers.push(server);
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-  return { kubeconfig: kubeconfigFor(`http://127.0.0.1:${(server.address() as AddressInfo).port}`), calls };
-}
-
-function sink() {
-  const out = { stdout: '', stderr: '' };
-  return { out, io: { stdout: (t: string) => void (out.stdout += t), stderr: (t: string) => void (out.stderr += t) } };
+  return { kubeconfig: kubeconfigForServer(`http://127.0.0.1:${(server.address() as AddressInfo).port}`), calls };
 }
 
 const TEMPLATE = JSON.stringify({ labels: { 'metalslice.io/pool': 'gpu' }, spec: { image: { url: URL_NOW }, poweredOn: true, hostSelector: {} } });
@@ -115,7 +101,7 @@ describe('roll-hosts decides from the claims alone', () => {
       { name: 'shop-gpu-1', revision: REVISION },
     ]);
     const t = await tenant();
-    const { out, io } = sink();
+    const { out, io } = ioSink();
     expect(await runRollHosts(options(p, t), io)).toBe(0);
     expect(out.stdout).toBe(`roll-hosts: pool gpu: all 2 host(s) run revision ${REVISION}\n`);
     expect(p.calls).toEqual([`GET ${CLAIMS}`, 'GET /api/v1/namespaces/shop-metal/secrets']);
@@ -125,7 +111,7 @@ describe('roll-hosts decides from the claims alone', () => {
   it('a claim from before revisions, on the pool image, is stamped with the revision and not replaced; one on another image would be', async () => {
     const p = await provider([{ name: 'shop-gpu-0' }, { name: 'shop-gpu-1', revision: REVISION }]);
     const t = await tenant();
-    const { out, io } = sink();
+    const { out, io } = ioSink();
     expect(await runRollHosts(options(p, t), io)).toBe(0);
     expect(p.calls).toContain(`PATCH ${CLAIMS}/shop-gpu-0`);
     expect(out.stdout).toMatch(/shop-gpu-0: made before revisions were written, on the pool's image: stamped/);
@@ -137,7 +123,7 @@ describe('roll-hosts decides from the claims alone', () => {
       { name: 'shop-gpu-1', revision: REVISION },
     ]);
     const u = await tenant();
-    const second = sink();
+    const second = ioSink();
     expect(await runRollHosts(options(q, u), second.io)).toBe(1);
     expect(q.calls.filter((c) => !c.startsWith('GET'))).toEqual([]);
     expect(u.calls.length).toBeGreaterThan(0);
@@ -146,7 +132,7 @@ describe('roll-hosts decides from the claims alone', () => {
   it('a Secret held for a node the deploy no longer declares stops the roll before any write, naming it', async () => {
     const p = await provider([{ name: 'shop-gpu-0', revision: REVISION }], ['shop-gpu-7-userdata']);
     const t = await tenant();
-    const { out, io } = sink();
+    const { out, io } = ioSink();
     expect(await runRollHosts(options(p, t, { nodes: ['shop-gpu-0'] }), io)).toBe(1);
     expect(out.stderr).toMatch(/Secret\(s\) shop-gpu-7-userdata are held by a roll for a node the deploy no longer declares/);
     expect(p.calls.filter((c) => !c.startsWith('GET'))).toEqual([]);
@@ -163,7 +149,7 @@ describe('roll-hosts decides from the claims alone', () => {
       [{ revision: 'nope' }, /--revision must be 16 lower-case hex digits/],
       [{ pool: 'Bad_Pool' }, /--pool /],
     ] as const) {
-      const { out, io } = sink();
+      const { out, io } = ioSink();
       expect(await runRollHosts(options(p, t, extra as Partial<HostRollOptions>), io)).toBe(2);
       expect(out.stderr).toMatch(said);
     }

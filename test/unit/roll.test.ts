@@ -4,17 +4,15 @@
 // another cluster stops it before any write; bad options are usage errors naming the flag. The roll itself (surge,
 // drains, restarts, a killed apply) runs on KubeVirt's own controllers in test/e2e/rollout.test.ts.
 import { afterEach, describe, expect, it } from '@jest/globals';
-import * as fs from 'fs';
 import * as http from 'http';
 import { AddressInfo } from 'net';
-import * as os from 'os';
-import * as path from 'path';
 import fc from 'fast-check';
 import { runRollNodes, RollOptions } from '../../constructs/cli/roll';
 import { surgeVmName as surgeName } from '../../constructs/core/naming/derived';
 import { MAX_ROLLOUT_NODES } from '../../constructs/core/base/bounds';
 import { caCertHash } from '../../constructs/render/cloud-init';
 import { EXAMPLE_CA } from '../support/models';
+import { ioSink, kubeconfigForServer } from '../support/fake-kube-api';
 
 const REVISION = '0123456789abcdef';
 const servers: http.Server[] = [];
@@ -93,14 +91,7 @@ async function provider(vms: FakeVm[], endedSurges: string[] = []): Promise<{ ku
   });
   servers.push(server);
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-  return { kubeconfig: kubeconfigFor(`http://127.0.0.1:${(server.address() as AddressInfo).port}`), calls };
-}
-
-function kubeconfigFor(server: string): string {
-  const file = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'roll-')), 'kubeconfig');
-  const lines = ['apiVersion: v1', 'kind: Config', 'current-context: t', 'contexts: [{name: t, context: {cluster: t, user: t}}]'];
-  fs.writeFileSync(file, [...lines, `clusters: [{name: t, cluster: {server: "${server}"}}]`, 'users: [{name: t, user: {}}]', ''].join('\n'));
-  return file;
+  return { kubeconfig: kubeconfigForServer(`http://127.0.0.1:${(server.address() as AddressInfo).port}`), calls };
 }
 
 /** A tenant API server that publishes `ca` in kube-public/cluster-info; every call recorded. */
@@ -118,12 +109,7 @@ async function tenant(ca: string): Promise<{ kubeconfig: string; calls: string[]
   });
   servers.push(server);
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-  return { kubeconfig: kubeconfigFor(`http://127.0.0.1:${(server.address() as AddressInfo).port}`), calls };
-}
-
-function sink() {
-  const out = { stdout: '', stderr: '' };
-  return { out, io: { stdout: (t: string) => void (out.stdout += t), stderr: (t: string) => void (out.stderr += t) } };
+  return { kubeconfig: kubeconfigForServer(`http://127.0.0.1:${(server.address() as AddressInfo).port}`), calls };
 }
 
 const options = (p: { kubeconfig: string }, t: { kubeconfig: string }, extra: Partial<RollOptions> = {}): RollOptions => ({
@@ -144,8 +130,8 @@ const options = (p: { kubeconfig: string }, t: { kubeconfig: string }, extra: Pa
 describe('metalslice roll-nodes decides from the clusters', () => {
   it('a pool whose nodes all run the revision (a VMI from before revisions, none yet) is done after reads, and the tenant cluster is never asked', async () => {
     const p = await provider([{ name: 'web-0', running: REVISION }, { name: 'web-1', legacy: true }, { name: 'web-2' }]);
-    const unreachable = { kubeconfig: kubeconfigFor('http://127.0.0.1:1') };
-    const { out, io } = sink();
+    const unreachable = { kubeconfig: kubeconfigForServer('http://127.0.0.1:1') };
+    const { out, io } = ioSink();
     expect(await runRollNodes(options(p, unreachable), io)).toBe(0);
     expect(out.stdout).toBe(`roll-nodes: pool web: all 3 node(s) run revision ${REVISION}\n`);
     // Reads, and the legacy VMI marked with the revision it runs.
@@ -155,7 +141,7 @@ describe('metalslice roll-nodes decides from the clusters', () => {
   it('a surge whose end was cut short after its VM went (its Secret left) has its Node and Secret deleted, in the cluster the nodes joined, even when every node runs the revision', async () => {
     const t = await tenant(EXAMPLE_CA);
     const p = await provider([{ name: 'web-0', running: REVISION }], [surgeName('web', 0)]);
-    const { out, io } = sink();
+    const { out, io } = ioSink();
     expect(await runRollNodes(options(p, t), io)).toBe(0);
     expect(out.stdout).toContain(`surge ${surgeName('web', 0)}: its end, cut short, finished`);
     // The tenant checked first, then the Node deleted; then the Secret, and nothing else written.
@@ -169,7 +155,7 @@ describe('metalslice roll-nodes decides from the clusters', () => {
   it('a VMI from before revisions that KubeVirt staged a change for is replaced: the tenant is checked first, and another cluster stops it', async () => {
     const t = await tenant('-----BEGIN CERTIFICATE-----\nnot the one\n-----END CERTIFICATE-----\n');
     const p = await provider([{ name: 'web-0', running: undefined, restartRequired: true }]);
-    const { out, io } = sink();
+    const { out, io } = ioSink();
     // Staged: web-0 is to be replaced, so the tenant is read first, and it is not the cluster the nodes joined.
     expect(await runRollNodes(options(p, t), io)).toBe(1);
     expect(out.stderr).toContain('publishes no CA in kube-public/cluster-info');
@@ -183,7 +169,7 @@ describe('metalslice roll-nodes decides from the clusters', () => {
   ])('a replacement cut short is replaced again, not taken for done: %j, %s', async (vm) => {
     const t = await tenant('-----BEGIN CERTIFICATE-----\nnot the one\n-----END CERTIFICATE-----\n');
     const p = await provider([{ name: 'web-0', running: REVISION }, vm]);
-    const { out, io } = sink();
+    const { out, io } = ioSink();
     // There is work, so the tenant is read first (and here it is not the cluster the nodes joined).
     expect(await runRollNodes(options(p, t), io)).toBe(1);
     expect(out.stderr).toContain('kube-public/cluster-info');
@@ -196,7 +182,7 @@ describe('metalslice roll-nodes decides from the clusters', () => {
       { name: 'web-0', running: REVISION },
       { name: 'web-1', running: REVISION, replacing: 'started' },
     ]);
-    const { io } = sink();
+    const { io } = ioSink();
     expect(await runRollNodes(options(p, t), io)).toBe(0);
     expect(t.calls).toContain('GET /api/v1/nodes/web-1');
     expect(p.calls.filter((c) => !c.startsWith('GET '))).toEqual(['PATCH /apis/kubevirt.io/v1/namespaces/acme-web/virtualmachines/web-1']);
@@ -207,8 +193,8 @@ describe('metalslice roll-nodes decides from the clusters', () => {
       { name: 'web-0', running: REVISION },
       { name: 'web-1', template: 'ffffffffffffffff', running: 'ffffffffffffffff' },
     ]);
-    const { out, io } = sink();
-    expect(await runRollNodes(options(p, { kubeconfig: kubeconfigFor('http://127.0.0.1:1') }, { nodes: ['web-0'] }), io)).toBe(0);
+    const { out, io } = ioSink();
+    expect(await runRollNodes(options(p, { kubeconfig: kubeconfigForServer('http://127.0.0.1:1') }, { nodes: ['web-0'] }), io)).toBe(0);
     expect(out.stdout).toContain('all 1 node(s) run revision');
   });
 
@@ -232,7 +218,7 @@ describe('metalslice roll-nodes decides from the clusters', () => {
       { name: 'web-0', running: 'ffffffffffffffff' },
       { name: 'web-1', template: 'ffffffffffffffff', running: 'ffffffffffffffff' },
     ]);
-    const { out, io } = sink();
+    const { out, io } = ioSink();
     expect(await runRollNodes(options(p, t), io)).toBe(1);
     expect(out.stderr).toContain(
       `VM web-1 is at revision ffffffffffffffff, not ${REVISION}: the deploy applies every VM of the pool before it rolls; deploy again`,
@@ -253,7 +239,7 @@ describe('metalslice roll-nodes decides from the clusters', () => {
     [{ clusterCaHash: 'sha256:xyz' }, '--cluster-ca-hash must be sha256: and 64 lower-case hex digits'],
   ])('bad options are a usage error naming the flag, before any request: %j', async (bad, message) => {
     const p = await provider([]);
-    const { out, io } = sink();
+    const { out, io } = ioSink();
     expect(await runRollNodes(options(p, p, bad), io)).toBe(2);
     expect(out.stderr).toContain(message);
     expect(p.calls).toEqual([]);
