@@ -536,8 +536,7 @@ describe('status: private nodes against their revision', () => {
       status: { conditions: [{ type: 'Ready', status: 'True', lastTransitionTime: EARLIER }] },
     })),
   });
-  const judgeHosts = (w: ReturnType<typeof world>) =>
-    compareFleet(hostExpected, observe(w), { joinTimeoutSeconds: 900 });
+  const judgeHosts = (w: ReturnType<typeof world>) => compareFleet(hostExpected, observe(w), { joinTimeoutSeconds: 900 });
 
   it('claims at the revision: nothing to say; one at another revision, or one a roll is replacing, is named', () => {
     expect(pool.revision).toMatch(/^[0-9a-f]{16}$/);
