@@ -4,7 +4,7 @@
  * node-rollout.ts) and can be run by hand.
  */
 import { Command, Option } from 'commander';
-import { DEFAULT_DRAIN_TIMEOUT, DEFAULT_JOIN_TIMEOUT, DEFAULT_POLL_INTERVAL_SECONDS } from '../core/input/disruption';
+import { DEFAULT_DRAIN_TIMEOUT, DEFAULT_HOST_JOIN_TIMEOUT, DEFAULT_JOIN_TIMEOUT, DEFAULT_POLL_INTERVAL_SECONDS } from '../core/input/disruption';
 import type { DrainIo } from './drain';
 
 const DRAIN_EXAMPLES = `
@@ -146,7 +146,7 @@ function addRollCommands(program: Command, io: DrainIo, done: (code: number) => 
     .addOption(new Option('--max-surge <n>', 'surge hosts claimed before old nodes go').argParser(Number).makeOptionMandatory())
     .addOption(new Option('--max-unavailable <n>', 'nodes out of service at once beside the surge').argParser(Number).makeOptionMandatory())
     .option('--drain-timeout <duration>', "how long one node's drain may take (15m, 1h30m)", DEFAULT_DRAIN_TIMEOUT)
-    .option('--join-timeout <duration>', 'how long a host may take to be released, and a new one to be Ready in the tenant cluster', DEFAULT_JOIN_TIMEOUT)
+    .option('--join-timeout <duration>', 'how long a host may take to be released, and a new one to be Ready in the tenant cluster', DEFAULT_HOST_JOIN_TIMEOUT)
     .requiredOption('--cluster-ca-hash <sha256:hex>', "the tenant cluster's CA hash, as the nodes' join pins it")
     .option('--kubeconfig <file>', 'kubeconfig of the provider cluster, where the HostClaims are (default: as kubectl)')
     .option('--context <name>', "the provider cluster's kubeconfig context")

@@ -72,10 +72,20 @@ export function ok(res: Response): boolean {
   return res.status >= 200 && res.status < 300;
 }
 
-/** A write the roll needs; a refusal throws with the API server's reason and, for RBAC, the fix. */
-export async function must(client: KubeClient, method: 'POST' | 'PATCH' | 'DELETE', apiPath: string, what: string, body?: unknown): Promise<Response> {
+/**
+ * A write the roll needs; a refusal throws with the API server's reason and, for RBAC, the fix. A delete of what is
+ * gone is done; so is a create of what is there, when `exists` says that is fine.
+ */
+export async function must(
+  client: KubeClient,
+  method: 'POST' | 'PATCH' | 'DELETE',
+  apiPath: string,
+  what: string,
+  body?: unknown,
+  exists = false,
+): Promise<Response> {
   const res = await client.send(method, apiPath, body, method === 'PATCH' ? 'application/merge-patch+json' : 'application/json');
-  if (ok(res) || (method === 'DELETE' && res.status === 404)) return res;
+  if (ok(res) || (method === 'DELETE' && res.status === 404) || (exists && method === 'POST' && res.status === 409)) return res;
   const verb = method === 'POST' ? 'create' : method === 'PATCH' ? 'patch' : 'delete';
   const fix = res.status === 403 ? `: ${client.target.who} needs ${verb} there (README "Changing a fleet")` : '';
   throw new KubeApiError(`cannot ${what}: HTTP ${res.status}, ${reasonOf(res)}${fix}`, res.status);
@@ -149,6 +159,20 @@ export function optionsProblem(o: RollOptions): string | undefined {
   const interval = pollIntervalProblem(o.interval ?? DEFAULT_POLL_INTERVAL_SECONDS);
   if (interval !== undefined) return `--interval ${interval}`;
   return undefined;
+}
+
+/**
+ * `step` for each item, `size` at a time: every step of a batch runs to its end, and when any failed, the roll stops
+ * with all of their reasons (an error of another kind, a bug, is thrown as it is).
+ */
+export async function inBatches<T>(items: readonly T[], size: number, step: (item: T) => Promise<void>): Promise<void> {
+  for (let i = 0; i < items.length; i += size) {
+    const failed = (await Promise.allSettled(items.slice(i, i + size).map(step))).flatMap((r) => (r.status === 'rejected' ? [r.reason as Error] : []));
+    const odd = failed.find((e) => !(e instanceof KubeApiError) && !(e instanceof RollError));
+    if (odd !== undefined) throw odd;
+    if (failed.length === 1) throw failed[0];
+    if (failed.length > 1) throw new RollError(failed.map((e) => e.message).join('; '));
+  }
 }
 
 /** A node's side of a roll, in the tenant cluster: its drain, and its join waited for. */

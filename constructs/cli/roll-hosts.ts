@@ -10,17 +10,18 @@
  * 1. `maxSurge` surge claims (`<cluster>-<pool>-<k>-surge`) first, on free matching hosts the plan proved, each
  *    with a copy of a node's user data under its own name; each waited for until its Node is Ready.
  * 2. Each claim not at the revision, `maxSurge + maxUnavailable` at a time, in Cluster API's order: marked,
- *    drained (`drain-node`: cordon, the Eviction API, no VolumeAttachment left), its user data Secret labelled
- *    ROLL_STOPPED_LABEL, the claim deleted and waited for until Metal3 has released the host, the Node deleted,
- *    the Secret's label removed, the claim made again at the revision, and its Node waited for until Ready.
+ *    drained (`drain-node`: cordon, the Eviction API, no VolumeAttachment left), held (a ConfigMap
+ *    `<node>-roll-hold` labelled ROLL_STOPPED_LABEL), the claim deleted and waited for until Metal3 has released
+ *    the host, the Node deleted, the hold let go, the claim made again at the revision, and its Node waited for.
  * 3. The surge claims are drained, deleted, then their Nodes, then their Secrets.
  *
- * A roll cut short between the claim's delete and its new claim leaves the Secret labelled: the next deploy makes
- * the claim again powered off (it reads the label when it plans), and this roll removes the old Node before it powers
+ * A roll cut short between the claim's delete and its new claim leaves the node held: the next deploy makes the
+ * claim again powered off (it reads the holds when it plans), or this roll does when the release ended after the
+ * deploy planned, and this roll removes the old Node before it powers
  * the claim on. Exit codes as roll-nodes: 0 done, 1 a drain, release or join ran out of time or an API server
  * refused, 2 bad options or kubeconfig.
  */
-import { DEFAULT_POLL_INTERVAL_SECONDS, drainTimeoutSeconds, DEFAULT_JOIN_TIMEOUT } from '../core/input/disruption';
+import { DEFAULT_HOST_JOIN_TIMEOUT, DEFAULT_POLL_INTERVAL_SECONDS, drainTimeoutSeconds, DEFAULT_JOIN_TIMEOUT } from '../core/input/disruption';
 import {
   CLUSTER_LABEL,
   hostClaimUserDataSecretName,
@@ -30,6 +31,7 @@ import {
   REVISION_LABEL,
   ROLL_STOPPED_LABEL,
   SURGE_LABEL,
+  rollHoldName,
   surgeVmName,
 } from '../core/naming/derived';
 import { escapeText } from '../core/base/excerpt';
@@ -41,6 +43,7 @@ import {
   byIndex,
   deleteSurgeSecret,
   FOREGROUND,
+  inBatches,
   must,
   patiently,
   readObject,
@@ -98,6 +101,7 @@ export function parseClaimTemplate(text: string): ClaimTemplate | string {
 class HostRoll {
   private readonly claims: string;
   private readonly secrets: string;
+  private readonly configMaps: string;
   private readonly started: string;
   private readonly interval: number;
   private readonly joinSeconds: number;
@@ -114,6 +118,7 @@ class HostRoll {
     const ns = encodeURIComponent(opts.namespace);
     this.claims = `/apis/${METAL3_API_VERSION}/namespaces/${ns}/hostclaims`;
     this.secrets = `/api/v1/namespaces/${ns}/secrets`;
+    this.configMaps = `/api/v1/namespaces/${ns}/configmaps`;
     this.started = `${opts.revision}:started`;
     this.interval = opts.interval ?? DEFAULT_POLL_INTERVAL_SECONDS;
     this.joinSeconds = drainTimeoutSeconds(opts.joinTimeout ?? DEFAULT_JOIN_TIMEOUT)!;
@@ -151,17 +156,23 @@ class HostRoll {
     };
   }
 
-  /** Labels (or unlabels) a node's user data Secret: while labelled, the stack makes its claim powered off. */
-  private async holdSecret(node: string, held: boolean): Promise<void> {
-    await must(
-      this.provider,
-      'PATCH',
-      this.secretPath(hostClaimUserDataSecretName(node)),
-      `${held ? 'label' : 'unlabel'} Secret ${hostClaimUserDataSecretName(node)}`,
-      {
-        metadata: { labels: { [ROLL_STOPPED_LABEL]: held ? 'true' : null } },
-      },
-    );
+  /**
+   * Holds (or lets go) a node whose claim the roll releases: while its hold (a ConfigMap, `<node>-roll-hold`) is there,
+   * the stack makes the node's claim powered off, so no host joins before the roll has deleted the old Node.
+   */
+  private async hold(node: string, held: boolean): Promise<void> {
+    const name = rollHoldName(node);
+    if (!held) {
+      await must(this.provider, 'DELETE', `${this.configMaps}/${encodeURIComponent(name)}`, `delete ConfigMap ${name} (the roll's hold of ${node})`);
+      return;
+    }
+    const body = {
+      apiVersion: 'v1',
+      kind: 'ConfigMap',
+      metadata: { name, namespace: this.opts.namespace, labels: { ...MANAGED_BY, [POOL_LABEL]: this.opts.pool, [ROLL_STOPPED_LABEL]: 'true' } },
+      data: { node, revision: this.opts.revision },
+    };
+    await must(this.provider, 'POST', this.configMaps, `create ConfigMap ${name} (the roll's hold of ${node})`, body, true);
   }
 
   /** Deletes a claim and waits until Metal3 has released its host (the claim is gone). */
@@ -177,36 +188,53 @@ class HostRoll {
     const name = claim.metadata.name;
     this.say(`replacing ${name}`);
     // What the new claim needs is readable before the node goes (a refusal stops the roll here, the node serving).
-    await readObject(this.provider, this.secretPath(hostClaimUserDataSecretName(name)), `Secret ${hostClaimUserDataSecretName(name)}`, 'get and patch');
+    const secret = hostClaimUserDataSecretName(name);
+    if ((await readObject(this.provider, this.secretPath(secret), `Secret ${secret}`)) === undefined)
+      throw new RollError(`HostClaim ${name} has no user data Secret ${secret}: deploy again (the stack makes it) before its host is replaced`);
     await must(this.provider, 'PATCH', this.claimPath(name), `mark HostClaim ${name} as being replaced`, {
       metadata: { annotations: { [REPLACING_ANNOTATION]: `${this.opts.revision}:stopping` } },
     });
     await this.nodes.drain(name, 'its host');
-    // Labelled before the claim goes: a deploy resumed from here makes the claim again powered off.
-    await this.holdSecret(name, true);
+    // Held before the claim goes: a deploy resumed from here makes the claim again powered off.
+    await this.hold(name, true);
     await this.release(name);
     // The machine is gone: its Node goes now, never before.
     await removeNode(this.tenant, name, this.io);
-    // Unlabelled before the new claim: a deploy that plans after this makes it as the stack renders it.
-    await this.holdSecret(name, false);
+    // Let go before the new claim: a deploy that plans after this makes it as the stack renders it.
+    await this.hold(name, false);
     await must(this.provider, 'POST', this.claims, `create HostClaim ${name} at revision ${this.opts.revision}`, this.claimAt(name, claim.spec?.failureDomain));
-    await this.nodes.joined(name);
+    await this.joined(name);
     await this.unmark(name);
     this.say(`${name} replaced: revision ${this.opts.revision}, Ready`);
   }
 
-  /** A claim the stack made again powered off after a roll was cut short: its old Node goes, then it is powered on. */
-  private async resume(claim: WireClaim): Promise<void> {
-    const name = claim.metadata.name;
+  /**
+   * A node whose replacement was cut short once its claim was released: its claim made again powered off (when the
+   * stack planned before the release ended, it made none), its old Node deleted, then the claim powered on.
+   */
+  private async resume(name: string, claim: WireClaim | undefined): Promise<void> {
     this.say(`${name}: its replacement, cut short, carried on`);
+    if (claim === undefined) {
+      const off = this.claimAt(name, undefined) as { spec: Record<string, unknown> };
+      await must(this.provider, 'POST', this.claims, `create HostClaim ${name} (powered off) at revision ${this.opts.revision}`, {
+        ...off,
+        spec: { ...off.spec, poweredOn: false },
+      });
+    }
     await removeNode(this.tenant, name, this.io);
-    await this.holdSecret(name, false);
+    await this.hold(name, false);
     await must(this.provider, 'PATCH', this.claimPath(name), `power on HostClaim ${name}`, {
       metadata: { annotations: { [REPLACING_ANNOTATION]: this.started } },
       spec: { poweredOn: this.template.spec.poweredOn ?? true },
     });
-    await this.nodes.joined(name);
+    await this.joined(name);
     await this.unmark(name);
+  }
+
+  /** Waits until Node `name` is Ready; a pool whose hosts are kept powered off joins nothing, so nothing is waited for. */
+  private async joined(name: string): Promise<void> {
+    if (this.template.spec.poweredOn === false) return;
+    await this.nodes.joined(name);
   }
 
   private async unmark(name: string): Promise<void> {
@@ -217,7 +245,7 @@ class HostRoll {
   private async surge(name: string, source: WireClaim, existing: WireClaim | undefined): Promise<void> {
     if (existing?.metadata.labels?.[REVISION_LABEL] === this.opts.revision) {
       this.say(`surge ${name} is there from an earlier run`);
-      await this.nodes.joined(name);
+      await this.joined(name);
       return;
     }
     if (existing) await this.removeSurge(name);
@@ -242,7 +270,7 @@ class HostRoll {
       this.claimAt(name, undefined, { [SURGE_LABEL]: this.opts.pool }),
     );
     this.say(`surge ${name} claimed (user data of ${source.metadata.name}, revision ${this.opts.revision})`);
-    await this.nodes.joined(name);
+    await this.joined(name);
     await this.unmark(name);
     this.say(`surge ${name} Ready`);
   }
@@ -260,6 +288,34 @@ class HostRoll {
     await deleteSurgeSecret(this.provider, this.secretPath(name), name, this.opts.pool);
   }
 
+  /**
+   * The pool's claims by what the roll does with them: replaced (not at the revision, or marked being replaced),
+   * carried on (held: released by a roll cut short, made again powered off), waited for (started on the revision by a
+   * roll cut short). A claim from before revisions were written, on the pool's image, is stamped with the revision.
+   */
+  private async sortMembers(
+    members: readonly WireClaim[],
+    isHeld: (node: string) => boolean,
+  ): Promise<{ stale: WireClaim[]; resumed: { name: string; claim?: WireClaim }[]; joining: WireClaim[] }> {
+    const stale: WireClaim[] = [];
+    const resumed: { name: string; claim?: WireClaim }[] = [];
+    const joining: WireClaim[] = [];
+    for (const claim of members) {
+      const revision = claim.metadata.labels?.[REVISION_LABEL];
+      const mark = claim.metadata.annotations?.[REPLACING_ANNOTATION];
+      if (revision === undefined && claim.spec?.image?.url === this.template.spec.image.url && mark === undefined) {
+        // A claim from before revisions were written, on the revision's image: stamped, not replaced.
+        await must(this.provider, 'PATCH', this.claimPath(claim.metadata.name), `stamp HostClaim ${claim.metadata.name} with revision ${this.opts.revision}`, {
+          metadata: { labels: { [REVISION_LABEL]: this.opts.revision } },
+        });
+        this.say(`${claim.metadata.name}: made before revisions were written, on the pool's image: stamped with revision ${this.opts.revision}`);
+      } else if (revision !== this.opts.revision || (mark !== undefined && mark !== this.started)) stale.push(claim);
+      else if (isHeld(claim.metadata.name)) resumed.push({ name: claim.metadata.name, claim });
+      else if (mark === this.started) joining.push(claim);
+    }
+    return { stale, resumed, joining };
+  }
+
   async run(): Promise<void> {
     const selector = `${POOL_LABEL}=${this.opts.pool},${CLUSTER_LABEL}=${this.opts.cluster}`;
     const all = await patiently(`a read of pool ${this.opts.pool}'s HostClaims`, this.interval, () =>
@@ -272,42 +328,50 @@ class HostRoll {
       .sort(byIndex);
     const held = new Set(
       (
-        await patiently(`a read of pool ${this.opts.pool}'s held Secrets`, this.interval, () =>
-          this.provider.list<{ metadata: { name: string } }>(this.secrets, { labelSelector: `${POOL_LABEL}=${this.opts.pool},${ROLL_STOPPED_LABEL}=true` }),
+        await patiently(`a read of pool ${this.opts.pool}'s holds`, this.interval, () =>
+          this.provider.list<{ metadata: { name: string } }>(this.configMaps, { labelSelector: `${POOL_LABEL}=${this.opts.pool},${ROLL_STOPPED_LABEL}=true` }),
         )
-      ).map((s) => s.metadata.name),
+      ).map((c) => c.metadata.name),
     );
-    const stale: WireClaim[] = [];
-    const resumed: WireClaim[] = [];
-    const joining: WireClaim[] = [];
-    for (const claim of members) {
-      const revision = claim.metadata.labels?.[REVISION_LABEL];
-      const mark = claim.metadata.annotations?.[REPLACING_ANNOTATION];
-      if (revision === undefined && claim.spec?.image?.url === this.template.spec.image.url && mark === undefined) {
-        // A claim from before revisions were written, on the revision's image: stamped, not replaced.
-        await must(this.provider, 'PATCH', this.claimPath(claim.metadata.name), `stamp HostClaim ${claim.metadata.name} with revision ${this.opts.revision}`, {
-          metadata: { labels: { [REVISION_LABEL]: this.opts.revision } },
-        });
-        this.say(`${claim.metadata.name}: made before revisions were written, on the pool's image: stamped with revision ${this.opts.revision}`);
-      } else if (revision !== this.opts.revision || (mark !== undefined && mark !== this.started)) stale.push(claim);
-      else if (held.has(hostClaimUserDataSecretName(claim.metadata.name))) resumed.push(claim);
-      else if (mark === this.started) joining.push(claim);
+    const isHeld = (node: string) => held.has(rollHoldName(node));
+    // A surge's user data Secret outlives its claim and its Node (removeSurge): one whose claim is gone is a surge
+    // whose end was cut short, its Node perhaps still there (cordoned, its host released).
+    const surgeSecrets = await patiently(`a read of pool ${this.opts.pool}'s surge Secrets`, this.interval, () =>
+      this.provider.list<{ metadata: { name: string } }>(this.secrets, { labelSelector: `${SURGE_LABEL}=${this.opts.pool}` }),
+    );
+    const endedSurges = surgeSecrets
+      .map((x) => x.metadata.name)
+      .filter((secret) => secret.endsWith(hostClaimUserDataSecretName('')) && !surges.some((c) => hostClaimUserDataSecretName(c.metadata.name) === secret));
+    const { stale, resumed, joining } = await this.sortMembers(members, isHeld);
+    // Held and without a claim: released after the deploy planned (so it made none). A node the deploy no longer
+    // declares is the stack's to end (its drain and end), and its hold goes.
+    const names = new Set(members.map((c) => c.metadata.name));
+    const heldNodes = [...held].filter((h) => h.endsWith(rollHoldName(''))).map((h) => h.slice(0, -rollHoldName('').length));
+    for (const node of heldNodes.filter((n) => !names.has(n))) if (declared === undefined || declared.has(node)) resumed.push({ name: node });
+    const dropped = heldNodes.filter((n) => declared !== undefined && !declared.has(n));
+    for (const node of dropped) {
+      await this.hold(node, false);
+      this.say(`${node}: no longer declared; its hold let go (its end is the deploy's)`);
     }
-    const ended = [...held].filter((secret) => !members.some((c) => hostClaimUserDataSecretName(c.metadata.name) === secret));
-    if (stale.length + resumed.length + joining.length + surges.length + ended.length === 0) {
+    if (stale.length + resumed.length + joining.length + surges.length + endedSurges.length === 0) {
       this.say(`pool ${this.opts.pool}: all ${members.length} host(s) run revision ${this.opts.revision}`);
       return;
     }
-    if (ended.length > 0)
-      throw new RollError(
-        `Secret(s) ${ended.join(', ')} are held by a roll for a node the deploy no longer declares: remove the label ${ROLL_STOPPED_LABEL} once its Node and HostClaim are gone`,
-      );
     await checkCluster(this.tenant, this.opts.clusterCaHash);
-    for (const claim of resumed) await this.resume(claim);
+    for (const secret of endedSurges) {
+      const name = secret.slice(0, -hostClaimUserDataSecretName('').length);
+      await removeNode(this.tenant, name, this.io);
+      await this.deleteSurgeSecret(secret);
+      this.say(`surge ${name}: its end, cut short, finished (Node and Secret deleted)`);
+    }
+    for (const r of resumed) await this.resume(r.name, r.claim);
     for (const claim of joining) {
-      await this.nodes.joined(claim.metadata.name);
+      await this.joined(claim.metadata.name);
       await this.unmark(claim.metadata.name);
     }
+    // The hosts already at the revision (an earlier run replaced them, or the deploy made them) must have joined before
+    // another goes: a revision that cannot join must not take the pool down one host per deploy.
+    if (stale.length > 0) for (const claim of members.filter((c) => !stale.includes(c))) await this.joined(claim.metadata.name);
     const surgeCount = Math.min(this.opts.maxSurge, stale.length);
     this.say(
       `pool ${this.opts.pool}: ${stale.length} of ${members.length} host(s) to replace (${stale.map((c) => c.metadata.name).join(', ') || 'none'}), surge ${surgeCount}, ${surgeCount + this.opts.maxUnavailable} at a time`,
@@ -321,7 +385,7 @@ class HostRoll {
         surges.find((s) => s.metadata.name === name),
       );
     const batch = Math.max(1, surgeCount + this.opts.maxUnavailable);
-    for (let i = 0; i < stale.length; i += batch) await Promise.all(stale.slice(i, i + batch).map((c) => this.replace(c)));
+    await inBatches(stale, batch, (c) => this.replace(c));
     for (const name of surgeNames) await this.removeSurge(name);
     this.say(`pool ${this.opts.pool}: all ${members.length} host(s) run revision ${this.opts.revision}`);
   }
@@ -331,5 +395,14 @@ class HostRoll {
 export function runRollHosts(opts: HostRollOptions, io: DrainIo): Promise<number> {
   const template = parseClaimTemplate(opts.claim);
   const problem = typeof template === 'string' ? `--claim ${escapeText(template)}` : undefined;
-  return runRoll('roll-hosts', 'hosts', opts, io, problem, (provider, tenant) => new HostRoll(provider, tenant, opts, template as ClaimTemplate, io));
+  // A host's release and its provisioning each take minutes: its own default, longer than a VM's.
+  const withDefaults: HostRollOptions = { ...opts, joinTimeout: opts.joinTimeout ?? DEFAULT_HOST_JOIN_TIMEOUT };
+  return runRoll(
+    'roll-hosts',
+    'hosts',
+    withDefaults,
+    io,
+    problem,
+    (provider, tenant) => new HostRoll(provider, tenant, withDefaults, template as ClaimTemplate, io),
+  );
 }

@@ -44,6 +44,7 @@ import {
   byIndex,
   deleteSurgeSecret,
   FOREGROUND,
+  inBatches,
   must,
   ok,
   patiently,
@@ -382,7 +383,7 @@ class Roll {
         surges.find((s) => s.metadata.name === name),
       );
     const batch = Math.max(1, surgeCount + this.opts.maxUnavailable);
-    for (let i = 0; i < stale.length; i += batch) await Promise.all(stale.slice(i, i + batch).map((vm) => this.replace(vm)));
+    await inBatches(stale, batch, (vm) => this.replace(vm));
     for (const name of surgeNames) {
       const vm = (await this.provider.list<WireVm>(this.vms, { labelSelector: `${SURGE_LABEL}=${this.opts.pool},${CLUSTER_LABEL}=${this.opts.cluster}` })).find(
         (s) => s.metadata.name === name,

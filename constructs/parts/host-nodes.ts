@@ -20,7 +20,15 @@ import type { PlannedPrivatePool } from '../core/plan';
 import { INodeProvider } from '../node-provider';
 import { NodeEnvironment } from './node-environment';
 import { renderJoinCloudConfig } from '../render/cloud-init';
-import { autoNodeName, CLUSTER_LABEL, hostClaimUserDataSecretName, nodeEnvironmentNamespace, NODE_TYPE_LABEL, POOL_LABEL } from '../core/naming/derived';
+import {
+  autoNodeName,
+  CLUSTER_LABEL,
+  hostClaimUserDataSecretName,
+  nodeEnvironmentNamespace,
+  NODE_TYPE_LABEL,
+  POOL_LABEL,
+  rollHoldName,
+} from '../core/naming/derived';
 import { FAILURE_DOMAIN_LABEL, renderHostClaim, renderHostClaimUserDataSecret, renderHostDeployPolicy, USER_DATA_KEY } from '../render/metal3';
 import { ITenantCluster } from '../tenant-cluster';
 import { JoinToken } from './vm-node';
@@ -145,7 +153,7 @@ export class HostNodes extends Construct {
           const claim = claimOf(nodeName, node().host);
           if (rollout === undefined) return claim;
           const off = { ...claim, spec: { ...claim.spec, poweredOn: false } };
-          return rollout.hostClaimOf(nodeName, hostClaimUserDataSecretName(nodeName), claim, off);
+          return rollout.hostClaimOf(nodeName, rollHoldName(nodeName), claim, off);
         },
         rollout,
       });
@@ -207,8 +215,11 @@ class HostNode extends Construct {
     });
     // The Secrets first: the baremetal-operator reads the user data as soon as it binds a host to the claim. And
     // so they go after it: a claim whose drain stops the deploy keeps them.
+    // Conflicts forced: a claim the roll made again is co-owned by its writes, and the stack's apply must still win
+    // a field that is not the revision's (its failure domain, poweredOn).
     const hostClaim = new Manifest(this, 'Resource', {
       manifest: Lazy.anyValue({ produce: () => claim() }),
+      fieldManager: { forceConflicts: true },
       dependsOn: [userData, join.secret],
     });
     rollout?.after(hostClaim, userData, join.secret);

@@ -63,6 +63,11 @@ export interface HostClaimTemplate {
   readonly spec: Record<string, unknown>;
 }
 
+/** `value` as a string Terraform reads literally in its JSON syntax: template openers escaped. */
+function templateLiteral(value: string): string {
+  return value.replace(/\$\{/g, '$$${').replace(/%\{/g, '%%{');
+}
+
 /** `value` as an HCL string literal (inside an interpolation): quotes, backslashes and template openers escaped. */
 function hclString(value: string): string {
   return `"${value.replace(/\\/g, '\\\\').replace(/"/g, '\\"').replace(/\$\{/g, '$$${').replace(/%\{/g, '%%{')}"`;
@@ -131,7 +136,7 @@ export class NodeRollout extends Construct {
   private readonly resource: DataResource;
   /** The pool's VMs the roll has stopped (VM pools), or its HostClaims not at the revision (host pools), as Terraform reads them when it plans. */
   private readonly stopped: KubernetesResources;
-  /** Host pools: the user data Secrets of the nodes whose claim the roll has released, as Terraform reads them when it plans. */
+  /** Host pools: the holds (ConfigMaps) of the nodes whose claim the roll has released, as Terraform reads them when it plans. */
   private readonly held?: KubernetesResources;
 
   constructor(scope: Construct, id: string, props: NodeRolloutProps) {
@@ -166,7 +171,7 @@ export class NodeRollout extends Construct {
     if (hosts)
       this.held = new KubernetesResources(this, 'Held', {
         apiVersion: 'v1',
-        kind: 'Secret',
+        kind: 'ConfigMap',
         namespace: props.namespace,
         labelSelector: `${POOL_LABEL}=${props.poolName},${ROLL_STOPPED_LABEL}=true`,
       });
@@ -184,7 +189,8 @@ export class NodeRollout extends Construct {
         // Where the stack's VMs are: the kubeconfig its kubernetes provider reads.
         provider_kubeconfig: Lazy.stringValue({ produce: () => providerCluster().configPath }),
         provider_context: Lazy.stringValue({ produce: () => providerCluster().configContext }),
-        ...(props.hostClaim ? { claim: Lazy.stringValue({ produce: () => JSON.stringify(props.hostClaim!()) }) } : {}),
+        // A literal: an image URL may hold `${` or `%{`, which Terraform would read as a template.
+        ...(props.hostClaim ? { claim: Lazy.stringValue({ produce: () => templateLiteral(JSON.stringify(props.hostClaim!())) }) } : {}),
       },
       dependsOn: before ? [before.resource] : [],
       provisioners: [
@@ -225,12 +231,12 @@ export class NodeRollout extends Construct {
   /**
    * The HostClaim of host node `node` as the stack applies it: a Terraform expression. A claim not at the pool's
    * revision is applied as it is (the roll replaces it, drained first: a new image applied in place would have Metal3
-   * reprovision the host at once); one the roll released is made again `off` (powered off) while its user data Secret
-   * is held; else `planned`. `node` is a DNS label (a Node name), `secret` its user data Secret's.
+   * reprovision the host at once); one the roll released is made again `off` (powered off) while the roll holds the
+   * node (its ConfigMap `hold` is there); else `planned`. `node` is a DNS label (a Node name).
    */
-  hostClaimOf(node: string, secret: string, planned: unknown, off: unknown): string {
+  hostClaimOf(node: string, hold: string, planned: unknown, off: unknown): string {
     if (this.held === undefined) throw new Error(`[${this.node.path}] hostClaimOf is for host pools`);
-    return `\${jsondecode(concat([for c in ${this.stopped.address}.objects : ${CLAIM_AS_IS} if c.metadata.name == "${node}"], [for s in ${this.held.address}.objects : ${hclString(JSON.stringify(off))} if s.metadata.name == "${secret}"], [${hclString(JSON.stringify(planned))}])[0])}`;
+    return `\${jsondecode(concat([for c in ${this.stopped.address}.objects : ${CLAIM_AS_IS} if c.metadata.name == "${node}"], [for s in ${this.held.address}.objects : ${hclString(JSON.stringify(off))} if s.metadata.name == "${hold}"], [${hclString(JSON.stringify(planned))}])[0])}`;
   }
 
   /** The roll runs after `resources` (a node's VM, cloud-init Secret and token) are applied. */

@@ -54,9 +54,8 @@ interface Recorded {
   readonly uid: string;
   readonly revision?: string;
   readonly deleting: boolean;
-  /** A HostClaim's spec.poweredOn; a Secret's roll hold (its stopped-by-roll label). */
+  /** A HostClaim's spec.poweredOn. */
   readonly on?: boolean;
-  readonly held?: boolean;
 }
 
 describe('e2e: a private pool that changes rolls its hosts through drains, a free host first', () => {
@@ -119,7 +118,6 @@ describe('e2e: a private pool that changes rolls its hosts through drains, a fre
           revision: m.labels?.['metalslice.io/revision'],
           deleting: m.deletionTimestamp !== undefined,
           ...(kind === 'HostClaim' ? { on: e.object.spec.poweredOn === true } : {}),
-          ...(kind === 'Secret' ? { held: m.labels?.['metalslice.io/stopped-by-roll'] === 'true' } : {}),
         });
       });
       stops.push(() => w.stop());
@@ -127,7 +125,7 @@ describe('e2e: a private pool that changes rolls its hosts through drains, a fre
     watch('HostClaim', `${CLAIMS}?watch=1`);
     watch('Node', '/api/v1/nodes?watch=1');
     watch('Pod', '/api/v1/namespaces/shop/pods?watch=1');
-    watch('Secret', `/api/v1/namespaces/${NAMESPACE}/secrets?watch=1`);
+    watch('Hold', `/api/v1/namespaces/${NAMESPACE}/configmaps?watch=1&labelSelector=metalslice.io%2Fstopped-by-roll`);
   }
 
   const synth = async (version: string) => {
@@ -248,8 +246,10 @@ describe('e2e: a private pool that changes rolls its hosts through drains, a fre
       const n = (await cluster.client().get<{ spec?: { unschedulable?: boolean } }>(`/api/v1/nodes/${node}`)).body;
       expect({ node, cordoned: n.spec?.unschedulable === true }).toEqual({ node, cordoned: false });
     }
-    const held = (await cluster.client().get<KubeList<KubeDoc>>(`/api/v1/namespaces/${NAMESPACE}/secrets?labelSelector=metalslice.io%2Fstopped-by-roll`)).body
-      .items;
+    // Each node was held while its claim was released, and no hold is left.
+    for (const node of POOL) expect(ordered.some((e) => e.kind === 'Hold' && e.type === 'ADDED' && e.name === `${node}-roll-hold`)).toBe(true);
+    const held = (await cluster.client().get<KubeList<KubeDoc>>(`/api/v1/namespaces/${NAMESPACE}/configmaps?labelSelector=metalslice.io%2Fstopped-by-roll`))
+      .body.items;
     expect(held).toEqual([]);
     expectOk('apply after the roll', await tf(['apply', '-auto-approve', '-input=false', '-no-color']));
     const again = await tf(['plan', '-detailed-exitcode', '-input=false', '-no-color']);
@@ -265,10 +265,10 @@ describe('e2e: a private pool that changes rolls its hosts through drains, a fre
     const from = lastRv();
     await synth('1.35');
     const child = spawn(binary('tofu'), ['apply', '-auto-approve', '-input=false', '-no-color'], { cwd: stackDir(), env, detached: true, stdio: 'ignore' });
-    // Killed (the workstation dies) once the roll held a node's user data Secret: its claim is being released.
+    // Killed (the workstation dies) once the roll held a node (its ConfigMap): its claim is being released.
     let killed: string | undefined;
     for (const end = Date.now() + 600_000; killed === undefined;) {
-      killed = events.find((e) => e.kind === 'Secret' && e.rv > from && e.held)?.name.replace(/-userdata$/, '');
+      killed = events.find((e) => e.kind === 'Hold' && e.type === 'ADDED' && e.rv > from)?.name.replace(/-roll-hold$/, '');
       if (killed === undefined && Date.now() > end) throw new Error(`no host of the pool was released:\n${cluster.logTail(30)}`);
       if (killed === undefined) await new Promise((r) => setTimeout(r, 50));
     }
@@ -310,6 +310,9 @@ describe('e2e: a private pool that changes rolls its hosts through drains, a fre
       const n = (await cluster.client().get<{ spec?: { unschedulable?: boolean } }>(`/api/v1/nodes/${node}`)).body;
       expect({ node, cordoned: n.spec?.unschedulable === true }).toEqual({ node, cordoned: false });
     }
+    const holds = (await cluster.client().get<KubeList<KubeDoc>>(`/api/v1/namespaces/${NAMESPACE}/configmaps?labelSelector=metalslice.io%2Fstopped-by-roll`))
+      .body.items;
+    expect(holds).toEqual([]);
     expectOk('apply after the roll', await tf(['apply', '-auto-approve', '-input=false', '-no-color']));
     const again = await tf(['plan', '-detailed-exitcode', '-input=false', '-no-color']);
     expect({ code: again.code, out: again.code === 0 ? '' : again.stdout.slice(-3000) }).toEqual({ code: 0, out: '' });

@@ -50,11 +50,16 @@ async function provider(claims: FakeClaim[], held: string[] = []): Promise<{ kub
         })),
       });
     }
-    if (url.pathname === '/api/v1/namespaces/shop-metal/secrets' && req.method === 'GET') {
+    if (url.pathname === '/api/v1/namespaces/shop-metal/configmaps' && req.method === 'GET') {
       expect(url.searchParams.get('labelSelector')).toBe('metalslice.io/pool=gpu,metalslice.io/stopped-by-roll=true');
       return send(200, { metadata: {}, items: held.map((name) => ({ metadata: { name } })) });
     }
+    if (url.pathname === '/api/v1/namespaces/shop-metal/secrets' && req.method === 'GET') {
+      expect(url.searchParams.get('labelSelector')).toBe('metalslice.io/surge-of=gpu');
+      return send(200, { metadata: {}, items: [] });
+    }
     if (req.method === 'PATCH' && url.pathname.startsWith(`${CLAIMS}/`)) return send(200, {});
+    if (req.method === 'DELETE' && url.pathname.startsWith('/api/v1/namespaces/shop-metal/configmaps/')) return send(200, {});
     send(404, { message: 'no such path' });
   });
   servers.push(server);
@@ -104,7 +109,7 @@ describe('roll-hosts decides from the claims alone', () => {
     const { out, io } = ioSink();
     expect(await runRollHosts(options(p, t), io)).toBe(0);
     expect(out.stdout).toBe(`roll-hosts: pool gpu: all 2 host(s) run revision ${REVISION}\n`);
-    expect(p.calls).toEqual([`GET ${CLAIMS}`, 'GET /api/v1/namespaces/shop-metal/secrets']);
+    expect(p.calls).toEqual([`GET ${CLAIMS}`, 'GET /api/v1/namespaces/shop-metal/configmaps', 'GET /api/v1/namespaces/shop-metal/secrets']);
     expect(t.calls).toEqual([]);
   });
 
@@ -129,13 +134,13 @@ describe('roll-hosts decides from the claims alone', () => {
     expect(u.calls.length).toBeGreaterThan(0);
   });
 
-  it('a Secret held for a node the deploy no longer declares stops the roll before any write, naming it', async () => {
-    const p = await provider([{ name: 'shop-gpu-0', revision: REVISION }], ['shop-gpu-7-userdata']);
+  it("a hold for a node the deploy no longer declares is let go, and nothing else is touched (the node's end is the deploy's)", async () => {
+    const p = await provider([{ name: 'shop-gpu-0', revision: REVISION }], ['shop-gpu-7-roll-hold']);
     const t = await tenant();
     const { out, io } = ioSink();
-    expect(await runRollHosts(options(p, t, { nodes: ['shop-gpu-0'] }), io)).toBe(1);
-    expect(out.stderr).toMatch(/Secret\(s\) shop-gpu-7-userdata are held by a roll for a node the deploy no longer declares/);
-    expect(p.calls.filter((c) => !c.startsWith('GET'))).toEqual([]);
+    expect(await runRollHosts(options(p, t, { nodes: ['shop-gpu-0'] }), io)).toBe(0);
+    expect(out.stdout).toMatch(/shop-gpu-7: no longer declared; its hold let go/);
+    expect(p.calls.filter((c) => !c.startsWith('GET'))).toEqual(['DELETE /api/v1/namespaces/shop-metal/configmaps/shop-gpu-7-roll-hold']);
     expect(t.calls).toEqual([]);
   });
 

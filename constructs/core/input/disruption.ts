@@ -27,6 +27,12 @@ export function drainTimeoutSeconds(timeout: string): number | undefined {
  */
 export const DEFAULT_JOIN_TIMEOUT = '15m';
 
+/**
+ * How long a private node's host may take to be released (Metal3 deprovisions and cleans it) and, once claimed
+ * again, to be Ready: each of those takes minutes on a real server, and more with a slow firmware or a large disk.
+ */
+export const DEFAULT_HOST_JOIN_TIMEOUT = '1h';
+
 /** What is wrong with a duration, `zero` saying what a zero one leaves no time for; undefined when it is fine. */
 function durationProblem(timeout: string, zero: string): string | undefined {
   const seconds = drainTimeoutSeconds(timeout);

@@ -128,6 +128,14 @@ export function vmUserDataSecretName(nodeName: string): string {
   return `${nodeName}-cloudinit`;
 }
 
+/**
+ * `<node>-roll-hold`: the ConfigMap that says a roll released a private node's claim and has not yet deleted its old
+ * Node (the stack makes such a claim again powered off). A ConfigMap: a list of it holds no secret.
+ */
+export function rollHoldName(nodeName: string): string {
+  return `${nodeName}-roll-hold`;
+}
+
 /** `<node>-userdata`: the Secret a private node's HostClaim takes its cloud-config from. */
 export function hostClaimUserDataSecretName(nodeName: string): string {
   return `${nodeName}-userdata`;
