@@ -16,7 +16,7 @@ import { caCertHash, renderJoinCloudConfig } from '../../constructs/render/cloud
 import { EXAMPLE_CA } from '../support/models';
 import { copyTerraformTree, expectOk, startCluster, TestCluster, tofu } from './harness';
 import type { HostClaimDoc, SecretDoc, VirtualMachineDoc } from '../support/kube-docs';
-import { appliedYaml, stackObjects } from '../support/stack-objects';
+import { appliedManifest, appliedYaml, stackObjects } from '../support/stack-objects';
 import { KUBECTL_PROVIDER } from '../../constructs/plumbing/kubectl';
 import { MetalsliceConfig } from '../../constructs/core/input/model';
 import { planModel } from '../../constructs/core/plan';
@@ -50,8 +50,10 @@ function synthesizedManifests(stack: TerraformStack, kind: string): Synthesized[
     .map((o) => {
       const [via, name] = o.address.split('.');
       const { depends_on: _waits, ...resource } = json.resource[via][name];
-      // A VM's runStrategy reads its pool's stopped VMs (a data source not copied here): as applied with none stopped.
+      // A VM's runStrategy reads its pool's stopped VMs, and a HostClaim its pool's claims not at the revision and its
+      // holds (data sources not copied here): as applied with none of them.
       if (typeof resource.yaml_body === 'string') resource.yaml_body = appliedYaml(resource.yaml_body);
+      if (typeof resource.manifest === 'string') resource.manifest = appliedManifest(resource.manifest);
       return { via, manifest: o.object as unknown as Manifest, resource };
     });
 }
@@ -92,10 +94,11 @@ function comparable(obj: { metadata: { labels?: Record<string, string> }; spec: 
     .split(`"namespace":"${namespace}"`)
     .join('"namespace":"<ns>"')
     .replace(/"(serial|uuid)":"[0-9a-f-]{36}"/g, '"$1":"<assigned by KubeVirt>"')
-    // A pool's revision, which its rollout replaces nodes by: a node template's VM is made once per claim and rolled
-    // by vCluster Platform, not by metalslice, so it carries none.
+    // A pool's revision, which its rollout replaces nodes by: a node template's VM (or HostClaim) is made once per
+    // claim and rolled by vCluster Platform, not by metalslice, so it carries none.
     .replace(/,"metalslice\.io\/revision":"[0-9a-f]{16}"/g, '');
-  return { labels: obj.metadata.labels, spec: quantitiesAsStrings(JSON.parse(text)) };
+  const { 'metalslice.io/revision': _revision, ...labels } = obj.metadata.labels ?? {};
+  return { labels: obj.metadata.labels === undefined ? undefined : labels, spec: quantitiesAsStrings(JSON.parse(text)) };
 }
 
 /**
