@@ -119,6 +119,7 @@ export function clusterSpecs(count: number, ca: string): ClusterSpec[] {
     endpoint: `https://10.0.${i}.10:6443`,
     caCertificate: ca,
     kubernetesVersion: '1.33',
+    bootstrap: { mode: 'preinstalled', kubernetes: '1.33.7' },
   }));
 }
 

@@ -139,7 +139,7 @@ export class AutoNodes extends Construct implements IPlanContributor {
       const pool = this.planned(name, 'dynamic');
       return renderClusterApiPool(pool, {
         namespace: this.quota?.namespace ?? this.environment.namespace,
-        kubernetesVersion: `v${this.cluster.kubernetesVersion ?? '1.33'}.0`,
+        kubernetesVersion: this.cluster.bootstrap ? `v${this.cluster.bootstrap.kubernetes}` : `v${this.cluster.kubernetesVersion ?? '1.33'}.0`,
         vm: pool.vms?.[0],
         hostSelector: this.quota ? this.hostSelector(this.quota) : undefined,
       });

@@ -32,6 +32,7 @@ export {
   ReportGroup,
   ReportNode,
   ReportEnvironment,
+  ReportCluster,
 } from './core/plan';
 export { MetalsliceError, PlanIssue } from './core/base/errors';
 export { loadConfigFile, parseConfigText } from './core/input/config';

@@ -6,7 +6,8 @@ import { KubernetesProvider } from './providers/kubernetes/provider';
 import { TerraformProvider, TerraformStack } from 'cdktf';
 import { Construct, IConstruct } from 'constructs';
 import { IPlanContributor, ModelBuilder } from './capacity-plan';
-import { ClusterSpec } from './core/input/model';
+import { ClusterSpec, NodeBootstrap } from './core/input/model';
+import { kubernetesMinorOf } from './core/input/bootstrap';
 import { requireProps } from './plumbing/props';
 import { NodeDrains } from './parts/node-drain';
 
@@ -20,6 +21,8 @@ export interface ITenantCluster extends IConstruct {
   readonly caCertificate: string;
   /** Kubernetes minor version installed on the nodes. @default "1.33" */
   readonly kubernetesVersion?: string;
+  /** Where the nodes get containerd, kubelet and kubeadm, and at which exact versions. @default - unpinned, from the internet */
+  readonly bootstrap?: NodeBootstrap;
   /** The provider for objects inside the tenant cluster. */
   readonly provider: TerraformProvider;
   /** The kubeconfig the provider reads, and what a node's drain reads (`metalslice drain-node`). @default - KUBE_CONFIG_PATH */
@@ -36,8 +39,14 @@ export interface TenantClusterProps {
   readonly caCertificate: string;
   /** @default - the construct id */
   readonly name?: string;
-  /** Kubernetes minor version installed on the nodes. @default "1.33" */
+  /** Kubernetes minor version installed on the nodes. @default - the bootstrap's minor, else "1.33" */
   readonly kubernetesVersion?: string;
+  /**
+   * Where the nodes get containerd, kubelet and kubeadm, and at which exact versions: preinstalled in the image,
+   * from repositories inside the fleet, or from the internet (README "Node software"). The pins are part of every
+   * pool's revision. @default - unpinned, from the internet (the plan warns)
+   */
+  readonly bootstrap?: NodeBootstrap;
   /** kubeconfig for the tenant provider alias. @default - the provider's own default (KUBE_CONFIG_PATH) */
   readonly kubeconfigPath?: string;
   /** @default - the kubeconfig's current context */
@@ -68,6 +77,8 @@ export class TenantCluster extends Construct implements ITenantCluster, IPlanCon
   readonly caCertificate: string;
   /** Kubernetes minor version installed on the nodes. @default "1.33" */
   readonly kubernetesVersion?: string;
+  /** Where the nodes get their node software, pinned. @default - unpinned, from the internet */
+  readonly bootstrap?: NodeBootstrap;
   readonly provider: TerraformProvider;
   readonly kubeconfigPath?: string;
   readonly kubeconfigContext?: string;
@@ -85,7 +96,8 @@ export class TenantCluster extends Construct implements ITenantCluster, IPlanCon
     this.clusterName = props.name ?? id;
     this.endpoint = props.endpoint;
     this.caCertificate = props.caCertificate;
-    this.kubernetesVersion = props.kubernetesVersion;
+    this.kubernetesVersion = props.kubernetesVersion ?? (props.bootstrap ? kubernetesMinorOf(props.bootstrap.kubernetes) : undefined);
+    this.bootstrap = props.bootstrap;
     this.kubeconfigPath = props.kubeconfigPath;
     this.kubeconfigContext = props.kubeconfigContext;
     this.ownProvider = props.provider === undefined;
@@ -97,6 +109,7 @@ export class TenantCluster extends Construct implements ITenantCluster, IPlanCon
       kubernetesVersion: props.kubernetesVersion,
       kubeconfigPath: props.kubeconfigPath,
       kubeconfigContext: props.kubeconfigContext,
+      ...(props.bootstrap !== undefined ? { bootstrap: props.bootstrap } : {}),
     };
     NodeDrains.of(this, this);
   }
@@ -120,6 +133,7 @@ class TenantClusterInStack extends Construct implements ITenantCluster {
   readonly endpoint: string;
   readonly caCertificate: string;
   readonly kubernetesVersion?: string;
+  readonly bootstrap?: NodeBootstrap;
   readonly provider: TerraformProvider;
   readonly kubeconfigPath?: string;
   readonly kubeconfigContext?: string;
@@ -135,6 +149,7 @@ class TenantClusterInStack extends Construct implements ITenantCluster {
     this.endpoint = cluster.endpoint;
     this.caCertificate = cluster.caCertificate;
     this.kubernetesVersion = cluster.kubernetesVersion;
+    this.bootstrap = cluster.bootstrap;
     this.kubeconfigPath = cluster.kubeconfigPath;
     this.kubeconfigContext = cluster.kubeconfigContext;
     this.provider = tenantProvider(this, cluster.clusterName, cluster.spec);

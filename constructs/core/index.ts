@@ -17,6 +17,7 @@ export {
   ReportGroup,
   ReportNode,
   ReportEnvironment,
+  ReportCluster,
 } from './plan';
 export { MetalsliceError, UnreadableInputError, PlanIssue } from './base/errors';
 export { loadConfigFile, parseConfigText, MAX_CONFIG_BYTES } from './input/config';

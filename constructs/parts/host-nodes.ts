@@ -207,6 +207,7 @@ class HostNode extends Construct {
               caCertificate: cluster.caCertificate,
               token,
               kubernetesVersion: cluster.kubernetesVersion ?? '1.33',
+              bootstrap: cluster.bootstrap,
               labels: labels(),
               taints: taints(),
             }),

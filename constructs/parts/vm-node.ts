@@ -146,6 +146,7 @@ export class VmNode extends Construct {
             caCertificate: cluster.caCertificate,
             token,
             kubernetesVersion: cluster.kubernetesVersion ?? '1.33',
+            bootstrap: cluster.bootstrap,
             labels: join.labels,
             taints: join.taints,
           });

@@ -1,11 +1,13 @@
 /**
  * The cloud-init document that turns a fresh VM or bare-metal host into a node of a tenant cluster:
- * kernel modules and sysctls, containerd, kubelet and kubeadm from pkgs.k8s.io, then `kubeadm join`
+ * kernel modules and sysctls, the node software (containerd, kubelet and kubeadm: pinned and from where the
+ * cluster's bootstrap says, render/node-software.ts; unpinned from pkgs.k8s.io without one), then `kubeadm join`
  * with bootstrap-token discovery pinned to the cluster CA's public key hash.
  */
 import { createHash, X509Certificate } from 'crypto';
 import { parse as parseYaml, stringify } from 'yaml';
-import { Taint } from '../core/input/model';
+import type { NodeBootstrap, Taint } from '../core/input/model';
+import { nodeSoftware } from './node-software';
 
 export interface JoinDocumentOptions {
   /** The node's name in the tenant cluster (also its hostname). */
@@ -16,8 +18,10 @@ export interface JoinDocumentOptions {
   readonly caCertificate: string;
   /** The bootstrap token `<id>.<secret>`; from Terraform, never a literal in synth output. */
   readonly token: string;
-  /** Kubernetes minor version of the packages, e.g. `1.33`. */
+  /** Kubernetes minor version of the packages, e.g. `1.33` (what an unpinned node installs the newest patch of). */
   readonly kubernetesVersion: string;
+  /** Where the node software comes from, pinned. @default - unpinned, from the internet */
+  readonly bootstrap?: NodeBootstrap;
   readonly labels: Readonly<Record<string, string>>;
   readonly taints?: readonly Taint[];
 }
@@ -106,29 +110,48 @@ export function renderJoinConfiguration(options: JoinDocumentOptions): Record<st
   };
 }
 
+/** The files every join document writes: kernel modules, sysctls, the JoinConfiguration and the kubelet's patch. */
+function joinFiles(options: JoinDocumentOptions): Record<string, unknown>[] {
+  return [
+    { path: '/etc/modules-load.d/kubernetes.conf', permissions: '0644', content: 'overlay\nbr_netfilter\n' },
+    {
+      path: '/etc/sysctl.d/99-kubernetes.conf',
+      permissions: '0644',
+      content: 'net.bridge.bridge-nf-call-iptables = 1\nnet.bridge.bridge-nf-call-ip6tables = 1\nnet.ipv4.ip_forward = 1\n',
+    },
+    {
+      path: JOIN_CONFIGURATION_PATH,
+      permissions: '0600',
+      owner: 'root:root',
+      content: stringify(renderJoinConfiguration(options), { lineWidth: 0 }),
+    },
+    { path: `${KUBEADM_PATCHES_DIR}/kubeletconfiguration+merge.yaml`, permissions: '0644', content: KUBELET_CONFIGURATION_PATCH },
+  ];
+}
+
+/** The join document of a cluster with a bootstrap: its node software pinned, from where the bootstrap says. */
+function renderPinnedJoinCloudConfig(options: JoinDocumentOptions, bootstrap: NodeBootstrap): string {
+  const software = nodeSoftware(bootstrap, new URL(options.endpoint).hostname.replace(/^\[|\]$/g, ''), JOIN_CONFIGURATION_PATH);
+  const config = {
+    hostname: options.nodeName,
+    fqdn: options.nodeName,
+    write_files: [...joinFiles(options), ...software.files],
+    ...software.keys,
+    runcmd: [['modprobe', 'overlay'], ['modprobe', 'br_netfilter'], ['sysctl', '--system'], ...software.runcmd],
+  };
+  return `#cloud-config\n${stringify(config, { lineWidth: 0 })}`;
+}
+
 /** The whole `#cloud-config` document. */
 export function renderJoinCloudConfig(options: JoinDocumentOptions): string {
+  if (options.bootstrap !== undefined) return renderPinnedJoinCloudConfig(options, options.bootstrap);
   const minor = options.kubernetesVersion;
   const repo = `https://pkgs.k8s.io/core:/stable:/v${minor}/deb/`;
   const keyring = '/etc/apt/keyrings/kubernetes-apt-keyring.gpg';
   const config = {
     hostname: options.nodeName,
     fqdn: options.nodeName,
-    write_files: [
-      { path: '/etc/modules-load.d/kubernetes.conf', permissions: '0644', content: 'overlay\nbr_netfilter\n' },
-      {
-        path: '/etc/sysctl.d/99-kubernetes.conf',
-        permissions: '0644',
-        content: 'net.bridge.bridge-nf-call-iptables = 1\nnet.bridge.bridge-nf-call-ip6tables = 1\nnet.ipv4.ip_forward = 1\n',
-      },
-      {
-        path: JOIN_CONFIGURATION_PATH,
-        permissions: '0600',
-        owner: 'root:root',
-        content: stringify(renderJoinConfiguration(options), { lineWidth: 0 }),
-      },
-      { path: `${KUBEADM_PATCHES_DIR}/kubeletconfiguration+merge.yaml`, permissions: '0644', content: KUBELET_CONFIGURATION_PATCH },
-    ],
+    write_files: joinFiles(options),
     package_update: true,
     packages: ['apt-transport-https', 'ca-certificates', 'curl', 'gpg', 'containerd'],
     runcmd: [

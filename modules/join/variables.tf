@@ -75,3 +75,62 @@ variable "token_ttl" {
     error_message = "token_ttl must be a duration such as 24h or 90m."
   }
 }
+
+variable "bootstrap" {
+  type = object({
+    mode             = string
+    kubernetes       = string
+    containerd       = optional(string)
+    package_revision = optional(string, "1.1")
+    sandbox_image    = optional(string)
+    repositories = optional(object({
+      distribution   = optional(string)
+      security       = optional(string)
+      kubernetes     = string
+      kubernetes_key = string
+    }))
+    proxy = optional(object({
+      http     = optional(string)
+      https    = optional(string)
+      no_proxy = optional(list(string), [])
+    }))
+  })
+  description = "Where the node gets containerd, kubelet and kubeadm, pinned (a cluster's bootstrap in metalslice's config, README \"Node software\"): mode preinstalled (the image carries them; the document checks their versions and joins), mirror (packages from repositories inside the fleet) or internet (pkgs.k8s.io); kubernetes is the exact version (1.34.4), whose minor must be kubernetes_version. null: unpinned, from pkgs.k8s.io."
+  default     = null
+
+  validation {
+    condition     = var.bootstrap == null || try(contains(["preinstalled", "mirror", "internet"], var.bootstrap.mode) && can(regex("^1\\.[0-9]{1,3}\\.[0-9]{1,3}$", var.bootstrap.kubernetes)), false)
+    error_message = "bootstrap.mode must be preinstalled, mirror or internet, and bootstrap.kubernetes an exact Kubernetes version such as 1.34.4."
+  }
+
+  validation {
+    condition = var.bootstrap == null || try(
+      var.bootstrap.mode == "preinstalled" ? (var.bootstrap.containerd == null || can(regex("^v?[0-9][0-9A-Za-z.+~-]{0,127}$", var.bootstrap.containerd))) && var.bootstrap.repositories == null && var.bootstrap.sandbox_image == null
+      : can(regex("^([0-9]{1,9}:)?[0-9][0-9A-Za-z.+~-]{0,127}$", var.bootstrap.containerd)) && can(regex("^[0-9A-Za-z.+~]{1,64}$", var.bootstrap.package_revision)) && (var.bootstrap.sandbox_image == null || can(regex("^[a-z0-9][a-z0-9._\\-/:@]{0,254}$", var.bootstrap.sandbox_image))) && ((var.bootstrap.mode == "mirror") == (var.bootstrap.repositories != null)),
+    false)
+    error_message = "bootstrap: mirror and internet need containerd (the package version to install) and take package_revision and sandbox_image; mirror needs repositories, which only mirror takes; preinstalled takes containerd as `containerd --version` prints it, and nothing it would install."
+  }
+
+  validation {
+    # URLs end up in the node's user data (and in state): no credential, no character a shell or an apt source line reads.
+    condition = var.bootstrap == null || alltrue([
+      for u in concat(
+        try(var.bootstrap.repositories, null) == null ? [] : [var.bootstrap.repositories.distribution, var.bootstrap.repositories.security, var.bootstrap.repositories.kubernetes],
+        try(var.bootstrap.proxy, null) == null ? [] : [var.bootstrap.proxy.http, var.bootstrap.proxy.https],
+      ) : u == null || can(regex("^https?://[^@\\s\"'`$\\\\;|&<>(){}?#]+$", u))
+    ])
+    error_message = "bootstrap repository and proxy URLs must be http:// or https:// URLs with no credential (user:password@), query or fragment, and no space, quote, $, \\, ;, |, &, <, > or brackets: the node's user data carries them."
+  }
+
+  validation {
+    condition = var.bootstrap == null || try(var.bootstrap.repositories, null) == null || try(
+      can(regex("^-----BEGIN PGP PUBLIC KEY BLOCK-----\r?\n[\\s\\S]+\r?\n-----END PGP PUBLIC KEY BLOCK-----\\s*$", var.bootstrap.repositories.kubernetes_key)) && !strcontains(var.bootstrap.repositories.kubernetes_key, "PRIVATE KEY") && (var.bootstrap.repositories.security == null || var.bootstrap.repositories.distribution != null),
+    false)
+    error_message = "bootstrap.repositories.kubernetes_key must be the ASCII-armored PGP public key that signs the repository (gpg --armor --export KEYID), never a private key; security needs distribution."
+  }
+
+  validation {
+    condition     = var.bootstrap == null || try(var.bootstrap.proxy, null) == null || try((var.bootstrap.proxy.http != null || var.bootstrap.proxy.https != null) && alltrue([for e in var.bootstrap.proxy.no_proxy : can(regex("^[A-Za-z0-9*.][A-Za-z0-9.\\-:/*\\[\\]]{0,252}$", e))]), false)
+    error_message = "bootstrap.proxy needs http or https, and each no_proxy entry must be a host, domain, IP or CIDR."
+  }
+}

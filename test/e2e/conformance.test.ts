@@ -13,6 +13,7 @@ import { CapacityPlan, ElasticFleet, ElasticNodePool, ElasticQuota, TenantCluste
 import { NodeProvider } from '../../constructs/node-provider';
 import { PrivateNodePool } from '../../constructs/private-node-pool';
 import { caCertHash, renderJoinCloudConfig } from '../../constructs/render/cloud-init';
+import type { NodeBootstrap } from '../../constructs/core/input/model';
 import { EXAMPLE_CA } from '../support/models';
 import { copyTerraformTree, expectOk, startCluster, TestCluster, tofu } from './harness';
 import type { HostClaimDoc, SecretDoc, VirtualMachineDoc } from '../support/kube-docs';
@@ -242,7 +243,7 @@ describe('node templates conform to the constructs', () => {
     expect(a.body.spec.userData).toEqual({ name: `${nodeName}-userdata`, namespace: 'prod-metal' });
   });
 
-  it('writes the same join cloud-config from the join module as the constructs render, and registers its token', async () => {
+  it('writes the same join cloud-config from the join module as the constructs render, for every bootstrap, and registers its token', async () => {
     const dir = path.join(work, 'join-root');
     fs.mkdirSync(dir);
     const labels = { 'metalslice.io/pool': 'small', 'node.kubernetes.io/instance-type': 'small', 'node-role.kubernetes.io/worker': '', tier: 'a' };
@@ -250,6 +251,57 @@ describe('node templates conform to the constructs', () => {
       { key: 'dedicated', value: 'gpu', effect: 'NoSchedule' as const },
       { key: 'spot', effect: 'PreferNoSchedule' as const },
     ];
+    // Each bootstrap as the config takes it, and as the module takes it (snake_case).
+    const key =
+      '-----BEGIN PGP PUBLIC KEY BLOCK-----\n\nmQINBGMHmisBEADcP4WBUzpn8NMe8sTqA2dI2s3P6L5oF5tgJq9nF6YJjD0\n=x4Jk\n-----END PGP PUBLIC KEY BLOCK-----\n';
+    const proxy = { http: 'http://proxy.internal:3128', noProxy: ['.internal', '10.0.0.0/8'] };
+    const bootstraps: Record<string, NodeBootstrap | undefined> = {
+      join: undefined,
+      preinstalled: { mode: 'preinstalled', kubernetes: '1.33.7', containerd: 'v1.7.24', proxy },
+      mirror: {
+        mode: 'mirror',
+        kubernetes: '1.33.7',
+        containerd: '1.7.24-1',
+        sandboxImage: 'registry.internal/pause:3.10',
+        repositories: {
+          distribution: 'http://mirror.internal/debian',
+          security: 'http://mirror.internal/debian-security',
+          kubernetes: 'http://mirror.internal/k8s/',
+          kubernetesKey: key,
+        },
+        proxy,
+      },
+      internet: { mode: 'internet', kubernetes: '1.33.7', containerd: '1.7.24-1', packageRevision: '1.2', proxy: { https: 'http://proxy.internal:3128' } },
+    };
+    const forModule = (b: NodeBootstrap) => ({
+      mode: b.mode,
+      kubernetes: b.kubernetes,
+      containerd: b.containerd,
+      package_revision: b.packageRevision,
+      sandbox_image: b.sandboxImage,
+      repositories: b.repositories && {
+        distribution: b.repositories.distribution,
+        security: b.repositories.security,
+        kubernetes: b.repositories.kubernetes,
+        kubernetes_key: b.repositories.kubernetesKey,
+      },
+      proxy: b.proxy && { http: b.proxy.http, https: b.proxy.https, no_proxy: b.proxy.noProxy },
+    });
+    const modules = Object.fromEntries(
+      Object.entries(bootstraps).map(([name, bootstrap]) => [
+        name,
+        {
+          source: '../modules/join',
+          node_name: `prod-small-${name}`,
+          cluster_endpoint: 'https://10.0.0.10:6443',
+          cluster_ca_cert_hash: caCertHash(EXAMPLE_CA),
+          kubernetes_version: '1.33',
+          node_labels: labels,
+          node_taints: taints,
+          ...(bootstrap ? { bootstrap: forModule(bootstrap) } : {}),
+        },
+      ]),
+    );
     const config = {
       terraform: {
         required_providers: {
@@ -259,20 +311,14 @@ describe('node templates conform to the constructs', () => {
       },
       // The token Secret is applied server-side (kubectl_manifest): the same cluster through the kubectl provider.
       provider: { kubernetes: [{ config_path: cluster.adminKubeconfig }], kubectl: [{ config_path: cluster.adminKubeconfig, load_config_file: true }] },
-      module: {
-        join: {
-          source: '../modules/join',
-          node_name: 'prod-small-0',
-          cluster_endpoint: 'https://10.0.0.10:6443',
-          cluster_ca_cert_hash: caCertHash(EXAMPLE_CA),
-          kubernetes_version: '1.33',
-          node_labels: labels,
-          node_taints: taints,
-        },
-      },
+      module: modules,
       output: {
-        cloud_config: { value: '${module.join.cloud_config}', sensitive: true },
-        token: { value: '${module.join.token}', sensitive: true },
+        ...Object.fromEntries(
+          Object.keys(bootstraps).flatMap((name) => [
+            [`${name}_cloud_config`, { value: `\${module.${name}.cloud_config}`, sensitive: true }],
+            [`${name}_token`, { value: `\${module.${name}.token}`, sensitive: true }],
+          ]),
+        ),
         token_secret_name: { value: '${module.join.token_secret_name}' },
       },
     };
@@ -282,26 +328,29 @@ describe('node templates conform to the constructs', () => {
     const out = await tofu(dir, ['output', '-json']);
     expectOk('output', out);
     const outputs = JSON.parse(out.stdout) as Record<string, { value: string }>;
-    const token = outputs.token.value;
+    const token = outputs.join_token.value;
     expect(token).toMatch(/^[a-z0-9]{6}\.[a-z0-9]{16}$/);
 
-    const expected = renderJoinCloudConfig({
-      nodeName: 'prod-small-0',
-      endpoint: 'https://10.0.0.10:6443',
-      caCertificate: EXAMPLE_CA,
-      token,
-      kubernetesVersion: '1.33',
-      labels,
-      taints,
-    });
-    const fromModule = outputs.cloud_config.value;
-    expect(fromModule.startsWith('#cloud-config\n')).toBe(true);
     // The same document: equal as YAML, the kubeadm JoinConfiguration inside it included.
     const deep = (doc: string) => {
       const parsed = parse(doc) as { write_files: { path: string; content: string }[] };
       return { ...parsed, write_files: parsed.write_files.map((f) => (f.path.endsWith('.yaml') ? { ...f, content: parse(f.content) as unknown } : f)) };
     };
-    expect(deep(fromModule)).toEqual(deep(expected));
+    for (const [name, bootstrap] of Object.entries(bootstraps)) {
+      const expected = renderJoinCloudConfig({
+        nodeName: `prod-small-${name}`,
+        endpoint: 'https://10.0.0.10:6443',
+        caCertificate: EXAMPLE_CA,
+        token: outputs[`${name}_token`].value,
+        kubernetesVersion: '1.33',
+        labels,
+        taints,
+        bootstrap,
+      });
+      const fromModule = outputs[`${name}_cloud_config`].value;
+      expect(fromModule.startsWith('#cloud-config\n')).toBe(true);
+      expect({ name, document: deep(fromModule) }).toEqual({ name, document: deep(expected) });
+    }
 
     const secret = await cluster.client().get<SecretDoc>(`/api/v1/namespaces/kube-system/secrets/${outputs.token_secret_name.value}`);
     expect(secret.status).toBe(200);

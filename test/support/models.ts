@@ -20,8 +20,10 @@ export function quota(name: string, fleetName: string, limits: QuotaSpec['limits
   return { name, fleet: fleetName, organization: 'acme', limits, ...extra };
 }
 
+/** A cluster whose nodes' software is pinned (preinstalled in their image), as a team would declare one. */
 export function cluster(name = 'prod', extra: Partial<ClusterSpec> = {}): ClusterSpec {
-  return { name, endpoint: 'https://10.0.0.10:6443', caCertificate: EXAMPLE_CA, ...extra };
+  const pinned = `${extra.kubernetesVersion ?? '1.33'}.7`;
+  return { name, endpoint: 'https://10.0.0.10:6443', caCertificate: EXAMPLE_CA, bootstrap: { mode: 'preinstalled', kubernetes: pinned }, ...extra };
 }
 
 export function pool(name: string, quotaName: string, shape: NodePoolSpec['shape'], count: number, extra: Partial<NodePoolSpec> = {}): NodePoolSpec {

@@ -68,7 +68,9 @@ describe('metalslice plan', () => {
     expect(burst.candidates?.map((c) => c.nodeType)).toEqual(['virt.small', 'virt.medium', 'virt.large']);
     expect(preview.summary).toMatch(/^40 of cpu 1, memory 2 Gi and 3 of cpu 6, memory 24 Gi would create .*virt\.large/);
     expect(preview.cost).toBeGreaterThanOrEqual(preview.lowerBound);
+    // The example leaves its cluster's node software unpinned (it plans on any machine): the plan says so.
     expect(report.warnings).toEqual([
+      { path: 'clusters[0].bootstrap', message: expect.stringContaining('is not set'), file: example, line: expect.any(Number), column: expect.any(Number) },
       {
         path: 'autoNodes[0].dynamic[0].preview',
         message: expect.stringMatching(/beyond the pool's limits on nodes \(\d+ > 8\)/),
@@ -90,8 +92,9 @@ describe('metalslice plan', () => {
   it('prints Markdown for pull requests', async () => {
     const { code, stdout } = await run(['plan', example, '--markdown']);
     expect(code).toBe(0);
-    // The example's dynamic pool warns that pods stay pending, so the verdict says so rather than "Everything fits".
-    expect(stdout).toMatch(/^# metalslice capacity plan\n\n⚠️ \*\*Fits, with 1 warning to read below/);
+    // The example's dynamic pool warns that pods stay pending, and its node software is unpinned, so the verdict says
+    // so rather than "Everything fits".
+    expect(stdout).toMatch(/^# metalslice capacity plan\n\n⚠️ \*\*Fits, with 2 warnings to read below/);
     expect(stdout).toContain('| team-a-workers-0 | team-a-workers | team-a-workers | bm-c01 |');
   });
 
@@ -235,7 +238,7 @@ describe('metalslice plan', () => {
   it('prints aligned text for a terminal by default, and bounded Markdown with --max-chars', async () => {
     const text = await run(['plan', example]);
     expect(text.code).toBe(0);
-    expect(text.stdout).toMatch(/^metalslice capacity plan\n\n! Fits, with 1 warning/);
+    expect(text.stdout).toMatch(/^metalslice capacity plan\n\n! Fits, with 2 warnings/);
     expect(text.stdout).toMatch(/\nfleet +hosts +cpu \(cores\) used \/ limit/);
     const md = await run(['plan', example, '--markdown', '--max-chars', '3000', '--full-report', 'the CI artifact']);
     expect(md.code).toBe(0);

@@ -127,7 +127,7 @@ describe('golden reports of the examples', () => {
     const tableLines = narrow.split('\n').filter((l) => !l.startsWith('  ') && !/^[!✓✗~A-Z]/.test(l));
     expect(Math.max(...tableLines.map((l) => l.length))).toBeLessThanOrEqual(80);
     expect(narrow).not.toContain('\u001b[');
-    expect(renderPlanText(report, undefined, { color: true })).toContain('\u001b[33m! Fits, with 1 warning');
+    expect(renderPlanText(report, undefined, { color: true })).toContain('\u001b[33m! Fits, with 2 warnings');
   });
 });
 

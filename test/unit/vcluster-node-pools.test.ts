@@ -14,7 +14,7 @@ import { importVclusterAutoNodes } from '../../constructs/core/input/vcluster';
 import { synthConfigObjects } from '../support/stack-objects';
 import { CORPUS_DIR } from '../support/vcluster-corpus';
 import { validateAgainstCrd } from '../support/crd-schema';
-import { EXAMPLE_CA } from '../support/models';
+import { cluster } from '../support/models';
 
 const CHECKSUM = '9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08';
 const IMAGE_PROPERTIES = {
@@ -46,7 +46,7 @@ const base = (providers: NodeProviderSpec[], extra: MetalsliceConfig = {}): Meta
     },
   ],
   quotas: [{ name: 'team-a', fleet: 'fra1', organization: 'acme', limits: { cpu: 64, memory: '256Gi', disk: '2Ti' } }],
-  clusters: [{ name: 'prod', endpoint: 'https://10.0.0.10:6443', caCertificate: EXAMPLE_CA }],
+  clusters: [cluster('prod')],
   nodeProviders: providers,
   ...extra,
 });

@@ -47,6 +47,38 @@ const requirement = {
     values: { type: 'array', items: { type: 'string' } },
   },
 } as const;
+const bootstrap = {
+  type: 'object',
+  required: ['mode', 'kubernetes'],
+  additionalProperties: false,
+  properties: {
+    mode: { enum: ['preinstalled', 'mirror', 'internet'] },
+    kubernetes: { type: 'string', maxLength: 64 },
+    containerd: { type: 'string', maxLength: 128 },
+    packageRevision: { type: 'string', maxLength: 64 },
+    sandboxImage: { type: 'string', maxLength: 255 },
+    repositories: {
+      type: 'object',
+      required: ['kubernetes', 'kubernetesKey'],
+      additionalProperties: false,
+      properties: {
+        distribution: { type: 'string', maxLength: 2048 },
+        security: { type: 'string', maxLength: 2048 },
+        kubernetes: { type: 'string', maxLength: 2048 },
+        kubernetesKey: { type: 'string', maxLength: 65536 },
+      },
+    },
+    proxy: {
+      type: 'object',
+      additionalProperties: false,
+      properties: {
+        http: { type: 'string', maxLength: 2048 },
+        https: { type: 'string', maxLength: 2048 },
+        noProxy: { type: 'array', maxItems: 256, items: { type: 'string', maxLength: 253 } },
+      },
+    },
+  },
+} as const;
 const hostPods = {
   type: 'object',
   required: ['count', 'requests'],
@@ -200,6 +232,7 @@ export const CONFIG_SCHEMA: SchemaObject = {
           kubernetesVersion: { type: 'string', pattern: '^1\\.[0-9]+$' },
           kubeconfigPath: { type: 'string' },
           kubeconfigContext: { type: 'string' },
+          bootstrap,
         },
       },
     },

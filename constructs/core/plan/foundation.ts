@@ -12,6 +12,7 @@ import { MAX_CPU_ALLOCATION_RATIO, MAX_LIVE_MIGRATIONS, MAX_MEMORY_OVERCOMMIT_PE
 import { describeValue, excerpt } from '../base/excerpt';
 import { KubevirtSettings } from '../kubevirt/launcher';
 import { ClusterSpec, FleetSpec, HostSpec, MetalsliceConfig } from '../input/model';
+import { bootstrapProblems, kubernetesMinorOf } from '../input/bootstrap';
 import { dns1123LabelProblem, kubeletLabelProblem, labelKeyProblem, labelValueProblem } from '../naming/kube-names';
 import { quotaNamespace } from '../naming/derived';
 import type { ExcludedHost, ModelPaths, PlannedCluster, PlannedFleet, PlannedHost, PlannedQuota } from './types';
@@ -262,7 +263,7 @@ function planFleet(spec: FleetSpec, at: string, ownNamespaces: ReadonlySet<strin
   };
 }
 
-function planCluster(spec: ClusterSpec, at: string, issues: IssueCollector): PlannedCluster {
+function planCluster(spec: ClusterSpec, at: string, issues: IssueCollector, warnings: PlanIssue[]): PlannedCluster {
   const endpoint = /^https:\/\/[^/\s:]+(:(\d{1,5}))?\/?$/.exec(spec.endpoint);
   if (!endpoint) {
     issues.add(`${at}.endpoint`, `${describeValue(spec.endpoint)} is not an API server URL: write https://HOST:PORT, e.g. https://10.0.0.10:6443`);
@@ -278,7 +279,16 @@ function planCluster(spec: ClusterSpec, at: string, issues: IssueCollector): Pla
       'is not a PEM certificate: paste the tenant cluster CA (/etc/kubernetes/pki/ca.crt), starting with -----BEGIN CERTIFICATE-----',
     );
   }
-  return { name: spec.name, path: at, spec, kubernetesVersion: spec.kubernetesVersion ?? DEFAULT_KUBERNETES_VERSION };
+  if (spec.bootstrap === undefined) {
+    warnings.push({
+      path: `${at}.bootstrap`,
+      message: `is not set: every node of "${spec.name}" installs the newest kubelet and kubeadm ${spec.kubernetesVersion ?? DEFAULT_KUBERNETES_VERSION}.x from pkgs.k8s.io and containerd from its distribution at each boot, over the internet, so two nodes of one pool can run different builds; pin them with a bootstrap: its mode (preinstalled, mirror or internet) and the exact kubernetes version, e.g. {mode: preinstalled, kubernetes: "${spec.kubernetesVersion ?? DEFAULT_KUBERNETES_VERSION}.0"} (README "Node software")`,
+    });
+    return { name: spec.name, path: at, spec, kubernetesVersion: spec.kubernetesVersion ?? DEFAULT_KUBERNETES_VERSION };
+  }
+  for (const issue of bootstrapProblems(spec.bootstrap, `${at}.bootstrap`, spec.kubernetesVersion)) issues.add(issue.path, issue.message);
+  const pinned = kubernetesMinorOf(spec.bootstrap.kubernetes);
+  return { name: spec.name, path: at, spec, kubernetesVersion: spec.kubernetesVersion ?? pinned ?? DEFAULT_KUBERNETES_VERSION, bootstrap: spec.bootstrap };
 }
 
 function planQuotas(
@@ -368,7 +378,7 @@ export function planFoundation(model: MetalsliceConfig, paths: ModelPaths | unde
   });
   const clusters = new Map<string, PlannedCluster>();
   clusterSpecs.forEach((spec, i) => {
-    if (!clusters.has(spec.name)) clusters.set(spec.name, planCluster(spec, pathOf(paths, 'clusters', i), issues));
+    if (!clusters.has(spec.name)) clusters.set(spec.name, planCluster(spec, pathOf(paths, 'clusters', i), issues, warnings));
   });
   const declared = {
     fleets: new Set(fleetSpecs.map((f) => f.name)),

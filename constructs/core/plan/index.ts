@@ -17,6 +17,7 @@ import { IssueCollector, PlanIssue } from '../base/errors';
 import { checkHostMembership } from '../hosts/membership';
 import { KUBEVIRT_VERSION } from '../kubevirt/launcher';
 import { MetalsliceConfig } from '../input/model';
+import { describeBootstrap } from '../input/bootstrap';
 import { PoolPreview } from '../auto/preview';
 import { accountVms, Accounting } from './accounting';
 import { Foundation, pathOf, planFoundation } from './foundation';
@@ -69,6 +70,7 @@ export type {
   ReportGroup,
   ReportNode,
   ReportEnvironment,
+  ReportCluster,
   PlannedPrivatePool,
   Plan,
   PoolRollout,
@@ -231,6 +233,14 @@ function assemblePlan(
         ),
       ),
     environments: selection.auto.environments.map((e) => ({ cluster: e.cluster, provider: e.provider })),
+    clusters: [...foundation.clusters.values()].map((c) => ({
+      name: c.name,
+      kubernetesVersion: c.kubernetesVersion,
+      bootstrap: c.bootstrap?.mode ?? 'unpinned',
+      ...(c.bootstrap ? { kubernetes: c.bootstrap.kubernetes } : {}),
+      ...(c.bootstrap?.containerd !== undefined ? { containerd: c.bootstrap.containerd } : {}),
+      nodeSoftware: describeBootstrap(c.bootstrap, c.kubernetesVersion),
+    })),
   };
   return {
     ok: issues.ok,

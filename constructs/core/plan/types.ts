@@ -6,7 +6,7 @@
 import type { NodeEnvironmentRef, PlannedAutoPool } from '../auto';
 import type { PlanIssue } from '../base/errors';
 import type { HostTaken } from '../hosts/offer';
-import type { ClusterSpec, FleetSpec, MetalsliceConfig, NodePoolSpec, PrivateNodePoolSpec, QuotaSpec, Taint } from '../input/model';
+import type { ClusterSpec, FleetSpec, MetalsliceConfig, NodeBootstrap, NodePoolSpec, PrivateNodePoolSpec, QuotaSpec, Taint } from '../input/model';
 import type { NodeProvider } from '../auto/node-types';
 import type { PoolPreview } from '../auto/preview';
 import type { ResourceVector } from '../base/resources';
@@ -105,6 +105,8 @@ export interface PlannedCluster {
   readonly spec: ClusterSpec;
   /** The Kubernetes minor version of its nodes. */
   readonly kubernetesVersion: string;
+  /** Where its nodes get their node software, pinned. @default - unpinned, from the internet */
+  readonly bootstrap?: NodeBootstrap;
 }
 
 /** One node of an elastic pool as planned. */
@@ -169,6 +171,8 @@ export interface PlanReport {
   readonly pools: readonly ReportPool[];
   /** Node environments: one per (tenant cluster x provider) pair in use. */
   readonly environments?: readonly ReportEnvironment[];
+  /** The tenant clusters, each with where its nodes get their node software. @default - none */
+  readonly clusters?: readonly ReportCluster[];
 }
 
 /** A fleet in the plan report. Quantities are exact Kubernetes quantities by resource name. */
@@ -365,6 +369,22 @@ export interface ReportGroup {
   migrationTargets: number;
   /** In the worst case, a drain of any one host of the group leaves every one of its VMs room in its group. */
   wholeDrain: boolean;
+}
+
+/** A tenant cluster in the plan report. */
+export interface ReportCluster {
+  /** The cluster's name. */
+  name: string;
+  /** The Kubernetes minor version of its nodes. */
+  kubernetesVersion: string;
+  /** Where its nodes get containerd, kubelet and kubeadm (`preinstalled`, `mirror`, `internet`), or `unpinned`. */
+  bootstrap: string;
+  /** The pinned kubelet and kubeadm version. @default - none (unpinned) */
+  kubernetes?: string;
+  /** The pinned containerd version. @default - none (unpinned, or not checked) */
+  containerd?: string;
+  /** Where the node software comes from, readable. */
+  nodeSoftware: string;
 }
 
 /** One node of a pool in the plan report. */

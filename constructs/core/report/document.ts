@@ -232,7 +232,19 @@ function poolBlocks(r: Report): Block[] {
     },
     ...(previews.length > 0 ? [{ kind: 'lines' as const, tone: 'plain' as const, bullets: true, items: previews }] : []),
     ...groupLines(r),
+    ...nodeSoftwareLines(r),
   ];
+}
+
+/** Where each tenant cluster's nodes get containerd, kubelet and kubeadm, and which pools that is. */
+function nodeSoftwareLines(r: Report): Block[] {
+  const clusters = (r.clusters ?? []).filter((c) => r.pools.some((p) => p.cluster === c.name));
+  if (clusters.length === 0) return [];
+  const items = clusters.map((c) => {
+    const pools = r.pools.filter((p) => p.cluster === c.name).map((p) => `\`${p.name}\``);
+    return `node software of ${pools.join(', ')} (cluster \`${c.name}\`): ${c.nodeSoftware}`;
+  });
+  return [{ kind: 'lines', tone: 'plain', bullets: true, items }];
 }
 
 /** Where kube-scheduler may put each KubeVirt pool's VMs, and the room they have to migrate on a drain. */

@@ -7,6 +7,7 @@ import { createHash } from 'crypto';
 import { Quantity } from '../../base/quantity';
 import type { PlannedAutoNode } from '../../auto';
 import type { LabelSelector, PrivateNodePoolSpec } from '../../input/model';
+import { bootstrapPins } from '../../input/bootstrap';
 import { CLUSTER_LABEL, NODE_TYPE_LABEL, POOL_LABEL } from '../../naming/derived';
 import type { PlannedVm } from '../../vm/vm';
 import type { PlannedCluster, PlannedFleet } from '../types';
@@ -39,9 +40,20 @@ export function nodeRevision(vm: PlannedVm, cluster: PlannedCluster | undefined,
     labels: vm.labels,
     taints: vm.taints,
     hostSelector: fleet?.spec.hostSelector ?? null,
-    cluster: cluster ? { endpoint: cluster.spec.endpoint, ca: cluster.spec.caCertificate, kubernetesVersion: cluster.kubernetesVersion } : null,
+    cluster: clusterOf(cluster),
   };
   return hashOf(what);
+}
+
+/**
+ * What of a node's cluster a node took when it joined: the cluster, its Kubernetes version, and its node
+ * software's pins (none for a cluster without a bootstrap, so such a pool keeps the revision it had before there
+ * were any).
+ */
+function clusterOf(cluster: PlannedCluster | undefined): object | null {
+  if (!cluster) return null;
+  const bootstrap = cluster.bootstrap ? bootstrapPins(cluster.bootstrap) : undefined;
+  return { endpoint: cluster.spec.endpoint, ca: cluster.spec.caCertificate, kubernetesVersion: cluster.kubernetesVersion, bootstrap };
 }
 
 /** The first 16 hex digits of the sha256 of a value's canonical JSON: what every revision is. */
@@ -74,7 +86,7 @@ export function hostPoolRevision(
     hostSelector: hostSelector ?? null,
     labels: { ...node?.labels, [POOL_LABEL]: spec.name, [CLUSTER_LABEL]: spec.cluster, [NODE_TYPE_LABEL]: spec.nodeType },
     taints: spec.taints ?? [],
-    cluster: cluster ? { endpoint: cluster.spec.endpoint, ca: cluster.spec.caCertificate, kubernetesVersion: cluster.kubernetesVersion } : null,
+    cluster: clusterOf(cluster),
   };
   return hashOf(what);
 }
