@@ -224,6 +224,8 @@ describe('importing a vcluster.yaml', () => {
       },
     ]);
     expect(imported.warnings.map((w) => w.path)).toEqual(['privateNodes.joinNode', 'privateNodes.autoNodes[0].static[0].terminationGracePeriod']);
+    // vCluster's containerd settings have their place in metalslice: the cluster's bootstrap.
+    expect(imported.warnings[0].message).toContain('clusters[].bootstrap');
   });
 
   it('reports YAML syntax errors instead of throwing', () => {

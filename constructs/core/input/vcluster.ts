@@ -294,7 +294,10 @@ function claimsOf(privateNodes: Obj, options: VclusterImportOptions, prefix: str
     if (isRecord(privateNodes[key]) && Object.keys(privateNodes[key]).length > 0) {
       warnings.push({
         path: pointerPath(prefix, `/privateNodes/${key}`),
-        message: `not used by metalslice's node join (it renders the kubeadm join and kubelet settings itself): vCluster applies it to nodes it joins`,
+        message:
+          key === 'joinNode'
+            ? `not used by metalslice's node join: its nodes get containerd, kubelet and kubeadm as the cluster's bootstrap says (clusters[].bootstrap: mode and pinned versions, sandboxImage for a pause image, repositories, proxy); vCluster applies it to nodes it joins`
+            : `not used by metalslice's node join (it renders the kubeadm join and kubelet settings itself): vCluster applies it to nodes it joins`,
       });
     }
   }
