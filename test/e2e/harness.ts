@@ -80,6 +80,26 @@ export interface StartClusterOptions {
    * @default false
    */
   readonly audit?: boolean | { readonly requestBodies: readonly { readonly group: string; readonly resources: readonly string[] }[] };
+  /**
+   * More subjectAltNames for the API server's serving certificate, in openssl's form (`IP:10.0.2.100`,
+   * `DNS:api.example`): the addresses a client that is not on this machine dials (a VM through a port forward).
+   * @default none
+   */
+  readonly extraServingSans?: readonly string[];
+  /**
+   * With joinable: the API server URL kube-public/cluster-info publishes (kubeadm's own phase writes the one
+   * it was run against, https://127.0.0.1:<port>). `kubeadm join` bootstraps the kubelet against this URL, so
+   * a node that reaches the API server at another address (a VM) needs it to be that address.
+   * @default the loopback URL
+   */
+  readonly clusterInfoServer?: string;
+  /**
+   * With joinable: the cgroupDriver of the KubeletConfiguration kubeadm uploads (kube-system/kubelet-config),
+   * which every joining kubelet starts from. `cgroupfs` for a kubelet on this machine (no systemd here);
+   * `systemd`, kubeadm's own default, for a node that boots systemd (a VM).
+   * @default 'cgroupfs'
+   */
+  readonly kubeletCgroupDriver?: 'cgroupfs' | 'systemd';
 }
 
 /** The label (key=value) of the Nodes KWOK plays the kubelet of, in a cluster started with `workloads`. */
@@ -375,7 +395,7 @@ export async function startCluster(opts: StartClusterOptions = {}): Promise<Test
       [
         'keyUsage = critical,digitalSignature,keyEncipherment',
         'extendedKeyUsage = serverAuth',
-        'subjectAltName = IP:127.0.0.1,DNS:localhost,DNS:kubernetes,DNS:kubernetes.default,DNS:kubernetes.default.svc',
+        `subjectAltName = ${['IP:127.0.0.1', 'DNS:localhost', 'DNS:kubernetes', 'DNS:kubernetes.default', 'DNS:kubernetes.default.svc', ...(opts.extraServingSans ?? [])].join(',')}`,
       ].join('\n'),
     );
     makeClientCert(dir, 'admin', 'metalslice-admin', ['system:masters']);
@@ -536,7 +556,18 @@ export async function startCluster(opts: StartClusterOptions = {}): Promise<Test
       await startKwok(home, bins.kwok, { kwokPodStatus: true }, `${TENANT_KWOK_NODE_LABEL.key}=${TENANT_KWOK_NODE_LABEL.value}`);
     }
 
-    const joinableControlPlane = kubeadm ? await makeJoinable({ kubeadm, dir, adminKubeconfig, apiPort, admin, timeoutMs }) : undefined;
+    const joinableControlPlane = kubeadm
+      ? await makeJoinable({
+          kubeadm,
+          dir,
+          adminKubeconfig,
+          apiPort,
+          admin,
+          timeoutMs,
+          clusterInfoServer: opts.clusterInfoServer,
+          cgroupDriver: opts.kubeletCgroupDriver ?? 'cgroupfs',
+        })
+      : undefined;
     // kube-public/cluster-info with the cluster's CA, as every control plane a node joins by bootstrap token
     // publishes it (kubeadm's phase writes it on a joinable one): a node's drain checks it reaches that cluster.
     if (!kubeadm) {
@@ -671,7 +702,7 @@ const JOINABLE_CONTROLLERS = [
 ];
 
 /** The kubeadm configuration the init phases read (multi-document YAML). */
-function kubeadmInitConfiguration(kubernetesVersion: string, apiPort: number): string {
+function kubeadmInitConfiguration(kubernetesVersion: string, apiPort: number, cgroupDriver: 'cgroupfs' | 'systemd'): string {
   const docs = [
     {
       apiVersion: 'kubeadm.k8s.io/v1beta4',
@@ -700,8 +731,9 @@ function kubeadmInitConfiguration(kubernetesVersion: string, apiPort: number): s
     {
       apiVersion: 'kubelet.config.k8s.io/v1beta1',
       kind: 'KubeletConfiguration',
-      // The e2e machine has no systemd (PID 1 is not an init system), so a kubelet there can only use cgroupfs.
-      cgroupDriver: 'cgroupfs',
+      // The e2e machine has no systemd (PID 1 is not an init system), so a kubelet there can only use cgroupfs;
+      // a VM that boots systemd uses kubeadm's default, systemd (StartClusterOptions.kubeletCgroupDriver).
+      cgroupDriver,
     },
   ];
   return docs.map((d) => stringify(d, { lineWidth: 0 })).join('---\n');
@@ -721,12 +753,14 @@ async function makeJoinable(p: {
   apiPort: number;
   admin: KubeClient;
   timeoutMs: number;
+  clusterInfoServer?: string;
+  cgroupDriver: 'cgroupfs' | 'systemd';
 }): Promise<JoinableControlPlane> {
   const version = await run(p.kubeadm, ['version', '-o', 'short']);
   expectOk('kubeadm version', version);
   const kubeadmVersion = version.stdout.trim();
   const kubeadmConfigFile = path.join(p.dir, 'kubeadm-init.yaml');
-  fs.writeFileSync(kubeadmConfigFile, kubeadmInitConfiguration(kubeadmVersion, p.apiPort));
+  fs.writeFileSync(kubeadmConfigFile, kubeadmInitConfiguration(kubeadmVersion, p.apiPort, p.cgroupDriver));
   for (const phase of [
     ['upload-config', 'all'],
     ['bootstrap-token', '--skip-token-print'],
@@ -741,7 +775,28 @@ async function makeJoinable(p: {
     const cm = (await p.admin.get<ConfigMapDoc | undefined>('/api/v1/namespaces/kube-public/configmaps/cluster-info')).body;
     return Object.keys(cm?.data ?? {}).some((k) => k.startsWith('jws-kubeconfig-'));
   });
+  if (p.clusterInfoServer !== undefined) await publishClusterInfoServer(p.admin, p.clusterInfoServer, p.timeoutMs);
   return { kubeadmVersion, kubeadmConfigFile, apiServerEndpoint: `127.0.0.1:${p.apiPort}` };
+}
+
+/**
+ * Rewrites the server of kube-public/cluster-info (the URL a joining node bootstraps against) and waits until
+ * the bootstrap signer has signed the new content: every jws-kubeconfig-* signature changed.
+ */
+async function publishClusterInfoServer(admin: KubeClient, server: string, timeoutMs: number): Promise<void> {
+  const cmPath = '/api/v1/namespaces/kube-public/configmaps/cluster-info';
+  const cm = (await admin.get<ConfigMapDoc>(cmPath)).body;
+  const data = cm.data ?? {};
+  const kubeconfig = parseAllDocuments(data.kubeconfig ?? '')[0]?.toJS() as { clusters?: { cluster: { server?: string } }[] } | undefined;
+  if (!kubeconfig?.clusters?.length) throw new Error('kube-public/cluster-info has no kubeconfig with a cluster');
+  for (const c of kubeconfig.clusters) c.cluster.server = server;
+  const before = Object.fromEntries(Object.entries(data).filter(([k]) => k.startsWith('jws-kubeconfig-')));
+  const patched = await admin.request('PATCH', cmPath, { data: { kubeconfig: stringify(kubeconfig) } }, 'application/merge-patch+json');
+  if (patched.status !== 200) throw new Error(`cannot set cluster-info's server to ${server}: HTTP ${patched.status}`);
+  await waitFor(`cluster-info signed again with server ${server}`, timeoutMs, async () => {
+    const now = (await admin.get<ConfigMapDoc | undefined>(cmPath)).body?.data ?? {};
+    return Object.keys(before).every((k) => now[k] !== undefined && now[k] !== before[k]);
+  });
 }
 
 /** A client of a cluster that authenticates with a bootstrap token (`<id>.<secret>`), as a joining node does. */
