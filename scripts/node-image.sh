@@ -72,8 +72,10 @@ fi
 [[ $(id -u) -eq 0 ]] || die "needs root (mmdebstrap builds the root filesystem in root mode)"
 
 # mkfs.ext4 -d fills the filesystem from a directory, so no loop device or mount is needed.
+# What booting it takes on this machine (test/boot/qemu.ts): QEMU, a vfat seed, and socat, which carries each
+# guest connection to the API server (QEMU's guestfwd to a tcp chardev would carry only one, opened at start).
 apt_install mmdebstrap:mmdebstrap mkfs.ext4:e2fsprogs qemu-system-x86_64:qemu-system-x86 qemu-img:qemu-utils \
-  mkfs.vfat:dosfstools mcopy:mtools gcc:gcc /usr/lib/x86_64-linux-gnu/libc.a:libc6-dev
+  mkfs.vfat:dosfstools mcopy:mtools socat:socat gcc:gcc /usr/lib/x86_64-linux-gnu/libc.a:libc6-dev
 
 start=$(date +%s)
 mkdir -p "$CACHE"
