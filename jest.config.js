@@ -8,5 +8,7 @@ module.exports = {
   projects: [
     { displayName: 'unit', testEnvironment: 'node', transform, roots: ['<rootDir>/test'], testMatch: ['<rootDir>/test/{unit,property,synth}/**/*.test.ts'] },
     { displayName: 'e2e', testEnvironment: 'node', transform, roots: ['<rootDir>/test'], testMatch: ['<rootDir>/test/e2e/**/*.test.ts'] },
+    // A node's first boot in a QEMU VM (scripts/test-boot.sh builds the node image first); not part of `npm test`.
+    { displayName: 'boot', testEnvironment: 'node', transform, roots: ['<rootDir>/test'], testMatch: ['<rootDir>/test/boot/**/*.test.ts'] },
   ],
 };

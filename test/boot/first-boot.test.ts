@@ -1,0 +1,301 @@
+// A node's first boot, proven in a real VM: the preinstalled node image (scripts/node-image.sh) boots under
+// QEMU (software emulation, offline) with a NoCloud seed holding the node's user data, and its own cloud-init,
+// containerd, kubelet and kubeadm join the e2e control plane through a single port forward. Everything is judged
+// by what the API server recorded (its audit log and its objects): the kubelet's CSR made with the bootstrap
+// token, the Node it registered with the pool's labels and taints, Ready; a pod run on it; and on the ACPI
+// power button (as KubeVirt stops a VM) the kubelet's graceful node shutdown ending that pod within its grace
+// period. A second boot pins another Kubernetes version than the image carries: the join refuses, says why on
+// the console, and no Node registers.
+import { afterAll, beforeAll, describe, expect, it, jest } from '@jest/globals';
+import { execFileSync } from 'node:child_process';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { renderBootstrapTokenSecret } from '../../constructs/render/secrets';
+import type { KubeClient, TestCluster } from '../e2e/harness';
+import { startCluster } from '../e2e/harness';
+import { bootVm, buildNodeImage, GUEST_API_SERVER, lastLines, NodeImage, Vm } from './qemu';
+import { preinstalledJoinCloudConfig } from './user-data';
+
+jest.setTimeout(3_600_000);
+
+const KUBERNETES = '1.34.4';
+const NODE = 'team-a-boot-0';
+const REFUSED_NODE = 'team-a-boot-1';
+const LABELS = { 'metalslice.io/pool': 'boot', 'metalslice.io/tenant': 'team-a', 'example.com/tier': 'gold' } as const;
+const TAINTS = [{ key: 'metalslice.io/dedicated', value: 'boot', effect: 'NoSchedule' as const }];
+const POD = 'workload';
+const GRACE_SECONDS = 30;
+// TCG emulates every instruction: a boot to a Ready node takes minutes, not seconds.
+const BOOT_TIMEOUT_MS = 20 * 60_000;
+
+interface AuditEvent {
+  stage: string;
+  verb: string;
+  user: { username: string; groups?: string[] };
+  objectRef?: { resource?: string; subresource?: string; name?: string; namespace?: string; apiGroup?: string };
+  responseStatus?: { code?: number };
+  requestObject?: unknown;
+  stageTimestamp: string;
+}
+
+interface NodeStatusDoc {
+  metadata: { name: string; labels?: Record<string, string> };
+  spec: { taints?: { key: string; value?: string; effect: string }[] };
+  status: {
+    nodeInfo: { kubeletVersion: string; containerRuntimeVersion: string; kernelVersion: string };
+    conditions: { type: string; status: string; reason?: string; message?: string; lastTransitionTime?: string }[];
+  };
+}
+
+interface PodStatusDoc {
+  status: {
+    phase?: string;
+    reason?: string;
+    message?: string;
+    conditions?: { type: string; status: string; reason?: string; message?: string; lastTransitionTime?: string }[];
+    containerStatuses?: {
+      name: string;
+      state: {
+        running?: { startedAt: string };
+        terminated?: { exitCode: number; reason?: string; message?: string; startedAt?: string; finishedAt?: string };
+      };
+    }[];
+  };
+}
+
+const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
+
+async function poll<T>(what: string, timeoutMs: number, check: () => Promise<T | undefined>, context?: () => string): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const v = await check().catch(() => undefined);
+    if (v !== undefined) return v;
+    if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms: ${what}${context ? `\n${context()}` : ''}`);
+    await sleep(2000);
+  }
+}
+
+function randomToken(): { id: string; secret: string } {
+  const alphabet = 'abcdefghijklmnopqrstuvwxyz0123456789';
+  const pick = (n: number): string => Array.from({ length: n }, () => alphabet[Math.floor(Math.random() * alphabet.length)]).join('');
+  return { id: pick(6), secret: pick(16) };
+}
+
+describe('boot: a node joins on its first boot and stops gracefully on the power button', () => {
+  let image: NodeImage;
+  let cluster: TestCluster;
+  let api: KubeClient;
+  let work: string;
+  const vms: Vm[] = [];
+  const timings: Record<string, number> = {};
+  const suiteStart = Date.now();
+
+  const audit = (): AuditEvent[] =>
+    fs
+      .readFileSync(cluster.auditLog!, 'utf8')
+      .split('\n')
+      .filter(Boolean)
+      .map((l) => JSON.parse(l) as AuditEvent)
+      .filter((e) => e.stage === 'ResponseComplete');
+
+  async function createToken(description: string): Promise<string> {
+    const t = randomToken();
+    const expiration = new Date(Date.now() + 2 * 3600_000).toISOString().replace(/\.\d+Z$/, 'Z');
+    const secret = renderBootstrapTokenSecret({ tokenId: t.id, tokenSecret: t.secret, expiration, description });
+    const created = await api.create('/api/v1/namespaces/kube-system/secrets', secret);
+    expect(created.status).toBe(201);
+    return `${t.id}.${t.secret}`;
+  }
+
+  function userData(nodeName: string, token: string, kubernetes: string): string {
+    const doc = preinstalledJoinCloudConfig({
+      nodeName,
+      endpoint: `https://${GUEST_API_SERVER.host}:${GUEST_API_SERVER.port}`,
+      caCertificate: fs.readFileSync(cluster.caFile, 'utf8'),
+      token,
+      kubernetes,
+      labels: LABELS,
+      taints: TAINTS,
+    });
+    // cloud-init's own schema check, as the guest's cloud-init will read it.
+    const file = path.join(work, `${nodeName}.user-data`);
+    fs.writeFileSync(file, doc);
+    execFileSync('cloud-init', ['schema', '--config-file', file], { stdio: 'pipe' });
+    return doc;
+  }
+
+  const apiPort = (): number => Number(new URL(cluster.server).port);
+
+  beforeAll(async () => {
+    const t0 = Date.now();
+    image = await buildNodeImage();
+    timings.imageMs = Date.now() - t0;
+    expect(image.kubeletVersion).toBe(`v${KUBERNETES}`);
+    work = fs.mkdtempSync(path.join(os.tmpdir(), 'metalslice-boot-'));
+    cluster = await startCluster({
+      crdDir: null,
+      joinable: true,
+      audit: {
+        requestBodies: [
+          { group: '', resources: ['pods/status', 'nodes/status'] },
+          { group: 'certificates.k8s.io', resources: ['certificatesigningrequests'] },
+        ],
+      },
+      extraServingSans: [`IP:${GUEST_API_SERVER.host}`],
+      clusterInfoServer: `https://${GUEST_API_SERVER.host}:${GUEST_API_SERVER.port}`,
+      kubeletCgroupDriver: 'systemd',
+    });
+    api = cluster.client();
+  });
+
+  afterAll(async () => {
+    for (const vm of vms) await vm.kill();
+    await cluster?.stop();
+    timings.suiteMs = Date.now() - suiteStart;
+    console.log(`boot timings (ms): ${JSON.stringify(timings)}`);
+    if (work && !process.env.METALSLICE_E2E_KEEP) fs.rmSync(work, { recursive: true, force: true });
+  });
+
+  it('joins with the bootstrap token, registers the Node with its pool labels and taints, Ready, runs a pod, and ends it gracefully on the power button', async () => {
+    const token = await createToken('first-boot test node');
+    const tokenId = token.split('.')[0];
+    const vm = await bootVm({ image, userData: userData(NODE, token, KUBERNETES), hostname: NODE, apiServerPort: apiPort(), dir: path.join(work, NODE) });
+    vms.push(vm);
+    const consoleTail = (): string => `console (${vm.consoleLog}):\n${lastLines(vm.console(), 60)}`;
+
+    // The join, as the console tells it; then as the API server recorded it.
+    const joined = await vm.waitForConsole(/This node has joined the cluster|metalslice: .*not joining|error execution phase.*/, BOOT_TIMEOUT_MS);
+    expect(joined.match[0]).toBe('This node has joined the cluster');
+    timings.bootToJoinedMs = joined.afterMs;
+    const final = await vm.waitForConsole(/Cloud-init v\. \S+ finished at/, 10 * 60_000);
+    timings.bootToCloudInitFinalMs = final.afterMs;
+
+    const node = await poll(
+      `Node ${NODE} Ready`,
+      10 * 60_000,
+      async () => {
+        const r = await api.get<NodeStatusDoc>(`/api/v1/nodes/${NODE}`);
+        return r.status === 200 && r.body.status.conditions?.some((c) => c.type === 'Ready' && c.status === 'True') ? r.body : undefined;
+      },
+      consoleTail,
+    );
+    timings.bootToNodeReadyMs = Date.now() - vm.startedAt;
+    expect(node.status.nodeInfo.kubeletVersion).toBe(`v${KUBERNETES}`);
+    expect(node.status.nodeInfo.containerRuntimeVersion).toMatch(/^containerd:\/\/1\./);
+    expect(node.status.nodeInfo.kernelVersion).toBe(image.kernelVersion);
+    expect(node.metadata.labels).toMatchObject(LABELS);
+    expect(node.spec.taints).toEqual(expect.arrayContaining(TAINTS.map((t) => expect.objectContaining(t))));
+
+    const events = audit();
+    const csrCreates = events.filter(
+      (e) => e.verb === 'create' && e.objectRef?.resource === 'certificatesigningrequests' && e.user.username === `system:bootstrap:${tokenId}`,
+    );
+    expect(csrCreates.map((e) => e.responseStatus?.code)).toContain(201);
+    expect(csrCreates[0].user.groups).toContain('system:bootstrappers:kubeadm:default-node-token');
+    const nodeCreates = events.filter((e) => e.verb === 'create' && e.objectRef?.resource === 'nodes' && e.objectRef.subresource === undefined);
+    expect(nodeCreates.map((e) => ({ user: e.user.username, name: e.objectRef?.name, code: e.responseStatus?.code }))).toEqual([
+      { user: `system:node:${NODE}`, name: NODE, code: 201 },
+    ]);
+
+    // A pod bound to the node, from the image's own workload image (nothing is pulled).
+    const pod = {
+      apiVersion: 'v1',
+      kind: 'Pod',
+      metadata: { name: POD, namespace: 'default' },
+      spec: {
+        nodeName: NODE,
+        terminationGracePeriodSeconds: GRACE_SECONDS,
+        automountServiceAccountToken: false,
+        tolerations: TAINTS.map((t) => ({ key: t.key, operator: 'Equal', value: t.value, effect: t.effect })),
+        containers: [{ name: 'workload', image: image.workloadImage, imagePullPolicy: 'Never' }],
+      },
+    };
+    expect((await api.create('/api/v1/namespaces/default/pods', pod)).status).toBe(201);
+    const podPath = `/api/v1/namespaces/default/pods/${POD}`;
+    await poll(
+      `pod ${POD} Running`,
+      10 * 60_000,
+      async () => {
+        const r = await api.get<PodStatusDoc>(podPath);
+        return r.body.status.phase === 'Running' && r.body.status.containerStatuses?.[0]?.state.running ? r.body : undefined;
+      },
+      consoleTail,
+    );
+    timings.bootToPodRunningMs = Date.now() - vm.startedAt;
+
+    // The power button, as KubeVirt presses it to stop a VM; the guest shuts down and QEMU exits.
+    const pressedAt = Date.now();
+    await vm.powerdown();
+    const code = await vm.waitForExit(10 * 60_000);
+    timings.powerButtonToPowerOffMs = Date.now() - pressedAt;
+    expect(code).toBe(0);
+
+    // The pod ended by the kubelet's graceful node shutdown: SIGTERM (the workload's termination message says
+    // it got it), exit 0 within its grace period.
+    const ended = (await api.get<PodStatusDoc>(podPath)).body.status;
+    expect({ phase: ended.phase, reason: ended.reason, message: ended.message }).toEqual({
+      phase: 'Failed',
+      reason: 'Terminated',
+      message: 'Pod was terminated in response to imminent node shutdown.',
+    });
+    expect(ended.conditions).toEqual(
+      expect.arrayContaining([expect.objectContaining({ type: 'DisruptionTarget', status: 'True', reason: 'TerminationByKubelet' })]),
+    );
+    const terminated = ended.containerStatuses?.[0]?.state.terminated;
+    expect(terminated).toMatchObject({ exitCode: 0, message: 'received SIGTERM\n' });
+    const finishedAt = Date.parse(terminated!.finishedAt!);
+    // Timestamps are whole seconds, the guest's clock against this machine's.
+    expect(finishedAt - pressedAt).toBeLessThan((GRACE_SECONDS + 2) * 1000);
+    timings.powerButtonToContainerExitMs = finishedAt - pressedAt;
+
+    const after = audit();
+    const podStatusWrites = after.filter((e) => e.objectRef?.resource === 'pods' && e.objectRef.subresource === 'status' && e.objectRef.name === POD);
+    const finalWrite = podStatusWrites.filter((e) => JSON.stringify(e.requestObject ?? {}).includes('imminent node shutdown'));
+    expect(finalWrite.length).toBeGreaterThan(0);
+    expect(finalWrite.map((e) => [e.user.username, e.responseStatus?.code])).toContainEqual([`system:node:${NODE}`, 200]);
+
+    // The Node says it is shutting down: Ready false with the kubelet's shutdown message, and the Shutdown event.
+    const down = (await api.get<NodeStatusDoc>(`/api/v1/nodes/${NODE}`)).body;
+    const ready = down.status.conditions.find((c) => c.type === 'Ready');
+    expect({ status: ready?.status, message: ready?.message }).toEqual({ status: 'False', message: expect.stringMatching(/node is shutting down/) });
+    const nodeStatusWrites = after.filter(
+      (e) =>
+        e.objectRef?.resource === 'nodes' && e.objectRef.subresource === 'status' && JSON.stringify(e.requestObject ?? {}).includes('node is shutting down'),
+    );
+    expect(nodeStatusWrites.map((e) => e.user.username)).toContain(`system:node:${NODE}`);
+    const nodeEvents = (
+      await api.get<{ items: { reason: string; message: string; involvedObject: { kind: string; name: string } }[] }>(
+        `/api/v1/namespaces/default/events?fieldSelector=involvedObject.name%3D${NODE}`,
+      )
+    ).body.items;
+    expect(nodeEvents.map((e) => [e.reason, e.message])).toContainEqual(['Shutdown', 'Shutdown manager detected shutdown event']);
+    timings.testCaseMs = Date.now() - vm.startedAt;
+  });
+
+  it('refuses to join an image whose Kubernetes version is not the pinned one: says so on the console, no Node registers', async () => {
+    const token = await createToken('first-boot test node, wrong version');
+    const tokenId = token.split('.')[0];
+    // The image carries v1.34.4; this node's user data pins another patch release.
+    const pinned = '1.34.3';
+    const vm = await bootVm({
+      image,
+      userData: userData(REFUSED_NODE, token, pinned),
+      hostname: REFUSED_NODE,
+      apiServerPort: apiPort(),
+      dir: path.join(work, REFUSED_NODE),
+    });
+    vms.push(vm);
+    const refused = await vm.waitForConsole(/metalslice: kubelet: expected [^\n]*/, BOOT_TIMEOUT_MS);
+    expect(refused.match[0]).toContain(`metalslice: kubelet: expected Kubernetes v${pinned}, found Kubernetes v${KUBERNETES}; not joining`);
+    await vm.waitForConsole(/Cloud-init v\. \S+ finished at/, 10 * 60_000);
+    timings.refusedBootToCloudInitFinalMs = Date.now() - vm.startedAt;
+    expect(vm.console()).not.toMatch(/This node has joined the cluster|\[preflight\]/);
+    await vm.powerdown();
+    await vm.waitForExit(5 * 60_000);
+
+    expect((await api.get(`/api/v1/nodes/${REFUSED_NODE}`)).status).toBe(404);
+    const byToken = audit().filter((e) => e.user.username === `system:bootstrap:${tokenId}`);
+    expect(byToken).toEqual([]);
+  });
+});
