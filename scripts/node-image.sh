@@ -147,6 +147,8 @@ EOF
 # locales and no default user, and its filesystem is as large as it is built.
 cat >"$ROOT/etc/cloud/cloud.cfg.d/10-metalslice.cfg" <<'EOF'
 datasource_list: [NoCloud, None]
+# The node's own name resolves (kubeadm's preflight looks it up; there is no DNS).
+manage_etc_hosts: localhost
 network:
   config: disabled
 cloud_init_modules: [seed_random, bootcmd, write_files, set_hostname, update_hostname, update_etc_hosts]
@@ -267,9 +269,11 @@ int main(void) {
 }
 EOF
 cat >"$SRC/workload.c" <<'EOF'
-/* A test workload: runs until SIGTERM, says it got it, and exits 0, so a graceful stop shows in its status. */
+/* A test workload: runs until SIGTERM, says it got it, and exits 0, so a graceful stop shows in its status.
+   STOP_DELAY_SECONDS=N makes it take N seconds to stop after SIGTERM, as a workload that drains its work. */
 #include <signal.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -285,8 +289,11 @@ int main(void) {
   printf("workload: started\n");
   fflush(stdout);
   while (!stopping) pause();
-  printf("workload: received SIGTERM, exiting 0\n");
+  const char *delay = getenv("STOP_DELAY_SECONDS");
+  unsigned seconds = delay ? (unsigned)strtoul(delay, NULL, 10) : 0;
+  printf("workload: received SIGTERM, exiting 0 in %u s\n", seconds);
   fflush(stdout);
+  while (seconds > 0) seconds = sleep(seconds);
   FILE *log = fopen("/dev/termination-log", "w");
   if (log) {
     fputs("received SIGTERM\n", log);

@@ -26,6 +26,9 @@ const LABELS = { 'metalslice.io/pool': 'boot', 'metalslice.io/tenant': 'team-a',
 const TAINTS = [{ key: 'metalslice.io/dedicated', value: 'boot', effect: 'NoSchedule' as const }];
 const POD = 'workload';
 const GRACE_SECONDS = 30;
+// The workload takes this long to stop after SIGTERM: longer than logind lets a shutdown wait by default (5 s),
+// so the pod ends well only if the kubelet raised logind's InhibitDelayMaxSec and held the shutdown.
+const STOP_DELAY_SECONDS = 10;
 // TCG emulates every instruction: a boot to a Ready node takes minutes, not seconds.
 const BOOT_TIMEOUT_MS = 20 * 60_000;
 
@@ -43,6 +46,7 @@ interface NodeStatusDoc {
   metadata: { name: string; labels?: Record<string, string> };
   spec: { taints?: { key: string; value?: string; effect: string }[] };
   status: {
+    addresses?: { type: string; address: string }[];
     nodeInfo: { kubeletVersion: string; containerRuntimeVersion: string; kernelVersion: string };
     conditions: { type: string; status: string; reason?: string; message?: string; lastTransitionTime?: string }[];
   };
@@ -188,6 +192,8 @@ describe('boot: a node joins on its first boot and stops gracefully on the power
     expect(node.status.nodeInfo.kubeletVersion).toBe(`v${KUBERNETES}`);
     expect(node.status.nodeInfo.containerRuntimeVersion).toMatch(/^containerd:\/\/1\./);
     expect(node.status.nodeInfo.kernelVersion).toBe(image.kernelVersion);
+    // The guest's address on QEMU's user network, where its kubelet serves.
+    expect(node.status.addresses).toEqual(expect.arrayContaining([{ type: 'InternalIP', address: '10.0.2.15' }]));
     expect(node.metadata.labels).toMatchObject(LABELS);
     expect(node.spec.taints).toEqual(expect.arrayContaining(TAINTS.map((t) => expect.objectContaining(t))));
 
@@ -212,7 +218,14 @@ describe('boot: a node joins on its first boot and stops gracefully on the power
         terminationGracePeriodSeconds: GRACE_SECONDS,
         automountServiceAccountToken: false,
         tolerations: TAINTS.map((t) => ({ key: t.key, operator: 'Equal', value: t.value, effect: t.effect })),
-        containers: [{ name: 'workload', image: image.workloadImage, imagePullPolicy: 'Never' }],
+        containers: [
+          {
+            name: 'workload',
+            image: image.workloadImage,
+            imagePullPolicy: 'Never',
+            env: [{ name: 'STOP_DELAY_SECONDS', value: String(STOP_DELAY_SECONDS) }],
+          },
+        ],
       },
     };
     expect((await api.create('/api/v1/namespaces/default/pods', pod)).status).toBe(201);
@@ -255,6 +268,7 @@ describe('boot: a node joins on its first boot and stops gracefully on the power
     expect(terminated).toMatchObject({ exitCode: 0, reason: 'Completed', message: 'received SIGTERM\n' });
     const finishedAt = Date.parse(terminated!.finishedAt!);
     // Timestamps are whole seconds, the guest's clock against this machine's.
+    expect(finishedAt - pressedAt).toBeGreaterThanOrEqual((STOP_DELAY_SECONDS - 1) * 1000);
     expect(finishedAt - pressedAt).toBeLessThan((GRACE_SECONDS + 2) * 1000);
     timings.powerButtonToContainerExitMs = finishedAt - pressedAt;
 
