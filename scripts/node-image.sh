@@ -119,6 +119,10 @@ log "kernel $kver: $(grep -E '^CONFIG_(VIRTIO_BLK|ACPI_BUTTON|EXT4_FS)=' "$kconf
 mkdir -p "$ROOT/opt/cni"
 ln -sfn /usr/lib/cni "$ROOT/opt/cni/bin"
 
+# containerd's version as `containerd --version` prints it (its third word), what a preinstalled pin names.
+CONTAINERD_VERSION=$(chroot "$ROOT" containerd --version | awk '{print $3}')
+[[ -n "$CONTAINERD_VERSION" ]] || die "cannot read containerd's version in the image"
+
 install -m 0755 "$KUBELET" "$ROOT/usr/bin/kubelet"
 install -m 0755 "$KUBEADM" "$ROOT/usr/bin/kubeadm"
 
@@ -353,6 +357,7 @@ NODE_IMAGE_CMDLINE="root=/dev/vda rw console=ttyS0,115200 net.ifnames=0"
 NODE_IMAGE_KERNEL_VERSION=$kver
 NODE_IMAGE_KUBELET_VERSION=$KUBELET_VERSION
 NODE_IMAGE_KUBEADM_VERSION=$KUBEADM_VERSION
+NODE_IMAGE_CONTAINERD_VERSION=$CONTAINERD_VERSION
 NODE_IMAGE_PAUSE=$PAUSE_IMAGE
 NODE_IMAGE_WORKLOAD=$WORKLOAD_IMAGE
 EOF

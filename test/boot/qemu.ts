@@ -23,6 +23,8 @@ export interface NodeImage {
   readonly kernelVersion: string;
   readonly kubeletVersion: string;
   readonly kubeadmVersion: string;
+  /** containerd's version as `containerd --version` prints it. */
+  readonly containerdVersion: string;
   readonly pauseImage: string;
   readonly workloadImage: string;
 }
@@ -56,6 +58,7 @@ export function readNodeImage(dir: string): NodeImage {
     kernelVersion: get('KERNEL_VERSION'),
     kubeletVersion: get('KUBELET_VERSION'),
     kubeadmVersion: get('KUBEADM_VERSION'),
+    containerdVersion: get('CONTAINERD_VERSION'),
     pauseImage: get('PAUSE'),
     workloadImage: get('WORKLOAD'),
   };
