@@ -1,11 +1,12 @@
 // A node's first boot, proven in a real VM: the preinstalled node image (scripts/node-image.sh) boots under
-// QEMU (software emulation, offline) with a NoCloud seed holding the node's user data, and its own cloud-init,
+// QEMU (software emulation, offline) with a NoCloud seed holding the node's user data as metalslice renders it
+// for a cluster whose bootstrap is preinstalled (kubelet, kubeadm and containerd pinned), and its own cloud-init,
 // containerd, kubelet and kubeadm join the e2e control plane through a single port forward. Everything is judged
 // by what the API server recorded (its audit log and its objects): the kubelet's CSR made with the bootstrap
 // token, the Node it registered with the pool's labels and taints, Ready; a pod run on it; and on the ACPI
 // power button (as KubeVirt stops a VM) the kubelet's graceful node shutdown ending that pod within its grace
-// period. A second boot pins another Kubernetes version than the image carries: the join refuses, says why on
-// the console, and no Node registers.
+// period. Boots whose pins the image does not meet (another Kubernetes patch release, another containerd) stop
+// before the join, say why on the console, and no Node registers.
 import { afterAll, beforeAll, describe, expect, it, jest } from '@jest/globals';
 import { execFileSync } from 'node:child_process';
 import * as fs from 'node:fs';
@@ -112,13 +113,13 @@ describe('boot: a node joins on its first boot and stops gracefully on the power
     return `${t.id}.${t.secret}`;
   }
 
-  function userData(nodeName: string, token: string, kubernetes: string): string {
+  function userData(nodeName: string, token: string, pins: { kubernetes: string; containerd?: string }): string {
     const doc = preinstalledJoinCloudConfig({
       nodeName,
       endpoint: `https://${GUEST_API_SERVER.host}:${GUEST_API_SERVER.port}`,
       caCertificate: fs.readFileSync(cluster.caFile, 'utf8'),
       token,
-      kubernetes,
+      ...pins,
       labels: LABELS,
       taints: TAINTS,
     });
@@ -168,12 +169,21 @@ describe('boot: a node joins on its first boot and stops gracefully on the power
   it('joins with the bootstrap token, registers the Node with its pool labels and taints, Ready, runs a pod, and ends it gracefully on the power button', async () => {
     const token = await createToken('first-boot test node');
     const tokenId = token.split('.')[0];
-    const vm = await bootVm({ image, userData: userData(NODE, token, KUBERNETES), hostname: NODE, apiServerPort: apiPort(), dir: path.join(work, NODE) });
+    const vm = await bootVm({
+      image,
+      userData: userData(NODE, token, { kubernetes: KUBERNETES, containerd: image.containerdVersion }),
+      hostname: NODE,
+      apiServerPort: apiPort(),
+      dir: path.join(work, NODE),
+    });
     vms.push(vm);
     const consoleTail = (): string => `console (${vm.consoleLog}):\n${lastLines(vm.console(), 60)}`;
 
     // The join, as the console tells it; then as the API server recorded it.
-    const joined = await vm.waitForConsole(/This node has joined the cluster|metalslice: .*not joining|error execution phase.*/, BOOT_TIMEOUT_MS);
+    const joined = await vm.waitForConsole(
+      /This node has joined the cluster|metalslice: [^\n]*does not join[^\n]*|error execution phase[^\n]*/,
+      BOOT_TIMEOUT_MS,
+    );
     expect(joined.match[0]).toBe('This node has joined the cluster');
     timings.bootToJoinedMs = joined.afterMs;
     const final = await vm.waitForConsole(/Cloud-init v\. \S+ finished at/, 10 * 60_000);
@@ -296,28 +306,34 @@ describe('boot: a node joins on its first boot and stops gracefully on the power
     timings.testCaseMs = Date.now() - vm.startedAt;
   });
 
-  it('refuses to join an image whose Kubernetes version is not the pinned one: says so on the console, no Node registers', async () => {
-    const token = await createToken('first-boot test node, wrong version');
+  it.each([
+    {
+      what: 'Kubernetes',
+      // The image carries v1.34.4; this node's user data pins another patch release.
+      pins: () => ({ kubernetes: '1.34.3' }),
+      says: () => `metalslice: kubelet is Kubernetes v${KUBERNETES}, the cluster pins v1.34.3; this node does not join`,
+    },
+    {
+      what: 'containerd',
+      pins: () => ({ kubernetes: KUBERNETES, containerd: '1.7.24' }),
+      says: () => `metalslice: containerd is containerd github.com/containerd/containerd ${image.containerdVersion} `,
+    },
+  ])('refuses to join an image whose $what version is not the pinned one: says so on the console, no Node registers', async ({ what, pins, says }) => {
+    const token = await createToken(`first-boot test node, wrong ${what}`);
     const tokenId = token.split('.')[0];
-    // The image carries v1.34.4; this node's user data pins another patch release.
-    const pinned = '1.34.3';
-    const vm = await bootVm({
-      image,
-      userData: userData(REFUSED_NODE, token, pinned),
-      hostname: REFUSED_NODE,
-      apiServerPort: apiPort(),
-      dir: path.join(work, REFUSED_NODE),
-    });
+    const name = `${REFUSED_NODE}-${what.toLowerCase()}`;
+    const vm = await bootVm({ image, userData: userData(name, token, pins()), hostname: name, apiServerPort: apiPort(), dir: path.join(work, name) });
     vms.push(vm);
-    const refused = await vm.waitForConsole(/metalslice: kubelet: expected [^\n]*/, BOOT_TIMEOUT_MS);
-    expect(refused.match[0]).toContain(`metalslice: kubelet: expected Kubernetes v${pinned}, found Kubernetes v${KUBERNETES}; not joining`);
+    const refused = await vm.waitForConsole(/metalslice: [^\n]*/, BOOT_TIMEOUT_MS);
+    expect(refused.match[0]).toContain(says());
+    expect(refused.match[0]).toContain('this node does not join');
     await vm.waitForConsole(/Cloud-init v\. \S+ finished at/, 10 * 60_000);
-    timings.refusedBootToCloudInitFinalMs = Date.now() - vm.startedAt;
+    timings[`refused${what}BootToCloudInitFinalMs`] = Date.now() - vm.startedAt;
     expect(vm.console()).not.toMatch(/This node has joined the cluster|\[preflight\]/);
     await vm.powerdown();
     await vm.waitForExit(5 * 60_000);
 
-    expect((await api.get(`/api/v1/nodes/${REFUSED_NODE}`)).status).toBe(404);
+    expect((await api.get(`/api/v1/nodes/${name}`)).status).toBe(404);
     const byToken = audit().filter((e) => e.user.username === `system:bootstrap:${tokenId}`);
     expect(byToken).toEqual([]);
   });
