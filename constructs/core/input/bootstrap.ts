@@ -1,12 +1,67 @@
 /**
- * A cluster's node bootstrap (model.ts NodeBootstrap): what is wrong with one, what of it makes a node (the pins a
- * pool's revision hashes), and how the plan names it. Every value checked here ends up in a shell script or an apt
+ * A cluster's node bootstrap (`clusters[].bootstrap`): its types, what is wrong with one, what of it makes a node
+ * (the pins a pool's revision hashes), and how the plan names it. Every value checked here ends up in a shell script or an apt
  * source line of a node's user data, so each is held to the characters its kind can have; a URL may carry no
  * credential (the user data is readable by whoever reads the node's Secret, and it is in the synth output).
  */
 import type { PlanIssue } from '../base/errors';
 import { excerpt } from '../base/excerpt';
-import type { NodeBootstrap } from './model';
+
+/** How a node gets its node software: what the user data installs, or checks the image carries. */
+export type NodeBootstrapMode = 'preinstalled' | 'mirror' | 'internet';
+
+/**
+ * A cluster's node software, pinned. `preinstalled`: the image carries containerd, kubelet and kubeadm, and the
+ * user data only checks their versions and joins (a node whose image holds other versions stops before it joins,
+ * saying so on its console). `mirror`: the packages come from repositories inside the fleet (`repositories`),
+ * through `proxy` if set. `internet`: from pkgs.k8s.io and the distribution's own archive. The pins are part of
+ * every pool's revision: changing one rolls the cluster's pools.
+ */
+export interface NodeBootstrap {
+  /** Where the node software comes from. */
+  readonly mode: NodeBootstrapMode;
+  /** The exact Kubernetes version of kubelet and kubeadm, `1.34.4`; its minor is the cluster's `kubernetesVersion`. */
+  readonly kubernetes: string;
+  /**
+   * containerd's version. `mirror` and `internet`: the exact package version to install (`apt-cache policy
+   * containerd` on the mirror), required. `preinstalled`: the version `containerd --version` prints, checked at
+   * boot. @default - preinstalled: not checked
+   */
+  readonly containerd?: string;
+  /** `mirror` and `internet`: the kubelet and kubeadm package revision, as in `1.34.4-1.1`. @default "1.1" */
+  readonly packageRevision?: string;
+  /**
+   * `mirror` and `internet`: the pod sandbox (pause) image containerd runs, from a registry the nodes reach.
+   * @default - containerd's own default (registry.k8s.io)
+   */
+  readonly sandboxImage?: string;
+  /** `mirror`: the repositories inside the fleet. */
+  readonly repositories?: NodePackageRepositories;
+  /** `mirror` and `internet`: the HTTP(S) proxy apt and containerd go through. @default - none */
+  readonly proxy?: NodeProxy;
+}
+
+/** The package repositories a `mirror` bootstrap installs from (no credentials: the URLs end up in user data). */
+export interface NodePackageRepositories {
+  /** The distribution's archive (a Debian or Ubuntu mirror), in place of the image's own sources. @default - the image's sources */
+  readonly distribution?: string;
+  /** The distribution's security archive. @default - the image's sources */
+  readonly security?: string;
+  /** The Kubernetes packages: a flat repository laid out as pkgs.k8s.io's `core:/stable:/v<minor>/deb/`. */
+  readonly kubernetes: string;
+  /** The public key (ASCII-armored PGP) that signs `kubernetes`. */
+  readonly kubernetesKey: string;
+}
+
+/** An HTTP(S) proxy for a node's package downloads and image pulls. */
+export interface NodeProxy {
+  /** The proxy for `http://` URLs, `http://proxy.internal:3128`. @default - none */
+  readonly http?: string;
+  /** The proxy for `https://` URLs. @default - the `http` proxy */
+  readonly https?: string;
+  /** Hosts, domains and CIDRs reached directly; the tenant API server is always added. @default - none */
+  readonly noProxy?: readonly string[];
+}
 
 /** pkgs.k8s.io's revision of a Kubernetes package build: `1.34.4-1.1`. */
 export const DEFAULT_PACKAGE_REVISION = '1.1';
