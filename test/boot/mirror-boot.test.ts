@@ -16,7 +16,7 @@ import { renderBootstrapTokenSecret } from '../../constructs/render/secrets';
 import type { KubeClient, TestCluster } from '../e2e/harness';
 import { REPO_ROOT, startCluster } from '../e2e/harness';
 import { AuditEvent, NodeStatusDoc, poll, randomToken, readAudit } from './api';
-import { buildKubernetesRepository, KubernetesRepository, Mirror, startMirror } from './apt-mirror';
+import { archivePackageVersion, buildKubernetesRepository, KubernetesRepository, Mirror, startMirror } from './apt-mirror';
 import { bootVm, buildNodeImage, GUEST_API_SERVER, lastLines, NodeImage, Vm } from './qemu';
 import { mirrorJoinCloudConfig } from './user-data';
 
@@ -51,6 +51,8 @@ describe('boot (mirror): a node without node software installs the pins from the
   let api: KubeClient;
   let work: string;
   let vm: Vm | undefined;
+  /** containerd's package version the archive serves the image's sources today. */
+  let containerd: string;
   const timings: Record<string, number> = {};
   const suiteStart = Date.now();
 
@@ -83,6 +85,16 @@ describe('boot (mirror): a node without node software installs the pins from the
     // Packages the archive served once are kept across runs (they never change); every run counts what the guest took.
     const cache = path.join(process.env.XDG_CACHE_HOME ?? path.join(os.homedir(), '.cache'), 'metalslice', 'apt-mirror');
     mirror = await startMirror(repository, [ARCHIVE_HOST], cache);
+    // containerd pinned to the exact package the archive serves now, read through a second instance of the mirror
+    // (same cache), so the first one counts what the guest alone took. The image recorded the one it was built
+    // against; a point release since then changes it, and the pin follows the archive.
+    const reader = await startMirror(repository, [ARCHIVE_HOST], cache);
+    try {
+      containerd = await archivePackageVersion(reader.port, `http://${ARCHIVE_HOST}/debian`, 'bookworm', 'containerd');
+    } finally {
+      await reader.close();
+    }
+    console.log(`mirror boot: the archive serves containerd ${containerd} (the image was built when it served ${image.containerdPackage})`);
 
     cluster = await startCluster({
       crdDir: null,
@@ -112,8 +124,6 @@ describe('boot (mirror): a node without node software installs the pins from the
     const secret = renderBootstrapTokenSecret({ tokenId: t.id, tokenSecret: t.secret, expiration, description: 'mirror boot test node' });
     expect((await api.create('/api/v1/namespaces/kube-system/secrets', secret)).status).toBe(201);
 
-    // containerd pinned to the exact package the distribution's archive serves this image's sources.
-    const containerd = image.containerdPackage;
     expect(containerd).toMatch(/^[0-9][^\s-]*-[^\s]+$/);
     const userData = mirrorJoinCloudConfig({
       nodeName: NODE,
