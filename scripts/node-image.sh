@@ -1,7 +1,10 @@
 #!/usr/bin/env bash
-# Builds the "preinstalled" node image the first-boot test (test/boot) starts under QEMU: Debian bookworm with
-# systemd, cloud-init (NoCloud only), containerd and runc from Debian, the CNI plugins, and the toolchain's own
-# kubelet and kubeadm (scripts/toolchain.sh builds them), so a node's user data only has to configure and join.
+# Builds a node image the first-boot test (test/boot) starts under QEMU: Debian bookworm with systemd, cloud-init
+# (NoCloud only) and the CNI plugins. Two variants, each cached on its own:
+#   preinstalled (default)  also containerd and runc from Debian and the toolchain's own kubelet and kubeadm
+#                           (scripts/toolchain.sh builds them), so a node's user data only has to configure and join
+#   mirror                  none of those four: a node's user data installs them with apt, through the fleet's
+#                           mirror and proxy (test/boot/apt-mirror.ts); its apt sources stay deb.debian.org
 # Everything comes from the Debian mirror and this machine: no registry, no download of a prebuilt binary.
 #
 # The image holds two container images of its own, built here from C as OCI archives and imported into
@@ -9,19 +12,23 @@
 #   localhost/metalslice/pause:1     the pod sandbox (containerd's sandbox_image): waits until stopped
 #   localhost/metalslice/workload:1  a test workload: says when it starts, and on SIGTERM says so and exits 0
 #
-# Output, in $CACHE/<key>/ (key: this script's hash and the kubelet/kubeadm versions, so a rerun is instant):
+# Output, in $CACHE/<variant>-<key>/ (key: this script's and its files' hashes and the kubelet/kubeadm versions, so
+# a rerun is instant):
 #   rootfs.raw   ext4 filesystem of the whole disk (no partition table), root=/dev/vda; boot it through a
 #                copy-on-write overlay so it stays clean
 #   vmlinuz, initrd.img   the image's own kernel and initramfs, for qemu -kernel/-initrd
-#   image.env    KEY=VALUE facts: paths, kernel command line, kubelet version, image names
+#   image.env    KEY=VALUE facts: paths, kernel command line, kubelet version, image names, containerd's package
 # Prints the directory last.
 #
-# Usage: scripts/node-image.sh [--print-dir]
+# Usage: scripts/node-image.sh [--print-dir] [--variant preinstalled|mirror]
 #   --print-dir  print the directory if the image is built (exit 1 if not), build nothing
+#   --variant    which image (or NODE_IMAGE_VARIANT); default preinstalled
 # Needs root (mmdebstrap in root mode, files owned by root in the image). Installs its Debian packages itself.
 set -euo pipefail
 
 SCRIPT="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)/$(basename "${BASH_SOURCE[0]}")"
+# Files the image shares with the boot test's packages (the kubelet's unit and kubeadm's drop-in).
+FILES="$(dirname "$SCRIPT")/node-image"
 CACHE="${METALSLICE_NODE_IMAGE_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/metalslice/node-image}"
 MIRROR="${METALSLICE_DEBIAN_MIRROR:-http://deb.debian.org/debian}"
 SUITE=bookworm
@@ -31,6 +38,19 @@ WORKLOAD_IMAGE=localhost/metalslice/workload:1
 
 log() { printf 'node-image: %s\n' "$*" >&2; }
 die() { log "error: $*"; exit 1; }
+
+VARIANT="${NODE_IMAGE_VARIANT:-preinstalled}"
+PRINT_DIR=false
+while [[ $# -gt 0 ]]; do
+  case $1 in
+    --print-dir) PRINT_DIR=true ;;
+    --variant) VARIANT=${2:-}; shift ;;
+    --variant=*) VARIANT=${1#--variant=} ;;
+    *) die "unknown argument $1" ;;
+  esac
+  shift
+done
+[[ $VARIANT == preinstalled || $VARIANT == mirror ]] || die "unknown variant '$VARIANT' (preinstalled or mirror)"
 
 # command:package pairs (or file:package, for a path starting with /); installs the packages of what is missing.
 apt_install() {
@@ -61,14 +81,14 @@ KUBEADM=$(command -v kubeadm) || die "kubeadm not on the toolchain's PATH"
 KUBELET_VERSION=$("$KUBELET" --version | awk '{print $2}')
 KUBEADM_VERSION=$("$KUBEADM" version -o short)
 
-KEY=$( { sha256sum "$SCRIPT" | cut -d' ' -f1; echo "kubelet=$KUBELET_VERSION kubeadm=$KUBEADM_VERSION suite=$SUITE"; } | sha256sum | cut -c1-16)
-OUT="$CACHE/$KEY"
+KEY=$( { sha256sum "$SCRIPT" "$FILES"/* | cut -d' ' -f1; echo "variant=$VARIANT kubelet=$KUBELET_VERSION kubeadm=$KUBEADM_VERSION suite=$SUITE"; } | sha256sum | cut -c1-16)
+OUT="$CACHE/$VARIANT-$KEY"
 
 if [[ -f "$OUT/done" ]]; then
   echo "$OUT"
   exit 0
 fi
-[[ "${1:-}" == "--print-dir" ]] && exit 1
+$PRINT_DIR && exit 1
 [[ $(id -u) -eq 0 ]] || die "needs root (mmdebstrap builds the root filesystem in root mode)"
 
 # mkfs.ext4 -d fills the filesystem from a directory, so no loop device or mount is needed.
@@ -96,12 +116,19 @@ ROOT="$WORK/root"
 PACKAGES=(
   systemd-sysv udev dbus procps kmod iproute2 iptables conntrack ethtool socat ca-certificates
   cloud-init linux-image-cloud-amd64 initramfs-tools
-  containerd runc containernetworking-plugins
+  containernetworking-plugins
 )
-log "debootstrapping $SUITE from $MIRROR (${PACKAGES[*]})"
+if [[ $VARIANT == preinstalled ]]; then
+  PACKAGES+=(containerd runc)
+else
+  # cloud-init's apt module turns the mirror's ASCII-armored key into a keyring with gpg.
+  PACKAGES+=(gpg)
+fi
+log "debootstrapping $SUITE from $MIRROR for the $VARIANT image (${PACKAGES[*]})"
+# The package lists stay until the disk is made: the mirror image reads containerd's candidate from them.
 mmdebstrap --mode=root --variant=apt --format=directory \
   --include="$(IFS=,; echo "${PACKAGES[*]}")" \
-  --aptopt='Acquire::Retries "3"' \
+  --aptopt='Acquire::Retries "3"' --skip=cleanup/apt/lists \
   --dpkgopt='path-exclude=/usr/share/doc/*' --dpkgopt='path-exclude=/usr/share/man/*' --dpkgopt='path-exclude=/usr/share/locale/*' \
   "$SUITE" "$ROOT" "$MIRROR" >"$WORK/mmdebstrap.log" 2>&1 || { tail -40 "$WORK/mmdebstrap.log" >&2; die "mmdebstrap failed"; }
 
@@ -119,12 +146,28 @@ log "kernel $kver: $(grep -E '^CONFIG_(VIRTIO_BLK|ACPI_BUTTON|EXT4_FS)=' "$kconf
 mkdir -p "$ROOT/opt/cni"
 ln -sfn /usr/lib/cni "$ROOT/opt/cni/bin"
 
-# containerd's version as `containerd --version` prints it (its third word), what a preinstalled pin names.
-CONTAINERD_VERSION=$(chroot "$ROOT" containerd --version | awk '{print $3}')
-[[ -n "$CONTAINERD_VERSION" ]] || die "cannot read containerd's version in the image"
-
-install -m 0755 "$KUBELET" "$ROOT/usr/bin/kubelet"
-install -m 0755 "$KUBEADM" "$ROOT/usr/bin/kubeadm"
+if [[ $VARIANT == preinstalled ]]; then
+  # containerd's version as `containerd --version` prints it (its third word), what a preinstalled pin names;
+  # and its package's version.
+  CONTAINERD_VERSION=$(chroot "$ROOT" containerd --version | awk '{print $3}')
+  [[ -n "$CONTAINERD_VERSION" ]] || die "cannot read containerd's version in the image"
+  CONTAINERD_PACKAGE=$(chroot "$ROOT" dpkg-query -W -f='${Version}' containerd)
+  install -m 0755 "$KUBELET" "$ROOT/usr/bin/kubelet"
+  install -m 0755 "$KUBEADM" "$ROOT/usr/bin/kubeadm"
+  IMAGE_KUBELET_VERSION=$KUBELET_VERSION
+  IMAGE_KUBEADM_VERSION=$KUBEADM_VERSION
+else
+  IMAGE_KUBELET_VERSION=""
+  IMAGE_KUBEADM_VERSION=""
+  # Not installed: the package version the image's own sources offer (what a mirror node's pin must name, as long
+  # as the archive serves it), read while the image still has its package lists.
+  CONTAINERD_VERSION=""
+  CONTAINERD_PACKAGE=$(chroot "$ROOT" apt-cache policy containerd | sed -n 's/^ *Candidate: //p')
+  [[ -n "$CONTAINERD_PACKAGE" && "$CONTAINERD_PACKAGE" != "(none)" ]] || die "the image's sources offer no containerd"
+  for absent in containerd runc kubelet kubeadm; do
+    [[ ! -e "$ROOT/usr/bin/$absent" && ! -e "$ROOT/usr/sbin/$absent" ]] || die "$absent is in the mirror image"
+  done
+fi
 
 echo "metalslice-node" >"$ROOT/etc/hostname"
 printf '127.0.0.1\tlocalhost\n' >"$ROOT/etc/hosts"
@@ -159,9 +202,16 @@ cloud_init_modules: [seed_random, bootcmd, write_files, set_hostname, update_hos
 cloud_config_modules: [runcmd]
 cloud_final_modules: [scripts_per_once, scripts_per_boot, scripts_per_instance, scripts_user, final_message]
 EOF
+if [[ $VARIANT == mirror ]]; then
+  # A mirror node's user data also configures apt (its sources, key and proxy) and installs the pinned packages,
+  # before runcmd's script runs (scripts_user).
+  sed -i -e 's/^cloud_config_modules: \[runcmd\]/cloud_config_modules: [apt_configure, runcmd]/' \
+    -e 's/^cloud_final_modules: \[/cloud_final_modules: [package_update_upgrade_install, /' "$ROOT/etc/cloud/cloud.cfg.d/10-metalslice.cfg"
+fi
 
-# containerd: systemd cgroups (as the kubelet's cgroupDriver), the sandbox image this image carries, Debian's CNI plugins.
-cat >"$ROOT/etc/containerd/config.toml" <<EOF
+# containerd: systemd cgroups (as the kubelet's cgroupDriver), the sandbox image this image carries, Debian's CNI
+# plugins. (On a mirror node the join script writes containerd's config once the package is installed.)
+[[ $VARIANT == mirror ]] || cat >"$ROOT/etc/containerd/config.toml" <<EOF
 version = 2
 
 [plugins."io.containerd.grpc.v1.cri"]
@@ -204,55 +254,43 @@ cat >"$ROOT/etc/cni/net.d/10-pods.conflist" <<'EOF'
 }
 EOF
 
-# The kubelet: started by `systemctl enable --now kubelet` in the node's user data; until `kubeadm join` has
-# written its configuration it exits and systemd starts it again, as on any kubeadm node.
-cat >"$ROOT/etc/systemd/system/kubelet.service" <<'EOF'
-[Unit]
-Description=Kubernetes node agent (kubelet)
-Wants=network-online.target containerd.service metalslice-images.service
-After=network-online.target containerd.service metalslice-images.service
-StartLimitIntervalSec=0
+# The kubelet's unit and kubeadm's drop-in: in the image when it carries the kubelet; on a mirror node, its packages
+# install them.
+if [[ $VARIANT == preinstalled ]]; then
+  install -m 0644 "$FILES/kubelet.service" "$ROOT/etc/systemd/system/kubelet.service"
+  install -D -m 0644 "$FILES/10-kubeadm.conf" "$ROOT/etc/systemd/system/kubelet.service.d/10-kubeadm.conf"
+fi
 
-[Service]
-ExecStart=/usr/bin/kubelet
-Restart=always
-RestartSec=5
-
-[Install]
-WantedBy=multi-user.target
-EOF
-mkdir -p "$ROOT/etc/systemd/system/kubelet.service.d"
-# What kubeadm expects of the unit: the kubeconfigs and config file it writes, and the flags file it writes
-# at join (/var/lib/kubelet/kubeadm-flags.env sets KUBELET_KUBEADM_ARGS).
-cat >"$ROOT/etc/systemd/system/kubelet.service.d/10-kubeadm.conf" <<'EOF'
-[Service]
-Environment="KUBELET_KUBECONFIG_ARGS=--bootstrap-kubeconfig=/etc/kubernetes/bootstrap-kubelet.conf --kubeconfig=/etc/kubernetes/kubelet.conf"
-Environment="KUBELET_CONFIG_ARGS=--config=/var/lib/kubelet/config.yaml"
-EnvironmentFile=-/var/lib/kubelet/kubeadm-flags.env
-EnvironmentFile=-/etc/default/kubelet
-ExecStart=
-ExecStart=/usr/bin/kubelet $KUBELET_KUBECONFIG_ARGS $KUBELET_CONFIG_ARGS $KUBELET_KUBEADM_ARGS $KUBELET_EXTRA_ARGS
-EOF
-
-# The container images this image carries, into containerd before the kubelet asks for them.
+# The container images this image carries, into containerd before the kubelet asks for them (the kubelet's unit
+# wants this one). On a mirror node containerd is installed at first boot: the import runs when the join script
+# starts the kubelet, once containerd and its ctr are there.
 mkdir -p "$ROOT/usr/share/metalslice/images"
-cat >"$ROOT/etc/systemd/system/metalslice-images.service" <<'EOF'
+if [[ $VARIANT == preinstalled ]]; then
+  needs_containerd=Requires=containerd.service
+else
+  needs_containerd=ConditionPathExists=/usr/bin/ctr
+fi
+cat >"$ROOT/etc/systemd/system/metalslice-images.service" <<EOF
 [Unit]
 Description=Import the node's own container images into containerd
-Requires=containerd.service
+$needs_containerd
 After=containerd.service
 Before=kubelet.service
 
 [Service]
 Type=oneshot
 RemainAfterExit=yes
-ExecStart=/bin/sh -c 'for f in /usr/share/metalslice/images/*.tar; do ctr --namespace k8s.io images import --all-platforms "$f" || exit 1; done'
+ExecStart=/bin/sh -c 'for f in /usr/share/metalslice/images/*.tar; do ctr --namespace k8s.io images import --all-platforms "\$f" || exit 1; done'
 
 [Install]
 WantedBy=multi-user.target
 EOF
 
-chroot "$ROOT" systemctl enable systemd-networkd.service containerd.service metalslice-images.service >/dev/null 2>&1
+if [[ $VARIANT == preinstalled ]]; then
+  chroot "$ROOT" systemctl enable systemd-networkd.service containerd.service metalslice-images.service >/dev/null 2>&1
+else
+  chroot "$ROOT" systemctl enable systemd-networkd.service >/dev/null 2>&1
+fi
 # A serial console for looking in by hand (no password: the VM is reachable only through its own console).
 chroot "$ROOT" passwd -d root >/dev/null
 
@@ -349,24 +387,30 @@ mkfs.ext4 -q -L metalslice-root -d "$ROOT" "$WORK/out/rootfs.raw" "$DISK_SIZE" >
 
 cat >"$WORK/out/image.env" <<EOF
 NODE_IMAGE_KEY=$KEY
+NODE_IMAGE_VARIANT=$VARIANT
 NODE_IMAGE_DISK=$OUT/rootfs.raw
 NODE_IMAGE_DISK_FORMAT=raw
 NODE_IMAGE_KERNEL=$OUT/vmlinuz
 NODE_IMAGE_INITRD=$OUT/initrd.img
 NODE_IMAGE_CMDLINE="root=/dev/vda rw console=ttyS0,115200 net.ifnames=0"
 NODE_IMAGE_KERNEL_VERSION=$kver
-NODE_IMAGE_KUBELET_VERSION=$KUBELET_VERSION
-NODE_IMAGE_KUBEADM_VERSION=$KUBEADM_VERSION
+NODE_IMAGE_KUBELET_VERSION=$IMAGE_KUBELET_VERSION
+NODE_IMAGE_KUBEADM_VERSION=$IMAGE_KUBEADM_VERSION
 NODE_IMAGE_CONTAINERD_VERSION=$CONTAINERD_VERSION
+NODE_IMAGE_CONTAINERD_PACKAGE=$CONTAINERD_PACKAGE
 NODE_IMAGE_PAUSE=$PAUSE_IMAGE
 NODE_IMAGE_WORKLOAD=$WORKLOAD_IMAGE
 EOF
 touch "$WORK/out/done"
 rm -rf "$OUT"
 mv "$WORK/out" "$OUT"
-# Images of an older script or toolchain are never booted again; each is gigabytes (sparse).
+# Images of this variant from an older script or toolchain are never booted again; each is gigabytes (sparse).
+# (So are those from before the variants, named by their key alone.)
 for old in "$CACHE"/*/; do
-  [[ "${old%/}" == "$OUT" ]] || rm -rf "${old%/}"
+  name=$(basename "$old")
+  if [[ "${old%/}" != "$OUT" && ( $name == "$VARIANT-"* || $name =~ ^[0-9a-f]{16}$ ) ]]; then
+    rm -rf "${old%/}"
+  fi
 done
 log "built $OUT in $(($(date +%s) - start)) s"
 echo "$OUT"

@@ -204,3 +204,36 @@ export async function startMirror(repository: KubernetesRepository, allowed: rea
   const port = (server.address() as import('node:net').AddressInfo).port;
   return { port, stats, close: () => new Promise<void>((resolve) => server.close(() => resolve())) };
 }
+
+/** A GET through the proxy on 127.0.0.1:`proxyPort`, as apt sends one (the absolute URL as the request target). */
+function getThroughProxy(proxyPort: number, url: string): Promise<Buffer> {
+  return new Promise((resolve, reject) => {
+    http
+      .get({ host: '127.0.0.1', port: proxyPort, path: url }, (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (c: Buffer) => chunks.push(c));
+        res.on('end', () => (res.statusCode === 200 ? resolve(Buffer.concat(chunks)) : reject(new Error(`GET ${url} through the proxy: ${res.statusCode}`))));
+        res.on('error', reject);
+      })
+      .on('error', reject);
+  });
+}
+
+/**
+ * The version of `pkg` a Debian archive serves today for `suite`'s main amd64, read through the proxy as apt on a node
+ * reads it: the release file, then the package index it names (by hash, checked), decompressed with xz.
+ */
+export async function archivePackageVersion(proxyPort: number, archive: string, suite: string, pkg: string): Promise<string> {
+  const base = `${archive.replace(/\/$/, '')}/dists/${suite}/`;
+  const release = (await getThroughProxy(proxyPort, `${base}InRelease`)).toString('utf8');
+  const sha256 = release.slice(release.indexOf('\nSHA256:'));
+  const entry = / ([0-9a-f]{64}) +[0-9]+ main\/binary-amd64\/Packages\.xz\n/.exec(sha256);
+  if (!entry) throw new Error(`${base}InRelease names no main/binary-amd64/Packages.xz`);
+  const index = await getThroughProxy(proxyPort, `${base}main/binary-amd64/by-hash/SHA256/${entry[1]}`);
+  if (createHash('sha256').update(index).digest('hex') !== entry[1]) throw new Error(`${suite}'s package index does not match its release file`);
+  const packages = execFileSync('xz', ['-dc'], { input: index, maxBuffer: 512 * 1024 * 1024 }).toString('utf8');
+  const stanza = packages.split('\n\n').find((s) => s.startsWith(`Package: ${pkg}\n`));
+  const version = stanza && /^Version: (\S+)$/m.exec(stanza)?.[1];
+  if (!version) throw new Error(`${archive} ${suite} main serves no ${pkg}`);
+  return version;
+}

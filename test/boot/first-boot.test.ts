@@ -15,6 +15,7 @@ import * as path from 'node:path';
 import { renderBootstrapTokenSecret } from '../../constructs/render/secrets';
 import type { KubeClient, TestCluster } from '../e2e/harness';
 import { startCluster } from '../e2e/harness';
+import { AuditEvent, NodeStatusDoc, poll, randomToken, readAudit } from './api';
 import { bootVm, buildNodeImage, GUEST_API_SERVER, lastLines, NodeImage, Vm } from './qemu';
 import { preinstalledJoinCloudConfig } from './user-data';
 
@@ -33,26 +34,6 @@ const STOP_DELAY_SECONDS = 10;
 // TCG emulates every instruction: a boot to a Ready node takes minutes, not seconds.
 const BOOT_TIMEOUT_MS = 20 * 60_000;
 
-interface AuditEvent {
-  stage: string;
-  verb: string;
-  user: { username: string; groups?: string[] };
-  objectRef?: { resource?: string; subresource?: string; name?: string; namespace?: string; apiGroup?: string };
-  responseStatus?: { code?: number };
-  requestObject?: unknown;
-  stageTimestamp: string;
-}
-
-interface NodeStatusDoc {
-  metadata: { name: string; labels?: Record<string, string> };
-  spec: { taints?: { key: string; value?: string; effect: string }[] };
-  status: {
-    addresses?: { type: string; address: string }[];
-    nodeInfo: { kubeletVersion: string; containerRuntimeVersion: string; kernelVersion: string };
-    conditions: { type: string; status: string; reason?: string; message?: string; lastTransitionTime?: string }[];
-  };
-}
-
 interface PodStatusDoc {
   status: {
     phase?: string;
@@ -69,24 +50,6 @@ interface PodStatusDoc {
   };
 }
 
-const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
-
-async function poll<T>(what: string, timeoutMs: number, check: () => Promise<T | undefined>, context?: () => string): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const v = await check().catch(() => undefined);
-    if (v !== undefined) return v;
-    if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms: ${what}${context ? `\n${context()}` : ''}`);
-    await sleep(2000);
-  }
-}
-
-function randomToken(): { id: string; secret: string } {
-  const alphabet = 'abcdefghijklmnopqrstuvwxyz0123456789';
-  const pick = (n: number): string => Array.from({ length: n }, () => alphabet[Math.floor(Math.random() * alphabet.length)]).join('');
-  return { id: pick(6), secret: pick(16) };
-}
-
 describe('boot: a node joins on its first boot and stops gracefully on the power button', () => {
   let image: NodeImage;
   let cluster: TestCluster;
@@ -96,13 +59,7 @@ describe('boot: a node joins on its first boot and stops gracefully on the power
   const timings: Record<string, number> = {};
   const suiteStart = Date.now();
 
-  const audit = (): AuditEvent[] =>
-    fs
-      .readFileSync(cluster.auditLog!, 'utf8')
-      .split('\n')
-      .filter(Boolean)
-      .map((l) => JSON.parse(l) as AuditEvent)
-      .filter((e) => e.stage === 'ResponseComplete');
+  const audit = (): AuditEvent[] => readAudit(cluster.auditLog!);
 
   async function createToken(description: string): Promise<string> {
     const t = randomToken();

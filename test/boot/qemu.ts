@@ -1,7 +1,8 @@
 // Boots the node image scripts/node-image.sh builds in a QEMU VM under software emulation (TCG: no KVM
 // needed), with a NoCloud seed made from a user-data document, the way KubeVirt hands a VM its cloud-init:
 // a vfat volume labelled `cidata`. The VM's only network is QEMU's user network with `restrict=on` (no route
-// out) and one forward: the guest's 10.0.2.100:6443 is the test control plane's API server on this machine.
+// out) and its forwards: the guest's 10.0.2.100:6443 is the test control plane's API server on this machine, and
+// a boot may add more (the fleet's package mirror, for a mirror bootstrap).
 // Its power button is pressed over QMP (`system_powerdown`, an ACPI power button event, as KubeVirt stops a VM).
 import { ChildProcess, spawn } from 'node:child_process';
 import * as fs from 'node:fs';
@@ -12,26 +13,36 @@ import { REPO_ROOT, run } from '../e2e/harness';
 /** The address and port the guest dials for the API server (forwarded to the control plane on this machine). */
 export const GUEST_API_SERVER = { host: '10.0.2.100', port: 6443 } as const;
 
+/** Which image scripts/node-image.sh builds: node software preinstalled, or none (installed from a mirror at boot). */
+export type NodeImageVariant = 'preinstalled' | 'mirror';
+
 /** What scripts/node-image.sh built (its image.env). */
 export interface NodeImage {
   readonly dir: string;
+  readonly variant: NodeImageVariant;
   readonly disk: string;
   readonly diskFormat: string;
   readonly kernel: string;
   readonly initrd: string;
   readonly cmdline: string;
   readonly kernelVersion: string;
+  /** The image's kubelet (`v1.34.4`); empty in the mirror image, which has none. */
   readonly kubeletVersion: string;
   readonly kubeadmVersion: string;
-  /** containerd's version as `containerd --version` prints it. */
+  /** containerd's version as `containerd --version` prints it; empty in the mirror image. */
   readonly containerdVersion: string;
+  /**
+   * containerd's package version: the one installed (preinstalled), or the one the image's apt sources offered
+   * when it was built (mirror), `1.6.20~ds1-1+deb12u3`.
+   */
+  readonly containerdPackage: string;
   readonly pauseImage: string;
   readonly workloadImage: string;
 }
 
 /** Builds the node image (instant when cached) and reads what it made. */
-export async function buildNodeImage(timeoutMs = 1_800_000): Promise<NodeImage> {
-  const r = await run('bash', [path.join(REPO_ROOT, 'scripts', 'node-image.sh')], { timeoutMs });
+export async function buildNodeImage(variant: NodeImageVariant = 'preinstalled', timeoutMs = 1_800_000): Promise<NodeImage> {
+  const r = await run('bash', [path.join(REPO_ROOT, 'scripts', 'node-image.sh'), '--variant', variant], { timeoutMs });
   if (r.code !== 0) throw new Error(`scripts/node-image.sh exited ${r.code}: ${r.stderr.slice(-3000)}`);
   const dir = r.stdout.trim().split('\n').pop() ?? '';
   return readNodeImage(dir);
@@ -48,8 +59,11 @@ export function readNodeImage(dir: string): NodeImage {
     if (v === undefined) throw new Error(`${dir}/image.env has no NODE_IMAGE_${k}`);
     return v;
   };
+  const variant = get('VARIANT');
+  if (variant !== 'preinstalled' && variant !== 'mirror') throw new Error(`${dir}/image.env: unknown variant ${variant}`);
   return {
     dir,
+    variant,
     disk: get('DISK'),
     diskFormat: get('DISK_FORMAT'),
     kernel: get('KERNEL'),
@@ -59,6 +73,7 @@ export function readNodeImage(dir: string): NodeImage {
     kubeletVersion: get('KUBELET_VERSION'),
     kubeadmVersion: get('KUBEADM_VERSION'),
     containerdVersion: get('CONTAINERD_VERSION'),
+    containerdPackage: get('CONTAINERD_PACKAGE'),
     pauseImage: get('PAUSE'),
     workloadImage: get('WORKLOAD'),
   };
@@ -72,12 +87,21 @@ export interface BootOptions {
   readonly hostname: string;
   /** The API server's port on this machine's loopback, reached from the guest at GUEST_API_SERVER. */
   readonly apiServerPort: number;
+  /** More of the guest's destinations carried to ports on this machine's loopback. @default - none */
+  readonly forwards?: readonly GuestForward[];
   /** Where the seed, the overlay disk, the QMP socket and the console log go. */
   readonly dir: string;
   /** Forward the guest's journal to its console (kubelet, containerd, kubeadm: all in the console log). @default true */
   readonly journalOnConsole?: boolean;
   readonly cpus?: number;
   readonly memoryMiB?: number;
+}
+
+/** A guest address (on QEMU's user network, 10.0.2.0/24) whose connections go to a port on this machine's loopback. */
+export interface GuestForward {
+  /** `10.0.2.101:80` */
+  readonly guest: string;
+  readonly hostPort: number;
 }
 
 export interface Vm {
@@ -153,8 +177,13 @@ export async function bootVm(opts: BootOptions): Promise<Vm> {
     `file=${seed},if=virtio,format=raw,readonly=on`,
     '-netdev',
     // guestfwd to a `cmd:` runs it for each connection the guest opens (a `tcp:` chardev is one connection, made
-    // when QEMU starts): socat carries it to the API server on this machine's loopback.
-    `user,id=n0,restrict=on,guestfwd=tcp:${GUEST_API_SERVER.host}:${GUEST_API_SERVER.port}-cmd:socat STDIO TCP4:127.0.0.1:${opts.apiServerPort}`,
+    // when QEMU starts): socat carries it to the API server (or another forward's port) on this machine's loopback.
+    [
+      'user,id=n0,restrict=on',
+      ...[{ guest: `${GUEST_API_SERVER.host}:${GUEST_API_SERVER.port}`, hostPort: opts.apiServerPort }, ...(opts.forwards ?? [])].map(
+        (f) => `guestfwd=tcp:${f.guest}-cmd:socat STDIO TCP4:127.0.0.1:${f.hostPort}`,
+      ),
+    ].join(','),
     '-device',
     'virtio-net-pci,netdev=n0',
     // Entropy for the guest's early boot (TLS keys at join) without waiting for the kernel to gather it.

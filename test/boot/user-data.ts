@@ -1,6 +1,7 @@
 // The user data of a node booted from the "preinstalled" image (containerd, kubelet and kubeadm already on it), as
 // metalslice renders it for a cluster whose bootstrap is `{ mode: 'preinstalled', kubernetes }`: the kernel and
-// kubeadm configured, the image's node software checked against the pins, then the join.
+// kubeadm configured, the image's node software checked against the pins, then the join. And of a node booted
+// from the "mirror" image, for a bootstrap `{ mode: 'mirror', ... }`: the same after apt installed the pins.
 import { renderJoinCloudConfig } from '../../constructs/render/cloud-init';
 import type { Taint } from '../../constructs/core/input/model';
 
@@ -29,6 +30,42 @@ export function preinstalledJoinCloudConfig(o: PreinstalledJoinOptions): string 
     token: o.token,
     kubernetesVersion: o.kubernetes.replace(/\.[0-9]+$/, ''),
     bootstrap: { mode: 'preinstalled', kubernetes: o.kubernetes, ...(o.containerd !== undefined ? { containerd: o.containerd } : {}) },
+    labels: o.labels,
+    taints: o.taints,
+  });
+}
+
+export interface MirrorJoinOptions extends Omit<PreinstalledJoinOptions, 'containerd'> {
+  /** containerd's exact package version, as the distribution's archive serves it. */
+  readonly containerd: string;
+  /** The Kubernetes repository as the node reaches it (a flat repository), and its ASCII-armored signing key. */
+  readonly repository: { readonly url: string; readonly key: string };
+  /** The HTTP proxy apt (and containerd) go through, `http://host:port`. */
+  readonly proxy: string;
+  /** containerd's pod sandbox image. */
+  readonly sandboxImage: string;
+}
+
+/**
+ * The `#cloud-config` document of a node of the mirror image (no node software on it), as metalslice renders it for a
+ * cluster whose bootstrap is `{ mode: 'mirror', ... }`: apt pointed at the fleet's Kubernetes repository and proxy,
+ * the pinned packages installed, then the same check and join.
+ */
+export function mirrorJoinCloudConfig(o: MirrorJoinOptions): string {
+  return renderJoinCloudConfig({
+    nodeName: o.nodeName,
+    endpoint: o.endpoint,
+    caCertificate: o.caCertificate,
+    token: o.token,
+    kubernetesVersion: o.kubernetes.replace(/\.[0-9]+$/, ''),
+    bootstrap: {
+      mode: 'mirror',
+      kubernetes: o.kubernetes,
+      containerd: o.containerd,
+      sandboxImage: o.sandboxImage,
+      repositories: { kubernetes: o.repository.url, kubernetesKey: o.repository.key },
+      proxy: { http: o.proxy },
+    },
     labels: o.labels,
     taints: o.taints,
   });
