@@ -50,8 +50,8 @@ function containerdProxyFile(bootstrap: NodeBootstrap, apiServerHost: string): R
   return { path: '/etc/systemd/system/containerd.service.d/http-proxy.conf', permissions: '0644', content: `${lines.join('\n')}\n` };
 }
 
-/** cloud-init's `apt` settings: the mirror's sources and key, the proxy. */
-function aptSettings(bootstrap: NodeBootstrap): Record<string, unknown> | undefined {
+/** cloud-init's `apt` settings: the mirror's sources and key, the proxy, apt's own settings. */
+function aptSettings(bootstrap: NodeBootstrap): Record<string, unknown> {
   const repos = bootstrap.repositories;
   // The image's own sources stay unless a distribution mirror replaces them (cloud-init then writes them anew from
   // its template for the image's distribution); said either way, since a user data `apt` replaces the image's.
@@ -62,7 +62,25 @@ function aptSettings(bootstrap: NodeBootstrap): Record<string, unknown> | undefi
   if (bootstrap.proxy?.http !== undefined) apt.http_proxy = bootstrap.proxy.http;
   const https = bootstrap.proxy?.https ?? bootstrap.proxy?.http;
   if (https !== undefined) apt.https_proxy = https;
-  return Object.keys(apt).length > 1 ? apt : undefined;
+  apt.conf = aptConf(bootstrap);
+  return apt;
+}
+
+/** A no-proxy entry apt can take: one host name or address (apt knows no domains, wildcards or CIDRs). */
+const PLAIN_HOST = /^[A-Za-z0-9][A-Za-z0-9.-]*$|^[0-9A-Fa-f:]+$/;
+
+/**
+ * apt's own settings: no recommended packages (a node installs exactly the pins and what they depend on), and the
+ * no-proxy hosts reached directly. cloud-init's proxy setting is apt's global one, and apt reads no NO_PROXY list:
+ * an in-fleet repository named in noProxy would otherwise be asked for through the proxy.
+ */
+function aptConf(bootstrap: NodeBootstrap): string {
+  const direct = bootstrap.proxy ? (bootstrap.proxy.noProxy ?? []).filter((entry) => PLAIN_HOST.test(entry)) : [];
+  const lines = [
+    'APT::Install-Recommends "false";',
+    ...direct.flatMap((host) => [`Acquire::http::Proxy::${host} "DIRECT";`, `Acquire::https::Proxy::${host} "DIRECT";`]),
+  ];
+  return `${lines.join('\n')}\n`;
 }
 
 /** The script: the node software checked against the pins, containerd configured where it was installed, then the join. */
@@ -118,9 +136,8 @@ export function nodeSoftware(bootstrap: NodeBootstrap, apiServerHost: string, jo
   const run = [JOIN_SCRIPT_PATH];
   if (bootstrap.mode === 'preinstalled') return { keys: {}, files, runcmd: [run] };
   const version = `${bootstrap.kubernetes}-${bootstrap.packageRevision ?? DEFAULT_PACKAGE_REVISION}`;
-  const apt = aptSettings(bootstrap);
   const keys: Record<string, unknown> = {
-    ...(apt ? { apt } : {}),
+    apt: aptSettings(bootstrap),
     package_update: true,
     packages: [
       ['containerd', bootstrap.containerd!],

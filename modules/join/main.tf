@@ -200,6 +200,8 @@ locals {
     jsondecode(local.repos == null ? "{}" : jsonencode({ sources = { kubernetes = { source = "deb [signed-by=$KEY_FILE] ${local.repos.kubernetes} /", key = local.repos.kubernetes_key } } })),
     try(local.proxy.http, null) == null ? {} : { http_proxy = local.proxy.http },
     local.https == null ? {} : { https_proxy = local.https },
+    # apt's own settings: no recommended packages, and the no-proxy hosts (apt takes single hosts only) direct.
+    { conf = "${join("\n", concat(["APT::Install-Recommends \"false\";"], flatten([for h in try(local.proxy.no_proxy, []) : ["Acquire::http::Proxy::${h} \"DIRECT\";", "Acquire::https::Proxy::${h} \"DIRECT\";"] if can(regex("^[A-Za-z0-9][A-Za-z0-9.-]*$|^[0-9A-Fa-f:]+$", h))])))}\n" },
   )
   hold        = ["apt-mark", "hold", "containerd", "kubelet", "kubeadm"]
   curl        = "curl -fsSL${local.https == null ? "" : " --proxy '${replace(coalesce(local.https, "-"), "'", "'\\''")}'"} ${local.upstream}Release.key | gpg --dearmor --yes -o ${local.keyring}"
@@ -212,7 +214,7 @@ locals {
       fqdn        = var.node_name
       write_files = concat(local.join_files, local.proxy_files, [{ path = local.join_path, permissions = "0700", owner = "root:root", content = local.join_script }])
     },
-    jsondecode(length(keys(local.apt)) > 1 && local.packages ? jsonencode({ apt = local.apt }) : "{}"),
+    jsondecode(local.packages ? jsonencode({ apt = local.apt }) : "{}"),
     jsondecode(local.mode == "mirror" ? jsonencode({ package_update = true, packages = [["containerd", local.containerd], ["kubelet", local.version], ["kubeadm", local.version]] }) : "{}"),
     jsondecode(local.mode == "internet" ? jsonencode({ package_update = true, packages = [["containerd", local.containerd], "apt-transport-https", "ca-certificates", "curl", "gpg"] }) : "{}"),
     {

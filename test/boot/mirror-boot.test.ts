@@ -134,6 +134,8 @@ describe('boot (mirror): a node without node software installs the pins from the
       containerd,
       repository: { url: `http://${GUEST_MIRROR.replace(/:80$/, '')}/kubernetes/`, key: repository.publicKey },
       proxy: `http://${GUEST_MIRROR}`,
+      // The fleet's own repository is reached directly; only the distribution's archive goes through the proxy.
+      noProxy: [GUEST_MIRROR.replace(/:80$/, '')],
       // The image's own pause image (imported once containerd is installed): nothing is pulled from a registry.
       sandboxImage: image.pauseImage,
       labels: LABELS,
@@ -205,8 +207,9 @@ describe('boot (mirror): a node without node software installs the pins from the
       { user: `system:node:${NODE}`, name: NODE, code: 201 },
     ]);
 
-    // From the mirror: the Kubernetes packages from the fleet's repository (through the proxy, as apt sends every
-    // http request), the distribution's through the proxy to deb.debian.org, nothing refused.
+    // From the mirror: the Kubernetes packages from the fleet's repository, asked for directly (the host is in
+    // noProxy: a request line with a path, not a proxy's absolute URL), the distribution's through the proxy to
+    // deb.debian.org, nothing refused, and no recommended package (criu, which runc recommends) fetched.
     const { stats } = mirror;
     const served = (re: RegExp): string[] => stats.requests.filter((r) => re.test(r));
     // The repository's Packages names each file as dpkg-scanpackages wrote it, `./kubelet_…deb`.
@@ -222,7 +225,9 @@ describe('boot (mirror): a node without node software installs the pins from the
     expect(served(new RegExp(`^GET http://${ARCHIVE_HOST}/debian/dists/bookworm/InRelease -> 200$`)).length).toBeGreaterThan(0);
     // Every request was for the repository or the archive; none was refused (no other host, no CONNECT).
     expect(stats.refused).toEqual([]);
-    expect(stats.requests.filter((r) => !/^GET http:\/\/(10\.0\.2\.101\/kubernetes\/|deb\.debian\.org\/debian\/)/.test(r))).toEqual([]);
+    expect(stats.requests.filter((r) => !/^GET (\/kubernetes\/|http:\/\/deb\.debian\.org\/debian\/)/.test(r))).toEqual([]);
+    expect(served(/^GET \/kubernetes\/InRelease -> 200$/).length).toBeGreaterThan(0);
+    expect(served(/criu/)).toEqual([]);
 
     // What one node downloaded: indexes and packages, from the repository and through the proxy.
     const repositoryPackages = ['kubelet', 'kubeadm'].reduce((n, p) => n + fs.statSync(path.join(repository.dir, `${p}_${version}_amd64.deb`)).size, 0);

@@ -42,6 +42,8 @@ export interface MirrorJoinOptions extends Omit<PreinstalledJoinOptions, 'contai
   readonly repository: { readonly url: string; readonly key: string };
   /** The HTTP proxy apt (and containerd) go through, `http://host:port`. */
   readonly proxy: string;
+  /** Hosts reached directly, not through the proxy (the fleet's own repository). */
+  readonly noProxy: readonly string[];
   /** containerd's pod sandbox image. */
   readonly sandboxImage: string;
 }
@@ -64,7 +66,7 @@ export function mirrorJoinCloudConfig(o: MirrorJoinOptions): string {
       containerd: o.containerd,
       sandboxImage: o.sandboxImage,
       repositories: { kubernetes: o.repository.url, kubernetesKey: o.repository.key },
-      proxy: { http: o.proxy },
+      proxy: { http: o.proxy, noProxy: o.noProxy },
     },
     labels: o.labels,
     taints: o.taints,

@@ -254,7 +254,7 @@ describe('node templates conform to the constructs', () => {
     // Each bootstrap as the config takes it, and as the module takes it (snake_case).
     const key =
       '-----BEGIN PGP PUBLIC KEY BLOCK-----\n\nmQINBGMHmisBEADcP4WBUzpn8NMe8sTqA2dI2s3P6L5oF5tgJq9nF6YJjD0\n=x4Jk\n-----END PGP PUBLIC KEY BLOCK-----\n';
-    const proxy = { http: 'http://proxy.internal:3128', noProxy: ['.internal', '10.0.0.0/8'] };
+    const proxy = { http: 'http://proxy.internal:3128', noProxy: ['.internal', '10.0.0.0/8', 'mirror.internal'] };
     const bootstraps: Record<string, NodeBootstrap | undefined> = {
       join: undefined,
       preinstalled: { mode: 'preinstalled', kubernetes: '1.33.7', containerd: 'v1.7.24', proxy },

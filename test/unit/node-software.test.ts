@@ -122,6 +122,23 @@ describe('node bootstrap: the user data of each setting', () => {
     expect(dropIn.content).toContain('Environment="NO_PROXY=.internal,10.0.0.0/8,10.0.0.10,localhost,127.0.0.1"');
   });
 
+  it('apt installs no recommended package, and reaches a no-proxy host directly (apt takes single hosts, not domains or CIDRs)', () => {
+    const bootstrap: NodeBootstrap = {
+      ...MIRROR,
+      proxy: { http: 'http://proxy.internal:3128', noProxy: ['.internal', '10.0.0.0/8', 'mirror.internal', '10.0.2.101'] },
+    };
+    const apt = (parse(document(bootstrap)) as { apt: { conf: string } }).apt;
+    expect(apt.conf.split('\n')).toEqual([
+      'APT::Install-Recommends "false";',
+      'Acquire::http::Proxy::mirror.internal "DIRECT";',
+      'Acquire::https::Proxy::mirror.internal "DIRECT";',
+      'Acquire::http::Proxy::10.0.2.101 "DIRECT";',
+      'Acquire::https::Proxy::10.0.2.101 "DIRECT";',
+      '',
+    ]);
+    expect((parse(document(INTERNET)) as { apt: { conf: string } }).apt.conf).toBe('APT::Install-Recommends "false";\n');
+  });
+
   it('a pinned document holds no Terraform template opener of its own (the token is the only expression)', () => {
     for (const bootstrap of [PREINSTALLED, MIRROR, INTERNET]) expect(document(bootstrap)).not.toMatch(/[$%]\{/);
   });
