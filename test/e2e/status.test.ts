@@ -79,6 +79,13 @@ describe('e2e: metalslice status names what differs from the plan, with its fix,
   function startGuests(): void {
     const joined = new Set<string>();
     const join = async (name: string): Promise<void> => {
+      // A guest boots once its virt-launcher pod runs on a host: its Node comes after the pod is bound, never before.
+      const bound = `/api/v1/namespaces/${NS}/pods?labelSelector=${encodeURIComponent(`vm.kubevirt.io/name=${name}`)}`;
+      for (let tries = 0; tries < 600; tries++) {
+        const pods = (await api().get<KubeList<Pod>>(bound)).body.items ?? [];
+        if (pods.some((p) => p.spec.nodeName !== undefined)) break;
+        await new Promise((r) => setTimeout(r, 200));
+      }
       const node = { apiVersion: 'v1', kind: 'Node', metadata: { name, labels: { 'metalslice.io/pool': 'web' } } };
       const created = await api().create('/api/v1/nodes', node);
       if (created.status !== 201 && created.status !== 409) return;
