@@ -3,7 +3,7 @@
 // kubeadm configured, the image's node software checked against the pins, then the join. And of a node booted
 // from the "mirror" image, for a bootstrap `{ mode: 'mirror', ... }`: the same after apt installed the pins.
 import { renderJoinCloudConfig } from '../../constructs/render/cloud-init';
-import type { Taint } from '../../constructs/core/input/model';
+import type { NodeBootstrap, Taint } from '../../constructs/core/input/model';
 
 export interface PreinstalledJoinOptions {
   readonly nodeName: string;
@@ -21,18 +21,23 @@ export interface PreinstalledJoinOptions {
   readonly taints?: readonly Taint[];
 }
 
-/** The `#cloud-config` document of a node of the preinstalled image. */
-export function preinstalledJoinCloudConfig(o: PreinstalledJoinOptions): string {
+/** The document metalslice renders for a node of a cluster with `bootstrap`. */
+function joinCloudConfig(o: Omit<PreinstalledJoinOptions, 'containerd'>, bootstrap: NodeBootstrap): string {
   return renderJoinCloudConfig({
     nodeName: o.nodeName,
     endpoint: o.endpoint,
     caCertificate: o.caCertificate,
     token: o.token,
     kubernetesVersion: o.kubernetes.replace(/\.[0-9]+$/, ''),
-    bootstrap: { mode: 'preinstalled', kubernetes: o.kubernetes, ...(o.containerd !== undefined ? { containerd: o.containerd } : {}) },
+    bootstrap,
     labels: o.labels,
     taints: o.taints,
   });
+}
+
+/** The `#cloud-config` document of a node of the preinstalled image. */
+export function preinstalledJoinCloudConfig(o: PreinstalledJoinOptions): string {
+  return joinCloudConfig(o, { mode: 'preinstalled', kubernetes: o.kubernetes, ...(o.containerd !== undefined ? { containerd: o.containerd } : {}) });
 }
 
 export interface MirrorJoinOptions extends Omit<PreinstalledJoinOptions, 'containerd'> {
@@ -54,21 +59,12 @@ export interface MirrorJoinOptions extends Omit<PreinstalledJoinOptions, 'contai
  * the pinned packages installed, then the same check and join.
  */
 export function mirrorJoinCloudConfig(o: MirrorJoinOptions): string {
-  return renderJoinCloudConfig({
-    nodeName: o.nodeName,
-    endpoint: o.endpoint,
-    caCertificate: o.caCertificate,
-    token: o.token,
-    kubernetesVersion: o.kubernetes.replace(/\.[0-9]+$/, ''),
-    bootstrap: {
-      mode: 'mirror',
-      kubernetes: o.kubernetes,
-      containerd: o.containerd,
-      sandboxImage: o.sandboxImage,
-      repositories: { kubernetes: o.repository.url, kubernetesKey: o.repository.key },
-      proxy: { http: o.proxy, noProxy: o.noProxy },
-    },
-    labels: o.labels,
-    taints: o.taints,
+  return joinCloudConfig(o, {
+    mode: 'mirror',
+    kubernetes: o.kubernetes,
+    containerd: o.containerd,
+    sandboxImage: o.sandboxImage,
+    repositories: { kubernetes: o.repository.url, kubernetesKey: o.repository.key },
+    proxy: { http: o.proxy, noProxy: o.noProxy },
   });
 }
