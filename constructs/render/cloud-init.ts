@@ -7,7 +7,7 @@
 import { createHash, X509Certificate } from 'crypto';
 import { parse as parseYaml, stringify } from 'yaml';
 import type { NodeBootstrap, Taint } from '../core/input/model';
-import { nodeSoftware } from './node-software';
+import { nodeSoftware, upstreamRepositorySteps } from './node-software';
 
 export interface JoinDocumentOptions {
   /** The node's name in the tenant cluster (also its hostname). */
@@ -110,6 +110,13 @@ export function renderJoinConfiguration(options: JoinDocumentOptions): Record<st
   };
 }
 
+/** What every join document runs first: the kernel modules loaded and the sysctls applied that its files set. */
+const KERNEL_STEPS: readonly string[][] = [
+  ['modprobe', 'overlay'],
+  ['modprobe', 'br_netfilter'],
+  ['sysctl', '--system'],
+];
+
 /** The files every join document writes: kernel modules, sysctls, the JoinConfiguration and the kubelet's patch. */
 function joinFiles(options: JoinDocumentOptions): Record<string, unknown>[] {
   return [
@@ -137,7 +144,7 @@ function renderPinnedJoinCloudConfig(options: JoinDocumentOptions, bootstrap: No
     fqdn: options.nodeName,
     write_files: [...joinFiles(options), ...software.files],
     ...software.keys,
-    runcmd: [['modprobe', 'overlay'], ['modprobe', 'br_netfilter'], ['sysctl', '--system'], ...software.runcmd],
+    runcmd: [...KERNEL_STEPS, ...software.runcmd],
   };
   return `#cloud-config\n${stringify(config, { lineWidth: 0 })}`;
 }
@@ -145,9 +152,6 @@ function renderPinnedJoinCloudConfig(options: JoinDocumentOptions, bootstrap: No
 /** The whole `#cloud-config` document. */
 export function renderJoinCloudConfig(options: JoinDocumentOptions): string {
   if (options.bootstrap !== undefined) return renderPinnedJoinCloudConfig(options, options.bootstrap);
-  const minor = options.kubernetesVersion;
-  const repo = `https://pkgs.k8s.io/core:/stable:/v${minor}/deb/`;
-  const keyring = '/etc/apt/keyrings/kubernetes-apt-keyring.gpg';
   const config = {
     hostname: options.nodeName,
     fqdn: options.nodeName,
@@ -155,13 +159,8 @@ export function renderJoinCloudConfig(options: JoinDocumentOptions): string {
     package_update: true,
     packages: ['apt-transport-https', 'ca-certificates', 'curl', 'gpg', 'containerd'],
     runcmd: [
-      ['modprobe', 'overlay'],
-      ['modprobe', 'br_netfilter'],
-      ['sysctl', '--system'],
-      ['mkdir', '-p', '-m', '0755', '/etc/apt/keyrings'],
-      ['sh', '-c', `curl -fsSL ${repo}Release.key | gpg --dearmor --yes -o ${keyring}`],
-      ['sh', '-c', `echo "deb [signed-by=${keyring}] ${repo} /" > /etc/apt/sources.list.d/kubernetes.list`],
-      ['apt-get', 'update'],
+      ...KERNEL_STEPS,
+      ...upstreamRepositorySteps(options.kubernetesVersion),
       ['apt-get', 'install', '-y', 'kubelet', 'kubeadm'],
       ['apt-mark', 'hold', 'kubelet', 'kubeadm'],
       ['sh', '-c', 'mkdir -p /etc/containerd && containerd config default | sed "s/SystemdCgroup = false/SystemdCgroup = true/" > /etc/containerd/config.toml'],

@@ -8,14 +8,30 @@
  * Every value put in the script was held by core/input/bootstrap.ts to the characters its kind can have, and is
  * quoted besides.
  */
-import { DEFAULT_PACKAGE_REVISION } from '../core/input/bootstrap';
+import { DEFAULT_PACKAGE_REVISION, kubernetesMinorOf } from '../core/input/bootstrap';
 import type { NodeBootstrap } from '../core/input/model';
 
 /** Where the join document puts the script that checks the node software and joins. */
 export const JOIN_SCRIPT_PATH = '/usr/local/sbin/metalslice-join';
 
-/** pkgs.k8s.io's repository of a Kubernetes minor. */
-const upstreamRepository = (minor: string): string => `https://pkgs.k8s.io/core:/stable:/v${minor}/deb/`;
+/**
+ * The steps that add pkgs.k8s.io's repository of a Kubernetes minor to apt: its key fetched (through `proxy`, if
+ * given) into a keyring, its source line, the package lists read. A node with no bootstrap runs them too.
+ */
+export function upstreamRepositorySteps(minor: string, proxy?: string): string[][] {
+  const repo = `https://pkgs.k8s.io/core:/stable:/v${minor}/deb/`;
+  const keyring = '/etc/apt/keyrings/kubernetes-apt-keyring.gpg';
+  const curl = `curl -fsSL${proxy !== undefined ? ` --proxy ${shellQuote(proxy)}` : ''} ${repo}Release.key | gpg --dearmor --yes -o ${keyring}`;
+  return [
+    ['mkdir', '-p', '-m', '0755', '/etc/apt/keyrings'],
+    ['sh', '-c', curl],
+    ['sh', '-c', `echo "deb [signed-by=${keyring}] ${repo} /" > /etc/apt/sources.list.d/kubernetes.list`],
+    ['apt-get', 'update'],
+  ];
+}
+
+/** The proxy for https:// URLs: its own, else the http one. */
+const httpsProxy = (bootstrap: NodeBootstrap): string | undefined => bootstrap.proxy?.https ?? bootstrap.proxy?.http;
 
 /** `value` quoted for sh: single quotes, a single quote in it closed, escaped and opened again. */
 export function shellQuote(value: string): string {
@@ -40,7 +56,7 @@ function noProxy(bootstrap: NodeBootstrap, apiServerHost: string): string {
 /** containerd's systemd drop-in with the proxy: image pulls go through it. */
 function containerdProxyFile(bootstrap: NodeBootstrap, apiServerHost: string): Record<string, unknown> {
   const proxy = bootstrap.proxy!;
-  const https = proxy.https ?? proxy.http;
+  const https = httpsProxy(bootstrap);
   const lines = [
     '[Service]',
     ...(proxy.http !== undefined ? [`Environment="HTTP_PROXY=${proxy.http}"`] : []),
@@ -60,7 +76,7 @@ function aptSettings(bootstrap: NodeBootstrap): Record<string, unknown> {
   if (repos?.security !== undefined) apt.security = [{ arches: ['default'], uri: repos.security }];
   if (repos !== undefined) apt.sources = { kubernetes: { source: `deb [signed-by=$KEY_FILE] ${repos.kubernetes} /`, key: repos.kubernetesKey } };
   if (bootstrap.proxy?.http !== undefined) apt.http_proxy = bootstrap.proxy.http;
-  const https = bootstrap.proxy?.https ?? bootstrap.proxy?.http;
+  const https = httpsProxy(bootstrap);
   if (https !== undefined) apt.https_proxy = https;
   apt.conf = aptConf(bootstrap);
   return apt;
@@ -150,19 +166,12 @@ export function nodeSoftware(bootstrap: NodeBootstrap, apiServerHost: string, jo
   // internet: pkgs.k8s.io's key fetched (through the proxy, if any), its source added, then the pinned packages.
   // cloud-init's packages module runs after runcmd is written but before it runs: the Kubernetes packages are
   // installed here, once their source is known, and containerd by the module.
-  const minor = bootstrap.kubernetes.replace(/\.[0-9]+$/, '');
-  const repo = upstreamRepository(minor);
-  const keyring = '/etc/apt/keyrings/kubernetes-apt-keyring.gpg';
-  const https = bootstrap.proxy?.https ?? bootstrap.proxy?.http;
-  const curl = `curl -fsSL${https !== undefined ? ` --proxy ${shellQuote(https)}` : ''} ${repo}Release.key | gpg --dearmor --yes -o ${keyring}`;
   return {
     keys: { ...keys, packages: [['containerd', bootstrap.containerd!], 'apt-transport-https', 'ca-certificates', 'curl', 'gpg'] },
     files,
     runcmd: [
-      ['mkdir', '-p', '-m', '0755', '/etc/apt/keyrings'],
-      ['sh', '-c', curl],
-      ['sh', '-c', `echo "deb [signed-by=${keyring}] ${repo} /" > /etc/apt/sources.list.d/kubernetes.list`],
-      ['apt-get', 'update'],
+      // The pin was checked (core/input/bootstrap.ts): it has a minor.
+      ...upstreamRepositorySteps(kubernetesMinorOf(bootstrap.kubernetes)!, httpsProxy(bootstrap)),
       ['apt-get', 'install', '-y', `kubelet=${version}`, `kubeadm=${version}`],
       hold,
       run,

@@ -1,8 +1,9 @@
 /**
  * A cluster's node bootstrap (`clusters[].bootstrap`): its types, what is wrong with one, what of it makes a node
- * (the pins a pool's revision hashes), and how the plan names it. Every value checked here ends up in a shell script or an apt
- * source line of a node's user data, so each is held to the characters its kind can have; a URL may carry no
- * credential (the user data is readable by whoever reads the node's Secret, and it is in the synth output).
+ * (the pins a pool's revision hashes), and how the plan names it. Every value checked here ends up in a shell
+ * script or an apt source line of a node's user data, so each is held to the characters its kind can have; a URL
+ * may carry no credential (the user data is readable by whoever reads the node's Secret, and it is in the synth
+ * output).
  */
 import type { PlanIssue } from '../base/errors';
 import { excerpt } from '../base/excerpt';

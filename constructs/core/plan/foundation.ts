@@ -280,15 +280,16 @@ function planCluster(spec: ClusterSpec, at: string, issues: IssueCollector, warn
     );
   }
   if (spec.bootstrap === undefined) {
+    const version = spec.kubernetesVersion ?? DEFAULT_KUBERNETES_VERSION;
     warnings.push({
       path: `${at}.bootstrap`,
-      message: `is not set: every node of "${spec.name}" installs the newest kubelet and kubeadm ${spec.kubernetesVersion ?? DEFAULT_KUBERNETES_VERSION}.x from pkgs.k8s.io and containerd from its distribution at each boot, over the internet, so two nodes of one pool can run different builds; pin them with a bootstrap: its mode (preinstalled, mirror or internet) and the exact kubernetes version, e.g. {mode: preinstalled, kubernetes: "${spec.kubernetesVersion ?? DEFAULT_KUBERNETES_VERSION}.0"} (README "Node software")`,
+      message: `is not set: every node of "${spec.name}" installs the newest kubelet and kubeadm ${version}.x from pkgs.k8s.io and containerd from its distribution at each boot, over the internet, so two nodes of one pool can run different builds; pin them with a bootstrap: its mode (preinstalled, mirror or internet) and the exact kubernetes version, e.g. {mode: preinstalled, kubernetes: "${version}.0"} (README "Node software")`,
     });
-    return { name: spec.name, path: at, spec, kubernetesVersion: spec.kubernetesVersion ?? DEFAULT_KUBERNETES_VERSION };
+    return { name: spec.name, path: at, spec, kubernetesVersion: version };
   }
   for (const issue of bootstrapProblems(spec.bootstrap, `${at}.bootstrap`, spec.kubernetesVersion)) issues.add(issue.path, issue.message);
   const pinned = kubernetesMinorOf(spec.bootstrap.kubernetes);
-  return { name: spec.name, path: at, spec, kubernetesVersion: spec.kubernetesVersion ?? pinned ?? DEFAULT_KUBERNETES_VERSION, bootstrap: spec.bootstrap };
+  return { name: spec.name, path: at, spec, kubernetesVersion: spec.kubernetesVersion ?? pinned ?? DEFAULT_KUBERNETES_VERSION };
 }
 
 function planQuotas(

@@ -233,13 +233,13 @@ function assemblePlan(
         ),
       ),
     environments: selection.auto.environments.map((e) => ({ cluster: e.cluster, provider: e.provider })),
-    clusters: [...foundation.clusters.values()].map((c) => ({
-      name: c.name,
-      kubernetesVersion: c.kubernetesVersion,
-      bootstrap: c.bootstrap?.mode ?? 'unpinned',
-      ...(c.bootstrap ? { kubernetes: c.bootstrap.kubernetes } : {}),
-      ...(c.bootstrap?.containerd !== undefined ? { containerd: c.bootstrap.containerd } : {}),
-      nodeSoftware: describeBootstrap(c.bootstrap, c.kubernetesVersion),
+    clusters: [...foundation.clusters.values()].map(({ name, kubernetesVersion, spec: { bootstrap } }) => ({
+      name,
+      kubernetesVersion,
+      bootstrap: bootstrap?.mode ?? 'unpinned',
+      ...(bootstrap ? { kubernetes: bootstrap.kubernetes } : {}),
+      ...(bootstrap?.containerd !== undefined ? { containerd: bootstrap.containerd } : {}),
+      nodeSoftware: describeBootstrap(bootstrap, kubernetesVersion),
     })),
   };
   return {

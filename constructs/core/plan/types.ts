@@ -6,7 +6,7 @@
 import type { NodeEnvironmentRef, PlannedAutoPool } from '../auto';
 import type { PlanIssue } from '../base/errors';
 import type { HostTaken } from '../hosts/offer';
-import type { ClusterSpec, FleetSpec, MetalsliceConfig, NodeBootstrap, NodePoolSpec, PrivateNodePoolSpec, QuotaSpec, Taint } from '../input/model';
+import type { ClusterSpec, FleetSpec, MetalsliceConfig, NodePoolSpec, PrivateNodePoolSpec, QuotaSpec, Taint } from '../input/model';
 import type { NodeProvider } from '../auto/node-types';
 import type { PoolPreview } from '../auto/preview';
 import type { ResourceVector } from '../base/resources';
@@ -105,8 +105,6 @@ export interface PlannedCluster {
   readonly spec: ClusterSpec;
   /** The Kubernetes minor version of its nodes. */
   readonly kubernetesVersion: string;
-  /** Where its nodes get their node software, pinned. @default - unpinned, from the internet */
-  readonly bootstrap?: NodeBootstrap;
 }
 
 /** One node of an elastic pool as planned. */

@@ -52,7 +52,7 @@ export function nodeRevision(vm: PlannedVm, cluster: PlannedCluster | undefined,
  */
 function clusterOf(cluster: PlannedCluster | undefined): object | null {
   if (!cluster) return null;
-  const bootstrap = cluster.bootstrap ? bootstrapPins(cluster.bootstrap) : undefined;
+  const bootstrap = cluster.spec.bootstrap ? bootstrapPins(cluster.spec.bootstrap) : undefined;
   return { endpoint: cluster.spec.endpoint, ca: cluster.spec.caCertificate, kubernetesVersion: cluster.kubernetesVersion, bootstrap };
 }
 
