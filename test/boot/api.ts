@@ -1,5 +1,8 @@
 // What the boot tests read from the API server (the audit log's events, a Node's status) and how they wait for it.
+import { expect } from '@jest/globals';
 import * as fs from 'node:fs';
+import type { KubeClient } from '../e2e/harness';
+import type { Vm } from './qemu';
 
 export interface AuditEvent {
   stage: string;
@@ -49,4 +52,32 @@ export function readAudit(file: string): AuditEvent[] {
     .filter(Boolean)
     .map((l) => JSON.parse(l) as AuditEvent)
     .filter((e) => e.stage === 'ResponseComplete');
+}
+
+/** How a boot's join ends on the console: joined, refused by the join script, or failed in kubeadm. */
+const JOIN_END = /This node has joined the cluster|metalslice: [^\n]*does not join[^\n]*|error execution phase[^\n]*/;
+
+/**
+ * A booted node's join, as its console tells it (it must say it joined), then its Node Ready, as the API server has
+ * it. Returns the Node and when each happened, in ms after power-on.
+ */
+export async function joinedAndReady(
+  vm: Vm,
+  api: KubeClient,
+  name: string,
+  timeouts: { readonly joinMs: number; readonly readyMs: number },
+  context: () => string,
+): Promise<{ node: NodeStatusDoc; joinedMs: number; readyMs: number }> {
+  const joined = await vm.waitForConsole(JOIN_END, timeouts.joinMs);
+  expect(joined.match[0]).toBe('This node has joined the cluster');
+  const node = await poll(
+    `Node ${name} Ready`,
+    timeouts.readyMs,
+    async () => {
+      const r = await api.get<NodeStatusDoc>(`/api/v1/nodes/${name}`);
+      return r.status === 200 && r.body.status.conditions?.some((c) => c.type === 'Ready' && c.status === 'True') ? r.body : undefined;
+    },
+    context,
+  );
+  return { node, joinedMs: joined.afterMs, readyMs: Date.now() - vm.startedAt };
 }

@@ -15,7 +15,7 @@ import * as path from 'node:path';
 import { renderBootstrapTokenSecret } from '../../constructs/render/secrets';
 import type { KubeClient, TestCluster } from '../e2e/harness';
 import { startCluster } from '../e2e/harness';
-import { AuditEvent, NodeStatusDoc, poll, randomToken, readAudit } from './api';
+import { AuditEvent, joinedAndReady, NodeStatusDoc, poll, randomToken, readAudit } from './api';
 import { bootVm, buildNodeImage, GUEST_API_SERVER, lastLines, NodeImage, Vm } from './qemu';
 import { preinstalledJoinCloudConfig } from './user-data';
 
@@ -137,25 +137,11 @@ describe('boot: a node joins on its first boot and stops gracefully on the power
     const consoleTail = (): string => `console (${vm.consoleLog}):\n${lastLines(vm.console(), 60)}`;
 
     // The join, as the console tells it; then as the API server recorded it.
-    const joined = await vm.waitForConsole(
-      /This node has joined the cluster|metalslice: [^\n]*does not join[^\n]*|error execution phase[^\n]*/,
-      BOOT_TIMEOUT_MS,
-    );
-    expect(joined.match[0]).toBe('This node has joined the cluster');
-    timings.bootToJoinedMs = joined.afterMs;
+    const { node, joinedMs, readyMs } = await joinedAndReady(vm, api, NODE, { joinMs: BOOT_TIMEOUT_MS, readyMs: 10 * 60_000 }, consoleTail);
+    timings.bootToJoinedMs = joinedMs;
+    timings.bootToNodeReadyMs = readyMs;
     const final = await vm.waitForConsole(/Cloud-init v\. \S+ finished at/, 10 * 60_000);
     timings.bootToCloudInitFinalMs = final.afterMs;
-
-    const node = await poll(
-      `Node ${NODE} Ready`,
-      10 * 60_000,
-      async () => {
-        const r = await api.get<NodeStatusDoc>(`/api/v1/nodes/${NODE}`);
-        return r.status === 200 && r.body.status.conditions?.some((c) => c.type === 'Ready' && c.status === 'True') ? r.body : undefined;
-      },
-      consoleTail,
-    );
-    timings.bootToNodeReadyMs = Date.now() - vm.startedAt;
     expect(node.status.nodeInfo.kubeletVersion).toBe(`v${KUBERNETES}`);
     expect(node.status.nodeInfo.containerRuntimeVersion).toMatch(/^containerd:\/\/1\./);
     expect(node.status.nodeInfo.kernelVersion).toBe(image.kernelVersion);

@@ -15,7 +15,7 @@ import * as path from 'node:path';
 import { renderBootstrapTokenSecret } from '../../constructs/render/secrets';
 import type { KubeClient, TestCluster } from '../e2e/harness';
 import { REPO_ROOT, startCluster } from '../e2e/harness';
-import { AuditEvent, NodeStatusDoc, poll, randomToken, readAudit } from './api';
+import { AuditEvent, joinedAndReady, poll, randomToken, readAudit } from './api';
 import { archivePackageVersion, buildKubernetesRepository, KubernetesRepository, Mirror, startMirror } from './apt-mirror';
 import { bootVm, buildNodeImage, GUEST_API_SERVER, lastLines, NodeImage, Vm } from './qemu';
 import { mirrorJoinCloudConfig } from './user-data';
@@ -167,23 +167,9 @@ describe('boot (mirror): a node without node software installs the pins from the
       `guestfwd=tcp:${GUEST_MIRROR}-cmd:socat STDIO TCP4:127.0.0.1:${mirror.port}`,
     ]);
 
-    const joined = await booted.waitForConsole(
-      /This node has joined the cluster|metalslice: [^\n]*does not join[^\n]*|error execution phase[^\n]*/,
-      BOOT_TIMEOUT_MS,
-    );
-    expect(joined.match[0]).toBe('This node has joined the cluster');
-    timings.bootToJoinedMs = joined.afterMs;
-
-    const node = await poll(
-      `Node ${NODE} Ready`,
-      15 * 60_000,
-      async () => {
-        const r = await api.get<NodeStatusDoc>(`/api/v1/nodes/${NODE}`);
-        return r.status === 200 && r.body.status.conditions?.some((c) => c.type === 'Ready' && c.status === 'True') ? r.body : undefined;
-      },
-      consoleTail,
-    );
-    timings.bootToNodeReadyMs = Date.now() - booted.startedAt;
+    const { node, joinedMs, readyMs } = await joinedAndReady(booted, api, NODE, { joinMs: BOOT_TIMEOUT_MS, readyMs: 15 * 60_000 }, consoleTail);
+    timings.bootToJoinedMs = joinedMs;
+    timings.bootToNodeReadyMs = readyMs;
     const final = await booted.waitForConsole(/Cloud-init v\. \S+ finished at/, 10 * 60_000);
     timings.bootToCloudInitFinalMs = final.afterMs;
 

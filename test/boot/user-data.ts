@@ -3,6 +3,7 @@
 // kubeadm configured, the image's node software checked against the pins, then the join. And of a node booted
 // from the "mirror" image, for a bootstrap `{ mode: 'mirror', ... }`: the same after apt installed the pins.
 import { renderJoinCloudConfig } from '../../constructs/render/cloud-init';
+import { kubernetesMinorOf } from '../../constructs/core/input/bootstrap';
 import type { NodeBootstrap, Taint } from '../../constructs/core/input/model';
 
 export interface PreinstalledJoinOptions {
@@ -28,7 +29,7 @@ function joinCloudConfig(o: Omit<PreinstalledJoinOptions, 'containerd'>, bootstr
     endpoint: o.endpoint,
     caCertificate: o.caCertificate,
     token: o.token,
-    kubernetesVersion: o.kubernetes.replace(/\.[0-9]+$/, ''),
+    kubernetesVersion: kubernetesMinorOf(o.kubernetes)!,
     bootstrap,
     labels: o.labels,
     taints: o.taints,
