@@ -22,7 +22,7 @@ import { renderKarpenterNodePool } from './render/karpenter';
 import { renderVirtualMachine } from './render/kubevirt';
 import { autoNodeName, CLUSTER_LABEL, POOL_LABEL, QUOTA_LABEL } from './core/naming/derived';
 import { ITenantCluster } from './tenant-cluster';
-import { VmNode } from './parts/vm-node';
+import { VmNodes } from './parts/vm-nodes';
 import { NodeRollout } from './parts/node-rollout';
 import { requireProps } from './plumbing/props';
 import { NodeEnvironment } from './parts/node-environment';
@@ -98,16 +98,18 @@ export class AutoNodes extends Construct implements IPlanContributor {
             rollout: rolloutOf,
           })
         : undefined;
+    const nodes = new VmNodes(pools, 'nodes', {
+      cluster: this.cluster,
+      namespace: quota.namespace,
+      admission: quota.admission,
+      namespaceReady: quota.namespaceReady,
+      poolName: spec.name,
+      rollout,
+    });
     for (let index = 0; index < spec.quantity; index++) {
-      // The plan names auto nodes `<cluster>-<pool>-<index>`; the construct id follows, so addresses are stable.
+      // The plan names auto nodes `<cluster>-<pool>-<index>`; the instance keys follow, so addresses are stable.
       const nodeName = autoNodeName(this.cluster.clusterName, spec.name, index);
-      new VmNode(pools, nodeName, {
-        cluster: this.cluster,
-        namespace: quota.namespace,
-        admission: quota.admission,
-        namespaceReady: quota.namespaceReady,
-        poolName: spec.name,
-        rollout,
+      nodes.add(nodeName, {
         join: () => {
           const vm = this.plannedVm(spec.name, index, nodeName);
           return { labels: { ...vm.labels, [POOL_LABEL]: vm.pool, [QUOTA_LABEL]: vm.quota, [CLUSTER_LABEL]: vm.cluster }, taints: vm.taints };

@@ -17,7 +17,7 @@ import { IElasticQuota } from './quota';
 import { elasticNodeLabels, renderVirtualMachine } from './render/kubevirt';
 import { poolVmName } from './core/naming/derived';
 import { ITenantCluster } from './tenant-cluster';
-import { VmNode } from './parts/vm-node';
+import { VmNodes } from './parts/vm-nodes';
 import { NodeRollout } from './parts/node-rollout';
 import { requireProps } from './plumbing/props';
 
@@ -126,18 +126,21 @@ export class ElasticNodePool extends Construct implements IPlanContributor {
             rollout: rolloutOf,
           })
         : undefined;
-    // Ids are node names (`<pool>-<index>`), so scaling by one adds or removes exactly one node's resources.
+    // One resource per kind for the pool, keyed by node name (`<pool>-<index>`): scaling by one adds or removes
+    // exactly one node's instances, and no record in the state grows with the stack (parts/vm-nodes.ts).
+    const nodes = new VmNodes(this, 'nodes', {
+      cluster: props.cluster,
+      namespace: props.quota.namespace,
+      admission: props.quota.admission,
+      namespaceReady: props.quota.namespaceReady,
+      poolName: this.poolName,
+      tokenTtl: props.bootstrapTokenTtl,
+      drainTimeout: props.drainTimeout,
+      rollout,
+    });
     for (let index = 0; index < props.count; index++) {
       const nodeName = poolVmName(this.poolName, index);
-      new VmNode(this, nodeName, {
-        cluster: props.cluster,
-        namespace: props.quota.namespace,
-        admission: props.quota.admission,
-        namespaceReady: props.quota.namespaceReady,
-        poolName: this.poolName,
-        tokenTtl: props.bootstrapTokenTtl,
-        drainTimeout: props.drainTimeout,
-        rollout,
+      nodes.add(nodeName, {
         join: () => {
           const vm = plannedVm(index, nodeName);
           return {

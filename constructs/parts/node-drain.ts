@@ -105,6 +105,8 @@ export class NodeDrains extends Construct {
   /** The nodes' ends: each node resource depends on it, so an instance is destroyed after its node's machine. */
   private readonly ends: DataResource;
   private readonly cluster: DrainedCluster;
+  /** The node resources the drains depend on (a node's VM or HostClaim, or a pool's VMs). */
+  private readonly removers = new Set<TerraformResource>();
 
   private constructor(scope: Construct, id: string, cluster: DrainedCluster) {
     super(scope, id);
@@ -164,6 +166,9 @@ export class NodeDrains extends Construct {
       ca_hash: caCertHash(this.cluster.caCertificate),
       node_end: NODE_END_AFTER_MACHINE,
     });
+    // A pool's VMs are one resource for all its nodes: it is depended on, and depends on the ends, once.
+    if (this.removers.has(removes)) return;
+    this.removers.add(removes);
     (this.resource.dependsOn ??= []).push(dependable(removes));
     removes.dependsOn = [...(removes.dependsOn ?? []), dependable(this.ends)];
   }

@@ -4,7 +4,8 @@
  * (random provider), so it is never a literal in the synth output. Shared by elastic node pools and
  * static auto-node pools; plan-dependent parts are produced lazily, at synth.
  */
-import { Fn, IResolvable, ITerraformDependable, TerraformStack, Token } from 'cdktf';
+import { Fn, ITerraformDependable, TerraformStack, Token } from 'cdktf';
+import { MadeAtSynth } from './vm-nodes';
 import { Password } from '../providers/random/password';
 import { StringResource } from '../providers/random/string-resource';
 import { Construct } from 'constructs';
@@ -96,26 +97,6 @@ export interface VmNodeProps {
   readonly drainTimeout?: string;
   /** The roll of the node's pool: it runs after this node's VM, Secret and token are applied. @default - none */
   readonly rollout?: NodeRollout;
-}
-
-/**
- * A value made at synth, once: what `Lazy` does, without the stack trace every `Lazy` captures when it is
- * created (two per node, thousands of nodes). Made once because cdktf resolves each resource twice.
- */
-class MadeAtSynth<T> implements IResolvable {
-  readonly creationStack: string[] = [];
-  private made?: { readonly value: T };
-
-  constructor(private readonly make: () => T) {}
-
-  resolve(): T {
-    this.made ??= { value: this.make() };
-    return this.made.value;
-  }
-
-  toString(): string {
-    return Token.asString(this);
-  }
 }
 
 /** One virtual worker node: its VirtualMachine, its cloud-init Secret, and its bootstrap token in the tenant cluster. */

@@ -164,7 +164,7 @@ export class KubectlProvider extends TerraformProvider {
 }
 
 /** Props of a KubectlManifest. */
-export interface KubectlManifestProps extends Pick<TerraformMetaArguments, 'dependsOn' | 'provider' | 'lifecycle'> {
+export interface KubectlManifestProps extends Pick<TerraformMetaArguments, 'dependsOn' | 'provider' | 'lifecycle' | 'forEach'> {
   /** The object, as YAML (one document). */
   readonly yamlBody: string;
   /**
@@ -219,6 +219,7 @@ export class KubectlManifest extends TerraformResource {
       terraformGeneratorMetadata: { providerName: 'kubectl', providerVersionConstraint: KUBECTL_PROVIDER.constraint },
       provider: props.provider,
       dependsOn: props.dependsOn,
+      forEach: props.forEach,
     });
     // The stack's default kubectl provider, made when the stack has none; an aliased one is passed as `provider`.
     if (props.provider === undefined) KubectlProvider.of(scope);

@@ -53,12 +53,56 @@ export function appliedManifest(manifest: unknown): StackObject['object'] | unde
   return JSON.parse(JSON.parse(planned[1].replace(/\$\$\{/g, '${').replace(/%%\{/g, '%{')) as string) as StackObject['object'];
 }
 
-/** Every object of a stack's JSON (a string, or already parsed), in resource order. */
+/** A synthesized stack's resources and locals, as `forEachInstances` reads them. */
+interface ForEachStack {
+  readonly resource?: Record<string, Record<string, ObjectResource & { for_each?: unknown }> | undefined>;
+  readonly locals?: Record<string, unknown>;
+}
+
+/**
+ * A resource's arguments for one key of its `for_each` (a pool's nodes, constructs/parts/vm-nodes.ts): a value that
+ * is the key's entry of a local map (`${local.<name>[each.key]}`) becomes that entry, `${each.key}` in a text the key,
+ * and every other `[each.key]` an index by the key.
+ */
+export function forEachInstance<T>(arguments_: T, key: string, locals: Record<string, unknown> = {}): T {
+  const literal = JSON.stringify(key);
+  const resolve = (value: unknown): unknown => {
+    if (typeof value === 'string') {
+      const whole = /^\$\{local\.([\w-]+)\[each\.key\]\}$/.exec(value);
+      if (whole) return (locals[whole[1]] as Record<string, unknown> | undefined)?.[key];
+      return value.split('${each.key}').join(key).split('[each.key]').join(`[${literal}]`);
+    }
+    if (Array.isArray(value)) return value.map(resolve);
+    if (value !== null && typeof value === 'object') return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, resolve(v)]));
+    return value;
+  };
+  return resolve(arguments_) as T;
+}
+
+/**
+ * The resources of `type` in a stack, one entry per instance: a resource with a literal `for_each` map becomes one
+ * entry per key, named `<name>["<key>"]`, its arguments as `forEachInstance` gives them (without `for_each`).
+ */
+export function resourceInstances<T extends object>(stack: ForEachStack, type: string): [string, T][] {
+  const out: [string, T][] = [];
+  for (const [name, r] of Object.entries(stack.resource?.[type] ?? {})) {
+    const keys = r.for_each;
+    if (keys === null || typeof keys !== 'object') {
+      out.push([name, r as unknown as T]);
+      continue;
+    }
+    const { for_each: _, ...rest } = r;
+    for (const key of Object.keys(keys)) out.push([`${name}[${JSON.stringify(key)}]`, forEachInstance(rest as unknown as T, key, stack.locals)]);
+  }
+  return out;
+}
+
+/** Every object of a stack's JSON (a string, or already parsed), in resource order, one per instance. */
 export function stackObjects(stack: string | object): StackObject[] {
-  const json = (typeof stack === 'string' ? JSON.parse(stack) : stack) as { resource?: Record<string, Record<string, ObjectResource> | undefined> };
+  const json = (typeof stack === 'string' ? JSON.parse(stack) : stack) as ForEachStack;
   const out: StackObject[] = [];
   for (const type of ['kubernetes_manifest', 'kubectl_manifest']) {
-    for (const [name, r] of Object.entries(json.resource?.[type] ?? {})) {
+    for (const [name, r] of resourceInstances<ObjectResource>(json, type)) {
       const object = type === 'kubernetes_manifest' ? appliedManifest(r.manifest) : (parse(appliedYaml(r.yaml_body ?? '')) as StackObject['object']);
       if (object) out.push({ address: `${type}.${name}`, dependsOn: r.depends_on ?? [], object });
     }

@@ -4,6 +4,7 @@ import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
 import { REPO_ROOT } from './models';
+import { resourceInstances } from './stack-objects';
 
 export function synthExample(env: Record<string, string> = {}): string {
   const outdir = fs.mkdtempSync(path.join(os.tmpdir(), 'metalslice-synth-'));
@@ -58,8 +59,27 @@ export function drainDelta(before: string, after: string): { nodes: string[]; de
   return { nodes, dependsOn, restUnchanged: JSON.stringify(rest) === JSON.stringify(a) };
 }
 
+/**
+ * `type.name` (or `type.name["key"]` for an instance of a `for_each`) -> the instance's arguments as Terraform
+ * evaluates them for its key (stack-objects.ts `resourceInstances`), from a cdk.tf.json.
+ */
+export function instancesOf(stackJson: string): Map<string, { path: string; body: string }> {
+  const stack = JSON.parse(stackJson) as { resource: Resources; locals?: Record<string, unknown> };
+  const out = new Map<string, { path: string; body: string }>();
+  for (const type of Object.keys(stack.resource)) {
+    for (const [name, body] of resourceInstances<{ '//'?: { metadata: { path: string } } }>(stack, type))
+      out.set(`${type}.${name}`, { path: body['//']!.metadata.path, body: JSON.stringify(body) });
+  }
+  return out;
+}
+
+/** The `moved` blocks of a cdk.tf.json, as `from -> to`. */
+export function movesOf(stackJson: string): string[] {
+  return ((JSON.parse(stackJson) as { moved?: { from: string; to: string }[] }).moved ?? []).map((m) => `${m.from} -> ${m.to}`);
+}
+
 /** Whether a resource key is a stack's node-end resource (a node's Node deleted once its machine is gone). */
-export const isNodeEndKey = (key: string): boolean => /^terraform_data\.node-drains-.+_End_[0-9A-F]{8}$/.test(key);
+export const isNodeEndKey = (key: string): boolean => /^terraform_data\.node-drains-.+_End_[0-9A-F]{8}(\["[^"]+"\])?$/.test(key);
 
 /** Whether a resource key is a stack's node-drain resource. */
 export const isDrainKey = (key: string): boolean => key.startsWith('terraform_data.node-drains-') && !isNodeEndKey(key);

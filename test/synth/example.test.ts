@@ -6,32 +6,37 @@ import * as path from 'path';
 import { validateCoreObject } from '../support/core-schema';
 import { knownKinds, validateAgainstCrd } from '../support/crd-schema';
 import { REPO_ROOT } from '../support/models';
-import { drainDelta, isDrainKey, isNodeEndKey, isRolloutKey, readTree, resourcesOf, rolloutDelta, synthExample } from '../support/synth';
+import { instancesOf, isRolloutKey, movesOf, readTree, resourcesOf, rolloutDelta, synthExample } from '../support/synth';
 import { asApplied, stackObjects } from '../support/stack-objects';
 
 // Bootstrap tokens are `[a-z0-9]{6}.[a-z0-9]{16}`; none may ever be a literal in what synth writes.
 const TOKEN_LITERAL = /\b[a-z0-9]{6}\.[a-z0-9]{16}\b/;
 
+/** The resources that hold a node of a VM pool (constructs/parts/vm-nodes.ts), under the pool's `nodes`. */
+const NODE_RESOURCES = ['BootstrapToken', 'Resource', 'TokenId', 'TokenSecret', 'UserData'];
+
 /**
- * Every resource of `before` is unchanged in `after`, but the stack's node drains and ends, which gain `node`'s
- * instance (drained before its VM goes, its Node deleted after), and its pool's rollout (`pool` in its key), which runs after its resources too.
+ * Between two synths of the consumer stack: `node` added exactly its instances (its VM, user data and token, under
+ * `poolPath/nodes`, and its drain and end), and five `moved` blocks to them; no instance went; every instance of
+ * `before` is unchanged but its pool's rollout (`pool` in its key), whose provisioner gained the node (an argument
+ * Terraform's plan does not show).
  */
-function expectOnlyNodeGrew(before: ReturnType<typeof resourcesOf>, after: ReturnType<typeof resourcesOf>, node: string, pool: string): void {
-  for (const [key, value] of before) {
-    if (isDrainKey(key)) {
-      expect(drainDelta(value.body, after.get(key)!.body)).toEqual({ nodes: [node], dependsOn: [expect.stringContaining(node)], restUnchanged: true });
-    } else if (isNodeEndKey(key)) {
-      // The node's end (its Node deleted once its VM is gone) gains its instance; its VM depends on it.
-      expect(drainDelta(value.body, after.get(key)!.body)).toEqual({ nodes: [node], dependsOn: [], restUnchanged: true });
-    } else if (isRolloutKey(key) && key.includes(pool)) {
-      // The pool's rollout runs after the new node's VM, user data and token too; tofu plan shows no depends_on.
-      expect(rolloutDelta(value.body, after.get(key)!.body)).toEqual({
-        dependsOn: [0, 1, 2].map(() => expect.stringContaining(node)),
-        nodes: [node],
-        restUnchanged: true,
-      });
-    } else expect({ key, body: after.get(key)?.body }).toEqual({ key, body: value.body });
-  }
+function expectOnlyNodeGrew(beforeJson: string, afterJson: string, node: string, poolPath: string, pool: string): void {
+  const [before, after] = [instancesOf(beforeJson), instancesOf(afterJson)];
+  const key = `[${JSON.stringify(node)}]`;
+  const added = [...after.keys()].filter((k) => !before.has(k));
+  expect(added.every((k) => k.endsWith(key))).toBe(true);
+  expect(added.map((k) => after.get(k)!.path).sort()).toEqual(
+    [...NODE_RESOURCES.map((r) => `consumer/${poolPath}/nodes/${r}`), 'consumer/node-drains-team-a-prod/Resource', 'consumer/node-drains-team-a-prod/End'].sort(),
+  );
+  expect([...before.keys()].filter((k) => !after.has(k))).toEqual([]);
+  const changed = [...before.keys()].filter((k) => after.get(k)!.body !== before.get(k)!.body);
+  expect(changed).toEqual([expect.stringContaining(pool)]);
+  expect(isRolloutKey(changed[0])).toBe(true);
+  expect(rolloutDelta(before.get(changed[0])!.body, after.get(changed[0])!.body)).toEqual({ dependsOn: [], nodes: [node], restUnchanged: true });
+  const moves = movesOf(afterJson).filter((m) => !movesOf(beforeJson).includes(m));
+  expect(moves).toHaveLength(NODE_RESOURCES.length);
+  expect(moves.every((m) => m.endsWith(key) && m.includes(`_${node}_`))).toBe(true);
 }
 
 describe('example app synth', () => {
@@ -55,17 +60,9 @@ describe('example app synth', () => {
     expect(checked).toBeGreaterThanOrEqual(15);
   });
 
-  it("one more static auto node adds exactly that node's resources", () => {
-    const before = resourcesOf(readTree(first).get('stacks/consumer/cdk.tf.json')!);
-    const after = resourcesOf(readTree(scaledBase).get('stacks/consumer/cdk.tf.json')!);
-    const added = [...after.keys()]
-      .filter((k) => !before.has(k))
-      .map((k) => after.get(k)!.path)
-      .sort();
-    expect(added).toEqual(
-      ['Join/BootstrapToken', 'Join/TokenId', 'Join/TokenSecret', 'Resource', 'UserData'].map((r) => `consumer/team-a-prod-virt/base/team-a-prod-base-2/${r}`),
-    );
-    expectOnlyNodeGrew(before, after, 'team-a-prod-base-2', 'base_rollout');
+  it("one more static auto node adds exactly that node's instances", () => {
+    const consumer = (dir: string) => readTree(dir).get('stacks/consumer/cdk.tf.json')!;
+    expectOnlyNodeGrew(consumer(first), consumer(scaledBase), 'team-a-prod-base-2', 'team-a-prod-virt/base', 'base_rollout');
   });
 
   it('a plan that does not fit stops the app with the construct path and the fix, and leaves no stack written', () => {
@@ -113,22 +110,22 @@ describe('example app synth', () => {
   });
 
   it("one more node in a pool adds exactly that node's VM, Secrets and token, and changes nothing else", () => {
-    const before = resourcesOf(readTree(first).get('stacks/consumer/cdk.tf.json')!);
-    const after = resourcesOf(readTree(scaled).get('stacks/consumer/cdk.tf.json')!);
-    const added = [...after.keys()].filter((k) => !before.has(k));
-    expect(added.map((k) => after.get(k)!.path).sort()).toEqual(
-      ['Join/BootstrapToken', 'Join/TokenId', 'Join/TokenSecret', 'Resource', 'UserData'].map((r) => `consumer/team-a-workers/team-a-workers-6/${r}`),
-    );
-    // Its VM, its user data Secret and its bootstrap token Secret, all applied server-side.
-    expect(added.filter((k) => k.startsWith('kubectl_manifest.'))).toHaveLength(3);
-    const drains = [...before.keys()].filter(isDrainKey);
-    expect(drains).toHaveLength(1);
-    expectOnlyNodeGrew(before, after, 'team-a-workers-6', 'team-a-workers_rollout');
-    // And one local: the node's cloud-init document, which its user data Secret encodes.
-    const locals = (dir: string) => (JSON.parse(readTree(dir).get('stacks/consumer/cdk.tf.json')!) as { locals: Record<string, string> }).locals;
+    const consumer = (dir: string) => readTree(dir).get('stacks/consumer/cdk.tf.json')!;
+    expectOnlyNodeGrew(consumer(first), consumer(scaled), 'team-a-workers-6', 'team-a-workers', 'team-a-workers_rollout');
+    // Its VM, its user data Secret and its bootstrap token Secret, all applied server-side: instances of the pool's three.
+    const kubectl = [...instancesOf(consumer(scaled)).keys()].filter((k) => k.startsWith('kubectl_manifest.') && k.endsWith('["team-a-workers-6"]'));
+    expect(kubectl).toHaveLength(3);
+    // One resource per kind for the pool, whatever its size: the scaled stack has as many resources as before.
+    expect(resourcesOf(consumer(scaled)).size).toBe(resourcesOf(consumer(first)).size);
+    // And one entry of each of the pool's two locals: the node's VM and its cloud-init document.
+    const locals = (dir: string) => (JSON.parse(consumer(dir)) as { locals: Record<string, Record<string, string>> }).locals;
     const [was, is] = [locals(first), locals(scaled)];
-    for (const [k, v] of Object.entries(was)) expect({ k, v: is[k] }).toEqual({ k, v });
-    expect(Object.keys(is).filter((k) => !(k in was))).toEqual([expect.stringMatching(/^team-a-workers_team-a-workers-6_UserDataDocument_[0-9A-F]{8}$/)]);
+    expect(Object.keys(is)).toEqual(Object.keys(was));
+    for (const [k, map] of Object.entries(was)) {
+      for (const [node, v] of Object.entries(map)) expect({ k, node, v: is[k][node] }).toEqual({ k, node, v });
+      const grew = Object.keys(is[k]).filter((n) => !(n in map));
+      expect({ k, grew }).toEqual({ k, grew: k.startsWith('team-a-workers_nodes_') ? ['team-a-workers-6'] : [] });
+    }
     // The provider stack does not change at all.
     expect(readTree(scaled).get('stacks/provider/cdk.tf.json')).toBe(readTree(first).get('stacks/provider/cdk.tf.json'));
   });

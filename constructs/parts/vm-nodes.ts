@@ -1,0 +1,300 @@
+/**
+ * VmNodes: the virtual worker nodes of one pool, as five resources whatever the pool's size. Each is a `for_each`
+ * keyed by Node name: the VirtualMachines, their cloud-init Secrets (kubeadm join) beside them, and the bootstrap
+ * tokens (a `random_string` id, a `random_password` secret, their Secret in the tenant cluster's kube-system).
+ *
+ * Why one resource per pool and not five per node: Terraform records, for every instance in the state, the
+ * resources it depends on. The drain of each node (node-drain.ts) must depend on the resource of its VM; with a
+ * resource per node, every drain instance recorded every VM of its stack, and the state grew with the square of the
+ * nodes (72 MB and 2.9 GiB of tofu at 1,000 nodes in one stack). With one VM resource per pool, a drain records one
+ * address per pool, and every instance's record stays the same size as the fleet grows.
+ *
+ * Scaling by one adds or removes exactly one key of each resource. The per-node text (the VM and the cloud-init
+ * document) is rendered at synth into a local map keyed like the resources; the Secret and token bodies are one
+ * template over `each.key`. The token never enters `for_each` (a sensitive value may not): the document refers to
+ * its own node's token instances by key.
+ *
+ * A stack deployed by metalslice 0.2 to 0.5 has these as five resources per node (VmNode, vm-node.ts). `moved`
+ * blocks, one per node and resource, take each of them to its key here in the first deploy, so no VM, Secret or
+ * token is made again. With the 0.1 and 0.2 context keys, the resources of those releases' types are forgotten and
+ * taken over as before (kubectl.ts), at their new addresses.
+ */
+import { IResolvable, ITerraformDependable, TerraformElement, TerraformIterator, TerraformLocal, TerraformStack, Token } from 'cdktf';
+import { Construct, Node } from 'constructs';
+import { stringify } from 'yaml';
+import { DEFAULT_BOOTSTRAP_TOKEN_TTL, bootstrapTokenTtlProblem } from '../core/input/join-token';
+import { Taint } from '../core/input/model';
+import { vmUserDataSecretName } from '../core/naming/derived';
+import { KubectlManifest, KubectlProvider } from '../plumbing/kubectl';
+import { adoptsFromManifest, adoptsTokenSecrets } from '../plumbing/user-data-secret';
+import { Password } from '../providers/random/password';
+import { StringResource } from '../providers/random/string-resource';
+import { renderJoinCloudConfig } from '../render/cloud-init';
+import { KUBEVIRT_API_VERSION } from '../render/kubevirt';
+import { KubeObject, POOL_LABEL } from '../render/labels';
+import { renderBootstrapTokenSecret } from '../render/secrets';
+import { ITenantCluster } from '../tenant-cluster';
+import { NodeDrains } from './node-drain';
+import type { NodeRollout } from './node-rollout';
+
+/**
+ * A value made at synth, once: what `Lazy` does, without the stack trace every `Lazy` captures when it is
+ * created. Made once because cdktf resolves each resource twice.
+ */
+export class MadeAtSynth<T> implements IResolvable {
+  readonly creationStack: string[] = [];
+  private made?: { readonly value: T };
+
+  constructor(private readonly make: () => T) {}
+
+  resolve(): T {
+    this.made ??= { value: this.make() };
+    return this.made.value;
+  }
+
+  toString(): string {
+    return Token.asString(this);
+  }
+}
+
+/** Props of a pool's VmNodes. */
+export interface VmNodesProps {
+  /** The tenant cluster the nodes join. */
+  readonly cluster: ITenantCluster;
+  /** The namespace of the VMs and their cloud-init Secrets (the quota's). */
+  readonly namespace: string;
+  /** The pool the nodes belong to (labels the cloud-init Secrets). */
+  readonly poolName: string;
+  /** How long a bootstrap token stays valid after it is made (hours, minutes, seconds). @default "24h" */
+  readonly tokenTtl?: string;
+  /** What the VMs must wait for in the same apply (their quota's accounted ResourceQuota). @default - nothing */
+  readonly admission?: ITerraformDependable;
+  /** What the cloud-init Secrets must wait for in the same apply (their quota's namespace). @default - nothing */
+  readonly namespaceReady?: ITerraformDependable;
+  /** How long a node's drain may take before its VM is deleted (hours, minutes, seconds). @default "15m" */
+  readonly drainTimeout?: string;
+  /** The roll of the pool: it runs after the VMs, Secrets and tokens are applied. @default - none */
+  readonly rollout?: NodeRollout;
+}
+
+/** One node of a pool: what it joins with and its VirtualMachine (both resolved at synth). */
+export interface VmNodeSpec {
+  /** Node labels and taints set at join. */
+  readonly join: () => { labels: Record<string, string>; taints?: readonly Taint[] };
+  /** The VirtualMachine, given the name of its user-data Secret. */
+  readonly vm: (userDataSecret: string) => KubeObject;
+}
+
+/** `type.name` of a resource, for an expression written by hand. */
+const addressOf = (r: { terraformResourceType: string; friendlyUniqueId: string }): string => `${r.terraformResourceType}.${r.friendlyUniqueId}`;
+
+/** One instance of a `for_each` resource, as `moved`, `import` and `removed` blocks name it. */
+const instance = (address: string, key: string): string => `${address}[${JSON.stringify(key)}]`;
+
+/** The virtual worker nodes of one pool: five `for_each` resources keyed by Node name. */
+export class VmNodes extends Construct {
+  private readonly nodes = new Map<string, VmNodeSpec>();
+  private readonly props: VmNodesProps;
+
+  constructor(scope: Construct, id: string, props: VmNodesProps) {
+    super(scope, id);
+    this.props = props;
+    const { cluster } = props;
+    const ttl = props.tokenTtl ?? DEFAULT_BOOTSTRAP_TOKEN_TTL;
+    const problem = bootstrapTokenTtlProblem(ttl);
+    if (problem) throw new Error(`[${this.node.path}] bootstrap token ttl ${problem}`);
+    // Keyed by Node name (the value is the name again: what `for_each` needs is the keys).
+    const each = TerraformIterator.fromMap(Token.asAnyMap(new MadeAtSynth(() => Object.fromEntries([...this.nodes.keys()].map((n) => [n, n])))));
+    const chars = { length: 6, upper: false, special: false, lower: true, numeric: true };
+    const tokenId = new StringResource(this, 'TokenId', { ...chars, forEach: each });
+    const tokenSecret = new Password(this, 'TokenSecret', { ...chars, length: 16, forEach: each });
+    const [idAddress, secretAddress] = [addressOf(tokenId), addressOf(tokenSecret)];
+    const token = renderBootstrapTokenSecret({
+      tokenId: `\${${idAddress}[each.key].result}`,
+      tokenSecret: `\${${secretAddress}[each.key].result}`,
+      expiration: '${timeadd(timestamp(), ' + JSON.stringify(ttl) + ')}',
+      description: 'metalslice node ${each.key}',
+    });
+    // Data as `data` (base64): the API server folds stringData in and never shows it. Each value is base64 of a
+    // Terraform expression, written as one: `base64encode(...)` of what the template would have given.
+    const encoded = Object.fromEntries(
+      Object.entries(token.stringData as Record<string, string>).map(([k, v]) => [k, `\${base64encode(${templateExpression(v)})}`]),
+    );
+    const tokens = new KubectlManifest(this, 'BootstrapToken', {
+      forEach: each,
+      provider: KubectlProvider.mirroring(cluster.provider),
+      yamlBody: stringify({ apiVersion: 'v1', kind: 'Secret', metadata: token.metadata, type: token.type, data: encoded }, { lineWidth: 0 }),
+      sensitiveFields: ['data'],
+      // The expiration is stamped once, at creation; later plans must not move it (or show a change).
+      lifecycle: { ignoreChanges: ['yaml_body'] },
+    });
+    // Each node's document refers to its own token instances by key: the map is sensitive, and stays out of for_each.
+    const documents = new TerraformLocal(
+      this,
+      'Documents',
+      new MadeAtSynth(() => Object.fromEntries([...this.nodes].map(([name, node]) => [name, this.document(name, node, idAddress, secretAddress)]))),
+    );
+    const userData = new KubectlManifest(this, 'UserData', {
+      forEach: each,
+      yamlBody: stringify(
+        {
+          apiVersion: 'v1',
+          kind: 'Secret',
+          metadata: { name: vmUserDataSecretName('${each.key}'), namespace: props.namespace, labels: { [POOL_LABEL]: props.poolName } },
+          type: 'Opaque',
+          data: { userdata: `\${base64encode(local.${documents.friendlyUniqueId}[each.key])}` },
+        },
+        { lineWidth: 0 },
+      ),
+      sensitiveFields: ['data'],
+      dependsOn: waitFor(this, props.namespaceReady),
+    });
+    const vmBodies = new TerraformLocal(
+      this,
+      'VirtualMachines',
+      new MadeAtSynth(() => Object.fromEntries([...this.nodes].map(([name, node]) => [name, this.virtualMachine(name, node)]))),
+    );
+    // kubectl_manifest, not kubernetes_manifest: plans stay a GET per VM at fleet scale (see plumbing/kubectl.ts). Its
+    // Secrets before it, and so after it when it goes: a VM whose drain stops the deploy keeps what it boots from.
+    const vms = new KubectlManifest(this, 'Resource', {
+      forEach: each,
+      yamlBody: `\${local.${vmBodies.friendlyUniqueId}[each.key]}`,
+      dependsOn: [...(waitFor(this, props.admission) ?? []), userData, tokens],
+    });
+    new PerNodeAddresses(this, 'Moves', () => this.moves({ vms, userData, tokens, tokenId, tokenSecret }));
+    this.vms = vms;
+    props.rollout?.after(vms, userData, tokens);
+  }
+
+  /** The pool's VirtualMachines (a `for_each` keyed by Node name). */
+  readonly vms: KubectlManifest;
+
+  /** Adds node `nodeName`: its VM, cloud-init Secret and token are instances of the pool's resources. */
+  add(nodeName: string, node: VmNodeSpec): void {
+    if (this.nodes.has(nodeName)) throw new Error(`[${this.node.path}] node "${nodeName}" is declared twice in pool "${this.props.poolName}"`);
+    this.nodes.set(nodeName, node);
+    // Before the VM goes (scaled down, pool removed, destroyed), its tenant Node is drained; after, it is deleted.
+    NodeDrains.of(this, this.props.cluster).add(nodeName, this.vms, this.props.drainTimeout);
+  }
+
+  /** The cloud-init document of node `name`, its token a reference to its own instances of the token resources. */
+  private document(name: string, node: VmNodeSpec, id: string, secret: string): string {
+    const { cluster } = this.props;
+    const join = node.join();
+    return renderJoinCloudConfig({
+      nodeName: name,
+      endpoint: cluster.endpoint,
+      caCertificate: cluster.caCertificate,
+      token: `\${${instance(id, name)}.result}.\${${instance(secret, name)}.result}`,
+      kubernetesVersion: cluster.kubernetesVersion ?? '1.33',
+      bootstrap: cluster.bootstrap,
+      labels: join.labels,
+      taints: join.taints,
+    });
+  }
+
+  /**
+   * The VirtualMachine of node `name` as YAML. A node the roll has stopped stays stopped until the roll starts it on a
+   * fresh disk (its one writer): the value is a Terraform expression, put in as text so YAML never quotes it.
+   */
+  private virtualMachine(name: string, node: VmNodeSpec): string {
+    const vm = node.vm(vmUserDataSecretName(name));
+    const yaml = stringify(vm, { lineWidth: 0 });
+    const runStrategy = this.props.rollout?.runStrategyOf(name);
+    const line = `\n  runStrategy: ${String((vm.spec as { runStrategy?: unknown } | undefined)?.runStrategy)}\n`;
+    if (runStrategy === undefined) return yaml;
+    if (!yaml.includes(line)) throw new Error(`[${this.node.path}/${name}] the VM has no runStrategy line for the roll to own`);
+    return yaml.replace(line, `\n  runStrategy: ${runStrategy}\n`);
+  }
+
+  /**
+   * The blocks that take a stack of per-node resources (metalslice 0.2 to 0.5, VmNode at `<pool>/<node>`) to this
+   * pool's keys: a `moved` block per node and resource; with the 0.1 and 0.2 context keys, `removed` blocks for the
+   * resources of those releases' types and `import` blocks for the VMs 0.1 applied.
+   */
+  private moves(now: Record<'vms' | 'userData' | 'tokens' | 'tokenId' | 'tokenSecret', TerraformElement & { terraformResourceType: string }>): AddressBlocks {
+    const stack = TerraformStack.of(this);
+    const pool = this.node.scopes.slice(this.node.scopes.indexOf(stack) + 1, -1).map((c) => c.node.id);
+    const old = (node: string, ...path: string[]) => stack.getLogicalId({ scopes: [stack, ...[...pool, node, ...path].map((id) => ({ node: { id } }))] } as unknown as Node);
+    const fromManifest = adoptsFromManifest(this);
+    const tokenSecrets = adoptsTokenSecrets(this);
+    const blocks: AddressBlocks = { moved: [], import: [], removed: [] };
+    for (const name of this.nodes.keys()) {
+      const from: Record<keyof typeof now, string[]> = {
+        vms: [name, 'Resource'],
+        userData: [name, 'UserData'],
+        tokens: [name, 'Join', 'BootstrapToken'],
+        tokenId: [name, 'Join', 'TokenId'],
+        tokenSecret: [name, 'Join', 'TokenSecret'],
+      };
+      for (const [key, r] of Object.entries(now) as [keyof typeof now, (typeof now)[keyof typeof now]][]) {
+        const id = old(...(from[key] as [string, ...string[]]));
+        blocks.moved.push({ from: `${r.terraformResourceType}.${id}`, to: instance(addressOf(r), name) });
+        if (fromManifest && key === 'vms') {
+          blocks.removed.push({ from: `kubernetes_manifest.${id}`, lifecycle: { destroy: false } });
+          blocks.import.push({ to: instance(addressOf(r), name), id: `${KUBEVIRT_API_VERSION}//VirtualMachine//${name}//${this.props.namespace}` });
+        }
+        if ((fromManifest && key === 'userData') || (tokenSecrets && key === 'tokens'))
+          blocks.removed.push({ from: `kubernetes_secret_v1.${id}`, lifecycle: { destroy: false } });
+      }
+    }
+    return blocks;
+  }
+}
+
+/** Top-level `moved`, `import` and `removed` blocks. */
+interface AddressBlocks {
+  readonly moved: { from: string; to: string }[];
+  readonly import: { to: string; id: string }[];
+  readonly removed: { from: string; lifecycle: { destroy: false } }[];
+}
+
+/** Blocks made at synth that move, import or forget resources by address (JSON output; HCL takes `moved` only). */
+class PerNodeAddresses extends TerraformElement {
+  constructor(
+    scope: Construct,
+    id: string,
+    private readonly blocks: () => AddressBlocks,
+  ) {
+    super(scope, id);
+  }
+
+  toTerraform(): Record<string, unknown> {
+    const b = this.blocks();
+    return Object.fromEntries(Object.entries(b).filter(([, list]) => (list as unknown[]).length > 0));
+  }
+
+  toHclTerraform(): Record<string, unknown> {
+    const b = this.blocks();
+    if (b.import.length > 0 || b.removed.length > 0)
+      throw new Error(
+        `${this.node.path}: taking objects over from metalslice 0.1 or 0.2 needs JSON output: cdktf's HCL output drops the removed and import blocks that keep the old resources' objects. Synthesize that one deploy without --hcl.`,
+      );
+    const reference = (value: string) => ({ value, isBlock: false, type: 'simple', storageClassType: 'reference' });
+    return b.moved.length === 0 ? {} : { moved: b.moved.map((m) => ({ from: reference(m.from), to: reference(m.to) })) };
+  }
+}
+
+/** A template's text as one Terraform expression: `"..."` with its `${...}` kept (the text holds no quote or backslash). */
+function templateExpression(text: string): string {
+  const whole = /^\$\{([^{}]*)\}$/.exec(text);
+  if (whole) return whole[1];
+  if (/["\\]/.test(text)) throw new Error(`a token Secret value cannot hold a quote or a backslash: ${text}`);
+  return JSON.stringify(text);
+}
+
+/**
+ * `dependsOn` for what the nodes wait for. In another stack (a stack per pool, see `addConfigStacks`), a resource
+ * cannot depend on it: the nodes' stack is deployed after that stack instead.
+ */
+function waitFor(scope: Construct, admission: ITerraformDependable | undefined): ITerraformDependable[] | undefined {
+  if (!admission) return undefined;
+  if (Construct.isConstruct(admission)) {
+    const [own, theirs] = [TerraformStack.of(scope), TerraformStack.of(admission)];
+    if (own !== theirs) {
+      own.addDependency(theirs);
+      return undefined;
+    }
+  }
+  return [admission];
+}
