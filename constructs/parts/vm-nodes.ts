@@ -215,7 +215,8 @@ export class VmNodes extends Construct {
   private moves(now: Record<'vms' | 'userData' | 'tokens' | 'tokenId' | 'tokenSecret', TerraformElement & { terraformResourceType: string }>): AddressBlocks {
     const stack = TerraformStack.of(this);
     const pool = this.node.scopes.slice(this.node.scopes.indexOf(stack) + 1, -1).map((c) => c.node.id);
-    const old = (node: string, ...path: string[]) => stack.getLogicalId({ scopes: [stack, ...[...pool, node, ...path].map((id) => ({ node: { id } }))] } as unknown as Node);
+    const old = (node: string, ...path: string[]) =>
+      stack.getLogicalId({ scopes: [stack, ...[...pool, node, ...path].map((id) => ({ node: { id } }))] } as unknown as Node);
     const fromManifest = adoptsFromManifest(this);
     const tokenSecrets = adoptsTokenSecrets(this);
     const blocks: AddressBlocks = { moved: [], import: [], removed: [] };

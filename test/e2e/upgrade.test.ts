@@ -3,7 +3,8 @@
 // one deploy, every running VM is taken over in place (imported, the old resource forgotten), every Secret too (the
 // old resource forgotten, the Secret applied server-side), none is destroyed or recreated, and the next plan
 // without the key is empty. Then the same from metalslice 0.2, whose bootstrap token Secrets alone were still
-// `kubernetes_secret_v1`, with its own key.
+// `kubernetes_secret_v1`, with its own key. Then from 0.2 to 0.5, whose nodes were five resources each: the stack's
+// moved blocks take each to its instance of its pool's resources, with no key.
 import { afterAll, beforeAll, describe, expect, it, jest } from '@jest/globals';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
@@ -12,20 +13,31 @@ import { ADOPT_MANIFEST_VMS_CONTEXT, ADOPT_TOKEN_SECRETS_CONTEXT } from '../../c
 import { exampleStackEnv, expectOk, startCluster, synthExampleApp, TestCluster, tofu } from './harness';
 import type { KubeDoc, KubeList, SecretDoc, VirtualMachineDoc } from '../support/kube-docs';
 import { findSecrets, generatedSecrets } from '../support/secret-scan';
-import { toManifests, toRelease02 } from '../support/manifest-layout';
+import { toManifests, toRelease02, toRelease05 } from '../support/manifest-layout';
 
 jest.setTimeout(900_000);
 
 const VMS = '/apis/kubevirt.io/v1/namespaces/acme-team-a/virtualmachines';
 const SECRETS = '/api/v1/namespaces/acme-team-a/secrets';
-const USER_DATA = /^kubectl_manifest\.[\w-]+_UserData_[0-9A-F]{8}$/;
-const TOKEN = /^kubectl_manifest\.[\w-]+_Join_BootstrapToken_[0-9A-F]{8}$/;
+// A pool's user data and token Secrets: one resource each, an instance per node (constructs/parts/vm-nodes.ts).
+const USER_DATA = /^kubectl_manifest\.[\w-]+_nodes_UserData_[0-9A-F]{8}\["[a-z0-9-]+"\]$/;
+const TOKEN = /^kubectl_manifest\.[\w-]+_nodes_BootstrapToken_[0-9A-F]{8}\["[a-z0-9-]+"\]$/;
 const DRAIN = /^terraform_data\.node-drains-team-a-prod_[0-9A-F]{8}\["[a-z0-9-]+"\]$/;
 const END = /^terraform_data\.node-drains-team-a-prod_End_[0-9A-F]{8}\["[a-z0-9-]+"\]$/;
 
 interface PlannedChange {
   address: string;
+  previous_address?: string;
   change: { actions: string[]; importing?: unknown };
+}
+
+/** The node a resource address is of: the key of a pool resource's instance, or the node in a 0.1-0.5 per-node address. */
+function nodeOf(address: string): string {
+  const key = /\["([a-z0-9-]+)"\]$/.exec(address);
+  if (key) return key[1];
+  const own = /^\w+\.[\w-]+?_([a-z0-9-]+-\d+)_(?:UserData_|Join_BootstrapToken_|Join_TokenId_|Join_TokenSecret_)?[0-9A-F]{8}$/.exec(address);
+  if (!own) throw new Error(`no node in ${address}`);
+  return own[1];
 }
 
 describe('e2e: upgrading VMs and Secrets from kubernetes_manifest and kubernetes_secret_v1 to kubectl_manifest', () => {
@@ -64,14 +76,14 @@ describe('e2e: upgrading VMs and Secrets from kubernetes_manifest and kubernetes
     return new Map(items.map((s) => [s.metadata.name, s.metadata.uid]));
   }
 
-  /** Each old Secret resource forgotten (not destroyed), and a kubectl_manifest at its address created. */
+  /** Each old Secret resource forgotten (not destroyed), and its node's instance of the pool's kubectl_manifest created. */
   function takenOver(changes: PlannedChange[], kind: RegExp, created: RegExp): string[] {
     const forgotten = changes.filter((c) => c.address.startsWith('kubernetes_secret_v1.') && kind.test(c.address));
     expect(forgotten.every((c) => c.change.actions.join() === 'forget')).toBe(true);
-    expect(forgotten.map((c) => c.address.replace(/^kubernetes_secret_v1\./, 'kubectl_manifest.')).sort()).toEqual(
+    expect(forgotten.map((c) => nodeOf(c.address)).sort()).toEqual(
       changes
-        .filter((c) => created.test(c.address))
-        .map((c) => c.address)
+        .filter((c) => created.test(c.address) && c.change.actions.join() === 'create')
+        .map((c) => nodeOf(c.address))
         .sort(),
     );
     return forgotten.map((c) => c.address);
@@ -182,6 +194,38 @@ describe('e2e: upgrading VMs and Secrets from kubernetes_manifest and kubernetes
     expect(await tokenUids()).toEqual(tokens);
 
     await synthExampleApp(work, env);
+    const again = await tofu(stackDir('consumer'), ['plan', '-detailed-exitcode', '-input=false', '-no-color']);
+    expect({ code: again.code, out: again.code === 0 ? '' : again.stdout.slice(-3000) }).toEqual({ code: 0, out: '' });
+  });
+
+  it('moves every node of a 0.2 to 0.5 fleet (five resources each) to its pool resources in one deploy: nothing made again, every UID kept, the next plan empty', async () => {
+    // A fresh fleet as 0.2 to 0.5 wrote its nodes: a VM, a user data Secret, a token Secret, its id and secret each.
+    expectOk('destroy', await tofu(stackDir('consumer'), ['destroy', '-auto-approve', '-input=false', '-no-color']));
+    await synthExampleApp(work, env);
+    toRelease05(path.join(stackDir('consumer'), 'cdk.tf.json'));
+    expectOk('init 0.5', await tofu(stackDir('consumer'), ['init', '-input=false', '-no-color']));
+    expectOk('apply 0.5', await tofu(stackDir('consumer'), ['apply', '-auto-approve', '-input=false', '-no-color']));
+    const [vms, secrets, tokens] = [await uids(), await userDataUids(), await tokenUids()];
+    expect([secrets.size, tokens.size]).toEqual([vms.size, vms.size]);
+
+    // This release, with no key: the moved blocks of the stack do it.
+    await synthExampleApp(work, env);
+    const show = await tofu(stackDir('consumer'), ['plan', '-input=false', '-no-color', '-out=tfplan']);
+    expectOk('plan', show);
+    const json = await tofu(stackDir('consumer'), ['show', '-json', 'tfplan']);
+    expectOk('show', json);
+    const changes = (JSON.parse(json.stdout) as { resource_changes?: PlannedChange[] }).resource_changes ?? [];
+    // Every node's five resources moved to their instances, and nothing planned but those moves.
+    const moved = changes.filter((c) => c.previous_address !== undefined);
+    expect(moved).toHaveLength(5 * vms.size);
+    for (const c of moved) expect({ node: nodeOf(c.address), was: nodeOf(c.previous_address!) }).toEqual({ node: nodeOf(c.address), was: nodeOf(c.address) });
+    expect(changes.filter((c) => c.change.actions.join() !== 'no-op' && c.change.actions.join() !== 'read').map((c) => c.address)).toEqual([]);
+    expect(show.stdout).toMatch(/Plan: 0 to add, 0 to change, 0 to destroy/);
+    expectOk('apply', await tofu(stackDir('consumer'), ['apply', '-auto-approve', '-input=false', '-no-color', 'tfplan']));
+    expect(await uids()).toEqual(vms);
+    expect(await userDataUids()).toEqual(secrets);
+    expect(await tokenUids()).toEqual(tokens);
+
     const again = await tofu(stackDir('consumer'), ['plan', '-detailed-exitcode', '-input=false', '-no-color']);
     expect({ code: again.code, out: again.code === 0 ? '' : again.stdout.slice(-3000) }).toEqual({ code: 0, out: '' });
   });

@@ -5,17 +5,21 @@
  *   of a node's user data or bootstrap token Secret into a `kubernetes_secret_v1` at the same address, its data as
  *   is; and no node drains, node ends or pool rollouts. Used by the upgrade test and by the deploy benchmark's
  *   `per-pool-manifest` and `baseline` layouts.
+ * - 0.2 to 0.5: every node of a VM pool as five resources of its own (VmNode at `<pool>/<node>`), not an instance
+ *   of its pool's five (constructs/parts/vm-nodes.ts): the `moved` blocks of the stack say where each was.
  * - 0.2: the bootstrap token Secrets `kubernetes_secret_v1` (in the tenant cluster), no node ends (each drain
  *   deleted its Node), and every VM's runStrategy `Always` (no list of the VMs a roll stopped).
  */
 import * as fs from 'node:fs';
 import { parse } from 'yaml';
-import { appliedYaml } from './stack-objects';
+import { appliedYaml, forEachInstance } from './stack-objects';
 
 /** The parts of a synthesized stack (cdk.tf.json) the rewrite touches. */
 export interface ManifestLayoutStack {
   terraform: { required_providers: Record<string, unknown> };
   provider?: Record<string, unknown>;
+  locals?: Record<string, unknown>;
+  moved?: { from: string; to: string }[];
   resource: {
     kubectl_manifest?: Record<string, { depends_on?: string[]; yaml_body: string; provider?: string; lifecycle?: unknown }>;
     kubernetes_manifest?: Record<string, unknown>;
@@ -44,6 +48,48 @@ function secretV1(r: { depends_on?: string[]; provider?: string }, secret: Secre
     data,
     ...(token ? { lifecycle: { ignore_changes: ['data'] } } : {}),
   };
+}
+
+/**
+ * In a parsed stack: each node of a VM pool back at the addresses 0.2 to 0.5 gave it, one resource per node and
+ * kind, from the stack's `moved` blocks (`from` the old address, `to` the pool resource's instance): each instance
+ * becomes a resource of its own, with its arguments for its key; a reference to an instance becomes one to its
+ * resource; a node's `depends_on` a pool resource, its own node's; anything else's, every node's. The moves go.
+ */
+export function toPerNodeLayout(tf: ManifestLayoutStack): void {
+  const moves = tf.moved ?? [];
+  delete tf.moved;
+  if (moves.length === 0) return;
+  const byPool = new Map<string, Map<string, string>>();
+  const resources = tf.resource as Record<string, Record<string, object> | undefined>;
+  for (const { from, to } of moves) {
+    const [, pool, key] = /^([\w-]+\.[\w-]+)\[("[^"]+")\]$/.exec(to)!;
+    const olds = byPool.get(pool) ?? new Map<string, string>();
+    olds.set(JSON.parse(key) as string, from);
+    byPool.set(pool, olds);
+  }
+  for (const [pool, olds] of byPool) {
+    const [type, name] = pool.split('.');
+    const { for_each: _, ...args } = resources[type]![name] as { for_each?: unknown; depends_on?: string[] };
+    delete resources[type]![name];
+    for (const [key, from] of olds) {
+      const own = forEachInstance<{ depends_on?: string[] }>(args, key, tf.locals);
+      if (own.depends_on) own.depends_on = own.depends_on.map((d) => byPool.get(d)?.get(key) ?? d);
+      resources[type]![from.slice(type.length + 1)] = own;
+    }
+  }
+  for (const byId of Object.values(resources))
+    for (const r of Object.values(byId ?? {})) {
+      const res = r as { depends_on?: string[] };
+      if (res.depends_on) res.depends_on = res.depends_on.flatMap((d) => (byPool.has(d) ? [...byPool.get(d)!.values()] : [d]));
+    }
+  let text = JSON.stringify(tf);
+  for (const { from, to } of moves) text = text.split(JSON.stringify(to).slice(1, -1)).join(from);
+  Object.assign(tf, JSON.parse(text));
+  // The locals the instances took whole (a pool's VMs) are referred to no more: they go.
+  const { locals, ...rest } = tf;
+  const used = JSON.stringify(rest);
+  for (const name of Object.keys(locals ?? {})) if (!used.includes(`local.${name}`)) delete locals![name];
 }
 
 /** Moves Secrets from kubectl_manifest to kubernetes_secret_v1 (what waited for one waits for it under that type). */
@@ -90,6 +136,7 @@ function withoutNodeEnds(tf: ManifestLayoutStack): void {
  * kubernetes_secret_v1 ones), the kubectl provider goes.
  */
 export function kubectlToManifests(tf: ManifestLayoutStack): void {
+  toPerNodeLayout(tf);
   secretsToV1(tf, () => true);
   withoutNodeEnds(tf);
   withoutStoppedLists(tf);
@@ -122,6 +169,7 @@ function withoutStoppedLists(tf: ManifestLayoutStack): void {
 
 /** In a parsed stack: what 0.2 wrote (token Secrets kubernetes_secret_v1, no node ends, VMs always `Always`). */
 export function toRelease02Layout(tf: ManifestLayoutStack): void {
+  toPerNodeLayout(tf);
   secretsToV1(tf, (secret) => secret.type === 'bootstrap.kubernetes.io/token');
   withoutNodeEnds(tf);
   withoutStoppedLists(tf);
@@ -134,6 +182,13 @@ export function toRelease02Layout(tf: ManifestLayoutStack): void {
 export function toRelease02(file: string): void {
   const tf = JSON.parse(fs.readFileSync(file, 'utf8')) as ManifestLayoutStack;
   toRelease02Layout(tf);
+  fs.writeFileSync(file, JSON.stringify(tf, null, 2));
+}
+
+/** Rewrites `file` (a cdk.tf.json) as metalslice 0.2 to 0.5 wrote it ({@link toPerNodeLayout}). */
+export function toRelease05(file: string): void {
+  const tf = JSON.parse(fs.readFileSync(file, 'utf8')) as ManifestLayoutStack;
+  toPerNodeLayout(tf);
   fs.writeFileSync(file, JSON.stringify(tf, null, 2));
 }
 

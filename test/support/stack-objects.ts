@@ -55,7 +55,7 @@ export function appliedManifest(manifest: unknown): StackObject['object'] | unde
 
 /** A synthesized stack's resources and locals, as `forEachInstances` reads them. */
 interface ForEachStack {
-  readonly resource?: Record<string, Record<string, ObjectResource & { for_each?: unknown }> | undefined>;
+  readonly resource?: Record<string, Record<string, object> | undefined>;
   readonly locals?: Record<string, unknown>;
 }
 
@@ -86,12 +86,12 @@ export function forEachInstance<T>(arguments_: T, key: string, locals: Record<st
 export function resourceInstances<T extends object>(stack: ForEachStack, type: string): [string, T][] {
   const out: [string, T][] = [];
   for (const [name, r] of Object.entries(stack.resource?.[type] ?? {})) {
-    const keys = r.for_each;
+    const keys = (r as { for_each?: unknown }).for_each;
     if (keys === null || typeof keys !== 'object') {
       out.push([name, r as unknown as T]);
       continue;
     }
-    const { for_each: _, ...rest } = r;
+    const { for_each: _, ...rest } = r as { for_each?: unknown };
     for (const key of Object.keys(keys)) out.push([`${name}[${JSON.stringify(key)}]`, forEachInstance(rest as unknown as T, key, stack.locals)]);
   }
   return out;

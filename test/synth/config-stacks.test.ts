@@ -6,10 +6,11 @@ import { RandomProvider } from '../../constructs/providers/random/provider';
 import { addConfig, addConfigStacks, CapacityPlan, ConfigStacks, MetalsliceConfig, TenantCluster } from '../../constructs';
 import { loadConfigFile } from '../../constructs/core/input/config';
 import { REPO_ROOT } from '../support/models';
-import { drainDelta, isDrainKey, isNodeEndKey, isRolloutKey, rolloutDelta } from '../support/synth';
+import { isDrainKey, isNodeEndKey, isRolloutKey, rolloutDelta } from '../support/synth';
+import { resourceInstances } from '../support/stack-objects';
 
 type Resource = Record<string, unknown> & { '//'?: unknown; depends_on?: string[] };
-type Synth = { resource: Record<string, Record<string, Resource>>; provider?: Record<string, unknown[]> };
+type Synth = { resource: Record<string, Record<string, Resource>>; provider?: Record<string, unknown[]>; locals?: Record<string, unknown> };
 
 function setUpStack(stack: TerraformStack): void {
   new KubernetesProvider(stack, 'kubernetes', {});
@@ -23,6 +24,14 @@ function split(config: MetalsliceConfig): { app: App; stacks: ConfigStacks } {
 
 function synth(stack: TerraformStack): Synth {
   return JSON.parse(Testing.synth(stack)) as Synth;
+}
+
+/** `type.name`, or `type.name["key"]` for an instance of a `for_each`, -> its arguments, without construct-path metadata. */
+function instances(json: Synth): Map<string, Resource> {
+  const out = new Map<string, Resource>();
+  for (const type of Object.keys(json.resource ?? {}))
+    for (const [name, { '//': _meta, ...body }] of resourceInstances<Resource & { '//'?: unknown }>(json, type)) out.set(`${type}.${name}`, body);
+  return out;
 }
 
 /** `type.name` -> the resource without its construct-path metadata. */
@@ -126,7 +135,8 @@ describe('addConfigStacks: a stack per elastic node pool', () => {
         expect(mine).toEqual(body);
       }
     }
-    expect(waited).toBe(16);
+    // Per pool stack: its VMs (one resource) and its cloud-init Secrets (one resource).
+    expect(waited).toBe(4);
   });
 
   it("gives each pool stack its own providers, the tenant cluster as an alias like the base stack's", () => {
@@ -156,33 +166,25 @@ describe('addConfigStacks: a stack per elastic node pool', () => {
     const after = split(grown).stacks;
     expect(Testing.synth(after.base)).toBe(Testing.synth(stacks.base));
     expect(Testing.synth(after.pools.get('team-a-highmem')!)).toBe(Testing.synth(stacks.pools.get('team-a-highmem')!));
-    const [was, is] = [resources(synth(stacks.pools.get('team-a-workers')!)), resources(synth(after.pools.get('team-a-workers')!))];
+    const [was, is] = [instances(synth(stacks.pools.get('team-a-workers')!)), instances(synth(after.pools.get('team-a-workers')!))];
+    // Exactly the new node's instances: its VM, user data Secret, token (three resources), drain and end.
     const added = [...is.keys()].filter((k) => !was.has(k));
-    expect(added.sort()).toEqual(
+    expect(added.map((k) => k.replace(/_[0-9A-F]{8}\[/, '[')).sort()).toEqual(
       [
-        'kubectl_manifest.team-a-workers_team-a-workers-6_',
-        'kubectl_manifest.team-a-workers_team-a-workers-6_Join_BootstrapToken_',
-        'kubectl_manifest.team-a-workers_team-a-workers-6_UserData_',
-        'random_password.team-a-workers_team-a-workers-6_Join_TokenSecret_',
-        'random_string.team-a-workers_team-a-workers-6_Join_TokenId_',
-      ].map((prefix) => expect.stringMatching(new RegExp(`^${prefix}[0-9A-F]{8}$`))),
+        'kubectl_manifest.team-a-workers_nodes',
+        'kubectl_manifest.team-a-workers_nodes_BootstrapToken',
+        'kubectl_manifest.team-a-workers_nodes_UserData',
+        'random_password.team-a-workers_nodes_TokenSecret',
+        'random_string.team-a-workers_nodes_TokenId',
+        'terraform_data.node-drains-team-a-prod',
+        'terraform_data.node-drains-team-a-prod_End',
+      ].map((r) => `${r}["team-a-workers-6"]`),
     );
+    expect([...was.keys()].filter((k) => !is.has(k))).toEqual([]);
     for (const [key, body] of was) {
-      if (isDrainKey(key))
-        expect(drainDelta(JSON.stringify(body), JSON.stringify(is.get(key)))).toEqual({
-          nodes: ['team-a-workers-6'],
-          dependsOn: [expect.stringContaining('team-a-workers-6')],
-          restUnchanged: true,
-        });
-      else if (isNodeEndKey(key))
-        expect(drainDelta(JSON.stringify(body), JSON.stringify(is.get(key)))).toEqual({ nodes: ['team-a-workers-6'], dependsOn: [], restUnchanged: true });
-      else if (isRolloutKey(key) && key.startsWith('terraform_data.team-a-workers_rollout_'))
-        expect(rolloutDelta(JSON.stringify(body), JSON.stringify(is.get(key)))).toEqual({
-          dependsOn: [0, 1, 2].map(() => expect.stringContaining('team-a-workers-6')),
-          nodes: ['team-a-workers-6'],
-          restUnchanged: true,
-        });
-      else expect(is.get(key)).toEqual(body);
+      if (isRolloutKey(key) && key.startsWith('terraform_data.team-a-workers_rollout_'))
+        expect(rolloutDelta(JSON.stringify(body), JSON.stringify(is.get(key)))).toEqual({ dependsOn: [], nodes: ['team-a-workers-6'], restUnchanged: true });
+      else expect({ key, body: is.get(key) }).toEqual({ key, body });
     }
   });
 
@@ -193,7 +195,9 @@ describe('addConfigStacks: a stack per elastic node pool', () => {
     const drains = [...drained].filter(([key]) => isDrainKey(key) || isNodeEndKey(key)).map(([, body]) => (body as unknown as { for_each: object }).for_each);
     // The drains and the ends (the Nodes deleted once their VMs are gone), both with no instance.
     expect(drains).toEqual([{}, {}]);
-    expect([...drained.keys()].filter((k) => k.startsWith('kubectl_manifest.'))).toEqual([]);
+    // The pool's VMs, Secrets and tokens: their resources stay, with no instance.
+    const nodes = [...drained].filter(([key]) => /^(kubectl_manifest|random_string|random_password)\./.test(key));
+    expect(nodes.map(([, body]) => (body as unknown as { for_each: object }).for_each)).toEqual([{}, {}, {}, {}, {}]);
   });
 
   it('refuses a second plan covering the app, and a tenant cluster whose provider cannot be copied', () => {

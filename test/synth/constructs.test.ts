@@ -18,7 +18,7 @@ import { parse } from 'yaml';
 import { findSecrets } from '../support/secret-scan';
 import { EXAMPLE_CA, hosts } from '../support/models';
 import { parsePlanJson } from '../support/plan-json';
-import { stackObjects } from '../support/stack-objects';
+import { resourceInstances, stackObjects } from '../support/stack-objects';
 import { defined } from '../support/defined';
 
 interface Options {
@@ -138,8 +138,8 @@ describe('constructs synth', () => {
     // And on its own Secrets (they go after it), and on its cluster's node ends (its Node is deleted once it is gone).
     expect(vm.dependsOn).toEqual([
       `kubernetes_manifest.${rqName}`,
-      expect.stringMatching(/^kubectl_manifest\.workers_workers-0_UserData_[0-9A-F]{8}$/),
-      expect.stringMatching(/^kubectl_manifest\.workers_workers-0_Join_BootstrapToken_[0-9A-F]{8}$/),
+      expect.stringMatching(/^kubectl_manifest\.workers_nodes_UserData_[0-9A-F]{8}$/),
+      expect.stringMatching(/^kubectl_manifest\.workers_nodes_BootstrapToken_[0-9A-F]{8}$/),
       expect.stringMatching(/^terraform_data\.node-drains-prod_End_[0-9A-F]{8}$/),
     ]);
     // The Secret lives in the quota's namespace too: a first apply must not create it before the namespace. It
@@ -157,35 +157,40 @@ describe('constructs synth', () => {
 
   it("applies each node's cloud-init Secret server-side, its data a base64 expression of the document, no token literal", () => {
     const json = JSON.parse(Testing.synth(build(Testing.app(), { count: 2 }))) as {
-      resource: { kubectl_manifest: Record<string, { yaml_body: string; sensitive_fields?: string[]; server_side_apply: boolean; force_conflicts: boolean }> };
-      locals: Record<string, string>;
+      resource: Record<string, Record<string, { yaml_body: string; sensitive_fields?: string[]; server_side_apply: boolean; force_conflicts: boolean }>>;
+      locals: Record<string, Record<string, string>>;
       removed?: unknown;
     };
     // Not kubernetes_secret_v1 (a create whose response is lost would stop the next apply on "already exists"):
     // neither the user data nor the bootstrap tokens in the tenant cluster.
-    expect((json.resource as Record<string, object>).kubernetes_secret_v1).toBeUndefined();
-    const userData = Object.entries(json.resource.kubectl_manifest).filter(([key]) => /_UserData_[0-9A-F]{8}$/.test(key));
-    expect(userData.map(([key]) => key.replace(/_[0-9A-F]{8}$/, '')).sort()).toEqual(['workers_workers-0_UserData', 'workers_workers-1_UserData']);
+    expect(json.resource.kubernetes_secret_v1).toBeUndefined();
+    // One resource for the pool's user data Secrets, an instance per node.
+    const userData = resourceInstances<{ yaml_body: string }>(json, 'kubectl_manifest').filter(([key]) => key.includes('_UserData_'));
+    expect(userData.map(([key]) => key.replace(/_[0-9A-F]{8}\[/, '[')).sort()).toEqual([
+      'workers_nodes_UserData["workers-0"]',
+      'workers_nodes_UserData["workers-1"]',
+    ]);
     for (const [key, r] of userData) {
       expect(r).toMatchObject({ server_side_apply: true, force_conflicts: true, sensitive_fields: ['data'] });
       const secret = parse(r.yaml_body) as Record<string, unknown>;
-      const node = key.split('_')[1];
+      const node = /\["([^"]+)"\]$/.exec(key)![1];
       expect(secret).toEqual({
         apiVersion: 'v1',
         kind: 'Secret',
         metadata: { name: `${node}-cloudinit`, namespace: 'acme-team', labels: { 'metalslice.io/pool': 'workers' } },
         type: 'Opaque',
         // data, not stringData (the live object never shows stringData: every plan would show drift), and
-        // encoded by Terraform, from the document as the node renders it.
-        data: { userdata: expect.stringMatching(/^\$\{base64encode\(local\.workers_[\w-]+_UserDataDocument_[0-9A-F]{8}\)\}$/) },
+        // encoded by Terraform, from the document as the node renders it (its entry of the pool's documents).
+        data: { userdata: `\${base64encode(local.${Object.keys(json.locals).find((k) => k.includes('_Documents_'))}[${JSON.stringify(node)}])}` },
       });
-      const local = /local\.([\w-]+)\)/.exec((secret.data as { userdata: string }).userdata)![1];
-      expect(local).toContain(`_${node}_`);
-      const document = json.locals[local];
+      const document = Object.entries(json.locals).find(([k]) => k.includes('_Documents_'))![1][node];
       expect(document).toMatch(/^#cloud-config\n/);
       expect(document).toContain(`hostname: ${node}\n`);
-      // The token is a Terraform reference.
-      expect(document).toMatch(/token: \$\{random_string\.[^}]+\.result\}\.\$\{random_password\.[^}]+\.result\}\n/);
+      // The token is a Terraform reference to the node's own instances of the pool's token resources.
+      const own = JSON.stringify(node).replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+      expect(document).toMatch(
+        new RegExp(`token: \\$\\{random_string\\.[\\w-]+\\[${own}\\]\\.result\\}\\.\\$\\{random_password\\.[\\w-]+\\[${own}\\]\\.result\\}\\n`),
+      );
     }
     // No token, key or password literal anywhere.
     expect(findSecrets(JSON.stringify(json))).toEqual([]);
@@ -193,35 +198,62 @@ describe('constructs synth', () => {
     expect(json.removed).toBeUndefined();
   });
 
+  it('moves every per-node resource of 0.2 to 0.5 (VmNode, at <pool>/<node>) to its key, and nothing else', () => {
+    const json = JSON.parse(Testing.synth(build(Testing.app(), { count: 2 }))) as { moved: { from: string; to: string }[] };
+    const parts = {
+      Resource: 'kubectl_manifest',
+      UserData: 'kubectl_manifest',
+      Join_BootstrapToken: 'kubectl_manifest',
+      Join_TokenId: 'random_string',
+      Join_TokenSecret: 'random_password',
+    };
+    const expected = ['workers-0', 'workers-1'].flatMap((node) =>
+      Object.entries(parts).map(([part, type]) => ({
+        from: expect.stringMatching(new RegExp(`^${type}\\.workers_${node}_${part === 'Resource' ? '' : `${part}_`}[0-9A-F]{8}$`)),
+        to: expect.stringMatching(
+          new RegExp(`^${type}\\.workers_nodes_${part === 'Resource' ? '' : `${part.replace('Join_', '')}_`}[0-9A-F]{8}\\["${node}"\\]$`),
+        ),
+      })),
+    );
+    expect(json.moved).toEqual(expected);
+  });
+
   it('upgrading from 0.1 with the adopt context key, forgets each kubernetes_secret_v1 user data Secret without destroying it', () => {
     const app = Testing.app({ context: { [ADOPT_MANIFEST_VMS_CONTEXT]: true } });
     const json = JSON.parse(Testing.synth(build(app, { count: 2 }))) as {
-      resource: { kubectl_manifest: Record<string, unknown> };
+      moved: { from: string; to: string }[];
       removed: { from: string; lifecycle: { destroy: boolean } }[];
-      import?: { to: string }[];
+      import?: { to: string; id: string }[];
     };
-    const userData = Object.keys(json.resource.kubectl_manifest).filter((key) => key.includes('_UserData_'));
-    expect(userData).toHaveLength(2);
-    // Each Secret at the address kubernetes_secret_v1 had (the same construct path), forgotten, not destroyed; no
-    // import: the create applies server-side and takes the existing Secret over.
-    for (const key of userData) expect(json.removed).toContainEqual({ from: `kubernetes_secret_v1.${key}`, lifecycle: { destroy: false } });
-    expect((json.import ?? []).filter((i) => i.to.includes('_UserData_'))).toEqual([]);
-    // And the VMs, as before: from kubernetes_manifest; and the bootstrap token Secrets (0.1 wrote them as 0.2 did).
-    expect(json.removed.filter((r) => r.from.startsWith('kubernetes_manifest.'))).toHaveLength(2);
-    expect(json.removed.filter((r) => r.from.includes('_Join_BootstrapToken_'))).toHaveLength(2);
+    // The address each node's resource had (VmNode's construct path), under 0.1's types.
+    const was = (part: RegExp) => json.moved.filter((m) => part.test(m.from)).map((m) => m.from.replace(/^[\w]+\./, ''));
+    const [userData, tokens, vms] = [was(/_UserData_/), was(/_Join_BootstrapToken_/), was(/^kubectl_manifest\.workers_workers-\d_[0-9A-F]{8}$/)];
+    expect([userData, tokens, vms].map((a) => a.length)).toEqual([2, 2, 2]);
+    // Each Secret forgotten, not destroyed; no import: the create applies server-side and takes the Secret over.
+    for (const id of [...userData, ...tokens]) expect(json.removed).toContainEqual({ from: `kubernetes_secret_v1.${id}`, lifecycle: { destroy: false } });
+    // Each VM forgotten from kubernetes_manifest and imported at its key.
+    for (const id of vms) expect(json.removed).toContainEqual({ from: `kubernetes_manifest.${id}`, lifecycle: { destroy: false } });
+    expect(json.import).toEqual(
+      ['workers-0', 'workers-1'].map((node) => ({
+        to: expect.stringMatching(new RegExp(`^kubectl_manifest\\.workers_nodes_[0-9A-F]{8}\\["${node}"\\]$`)),
+        id: `kubevirt.io/v1//VirtualMachine//${node}//acme-team`,
+      })),
+    );
     expect(json.removed).toHaveLength(6);
   });
 
   it('upgrading from 0.2 with the token context key, forgets each kubernetes_secret_v1 bootstrap token Secret without destroying it, and nothing else', () => {
     const app = Testing.app({ context: { [ADOPT_TOKEN_SECRETS_CONTEXT]: true } });
     const json = JSON.parse(Testing.synth(build(app, { count: 2 }))) as {
-      resource: { kubectl_manifest: Record<string, { provider?: string }> };
+      moved: { from: string; to: string }[];
       removed: { from: string; lifecycle: { destroy: boolean } }[];
       import?: unknown[];
     };
-    const tokens = Object.keys(json.resource.kubectl_manifest).filter((key) => key.includes('_Join_BootstrapToken_'));
+    const tokens = json.moved
+      .filter((m) => m.from.includes('_Join_BootstrapToken_'))
+      .map((m) => m.from.replace(/^kubectl_manifest\./, 'kubernetes_secret_v1.'));
     expect(tokens).toHaveLength(2);
-    expect(json.removed.map((r) => r.from).sort()).toEqual(tokens.map((key) => `kubernetes_secret_v1.${key}`).sort());
+    expect(json.removed.map((r) => r.from).sort()).toEqual(tokens.sort());
     expect(json.removed.every((r) => r.lifecycle.destroy === false)).toBe(true);
     expect(json.import).toBeUndefined();
   });

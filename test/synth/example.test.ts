@@ -27,7 +27,11 @@ function expectOnlyNodeGrew(beforeJson: string, afterJson: string, node: string,
   const added = [...after.keys()].filter((k) => !before.has(k));
   expect(added.every((k) => k.endsWith(key))).toBe(true);
   expect(added.map((k) => after.get(k)!.path).sort()).toEqual(
-    [...NODE_RESOURCES.map((r) => `consumer/${poolPath}/nodes/${r}`), 'consumer/node-drains-team-a-prod/Resource', 'consumer/node-drains-team-a-prod/End'].sort(),
+    [
+      ...NODE_RESOURCES.map((r) => `consumer/${poolPath}/nodes/${r}`),
+      'consumer/node-drains-team-a-prod/Resource',
+      'consumer/node-drains-team-a-prod/End',
+    ].sort(),
   );
   expect([...before.keys()].filter((k) => !after.has(k))).toEqual([]);
   const changed = [...before.keys()].filter((k) => after.get(k)!.body !== before.get(k)!.body);
