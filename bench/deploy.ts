@@ -6,11 +6,14 @@
  *   - resources per VM (from the +1 plan: what one more node adds);
  *   - `tofu apply` from empty, a no-op `tofu plan`, and a `tofu plan` after scaling one pool by one;
  *   - wall and CPU time (tofu and its providers), peak RSS (the largest of tofu and its providers);
+ *   - the states' bytes and the dependencies their instances record, per VM, after the apply;
  * for these layouts:
  *   - `per-pool`: metalslice's layout for large fleets (`addConfigStacks`: fleets and quotas in one stack, a
  *     stack per node pool, VMs as `kubectl_manifest`); after a change only the stacks whose synthesized
  *     configuration changed are planned;
  *   - `one-stack`: the same config with `addConfig` in one stack;
+ *   - `one-stack-per-node`: `one-stack` with every node of a pool as five resources of its own, as 0.2 to 0.5
+ *     wrote them (each node's drain then records every VM of the stack: the state grows with the square);
  *   - `per-pool-manifest`: `per-pool` with every VM as a `kubernetes_manifest`, as the constructs emitted them
  *     before (what the resource type alone changes);
  *   - `baseline`: one stack with one `kubernetes_manifest` per VM and per Secret (the one-stack synth with every
@@ -26,10 +29,10 @@ import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
 import { binary, REPO_ROOT, run, startCluster, TestCluster } from '../test/e2e/harness';
-import { kubectlToManifests, ManifestLayoutStack, toManifests } from '../test/support/manifest-layout';
+import { kubectlToManifests, ManifestLayoutStack, toManifests, toRelease05 } from '../test/support/manifest-layout';
 
 const PER_POOL = 50;
-type Layout = 'per-pool' | 'one-stack' | 'per-pool-manifest' | 'baseline';
+type Layout = 'per-pool' | 'one-stack' | 'one-stack-per-node' | 'per-pool-manifest' | 'baseline';
 
 interface Measure {
   /** Wall time, summed over the stacks run (they run one after another). */
@@ -49,6 +52,10 @@ interface Result {
   readonly parallelism: number;
   readonly stacks: number;
   readonly resourcesPerVm: number;
+  /** Bytes of the stacks' states after the apply, per VM. */
+  readonly stateBytesPerVm: number;
+  /** Dependencies the states record (every instance's `dependencies`, summed), per VM. */
+  readonly dependenciesPerVm: number;
   readonly apply: Measure;
   readonly noop: Measure;
   readonly plusOne: Measure;
@@ -208,7 +215,7 @@ class LayoutRun {
     private readonly vms: number,
     private readonly parallelism = 10,
   ) {
-    this.quota = `${{ 'per-pool': 'pp', 'one-stack': 'os', baseline: 'bl', 'per-pool-manifest': 'pm' }[layout]}${vms}${parallelism === 10 ? '' : `x${parallelism}`}`;
+    this.quota = `${{ 'per-pool': 'pp', 'one-stack': 'os', 'one-stack-per-node': 'on', baseline: 'bl', 'per-pool-manifest': 'pm' }[layout]}${vms}${parallelism === 10 ? '' : `x${parallelism}`}`;
     this.work = fs.mkdtempSync(path.join(os.tmpdir(), `metalslice-bench-${this.quota}-`));
     this.env = {
       ...process.env,
@@ -247,6 +254,7 @@ class LayoutRun {
     if (r.code !== 0) throw new Error(`synth failed: ${r.stderr.slice(-2000)}`);
     if (this.layout === 'baseline') for (const s of this.stacks()) toBaseline(path.join(this.stacksDir(), s, 'cdk.tf.json'));
     if (this.layout === 'per-pool-manifest') for (const s of this.stacks()) toManifests(path.join(this.stacksDir(), s, 'cdk.tf.json'));
+    if (this.layout === 'one-stack-per-node') for (const s of this.stacks()) toRelease05(path.join(this.stacksDir(), s, 'cdk.tf.json'));
   }
 
   private async tofu(stack: string, args: readonly string[], okCodes: readonly number[] = [0]) {
@@ -270,6 +278,7 @@ class LayoutRun {
     log(`${this.layout} ${this.vms} VMs: apply from empty (${stacks.length} stacks)`);
     const par = `-parallelism=${this.parallelism}`;
     const apply = sum(await this.each(stacks, ['apply', '-auto-approve', '-input=false', '-no-color', par]));
+    const recorded = this.stateRecords(stacks);
     log(`${this.layout} ${this.vms} VMs: no-op plan`);
     const noop = sum(await this.each(stacks, ['plan', '-detailed-exitcode', '-input=false', '-no-color', '-lock=false', par]));
     log(`${this.layout} ${this.vms} VMs: +1 node, plan what changed`);
@@ -281,7 +290,31 @@ class LayoutRun {
     if (counts.some((c) => !c || c[2] !== '0' || c[3] !== '0'))
       throw new Error(`${this.layout}: the +1 plan changes or destroys something: ${plans.map((p) => p.stdout.slice(-600)).join('\n')}`);
     const resourcesPerVm = counts.reduce((n, c) => n + Number(c![1]), 0);
-    return { layout: this.layout, vms: this.vms, parallelism: this.parallelism, stacks: stacks.length, resourcesPerVm, apply, noop, plusOne: sum(plans) };
+    return {
+      layout: this.layout,
+      vms: this.vms,
+      parallelism: this.parallelism,
+      stacks: stacks.length,
+      resourcesPerVm,
+      stateBytesPerVm: Math.round(recorded.bytes / this.vms),
+      dependenciesPerVm: round(recorded.dependencies / this.vms),
+      apply,
+      noop,
+      plusOne: sum(plans),
+    };
+  }
+
+  /** What the stacks' states hold after the apply: their bytes, and the dependencies their instances record. */
+  private stateRecords(stacks: readonly string[]): { bytes: number; dependencies: number } {
+    let [bytes, dependencies] = [0, 0];
+    for (const s of stacks) {
+      const file = path.join(this.stacksDir(), s, 'terraform.tfstate');
+      const text = fs.readFileSync(file, 'utf8');
+      bytes += Buffer.byteLength(text);
+      const state = JSON.parse(text) as { resources?: { instances?: { dependencies?: unknown[] }[] }[] };
+      for (const r of state.resources ?? []) for (const i of r.instances ?? []) dependencies += i.dependencies?.length ?? 0;
+    }
+    return { bytes, dependencies };
   }
 
   /**
@@ -309,6 +342,8 @@ function table(results: readonly Result[]): string {
     'par.',
     'stacks',
     'res/VM',
+    'state B/VM',
+    'deps/VM',
     'apply wall s',
     'apply cpu s',
     'no-op wall s',
@@ -325,6 +360,8 @@ function table(results: readonly Result[]): string {
       r.parallelism,
       r.stacks,
       r.resourcesPerVm,
+      r.stateBytesPerVm,
+      r.dependenciesPerVm,
       r.apply.wallS,
       r.apply.cpuS,
       r.noop.wallS,
@@ -376,6 +413,18 @@ async function main(): Promise<void> {
       [`applyBaselineVsOurs${large}`]: ratio(find('baseline', large)?.apply.wallS, ours(large)?.apply.wallS),
     },
     [`applySeconds${large}`]: applySeconds,
+    // Each layout measured at both sizes: how its +1 plan and its state per VM grow from the small to the large.
+    growth: Object.fromEntries(
+      [...new Set(results.map((r) => r.layout))]
+        .filter((l) => find(l, small) && find(l, large) && small !== large)
+        .map((l) => [
+          l,
+          {
+            plusOne: ratio(find(l, large)?.plusOne.wallS, find(l, small)?.plusOne.wallS),
+            stateBytesPerVm: ratio(find(l, large)?.stateBytesPerVm, find(l, small)?.stateBytesPerVm),
+          },
+        ]),
+    ),
     goals: { plusOneRatioAtMost: 1.5, noopRatioAtLeast: 5, applySecondsUnder: 600 },
     results,
   };
@@ -383,6 +432,8 @@ async function main(): Promise<void> {
   process.stdout.write(`ours (${layouts[0]}) +1 plan, ${large} vs ${small} VMs: ${summary.ratios[`plusOne${large}vs${small}`]}x (goal <= 1.5x)\n`);
   process.stdout.write(`no-op plan at ${large} VMs, baseline / ours: ${summary.ratios[`noopBaselineVsOurs${large}`]}x (goal >= 5x)\n`);
   process.stdout.write(`apply of ${large} VMs from empty: ${applySeconds ?? 'not measured'} s (goal < 600 s)\n`);
+  for (const [l, g] of Object.entries(summary.growth))
+    process.stdout.write(`${l}, ${large} vs ${small} VMs: +1 plan ${g.plusOne}x (goal <= 1.5x), state bytes per VM ${g.stateBytesPerVm}x (goal <= 1.2x)\n`);
   if (json) process.stdout.write(`${JSON.stringify(summary)}\n`);
 }
 

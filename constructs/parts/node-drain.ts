@@ -7,7 +7,8 @@
  * each stack holds, per tenant cluster, two `terraform_data` with an instance per node of that cluster in the
  * stack (`for_each`, keyed by Node name). A node that goes loses only its instances; the blocks, and their
  * provisioners, stay.
- * - The drain depends on the stack's node resources (VMs, HostClaims), so Terraform destroys it, and so runs
+ * - The drain depends on the stack's node resources (each VM pool's VMs, one `for_each` resource per pool, and each
+ *   HostClaim), so Terraform destroys it, and so runs
  *   `metalslice drain-node --keep-node` (constructs/cli/drain.ts: cordon, evictions through the Eviction API, no
  *   VolumeAttachment left for the node), before it deletes the node's VM or HostClaim.
  * - The end is depended on by every node resource, so Terraform destroys it after the VM or HostClaim is gone (a

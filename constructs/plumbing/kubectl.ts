@@ -189,7 +189,7 @@ export interface KubectlManifestProps extends Pick<TerraformMetaArguments, 'depe
 }
 
 /**
- * The construct context key of the upgrade from metalslice 0.1: VmNodes take their VirtualMachines over from
+ * The construct context key of the upgrade from metalslice 0.1: a pool's nodes take their VirtualMachines over from
  * kubernetes_manifest, and every node its user data Secret from kubernetes_secret_v1.
  */
 export const ADOPT_MANIFEST_VMS_CONTEXT = 'metalslice:adoptManifestVirtualMachines';

@@ -70,12 +70,13 @@ describe('e2e: faults during and between applies', () => {
       expect(ids).toHaveLength(1);
       return `${type}.${ids[0][0]}`;
     };
-    const userData = address('kubectl_manifest', (id) => /^many_many-0_UserData_[0-9A-F]{8}$/.test(id));
+    // Each a pool resource's instance of node many-0 (constructs/parts/vm-nodes.ts).
+    const userData = `${address('kubectl_manifest', (id) => /^many_nodes_UserData_[0-9A-F]{8}$/.test(id))}["many-0"]`;
     // What the Secret needs first: its namespace, and the token its document embeds.
     const needs = [
       address('kubernetes_namespace_v1', (_, body) => body.metadata?.name === 'acme-team-a'),
-      address('random_string', (id) => id.startsWith('many_many-0_Join_TokenId_')),
-      address('random_password', (id) => id.startsWith('many_many-0_Join_TokenSecret_')),
+      `${address('random_string', (id) => id.startsWith('many_nodes_TokenId_'))}["many-0"]`,
+      `${address('random_password', (id) => id.startsWith('many_nodes_TokenSecret_'))}["many-0"]`,
     ];
     expectOk('apply its namespace and token', await tf(['apply', '-auto-approve', '-input=false', '-no-color', ...needs.map((a) => `-target=${a}`)]));
     const api = cluster.client();
@@ -125,9 +126,10 @@ describe('e2e: faults during and between applies', () => {
       expect(ids).toHaveLength(1);
       return `${type}.${ids[0]}`;
     };
-    const token = address('kubectl_manifest', /^many_many-1_Join_BootstrapToken_[0-9A-F]{8}$/);
-    const tokenId = address('random_string', /^many_many-1_Join_TokenId_/);
-    const needs = [tokenId, address('random_password', /^many_many-1_Join_TokenSecret_/)];
+    // Each a pool resource's instance of node many-1 (constructs/parts/vm-nodes.ts).
+    const token = `${address('kubectl_manifest', /^many_nodes_BootstrapToken_[0-9A-F]{8}$/)}["many-1"]`;
+    const tokenId = `${address('random_string', /^many_nodes_TokenId_/)}["many-1"]`;
+    const needs = [tokenId, `${address('random_password', /^many_nodes_TokenSecret_/)}["many-1"]`];
     expectOk('apply its token id and secret', await tf(['apply', '-auto-approve', '-input=false', '-no-color', ...needs.map((a) => `-target=${a}`)]));
     const state = JSON.parse((await tf(['show', '-json'])).stdout) as {
       values: { root_module: { resources: { address: string; values: { result?: string } }[] } };

@@ -185,7 +185,7 @@ describe('e2e: the example app on a real kube-apiserver', () => {
     expect(patched.status).toBe(200);
     const changes = await planChanges('consumer');
     expect(changes.map((c) => ({ address: c.address, actions: c.change.actions }))).toEqual([
-      { address: expect.stringMatching(/^kubectl_manifest\.team-a-workers_team-a-workers-0_[0-9A-F]{8}$/), actions: ['update'] },
+      { address: expect.stringMatching(/^kubectl_manifest\.team-a-workers_nodes_[0-9A-F]{8}\["team-a-workers-0"\]$/), actions: ['update'] },
     ]);
     expectOk('apply', await tofu(stackDir('consumer'), ['apply', '-auto-approve', '-input=false', '-no-color', 'tfplan']));
     const vm = (await api.get<VirtualMachineDoc>(vmPath)).body;

@@ -198,6 +198,23 @@ describe('constructs synth', () => {
     expect(json.removed).toBeUndefined();
   });
 
+  it('keeps the same resources, each with the same depends_on, whatever the pool size: only instance keys grow', () => {
+    type Stack = { resource: Record<string, Record<string, { depends_on?: string[]; for_each?: Record<string, unknown> }>> };
+    const shape = (count: number) => {
+      const json = JSON.parse(Testing.synth(build(Testing.app(), { count }))) as Stack;
+      return Object.entries(json.resource).flatMap(([type, byName]) =>
+        Object.entries(byName).map(([name, r]) => ({ address: `${type}.${name}`, dependsOn: r.depends_on ?? [], keys: Object.keys(r.for_each ?? {}).length })),
+      );
+    };
+    const [one, two] = [shape(1), shape(2)];
+    // What the state records per instance is its resource's dependencies: the same list at every size.
+    expect(two.map(({ address, dependsOn }) => ({ address, dependsOn }))).toEqual(one.map(({ address, dependsOn }) => ({ address, dependsOn })));
+    // The nodes are instances: the VMs, Secrets, tokens, drains and ends have one key per node.
+    const grew = two.filter((r, i) => r.keys !== one[i].keys);
+    expect(grew.map((r) => [r.keys, one[two.indexOf(r)].keys])).toEqual(grew.map(() => [2, 1]));
+    expect(grew).toHaveLength(7);
+  });
+
   it('moves every per-node resource of 0.2 to 0.5 (VmNode, at <pool>/<node>) to its key, and nothing else', () => {
     const json = JSON.parse(Testing.synth(build(Testing.app(), { count: 2 }))) as { moved: { from: string; to: string }[] };
     const parts = {
