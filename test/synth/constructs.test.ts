@@ -235,6 +235,18 @@ describe('constructs synth', () => {
     expect(json.moved).toEqual(expected);
   });
 
+  it('writes the moves in HCL too, and refuses HCL for a deploy that takes 0.1 or 0.2 resources over', () => {
+    const hcl = String(Testing.synthHcl(build(Testing.app(), { count: 2 })));
+    const moves = [...hcl.matchAll(/moved \{\s*from\s*=\s*(\S+)\s*to\s*=\s*(\S+)\s*\}/g)].map((m) => [m[1], m[2]]);
+    expect(moves).toHaveLength(10);
+    expect(moves).toContainEqual([
+      expect.stringMatching(/^kubectl_manifest\.workers_workers-1_UserData_[0-9A-F]{8}$/),
+      expect.stringMatching(/^kubectl_manifest\.workers_nodes_UserData_[0-9A-F]{8}\["workers-1"\]$/),
+    ]);
+    const adopting = build(Testing.app({ context: { [ADOPT_TOKEN_SECRETS_CONTEXT]: true } }), { count: 2 });
+    expect(() => String(Testing.synthHcl(adopting))).toThrow(/taking objects over from metalslice 0\.1 or 0\.2 needs JSON output/);
+  });
+
   it('upgrading from 0.1 with the adopt context key, forgets each kubernetes_secret_v1 user data Secret without destroying it', () => {
     const app = Testing.app({ context: { [ADOPT_MANIFEST_VMS_CONTEXT]: true } });
     const json = JSON.parse(Testing.synth(build(app, { count: 2 }))) as {
