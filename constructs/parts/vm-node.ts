@@ -4,8 +4,8 @@
  * (random provider), so it is never a literal in the synth output. Shared by elastic node pools and
  * static auto-node pools; plan-dependent parts are produced lazily, at synth.
  */
-import { Fn, ITerraformDependable, TerraformStack, Token } from 'cdktf';
-import { MadeAtSynth } from './vm-nodes';
+import { Fn, ITerraformDependable, Token } from 'cdktf';
+import { joinDocument, MadeAtSynth, virtualMachineYaml, waitFor } from './vm-nodes';
 import { Password } from '../providers/random/password';
 import { StringResource } from '../providers/random/string-resource';
 import { Construct } from 'constructs';
@@ -14,7 +14,6 @@ import { DEFAULT_BOOTSTRAP_TOKEN_TTL, bootstrapTokenTtlProblem } from '../core/i
 import { KubectlManifest, KubectlProvider } from '../plumbing/kubectl';
 import { adoptsFromManifest, adoptsTokenSecrets, userDataSecret } from '../plumbing/user-data-secret';
 import { Taint } from '../core/input/model';
-import { renderJoinCloudConfig } from '../render/cloud-init';
 import { KUBEVIRT_API_VERSION } from '../render/kubevirt';
 import { KubeObject, POOL_LABEL } from '../render/labels';
 import { vmUserDataSecretName } from '../core/naming/derived';
@@ -118,39 +117,13 @@ export class VmNode extends Construct {
       type: 'Opaque',
       key: 'userdata',
       dependsOn: waitFor(this, props.namespaceReady),
-      document: Token.asString(
-        new MadeAtSynth(() => {
-          const join = props.join();
-          return renderJoinCloudConfig({
-            nodeName,
-            endpoint: cluster.endpoint,
-            caCertificate: cluster.caCertificate,
-            token,
-            kubernetesVersion: cluster.kubernetesVersion ?? '1.33',
-            bootstrap: cluster.bootstrap,
-            labels: join.labels,
-            taints: join.taints,
-          });
-        }),
-      ),
+      document: Token.asString(new MadeAtSynth(() => joinDocument(cluster, nodeName, token, props.join()))),
     });
     // kubectl_manifest, not kubernetes_manifest: plans stay a GET per VM at fleet scale (see plumbing/kubectl.ts).
     // Upgrading from metalslice 0.1, whose VMs were kubernetes_manifest (and user data Secrets kubernetes_secret_v1):
     // with the context key set, this deploy takes each existing VM and Secret over in place (README "Upgrading from 0.1").
     const vm = new KubectlManifest(this, 'Resource', {
-      yamlBody: Token.asString(
-        new MadeAtSynth(() => {
-          const vm = props.vm(userDataName);
-          const yaml = stringify(vm, { lineWidth: 0 });
-          // A node the roll has stopped stays stopped until the roll starts it on a fresh disk (its one writer): the
-          // value is a Terraform expression, put in as text so YAML never quotes (and escapes) it.
-          const runStrategy = props.rollout?.runStrategyOf(nodeName);
-          const line = `\n  runStrategy: ${String((vm.spec as { runStrategy?: unknown } | undefined)?.runStrategy)}\n`;
-          if (runStrategy === undefined) return yaml;
-          if (!yaml.includes(line)) throw new Error(`[${this.node.path}] the VM has no runStrategy line for the roll to own`);
-          return yaml.replace(line, `\n  runStrategy: ${runStrategy}\n`);
-        }),
-      ),
+      yamlBody: Token.asString(new MadeAtSynth(() => virtualMachineYaml(props.vm(userDataName), props.rollout, nodeName, this.node.path))),
       // Its Secrets before it, and so after it when it goes: a VM whose drain stops the deploy keeps the user data
       // it boots from (and its token), so nothing of a node that stays is deleted.
       dependsOn: [...(waitFor(this, props.admission) ?? []), userData, join.secret],
@@ -160,20 +133,4 @@ export class VmNode extends Construct {
     NodeDrains.of(this, cluster).add(nodeName, vm, props.drainTimeout);
     props.rollout?.after(vm, userData, join.secret);
   }
-}
-
-/**
- * `dependsOn` for what a node waits for. In another stack (a stack per pool, see `addConfigStacks`), a
- * resource cannot depend on it: the node's stack is deployed after that stack instead.
- */
-function waitFor(scope: Construct, admission: ITerraformDependable | undefined): ITerraformDependable[] | undefined {
-  if (!admission) return undefined;
-  if (Construct.isConstruct(admission)) {
-    const [own, theirs] = [TerraformStack.of(scope), TerraformStack.of(admission)];
-    if (own !== theirs) {
-      own.addDependency(theirs);
-      return undefined;
-    }
-  }
-  return [admission];
 }

@@ -179,32 +179,12 @@ export class VmNodes extends Construct {
 
   /** The cloud-init document of node `name`, its token a reference to its own instances of the token resources. */
   private document(name: string, node: VmNodeSpec, id: string, secret: string): string {
-    const { cluster } = this.props;
-    const join = node.join();
-    return renderJoinCloudConfig({
-      nodeName: name,
-      endpoint: cluster.endpoint,
-      caCertificate: cluster.caCertificate,
-      token: `\${${instance(id, name)}.result}.\${${instance(secret, name)}.result}`,
-      kubernetesVersion: cluster.kubernetesVersion ?? '1.33',
-      bootstrap: cluster.bootstrap,
-      labels: join.labels,
-      taints: join.taints,
-    });
+    return joinDocument(this.props.cluster, name, `\${${instance(id, name)}.result}.\${${instance(secret, name)}.result}`, node.join());
   }
 
-  /**
-   * The VirtualMachine of node `name` as YAML. A node the roll has stopped stays stopped until the roll starts it on a
-   * fresh disk (its one writer): the value is a Terraform expression, put in as text so YAML never quotes it.
-   */
+  /** The VirtualMachine of node `name` as YAML, its runStrategy the roll's expression. */
   private virtualMachine(name: string, node: VmNodeSpec): string {
-    const vm = node.vm(vmUserDataSecretName(name));
-    const yaml = stringify(vm, { lineWidth: 0 });
-    const runStrategy = this.props.rollout?.runStrategyOf(name);
-    const line = `\n  runStrategy: ${String((vm.spec as { runStrategy?: unknown } | undefined)?.runStrategy)}\n`;
-    if (runStrategy === undefined) return yaml;
-    if (!yaml.includes(line)) throw new Error(`[${this.node.path}/${name}] the VM has no runStrategy line for the roll to own`);
-    return yaml.replace(line, `\n  runStrategy: ${runStrategy}\n`);
+    return virtualMachineYaml(node.vm(vmUserDataSecretName(name)), this.props.rollout, name, `${this.node.path}/${name}`);
   }
 
   /**
@@ -276,6 +256,33 @@ class PerNodeAddresses extends TerraformElement {
   }
 }
 
+/** The cloud-init document that joins node `name` to `cluster` with `token` (a Terraform expression), labels and taints as `join` says. */
+export function joinDocument(cluster: ITenantCluster, name: string, token: string, join: ReturnType<VmNodeSpec['join']>): string {
+  return renderJoinCloudConfig({
+    nodeName: name,
+    endpoint: cluster.endpoint,
+    caCertificate: cluster.caCertificate,
+    token,
+    kubernetesVersion: cluster.kubernetesVersion ?? '1.33',
+    bootstrap: cluster.bootstrap,
+    labels: join.labels,
+    taints: join.taints,
+  });
+}
+
+/**
+ * `vm` as YAML. A node the roll has stopped stays stopped until the roll starts it on a fresh disk (its one writer):
+ * its runStrategy is the roll's Terraform expression, put in as text so YAML never quotes (and escapes) it.
+ */
+export function virtualMachineYaml(vm: KubeObject, rollout: NodeRollout | undefined, name: string, path: string): string {
+  const yaml = stringify(vm, { lineWidth: 0 });
+  const runStrategy = rollout?.runStrategyOf(name);
+  const line = `\n  runStrategy: ${String((vm.spec as { runStrategy?: unknown } | undefined)?.runStrategy)}\n`;
+  if (runStrategy === undefined) return yaml;
+  if (!yaml.includes(line)) throw new Error(`[${path}] the VM has no runStrategy line for the roll to own`);
+  return yaml.replace(line, `\n  runStrategy: ${runStrategy}\n`);
+}
+
 /** A template's text as one Terraform expression: `"..."` with its `${...}` kept (the text holds no quote or backslash). */
 function templateExpression(text: string): string {
   const whole = /^\$\{([^{}]*)\}$/.exec(text);
@@ -288,7 +295,7 @@ function templateExpression(text: string): string {
  * `dependsOn` for what the nodes wait for. In another stack (a stack per pool, see `addConfigStacks`), a resource
  * cannot depend on it: the nodes' stack is deployed after that stack instead.
  */
-function waitFor(scope: Construct, admission: ITerraformDependable | undefined): ITerraformDependable[] | undefined {
+export function waitFor(scope: Construct, admission: ITerraformDependable | undefined): ITerraformDependable[] | undefined {
   if (!admission) return undefined;
   if (Construct.isConstruct(admission)) {
     const [own, theirs] = [TerraformStack.of(scope), TerraformStack.of(admission)];
