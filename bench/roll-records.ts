@@ -18,6 +18,8 @@ export interface RollRecord {
   readonly halted?: boolean;
   /** A Node's Ready condition is True. */
   readonly ready?: boolean;
+  /** A Node is cordoned (spec.unschedulable). */
+  readonly cordoned?: boolean;
 }
 
 /** A closed interval of resourceVersions (or any ordered measure). */
@@ -66,9 +68,14 @@ export function peakPresent(records: readonly RollRecord[], fromRv: number): { b
   return { before, peak };
 }
 
-/** A replaced node, from the records: its VM set Halted, then its Node Ready again, in resourceVersions and in time. */
+/**
+ * A replaced node, from the records: its Node cordoned (its drain began), its VM set Halted, then its Node Ready
+ * again, in resourceVersions and in time.
+ */
 export interface Replacement {
   readonly name: string;
+  /** When its drain began: its Node cordoned (the first event of the last cordoned run before the stop; the stop's time when none). */
+  readonly cordonAt: number;
   readonly stopRv: number;
   readonly readyRv: number;
   readonly stopAt: number;
@@ -76,8 +83,9 @@ export interface Replacement {
 }
 
 /**
- * Each of `names` replaced after `fromRv`: its first VM event with runStrategy Halted, and the first event of its Node
- * Ready after that. A node with no such pair (not replaced, or not Ready again) is left out.
+ * Each of `names` replaced after `fromRv`: its first VM event with runStrategy Halted, the first of its Node's last
+ * run of cordoned events before that, and the first event of its Node Ready after it. A node with no stop or not Ready again is
+ * left out.
  */
 export function replacements(records: readonly RollRecord[], names: readonly string[], fromRv: number): Replacement[] {
   const sorted = records.filter((r) => r.rv > fromRv).sort((a, b) => a.rv - b.rv);
@@ -87,7 +95,11 @@ export function replacements(records: readonly RollRecord[], names: readonly str
     if (stop === undefined) continue;
     const ready = sorted.find((r) => r.kind === 'Node' && r.name === name && r.rv > stop.rv && r.ready === true && r.type !== 'DELETED');
     if (ready === undefined) continue;
-    out.push({ name, stopRv: stop.rv, readyRv: ready.rv, stopAt: stop.at, readyAt: ready.at });
+    // The start of the Node's last run of cordoned events before the stop: a cordoned Node is modified again.
+    let cordonAt: number | undefined;
+    for (const r of sorted.filter((x) => x.kind === 'Node' && x.name === name && x.rv < stop.rv))
+      cordonAt = r.cordoned !== true || r.type === 'DELETED' ? undefined : (cordonAt ?? r.at);
+    out.push({ name, cordonAt: cordonAt ?? stop.at, stopRv: stop.rv, readyRv: ready.rv, stopAt: stop.at, readyAt: ready.at });
   }
   return out;
 }

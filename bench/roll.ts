@@ -8,12 +8,15 @@
  * provider and the tenant cluster. The guest is the e2e's stand-in: each new VMI "joins" at once (its Node made
  * Ready, a pod bound to it), no boot.
  *
- * Measured per roll, side by side: wall time; roll-nodes' CPU seconds (user + system of the process, from GNU time)
- * and kube-apiserver's (utime + stime in /proc/<pid>/stat over the roll), each per replaced node; the most VMs that
- * existed at once against the plan's peak (pool + maxSurge), and the most nodes in flight at once (each replaced
- * node from its VM set Halted to its Node Ready again) against maxSurge + maxUnavailable, both from the bench's
- * own watches of the API server (resourceVersion order), never from roll-nodes' output. A benchmark, not a test:
- * nothing is part of npm test.
+ * Measured per roll, side by side: wall time, and per replaced node the median drain (its Node cordoned to its VM
+ * set Halted) and stop to Ready again; roll-nodes' CPU seconds (user + system of the process, from GNU time) and
+ * kube-apiserver's (utime + stime in /proc/<pid>/stat over the roll; and above its idle pace, sampled with the pool
+ * settled just before), each per replaced node; the requests the API server served (its audit log, watches left
+ * out), roll-nodes' (its user agent) and their lists beside every other client's (KubeVirt's controllers, the
+ * stand-ins, the bench's watches); the most VMs that existed at once against the plan's peak (pool + maxSurge),
+ * and the most nodes in flight at once (each replaced node from its VM set Halted to its Node Ready again) against
+ * maxSurge + maxUnavailable, both from the bench's own watches of the API server (resourceVersion order), never
+ * from roll-nodes' output. A benchmark, not a test: nothing is part of npm test.
  *
  * Needs the toolchain (npm run setup; source its env.sh), GNU time at /usr/bin/time, and `npm run build` first
  * (roll-nodes runs as `node bin/metalslice`, from dist/).
@@ -43,6 +46,8 @@ const CLUSTER = 'shop';
 /** Where the stand-in guest's pod of each node goes (the tenant's namespace). */
 const APPS = 'shop';
 const MERGE_PATCH = 'application/merge-patch+json';
+/** Seconds the API server's CPU is sampled with the pool settled before each roll. */
+const IDLE_SECONDS = 20;
 
 function arg(name: string): string | undefined {
   const i = process.argv.indexOf(name);
@@ -191,7 +196,7 @@ function record(cluster: TestCluster, namespace: string, records: RollRecord[]):
     const url = `${base}?watch=1&allowWatchBookmarks=true${last ? `&resourceVersion=${last}` : ''}`;
     type Doc = {
       metadata: { name: string; resourceVersion?: string };
-      spec?: { runStrategy?: string };
+      spec?: { runStrategy?: string; unschedulable?: boolean };
       status?: { conditions?: { type?: string; status?: string }[] };
     };
     const w = api.watch<Doc>(url, (e) => {
@@ -204,7 +209,12 @@ function record(cluster: TestCluster, namespace: string, records: RollRecord[]):
         rv: Number(e.object.metadata.resourceVersion),
         at: Date.now(),
         ...(kind === 'VirtualMachine' ? { halted: e.object.spec?.runStrategy === 'Halted' } : {}),
-        ...(kind === 'Node' ? { ready: (e.object.status?.conditions ?? []).some((c) => c.type === 'Ready' && c.status === 'True') } : {}),
+        ...(kind === 'Node'
+          ? {
+              ready: (e.object.status?.conditions ?? []).some((c) => c.type === 'Ready' && c.status === 'True'),
+              cordoned: e.object.spec?.unschedulable === true,
+            }
+          : {}),
       });
     });
     streams.push(w);
@@ -267,6 +277,8 @@ interface RollRow {
   readonly rollCpuSeconds: number;
   /** kube-apiserver's CPU seconds over the roll (/proc). */
   readonly apiserverCpuSeconds: number;
+  /** kube-apiserver's CPU seconds per second with the pool settled, just before the roll (its watches, the controllers' leases). */
+  readonly apiserverIdleCpu: number;
   readonly vmsBefore: number;
   readonly peakVms: number;
   readonly planPeakVms: number;
@@ -274,8 +286,43 @@ interface RollRow {
   readonly maxInFlight: number;
   /** Median seconds from a node's stop to its Node Ready again. */
   readonly medianStopToReadySeconds: number;
+  /** Median seconds from a node's cordon (its drain began) to its stop. */
+  readonly medianDrainSeconds: number;
+  /** The API server's requests over the roll, from its audit log (watches left out): roll-nodes' (its user agent), their lists, everyone else's. */
+  readonly requests: AuditCounts;
   /** Every VMI of the pool on the revision and every Node Ready after the roll. */
   readonly converged: boolean;
+}
+
+/** Requests the audit log recorded, watches left out: roll-nodes' (user agent `metalslice`), their lists, all others'. */
+interface AuditCounts {
+  readonly rollNodes: number;
+  readonly rollNodesLists: number;
+  readonly others: number;
+}
+
+/** The audit log's length now: where a roll's requests begin. */
+function auditOffset(cluster: TestCluster): number {
+  return fs.statSync(cluster.auditLog!).size;
+}
+
+/** The requests the audit log recorded from byte `from` on (each once, at ResponseComplete). */
+function auditCounts(cluster: TestCluster, from: number): AuditCounts {
+  const fd = fs.openSync(cluster.auditLog!, 'r');
+  const buf = Buffer.alloc(fs.fstatSync(fd).size - from);
+  fs.readSync(fd, buf, 0, buf.length, from);
+  fs.closeSync(fd);
+  const counts = { rollNodes: 0, rollNodesLists: 0, others: 0 };
+  for (const line of buf.toString('utf8').split('\n')) {
+    if (line === '') continue;
+    const a = JSON.parse(line) as { stage?: string; verb?: string; userAgent?: string };
+    if (a.stage !== 'ResponseComplete' || a.verb === 'watch') continue;
+    if (a.userAgent === 'metalslice') {
+      counts.rollNodes++;
+      if (a.verb === 'list') counts.rollNodesLists++;
+    } else counts.others++;
+  }
+  return counts;
 }
 
 /** Runs roll-nodes under GNU time: its exit code, wall seconds and CPU seconds; its output to `outFile`. */
@@ -331,10 +378,16 @@ async function roll(bench: Bench, pool: PoolPlan): Promise<RollRow> {
     ...['--cluster-ca-hash', caCertHash(bench.caPem), '--kubeconfig', cluster.adminKubeconfig, '--tenant-kubeconfig', cluster.adminKubeconfig],
     ...(bench.interval ? ['--interval', bench.interval] : []),
   ];
+  // The API server's own pace with nothing rolling: what it spends anyway over the roll's wall time.
+  const idleFrom = cpuSeconds(bench.apiserver, bench.ticks);
+  await new Promise((res) => setTimeout(res, IDLE_SECONDS * 1000));
+  const idle = (cpuSeconds(bench.apiserver, bench.ticks) - idleFrom) / IDLE_SECONDS;
   const apiBefore = cpuSeconds(bench.apiserver, bench.ticks);
+  const auditFrom = auditOffset(cluster);
   log(`roll-nodes --max-surge ${pool.maxSurge} --max-unavailable ${pool.maxUnavailable} over ${pool.vms.length} nodes`);
   const r = await runRollNodes(args, path.join(dir, 'roll.out'), path.join(dir, 'time.txt'));
   const apiCpu = cpuSeconds(bench.apiserver, bench.ticks) - apiBefore;
+  const requests = auditCounts(cluster, auditFrom);
   if (r.code !== 0) log(`  roll-nodes exited ${r.code}:\n${fs.readFileSync(path.join(dir, 'roll.out'), 'utf8').split('\n').slice(-8).join('\n')}`);
   // The watches' last events reach the bench a moment after the roll ends.
   await new Promise((res) => setTimeout(res, 2000));
@@ -352,12 +405,15 @@ async function roll(bench: Bench, pool: PoolPlan): Promise<RollRow> {
     wallSeconds: r.wall,
     rollCpuSeconds: r.cpu,
     apiserverCpuSeconds: apiCpu,
+    apiserverIdleCpu: idle,
     vmsBefore: before,
     peakVms: peak,
     planPeakVms: pool.vms.length + pool.maxSurge,
     replaced: replaced.length,
     maxInFlight: maxInFlight(replaced.map((x) => ({ start: x.stopRv, end: x.readyRv }))),
     medianStopToReadySeconds: median(replaced.map((x) => (x.readyAt - x.stopAt) / 1000)),
+    medianDrainSeconds: median(replaced.map((x) => (x.stopAt - x.cordonAt) / 1000)),
+    requests,
     converged: await converged(cluster, pool),
   };
   log(`  ${JSON.stringify(row)}`);
@@ -366,37 +422,47 @@ async function roll(bench: Bench, pool: PoolPlan): Promise<RollRow> {
 
 function printTable(rows: readonly RollRow[], interval: string): void {
   const line = (cells: string[]) => `| ${cells.join(' | ')} |`;
-  console.log(`roll-nodes --interval ${interval}; CPU: roll-nodes' user+system (GNU time), kube-apiserver's utime+stime (/proc) over the roll`);
+  console.log(
+    `roll-nodes --interval ${interval}. CPU: roll-nodes' user + system (GNU time); kube-apiserver's utime + stime (/proc) over the roll, and above its idle pace (sampled ${IDLE_SECONDS} s before the roll)`,
+  );
   console.log(
     line([
       'roll',
       'wall s',
       'wall s / node',
-      'roll-nodes CPU ms / node',
-      'kube-apiserver CPU ms / node',
-      'peak VMs (plan)',
-      'max in flight (surge + unavailable)',
+      'drain s, median',
       'stop to Ready s, median',
+      'roll-nodes CPU ms / node',
+      'kube-apiserver CPU ms / node (above idle)',
+      'roll-nodes requests / node (lists)',
+      "other clients' requests / node",
+      'peak VMs (plan: pool + surge)',
+      'max in flight (surge + unavailable)',
       'replaced',
       'exit',
     ]),
   );
-  console.log(line(['---', '---:', '---:', '---:', '---:', '---:', '---:', '---:', '---:', '---:']));
-  for (const r of rows)
+  console.log(line(['---', ...Array.from({ length: 12 }, () => '---:')]));
+  for (const r of rows) {
+    const above = r.apiserverCpuSeconds - r.apiserverIdleCpu * r.wallSeconds;
     console.log(
       line([
         `${r.nodes} nodes, maxSurge ${r.maxSurge}, maxUnavailable ${r.maxUnavailable}`,
         r.wallSeconds.toFixed(0),
         (r.wallSeconds / r.nodes).toFixed(2),
+        r.medianDrainSeconds.toFixed(1),
+        r.medianStopToReadySeconds.toFixed(1),
         ((r.rollCpuSeconds / r.nodes) * 1000).toFixed(0),
-        ((r.apiserverCpuSeconds / r.nodes) * 1000).toFixed(0),
+        `${((r.apiserverCpuSeconds / r.nodes) * 1000).toFixed(0)} (${((above / r.nodes) * 1000).toFixed(0)})`,
+        `${(r.requests.rollNodes / r.nodes).toFixed(1)} (${(r.requests.rollNodesLists / r.nodes).toFixed(1)})`,
+        (r.requests.others / r.nodes).toFixed(1),
         `${r.peakVms} (${r.planPeakVms})`,
         `${r.maxInFlight} (${r.maxSurge + r.maxUnavailable})`,
-        r.medianStopToReadySeconds.toFixed(1),
         `${r.replaced} / ${r.nodes}${r.converged ? '' : ', not converged'}`,
         String(r.exitCode),
       ]),
     );
+  }
 }
 
 async function run(): Promise<void> {
@@ -410,7 +476,8 @@ async function run(): Promise<void> {
   if (!fs.existsSync(GNU_TIME)) throw new Error(`${GNU_TIME} (GNU time) measures roll-nodes' CPU time: install it (Debian: apt-get install time)`);
   if (!fs.existsSync(path.join(REPO, 'dist', 'constructs', 'cli', 'main.js'))) throw new Error('roll-nodes runs from dist/: npm run build first');
   const t0 = Date.now();
-  const cluster = await startCluster({ kubevirt: true, cdi: true });
+  // The audit log (every request, Metadata level) says whose requests the API server served during each roll.
+  const cluster = await startCluster({ kubevirt: true, cdi: true, audit: true });
   const stops: (() => void)[] = [];
   try {
     const caPem = fs.readFileSync(cluster.caFile, 'utf8');

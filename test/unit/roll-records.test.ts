@@ -85,27 +85,32 @@ describe('peakPresent', () => {
 });
 
 describe('replacements', () => {
-  const node = (rv: number, name: string, ready: boolean, type: RollRecord['type'] = 'MODIFIED'): RollRecord => ({
+  const node = (rv: number, name: string, ready: boolean, type: RollRecord['type'] = 'MODIFIED', cordoned = false): RollRecord => ({
     kind: 'Node',
     type,
     name,
     rv,
     at: rv * 10,
     ready,
+    cordoned,
   });
   const halt = (rv: number, name: string): RollRecord => ({ kind: 'VirtualMachine', type: 'MODIFIED', name, rv, at: rv * 10, halted: true });
 
-  it('takes the first stop after fromRv and the first Ready Node after it; a node not Ready again is left out', () => {
+  it('takes the first stop after fromRv, when the cordon before it began, and the first Ready Node after it; a node not Ready again is left out', () => {
     const records = [
       halt(1, 'web-0'), // before the roll
       node(2, 'web-0', true),
+      node(3, 'web-0', true, 'MODIFIED', true),
+      node(4, 'web-0', true, 'MODIFIED', true), // modified again while cordoned: the drain began at 3
       halt(5, 'web-0'),
       node(6, 'web-0', true, 'DELETED'),
       node(7, 'web-0', false, 'ADDED'),
       node(8, 'web-0', true),
       halt(9, 'web-1'),
     ];
-    expect(replacements(records, ['web-0', 'web-1', 'web-2'], 3)).toEqual([{ name: 'web-0', stopRv: 5, readyRv: 8, stopAt: 50, readyAt: 80 }]);
+    expect(replacements(records, ['web-0', 'web-1', 'web-2'], 2)).toEqual([{ name: 'web-0', cordonAt: 30, stopRv: 5, readyRv: 8, stopAt: 50, readyAt: 80 }]);
+    // No cordon recorded: the drain's start is the stop's.
+    expect(replacements(records, ['web-0'], 4)[0].cordonAt).toBe(50);
   });
 });
 
