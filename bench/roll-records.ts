@@ -104,6 +104,28 @@ export function replacements(records: readonly RollRecord[], names: readonly str
   return out;
 }
 
+/** A roll's three phases, in seconds: its surge made and joined, its nodes replaced, its surge drained and deleted. */
+export interface Phases {
+  /** From the first surge VM made to the first node stopped. */
+  readonly surgeSeconds: number;
+  /** From the first node stopped to the last one Ready again. */
+  readonly replaceSeconds: number;
+  /** From the last node Ready again to the last surge VM gone. */
+  readonly endSeconds: number;
+}
+
+/** A roll's phases from its records after `fromRv`: a VM not of `names` is a surge. NaN for a phase not seen. */
+export function phases(records: readonly RollRecord[], names: readonly string[], fromRv: number): Phases {
+  const pool = new Set(names);
+  const vms = records.filter((r) => r.kind === 'VirtualMachine' && r.rv > fromRv).sort((a, b) => a.rv - b.rv);
+  const surgeMade = vms.find((r) => r.type === 'ADDED' && !pool.has(r.name))?.at ?? NaN;
+  const surgeGone = vms.filter((r) => r.type === 'DELETED' && !pool.has(r.name)).pop()?.at ?? NaN;
+  const replaced = replacements(records, names, fromRv);
+  const firstStop = replaced.length === 0 ? NaN : Math.min(...replaced.map((x) => x.stopAt));
+  const lastReady = replaced.length === 0 ? NaN : Math.max(...replaced.map((x) => x.readyAt));
+  return { surgeSeconds: (firstStop - surgeMade) / 1000, replaceSeconds: (lastReady - firstStop) / 1000, endSeconds: (surgeGone - lastReady) / 1000 };
+}
+
 /** The median of some numbers (NaN for none). */
 export function median(xs: readonly number[]): number {
   if (xs.length === 0) return NaN;

@@ -36,7 +36,7 @@ import { elasticNodeLabels, renderVirtualMachine } from '../constructs/render/ku
 import { renderQuotaNamespace } from '../constructs/render/quota';
 import { startCluster, TestCluster } from '../test/e2e/harness';
 import { standInJoin } from '../test/e2e/tenant-shop';
-import { maxInFlight, median, peakPresent, replacements, RollRecord } from './roll-records';
+import { maxInFlight, median, peakPresent, phases, Phases, replacements, RollRecord } from './roll-records';
 
 const REPO = path.resolve(__dirname, '..');
 const CLI = path.join(REPO, 'bin', 'metalslice');
@@ -288,6 +288,8 @@ interface RollRow {
   readonly medianStopToReadySeconds: number;
   /** Median seconds from a node's cordon (its drain began) to its stop. */
   readonly medianDrainSeconds: number;
+  /** The roll's surge, replacements and surge's end, in seconds. */
+  readonly phases: Phases;
   /** The API server's requests over the roll, from its audit log (watches left out): roll-nodes' (its user agent), their lists, everyone else's. */
   readonly requests: AuditCounts;
   /** Every VMI of the pool on the revision and every Node Ready after the roll. */
@@ -413,6 +415,11 @@ async function roll(bench: Bench, pool: PoolPlan): Promise<RollRow> {
     maxInFlight: maxInFlight(replaced.map((x) => ({ start: x.stopRv, end: x.readyRv }))),
     medianStopToReadySeconds: median(replaced.map((x) => (x.readyAt - x.stopAt) / 1000)),
     medianDrainSeconds: median(replaced.map((x) => (x.stopAt - x.cordonAt) / 1000)),
+    phases: phases(
+      records,
+      pool.vms.map((vm) => vm.name),
+      fromRv,
+    ),
     requests,
     converged: await converged(cluster, pool),
   };
@@ -430,6 +437,7 @@ function printTable(rows: readonly RollRow[], interval: string): void {
       'roll',
       'wall s',
       'wall s / node',
+      'surge s, replacing s, surge end s',
       'drain s, median',
       'stop to Ready s, median',
       'roll-nodes CPU ms / node',
@@ -442,7 +450,7 @@ function printTable(rows: readonly RollRow[], interval: string): void {
       'exit',
     ]),
   );
-  console.log(line(['---', ...Array.from({ length: 12 }, () => '---:')]));
+  console.log(line(['---', ...Array.from({ length: 13 }, () => '---:')]));
   for (const r of rows) {
     const above = r.apiserverCpuSeconds - r.apiserverIdleCpu * r.wallSeconds;
     console.log(
@@ -450,6 +458,7 @@ function printTable(rows: readonly RollRow[], interval: string): void {
         `${r.nodes} nodes, maxSurge ${r.maxSurge}, maxUnavailable ${r.maxUnavailable}`,
         r.wallSeconds.toFixed(0),
         (r.wallSeconds / r.nodes).toFixed(2),
+        [r.phases.surgeSeconds, r.phases.replaceSeconds, r.phases.endSeconds].map((x) => x.toFixed(0)).join(', '),
         r.medianDrainSeconds.toFixed(1),
         r.medianStopToReadySeconds.toFixed(1),
         ((r.rollCpuSeconds / r.nodes) * 1000).toFixed(0),

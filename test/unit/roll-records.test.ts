@@ -2,7 +2,7 @@
 // that existed at once, and each replaced node's stop..Ready interval, each against a plain recount.
 import { describe, expect, it } from '@jest/globals';
 import * as fc from 'fast-check';
-import { Interval, maxInFlight, median, peakPresent, replacements, RollRecord } from '../../bench/roll-records';
+import { Interval, maxInFlight, median, peakPresent, phases, replacements, RollRecord } from '../../bench/roll-records';
 
 const intervals = fc.array(
   fc.tuple(fc.integer({ min: 0, max: 60 }), fc.integer({ min: 0, max: 20 })).map(([start, length]): Interval => ({ start, end: start + length })),
@@ -111,6 +111,34 @@ describe('replacements', () => {
     expect(replacements(records, ['web-0', 'web-1', 'web-2'], 2)).toEqual([{ name: 'web-0', cordonAt: 30, stopRv: 5, readyRv: 8, stopAt: 50, readyAt: 80 }]);
     // No cordon recorded: the drain's start is the stop's.
     expect(replacements(records, ['web-0'], 4)[0].cordonAt).toBe(50);
+  });
+});
+
+describe('phases', () => {
+  const at = (rv: number, kind: RollRecord['kind'], type: RollRecord['type'], name: string, extra: Partial<RollRecord> = {}): RollRecord => ({
+    kind,
+    type,
+    name,
+    rv,
+    at: rv * 1000,
+    ...extra,
+  });
+
+  it("splits a roll into its surge, its replacements and its surge's end, a VM not of the pool being a surge", () => {
+    const records = [
+      at(1, 'VirtualMachine', 'ADDED', 'web-0'), // before the roll
+      at(3, 'VirtualMachine', 'ADDED', 'web-0-surge'),
+      at(4, 'Node', 'ADDED', 'web-0-surge', { ready: true }),
+      at(6, 'VirtualMachine', 'MODIFIED', 'web-0', { halted: true }),
+      at(7, 'VirtualMachine', 'MODIFIED', 'web-1', { halted: true }),
+      at(9, 'Node', 'MODIFIED', 'web-1', { ready: true }),
+      at(12, 'Node', 'MODIFIED', 'web-0', { ready: true }),
+      at(13, 'VirtualMachine', 'DELETED', 'web-1-surge'),
+      at(15, 'VirtualMachine', 'DELETED', 'web-0-surge'),
+    ];
+    expect(phases(records, ['web-0', 'web-1'], 2)).toEqual({ surgeSeconds: 3, replaceSeconds: 6, endSeconds: 3 });
+    // No surge and no replacement seen: each phase NaN.
+    expect(phases(records, ['web-0', 'web-1'], 15)).toEqual({ surgeSeconds: NaN, replaceSeconds: NaN, endSeconds: NaN });
   });
 });
 
