@@ -3,8 +3,8 @@
  * changes (constructs/parts/node-rollout.ts). By then Terraform has applied every VM of the pool at the new revision, and
  * KubeVirt holds each running VM's new spec staged; this replaces the running nodes, so nothing is lost on the way:
  *
- * 1. `maxSurge` surge VMs (`<pool>-<k>-surge`): copies of a node still on the old revision's VM, now at the new
- *    one, each with that node's user data under its own name. It waits until each surge node is Ready in the
+ * 1. `maxSurge` surge VMs (`<pool>-<k>-surge`), made together: copies of a node still on the old revision's VM, now
+ *    at the new one, each with that node's user data under its own name. It waits until each surge node is Ready in the
  *    tenant cluster.
  * 2. Nodes to replace (a VMI whose revision is not the VM's), `maxSurge + maxUnavailable` at a time, each in
  *    Cluster API's order: drained (`drain-node`: cordon, the Eviction API, no VolumeAttachment left), stopped
@@ -12,7 +12,7 @@
  *    claim deleted (the claim too: one whose DataVolume CDI collected would otherwise be adopted again), and only
  *    once KubeVirt has made the fresh DataVolume on a new claim is it started again on the new revision
  *    (cloud-init and kubeadm join run again), and waited for until its Node is Ready.
- * 3. The surge nodes are drained, their VMs deleted, then their Nodes, then their Secrets.
+ * 3. The surge nodes are drained, their VMs deleted, then their Nodes, then their Secrets, a batch at a time.
  *
  * The roll is the one writer of a stopped node's runStrategy: it labels the VM it stops (ROLL_STOPPED_LABEL) in the
  * same write, and the stack reads that label when it plans and applies such a VM as Halted
@@ -376,20 +376,23 @@ class Roll {
     const surgeNames = Array.from({ length: surgeCount }, (_, k) => surgeVmName(this.opts.pool, k));
     for (const vm of surges.filter((s) => !surgeNames.includes(s.metadata.name))) await this.removeSurge(vm);
     // Surge k copies the pool's node k (at the revision now), pin and all: the VM whose host the plan proved has room.
-    for (const [k, name] of surgeNames.entries())
-      await this.surge(
-        name,
+    // The surge VMs are made, and waited for, together: one batch of boots, not maxSurge boots one after another.
+    await inBatches([...surgeNames.keys()], Math.max(1, surgeCount), (k) =>
+      this.surge(
+        surgeNames[k],
         members[k % members.length],
-        surges.find((s) => s.metadata.name === name),
-      );
+        surges.find((s) => s.metadata.name === surgeNames[k]),
+      ),
+    );
     const batch = Math.max(1, surgeCount + this.opts.maxUnavailable);
     await inBatches(stale, batch, (vm) => this.replace(vm));
-    for (const name of surgeNames) {
-      const vm = (await this.provider.list<WireVm>(this.vms, { labelSelector: `${SURGE_LABEL}=${this.opts.pool},${CLUSTER_LABEL}=${this.opts.cluster}` })).find(
-        (s) => s.metadata.name === name,
-      );
-      if (vm) await this.removeSurge(vm);
-    }
+    // And ended together, a batch as the replacements were.
+    const made = await this.provider.list<WireVm>(this.vms, { labelSelector: `${SURGE_LABEL}=${this.opts.pool},${CLUSTER_LABEL}=${this.opts.cluster}` });
+    await inBatches(
+      made.filter((s) => surgeNames.includes(s.metadata.name)),
+      batch,
+      (vm) => this.removeSurge(vm),
+    );
     this.say(`pool ${this.opts.pool}: all ${members.length} node(s) run revision ${this.opts.revision}`);
   }
 }
