@@ -140,13 +140,30 @@ export function withoutServerFields(pod: LauncherPodDoc): LauncherPodDoc {
   return { ...rest, metadata, spec };
 }
 
+/** A JSON string's inside: `s` as it appears between the quotes. */
+function jsonInside(s: string): string {
+  return JSON.stringify(s).slice(1, -1);
+}
+
 /**
- * The launcher pod of `vm` made from `representative`'s (a VM of the same class, whose pod virt-controller made):
- * its server fields dropped, then its identity's strings replaced by the VM's, with the stand-in VMI uid.
+ * Makes the launcher pods of a class from its representative's (a VM of the class whose pod virt-controller made):
+ * the pod's server fields dropped and its identity's strings made tokens once, then, for each VM, the tokens
+ * replaced by the VM's strings (with a stand-in VMI uid), in the pod's JSON text: the same result as
+ * concretizeIdentity, without walking the pod again for each of a thousand VMs.
  */
-export function classLauncherPod(representativePod: LauncherPodDoc, representative: LauncherIdentity, vm: LauncherIdentity): LauncherPodDoc {
+export function classPodMaker(representativePod: LauncherPodDoc, representative: LauncherIdentity): (vm: LauncherIdentity) => LauncherPodDoc {
   const uid = launcherVmiUid(representativePod);
   if (uid === undefined) throw new Error(`the launcher pod of ${representative.namespace}/${representative.name} has no VMI owner to take its uid from`);
-  const abstract = abstractIdentity(withoutServerFields(representativePod), { ...representative, uid });
-  return concretizeIdentity(abstract, { ...vm, uid: vm.uid ?? standInVmiUid(vm.namespace, vm.name) }) as LauncherPodDoc;
+  const text = JSON.stringify(abstractIdentity(withoutServerFields(representativePod), { ...representative, uid }));
+  return (vm) => {
+    let out = vm.host === undefined ? text : replaceAll(text, JSON.stringify(TOKEN.host), JSON.stringify(vm.host));
+    out = replaceAll(out, TOKEN.uid, vm.uid ?? standInVmiUid(vm.namespace, vm.name));
+    out = replaceAll(out, TOKEN.namespace, jsonInside(vm.namespace));
+    return JSON.parse(replaceAll(out, TOKEN.name, jsonInside(vm.name))) as LauncherPodDoc;
+  };
+}
+
+/** The launcher pod of `vm` made from `representative`'s (classPodMaker for one VM). */
+export function classLauncherPod(representativePod: LauncherPodDoc, representative: LauncherIdentity, vm: LauncherIdentity): LauncherPodDoc {
+  return classPodMaker(representativePod, representative)(vm);
 }

@@ -8,11 +8,11 @@ import { Plan } from '../core/plan';
 import { PlannedVm } from '../core/vm/vm';
 import { renderKubeVirt, renderVirtualMachine } from '../render/kubevirt';
 import { ControlPlane, sleep } from './control-plane';
-import { BoundClaim, createBoundClaim, KUBEVIRT_NAMESPACE } from './kubevirt-stand-ins';
+import { AdminRequest, BoundClaim, createBoundClaim, KUBEVIRT_NAMESPACE } from './kubevirt-stand-ins';
 import { ListWatch, Watched } from './list-watch';
 import { apiMessage } from './processes';
 import { ReplayPod } from './replay';
-import { classLauncherPod, LauncherIdentity, launcherClassKey, LauncherPodDoc } from './kubevirt-classes';
+import { classPodMaker, LauncherIdentity, launcherClassKey, LauncherPodDoc } from './kubevirt-classes';
 
 /** The label virt-controller puts on a launcher pod: the name of its VM (and VMI). */
 export const LAUNCHER_VM_LABEL = 'vm.kubevirt.io/name';
@@ -137,26 +137,6 @@ function rootDiskClaims(vm: VmToApply): BoundClaim[] {
   }));
 }
 
-/** Runs `work` over `items`, `concurrency` in flight. */
-async function inFlight<T>(items: readonly T[], concurrency: number, work: (item: T) => Promise<void>): Promise<void> {
-  let next = 0;
-  const worker = async (): Promise<void> => {
-    while (next < items.length) await work(items[next++]);
-  };
-  await Promise.all(Array.from({ length: Math.max(1, Math.min(concurrency, items.length)) }, worker));
-}
-
-/** POSTs each VM (`dryRun`: through admission only); returns the refused ones with KubeVirt's message. */
-async function postVms(cp: ControlPlane, vms: readonly VmToApply[], concurrency: number, dryRun: boolean): Promise<Map<string, string>> {
-  const refused = new Map<string, string>();
-  await inFlight(vms, concurrency, async (vm) => {
-    const url = `/apis/kubevirt.io/v1/namespaces/${vm.identity.namespace}/virtualmachines${dryRun ? '?dryRun=All' : ''}`;
-    const res = await retried(() => cp.request('POST', url, vm.object));
-    if (res.status !== 201 && res.status !== 409) refused.set(vm.key, `refused by KubeVirt: HTTP ${res.status}: ${apiMessage(res.body)}`);
-  });
-  return refused;
-}
-
 /** The launcher pods virt-controller has made so far, by `namespace/vm`. */
 async function launcherPodsByVm(cp: ControlPlane): Promise<Map<string, LauncherPodDoc>> {
   const res = await retried(() => cp.request('GET', `/api/v1/pods?labelSelector=${encodeURIComponent('kubevirt.io=virt-launcher')}`));
@@ -180,11 +160,10 @@ async function waitForClassPods(cp: ControlPlane, keys: readonly string[], opts:
   }
 }
 
-/** Every admitted VM into its launcher pod class, in the replay's order: the first VM of a class stands for it. */
-function launcherClasses(vms: readonly VmToApply[], refused: ReadonlyMap<string, string>): Map<string, VmToApply[]> {
+/** Every VM into its launcher pod class, in the replay's order: the first VM of a class stands for it. */
+function launcherClasses(vms: readonly VmToApply[]): Map<string, VmToApply[]> {
   const classes = new Map<string, VmToApply[]>();
   for (const vm of vms) {
-    if (refused.has(vm.key)) continue;
     const key = launcherClassKey(vm.object, vm.identity);
     const members = classes.get(key);
     if (members) members.push(vm);
@@ -193,11 +172,43 @@ function launcherClasses(vms: readonly VmToApply[], refused: ReadonlyMap<string,
   return classes;
 }
 
+/** A limit of `n` tasks at once, started in the order they are asked for. */
+function limiter(n: number): <T>(task: () => Promise<T>) => Promise<T> {
+  let active = 0;
+  const waiting: (() => void)[] = [];
+  return async (task) => {
+    if (active >= n) await new Promise<void>((resolve) => waiting.push(resolve));
+    active++;
+    try {
+      return await task();
+    } finally {
+      active--;
+      waiting.shift()?.();
+    }
+  };
+}
+
+/** The answer of KubeVirt's admission to one VM: undefined when admitted, else why not. */
+async function admit(cp: ControlPlane, vm: VmToApply, dryRun: boolean): Promise<string | undefined> {
+  const url = `/apis/kubevirt.io/v1/namespaces/${vm.identity.namespace}/virtualmachines${dryRun ? '?dryRun=All' : ''}`;
+  const res = await retried(() => cp.request('POST', url, vm.object));
+  return res.status === 201 || res.status === 409 ? undefined : `refused by KubeVirt: HTTP ${res.status}: ${apiMessage(res.body)}`;
+}
+
+/** Creates a class-made launcher pod, after its root disks' claims. */
+async function createClassPod(cp: ControlPlane, vm: VmToApply, pod: LauncherPodDoc): Promise<void> {
+  const request: AdminRequest = (method, apiPath, body, contentType) => cp.request(method, apiPath, body, contentType);
+  for (const claim of rootDiskClaims(vm)) await createBoundClaim(request, claim);
+  const res = await retried(() => cp.request('POST', `/api/v1/namespaces/${vm.identity.namespace}/pods`, pod));
+  if (res.status !== 201) throw new Error(`creating the launcher pod of ${vm.key}: HTTP ${res.status}: ${apiMessage(res.body)}`);
+}
+
 /**
- * Applies the fleet's KubeVirt CR and the VMs as metalslice renders them, in the replay's order. Every VM goes
- * through KubeVirt's admission (virt-api's webhooks, by a dry-run create); one VM per launcher pod class is
- * applied, and virt-controller makes its VMI and launcher pod; every other VM's launcher pod is made from its
- * class's (kubevirt-classes.ts). With `everyVm`, every VM is applied and virt-controller makes every pod.
+ * Applies the fleet's KubeVirt CR and the VMs as metalslice renders them, in the replay's order. One VM per
+ * launcher pod class is applied, and virt-controller makes its VMI and launcher pod; every other VM goes through
+ * KubeVirt's admission (virt-api's webhooks) by a dry-run create, and its launcher pod is made from its class's
+ * (kubevirt-classes.ts). The admissions run while virt-controller renders the classes' pods, and each pod is
+ * created as soon as both are done. With `everyVm`, every VM is applied and virt-controller makes every pod.
  */
 export async function applyVirtualMachines(
   cp: ControlPlane,
@@ -208,40 +219,41 @@ export async function applyVirtualMachines(
 ): Promise<KubevirtApplied> {
   await applyKubeVirt(cp, plan);
   const vms = vmsToApply(plan, extraVms, ordered);
+  const noPod = new Map<string, string>();
+  const admission = limiter(opts.concurrency);
   if (opts.everyVm) {
     opts.log(`applying ${vms.length} VirtualMachines through KubeVirt's virt-api; virt-controller makes every launcher pod`);
-    const refused = await postVms(cp, vms, opts.concurrency, false);
-    return { noPod: refused, rendered: vms.length - refused.size };
+    await Promise.all(vms.map(async (vm) => admission(() => admit(cp, vm, false)).then((refusal) => refusal && noPod.set(vm.key, refusal))));
+    return { noPod, rendered: vms.length - noPod.size };
   }
-  opts.log(`admitting ${vms.length} VirtualMachines through KubeVirt's virt-api (dry run)`);
-  const refused = await postVms(cp, vms, opts.concurrency, true);
-  const classes = launcherClasses(vms, refused);
+  const classes = launcherClasses(vms);
   const representatives = [...classes.values()].map((members) => members[0]);
-  opts.log(`applying ${representatives.length} VirtualMachines, one per launcher pod class; virt-controller makes their launcher pods`);
-  const failed = await postVms(cp, representatives, opts.concurrency, false);
-  const pods = await waitForClassPods(
-    cp,
-    representatives.filter((r) => !failed.has(r.key)).map((r) => r.key),
-    opts,
+  opts.log(
+    `applying ${representatives.length} VirtualMachines, one per launcher pod class, for virt-controller to render their launcher pods; admitting the other ${vms.length - representatives.length} through KubeVirt's virt-api (dry run)`,
   );
-  const noPod = new Map([...refused, ...failed]);
-  const made: { pod: LauncherPodDoc; vm: VmToApply }[] = [];
-  for (const [rep, ...others] of classes.values()) {
-    const repPod = pods.get(rep.key);
-    for (const vm of others) {
-      if (repPod) made.push({ pod: classLauncherPod(repPod, rep.identity, vm.identity), vm });
-      else noPod.set(vm.key, `virt-controller made no launcher pod for ${rep.key}, the VM of its class whose pod the others' are made from`);
+  await Promise.all(representatives.map(async (rep) => admission(() => admit(cp, rep, false)).then((refusal) => refusal && noPod.set(rep.key, refusal))));
+  const waitingFor = representatives.filter((r) => !noPod.has(r.key)).map((r) => r.key);
+  const classPods = waitForClassPods(cp, waitingFor, opts).then((pods) => {
+    const makers = new Map<string, (vm: LauncherIdentity) => LauncherPodDoc>();
+    for (const rep of representatives) {
+      const pod = pods.get(rep.key);
+      if (pod) makers.set(rep.key, classPodMaker(pod, rep.identity));
     }
-  }
-  opts.log(`creating ${made.length} launcher pods made from their classes' (${opts.concurrency} in flight)`);
-  await inFlight(made, opts.concurrency * 4, async ({ pod, vm }) => {
-    const namespace = vm.identity.namespace;
-    for (const claim of rootDiskClaims(vm))
-      await createBoundClaim((method, apiPath, body, contentType) => cp.request(method, apiPath, body, contentType), claim);
-    const res = await retried(() => cp.request('POST', `/api/v1/namespaces/${namespace}/pods`, pod));
-    if (res.status !== 201) throw new Error(`creating the launcher pod of ${namespace}/${launcherPodVm(pod)}: HTTP ${res.status}: ${apiMessage(res.body)}`);
+    return makers;
   });
-  return { noPod, rendered: representatives.length - failed.size };
+  const others = [...classes.values()].flatMap(([rep, ...members]) => members.map((vm) => ({ vm, rep })));
+  const admitted = new Map(others.map(({ vm }) => [vm.key, admission(() => admit(cp, vm, true))]));
+  const creation = limiter(opts.concurrency * 2);
+  await Promise.all(
+    others.map(async ({ vm, rep }) => {
+      const refusal = await admitted.get(vm.key);
+      if (refusal) return void noPod.set(vm.key, refusal);
+      const make = (await classPods).get(rep.key);
+      if (!make) return void noPod.set(vm.key, `virt-controller made no launcher pod for ${rep.key}, the VM of its class whose pod the others' are made from`);
+      await creation(() => createClassPod(cp, vm, make(vm.identity)));
+    }),
+  );
+  return { noPod, rendered: waitingFor.length };
 }
 
 /** An admitted VM's state when virt-controller made no launcher pod for it: the VM's printable status and last condition. */
