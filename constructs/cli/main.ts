@@ -375,7 +375,7 @@ function addToolCommands(program: Command, io: Io, done: (code: number) => void)
     .option('--context <name>', 'with --from-cluster: kubeconfig context')
     .option(
       '--kubevirt',
-      "apply the rendered VirtualMachines to KubeVirt's own virt-api and virt-controller, which make the launcher pods (2 to 10 VMs a second on 2 cores; built by scripts/toolchain.sh)",
+      "every rendered VirtualMachine through KubeVirt's own virt-api (admission), and launcher pods as KubeVirt's own virt-controller renders them, one per class of VMs alike up to name, namespace and host pin (built by scripts/toolchain.sh)",
     )
     .addHelpText('after', VERIFY_EXAMPLES)
     .action(async (config: string, opts: VerifyCliOptions) => {

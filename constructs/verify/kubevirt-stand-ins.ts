@@ -205,16 +205,30 @@ async function expectStatus(what: string, res: Promise<ApiResponse>, accept: rea
   if (!accept.includes(r.status)) throw new Error(`${what}: HTTP ${r.status}: ${JSON.stringify(r.body)}`);
 }
 
+/** A claim to leave bound to a volume of its own, as CDI leaves a DataVolume's. */
+export interface BoundClaim {
+  /** The claim's namespace. */
+  readonly namespace: string;
+  /** The claim's name (a DataVolume's name). */
+  readonly name: string;
+  /** Its size. */
+  readonly size: string;
+  /** Its access modes. */
+  readonly accessModes: readonly string[];
+  /** The DataVolume that owns it (its controller), if there is one. */
+  readonly ownerUid?: string;
+  /** Also write both objects' status Bound (what a reader of status sees; kube-scheduler reads the claim's volume and annotation). */
+  readonly statuses: boolean;
+}
+
 /**
- * What CDI would leave for one DataVolume once imported, with no importer run: a PersistentVolume and the
- * DataVolume's PersistentVolumeClaim bound to each other (`pv.kubernetes.io/bind-completed`, both Bound), and the
- * DataVolume Succeeded. kube-scheduler then sees a bound claim on a volume with no node affinity.
+ * A PersistentVolume and a PersistentVolumeClaim bound to each other (`pv.kubernetes.io/bind-completed`, the
+ * claim's volumeName, the volume's claimRef): kube-scheduler then sees a bound claim on a volume with no node
+ * affinity. A claim already there (409: populated before, or one a reset left) is kept.
  */
-async function populateDataVolume(request: AdminRequest, dv: DataVolumeState): Promise<void> {
-  const { name, namespace } = dv.metadata;
-  const claim = dv.spec?.storage ?? dv.spec?.pvc ?? {};
-  const size = claim.resources?.requests?.storage ?? '10Gi';
-  const accessModes = claim.accessModes ?? ['ReadWriteOnce'];
+export async function createBoundClaim(request: AdminRequest, claim: BoundClaim): Promise<void> {
+  const { name, namespace, size } = claim;
+  const accessModes = [...claim.accessModes];
   const pv = `cdi-${namespace}-${name}`.slice(0, 253);
   await expectStatus(
     `creating PersistentVolume ${pv}`,
@@ -242,19 +256,19 @@ async function populateDataVolume(request: AdminRequest, dv: DataVolumeState): P
       namespace,
       annotations: { 'pv.kubernetes.io/bind-completed': 'yes', 'cdi.kubevirt.io/storage.populatedFor': name },
       // As CDI owns a DataVolume's claim: its controller, and a foreground deletion of the DataVolume waits for it.
-      ...(dv.metadata.uid
+      ...(claim.ownerUid
         ? {
             ownerReferences: [
-              { apiVersion: 'cdi.kubevirt.io/v1beta1', kind: 'DataVolume', name, uid: dv.metadata.uid, controller: true, blockOwnerDeletion: true },
+              { apiVersion: 'cdi.kubevirt.io/v1beta1', kind: 'DataVolume', name, uid: claim.ownerUid, controller: true, blockOwnerDeletion: true },
             ],
           }
         : {}),
     },
     spec: { accessModes, resources: { requests: { storage: size } }, storageClassName: '', volumeName: pv, volumeMode: 'Filesystem' },
   });
-  // 409: a claim of that name is there already (this DataVolume's, populated before; or one a reset left).
   if (created.status !== 201 && created.status !== 409)
     throw new Error(`creating PersistentVolumeClaim ${namespace}/${name}: HTTP ${created.status}: ${JSON.stringify(created.body)}`);
+  if (!claim.statuses) return;
   const bound = { status: { phase: 'Bound', accessModes, capacity: { storage: size } } };
   await expectStatus('binding the PersistentVolumeClaim', request('PATCH', `${claimPath}/${name}/status`, bound, 'application/merge-patch+json'), [200]);
   await expectStatus(
@@ -262,6 +276,23 @@ async function populateDataVolume(request: AdminRequest, dv: DataVolumeState): P
     request('PATCH', `/api/v1/persistentvolumes/${pv}/status`, { status: { phase: 'Bound' } }, 'application/merge-patch+json'),
     [200],
   );
+}
+
+/**
+ * What CDI would leave for one DataVolume once imported, with no importer run: a PersistentVolume and the
+ * DataVolume's PersistentVolumeClaim bound to each other (both Bound), and the DataVolume Succeeded.
+ */
+async function populateDataVolume(request: AdminRequest, dv: DataVolumeState): Promise<void> {
+  const { name, namespace } = dv.metadata;
+  const claim = dv.spec?.storage ?? dv.spec?.pvc ?? {};
+  await createBoundClaim(request, {
+    namespace,
+    name,
+    size: claim.resources?.requests?.storage ?? '10Gi',
+    accessModes: claim.accessModes ?? ['ReadWriteOnce'],
+    ...(dv.metadata.uid ? { ownerUid: dv.metadata.uid } : {}),
+    statuses: true,
+  });
   const succeeded = {
     status: {
       phase: 'Succeeded',

@@ -12,7 +12,16 @@ import { ApiResponse, ControlPlane, sleep, startControlPlane } from './control-p
 import { ListWatch } from './list-watch';
 import { apiMessage } from './processes';
 import { ClusterSnapshot } from '../core/hosts/snapshot';
-import { applyVirtualMachines, followKubevirtProgress, KubevirtProgress, launcherPodVm, resetKubevirt, vmsWithoutLauncherPod } from './kubevirt-replay';
+import {
+  applyVirtualMachines,
+  followKubevirtProgress,
+  KubevirtApplied,
+  KubevirtProgress,
+  launcherPodVm,
+  releaseClaims,
+  resetKubevirt,
+  vmsWithoutLauncherPod,
+} from './kubevirt-replay';
 import {
   buildReplay,
   buildSnapshotReplay,
@@ -47,13 +56,18 @@ export interface VerifyOptions {
   /** Progress lines (to standard error in the CLI). */
   readonly log?: (line: string) => void;
   /**
-   * Apply the rendered VirtualMachines (and the fleet's KubeVirt CR) instead of creating launcher pods: KubeVirt's
-   * own virt-api admits them and virt-controller makes the launcher pods kube-scheduler binds (1,000 VMs took
-   * 106 s on 2 quiet cores and 450 s on 2 busy ones, README "Verify: the plan on the real kube-scheduler"; meant for e2e and configs up to a
-   * few thousand VMs). A given controlPlane must have been started
+   * Put every VM through KubeVirt's own virt-api (its admission webhooks, by a dry-run create) and let KubeVirt's
+   * virt-controller render the launcher pod of one VM per launcher pod class (the rendered VM up to its name,
+   * namespace and host pin); every other VM's launcher pod is made from its class's, and kube-scheduler binds
+   * them all (README "Verify: the plan on the real kube-scheduler"). A given controlPlane must have been started
    * with `kubevirt: true`. @default false
    */
   readonly kubevirt?: boolean;
+  /**
+   * With `kubevirt`: apply every VM and let virt-controller render every launcher pod (the equivalence test's
+   * reference; about 17 times slower than the replay at 1,000 VMs). @default false
+   */
+  readonly kubevirtEveryVm?: boolean;
 }
 
 /** A VM whose launcher pod kube-scheduler did not bind. */
@@ -84,6 +98,11 @@ export interface VerifyResult {
   readonly bound: number;
   /** Who made the launcher pods: the replay itself, or KubeVirt's virt-controller from applied VirtualMachines (`--kubevirt`). */
   readonly launcherPodsBy: 'replay' | 'virt-controller';
+  /**
+   * With `--kubevirt`: the launcher pods virt-controller rendered from applied VMs, one per launcher pod class
+   * (every VM's with `kubevirtEveryVm`); the others were made from their class's pod. @default - none (no `--kubevirt`)
+   */
+  readonly renderedByVirtController?: number;
   /** The VMs left pending, and why. */
   readonly pending: readonly PendingVm[];
   /** Bound pods the plan pinned or placed elsewhere than the scheduler did (spread pools may legitimately differ). */
@@ -182,7 +201,10 @@ export async function resetControlPlane(cp: ControlPlane): Promise<void> {
     const nodes = await ok<List<NodeState>>(cp, 'listing nodes', () =>
       cp.request('GET', `/api/v1/nodes?labelSelector=${encodeURIComponent(REPLAY_NODE_LABEL)}&limit=1`),
     );
-    if ((left.items ?? []).length === 0 && (nodes.items ?? []).length === 0) return;
+    if ((left.items ?? []).length === 0 && (nodes.items ?? []).length === 0) {
+      if (cp.kubevirt) await releaseClaims(cp);
+      return;
+    }
     if (Date.now() > deadline) throw new Error('resetting the control plane: pods or nodes of the previous replay are still there after 120 s');
     await sleep(250);
   }
@@ -343,24 +365,29 @@ function movedFromPlan(pods: readonly PodState[], byKey: Map<string, ReplayPod>,
   return moved;
 }
 
-/** The launcher pods made: by the replay, or (KubeVirt) from the applied VMs; returns the VMs refused at admission, by key. */
+/** The launcher pods made: by the replay, or (KubeVirt) from the applied VMs; returns the VMs that get no pod, by key. */
 async function makeLauncherPods(
   cp: ControlPlane,
   plan: Pick<Plan, 'fleets' | 'vms'>,
   ordered: readonly ReplayPod[],
-  opts: VerifyOptions,
+  opts: VerifyOptions & { readonly quietMs: number; readonly timeoutMs: number },
   log: (line: string) => void,
-): Promise<Map<string, string>> {
+): Promise<KubevirtApplied> {
   const concurrency = opts.concurrency ?? 128;
   if (!opts.kubevirt) {
     log(
       `creating ${ordered.length} launcher pods (${opts.order ?? 'deploy'}${opts.order === 'shuffled' ? `, seed ${opts.seed ?? 1}` : ''}, ${concurrency} in flight)`,
     );
     await createLauncherPods(cp, ordered, concurrency);
-    return new Map();
+    return { noPod: new Map(), rendered: 0 };
   }
-  log(`applying ${ordered.length} VirtualMachines through KubeVirt's virt-api (${opts.order ?? 'deploy'} order)`);
-  return applyVirtualMachines(cp, plan, opts.extraVms ?? [], ordered, Math.min(concurrency, 32));
+  return applyVirtualMachines(cp, plan, opts.extraVms ?? [], ordered, {
+    concurrency: Math.min(concurrency, 32),
+    everyVm: opts.kubevirtEveryVm === true,
+    quietMs: opts.quietMs,
+    timeoutMs: opts.timeoutMs,
+    log,
+  });
 }
 
 /** Replays a plan's concrete VMs as launcher pods on a real control plane and counts what kube-scheduler binds. */
@@ -389,7 +416,8 @@ export async function verifyPlan(plan: Pick<Plan, 'fleets' | 'vms'>, opts: Verif
     const scheduleFrom = Date.now();
     launchers = await ListWatch.start<PodState>(cp, `/api/v1/pods?labelSelector=${LAUNCHER_SELECTOR}`);
     if (kubevirt) progress = await followKubevirtProgress(cp);
-    const refused = await makeLauncherPods(cp, plan, ordered, opts, log);
+    const applied = await makeLauncherPods(cp, plan, ordered, { ...opts, quietMs, timeoutMs }, log);
+    const refused = applied.noPod;
     const settled = await waitForScheduling(cp, launchers, ordered.length - refused.size, quietMs, timeoutMs, log, progress);
     const schedule = seconds(scheduleFrom);
     const byKey = new Map<string, ReplayPod>(ordered.map((p) => [kubevirt ? `${p.namespace}/${p.vm}` : `${p.namespace}/${p.object.metadata.name}`, p]));
@@ -402,6 +430,7 @@ export async function verifyPlan(plan: Pick<Plan, 'fleets' | 'vms'>, opts: Verif
       vms: ordered.length,
       bound: ordered.length - pending.length,
       launcherPodsBy: kubevirt ? 'virt-controller' : 'replay',
+      ...(kubevirt ? { renderedByVirtController: applied.rendered } : {}),
       pending,
       movedFromPlan: movedFromPlan(launchers.current(), byKey, kubevirt),
       seconds: { plan: opts.planSeconds ?? 0, start, schedule },
@@ -418,7 +447,7 @@ export function formatVerifyResult(r: VerifyResult): string {
   const lines = [
     `order      ${r.order}${r.order === 'shuffled' ? ` (seed ${r.seed})` : ''}`,
     `hosts      ${r.hosts}`,
-    `VMs        ${r.vms}${r.launcherPodsBy === 'virt-controller' ? " (launcher pods made by KubeVirt's virt-controller)" : ''}`,
+    `VMs        ${r.vms}${r.launcherPodsBy === 'virt-controller' ? ` (admitted by KubeVirt's virt-api; virt-controller rendered ${r.renderedByVirtController ?? r.vms} launcher pods, the others made from their class's)` : ''}`,
     `bound      ${r.bound} (${r.vms === 0 ? 100 : Math.floor((r.bound * 1000) / r.vms) / 10} %)`,
     `pending    ${r.pending.length}`,
     `off-plan   ${r.movedFromPlan} bound on another host than the plan chose`,

@@ -1,6 +1,6 @@
 // `metalslice verify --kubevirt` end to end: the same plan replayed twice on one control plane, first with the
-// launcher pods metalslice builds, then by applying the rendered VirtualMachines to KubeVirt's own virt-api and
-// virt-controller, which make the launcher pods. Both must bind every pod, each VM's pod must ask kube-scheduler
+// launcher pods metalslice builds, then through KubeVirt's own virt-api (every VM admitted) and virt-controller
+// (one launcher pod per class, the others made from it). Both must bind every pod, each VM's pod must ask kube-scheduler
 // for the same CPU and memory, and VMs pinned by the plan must land on the same host.
 import { afterAll, beforeAll, describe, expect, jest, test } from '@jest/globals';
 import * as path from 'path';
