@@ -308,7 +308,8 @@ class LayoutRun {
   private stateRecords(stacks: readonly string[]): { bytes: number; dependencies: number } {
     let [bytes, dependencies] = [0, 0];
     for (const s of stacks) {
-      const file = path.join(this.stacksDir(), s, 'terraform.tfstate');
+      // The local backend keeps a stack's state beside the app, as cdktf does (`terraform.<stack>.tfstate`).
+      const file = path.join(this.work, `terraform.${s}.tfstate`);
       const text = fs.readFileSync(file, 'utf8');
       bytes += Buffer.byteLength(text);
       const state = JSON.parse(text) as { resources?: { instances?: { dependencies?: unknown[] }[] }[] };
