@@ -387,7 +387,10 @@ class Roll {
     const batch = Math.max(1, surgeCount + this.opts.maxUnavailable);
     await inBatches(stale, batch, (vm) => this.replace(vm));
     // And ended together, a batch as the replacements were.
-    const made = await this.provider.list<WireVm>(this.vms, { labelSelector: `${SURGE_LABEL}=${this.opts.pool},${CLUSTER_LABEL}=${this.opts.cluster}` });
+    const made =
+      surgeNames.length === 0
+        ? []
+        : await this.provider.list<WireVm>(this.vms, { labelSelector: `${SURGE_LABEL}=${this.opts.pool},${CLUSTER_LABEL}=${this.opts.cluster}` });
     await inBatches(
       made.filter((s) => surgeNames.includes(s.metadata.name)),
       batch,
