@@ -17,7 +17,7 @@ import type { NodeBootstrap } from '../../constructs/core/input/model';
 import { EXAMPLE_CA } from '../support/models';
 import { copyTerraformTree, expectOk, startCluster, TestCluster, tofu } from './harness';
 import type { HostClaimDoc, SecretDoc, VirtualMachineDoc } from '../support/kube-docs';
-import { appliedManifest, appliedYaml, stackObjects } from '../support/stack-objects';
+import { appliedManifest, appliedYaml, resourceInstances, stackObjects } from '../support/stack-objects';
 import { KUBECTL_PROVIDER } from '../../constructs/plumbing/kubectl';
 import { MetalsliceConfig } from '../../constructs/core/input/model';
 import { planModel } from '../../constructs/core/plan';
@@ -46,11 +46,15 @@ interface Synthesized {
 /** The objects of a kind in a synthesized stack, with the resource that applies each. */
 function synthesizedManifests(stack: TerraformStack, kind: string): Synthesized[] {
   const json = JSON.parse(Testing.synth(stack)) as { resource: Record<string, Record<string, Record<string, unknown>>> };
+  // Each instance of a pool's resources (a node's VM, Secrets) with its own arguments, as Terraform evaluates them.
+  const instances = new Map(
+    Object.keys(json.resource).flatMap((type) => resourceInstances<Record<string, unknown>>(json, type).map(([name, r]) => [`${type}.${name}`, r] as const)),
+  );
   return stackObjects(json)
     .filter((o) => o.object.kind === kind)
     .map((o) => {
-      const [via, name] = o.address.split('.');
-      const { depends_on: _waits, ...resource } = json.resource[via][name];
+      const via = o.address.slice(0, o.address.indexOf('.'));
+      const { depends_on: _waits, ...resource } = instances.get(o.address)!;
       // A VM's runStrategy reads its pool's stopped VMs, and a HostClaim its pool's claims not at the revision and its
       // holds (data sources not copied here): as applied with none of them.
       if (typeof resource.yaml_body === 'string') resource.yaml_body = appliedYaml(resource.yaml_body);

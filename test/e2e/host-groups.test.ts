@@ -222,7 +222,7 @@ describe('e2e: host groups are Node labels, and a regroup changes labels, not VM
     expect(labelChanges.sort()).toEqual([expect.stringMatching(/^create .*\["bm-08"\]$/), expect.stringMatching(/^update .*\["bm-06"\]$/)]);
     const others = plannedChanges.filter((c) => !c.includes('kubernetes_labels.'));
     expect(others.filter((c) => !(c.startsWith('create ') && /big-8/.test(c)))).toEqual([]);
-    expect(others.some((c) => /kubectl_manifest\.big_big-8_/.test(c))).toBe(true);
+    expect(others.some((c) => /^create kubectl_manifest\.big_nodes_[0-9A-F]{8}\["big-8"\]$/.test(c))).toBe(true);
 
     expectOk('regroup apply', await tf(['apply', '-auto-approve', '-input=false', '-no-color', 'regroup.tfplan']));
     expect(await groupLabels()).toEqual({
