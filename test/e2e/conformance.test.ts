@@ -47,8 +47,8 @@ interface Synthesized {
 function synthesizedManifests(stack: TerraformStack, kind: string): Synthesized[] {
   const json = JSON.parse(Testing.synth(stack)) as { resource: Record<string, Record<string, Record<string, unknown>>> };
   // Each instance of a pool's resources (a node's VM, Secrets) with its own arguments, as Terraform evaluates them.
-  const instances = new Map(
-    Object.keys(json.resource).flatMap((type) => resourceInstances<Record<string, unknown>>(json, type).map(([name, r]) => [`${type}.${name}`, r] as const)),
+  const instances = new Map<string, Record<string, unknown>>(
+    Object.keys(json.resource).flatMap((type) => resourceInstances<Record<string, unknown>>(json, type).map(([name, r]) => [`${type}.${name}`, r])),
   );
   return stackObjects(json)
     .filter((o) => o.object.kind === kind)
