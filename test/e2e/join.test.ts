@@ -339,7 +339,8 @@ describe('e2e: nodes join with what metalslice renders', () => {
     it('the next apply after expiry registers the token again, with a new expiration, without touching the VM', async () => {
       const changes = await planChanges('consumer');
       // Only the missing token Secret: not the VM, not its user data, not the random token itself.
-      expect(changes).toEqual([{ address: expect.stringMatching(new RegExp(`${SHORT_LIVED}.*BootstrapToken`)), actions: 'create' }]);
+      // The node's instance of its pool's token Secrets (constructs/parts/vm-nodes.ts).
+      expect(changes).toEqual([{ address: expect.stringMatching(new RegExp(`_BootstrapToken_[0-9A-F]{8}\\["${SHORT_LIVED}"\\]$`)), actions: 'create' }]);
       await applyPlan('consumer');
       const name = `bootstrap-token-${tokenIdOf(shortLived.config)}`;
       const renewed = (await cluster.client().get(`${TOKENS}/${name}`)).body as TokenSecret;
