@@ -5,12 +5,11 @@
  * static auto-node pools; plan-dependent parts are produced lazily, at synth.
  */
 import { Fn, ITerraformDependable, Token } from 'cdktf';
-import { joinDocument, MadeAtSynth, virtualMachineYaml, waitFor } from './vm-nodes';
+import { checkedTokenTtl, joinDocument, MadeAtSynth, TOKEN_ID_CHARS, TOKEN_SECRET_CHARS, virtualMachineYaml, waitFor } from './vm-nodes';
 import { Password } from '../providers/random/password';
 import { StringResource } from '../providers/random/string-resource';
 import { Construct } from 'constructs';
 import { stringify } from 'yaml';
-import { DEFAULT_BOOTSTRAP_TOKEN_TTL, bootstrapTokenTtlProblem } from '../core/input/join-token';
 import { KubectlManifest, KubectlProvider } from '../plumbing/kubectl';
 import { adoptsFromManifest, adoptsTokenSecrets, userDataSecret } from '../plumbing/user-data-secret';
 import { Taint } from '../core/input/model';
@@ -41,12 +40,9 @@ export class JoinToken extends Construct {
 
   constructor(scope: Construct, id: string, props: JoinTokenProps) {
     super(scope, id);
-    const ttl = props.ttl ?? DEFAULT_BOOTSTRAP_TOKEN_TTL;
-    const problem = bootstrapTokenTtlProblem(ttl);
-    if (problem) throw new Error(`[${this.node.path}] bootstrap token ttl ${problem}`);
-    const chars = { length: 6, upper: false, special: false, lower: true, numeric: true };
-    const tokenId = new StringResource(this, 'TokenId', chars);
-    const tokenSecret = new Password(this, 'TokenSecret', { ...chars, length: 16 });
+    const ttl = checkedTokenTtl(this, props.ttl);
+    const tokenId = new StringResource(this, 'TokenId', { ...TOKEN_ID_CHARS });
+    const tokenSecret = new Password(this, 'TokenSecret', { ...TOKEN_SECRET_CHARS });
     this.token = `${tokenId.result}.${tokenSecret.result}`;
     const secret = renderBootstrapTokenSecret({
       tokenId: tokenId.result,

@@ -57,6 +57,20 @@ export class MadeAtSynth<T> implements IResolvable {
   }
 }
 
+/** A bootstrap token's id: 6 characters of `[a-z0-9]` (kubeadm's format; the random provider's arguments). */
+export const TOKEN_ID_CHARS = { length: 6, upper: false, special: false, lower: true, numeric: true } as const;
+
+/** A bootstrap token's secret: 16 characters of `[a-z0-9]`. */
+export const TOKEN_SECRET_CHARS = { ...TOKEN_ID_CHARS, length: 16 } as const;
+
+/** A bootstrap token's ttl, `ttl` or the default; throws, naming `scope`'s path, when it is not a Terraform duration. */
+export function checkedTokenTtl(scope: Construct, ttl: string | undefined): string {
+  const checked = ttl ?? DEFAULT_BOOTSTRAP_TOKEN_TTL;
+  const problem = bootstrapTokenTtlProblem(checked);
+  if (problem) throw new Error(`[${scope.node.path}] bootstrap token ttl ${problem}`);
+  return checked;
+}
+
 /** Props of a pool's VmNodes. */
 export interface VmNodesProps {
   /** The tenant cluster the nodes join. */
@@ -100,14 +114,11 @@ export class VmNodes extends Construct {
     super(scope, id);
     this.props = props;
     const { cluster } = props;
-    const ttl = props.tokenTtl ?? DEFAULT_BOOTSTRAP_TOKEN_TTL;
-    const problem = bootstrapTokenTtlProblem(ttl);
-    if (problem) throw new Error(`[${this.node.path}] bootstrap token ttl ${problem}`);
+    const ttl = checkedTokenTtl(this, props.tokenTtl);
     // Keyed by Node name (the value is the name again: what `for_each` needs is the keys).
     const each = TerraformIterator.fromMap(Token.asAnyMap(new MadeAtSynth(() => Object.fromEntries([...this.nodes.keys()].map((n) => [n, n])))));
-    const chars = { length: 6, upper: false, special: false, lower: true, numeric: true };
-    const tokenId = new StringResource(this, 'TokenId', { ...chars, forEach: each });
-    const tokenSecret = new Password(this, 'TokenSecret', { ...chars, length: 16, forEach: each });
+    const tokenId = new StringResource(this, 'TokenId', { ...TOKEN_ID_CHARS, forEach: each });
+    const tokenSecret = new Password(this, 'TokenSecret', { ...TOKEN_SECRET_CHARS, forEach: each });
     const [idAddress, secretAddress] = [addressOf(tokenId), addressOf(tokenSecret)];
     const token = renderBootstrapTokenSecret({
       tokenId: `\${${idAddress}[each.key].result}`,
