@@ -17,7 +17,7 @@ import type { NodeBootstrap } from '../../constructs/core/input/model';
 import { EXAMPLE_CA } from '../support/models';
 import { copyTerraformTree, expectOk, startCluster, TestCluster, tofu } from './harness';
 import type { HostClaimDoc, SecretDoc, VirtualMachineDoc } from '../support/kube-docs';
-import { appliedManifest, appliedYaml, resourceInstances, stackObjects } from '../support/stack-objects';
+import { appliedManifest, appliedYaml, instancesByAddress, stackObjects } from '../support/stack-objects';
 import { KUBECTL_PROVIDER } from '../../constructs/plumbing/kubectl';
 import { MetalsliceConfig } from '../../constructs/core/input/model';
 import { planModel } from '../../constructs/core/plan';
@@ -47,9 +47,7 @@ interface Synthesized {
 function synthesizedManifests(stack: TerraformStack, kind: string): Synthesized[] {
   const json = JSON.parse(Testing.synth(stack)) as { resource: Record<string, Record<string, Record<string, unknown>>> };
   // Each instance of a pool's resources (a node's VM, Secrets) with its own arguments, as Terraform evaluates them.
-  const instances = new Map<string, Record<string, unknown>>(
-    Object.keys(json.resource).flatMap((type) => resourceInstances<Record<string, unknown>>(json, type).map(([name, r]) => [`${type}.${name}`, r])),
-  );
+  const instances = instancesByAddress<Record<string, unknown>>(json);
   return stackObjects(json)
     .filter((o) => o.object.kind === kind)
     .map((o) => {

@@ -97,6 +97,13 @@ export function resourceInstances<T extends object>(stack: ForEachStack, type: s
   return out;
 }
 
+/** Every resource instance of a stack, of every type, by address (`type.name` or `type.name["key"]`), as {@link resourceInstances} gives them. */
+export function instancesByAddress<T extends object>(stack: ForEachStack): Map<string, T> {
+  return new Map(
+    Object.keys(stack.resource ?? {}).flatMap((type) => resourceInstances<T>(stack, type).map(([name, r]) => [`${type}.${name}`, r] as [string, T])),
+  );
+}
+
 /** Every object of a stack's JSON (a string, or already parsed), in resource order, one per instance. */
 export function stackObjects(stack: string | object): StackObject[] {
   const json = (typeof stack === 'string' ? JSON.parse(stack) : stack) as ForEachStack;

@@ -4,7 +4,7 @@ import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
 import { REPO_ROOT } from './models';
-import { resourceInstances } from './stack-objects';
+import { instancesByAddress } from './stack-objects';
 
 export function synthExample(env: Record<string, string> = {}): string {
   const outdir = fs.mkdtempSync(path.join(os.tmpdir(), 'metalslice-synth-'));
@@ -64,13 +64,8 @@ export function drainDelta(before: string, after: string): { nodes: string[]; de
  * evaluates them for its key (stack-objects.ts `resourceInstances`), from a cdk.tf.json.
  */
 export function instancesOf(stackJson: string): Map<string, { path: string; body: string }> {
-  const stack = JSON.parse(stackJson) as { resource: Resources; locals?: Record<string, unknown> };
-  const out = new Map<string, { path: string; body: string }>();
-  for (const type of Object.keys(stack.resource)) {
-    for (const [name, body] of resourceInstances<{ '//'?: { metadata: { path: string } } }>(stack, type))
-      out.set(`${type}.${name}`, { path: body['//']!.metadata.path, body: JSON.stringify(body) });
-  }
-  return out;
+  const instances = instancesByAddress<{ '//'?: { metadata: { path: string } } }>(JSON.parse(stackJson) as object);
+  return new Map([...instances].map(([address, body]) => [address, { path: body['//']!.metadata.path, body: JSON.stringify(body) }]));
 }
 
 /** The `moved` blocks of a cdk.tf.json, as `from -> to`. */

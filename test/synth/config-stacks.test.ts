@@ -7,7 +7,7 @@ import { addConfig, addConfigStacks, CapacityPlan, ConfigStacks, MetalsliceConfi
 import { loadConfigFile } from '../../constructs/core/input/config';
 import { REPO_ROOT } from '../support/models';
 import { isDrainKey, isNodeEndKey, isRolloutKey, rolloutDelta } from '../support/synth';
-import { resourceInstances } from '../support/stack-objects';
+import { instancesByAddress } from '../support/stack-objects';
 
 type Resource = Record<string, unknown> & { '//'?: unknown; depends_on?: string[] };
 type Synth = { resource: Record<string, Record<string, Resource>>; provider?: Record<string, unknown[]>; locals?: Record<string, unknown> };
@@ -28,10 +28,7 @@ function synth(stack: TerraformStack): Synth {
 
 /** `type.name`, or `type.name["key"]` for an instance of a `for_each`, -> its arguments, without construct-path metadata. */
 function instances(json: Synth): Map<string, Resource> {
-  const out = new Map<string, Resource>();
-  for (const type of Object.keys(json.resource ?? {}))
-    for (const [name, { '//': _meta, ...body }] of resourceInstances<Resource & { '//'?: unknown }>(json, type)) out.set(`${type}.${name}`, body);
-  return out;
+  return new Map([...instancesByAddress<Resource>(json)].map(([address, { '//': _meta, ...body }]) => [address, body]));
 }
 
 /** `type.name` -> the resource without its construct-path metadata. */
