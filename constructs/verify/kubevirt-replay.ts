@@ -10,7 +10,7 @@ import { renderKubeVirt, renderVirtualMachine } from '../render/kubevirt';
 import { ControlPlane, sleep } from './control-plane';
 import { AdminRequest, BoundClaim, createBoundClaim, KUBEVIRT_NAMESPACE } from './kubevirt-stand-ins';
 import { ListWatch, Watched } from './list-watch';
-import { apiMessage } from './processes';
+import { apiMessage, limiter } from './processes';
 import { ReplayPod } from './replay';
 import { classPodMaker, LauncherIdentity, launcherClassKey, LauncherPodDoc } from './kubevirt-classes';
 
@@ -172,22 +172,6 @@ function launcherClasses(vms: readonly VmToApply[]): Map<string, VmToApply[]> {
   return classes;
 }
 
-/** A limit of `n` tasks at once, started in the order they are asked for. */
-function limiter(n: number): <T>(task: () => Promise<T>) => Promise<T> {
-  let active = 0;
-  const waiting: (() => void)[] = [];
-  return async (task) => {
-    if (active >= n) await new Promise<void>((resolve) => waiting.push(resolve));
-    active++;
-    try {
-      return await task();
-    } finally {
-      active--;
-      waiting.shift()?.();
-    }
-  };
-}
-
 /** The answer of KubeVirt's admission to one VM: undefined when admitted, else why not. */
 async function admit(cp: ControlPlane, vm: VmToApply, dryRun: boolean): Promise<string | undefined> {
   const url = `/apis/kubevirt.io/v1/namespaces/${vm.identity.namespace}/virtualmachines${dryRun ? '?dryRun=All' : ''}`;
@@ -268,11 +252,7 @@ export async function vmsWithoutLauncherPod(
   ordered: readonly ReplayPod[],
   refused: ReadonlyMap<string, string>,
 ): Promise<Map<string, string>> {
-  const pods = await cp.request<{ items?: { metadata: { namespace?: string; labels?: Record<string, string> } }[] }>(
-    'GET',
-    `/api/v1/pods?labelSelector=${encodeURIComponent('kubevirt.io=virt-launcher')}`,
-  );
-  const withPod = new Set((pods.body?.items ?? []).map((p) => `${p.metadata.namespace ?? ''}/${launcherPodVm(p)}`));
+  const withPod = await launcherPodsByVm(cp);
   const missing = ordered.map((p) => `${p.namespace}/${p.vm}`).filter((key) => !withPod.has(key) && !refused.has(key));
   if (missing.length === 0) return new Map();
   const list = await cp.request<{ items?: VmState[] }>('GET', '/apis/kubevirt.io/v1/virtualmachines');

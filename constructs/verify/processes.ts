@@ -99,6 +99,32 @@ export function sleep(ms: number): Promise<void> {
   return new Promise((resolve) => setTimeout(resolve, ms));
 }
 
+/**
+ * A limit of `n` tasks at once, started in the order they are asked for: a task that ends hands its slot to the
+ * next one waiting, so no newcomer slips in between.
+ */
+export function limiter(n: number): <T>(task: () => Promise<T>) => Promise<T> {
+  let active = 0;
+  const waiting: (() => void)[] = [];
+  return async (task) => {
+    if (active >= n) await new Promise<void>((resolve) => waiting.push(resolve));
+    else active++;
+    try {
+      return await task();
+    } finally {
+      const next = waiting.shift();
+      if (next) next();
+      else active--;
+    }
+  };
+}
+
+/** Runs `work` over `items`, in their order, with at most `limit` in flight. */
+export async function inPool<T>(items: readonly T[], limit: number, work: (item: T) => Promise<void>): Promise<void> {
+  const run = limiter(Math.max(1, limit));
+  await Promise.all(items.map((item) => run(() => work(item))));
+}
+
 /** Whether `p` settles within `ms`; the timer is cleared either way, so nothing keeps the process alive. */
 export async function within(p: Promise<unknown>, ms: number): Promise<boolean> {
   let timer: NodeJS.Timeout | undefined;

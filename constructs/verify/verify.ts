@@ -10,7 +10,7 @@ import { Plan } from '../core/plan';
 import { PlannedVm } from '../core/vm/vm';
 import { ApiResponse, ControlPlane, sleep, startControlPlane } from './control-plane';
 import { ListWatch } from './list-watch';
-import { apiMessage } from './processes';
+import { apiMessage, inPool } from './processes';
 import { ClusterSnapshot } from '../core/hosts/snapshot';
 import {
   applyVirtualMachines,
@@ -174,15 +174,6 @@ async function ok<T = unknown>(cp: ControlPlane, what: string, call: () => Promi
   }
 }
 
-/** Runs `work` over `items` with at most `limit` in flight. */
-async function pool<T>(items: readonly T[], limit: number, work: (item: T) => Promise<void>): Promise<void> {
-  let next = 0;
-  const worker = async (): Promise<void> => {
-    while (next < items.length) await work(items[next++]);
-  };
-  await Promise.all(Array.from({ length: Math.max(1, Math.min(limit, items.length)) }, worker));
-}
-
 /** Removes everything a previous replay left: KubeVirt's objects (with `--kubevirt`), every pod (at once; the control plane is the replay's own), their events, and the replay's Nodes. */
 export async function resetControlPlane(cp: ControlPlane): Promise<void> {
   if (cp.kubevirt) await resetKubevirt(cp);
@@ -247,7 +238,7 @@ async function prepareHosts(cp: ControlPlane, replay: Replay, concurrency: numbe
     );
   }
   log(`creating ${replay.nodes.length} nodes`);
-  await pool(replay.nodes, concurrency, async (node) => {
+  await inPool(replay.nodes, concurrency, async (node) => {
     await ok(cp, `creating node ${node.metadata.name}`, () => cp.request('POST', '/api/v1/nodes', node), [201]);
   });
   // KWOK keeps the Nodes of ready hosts Ready; a NotReady host's Node stays as created.
@@ -262,7 +253,7 @@ async function prepareHosts(cp: ControlPlane, replay: Replay, concurrency: numbe
     await sleep(300);
   }
   log(`binding ${replay.boundPods.length} pods already on the hosts`);
-  await pool(replay.boundPods, concurrency, async (pod) => {
+  await inPool(replay.boundPods, concurrency, async (pod) => {
     await ok(
       cp,
       `creating pod ${pod.metadata.namespace}/${pod.metadata.name}`,
@@ -274,7 +265,7 @@ async function prepareHosts(cp: ControlPlane, replay: Replay, concurrency: numbe
 
 /** The default replay: creates the launcher pods metalslice builds, `concurrency` in flight. */
 async function createLauncherPods(cp: ControlPlane, ordered: readonly ReplayPod[], concurrency: number): Promise<void> {
-  await pool(ordered, concurrency, async (pod) => {
+  await inPool(ordered, concurrency, async (pod) => {
     await ok(
       cp,
       `creating pod ${pod.namespace}/${pod.object.metadata.name}`,
