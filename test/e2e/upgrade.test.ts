@@ -95,7 +95,8 @@ describe('e2e: upgrading VMs and Secrets from kubernetes_manifest and kubernetes
     return new Map(items.map((s) => [s.metadata.name, s.metadata.uid]));
   }
 
-  async function planned(stack: string): Promise<PlannedChange[]> {
+  /** The plan of `stack` (saved as tfplan): every resource change and what tofu printed, checked to print nothing secret. */
+  async function plannedAll(stack: string): Promise<{ changes: PlannedChange[]; stdout: string }> {
     const plan = await tofu(stackDir(stack), ['plan', '-input=false', '-no-color', '-out=tfplan']);
     expectOk('plan', plan);
     // Nothing secret in what the plan prints: no token, nor a user data Secret's encoded document.
@@ -105,9 +106,38 @@ describe('e2e: upgrading VMs and Secrets from kubernetes_manifest and kubernetes
     expect(findSecrets(plan.stdout + plan.stderr, [...generatedSecrets(state.stdout), ...secrets.filter((v) => v.length > 40)])).toEqual([]);
     const show = await tofu(stackDir(stack), ['show', '-json', 'tfplan']);
     expectOk('show', show);
-    return ((JSON.parse(show.stdout) as { resource_changes?: PlannedChange[] }).resource_changes ?? []).filter(
+    return { changes: (JSON.parse(show.stdout) as { resource_changes?: PlannedChange[] }).resource_changes ?? [], stdout: plan.stdout };
+  }
+
+  /** The changes of {@link plannedAll} that do something: imports, and every action but no-op and read. */
+  async function planned(stack: string): Promise<PlannedChange[]> {
+    return (await plannedAll(stack)).changes.filter(
       (c) => c.change.importing !== undefined || !(c.change.actions.length === 1 && ['no-op', 'read'].includes(c.change.actions[0])),
     );
+  }
+
+  /** The UIDs of the nodes' VMs, user data Secrets and token Secrets. */
+  async function nodeUids(): Promise<Map<string, string | undefined>[]> {
+    return [await uids(), await userDataUids(), await tokenUids()];
+  }
+
+  /**
+   * A fresh fleet as an earlier release wrote it: the consumer stack destroyed (its nodes drained and ended),
+   * synthesized, rewritten by `layout` and applied. Returns its nodes' UIDs ({@link nodeUids}).
+   */
+  async function freshFleet(release: string, layout: (file: string) => void): Promise<Map<string, string | undefined>[]> {
+    expectOk('destroy', await tofu(stackDir('consumer'), ['destroy', '-auto-approve', '-input=false', '-no-color']));
+    await synthExampleApp(work, env);
+    layout(path.join(stackDir('consumer'), 'cdk.tf.json'));
+    expectOk(`init ${release}`, await tofu(stackDir('consumer'), ['init', '-input=false', '-no-color']));
+    expectOk(`apply ${release}`, await tofu(stackDir('consumer'), ['apply', '-auto-approve', '-input=false', '-no-color']));
+    return nodeUids();
+  }
+
+  /** The consumer stack's next plan is empty (exit 0 with -detailed-exitcode). */
+  async function expectNextPlanEmpty(): Promise<void> {
+    const again = await tofu(stackDir('consumer'), ['plan', '-detailed-exitcode', '-input=false', '-no-color']);
+    expect({ code: again.code, out: again.code === 0 ? '' : again.stdout.slice(-3000) }).toEqual({ code: 0, out: '' });
   }
 
   it('takes every running VM and user data Secret over in one deploy: no object destroyed or made again, each keeps its UID', async () => {
@@ -156,24 +186,17 @@ describe('e2e: upgrading VMs and Secrets from kubernetes_manifest and kubernetes
       expect.stringMatching(/^terraform_data\.team-a-workers_rollout_[0-9A-F]{8}$/),
     ]);
     expectOk('apply', await tofu(stackDir('consumer'), ['apply', '-auto-approve', '-input=false', '-no-color', 'tfplan']));
-    expect(await uids()).toEqual(before);
-    expect(await userDataUids()).toEqual(secretsBefore);
-    expect(await tokenUids()).toEqual(tokensBefore);
+    expect(await nodeUids()).toEqual([before, secretsBefore, tokensBefore]);
 
     // The next release build without the key plans nothing.
     await synthExampleApp(work, env);
-    const again = await tofu(stackDir('consumer'), ['plan', '-detailed-exitcode', '-input=false', '-no-color']);
-    expect({ code: again.code, out: again.code === 0 ? '' : again.stdout.slice(-3000) }).toEqual({ code: 0, out: '' });
+    await expectNextPlanEmpty();
   });
 
   it('takes every bootstrap token Secret of a 0.2 fleet over in one deploy with its key: nothing destroyed or made again, and the next plan empty', async () => {
-    // A fresh 0.2 fleet: the consumer stack destroyed (its nodes drained and ended) and applied as 0.2 wrote it.
-    expectOk('destroy', await tofu(stackDir('consumer'), ['destroy', '-auto-approve', '-input=false', '-no-color']));
-    await synthExampleApp(work, env);
-    toRelease02(path.join(stackDir('consumer'), 'cdk.tf.json'));
-    expectOk('init 0.2', await tofu(stackDir('consumer'), ['init', '-input=false', '-no-color']));
-    expectOk('apply 0.2', await tofu(stackDir('consumer'), ['apply', '-auto-approve', '-input=false', '-no-color']));
-    const [vms, secrets, tokens] = [await uids(), await userDataUids(), await tokenUids()];
+    // A fresh 0.2 fleet.
+    const before = await freshFleet('0.2', toRelease02);
+    const [vms, , tokens] = before;
     expect(tokens.size).toBe(vms.size);
 
     await synthExampleApp(work, { ...env, CDKTF_CONTEXT_JSON: JSON.stringify({ [ADOPT_TOKEN_SECRETS_CONTEXT]: true }) });
@@ -189,44 +212,30 @@ describe('e2e: upgrading VMs and Secrets from kubernetes_manifest and kubernetes
     const updated = changes.filter((c) => c.change.actions.join() === 'update').map((c) => c.address);
     expect(updated.filter((a) => !DRAIN.test(a))).toEqual([]);
     expectOk('apply', await tofu(stackDir('consumer'), ['apply', '-auto-approve', '-input=false', '-no-color', 'tfplan']));
-    expect(await uids()).toEqual(vms);
-    expect(await userDataUids()).toEqual(secrets);
-    expect(await tokenUids()).toEqual(tokens);
+    expect(await nodeUids()).toEqual(before);
 
     await synthExampleApp(work, env);
-    const again = await tofu(stackDir('consumer'), ['plan', '-detailed-exitcode', '-input=false', '-no-color']);
-    expect({ code: again.code, out: again.code === 0 ? '' : again.stdout.slice(-3000) }).toEqual({ code: 0, out: '' });
+    await expectNextPlanEmpty();
   });
 
   it('moves every node of a 0.2 to 0.5 fleet (five resources each) to its pool resources in one deploy: nothing made again, every UID kept, the next plan empty', async () => {
     // A fresh fleet as 0.2 to 0.5 wrote its nodes: a VM, a user data Secret, a token Secret, its id and secret each.
-    expectOk('destroy', await tofu(stackDir('consumer'), ['destroy', '-auto-approve', '-input=false', '-no-color']));
-    await synthExampleApp(work, env);
-    toRelease05(path.join(stackDir('consumer'), 'cdk.tf.json'));
-    expectOk('init 0.5', await tofu(stackDir('consumer'), ['init', '-input=false', '-no-color']));
-    expectOk('apply 0.5', await tofu(stackDir('consumer'), ['apply', '-auto-approve', '-input=false', '-no-color']));
-    const [vms, secrets, tokens] = [await uids(), await userDataUids(), await tokenUids()];
+    const before = await freshFleet('0.5', toRelease05);
+    const [vms, secrets, tokens] = before;
     expect([secrets.size, tokens.size]).toEqual([vms.size, vms.size]);
 
     // This release, with no key: the moved blocks of the stack do it.
     await synthExampleApp(work, env);
-    const show = await tofu(stackDir('consumer'), ['plan', '-input=false', '-no-color', '-out=tfplan']);
-    expectOk('plan', show);
-    const json = await tofu(stackDir('consumer'), ['show', '-json', 'tfplan']);
-    expectOk('show', json);
-    const changes = (JSON.parse(json.stdout) as { resource_changes?: PlannedChange[] }).resource_changes ?? [];
+    const { changes, stdout } = await plannedAll('consumer');
     // Every node's five resources moved to their instances, and nothing planned but those moves.
     const moved = changes.filter((c) => c.previous_address !== undefined);
     expect(moved).toHaveLength(5 * vms.size);
     for (const c of moved) expect({ node: nodeOf(c.address), was: nodeOf(c.previous_address!) }).toEqual({ node: nodeOf(c.address), was: nodeOf(c.address) });
     expect(changes.filter((c) => c.change.actions.join() !== 'no-op' && c.change.actions.join() !== 'read').map((c) => c.address)).toEqual([]);
-    expect(show.stdout).toMatch(/Plan: 0 to add, 0 to change, 0 to destroy/);
+    expect(stdout).toMatch(/Plan: 0 to add, 0 to change, 0 to destroy/);
     expectOk('apply', await tofu(stackDir('consumer'), ['apply', '-auto-approve', '-input=false', '-no-color', 'tfplan']));
-    expect(await uids()).toEqual(vms);
-    expect(await userDataUids()).toEqual(secrets);
-    expect(await tokenUids()).toEqual(tokens);
+    expect(await nodeUids()).toEqual(before);
 
-    const again = await tofu(stackDir('consumer'), ['plan', '-detailed-exitcode', '-input=false', '-no-color']);
-    expect({ code: again.code, out: again.code === 0 ? '' : again.stdout.slice(-3000) }).toEqual({ code: 0, out: '' });
+    await expectNextPlanEmpty();
   });
 });
