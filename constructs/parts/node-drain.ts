@@ -4,14 +4,16 @@
  *
  * Terraform runs a destroy-time provisioner only while its resource block is in the configuration, and scaling a
  * pool down removes exactly the blocks of the nodes that go. So the provisioners do not live in a node's blocks:
- * each stack holds, per tenant cluster, two `terraform_data` with an instance per node of that cluster in the
- * stack (`for_each`, keyed by Node name). A node that goes loses only its instances; the blocks, and their
- * provisioners, stay.
- * - The drain depends on the stack's node resources (each VM pool's VMs, one `for_each` resource per pool, and each
- *   HostClaim), so Terraform destroys it, and so runs
+ * each stack holds, per tenant cluster, DRAIN_BUCKETS pairs of `terraform_data` with an instance per node of that
+ * cluster in the stack (`for_each`, keyed by Node name), a node in the pair its node resource (its chunk of a pool's
+ * VMs, or its HostClaim) hashes to. A node that goes loses only its instances; the blocks, and their provisioners,
+ * stay. (One pair for a stack of 1,000 nodes would make OpenTofu's work per instance grow with the stack: see
+ * vm-nodes.ts.)
+ * - The drain depends on its pair's node resources (through one local, addresses.ts), so Terraform destroys it, and
+ *   so runs
  *   `metalslice drain-node --keep-node` (constructs/cli/drain.ts: cordon, evictions through the Eviction API, no
  *   VolumeAttachment left for the node), before it deletes the node's VM or HostClaim.
- * - The end is depended on by every node resource, so Terraform destroys it after the VM or HostClaim is gone (a
+ * - The end is depended on by its pair's node resources, so Terraform destroys it after the VM or HostClaim is gone (a
  *   foreground delete: the VMI went first), and so runs `metalslice remove-node`, which deletes the Node.
  *
  * Each runs with the tenant cluster's kubeconfig and context, the ones its provider alias reads. A drain that runs
@@ -19,8 +21,10 @@
  * in the state, and the next deploy drains again where it stopped. A VM delete that fails leaves a cordoned,
  * drained Node that says what it is, never a guest without its Node.
  */
+import { createHash } from 'node:crypto';
 import { DataResource, dependable, Lazy, TerraformIterator, TerraformResource, TerraformStack, Token } from 'cdktf';
 import { Construct } from 'constructs';
+import { AddressBlocks, addressOf, hub, instance, PerNodeAddresses } from './addresses';
 import { DEFAULT_DRAIN_TIMEOUT, drainTimeoutProblem } from '../core/input/disruption';
 import { caCertHash } from '../render/cloud-init';
 
@@ -86,11 +90,39 @@ const END_COMMAND = tenantNodeCommand('removal of Node $METALSLICE_NODE', 'leave
   'exec metalslice remove-node "$METALSLICE_NODE" --cluster-ca-hash "$METALSLICE_CLUSTER_CA_HASH" $${cfg:+--kubeconfig "$cfg"} $${ctx:+--context "$ctx"}',
 ]);
 
+/**
+ * How many pairs of drain and end blocks a tenant cluster has in each stack. A node resource (a chunk of a pool's
+ * VMs, or a HostClaim) has its nodes' drains and ends in the pair its path hashes to: the blocks stay whatever the
+ * stack holds (a destroy-time provisioner runs only while its block is there), and what one pair's instances
+ * depend on, and are depended on by, is a sixteenth of the stack's nodes, not all of them.
+ */
+export const DRAIN_BUCKETS = 16;
+
+/**
+ * The pair of blocks of node resource `resource`: a number in [0, DRAIN_BUCKETS), from the sha256 of its path in its
+ * stack (the same in one stack and in a stack per pool).
+ */
+export function drainBucketOf(resource: Construct): number {
+  const scopes = resource.node.scopes;
+  const inStack = scopes.slice(scopes.indexOf(TerraformStack.of(resource)) + 1).map((c) => c.node.id);
+  return createHash('sha256').update(inStack.join('/')).digest().readUInt32BE(0) % DRAIN_BUCKETS;
+}
+
+/** One pair of drain and end blocks, and the nodes (keyed by Node name) and node resources in it. */
+interface DrainBucket {
+  readonly drains: DataResource;
+  readonly ends: DataResource;
+  readonly nodes: Map<string, DrainInput>;
+  readonly removers: TerraformResource[];
+  /** `depends_on` of the removers: the ends of the bucket, as one local. */
+  endsHub?: string;
+}
+
 /** The drains of one tenant cluster's nodes in one stack. */
 export class NodeDrains extends Construct {
   /**
    * The drains of `cluster`'s nodes in `scope`'s stack, made on first use at the stack root. Each tenant cluster
-   * handle makes it in its stack, so the block stays (with no instance) when the last pool of the cluster there
+   * handle makes it in its stack, so the blocks stay (with no instance) when the last pool of the cluster there
    * is scaled to 0 or removed, and the removed nodes' drains still run.
    */
   static of(scope: Construct, cluster: DrainedCluster): NodeDrains {
@@ -101,34 +133,50 @@ export class NodeDrains extends Construct {
     return new NodeDrains(stack, id, cluster);
   }
 
-  private readonly nodes = new Map<string, DrainInput>();
-  private readonly resource: DataResource;
-  /** The nodes' ends: each node resource depends on it, so an instance is destroyed after its node's machine. */
-  private readonly ends: DataResource;
+  private readonly names = new Set<string>();
+  private readonly buckets: DrainBucket[];
   private readonly cluster: DrainedCluster;
-  /** The node resources the drains depend on (a node's VM or HostClaim, or a pool's VMs). */
+  /** The node resources the drains depend on (a chunk of a pool's VMs, or a HostClaim). */
   private readonly removers = new Set<TerraformResource>();
 
   private constructor(scope: Construct, id: string, cluster: DrainedCluster) {
     super(scope, id);
-    this.resource = this.perNode('Resource', (input) => input, DRAIN_COMMAND, {
-      METALSLICE_DRAIN_TIMEOUT: '${self.input.timeout}',
-      // A 0.2 instance's input has no node_end: its drain deletes the Node, as it did then.
-      METALSLICE_NODE_END: '${try(self.input.node_end, "")}',
-    });
-    this.resource.dependsOn = [];
-    this.ends = this.perNode('End', (input): EndInput => ({ kubeconfig: input.kubeconfig, context: input.context, ca_hash: input.ca_hash }), END_COMMAND, {});
     this.cluster = cluster;
+    // Bucket 0 is at the addresses of 0.6 and before (`Resource`, `End`); a node in another was there then.
+    this.buckets = Array.from({ length: DRAIN_BUCKETS }, (_, b) => {
+      const nodes = new Map<string, DrainInput>();
+      const drains = this.perNode(b === 0 ? 'Resource' : `Resource-${b}`, nodes, (input) => input, DRAIN_COMMAND, {
+        METALSLICE_DRAIN_TIMEOUT: '${self.input.timeout}',
+        // A 0.2 instance's input has no node_end: its drain deletes the Node, as it did then.
+        METALSLICE_NODE_END: '${try(self.input.node_end, "")}',
+      });
+      drains.dependsOn = [];
+      const ends = this.perNode(
+        b === 0 ? 'End' : `End-${b}`,
+        nodes,
+        (input): EndInput => ({ kubeconfig: input.kubeconfig, context: input.context, ca_hash: input.ca_hash }),
+        END_COMMAND,
+        {},
+      );
+      return { drains, ends, nodes, removers: [] };
+    });
+    new PerNodeAddresses(this, 'Moves', () => this.moves());
   }
 
   /**
-   * A `terraform_data` with an instance per node (keyed by Node name, each `input` made from the node's by `input`)
-   * whose destroy-time provisioner runs `command` with the node, its cluster's kubeconfig, context and CA hash, and
-   * `extra` (more of the instance's input) in its environment.
+   * A `terraform_data` with an instance per node of `nodes` (keyed by Node name, each `input` made from the node's
+   * by `input`) whose destroy-time provisioner runs `command` with the node, its cluster's kubeconfig, context and
+   * CA hash, and `extra` (more of the instance's input) in its environment.
    */
-  private perNode(id: string, input: (node: DrainInput) => object, command: string, extra: Record<string, string>): DataResource {
+  private perNode(
+    id: string,
+    nodes: Map<string, DrainInput>,
+    input: (node: DrainInput) => object,
+    command: string,
+    extra: Record<string, string>,
+  ): DataResource {
     const each = TerraformIterator.fromMap(
-      Token.asAnyMap(Lazy.anyValue({ produce: () => Object.fromEntries([...this.nodes].sort(byKey).map(([k, v]) => [k, input(v)])) })),
+      Token.asAnyMap(Lazy.anyValue({ produce: () => Object.fromEntries([...nodes].sort(byKey).map(([k, v]) => [k, input(v)])) })),
     );
     return new DataResource(this, id, {
       forEach: each,
@@ -152,26 +200,45 @@ export class NodeDrains extends Construct {
   }
 
   /**
-   * Drains `nodeName` before `removes` (its VM or HostClaim) is deleted, and deletes its Node after. `timeout` is
-   * the pool's drainTimeout. Throws when the same Node name is added twice in a stack.
+   * Drains `nodeName` before `removes` (its VM or HostClaim, or the resource of its chunk of a pool's VMs) is
+   * deleted, and deletes its Node after. `timeout` is the pool's drainTimeout. Throws when the same Node name is
+   * added twice in a stack.
    */
   add(nodeName: string, removes: TerraformResource, timeout = DEFAULT_DRAIN_TIMEOUT): void {
     const problem = drainTimeoutProblem(timeout);
     if (problem !== undefined) throw new Error(`[${removes.node.path}] drainTimeout ${problem}`);
-    if (this.nodes.has(nodeName))
+    if (this.names.has(nodeName))
       throw new Error(`[${removes.node.path}] node "${nodeName}" is declared twice in tenant cluster "${this.cluster.clusterName}"`);
-    this.nodes.set(nodeName, {
+    this.names.add(nodeName);
+    const b = drainBucketOf(removes);
+    const bucket = this.buckets[b];
+    bucket.nodes.set(nodeName, {
       timeout,
       kubeconfig: this.cluster.kubeconfigPath ?? '',
       context: this.cluster.kubeconfigContext ?? '',
       ca_hash: caCertHash(this.cluster.caCertificate),
       node_end: NODE_END_AFTER_MACHINE,
     });
-    // A pool's VMs are one resource for all its nodes: it is depended on, and depends on the ends, once.
+    // A chunk of a pool's VMs is one resource for its nodes: it is depended on, and depends on the ends, once. Both
+    // through a local, one vertex: the drains wait for the bucket's node resources, they for its ends.
     if (this.removers.has(removes)) return;
     this.removers.add(removes);
-    (this.resource.dependsOn ??= []).push(dependable(removes));
-    removes.dependsOn = [...(removes.dependsOn ?? []), dependable(this.ends)];
+    if (bucket.removers.length === 0) (bucket.drains.dependsOn ??= []).push(dependable(hub(this, `Removers-${b}`, () => bucket.removers)));
+    bucket.removers.push(removes);
+    bucket.endsHub ??= dependable(hub(this, `Ends-${b}`, () => [bucket.ends]));
+    removes.dependsOn = [...(removes.dependsOn ?? []), bucket.endsHub];
+  }
+
+  /** A node in a bucket other than 0 was at bucket 0's addresses (0.6 and before): its instances move. */
+  private moves(): AddressBlocks {
+    const [drains0, ends0] = [addressOf(this.buckets[0].drains), addressOf(this.buckets[0].ends)];
+    const moved = this.buckets.slice(1).flatMap((bucket) =>
+      [...bucket.nodes.keys()].sort().flatMap((name) => [
+        { from: instance(drains0, name), to: instance(addressOf(bucket.drains), name) },
+        { from: instance(ends0, name), to: instance(addressOf(bucket.ends), name) },
+      ]),
+    );
+    return { moved, import: [], removed: [] };
   }
 }
 

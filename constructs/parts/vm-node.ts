@@ -5,7 +5,8 @@
  * static auto-node pools; plan-dependent parts are produced lazily, at synth.
  */
 import { Fn, ITerraformDependable, Token } from 'cdktf';
-import { checkedTokenTtl, joinDocument, MadeAtSynth, TOKEN_ID_CHARS, TOKEN_SECRET_CHARS, virtualMachineYaml, waitFor } from './vm-nodes';
+import { MadeAtSynth } from './addresses';
+import { checkedTokenTtl, joinDocument, TOKEN_ID_CHARS, TOKEN_SECRET_CHARS, virtualMachineYaml, waitFor } from './vm-nodes';
 import { Password } from '../providers/random/password';
 import { StringResource } from '../providers/random/string-resource';
 import { Construct } from 'constructs';

@@ -1,25 +1,31 @@
 /**
- * VmNodes: the virtual worker nodes of one pool, as five resources whatever the pool's size. Each is a `for_each`
- * keyed by Node name: the VirtualMachines, their cloud-init Secrets (kubeadm join) beside them, and the bootstrap
- * tokens (a `random_string` id, a `random_password` secret, their Secret in the tenant cluster's kube-system).
+ * VmNodes: the virtual worker nodes of one pool, as five resources per chunk of NODES_PER_CHUNK nodes. Each is a
+ * `for_each` keyed by Node name: the VirtualMachines, their cloud-init Secrets (kubeadm join) beside them, and the
+ * bootstrap tokens (a `random_string` id, a `random_password` secret, their Secret in the tenant cluster's
+ * kube-system).
  *
- * Why one resource per pool and not five per node: Terraform records, for every instance in the state, the
- * resources it depends on. The drain of each node (node-drain.ts) must depend on the resource of its VM; with a
- * resource per node, every drain instance recorded every VM of its stack, and the state grew with the square of the
- * nodes (72 MB and 2.9 GiB of tofu at 1,000 nodes in one stack). With one VM resource per pool, a drain records one
- * address per pool, and every instance's record stays the same size as the fleet grows.
+ * Why `for_each` and not five resources per node: Terraform records, for every instance in the state, the resources
+ * it depends on. The drain of each node (node-drain.ts) must depend on the resource of its VM; with a resource per
+ * node, every drain instance recorded every VM of its stack, and the state grew with the square of the nodes (72 MB
+ * and 2.9 GiB of tofu at 1,000 nodes in one stack). Here a drain records one address per chunk.
  *
- * Scaling by one adds or removes exactly one key of each resource. The per-node text (the VM and the cloud-init
- * document) is rendered at synth into a local map keyed like the resources; the Secret and token bodies are one
- * template over `each.key`. The token never enters `for_each` (a sensitive value may not): the document refers to
- * its own node's token instances by key.
+ * Why chunks and not one `for_each` per pool: OpenTofu's own work per instance grows with the size of its
+ * `for_each` (it evaluates the whole map again for each instance) and with what the instance depends on, so one
+ * `for_each` of N nodes costs N². A chunk bounds both; a pool of up to NODES_PER_CHUNK nodes is one chunk, at the
+ * addresses 0.6 gave it. Within a chunk, the VMs wait for their Secrets through one local (addresses.ts).
+ *
+ * Scaling by one adds or removes exactly one key of each resource of the pool's last chunk. The per-node text (the
+ * VM and the cloud-init document) is rendered at synth into a local map per chunk keyed like the resources; the
+ * Secret and token bodies are one template over `each.key`. The token never enters `for_each` (a sensitive value
+ * may not): the document refers to its own node's token instances by key.
  *
  * A stack deployed by metalslice 0.2 to 0.5 has these as five resources per node (VmNode, vm-node.ts). `moved`
- * blocks, one per node and resource, take each of them to its key here in the first deploy, so no VM, Secret or
- * token is made again. With the 0.1 and 0.2 context keys, the resources of those releases' types are forgotten and
- * taken over as before (kubectl.ts), at their new addresses.
+ * blocks, one per node and resource, take each of them to its key in the first chunk (0.6's address), and one more
+ * from there to a later chunk's, in the first deploy, so no VM, Secret or token is made again. With the 0.1 and 0.2
+ * context keys, the resources of those releases' types are forgotten and taken over as before (kubectl.ts), at
+ * their new addresses.
  */
-import { IResolvable, ITerraformDependable, TerraformElement, TerraformIterator, TerraformLocal, TerraformStack, Token } from 'cdktf';
+import { ITerraformDependable, TerraformElement, TerraformIterator, TerraformLocal, TerraformStack, Token } from 'cdktf';
 import { Construct, Node } from 'constructs';
 import { stringify } from 'yaml';
 import { DEFAULT_BOOTSTRAP_TOKEN_TTL, bootstrapTokenTtlProblem } from '../core/input/join-token';
@@ -34,28 +40,9 @@ import { KUBEVIRT_API_VERSION } from '../render/kubevirt';
 import { KubeObject, POOL_LABEL } from '../render/labels';
 import { renderBootstrapTokenSecret } from '../render/secrets';
 import { ITenantCluster } from '../tenant-cluster';
+import { AddressBlocks, addressOf, hub, instance, MadeAtSynth, PerNodeAddresses } from './addresses';
 import { NodeDrains } from './node-drain';
 import type { NodeRollout } from './node-rollout';
-
-/**
- * A value made at synth, once: what `Lazy` does, without the stack trace every `Lazy` captures when it is
- * created. Made once because cdktf resolves each resource twice.
- */
-export class MadeAtSynth<T> implements IResolvable {
-  readonly creationStack: string[] = [];
-  private made?: { readonly value: T };
-
-  constructor(private readonly make: () => T) {}
-
-  resolve(): T {
-    this.made ??= { value: this.make() };
-    return this.made.value;
-  }
-
-  toString(): string {
-    return Token.asString(this);
-  }
-}
 
 /** A bootstrap token's id: 6 characters of `[a-z0-9]` (kubeadm's format; the random provider's arguments). */
 export const TOKEN_ID_CHARS = { length: 6, upper: false, special: false, lower: true, numeric: true } as const;
@@ -99,26 +86,64 @@ export interface VmNodeSpec {
   readonly vm: (userDataSecret: string) => KubeObject;
 }
 
-/** `type.name` of a resource, for an expression written by hand. */
-const addressOf = (r: { terraformResourceType: string; friendlyUniqueId: string }): string => `${r.terraformResourceType}.${r.friendlyUniqueId}`;
+/**
+ * How many nodes one set of a pool's resources holds. OpenTofu evaluates a resource's `for_each` again for each of
+ * its instances, copies the resource's state for each instance it plans, and walks every instance's dependencies:
+ * one `for_each` costs the square of its keys. A pool's nodes are in chunks of this many, in the order they are
+ * numbered (`<pool>-<index>`), so the cost grows with the nodes, and scaling by one changes only the last chunk.
+ */
+export const NODES_PER_CHUNK = 100;
 
-/** One instance of a `for_each` resource, as `moved`, `import` and `removed` blocks name it. */
-const instance = (address: string, key: string): string => `${address}[${JSON.stringify(key)}]`;
+/** The resources' names (in a chunk's scope) of the kinds of a node's resources. */
+type NodeResources = Record<'vms' | 'userData' | 'tokens' | 'tokenId' | 'tokenSecret', TerraformElement & { terraformResourceType: string }>;
 
-/** The virtual worker nodes of one pool: five `for_each` resources keyed by Node name. */
+/** The virtual worker nodes of one pool: five `for_each` resources keyed by Node name per chunk of its nodes. */
 export class VmNodes extends Construct {
-  private readonly nodes = new Map<string, VmNodeSpec>();
+  private readonly names = new Set<string>();
+  private readonly chunks: NodeChunk[] = [];
   private readonly props: VmNodesProps;
+  private readonly ttl: string;
 
   constructor(scope: Construct, id: string, props: VmNodesProps) {
     super(scope, id);
     this.props = props;
+    this.ttl = checkedTokenTtl(this, props.tokenTtl);
+    // The first chunk is at the pool's `nodes` (the addresses of 0.6, whatever the pool's size); chunk k at `nodes/<k>`.
+    this.chunks.push(new NodeChunk(this, props, this.ttl, undefined));
+  }
+
+  /** Adds node `nodeName` (in the order of the pool's numbering): its VM, cloud-init Secret and token are instances of its chunk's resources. */
+  add(nodeName: string, node: VmNodeSpec): void {
+    if (this.names.has(nodeName)) throw new Error(`[${this.node.path}] node "${nodeName}" is declared twice in pool "${this.props.poolName}"`);
+    const k = Math.floor(this.names.size / NODES_PER_CHUNK);
+    this.names.add(nodeName);
+    while (this.chunks.length <= k) this.chunks.push(new NodeChunk(new Construct(this, String(this.chunks.length)), this.props, this.ttl, this.chunks[0]));
+    const chunk = this.chunks[k];
+    chunk.nodes.set(nodeName, node);
+    // Before the VM goes (scaled down, pool removed, destroyed), its tenant Node is drained; after, it is deleted.
+    NodeDrains.of(this, this.props.cluster).add(nodeName, chunk.vms, this.props.drainTimeout);
+  }
+}
+
+/** One chunk of a pool's nodes: five `for_each` resources keyed by Node name, in `scope`. */
+class NodeChunk {
+  readonly nodes = new Map<string, VmNodeSpec>();
+  /** The chunk's VirtualMachines. */
+  readonly vms: KubectlManifest;
+  private readonly resources: NodeResources;
+
+  /** `first` is the pool's first chunk (undefined for the first): a node of this chunk was at its addresses in 0.6. */
+  constructor(
+    private readonly scope: Construct,
+    private readonly props: VmNodesProps,
+    ttl: string,
+    private readonly first: NodeChunk | undefined,
+  ) {
     const { cluster } = props;
-    const ttl = checkedTokenTtl(this, props.tokenTtl);
     // Keyed by Node name (the value is the name again: what `for_each` needs is the keys).
     const each = TerraformIterator.fromMap(Token.asAnyMap(new MadeAtSynth(() => Object.fromEntries([...this.nodes.keys()].map((n) => [n, n])))));
-    const tokenId = new StringResource(this, 'TokenId', { ...TOKEN_ID_CHARS, forEach: each });
-    const tokenSecret = new Password(this, 'TokenSecret', { ...TOKEN_SECRET_CHARS, forEach: each });
+    const tokenId = new StringResource(scope, 'TokenId', { ...TOKEN_ID_CHARS, forEach: each });
+    const tokenSecret = new Password(scope, 'TokenSecret', { ...TOKEN_SECRET_CHARS, forEach: each });
     const [idAddress, secretAddress] = [addressOf(tokenId), addressOf(tokenSecret)];
     const token = renderBootstrapTokenSecret({
       tokenId: `\${${idAddress}[each.key].result}`,
@@ -131,7 +156,7 @@ export class VmNodes extends Construct {
     const encoded = Object.fromEntries(
       Object.entries(token.stringData as Record<string, string>).map(([k, v]) => [k, `\${base64encode(${templateExpression(v)})}`]),
     );
-    const tokens = new KubectlManifest(this, 'BootstrapToken', {
+    const tokens = new KubectlManifest(scope, 'BootstrapToken', {
       forEach: each,
       provider: KubectlProvider.mirroring(cluster.provider),
       yamlBody: stringify({ apiVersion: 'v1', kind: 'Secret', metadata: token.metadata, type: token.type, data: encoded }, { lineWidth: 0 }),
@@ -141,11 +166,11 @@ export class VmNodes extends Construct {
     });
     // Each node's document refers to its own token instances by key: the map is sensitive, and stays out of for_each.
     const documents = new TerraformLocal(
-      this,
+      scope,
       'Documents',
       new MadeAtSynth(() => Object.fromEntries([...this.nodes].map(([name, node]) => [name, this.document(name, node, idAddress, secretAddress)]))),
     );
-    const userData = new KubectlManifest(this, 'UserData', {
+    const userData = new KubectlManifest(scope, 'UserData', {
       forEach: each,
       yamlBody: stringify(
         {
@@ -158,34 +183,24 @@ export class VmNodes extends Construct {
         { lineWidth: 0 },
       ),
       sensitiveFields: ['data'],
-      dependsOn: waitFor(this, props.namespaceReady),
+      dependsOn: waitFor(scope, props.namespaceReady),
     });
     const vmBodies = new TerraformLocal(
-      this,
+      scope,
       'VirtualMachines',
       new MadeAtSynth(() => Object.fromEntries([...this.nodes].map(([name, node]) => [name, this.virtualMachine(name, node)]))),
     );
     // kubectl_manifest, not kubernetes_manifest: plans stay a GET per VM at fleet scale (see plumbing/kubectl.ts). Its
     // Secrets before it, and so after it when it goes: a VM whose drain stops the deploy keeps what it boots from.
-    const vms = new KubectlManifest(this, 'Resource', {
+    // Through one local (addresses.ts), so that the apply graph has an edge per instance, not per pair of them.
+    this.vms = new KubectlManifest(scope, 'Resource', {
       forEach: each,
       yamlBody: `\${local.${vmBodies.friendlyUniqueId}[each.key]}`,
-      dependsOn: [...(waitFor(this, props.admission) ?? []), userData, tokens],
+      dependsOn: [...(waitFor(scope, props.admission) ?? []), hub(scope, 'Secrets', () => [userData, tokens])],
     });
-    new PerNodeAddresses(this, 'Moves', () => this.moves({ vms, userData, tokens, tokenId, tokenSecret }));
-    this.vms = vms;
-    props.rollout?.after(vms, userData, tokens);
-  }
-
-  /** The pool's VirtualMachines (a `for_each` keyed by Node name). */
-  readonly vms: KubectlManifest;
-
-  /** Adds node `nodeName`: its VM, cloud-init Secret and token are instances of the pool's resources. */
-  add(nodeName: string, node: VmNodeSpec): void {
-    if (this.nodes.has(nodeName)) throw new Error(`[${this.node.path}] node "${nodeName}" is declared twice in pool "${this.props.poolName}"`);
-    this.nodes.set(nodeName, node);
-    // Before the VM goes (scaled down, pool removed, destroyed), its tenant Node is drained; after, it is deleted.
-    NodeDrains.of(this, this.props.cluster).add(nodeName, this.vms, this.props.drainTimeout);
+    this.resources = { vms: this.vms, userData, tokens, tokenId, tokenSecret };
+    new PerNodeAddresses(scope, 'Moves', () => this.moves());
+    props.rollout?.after(this.vms, userData, tokens);
   }
 
   /** The cloud-init document of node `name`, its token a reference to its own instances of the token resources. */
@@ -195,33 +210,39 @@ export class VmNodes extends Construct {
 
   /** The VirtualMachine of node `name` as YAML, its runStrategy the roll's expression. */
   private virtualMachine(name: string, node: VmNodeSpec): string {
-    return virtualMachineYaml(node.vm(vmUserDataSecretName(name)), this.props.rollout, name, `${this.node.path}/${name}`);
+    return virtualMachineYaml(node.vm(vmUserDataSecretName(name)), this.props.rollout, name, `${this.scope.node.path}/${name}`);
   }
 
   /**
-   * The blocks that take a stack of per-node resources (metalslice 0.2 to 0.5, VmNode at `<pool>/<node>`) to this
-   * pool's keys: a `moved` block per node and resource; with the 0.1 and 0.2 context keys, `removed` blocks for the
-   * resources of those releases' types and `import` blocks for the VMs 0.1 applied.
+   * The blocks that take a node of this chunk from where an earlier release had it: from a stack of per-node
+   * resources (metalslice 0.2 to 0.5, VmNode at `<pool>/<node>`) a `moved` block per node and resource to the first
+   * chunk's key (0.6's address), and from there, in a later chunk, one more to this chunk's (Terraform follows the
+   * chain); with the 0.1 and 0.2 context keys, `removed` blocks for the resources of those releases' types and
+   * `import` blocks for the VMs 0.1 applied.
    */
-  private moves(now: Record<'vms' | 'userData' | 'tokens' | 'tokenId' | 'tokenSecret', TerraformElement & { terraformResourceType: string }>): AddressBlocks {
-    const stack = TerraformStack.of(this);
-    const pool = this.node.scopes.slice(this.node.scopes.indexOf(stack) + 1, -1).map((c) => c.node.id);
+  private moves(): AddressBlocks {
+    const firstChunk = this.first ?? this;
+    const nodesScope = firstChunk.scope;
+    const stack = TerraformStack.of(nodesScope);
+    const pool = nodesScope.node.scopes.slice(nodesScope.node.scopes.indexOf(stack) + 1, -1).map((c) => c.node.id);
     const old = (node: string, ...path: string[]) =>
       stack.getLogicalId({ scopes: [stack, ...[...pool, node, ...path].map((id) => ({ node: { id } }))] } as unknown as Node);
-    const fromManifest = adoptsFromManifest(this);
-    const tokenSecrets = adoptsTokenSecrets(this);
+    const fromManifest = adoptsFromManifest(nodesScope);
+    const tokenSecrets = adoptsTokenSecrets(nodesScope);
     const blocks: AddressBlocks = { moved: [], import: [], removed: [] };
     for (const name of this.nodes.keys()) {
-      const from: Record<keyof typeof now, string[]> = {
+      const from: Record<keyof NodeResources, string[]> = {
         vms: [name, 'Resource'],
         userData: [name, 'UserData'],
         tokens: [name, 'Join', 'BootstrapToken'],
         tokenId: [name, 'Join', 'TokenId'],
         tokenSecret: [name, 'Join', 'TokenSecret'],
       };
-      for (const [key, r] of Object.entries(now) as [keyof typeof now, (typeof now)[keyof typeof now]][]) {
+      for (const key of Object.keys(from) as (keyof NodeResources)[]) {
+        const [r, inFirst] = [this.resources[key], firstChunk.resources[key]];
         const id = old(...(from[key] as [string, ...string[]]));
-        blocks.moved.push({ from: `${r.terraformResourceType}.${id}`, to: instance(addressOf(r), name) });
+        blocks.moved.push({ from: `${r.terraformResourceType}.${id}`, to: instance(addressOf(inFirst), name) });
+        if (r !== inFirst) blocks.moved.push({ from: instance(addressOf(inFirst), name), to: instance(addressOf(r), name) });
         if (fromManifest && key === 'vms') {
           blocks.removed.push({ from: `kubernetes_manifest.${id}`, lifecycle: { destroy: false } });
           blocks.import.push({ to: instance(addressOf(r), name), id: `${KUBEVIRT_API_VERSION}//VirtualMachine//${name}//${this.props.namespace}` });
@@ -231,39 +252,6 @@ export class VmNodes extends Construct {
       }
     }
     return blocks;
-  }
-}
-
-/** Top-level `moved`, `import` and `removed` blocks. */
-interface AddressBlocks {
-  readonly moved: { from: string; to: string }[];
-  readonly import: { to: string; id: string }[];
-  readonly removed: { from: string; lifecycle: { destroy: false } }[];
-}
-
-/** Blocks made at synth that move, import or forget resources by address (JSON output; HCL takes `moved` only). */
-class PerNodeAddresses extends TerraformElement {
-  constructor(
-    scope: Construct,
-    id: string,
-    private readonly blocks: () => AddressBlocks,
-  ) {
-    super(scope, id);
-  }
-
-  toTerraform(): Record<string, unknown> {
-    const b = this.blocks();
-    return Object.fromEntries(Object.entries(b).filter(([, list]) => (list as unknown[]).length > 0));
-  }
-
-  toHclTerraform(): Record<string, unknown> {
-    const b = this.blocks();
-    if (b.import.length > 0 || b.removed.length > 0)
-      throw new Error(
-        `${this.node.path}: taking objects over from metalslice 0.1 or 0.2 needs JSON output: cdktf's HCL output drops the removed and import blocks that keep the old resources' objects. Synthesize that one deploy without --hcl.`,
-      );
-    const reference = (value: string) => ({ value, isBlock: false, type: 'simple', storageClassType: 'reference' });
-    return b.moved.length === 0 ? {} : { moved: b.moved.map((m) => ({ from: reference(m.from), to: reference(m.to) })) };
   }
 }
 

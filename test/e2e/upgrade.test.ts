@@ -13,7 +13,7 @@ import { ADOPT_MANIFEST_VMS_CONTEXT, ADOPT_TOKEN_SECRETS_CONTEXT } from '../../c
 import { exampleStackEnv, expectOk, startCluster, synthExampleApp, TestCluster, tofu } from './harness';
 import type { KubeDoc, KubeList, SecretDoc, VirtualMachineDoc } from '../support/kube-docs';
 import { findSecrets, generatedSecrets } from '../support/secret-scan';
-import { toManifests, toRelease02, toRelease05 } from '../support/manifest-layout';
+import { toManifests, toRelease02, toRelease05, toRelease06 } from '../support/manifest-layout';
 
 jest.setTimeout(900_000);
 
@@ -22,8 +22,9 @@ const SECRETS = '/api/v1/namespaces/acme-team-a/secrets';
 // A pool's user data and token Secrets: one resource each, an instance per node (constructs/parts/vm-nodes.ts).
 const USER_DATA = /^kubectl_manifest\.[\w-]+_nodes_UserData_[0-9A-F]{8}\["[a-z0-9-]+"\]$/;
 const TOKEN = /^kubectl_manifest\.[\w-]+_nodes_BootstrapToken_[0-9A-F]{8}\["[a-z0-9-]+"\]$/;
-const DRAIN = /^terraform_data\.node-drains-team-a-prod_[0-9A-F]{8}\["[a-z0-9-]+"\]$/;
-const END = /^terraform_data\.node-drains-team-a-prod_End_[0-9A-F]{8}\["[a-z0-9-]+"\]$/;
+// A node's drain and end: in the pair of drain blocks its pool's VMs hash to (constructs/parts/node-drain.ts).
+const DRAIN = /^terraform_data\.node-drains-team-a-prod_(Resource-\d+_)?[0-9A-F]{8}\["[a-z0-9-]+"\]$/;
+const END = /^terraform_data\.node-drains-team-a-prod_End(-\d+)?_[0-9A-F]{8}\["[a-z0-9-]+"\]$/;
 
 interface PlannedChange {
   address: string;
@@ -227,10 +228,32 @@ describe('e2e: upgrading VMs and Secrets from kubernetes_manifest and kubernetes
     // This release, with no key: the moved blocks of the stack do it.
     await synthExampleApp(work, env);
     const { changes, stdout } = await plannedAll('consumer');
-    // Every node's five resources moved to their instances, and nothing planned but those moves.
-    const moved = changes.filter((c) => c.previous_address !== undefined);
+    // Every node's five resources moved to their instances (and drains and ends to their pair of blocks), and nothing
+    // planned but those moves.
+    const moved = changes.filter((c) => c.previous_address !== undefined && !DRAIN.test(c.address) && !END.test(c.address));
     expect(moved).toHaveLength(5 * vms.size);
     for (const c of moved) expect({ node: nodeOf(c.address), was: nodeOf(c.previous_address!) }).toEqual({ node: nodeOf(c.address), was: nodeOf(c.address) });
+    expect(changes.filter((c) => c.change.actions.join() !== 'no-op' && c.change.actions.join() !== 'read').map((c) => c.address)).toEqual([]);
+    expect(stdout).toMatch(/Plan: 0 to add, 0 to change, 0 to destroy/);
+    expectOk('apply', await tofu(stackDir('consumer'), ['apply', '-auto-approve', '-input=false', '-no-color', 'tfplan']));
+    expect(await nodeUids()).toEqual(before);
+
+    await expectNextPlanEmpty();
+  });
+
+  it("moves a 0.6 fleet's drains and ends to the pair of drain blocks of their pool: nothing made again, every UID kept, the next plan empty", async () => {
+    // A fresh fleet as 0.6 wrote it: one pair of drain blocks for the cluster, dependencies named directly.
+    const before = await freshFleet('0.6', toRelease06);
+    await synthExampleApp(work, env);
+    const { changes, stdout } = await plannedAll('consumer');
+    const moved = changes.filter((c) => c.previous_address !== undefined);
+    // Only drains and ends move, each keeping its node's key, from the first pair to another.
+    expect(moved.length).toBeGreaterThan(0);
+    for (const c of moved) {
+      expect({ address: c.address, drainOrEnd: DRAIN.test(c.address) || END.test(c.address) }).toEqual({ address: c.address, drainOrEnd: true });
+      expect(nodeOf(c.previous_address!)).toBe(nodeOf(c.address));
+      expect(c.previous_address).toMatch(/^terraform_data\.node-drains-team-a-prod_(End_)?[0-9A-F]{8}\[/);
+    }
     expect(changes.filter((c) => c.change.actions.join() !== 'no-op' && c.change.actions.join() !== 'read').map((c) => c.address)).toEqual([]);
     expect(stdout).toMatch(/Plan: 0 to add, 0 to change, 0 to destroy/);
     expectOk('apply', await tofu(stackDir('consumer'), ['apply', '-auto-approve', '-input=false', '-no-color', 'tfplan']));

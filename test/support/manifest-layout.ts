@@ -57,6 +57,7 @@ function secretV1(r: { depends_on?: string[]; provider?: string }, secret: Secre
  * resource; a node's `depends_on` a pool resource, its own node's; anything else's, every node's. The moves go.
  */
 export function toPerNodeLayout(tf: ManifestLayoutStack): void {
+  toRelease06Layout(tf);
   const moves = tf.moved ?? [];
   delete tf.moved;
   if (moves.length === 0) return;
@@ -90,6 +91,63 @@ export function toPerNodeLayout(tf: ManifestLayoutStack): void {
   const { locals, ...rest } = tf;
   const used = JSON.stringify(rest);
   for (const name of Object.keys(locals ?? {})) if (!used.includes(`local.${name}`)) delete locals![name];
+}
+
+/**
+ * In a parsed stack: what 0.6 wrote, from this release's. Every dependency named directly, not through a local that
+ * names them (constructs/parts/addresses.ts); one pair of drain blocks per tenant cluster (its nodes in the first
+ * pair, where the stack's moves take them from), not sixteen (constructs/parts/node-drain.ts); and the moves of a
+ * node of a later chunk of its pool (constructs/parts/vm-nodes.ts) from the per-node address straight to its own.
+ */
+export function toRelease06Layout(tf: ManifestLayoutStack): void {
+  const locals = (tf.locals ??= {});
+  const data = tf.resource.terraform_data ?? {};
+  const all = () => Object.values(tf.resource).flatMap((byId) => Object.values(byId ?? {}) as { depends_on?: string[]; for_each?: Record<string, unknown> }[]);
+  // The locals that stand for a list of resources in depends_on.
+  const hubs = new Map<string, string[]>();
+  for (const [name, value] of Object.entries(locals)) {
+    const list = typeof value === 'string' ? /^\$\{\[(.*)\]\}$/s.exec(value) : null;
+    if (list)
+      hubs.set(
+        `local.${name}`,
+        list[1].split(', ').filter((a) => a !== ''),
+      );
+  }
+  for (const r of all()) if (r.depends_on) r.depends_on = r.depends_on.flatMap((d) => hubs.get(d) ?? [d]);
+  for (const hub of hubs.keys()) delete locals[hub.slice('local.'.length)];
+  // The drain and end blocks past the first pair: their instances back in the first pair, what named them names it.
+  const first = new Map<string, string>();
+  const moves = tf.moved ?? [];
+  for (const { from, to } of moves) {
+    const [f, t] = [from, to].map((a) => /^terraform_data\.(node-drains-[^[]+)\[/.exec(a)?.[1]);
+    if (f && t) first.set(t, f);
+  }
+  for (const id of Object.keys(data).filter((k) => /^node-drains-.+_(Resource|End)-\d+_[0-9A-F]{8}$/.test(k))) {
+    const block = data[id] as { for_each?: Record<string, unknown>; depends_on?: string[] };
+    const into = first.get(id);
+    if (into) {
+      const target = data[into] as { for_each: Record<string, unknown>; depends_on?: string[] };
+      target.for_each = Object.fromEntries(Object.entries({ ...target.for_each, ...block.for_each }).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
+      target.depends_on = [...(target.depends_on ?? []), ...(block.depends_on ?? [])];
+    } else if (Object.keys(block.for_each ?? {}).length > 0) throw new Error(`drain block ${id} has nodes but no move from the first pair`);
+    delete data[id];
+  }
+  const inFirst = (d: string) => {
+    const id = first.get(d.replace(/^terraform_data\./, ''));
+    return id === undefined ? d : `terraform_data.${id}`;
+  };
+  for (const r of all()) if (r.depends_on) r.depends_on = [...new Set(r.depends_on.map(inFirst))];
+  // A chain of moves (per-node address, first chunk, later chunk) as one.
+  const kept = moves.filter(({ from }) => !/^terraform_data\.node-drains-/.test(from));
+  const next = new Map(kept.map((m) => [m.from, m.to]));
+  const targets = new Set(kept.map((m) => m.to));
+  tf.moved = kept
+    .filter((m) => !targets.has(m.from))
+    .map(({ from, to }) => {
+      let end = to;
+      while (next.has(end)) end = next.get(end)!;
+      return { from, to: end };
+    });
 }
 
 /** Moves Secrets from kubectl_manifest to kubernetes_secret_v1 (what waited for one waits for it under that type). */
@@ -189,6 +247,13 @@ export function toRelease02(file: string): void {
 export function toRelease05(file: string): void {
   const tf = JSON.parse(fs.readFileSync(file, 'utf8')) as ManifestLayoutStack;
   toPerNodeLayout(tf);
+  fs.writeFileSync(file, JSON.stringify(tf, null, 2));
+}
+
+/** Rewrites `file` (a cdk.tf.json) as metalslice 0.6 wrote it ({@link toRelease06Layout}). */
+export function toRelease06(file: string): void {
+  const tf = JSON.parse(fs.readFileSync(file, 'utf8')) as ManifestLayoutStack;
+  toRelease06Layout(tf);
   fs.writeFileSync(file, JSON.stringify(tf, null, 2));
 }
 

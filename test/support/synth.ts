@@ -74,7 +74,7 @@ export function movesOf(stackJson: string): string[] {
 }
 
 /** Whether a resource key is a stack's node-end resource (a node's Node deleted once its machine is gone). */
-export const isNodeEndKey = (key: string): boolean => /^terraform_data\.node-drains-.+_End_[0-9A-F]{8}(\["[^"]+"\])?$/.test(key);
+export const isNodeEndKey = (key: string): boolean => /^terraform_data\.node-drains-.+_End(-\d+)?_[0-9A-F]{8}(\["[^"]+"\])?$/.test(key);
 
 /** Whether a resource key is a stack's node-drain resource. */
 export const isDrainKey = (key: string): boolean => key.startsWith('terraform_data.node-drains-') && !isNodeEndKey(key);

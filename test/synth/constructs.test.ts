@@ -18,13 +18,18 @@ import { parse } from 'yaml';
 import { findSecrets } from '../support/secret-scan';
 import { EXAMPLE_CA, hosts } from '../support/models';
 import { parsePlanJson } from '../support/plan-json';
-import { resourceInstances, stackObjects } from '../support/stack-objects';
+import { instancesByAddress, resourceInstances, stackObjects } from '../support/stack-objects';
 import { defined } from '../support/defined';
+import { drainBucketOf } from '../../constructs/parts/node-drain';
+import { NODES_PER_CHUNK } from '../../constructs/parts/vm-nodes';
+import { rolloutDelta } from '../support/synth';
 
 interface Options {
   count?: number;
   withPlan?: boolean;
   quotaMemory?: string;
+  /** A fleet and quota for hundreds of small nodes (1 CPU, 1 GiB, 1 GiB of disk each). */
+  large?: boolean;
 }
 
 function build(app: App, options: Options = {}): TerraformStack {
@@ -32,19 +37,24 @@ function build(app: App, options: Options = {}): TerraformStack {
   new KubernetesProvider(stack, 'kubernetes', { configPath: '/etc/metalslice/provider.kubeconfig' });
   new RandomProvider(stack, 'random');
   if (options.withPlan ?? true) new CapacityPlan(stack, 'plan');
-  const fleet = new ElasticFleet(stack, 'fleet', { hosts: hosts(2, { cpu: 32, memory: '128Gi', disk: '1Ti' }), reservedPerHost: { cpu: 2, memory: '4Gi' } });
+  const large = options.large ?? false;
+  const fleet = new ElasticFleet(stack, 'fleet', {
+    hosts: large ? hosts(4, { cpu: 128, memory: '512Gi', disk: '4Ti' }) : hosts(2, { cpu: 32, memory: '128Gi', disk: '1Ti' }),
+    reservedPerHost: { cpu: 2, memory: '4Gi' },
+  });
   const quota = new ElasticQuota(stack, 'team', {
     fleet,
     organization: 'acme',
-    limits: { cpu: 16, memory: options.quotaMemory ?? '64Gi', disk: '500Gi' },
-    maxVirtualMachines: 4,
+    limits: large ? { cpu: 400, memory: '400Gi', disk: '1Ti' } : { cpu: 16, memory: options.quotaMemory ?? '64Gi', disk: '500Gi' },
+    maxVirtualMachines: large ? 400 : 4,
   });
   const cluster = new TenantCluster(stack, 'prod', {
     endpoint: 'https://10.0.0.10:6443',
     caCertificate: EXAMPLE_CA,
     kubeconfigPath: '/etc/metalslice/tenant.kubeconfig',
   });
-  new ElasticNodePool(stack, 'workers', { quota, cluster, shape: { cpu: 4, memory: '16Gi', disk: '40Gi' }, count: options.count ?? 1 });
+  const shape = large ? { cpu: 1, memory: '1Gi', disk: '1Gi' } : { cpu: 4, memory: '16Gi', disk: '40Gi' };
+  new ElasticNodePool(stack, 'workers', { quota, cluster, shape, count: options.count ?? 1 });
   return stack;
 }
 
@@ -116,6 +126,7 @@ describe('constructs synth', () => {
         kubernetes_manifest: Manifests;
         kubernetes_namespace_v1: Record<string, { metadata: { name: string } }>;
       };
+      locals: Record<string, unknown>;
     };
     const entries = Object.entries(json.resource.kubernetes_manifest);
     const [rqName, rq] = entries.find(([, r]) => r.manifest.kind === 'ResourceQuota')!;
@@ -135,13 +146,18 @@ describe('constructs synth', () => {
       stackObjects(json).find((o) => o.object.kind === 'VirtualMachine'),
       'a VirtualMachine',
     );
-    // And on its own Secrets (they go after it), and on its cluster's node ends (its Node is deleted once it is gone).
+    // And on its own Secrets (they go after it), and on its cluster's node ends (its Node is deleted once it is gone):
+    // each through a local that names them, one vertex between the instances (constructs/parts/addresses.ts).
     expect(vm.dependsOn).toEqual([
       `kubernetes_manifest.${rqName}`,
-      expect.stringMatching(/^kubectl_manifest\.workers_nodes_UserData_[0-9A-F]{8}$/),
-      expect.stringMatching(/^kubectl_manifest\.workers_nodes_BootstrapToken_[0-9A-F]{8}$/),
-      expect.stringMatching(/^terraform_data\.node-drains-prod_End_[0-9A-F]{8}$/),
+      expect.stringMatching(/^local\.workers_nodes_Secrets_[0-9A-F]{8}$/),
+      expect.stringMatching(/^local\.node-drains-prod_Ends-\d+_[0-9A-F]{8}$/),
     ]);
+    const local = (ref: string) => json.locals[ref.replace(/^local\./, '')];
+    expect(local(vm.dependsOn[1])).toMatch(
+      /^\$\{\[kubectl_manifest\.workers_nodes_UserData_[0-9A-F]{8}, kubectl_manifest\.workers_nodes_BootstrapToken_[0-9A-F]{8}\]\}$/,
+    );
+    expect(local(vm.dependsOn[2])).toMatch(/^\$\{\[terraform_data\.node-drains-prod_End(-\d+)?_[0-9A-F]{8}\]\}$/);
     // The Secret lives in the quota's namespace too: a first apply must not create it before the namespace. It
     // waits for the namespace only, so Secrets come before the VMs (which wait for the ResourceQuota) in an apply.
     expect(rq.depends_on).toHaveLength(1);
@@ -215,6 +231,43 @@ describe('constructs synth', () => {
     expect(grew).toHaveLength(7);
   });
 
+  it('holds a pool of more than NODES_PER_CHUNK nodes in chunks of it: one more node changes only the last chunk, and a later chunk is moved to from 0.6', () => {
+    type Stack = { resource: Record<string, Record<string, { for_each?: Record<string, unknown> }>>; moved: { from: string; to: string }[] };
+    const [json, grownJson] = [201, 202].map((count) => Testing.synth(build(Testing.app(), { count, large: true })));
+    const [stack, grown] = [json, grownJson].map((j) => JSON.parse(j) as Stack);
+    // Each of the five node resources, per chunk: the first at `workers/nodes`, the others at `workers/nodes/<k>`.
+    const chunks: string[] = [];
+    for (const byName of Object.values(stack.resource))
+      for (const [name, r] of Object.entries(byName)) {
+        const chunk = /^workers_nodes_(?:(\d+)_)?(?:[A-Za-z]+_)?[0-9A-F]{8}$/.exec(name);
+        if (!chunk) continue;
+        chunks.push(chunk[1] ?? '0');
+        expect(Object.keys(r.for_each!)).toHaveLength({ '0': NODES_PER_CHUNK, '1': NODES_PER_CHUNK, '2': 1 }[chunk[1] ?? '0']!);
+      }
+    expect(chunks.sort()).toEqual(['0', '1', '2'].flatMap((k) => Array<string>(5).fill(k)));
+    // The 202nd node: exactly its seven instances (five node resources, its drain and end), nothing else changed.
+    const bodies = (j: string) => new Map([...instancesByAddress(JSON.parse(j) as object)].map(([k, v]) => [k, { body: JSON.stringify(v) }]));
+    const [was, is] = [bodies(json), bodies(grownJson)];
+    const added = [...is.keys()].filter((k) => !was.has(k));
+    expect(added).toHaveLength(7);
+    expect(added.every((k) => k.endsWith('["workers-201"]'))).toBe(true);
+    expect(added.filter((k) => /_nodes_2_/.test(k))).toHaveLength(5);
+    // But the pool's roll, whose provisioner gained the node (an argument Terraform's plan does not show).
+    const changed = [...was].filter(([k, v]) => is.get(k)?.body !== v.body).map(([k]) => k);
+    expect(changed).toEqual([expect.stringMatching(/^terraform_data\.workers_rollout_[0-9A-F]{8}$/)]);
+    expect(rolloutDelta(was.get(changed[0])!.body, is.get(changed[0])!.body)).toEqual({ dependsOn: [], nodes: ['workers-201'], restUnchanged: true });
+    // A node of the second chunk: from its per-node address (0.2-0.5) to the first chunk's key (0.6), then to its own.
+    const chain = grown.moved
+      .filter((m) => m.from.includes('["workers-150"]') || m.to.includes('["workers-150"]'))
+      .filter((m) => !m.from.startsWith('terraform_data.'));
+    expect(chain).toHaveLength(10);
+    for (const m of chain.filter((c) => !c.from.includes('['))) {
+      const next = chain.find((c) => c.from === m.to);
+      expect(m.to).toMatch(/_nodes_(\w+_)?[0-9A-F]{8}\["workers-150"\]$/);
+      expect(next?.to).toMatch(/_nodes_1_(\w+_)?[0-9A-F]{8}\["workers-150"\]$/);
+    }
+  });
+
   it('moves every per-node resource of 0.2 to 0.5 (VmNode, at <pool>/<node>) to its key, and nothing else', () => {
     const json = JSON.parse(Testing.synth(build(Testing.app(), { count: 2 }))) as { moved: { from: string; to: string }[] };
     const parts = {
@@ -232,13 +285,38 @@ describe('constructs synth', () => {
         ),
       })),
     );
-    expect(json.moved).toEqual(expected);
+    // (The drains' moves between their blocks are the next test's.)
+    expect(json.moved.filter((m) => !m.from.startsWith('terraform_data.node-drains-'))).toEqual(expected);
+  });
+
+  it('moves the drain and end of a node whose VMs hash to another pair of drain blocks from the first pair (0.6), and no other', () => {
+    const app = Testing.app();
+    const stack = build(app, { count: 2 });
+    const json = JSON.parse(Testing.synth(stack)) as { moved: { from: string; to: string }[] };
+    const vms = stack.node.findAll().find((c) => c.node.path.endsWith('/workers/nodes/Resource'))!;
+    const bucket = drainBucketOf(vms);
+    const drains = json.moved.filter((m) => m.from.startsWith('terraform_data.node-drains-'));
+    expect(drains).toEqual(
+      bucket === 0
+        ? []
+        : ['workers-0', 'workers-1'].flatMap((node) => [
+            {
+              from: expect.stringMatching(new RegExp(`^terraform_data\\.node-drains-prod_[0-9A-F]{8}\\["${node}"\\]$`)),
+              to: expect.stringMatching(new RegExp(`^terraform_data\\.node-drains-prod_Resource-${bucket}_[0-9A-F]{8}\\["${node}"\\]$`)),
+            },
+            {
+              from: expect.stringMatching(new RegExp(`^terraform_data\\.node-drains-prod_End_[0-9A-F]{8}\\["${node}"\\]$`)),
+              to: expect.stringMatching(new RegExp(`^terraform_data\\.node-drains-prod_End-${bucket}_[0-9A-F]{8}\\["${node}"\\]$`)),
+            },
+          ]),
+    );
+    expect(bucket).not.toBe(0); // the fixture's pool is outside the first pair, so the moves above are checked
   });
 
   it('writes the moves in HCL too, and refuses HCL for a deploy that takes 0.1 or 0.2 resources over', () => {
     const hcl = String(Testing.synthHcl(build(Testing.app(), { count: 2 })));
     const moves = [...hcl.matchAll(/moved \{\s*from\s*=\s*(\S+)\s*to\s*=\s*(\S+)\s*\}/g)].map((m) => [m[1], m[2]]);
-    expect(moves).toHaveLength(10);
+    expect(moves.filter(([from]) => !from.startsWith('terraform_data.node-drains-'))).toHaveLength(10);
     expect(moves).toContainEqual([
       expect.stringMatching(/^kubectl_manifest\.workers_workers-1_UserData_[0-9A-F]{8}$/),
       expect.stringMatching(/^kubectl_manifest\.workers_nodes_UserData_[0-9A-F]{8}\["workers-1"\]$/),

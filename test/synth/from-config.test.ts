@@ -50,8 +50,15 @@ describe('a cdktf app from the YAML config', () => {
   });
 
   it("drains each node with its pool's drainTimeout (15m unless the pool says), and refuses one that is not a duration at its path", () => {
-    const drains = (j: Synth) =>
-      Object.values(j.resource.terraform_data ?? {}).map((r) => (r as unknown as { for_each: Record<string, { timeout: string }> }).for_each);
+    // Every node's drain input, from all the drain blocks (a node is in the pair its VMs or HostClaim hash to).
+    const drains = (j: Synth) => [
+      Object.assign(
+        {},
+        ...Object.entries(j.resource.terraform_data ?? {})
+          .filter(([k]) => !/_End(-\d+)?_[0-9A-F]{8}$/.test(k))
+          .map(([, r]) => (r as unknown as { for_each: Record<string, { timeout: string }> }).for_each),
+      ) as Record<string, { timeout: string }>,
+    ];
     const [defaults] = drains(json);
     expect(defaults['team-a-workers-0'].timeout).toBe('15m');
     expect(defaults['team-a-prod-train-0'].timeout).toBe('15m');
