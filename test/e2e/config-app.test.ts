@@ -206,7 +206,7 @@ describe('e2e: the example config as one stack', () => {
     const created = [...plusOne.stdout.matchAll(/# (\S+) will be created/g)].map((m) => m[1]);
     expect(created).toHaveLength(7);
     for (const address of created)
-      expect(address).toMatch(/^\w+\.(team-a-workers_nodes_(\w+_)?|node-drains-team-a-prod_(End_)?)[0-9A-F]{8}\["team-a-workers-6"\]$/);
+      expect(address).toMatch(/^\w+\.(team-a-workers_nodes_(\w+_)?|node-drains-team-a-prod_(End_|Resource-\d+_|End-\d+_)?)[0-9A-F]{8}\["team-a-workers-6"\]$/);
     expect(created.filter((a) => a.startsWith('terraform_data.'))).toHaveLength(2);
     expectOk('apply +1', await tf('metalslice-pool-team-a-workers', ['apply', '-auto-approve', '-input=false', '-no-color']));
     expect((await workers()).sort()).toEqual(Array.from({ length: 7 }, (_, i) => `team-a-workers-${i}`).sort());
