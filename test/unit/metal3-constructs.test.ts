@@ -128,15 +128,17 @@ describe('PrivateNodePool synth', () => {
       );
     const a = flat(before);
     const b = flat(after);
+    const grew: string[] = [];
     for (const [k, v] of a) {
-      // The drains gain that node's instance (drained before its HostClaim goes), and nothing else.
-      if (isDrainKey(k))
-        expect(drainDelta(v, b.get(k)!)).toEqual({
-          nodes: ['prod-metal-workers-2'],
-          dependsOn: [expect.stringContaining('prod-metal-workers-2')],
-          restUnchanged: true,
-        });
-      else if (isNodeEndKey(k)) expect(drainDelta(v, b.get(k)!)).toEqual({ nodes: ['prod-metal-workers-2'], dependsOn: [], restUnchanged: true });
+      // One pair of drain blocks (the one the new HostClaim hashes to) gains that node's instances, and nothing else:
+      // its drain waits for the pair's node resources through a local, which gains the claim (checked below).
+      if (isDrainKey(k) || isNodeEndKey(k)) {
+        const delta = drainDelta(v, b.get(k)!);
+        expect(delta.restUnchanged).toBe(true);
+        expect(delta.dependsOn.every((d) => /^local\.[\w-]+_Removers-\d+_[0-9A-F]{8}$/.test(d))).toBe(true);
+        if (delta.nodes.length > 0) grew.push(k);
+        expect(delta.nodes).toEqual(delta.nodes.length > 0 ? ['prod-metal-workers-2'] : []);
+      }
       // The pool's roll runs after the new node's claim, Secret and token too, and its node list (a provisioner
       // argument, no planned change) names it.
       else if (isRolloutKey(k))
@@ -147,6 +149,12 @@ describe('PrivateNodePool synth', () => {
         });
       else expect(b.get(k)).toBe(v);
     }
+    // The drain and the end of one pair.
+    const bucketOf = (k: string) => /_(?:Resource-|End-)(\d+)_[0-9A-F]{8}$/.exec(k)?.[1] ?? '0';
+    expect(grew).toHaveLength(2);
+    expect(new Set(grew.map(bucketOf)).size).toBe(1);
+    const removers = Object.entries(after.locals ?? {}).find(([name]) => new RegExp(`_Removers-${bucketOf(grew[0])}_[0-9A-F]{8}$`).test(name));
+    expect(String(removers?.[1])).toMatch(/kubernetes_manifest\.[\w-]*prod-metal-workers-2[\w-]*/);
     const added = [...b.keys()].filter((k) => !a.has(k));
     expect(added.every((k) => /prod-metal-workers-2/.test(k))).toBe(true);
     expect(added.map((k) => k.split('.')[0]).sort()).toEqual([
@@ -156,10 +164,14 @@ describe('PrivateNodePool synth', () => {
       'random_password',
       'random_string',
     ]);
-    // And one local: the new node's cloud-init document, which its userData Secret encodes.
+    // And one local: the new node's cloud-init document, which its userData Secret encodes (besides its pair's
+    // locals, which name its claim, and are new if the pair was empty).
     const [la, lb] = [before.locals ?? {}, after.locals ?? {}];
-    for (const [k, v] of Object.entries(la)) expect(lb[k]).toBe(v);
-    expect(Object.keys(lb).filter((k) => !(k in la))).toEqual([expect.stringMatching(/^metal-workers_prod-metal-workers-2_UserDataDocument_[0-9A-F]{8}$/)]);
+    for (const [k, v] of Object.entries(la)) if (k !== removers![0]) expect(lb[k]).toBe(v);
+    const hub = /^node-drains-[\w-]+_(Removers|Ends)-\d+_[0-9A-F]{8}$/;
+    expect(Object.keys(lb).filter((k) => !(k in la) && !hub.test(k))).toEqual([
+      expect.stringMatching(/^metal-workers_prod-metal-workers-2_UserDataDocument_[0-9A-F]{8}$/),
+    ]);
   });
 
   it('fails synth naming the free hosts when the pool claims more than there are', () => {
