@@ -9,7 +9,7 @@
  * each instance has one edge, and Terraform still records the same resources as its dependencies (it follows
  * references through locals), so the order of creation and of destruction is the one `depends_on` gave.
  */
-import { IResolvable, TerraformElement, TerraformLocal, Token } from 'cdktf';
+import { IResolvable, TerraformElement, TerraformLocal, TerraformStack, Token } from 'cdktf';
 import { Construct } from 'constructs';
 
 /**
@@ -30,6 +30,12 @@ export class MadeAtSynth<T> implements IResolvable {
   toString(): string {
     return Token.asString(this);
   }
+}
+
+/** The ids of `c`'s path below its stack, `c`'s own last: what cdktf makes its logical id of. */
+export function idsInStack(c: Construct): string[] {
+  const scopes = c.node.scopes;
+  return scopes.slice(scopes.indexOf(TerraformStack.of(c)) + 1).map((s) => s.node.id);
 }
 
 /** `type.name` of a resource, for an expression written by hand. */

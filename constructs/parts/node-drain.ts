@@ -24,7 +24,7 @@
 import { createHash } from 'node:crypto';
 import { DataResource, dependable, Lazy, TerraformIterator, TerraformResource, TerraformStack, Token } from 'cdktf';
 import { Construct } from 'constructs';
-import { AddressBlocks, addressOf, hub, instance, PerNodeAddresses } from './addresses';
+import { AddressBlocks, addressOf, hub, idsInStack, instance, PerNodeAddresses } from './addresses';
 import { DEFAULT_DRAIN_TIMEOUT, drainTimeoutProblem } from '../core/input/disruption';
 import { caCertHash } from '../render/cloud-init';
 
@@ -103,9 +103,7 @@ export const DRAIN_BUCKETS = 16;
  * stack (the same in one stack and in a stack per pool).
  */
 export function drainBucketOf(resource: Construct): number {
-  const scopes = resource.node.scopes;
-  const inStack = scopes.slice(scopes.indexOf(TerraformStack.of(resource)) + 1).map((c) => c.node.id);
-  return createHash('sha256').update(inStack.join('/')).digest().readUInt32BE(0) % DRAIN_BUCKETS;
+  return createHash('sha256').update(idsInStack(resource).join('/')).digest().readUInt32BE(0) % DRAIN_BUCKETS;
 }
 
 /** One pair of drain and end blocks, and the nodes (keyed by Node name) and node resources in it. */
@@ -113,7 +111,7 @@ interface DrainBucket {
   readonly drains: DataResource;
   readonly ends: DataResource;
   readonly nodes: Map<string, DrainInput>;
-  readonly removers: TerraformResource[];
+  readonly removers: Set<TerraformResource>;
   /** `depends_on` of the removers: the ends of the bucket, as one local. */
   endsHub?: string;
 }
@@ -136,8 +134,6 @@ export class NodeDrains extends Construct {
   private readonly names = new Set<string>();
   private readonly buckets: DrainBucket[];
   private readonly cluster: DrainedCluster;
-  /** The node resources the drains depend on (a chunk of a pool's VMs, or a HostClaim). */
-  private readonly removers = new Set<TerraformResource>();
 
   private constructor(scope: Construct, id: string, cluster: DrainedCluster) {
     super(scope, id);
@@ -158,7 +154,7 @@ export class NodeDrains extends Construct {
         END_COMMAND,
         {},
       );
-      return { drains, ends, nodes, removers: [] };
+      return { drains, ends, nodes, removers: new Set<TerraformResource>() };
     });
     new PerNodeAddresses(this, 'Moves', () => this.moves());
   }
@@ -221,10 +217,9 @@ export class NodeDrains extends Construct {
     });
     // A chunk of a pool's VMs is one resource for its nodes: it is depended on, and depends on the ends, once. Both
     // through a local, one vertex: the drains wait for the bucket's node resources, they for its ends.
-    if (this.removers.has(removes)) return;
-    this.removers.add(removes);
-    if (bucket.removers.length === 0) (bucket.drains.dependsOn ??= []).push(dependable(hub(this, `Removers-${b}`, () => bucket.removers)));
-    bucket.removers.push(removes);
+    if (bucket.removers.has(removes)) return;
+    if (bucket.removers.size === 0) (bucket.drains.dependsOn ??= []).push(dependable(hub(this, `Removers-${b}`, () => [...bucket.removers])));
+    bucket.removers.add(removes);
     bucket.endsHub ??= dependable(hub(this, `Ends-${b}`, () => [bucket.ends]));
     removes.dependsOn = [...(removes.dependsOn ?? []), bucket.endsHub];
   }

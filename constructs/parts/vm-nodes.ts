@@ -40,7 +40,7 @@ import { KUBEVIRT_API_VERSION } from '../render/kubevirt';
 import { KubeObject, POOL_LABEL } from '../render/labels';
 import { renderBootstrapTokenSecret } from '../render/secrets';
 import { ITenantCluster } from '../tenant-cluster';
-import { AddressBlocks, addressOf, hub, instance, MadeAtSynth, PerNodeAddresses } from './addresses';
+import { AddressBlocks, addressOf, hub, idsInStack, instance, MadeAtSynth, PerNodeAddresses } from './addresses';
 import { NodeDrains } from './node-drain';
 import type { NodeRollout } from './node-rollout';
 
@@ -224,7 +224,7 @@ class NodeChunk {
     const firstChunk = this.first ?? this;
     const nodesScope = firstChunk.scope;
     const stack = TerraformStack.of(nodesScope);
-    const pool = nodesScope.node.scopes.slice(nodesScope.node.scopes.indexOf(stack) + 1, -1).map((c) => c.node.id);
+    const pool = idsInStack(nodesScope).slice(0, -1);
     const old = (node: string, ...path: string[]) =>
       stack.getLogicalId({ scopes: [stack, ...[...pool, node, ...path].map((id) => ({ node: { id } }))] } as unknown as Node);
     const fromManifest = adoptsFromManifest(nodesScope);
