@@ -10,6 +10,7 @@ import { validateCoreObject } from '../support/core-schema';
 import { knownKinds, validateAgainstCrd } from '../support/crd-schema';
 import { REPO_ROOT } from '../support/models';
 import { asApplied, stackObjects } from '../support/stack-objects';
+import { isDrainKey } from '../support/synth';
 
 type Synth = { resource: Record<string, Record<string, { manifest?: { apiVersion: string; kind: string; metadata: { name: string } } }>> };
 
@@ -51,15 +52,14 @@ describe('a cdktf app from the YAML config', () => {
 
   it("drains each node with its pool's drainTimeout (15m unless the pool says), and refuses one that is not a duration at its path", () => {
     // Every node's drain input, from all the drain blocks (a node is in the pair its VMs or HostClaim hash to).
-    const drains = (j: Synth) => [
+    const drains = (j: Synth): Record<string, { timeout: string }> =>
       Object.assign(
         {},
         ...Object.entries(j.resource.terraform_data ?? {})
-          .filter(([k]) => !/_End(-\d+)?_[0-9A-F]{8}$/.test(k))
+          .filter(([name]) => isDrainKey(`terraform_data.${name}`))
           .map(([, r]) => (r as unknown as { for_each: Record<string, { timeout: string }> }).for_each),
-      ) as Record<string, { timeout: string }>,
-    ];
-    const [defaults] = drains(json);
+      ) as Record<string, { timeout: string }>;
+    const defaults = drains(json);
     expect(defaults['team-a-workers-0'].timeout).toBe('15m');
     expect(defaults['team-a-prod-train-0'].timeout).toBe('15m');
     const slow = {
@@ -72,7 +72,7 @@ describe('a cdktf app from the YAML config', () => {
     new RandomProvider(other, 'random');
     new CapacityPlan(other, 'plan');
     addConfig(other, slow);
-    const [set] = drains(JSON.parse(Testing.synth(other)) as Synth);
+    const set = drains(JSON.parse(Testing.synth(other)) as Synth);
     expect([set['team-a-workers-0'].timeout, set['team-a-highmem-0'].timeout, set['team-a-prod-train-1'].timeout]).toEqual(['1h30m', '15m', '45m']);
 
     const bad = { ...config, nodePools: config.nodePools!.map((p, i) => (i === 0 ? { ...p, drainTimeout: '15 minutes' } : p)) };
