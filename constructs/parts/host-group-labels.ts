@@ -15,12 +15,13 @@
  * app that declares a fleet is the provider team's); a fleet imported into a consumer stack writes none, and its
  * grouped pools keep their group's host names (render/kubevirt.ts `groupsLabelled`).
  */
-import { Lazy, TerraformIterator, TerraformStack, Token } from 'cdktf';
+import { TerraformStack, Token } from 'cdktf';
 import { Construct } from 'constructs';
 import { CapacityPlan } from '../capacity-plan';
 import { hostGroupLabels } from '../render/host-groups';
 import { shortened } from '../core/naming/derived';
 import { Labels } from '../providers/kubernetes/labels';
+import { forEachOf } from './addresses';
 
 /**
  * The field manager of a stack's group labels on one fleet: at most 128 characters (the API server's limit),
@@ -38,7 +39,7 @@ export class HostGroupLabels extends Construct {
     // Produced once per synth: cdktf resolves a value more than once, and the plan's VM list can be 10,000 long.
     let labels: Record<string, Record<string, string>> | undefined;
     const produce = () => (labels ??= hostGroupLabels(CapacityPlan.require(this).plannedVms(), fleet));
-    const each = TerraformIterator.fromMap(Lazy.anyValue({ produce }));
+    const each = forEachOf(this, 'Hosts', produce);
     new Labels(this, 'Resource', {
       forEach: each,
       apiVersion: 'v1',

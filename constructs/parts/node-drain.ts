@@ -22,9 +22,9 @@
  * drained Node that says what it is, never a guest without its Node.
  */
 import { createHash } from 'node:crypto';
-import { DataResource, dependable, Lazy, TerraformIterator, TerraformResource, TerraformStack, Token } from 'cdktf';
+import { DataResource, dependable, TerraformResource, TerraformStack } from 'cdktf';
 import { Construct } from 'constructs';
-import { AddressBlocks, addressOf, hub, idsInStack, instance, PerNodeAddresses } from './addresses';
+import { AddressBlocks, addressOf, forEachOf, hub, idsInStack, instance, PerNodeAddresses } from './addresses';
 import { DEFAULT_DRAIN_TIMEOUT, drainTimeoutProblem } from '../core/input/disruption';
 import { caCertHash } from '../render/cloud-init';
 
@@ -171,9 +171,7 @@ export class NodeDrains extends Construct {
     command: string,
     extra: Record<string, string>,
   ): DataResource {
-    const each = TerraformIterator.fromMap(
-      Token.asAnyMap(Lazy.anyValue({ produce: () => Object.fromEntries([...nodes].sort(byKey).map(([k, v]) => [k, input(v)])) })),
-    );
+    const each = forEachOf(this, `${id}Nodes`, () => Object.fromEntries([...nodes].sort(byKey).map(([k, v]) => [k, input(v)])));
     return new DataResource(this, id, {
       forEach: each,
       input: each.value as Record<string, string>,

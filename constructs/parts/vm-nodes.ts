@@ -25,7 +25,7 @@
  * context keys, the resources of those releases' types are forgotten and taken over as before (kubectl.ts), at
  * their new addresses.
  */
-import { ITerraformDependable, TerraformElement, TerraformIterator, TerraformLocal, TerraformStack, Token } from 'cdktf';
+import { ITerraformDependable, TerraformElement, TerraformLocal, TerraformStack } from 'cdktf';
 import { Construct, Node } from 'constructs';
 import { stringify } from 'yaml';
 import { DEFAULT_BOOTSTRAP_TOKEN_TTL, bootstrapTokenTtlProblem } from '../core/input/join-token';
@@ -40,7 +40,7 @@ import { KUBEVIRT_API_VERSION } from '../render/kubevirt';
 import { KubeObject, POOL_LABEL } from '../render/labels';
 import { renderBootstrapTokenSecret } from '../render/secrets';
 import { ITenantCluster } from '../tenant-cluster';
-import { AddressBlocks, addressOf, hub, idsInStack, instance, MadeAtSynth, PerNodeAddresses } from './addresses';
+import { AddressBlocks, addressOf, forEachOf, hub, idsInStack, instance, MadeAtSynth, PerNodeAddresses } from './addresses';
 import { NodeDrains } from './node-drain';
 import type { NodeRollout } from './node-rollout';
 
@@ -141,7 +141,7 @@ class NodeChunk {
   ) {
     const { cluster } = props;
     // Keyed by Node name (the value is the name again: what `for_each` needs is the keys).
-    const each = TerraformIterator.fromMap(Token.asAnyMap(new MadeAtSynth(() => Object.fromEntries([...this.nodes.keys()].map((n) => [n, n])))));
+    const each = forEachOf(scope, 'Nodes', () => Object.fromEntries([...this.nodes.keys()].map((n) => [n, n])));
     const tokenId = new StringResource(scope, 'TokenId', { ...TOKEN_ID_CHARS, forEach: each });
     const tokenSecret = new Password(scope, 'TokenSecret', { ...TOKEN_SECRET_CHARS, forEach: each });
     const [idAddress, secretAddress] = [addressOf(tokenId), addressOf(tokenSecret)];

@@ -94,8 +94,8 @@ export function toPerNodeLayout(tf: ManifestLayoutStack): void {
 }
 
 /**
- * In a parsed stack: what 0.6 wrote, from this release's. Every dependency named directly, not through a local that
- * names them (constructs/parts/addresses.ts); one pair of drain blocks per tenant cluster (its nodes in the first
+ * In a parsed stack: what 0.6 wrote, from this release's. Every `for_each` map written in its resource, and every
+ * dependency named directly, not through a local (constructs/parts/addresses.ts); one pair of drain blocks per tenant cluster (its nodes in the first
  * pair, where the stack's moves take them from), not sixteen (constructs/parts/node-drain.ts); and the moves of a
  * node of a later chunk of its pool (constructs/parts/vm-nodes.ts) from the per-node address straight to its own.
  */
@@ -103,6 +103,15 @@ export function toRelease06Layout(tf: ManifestLayoutStack): void {
   const locals = (tf.locals ??= {});
   const data = tf.resource.terraform_data ?? {};
   const all = () => Object.values(tf.resource).flatMap((byId) => Object.values(byId ?? {}) as { depends_on?: string[]; for_each?: Record<string, unknown> }[]);
+  // Each `for_each` map inline, as 0.6 wrote it, not the local that holds it (addresses.ts forEachOf).
+  const held = new Set<string>();
+  for (const r of all() as { for_each?: unknown }[]) {
+    const local = typeof r.for_each === 'string' ? /^\$\{local\.([\w-]+)\}$/.exec(r.for_each) : null;
+    if (!local) continue;
+    r.for_each = structuredClone(locals[local[1]]);
+    held.add(local[1]);
+  }
+  for (const name of held) delete locals[name];
   // The locals that stand for a list of resources in depends_on.
   const hubs = new Map<string, string[]>();
   for (const [name, value] of Object.entries(locals)) {

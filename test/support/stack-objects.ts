@@ -79,14 +79,40 @@ export function forEachInstance<T>(arguments_: T, key: string, locals: Record<st
   return resolve(arguments_) as T;
 }
 
+/** A `for_each` as the stack writes it: the local that holds the map (`${local.<name>}`, constructs/parts/addresses.ts `forEachOf`) resolved to the map. */
+export function forEachMap(forEach: unknown, locals: Record<string, unknown> = {}): unknown {
+  const local = typeof forEach === 'string' ? /^\$\{local\.([\w-]+)\}$/.exec(forEach) : null;
+  return local ? locals[local[1]] : forEach;
+}
+
 /**
- * The resources of `type` in a stack, one entry per instance: a resource with a literal `for_each` map becomes one
+ * `stack` with each resource's `for_each` the map its local holds (the stack itself is not changed), for tests that
+ * read a resource's keys.
+ */
+export function inlineForEach<T>(stack: T): T {
+  const s = stack as ForEachStack;
+  const resource = Object.fromEntries(
+    Object.entries(s.resource ?? {}).map(([type, byName]) => [
+      type,
+      Object.fromEntries(
+        Object.entries(byName ?? {}).map(([name, r]) => {
+          const forEach = (r as { for_each?: unknown }).for_each;
+          return [name, forEach === undefined ? r : { ...r, for_each: forEachMap(forEach, s.locals) }];
+        }),
+      ),
+    ]),
+  );
+  return (s.resource ? { ...s, resource } : s) as T;
+}
+
+/**
+ * The resources of `type` in a stack, one entry per instance: a resource with a `for_each` map becomes one
  * entry per key, named `<name>["<key>"]`, its arguments as `forEachInstance` gives them (without `for_each`).
  */
 export function resourceInstances<T extends object>(stack: ForEachStack, type: string): [string, T][] {
   const out: [string, T][] = [];
   for (const [name, r] of Object.entries(stack.resource?.[type] ?? {})) {
-    const keys = (r as { for_each?: unknown }).for_each;
+    const keys = forEachMap((r as { for_each?: unknown }).for_each, stack.locals);
     if (keys === null || typeof keys !== 'object') {
       out.push([name, r as unknown as T]);
       continue;

@@ -4,7 +4,7 @@ import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
 import { REPO_ROOT } from './models';
-import { instancesByAddress } from './stack-objects';
+import { inlineForEach, instancesByAddress } from './stack-objects';
 
 export function synthExample(env: Record<string, string> = {}): string {
   const outdir = fs.mkdtempSync(path.join(os.tmpdir(), 'metalslice-synth-'));
@@ -34,7 +34,8 @@ type Resources = Record<string, Record<string, { '//'?: { metadata: { path: stri
 
 /** `type.name` -> resource JSON, from a cdk.tf.json. */
 export function resourcesOf(stackJson: string): Map<string, { path: string; body: string }> {
-  const resources = (JSON.parse(stackJson) as { resource: Resources }).resource;
+  // A resource's `for_each` as the map its local holds: what a test compares of a resource is its instances' keys.
+  const resources = inlineForEach(JSON.parse(stackJson) as { resource: Resources; locals?: Record<string, unknown> }).resource;
   const out = new Map<string, { path: string; body: string }>();
   for (const [type, byName] of Object.entries(resources)) {
     for (const [name, body] of Object.entries(byName)) out.set(`${type}.${name}`, { path: body['//']!.metadata.path, body: JSON.stringify(body) });

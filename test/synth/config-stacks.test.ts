@@ -7,7 +7,7 @@ import { addConfig, addConfigStacks, CapacityPlan, ConfigStacks, MetalsliceConfi
 import { loadConfigFile } from '../../constructs/core/input/config';
 import { REPO_ROOT } from '../support/models';
 import { isDrainKey, isNodeEndKey, isRolloutKey, rolloutDelta } from '../support/synth';
-import { instancesByAddress } from '../support/stack-objects';
+import { inlineForEach, instancesByAddress } from '../support/stack-objects';
 import { DRAIN_BUCKETS } from '../../constructs/parts/node-drain';
 
 type Resource = Record<string, unknown> & { '//'?: unknown; depends_on?: string[] };
@@ -35,7 +35,8 @@ function instances(json: Synth): Map<string, Resource> {
 /** `type.name` -> the resource without its construct-path metadata. */
 function resources(json: Synth): Map<string, Resource> {
   const out = new Map<string, Resource>();
-  for (const [type, byName] of Object.entries(json.resource ?? {})) {
+  // Each `for_each` as the map its local holds: the stacks name their locals alike, and a test compares the keys.
+  for (const [type, byName] of Object.entries(inlineForEach(json).resource ?? {})) {
     for (const [name, { '//': _meta, ...body }] of Object.entries(byName)) out.set(`${type}.${name}`, body);
   }
   return out;

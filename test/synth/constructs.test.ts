@@ -18,7 +18,7 @@ import { parse } from 'yaml';
 import { findSecrets } from '../support/secret-scan';
 import { EXAMPLE_CA, hosts } from '../support/models';
 import { parsePlanJson } from '../support/plan-json';
-import { instancesByAddress, resourceInstances, stackObjects } from '../support/stack-objects';
+import { inlineForEach, instancesByAddress, resourceInstances, stackObjects } from '../support/stack-objects';
 import { defined } from '../support/defined';
 import { drainBucketOf } from '../../constructs/parts/node-drain';
 import { NODES_PER_CHUNK } from '../../constructs/parts/vm-nodes';
@@ -217,7 +217,7 @@ describe('constructs synth', () => {
   it('keeps the same resources, each with the same depends_on, whatever the pool size: only instance keys grow', () => {
     type Stack = { resource: Record<string, Record<string, { depends_on?: string[]; for_each?: Record<string, unknown> }>> };
     const shape = (count: number) => {
-      const json = JSON.parse(Testing.synth(build(Testing.app(), { count }))) as Stack;
+      const json = inlineForEach(JSON.parse(Testing.synth(build(Testing.app(), { count }))) as Stack);
       return Object.entries(json.resource).flatMap(([type, byName]) =>
         Object.entries(byName).map(([name, r]) => ({ address: `${type}.${name}`, dependsOn: r.depends_on ?? [], keys: Object.keys(r.for_each ?? {}).length })),
       );
@@ -234,7 +234,7 @@ describe('constructs synth', () => {
   it('holds a pool of more than NODES_PER_CHUNK nodes in chunks of it: one more node changes only the last chunk, and a later chunk is moved to from 0.6', () => {
     type Stack = { resource: Record<string, Record<string, { for_each?: Record<string, unknown> }>>; moved: { from: string; to: string }[] };
     const [json, grownJson] = [201, 202].map((count) => Testing.synth(build(Testing.app(), { count, large: true })));
-    const [stack, grown] = [json, grownJson].map((j) => JSON.parse(j) as Stack);
+    const [stack, grown] = [json, grownJson].map((j) => inlineForEach(JSON.parse(j) as Stack));
     // Each of the five node resources, per chunk: the first at `workers/nodes`, the others at `workers/nodes/<k>`.
     const chunks: string[] = [];
     for (const byName of Object.values(stack.resource))

@@ -129,16 +129,24 @@ describe('example app synth', () => {
     expect(kubectl).toHaveLength(3);
     // One resource per kind for the pool, whatever its size: the scaled stack has as many resources as before.
     expect(resourcesOf(consumer(scaled)).size).toBe(resourcesOf(consumer(first)).size);
-    // And one entry of each of the pool's two locals: the node's VM and its cloud-init document.
+    // And one entry of the pool's three locals (its keys, the node's VM and its cloud-init document) and of the two
+    // that key its pair of drain blocks, the drain and the end (constructs/parts/addresses.ts forEachOf).
     const locals = (dir: string) => (JSON.parse(consumer(dir)) as { locals: Record<string, Record<string, string>> }).locals;
     const [was, is] = [locals(first), locals(scaled)];
     expect(Object.keys(is)).toEqual(Object.keys(was));
-    // (The pool's maps, keyed by node; the other locals are the one-vertex dependencies, constructs/parts/addresses.ts.)
+    // (The maps, keyed by node; the other locals are the one-vertex dependencies.)
+    const grown: string[] = [];
     for (const [k, map] of Object.entries(was).filter(([, v]) => typeof v === 'object')) {
       for (const [node, v] of Object.entries(map)) expect({ k, node, v: is[k][node] }).toEqual({ k, node, v });
       const grew = Object.keys(is[k]).filter((n) => !(n in map));
-      expect({ k, grew }).toEqual({ k, grew: k.startsWith('team-a-workers_nodes_') ? ['team-a-workers-6'] : [] });
+      if (grew.length > 0) grown.push(k);
+      expect({ k, grew }).toEqual({ k, grew: grew.length > 0 ? ['team-a-workers-6'] : [] });
     }
+    const pair = grown.map((k) => /^node-drains-team-a-prod_(Resource|End)(-\d+)?Nodes_[0-9A-F]{8}$/.exec(k)).filter((m) => m !== null);
+    expect(pair.map((m) => m[1]).sort()).toEqual(['End', 'Resource']);
+    expect(pair[0][2]).toBe(pair[1][2]);
+    expect(grown.filter((k) => k.startsWith('team-a-workers_nodes_'))).toHaveLength(3);
+    expect(grown).toHaveLength(5);
     // The provider stack does not change at all.
     expect(readTree(scaled).get('stacks/provider/cdk.tf.json')).toBe(readTree(first).get('stacks/provider/cdk.tf.json'));
   });

@@ -9,7 +9,7 @@ import { planModel } from '../../constructs/core/plan';
 import { validateCoreObject } from '../support/core-schema';
 import { knownKinds, validateAgainstCrd } from '../support/crd-schema';
 import { REPO_ROOT } from '../support/models';
-import { asApplied, stackObjects } from '../support/stack-objects';
+import { asApplied, inlineForEach, stackObjects } from '../support/stack-objects';
 import { isDrainKey } from '../support/synth';
 
 type Synth = { resource: Record<string, Record<string, { manifest?: { apiVersion: string; kind: string; metadata: { name: string } } }>> };
@@ -21,7 +21,7 @@ describe('a cdktf app from the YAML config', () => {
   new RandomProvider(stack, 'random');
   new CapacityPlan(stack, 'plan');
   addConfig(stack, config);
-  const json = JSON.parse(Testing.synth(stack)) as Synth;
+  const json = inlineForEach(JSON.parse(Testing.synth(stack)) as Synth);
   const manifests = stackObjects(json).map((o) => o.object);
 
   it('synthesizes every kind of node the config declares', () => {
@@ -72,7 +72,7 @@ describe('a cdktf app from the YAML config', () => {
     new RandomProvider(other, 'random');
     new CapacityPlan(other, 'plan');
     addConfig(other, slow);
-    const set = drains(JSON.parse(Testing.synth(other)) as Synth);
+    const set = drains(inlineForEach(JSON.parse(Testing.synth(other)) as Synth));
     expect([set['team-a-workers-0'].timeout, set['team-a-highmem-0'].timeout, set['team-a-prod-train-1'].timeout]).toEqual(['1h30m', '15m', '45m']);
 
     const bad = { ...config, nodePools: config.nodePools!.map((p, i) => (i === 0 ? { ...p, drainTimeout: '15 minutes' } : p)) };

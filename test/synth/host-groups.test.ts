@@ -14,7 +14,7 @@ import { SNAPSHOT_API_VERSION, SNAPSHOT_KIND } from '../../constructs/core/hosts
 import { KubernetesProvider } from '../../constructs/providers/kubernetes/provider';
 import { RandomProvider } from '../../constructs/providers/random/provider';
 import { EXAMPLE_CA, fleet, hosts, model, pool, quota, roomForVms } from '../support/models';
-import { stackObjects } from '../support/stack-objects';
+import { inlineForEach, stackObjects } from '../support/stack-objects';
 
 const host16 = roomForVms({ cpu: 16, memory: '64Gi', disk: '1Ti' });
 
@@ -46,7 +46,7 @@ function synth(config: MetalsliceConfig): { labels: LabelsResource[]; vms: Map<s
   new RandomProvider(stack, 'random');
   new CapacityPlan(stack, 'plan', { writeReport: false });
   addConfig(stack, config);
-  const json = JSON.parse(Testing.synth(stack)) as { resource: Record<string, Record<string, unknown>> };
+  const json = inlineForEach(JSON.parse(Testing.synth(stack)) as { resource: Record<string, Record<string, unknown>> });
   const objects = stackObjects(json);
   const vms = new Map(objects.filter((o) => o.object.kind === 'VirtualMachine').map((o) => [o.object.metadata.name, JSON.stringify(o.object)]));
   return { labels: Object.values(json.resource.kubernetes_labels ?? {}) as LabelsResource[], vms, objects };
