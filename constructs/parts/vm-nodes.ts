@@ -145,9 +145,13 @@ class NodeChunk {
     const tokenId = new StringResource(scope, 'TokenId', { ...TOKEN_ID_CHARS, forEach: each });
     const tokenSecret = new Password(scope, 'TokenSecret', { ...TOKEN_SECRET_CHARS, forEach: each });
     const [idAddress, secretAddress] = [addressOf(tokenId), addressOf(tokenSecret)];
+    // Each token Secret reads its id and secret from a local, not from the two resources: OpenTofu decodes every
+    // instance of a resource an expression names, for each instance that evaluates it (the square of the chunk).
+    const results = (id: string, address: string) => new TerraformLocal(scope, id, `\${{ for k, r in ${address} : k => r.result }}`);
+    const [ids, secrets] = [results('TokenIds', idAddress), results('TokenSecrets', secretAddress)];
     const token = renderBootstrapTokenSecret({
-      tokenId: `\${${idAddress}[each.key].result}`,
-      tokenSecret: `\${${secretAddress}[each.key].result}`,
+      tokenId: `\${local.${ids.friendlyUniqueId}[each.key]}`,
+      tokenSecret: `\${local.${secrets.friendlyUniqueId}[each.key]}`,
       expiration: '${timeadd(timestamp(), ' + JSON.stringify(ttl) + ')}',
       description: 'metalslice node ${each.key}',
     });

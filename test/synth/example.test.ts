@@ -117,8 +117,14 @@ describe('example app synth', () => {
 
   it('makes bootstrap tokens with the random provider', () => {
     const consumer = readTree(first).get('stacks/consumer/cdk.tf.json')!;
-    expect(consumer).toContain('token-secret: ${base64encode(random_password.');
-    expect(consumer).toContain('token-id: ${base64encode(random_string.');
+    // Each token Secret reads its id and secret from a local of its chunk, which reads the random resources.
+    const { locals } = JSON.parse(consumer) as { locals: Record<string, unknown> };
+    const reads = (local: string | undefined) => (local === undefined ? undefined : String(locals[local]));
+    const [id, secret] = [/token-id: \$\{base64encode\(local\.([\w-]+)\[/, /token-secret: \$\{base64encode\(local\.([\w-]+)\[/].map(
+      (re) => re.exec(consumer)?.[1],
+    );
+    expect(reads(id)).toMatch(/^\$\{\{ for k, r in random_string\.[\w-]+ : k => r\.result \}\}$/);
+    expect(reads(secret)).toMatch(/^\$\{\{ for k, r in random_password\.[\w-]+ : k => r\.result \}\}$/);
   });
 
   it("one more node in a pool adds exactly that node's VM, Secrets and token, and changes nothing else", () => {
