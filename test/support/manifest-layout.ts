@@ -94,8 +94,9 @@ export function toPerNodeLayout(tf: ManifestLayoutStack): void {
 }
 
 /**
- * In a parsed stack: what 0.6 wrote, from this release's. Every `for_each` map written in its resource, and every
- * dependency named directly, not through a local (constructs/parts/addresses.ts); one pair of drain blocks per tenant cluster (its nodes in the first
+ * In a parsed stack: what 0.6 wrote, from this release's. Every `for_each` map written in its resource, a token
+ * Secret's id and secret read from the random resources by key, and every dependency named directly, not through a
+ * local (constructs/parts/addresses.ts, vm-nodes.ts); one pair of drain blocks per tenant cluster (its nodes in the first
  * pair, where the stack's moves take them from), not sixteen (constructs/parts/node-drain.ts); and the moves of a
  * node of a later chunk of its pool (constructs/parts/vm-nodes.ts) from the per-node address straight to its own.
  */
@@ -112,6 +113,19 @@ export function toRelease06Layout(tf: ManifestLayoutStack): void {
     held.add(local[1]);
   }
   for (const name of held) delete locals[name];
+  // The token Secrets name the random resources by key, as 0.6 and 0.7.0 wrote them, not the locals of their results.
+  const results = new Map<string, string>();
+  for (const [name, value] of Object.entries(locals)) {
+    const over = typeof value === 'string' ? /^\$\{\{ for k, r in ([\w.-]+) : k => r\.result \}\}$/.exec(value) : null;
+    if (over) results.set(name, over[1]);
+  }
+  if (results.size > 0) {
+    for (const name of results.keys()) delete locals[name];
+    const text = JSON.stringify(tf.resource).replace(/local\.([\w-]+)\[([^\]]+)\]/g, (whole: string, name: string, key: string) =>
+      results.has(name) ? `${results.get(name)!}[${key}].result` : whole,
+    );
+    tf.resource = JSON.parse(text) as ManifestLayoutStack['resource'];
+  }
   // The locals that stand for a list of resources in depends_on.
   const hubs = new Map<string, string[]>();
   for (const [name, value] of Object.entries(locals)) {
