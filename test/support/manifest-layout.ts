@@ -113,19 +113,6 @@ export function toRelease06Layout(tf: ManifestLayoutStack): void {
     held.add(local[1]);
   }
   for (const name of held) delete locals[name];
-  // The token Secrets name the random resources by key, as 0.6 and 0.7.0 wrote them, not the locals of their results.
-  const results = new Map<string, string>();
-  for (const [name, value] of Object.entries(locals)) {
-    const over = typeof value === 'string' ? /^\$\{\{ for k, r in ([\w.-]+) : k => r\.result \}\}$/.exec(value) : null;
-    if (over) results.set(name, over[1]);
-  }
-  if (results.size > 0) {
-    for (const name of results.keys()) delete locals[name];
-    const text = JSON.stringify(tf.resource).replace(/local\.([\w-]+)\[([^\]]+)\]/g, (whole: string, name: string, key: string) =>
-      results.has(name) ? `${results.get(name)!}[${key}].result` : whole,
-    );
-    tf.resource = JSON.parse(text) as ManifestLayoutStack['resource'];
-  }
   // The locals that stand for a list of resources in depends_on.
   const hubs = new Map<string, string[]>();
   for (const [name, value] of Object.entries(locals)) {
@@ -171,6 +158,20 @@ export function toRelease06Layout(tf: ManifestLayoutStack): void {
       while (next.has(end)) end = next.get(end)!;
       return { from, to: end };
     });
+  // The token Secrets name the random resources by key, as 0.6 and 0.7.0 wrote them, not the locals of their results
+  // (last: the resources are parsed anew, so nothing above may hold one).
+  const results = new Map<string, string>();
+  for (const [name, value] of Object.entries(locals)) {
+    const over = typeof value === 'string' ? /^\$\{\{ for k, r in ([\w.-]+) : k => r\.result \}\}$/.exec(value) : null;
+    if (over) results.set(name, over[1]);
+  }
+  if (results.size > 0) {
+    for (const name of results.keys()) delete locals[name];
+    const text = JSON.stringify(tf.resource).replace(/local\.([\w-]+)\[([^\]]+)\]/g, (whole: string, name: string, key: string) =>
+      results.has(name) ? `${results.get(name)!}[${key}].result` : whole,
+    );
+    tf.resource = JSON.parse(text) as ManifestLayoutStack['resource'];
+  }
 }
 
 /** Moves Secrets from kubectl_manifest to kubernetes_secret_v1 (what waited for one waits for it under that type). */
