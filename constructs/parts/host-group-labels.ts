@@ -36,10 +36,8 @@ export class HostGroupLabels extends Construct {
   /** @param fleet the fleet's name */
   constructor(scope: Construct, id: string, fleet: string) {
     super(scope, id);
-    // Produced once per synth: cdktf resolves a value more than once, and the plan's VM list can be 10,000 long.
-    let labels: Record<string, Record<string, string>> | undefined;
-    const produce = () => (labels ??= hostGroupLabels(CapacityPlan.require(this).plannedVms(), fleet));
-    const each = forEachOf(this, 'Hosts', produce);
+    // Made once per synth (forEachOf's local is made at synth, once): the plan's VM list can be 10,000 long.
+    const each = forEachOf(this, 'Hosts', () => hostGroupLabels(CapacityPlan.require(this).plannedVms(), fleet));
     new Labels(this, 'Resource', {
       forEach: each,
       apiVersion: 'v1',
