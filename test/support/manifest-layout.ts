@@ -12,7 +12,7 @@
  */
 import * as fs from 'node:fs';
 import { parse } from 'yaml';
-import { appliedYaml, forEachInstance } from './stack-objects';
+import { appliedYaml, forEachInstance, forEachMap } from './stack-objects';
 
 /** The parts of a synthesized stack (cdk.tf.json) the rewrite touches. */
 export interface ManifestLayoutStack {
@@ -107,12 +107,24 @@ export function toRelease06Layout(tf: ManifestLayoutStack): void {
   // Each `for_each` map inline, as 0.6 wrote it, not the local that holds it (addresses.ts forEachOf).
   const held = new Set<string>();
   for (const r of all() as { for_each?: unknown }[]) {
-    const local = typeof r.for_each === 'string' ? /^\$\{local\.([\w-]+)\}$/.exec(r.for_each) : null;
-    if (!local) continue;
-    r.for_each = structuredClone(locals[local[1]]);
-    held.add(local[1]);
+    const map = forEachMap(r.for_each, locals);
+    if (map === r.for_each) continue;
+    held.add((r.for_each as string).slice('${local.'.length, -1));
+    r.for_each = structuredClone(map);
   }
   for (const name of held) delete locals[name];
+  // The token Secrets name the random resources by key, as 0.6 and 0.7.0 wrote them, not the locals of their results
+  // (vm-nodes.ts: only a token Secret's body reads them).
+  const results = new Map<string, string>();
+  for (const [name, value] of Object.entries(locals)) {
+    const over = typeof value === 'string' ? /^\$\{\{ for k, r in ([\w.-]+) : k => r\.result \}\}$/.exec(value) : null;
+    if (over) results.set(name, over[1]);
+  }
+  for (const name of results.keys()) delete locals[name];
+  for (const r of Object.values(tf.resource.kubectl_manifest ?? {}))
+    r.yaml_body = r.yaml_body.replace(/local\.([\w-]+)\[([^\]]+)\]/g, (whole: string, name: string, key: string) =>
+      results.has(name) ? `${results.get(name)!}[${key}].result` : whole,
+    );
   // The locals that stand for a list of resources in depends_on.
   const hubs = new Map<string, string[]>();
   for (const [name, value] of Object.entries(locals)) {
@@ -158,20 +170,6 @@ export function toRelease06Layout(tf: ManifestLayoutStack): void {
       while (next.has(end)) end = next.get(end)!;
       return { from, to: end };
     });
-  // The token Secrets name the random resources by key, as 0.6 and 0.7.0 wrote them, not the locals of their results
-  // (last: the resources are parsed anew, so nothing above may hold one).
-  const results = new Map<string, string>();
-  for (const [name, value] of Object.entries(locals)) {
-    const over = typeof value === 'string' ? /^\$\{\{ for k, r in ([\w.-]+) : k => r\.result \}\}$/.exec(value) : null;
-    if (over) results.set(name, over[1]);
-  }
-  if (results.size > 0) {
-    for (const name of results.keys()) delete locals[name];
-    const text = JSON.stringify(tf.resource).replace(/local\.([\w-]+)\[([^\]]+)\]/g, (whole: string, name: string, key: string) =>
-      results.has(name) ? `${results.get(name)!}[${key}].result` : whole,
-    );
-    tf.resource = JSON.parse(text) as ManifestLayoutStack['resource'];
-  }
 }
 
 /** Moves Secrets from kubectl_manifest to kubernetes_secret_v1 (what waited for one waits for it under that type). */
