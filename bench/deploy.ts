@@ -20,7 +20,7 @@
  *     VM and Secret turned into a manifest), default settings.
  *
  *   npm run bench:deploy [-- --sizes 100,1000] [--layouts per-pool,one-stack,per-pool-manifest,baseline] [--large-layouts per-pool,baseline]
- *                        [--parallelism 10,30] [--json]
+ *                        [--parallelism 10,30] [--stacks-at-once 1,4] [--json]
  *
  * With --json the last line is one JSON object with the ratios the goals are stated in. Needs the toolchain
  * (npm run setup). Takes about an hour at both sizes on 2 cores; not part of `npm test`.
@@ -35,7 +35,7 @@ const PER_POOL = 50;
 type Layout = 'per-pool' | 'one-stack' | 'one-stack-per-node' | 'per-pool-manifest' | 'baseline';
 
 interface Measure {
-  /** Wall time, summed over the stacks run (they run one after another). */
+  /** Wall time of the step: the base stack, then the pool stacks up to `--stacks-at-once` of them at a time. */
   readonly wallS: number;
   /** User + system CPU of tofu and its providers. */
   readonly cpuS: number;
@@ -50,6 +50,8 @@ interface Result {
   readonly vms: number;
   /** OpenTofu's -parallelism (its default is 10). */
   readonly parallelism: number;
+  /** Pool stacks run at the same time, as `cdktf deploy --parallelism N` runs them (1: one after another). */
+  readonly stacksAtOnce: number;
   readonly stacks: number;
   readonly resourcesPerVm: number;
   /** Bytes of the stacks' states after the apply, per VM. */
@@ -98,6 +100,8 @@ function config(vms: number, quota: string, ca: string, server: string, extra: n
   };
 }
 
+let timedRuns = 0;
+
 /**
  * Runs a command under GNU time: wall, CPU of it and every descendant it waited for, and their peak RSS.
  * Asynchronous: KubeVirt's defaulting webhook is served by this process and must keep answering.
@@ -108,15 +112,17 @@ async function timed(
   cwd: string,
   env: NodeJS.ProcessEnv,
 ): Promise<{ code: number; stdout: string; stderr: string; wallS: number; cpuS: number; peakRssMiB: number }> {
-  const out = path.join(os.tmpdir(), `bench-time-${process.pid}`);
+  const out = path.join(os.tmpdir(), `bench-time-${process.pid}-${++timedRuns}`);
   const r = await run('/usr/bin/time', ['-q', '-f', '%e %U %S %M', '-o', out, command, ...args], { cwd, env });
   const [wall, user, sys, rssKiB] = fs.readFileSync(out, 'utf8').trim().split('\n').pop()!.split(' ').map(Number);
+  fs.rmSync(out, { force: true });
   return { code: r.code, stdout: r.stdout, stderr: r.stderr, wallS: wall, cpuS: user + sys, peakRssMiB: rssKiB / 1024 };
 }
 
-function sum(parts: readonly { wallS: number; cpuS: number; peakRssMiB: number }[]): Measure {
+/** A step's measure: its wall time as the clock saw it (stacks may overlap), its stacks' CPU summed. */
+function measure(wallS: number, parts: readonly { cpuS: number; peakRssMiB: number }[]): Measure {
   return {
-    wallS: round(parts.reduce((s, p) => s + p.wallS, 0)),
+    wallS: round(wallS),
     cpuS: round(parts.reduce((s, p) => s + p.cpuS, 0)),
     peakRssMiB: round(Math.max(0, ...parts.map((p) => p.peakRssMiB))),
     stacks: parts.length,
@@ -214,8 +220,10 @@ class LayoutRun {
     private readonly layout: Layout,
     private readonly vms: number,
     private readonly parallelism = 10,
+    private readonly stacksAtOnce = 1,
   ) {
-    this.quota = `${{ 'per-pool': 'pp', 'one-stack': 'os', 'one-stack-per-node': 'on', baseline: 'bl', 'per-pool-manifest': 'pm' }[layout]}${vms}${parallelism === 10 ? '' : `x${parallelism}`}`;
+    const short = { 'per-pool': 'pp', 'one-stack': 'os', 'one-stack-per-node': 'on', baseline: 'bl', 'per-pool-manifest': 'pm' }[layout];
+    this.quota = `${short}${vms}${parallelism === 10 ? '' : `x${parallelism}`}${stacksAtOnce === 1 ? '' : `s${stacksAtOnce}`}`;
     this.work = fs.mkdtempSync(path.join(os.tmpdir(), `metalslice-bench-${this.quota}-`));
     this.env = {
       ...process.env,
@@ -263,11 +271,21 @@ class LayoutRun {
     return r;
   }
 
-  /** Runs `args` in each stack, one after another. */
+  /**
+   * Runs `args` in each stack as `cdktf deploy --parallelism N` does: the stacks the pool stacks depend on first,
+   * then the pool stacks, up to `stacksAtOnce` of them at a time (each starts as soon as one finishes).
+   */
   private async each(stacks: readonly string[], args: readonly string[], okCodes: readonly number[] = [0]) {
-    const out = [];
-    for (const s of stacks) out.push(await this.tofu(s, args, okCodes));
-    return out;
+    const started = process.hrtime.bigint();
+    const out: Awaited<ReturnType<LayoutRun['tofu']>>[] = [];
+    const pools = stacks.filter((s) => s.includes('-pool-'));
+    for (const s of stacks.filter((s) => !pools.includes(s))) out.push(await this.tofu(s, args, okCodes));
+    let next = 0;
+    const worker = async (): Promise<void> => {
+      while (next < pools.length) out.push(await this.tofu(pools[next++], args, okCodes));
+    };
+    await Promise.all(Array.from({ length: Math.min(this.stacksAtOnce, pools.length) }, worker));
+    return { wallS: Number(process.hrtime.bigint() - started) / 1e9, runs: out };
   }
 
   async run(): Promise<Result> {
@@ -275,17 +293,20 @@ class LayoutRun {
     await this.synth(0);
     const stacks = this.stacks();
     await this.each(stacks, ['init', '-input=false', '-no-color']);
-    log(`${this.layout} ${this.vms} VMs: apply from empty (${stacks.length} stacks)`);
+    log(`${this.layout} ${this.vms} VMs: apply from empty (${stacks.length} stacks, ${this.stacksAtOnce} at once)`);
     const par = `-parallelism=${this.parallelism}`;
-    const apply = sum(await this.each(stacks, ['apply', '-auto-approve', '-input=false', '-no-color', par]));
+    const applied = await this.each(stacks, ['apply', '-auto-approve', '-input=false', '-no-color', par]);
+    const apply = measure(applied.wallS, applied.runs);
     const recorded = this.stateRecords(stacks);
     log(`${this.layout} ${this.vms} VMs: no-op plan`);
-    const noop = sum(await this.each(stacks, ['plan', '-detailed-exitcode', '-input=false', '-no-color', '-lock=false', par]));
+    const noops = await this.each(stacks, ['plan', '-detailed-exitcode', '-input=false', '-no-color', '-lock=false', par]);
+    const noop = measure(noops.wallS, noops.runs);
     log(`${this.layout} ${this.vms} VMs: +1 node, plan what changed`);
     const before = new Map(stacks.map((s) => [s, fs.readFileSync(path.join(this.stacksDir(), s, 'cdk.tf.json'), 'utf8')]));
     await this.synth(1);
     const changed = this.stacks().filter((s) => before.get(s) !== fs.readFileSync(path.join(this.stacksDir(), s, 'cdk.tf.json'), 'utf8'));
-    const plans = await this.each(changed, ['plan', '-detailed-exitcode', '-input=false', '-no-color', '-lock=false', par], [2]);
+    const planned = await this.each(changed, ['plan', '-detailed-exitcode', '-input=false', '-no-color', '-lock=false', par], [2]);
+    const plans = planned.runs;
     const counts = plans.map((p) => /Plan: (\d+) to add, (\d+) to change, (\d+) to destroy/.exec(p.stdout));
     if (counts.some((c) => !c || c[2] !== '0' || c[3] !== '0'))
       throw new Error(`${this.layout}: the +1 plan changes or destroys something: ${plans.map((p) => p.stdout.slice(-600)).join('\n')}`);
@@ -294,13 +315,14 @@ class LayoutRun {
       layout: this.layout,
       vms: this.vms,
       parallelism: this.parallelism,
+      stacksAtOnce: this.stacksAtOnce,
       stacks: stacks.length,
       resourcesPerVm,
       stateBytesPerVm: Math.round(recorded.bytes / this.vms),
       dependenciesPerVm: round(recorded.dependencies / this.vms),
       apply,
       noop,
-      plusOne: sum(plans),
+      plusOne: measure(planned.wallS, plans),
     };
   }
 
@@ -342,6 +364,7 @@ function table(results: readonly Result[]): string {
     'VMs',
     'par.',
     'stacks',
+    'at once',
     'res/VM',
     'state B/VM',
     'deps/VM',
@@ -360,6 +383,7 @@ function table(results: readonly Result[]): string {
       r.vms,
       r.parallelism,
       r.stacks,
+      r.stacksAtOnce,
       r.resourcesPerVm,
       r.stateBytesPerVm,
       r.dependenciesPerVm,
@@ -385,6 +409,10 @@ async function main(): Promise<void> {
   const json = process.argv.includes('--json');
   // OpenTofu -parallelism values to run each layout with (10, its default, unless told); the goals read the first.
   const parallelisms = (arg('--parallelism') ?? '10').split(',').map(Number);
+  // Pool stacks at a time (cdktf deploy's --parallelism; 1 unless told); the goals read the first.
+  const stacksAtOnces = (arg('--stacks-at-once') ?? '1').split(',').map(Number);
+  if (![...parallelisms, ...stacksAtOnces].every((n) => Number.isInteger(n) && n > 0))
+    throw new Error('--parallelism and --stacks-at-once take positive whole numbers, comma-separated (e.g. --stacks-at-once 1,4)');
   const cluster = await startCluster({ kubevirt: true });
   const results: Result[] = [];
   try {
@@ -392,17 +420,20 @@ async function main(): Promise<void> {
     for (const vms of sizes) {
       for (const layout of vms === Math.max(...sizes) ? largeLayouts : layouts) {
         for (const parallelism of parallelisms) {
-          const layoutRun = new LayoutRun(cluster, layout, vms, parallelism);
-          results.push(await layoutRun.run());
-          await layoutRun.cleanUp();
-          log(`\n${table(results)}`);
+          for (const stacksAtOnce of stacksAtOnces) {
+            const layoutRun = new LayoutRun(cluster, layout, vms, parallelism, stacksAtOnce);
+            results.push(await layoutRun.run());
+            log(`\n${table(results)}`);
+            await layoutRun.cleanUp();
+          }
         }
       }
     }
   } finally {
     await cluster.stop();
   }
-  const find = (layout: Layout, vms: number) => results.find((r) => r.layout === layout && r.vms === vms && r.parallelism === parallelisms[0]);
+  const find = (layout: Layout, vms: number) =>
+    results.find((r) => r.layout === layout && r.vms === vms && r.parallelism === parallelisms[0] && r.stacksAtOnce === stacksAtOnces[0]);
   const ratio = (a?: number, b?: number) => (a === undefined || b === undefined || b === 0 ? null : round(a / b, 2));
   const [small, large] = [Math.min(...sizes), Math.max(...sizes)];
   const ours = (vms: number) => find(layouts[0], vms);
@@ -433,6 +464,13 @@ async function main(): Promise<void> {
   process.stdout.write(`ours (${layouts[0]}) +1 plan, ${large} vs ${small} VMs: ${summary.ratios[`plusOne${large}vs${small}`]}x (goal <= 1.5x)\n`);
   process.stdout.write(`no-op plan at ${large} VMs, baseline / ours: ${summary.ratios[`noopBaselineVsOurs${large}`]}x (goal >= 5x)\n`);
   process.stdout.write(`apply of ${large} VMs from empty: ${applySeconds ?? 'not measured'} s (goal < 600 s)\n`);
+  for (const r of results.filter((x) => x.stacksAtOnce !== stacksAtOnces[0])) {
+    const first = results.find((x) => x.layout === r.layout && x.vms === r.vms && x.parallelism === r.parallelism && x.stacksAtOnce === stacksAtOnces[0]);
+    if (first)
+      process.stdout.write(
+        `${r.layout}, ${r.vms} VMs, apply with ${r.stacksAtOnce} pool stacks at once against ${first.stacksAtOnce}: ${r.apply.wallS} s against ${first.apply.wallS} s (${ratio(first.apply.wallS, r.apply.wallS)}x faster)\n`,
+      );
+  }
   for (const [l, g] of Object.entries(summary.growth))
     process.stdout.write(`${l}, ${large} vs ${small} VMs: +1 plan ${g.plusOne}x (goal <= 1.5x), state bytes per VM ${g.stateBytesPerVm}x (goal <= 1.2x)\n`);
   if (json) process.stdout.write(`${JSON.stringify(summary)}\n`);
