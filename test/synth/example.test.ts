@@ -127,6 +127,28 @@ describe('example app synth', () => {
     expect(reads(secret)).toMatch(/^\$\{\{ for k, r in random_password\.[\w-]+ : k => r\.result \}\}$/);
   });
 
+  it('has every for_each read its map from a local (written inline, OpenTofu parses the map again per instance)', () => {
+    let forEaches = 0;
+    for (const [file, content] of readTree(first)) {
+      if (!file.endsWith('cdk.tf.json')) continue;
+      const stack = JSON.parse(content) as { locals?: Record<string, unknown>; resource?: Record<string, Record<string, { for_each?: unknown }>> };
+      for (const [type, byName] of Object.entries(stack.resource ?? {}))
+        for (const [name, r] of Object.entries(byName)) {
+          if (r.for_each === undefined) continue;
+          forEaches += 1;
+          const local = typeof r.for_each === 'string' ? /^\$\{local\.([\w-]+)\}$/.exec(r.for_each)?.[1] : undefined;
+          const map = local === undefined ? undefined : stack.locals?.[local];
+          expect({ file, at: `${type}.${name}`, readsALocalMap: map !== null && typeof map === 'object' && !Array.isArray(map) }).toEqual({
+            file,
+            at: `${type}.${name}`,
+            readsALocalMap: true,
+          });
+        }
+    }
+    // The three pools' five node resources and the sixteen pairs of drain blocks, at least.
+    expect(forEaches).toBeGreaterThanOrEqual(3 * NODE_RESOURCES.length + 32);
+  });
+
   it("one more node in a pool adds exactly that node's VM, Secrets and token, and changes nothing else", () => {
     const consumer = (dir: string) => readTree(dir).get('stacks/consumer/cdk.tf.json')!;
     expectOnlyNodeGrew(consumer(first), consumer(scaled), 'team-a-workers-6', 'team-a-workers', 'team-a-workers_rollout');
