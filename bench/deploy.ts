@@ -72,6 +72,11 @@ function log(message: string): void {
   process.stderr.write(`bench:deploy ${new Date().toISOString().slice(11, 19)} ${message}\n`);
 }
 
+/** The fleet's hosts: one per 10 VMs, at least 10. */
+function hostNames(vms: number): string[] {
+  return Array.from({ length: Math.max(10, vms / 10) }, (_, i) => `bm-${String(i).padStart(4, '0')}`);
+}
+
 /** The config: one fleet, one quota per size and layout (its own namespace), pools of 50 small VMs. */
 function config(vms: number, quota: string, ca: string, server: string, extra: number): unknown {
   const pools = vms / PER_POOL;
@@ -79,8 +84,8 @@ function config(vms: number, quota: string, ca: string, server: string, extra: n
     fleets: [
       {
         name: 'fra1',
-        hosts: Array.from({ length: Math.max(10, vms / 10) }, (_, i) => ({
-          name: `bm-${String(i).padStart(4, '0')}`,
+        hosts: hostNames(vms).map((name) => ({
+          name,
           capacity: { cpu: 64, memory: '256Gi', disk: '2Ti' },
         })),
       },
@@ -294,6 +299,7 @@ class LayoutRun {
     await this.synth(0);
     const stacks = this.stacks();
     await this.each(stacks, ['init', '-input=false', '-no-color']);
+    await this.hostNodes();
     log(`${this.layout} ${this.vms} VMs: apply from empty (${stacks.length} stacks, ${this.stacksAtOnce} at once)`);
     const par = `-parallelism=${this.parallelism}`;
     const applied = await this.each(stacks, ['apply', '-auto-approve', '-input=false', '-no-color', par]);
@@ -328,6 +334,18 @@ class LayoutRun {
       noop,
       plusOne: measure(planned.wallS, plans),
     };
+  }
+
+  /**
+   * The fleet's hosts as Nodes of the provider cluster, as a real fleet has them: a plan that confines spread pools
+   * to host groups (it does at 1,000 hosts) labels their Nodes in the base stack.
+   */
+  private async hostNodes(): Promise<void> {
+    const api = this.cluster.client();
+    for (const name of hostNames(this.vms)) {
+      const r = await api.create('/api/v1/nodes', { apiVersion: 'v1', kind: 'Node', metadata: { name } });
+      if (r.status !== 201 && r.status !== 409) throw new Error(`creating Node ${name}: HTTP ${r.status}`);
+    }
   }
 
   /** What the stacks' states hold after the apply: their bytes, and the dependencies their instances record. */
