@@ -22,7 +22,8 @@
  * drained Node that says what it is, never a guest without its Node.
  */
 import { createHash } from 'node:crypto';
-import { DataResource, dependable, TerraformResource, TerraformStack } from 'cdktf';
+import { dependable, TerraformResource, TerraformStack } from 'cdktf';
+import { TerraformData } from '../plumbing/terraform-data';
 import { Construct } from 'constructs';
 import { AddressBlocks, addressOf, forEachOf, hub, idsInStack, instance, PerNodeAddresses } from './addresses';
 import { DEFAULT_DRAIN_TIMEOUT, drainTimeoutProblem } from '../core/input/disruption';
@@ -108,8 +109,8 @@ export function drainBucketOf(resource: Construct): number {
 
 /** One pair of drain and end blocks, and the nodes (keyed by Node name) and node resources in it. */
 interface DrainBucket {
-  readonly drains: DataResource;
-  readonly ends: DataResource;
+  readonly drains: TerraformData;
+  readonly ends: TerraformData;
   readonly nodes: Map<string, DrainInput>;
   readonly removers: Set<TerraformResource>;
   /** `depends_on` of the removers: the ends of the bucket, as one local. */
@@ -170,9 +171,9 @@ export class NodeDrains extends Construct {
     input: (node: DrainInput) => object,
     command: string,
     extra: Record<string, string>,
-  ): DataResource {
+  ): TerraformData {
     const each = forEachOf(this, `${id}Nodes`, () => Object.fromEntries([...nodes].sort(byKey).map(([k, v]) => [k, input(v)])));
-    return new DataResource(this, id, {
+    return new TerraformData(this, id, {
       forEach: each,
       input: each.value as Record<string, string>,
       provisioners: [

@@ -22,7 +22,8 @@
  * The pools of a stack roll one after another (each waits for the one declared before it), so the peak of a
  * deploy is the fleet at rest plus one pool's surge: what the plan proves.
  */
-import { DataResource, dependable, ITerraformDependable, Lazy, TerraformStack } from 'cdktf';
+import { dependable, ITerraformDependable, Lazy, TerraformStack } from 'cdktf';
+import { TerraformData } from '../plumbing/terraform-data';
 import { Construct } from 'constructs';
 import { DEFAULT_DRAIN_TIMEOUT } from '../core/input/disruption';
 import type { PoolRollout } from '../core/plan';
@@ -133,7 +134,7 @@ const lastInStack = new WeakMap<TerraformStack, NodeRollout>();
 
 /** The roll of one pool's nodes onto their new revision. */
 export class NodeRollout extends Construct {
-  private readonly resource: DataResource;
+  private readonly resource: TerraformData;
   /** The pool's VMs the roll has stopped (VM pools), or its HostClaims not at the revision (host pools), as Terraform reads them when it plans. */
   private readonly stopped: KubernetesResources;
   /** Host pools: the holds (ConfigMaps) of the nodes whose claim the roll has released, as Terraform reads them when it plans. */
@@ -175,7 +176,7 @@ export class NodeRollout extends Construct {
         namespace: props.namespace,
         labelSelector: `${POOL_LABEL}=${props.poolName},${ROLL_STOPPED_LABEL}=true`,
       });
-    this.resource = new DataResource(this, 'Resource', {
+    this.resource = new TerraformData(this, 'Resource', {
       triggersReplace: { revision: Lazy.stringValue({ produce: () => planned().revision }) },
       input: {
         namespace: props.namespace,

@@ -149,6 +149,24 @@ describe('example app synth', () => {
     expect(forEaches).toBeGreaterThanOrEqual(3 * NODE_RESOURCES.length + 32);
   });
 
+  it('runs OpenTofu at most once per stack while it synthesizes (not once per terraform_data: plumbing/terraform-data.ts)', () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'metalslice-tofu-calls-'));
+    const calls = path.join(dir, 'calls');
+    const fake = path.join(dir, 'tofu');
+    fs.writeFileSync(fake, `#!/bin/sh\necho "$*" >> '${calls}'\necho '{"terraform_version":"1.10.10"}'\n`, { mode: 0o755 });
+    const out = synthExample({ TERRAFORM_BINARY_NAME: fake });
+    try {
+      const stacks = fs.readdirSync(path.join(out, 'stacks')).length;
+      const ran = fs.existsSync(calls) ? fs.readFileSync(calls, 'utf8').trim().split('\n') : [];
+      // With cdktf's DataResource it ran once per terraform_data resource (the pools' rolls, the pairs of drain blocks): 35 here.
+      expect({ stacks, ran: ran.length }).toEqual({ stacks: 2, ran: expect.any(Number) });
+      expect(ran.length).toBeLessThanOrEqual(stacks);
+      expect(readTree(out).get('stacks/consumer/cdk.tf.json')).toBe(readTree(first).get('stacks/consumer/cdk.tf.json'));
+    } finally {
+      [dir, out].forEach((d) => fs.rmSync(d, { recursive: true, force: true }));
+    }
+  });
+
   it("one more node in a pool adds exactly that node's VM, Secrets and token, and changes nothing else", () => {
     const consumer = (dir: string) => readTree(dir).get('stacks/consumer/cdk.tf.json')!;
     expectOnlyNodeGrew(consumer(first), consumer(scaled), 'team-a-workers-6', 'team-a-workers', 'team-a-workers_rollout');
