@@ -26,19 +26,10 @@ export class TerraformData extends TerraformResource {
   private readonly triggersReplace?: Record<string, unknown>;
 
   constructor(scope: Construct, id: string, config: TerraformDataConfig = {}) {
-    super(scope, id, {
-      terraformResourceType: 'terraform_data',
-      terraformGeneratorMetadata: { providerName: 'terraform' },
-      provider: config.provider,
-      dependsOn: config.dependsOn,
-      count: config.count,
-      lifecycle: config.lifecycle,
-      provisioners: config.provisioners,
-      connection: config.connection,
-      forEach: config.forEach,
-    });
-    this.input = config.input;
-    this.triggersReplace = config.triggersReplace;
+    const { input, triggersReplace, ...meta } = config;
+    super(scope, id, { terraformResourceType: 'terraform_data', terraformGeneratorMetadata: { providerName: 'terraform' }, ...meta });
+    this.input = input;
+    this.triggersReplace = triggersReplace;
   }
 
   protected synthesizeAttributes(): Record<string, unknown> {
