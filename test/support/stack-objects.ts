@@ -79,10 +79,15 @@ export function forEachInstance<T>(arguments_: T, key: string, locals: Record<st
   return resolve(arguments_) as T;
 }
 
-/** A `for_each` as the stack writes it: the local that holds the map (`${local.<name>}`, constructs/parts/addresses.ts `forEachOf`) resolved to the map. */
+/** The local a `for_each` reads its map from (`${local.<name>}`, constructs/parts/addresses.ts `forEachOf`), if it reads one. */
+export function forEachLocal(forEach: unknown): string | undefined {
+  return typeof forEach === 'string' ? /^\$\{local\.([\w-]+)\}$/.exec(forEach)?.[1] : undefined;
+}
+
+/** A `for_each` as the stack writes it: the local that holds the map (`forEachLocal`) resolved to the map. */
 export function forEachMap(forEach: unknown, locals: Record<string, unknown> = {}): unknown {
-  const local = typeof forEach === 'string' ? /^\$\{local\.([\w-]+)\}$/.exec(forEach) : null;
-  return local ? locals[local[1]] : forEach;
+  const local = forEachLocal(forEach);
+  return local !== undefined ? locals[local] : forEach;
 }
 
 /**

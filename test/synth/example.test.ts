@@ -7,7 +7,7 @@ import { validateCoreObject } from '../support/core-schema';
 import { knownKinds, validateAgainstCrd } from '../support/crd-schema';
 import { REPO_ROOT } from '../support/models';
 import { instancesOf, isRolloutKey, movesOf, readTree, resourcesOf, rolloutDelta, synthExample } from '../support/synth';
-import { asApplied, stackObjects } from '../support/stack-objects';
+import { asApplied, forEachLocal, stackObjects } from '../support/stack-objects';
 
 // Bootstrap tokens are `[a-z0-9]{6}.[a-z0-9]{16}`; none may ever be a literal in what synth writes.
 const TOKEN_LITERAL = /\b[a-z0-9]{6}\.[a-z0-9]{16}\b/;
@@ -136,7 +136,7 @@ describe('example app synth', () => {
         for (const [name, r] of Object.entries(byName)) {
           if (r.for_each === undefined) continue;
           forEaches += 1;
-          const local = typeof r.for_each === 'string' ? /^\$\{local\.([\w-]+)\}$/.exec(r.for_each)?.[1] : undefined;
+          const local = forEachLocal(r.for_each);
           const map = local === undefined ? undefined : stack.locals?.[local];
           expect({ file, at: `${type}.${name}`, readsALocalMap: map !== null && typeof map === 'object' && !Array.isArray(map) }).toEqual({
             file,
