@@ -50,7 +50,10 @@ interface Result {
   readonly vms: number;
   /** OpenTofu's -parallelism (its default is 10). */
   readonly parallelism: number;
-  /** Pool stacks run at the same time, as `cdktf deploy --parallelism N` runs them (1: one after another). */
+  /**
+   * Pool stacks run at the same time (1: one after another, as `cdktf deploy` runs metalslice's, each depending on the
+   * one before); more measures what deploying them concurrently would buy.
+   */
   readonly stacksAtOnce: number;
   readonly stacks: number;
   readonly resourcesPerVm: number;
@@ -278,8 +281,8 @@ class LayoutRun {
   }
 
   /**
-   * Runs `args` in each stack as `cdktf deploy --parallelism N` does: the stacks the pool stacks depend on first,
-   * then the pool stacks, up to `stacksAtOnce` of them at a time (each starts as soon as one finishes).
+   * Runs `args` in each stack: the stacks the pool stacks depend on first, then the pool stacks, up to
+   * `stacksAtOnce` of them at a time (each starts as soon as one finishes).
    */
   private async each(stacks: readonly string[], args: readonly string[], okCodes: readonly number[] = [0]) {
     const started = process.hrtime.bigint();
@@ -433,7 +436,7 @@ async function main(): Promise<void> {
   const skipNoop = process.argv.includes('--skip-noop');
   // OpenTofu -parallelism values to run each layout with (10, its default, unless told); the goals read the first.
   const parallelisms = (arg('--parallelism') ?? '10').split(',').map(Number);
-  // Pool stacks at a time (cdktf deploy's --parallelism; 1 unless told); the goals read the first.
+  // Pool stacks at a time (1, as metalslice's chained pool stacks deploy, unless told); the goals read the first.
   const stacksAtOnces = (arg('--stacks-at-once') ?? '1').split(',').map(Number);
   if (![...parallelisms, ...stacksAtOnces].every((n) => Number.isInteger(n) && n > 0))
     throw new Error('--parallelism and --stacks-at-once take positive whole numbers, comma-separated (e.g. --stacks-at-once 1,4)');
