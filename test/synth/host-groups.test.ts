@@ -83,19 +83,41 @@ describe('host groups as Node labels', () => {
   });
 
   it('a regroup changes host labels, and no VM that stays', () => {
-    // A seventh host and an eighth big VM: big keeps bm-01..05 and tiny spreads over bm-06 and bm-07; an eighth
-    // host and a ninth big VM: bm-06 moves from tiny's group to big's and bm-08 joins tiny's.
-    const before = synth(groupedModel(7, 8));
-    const after = synth(groupedModel(8, 9));
+    // Nine hosts, ten big VMs: big's group is six hosts (two VMs each), tiny's the three others. An eleventh big
+    // VM needs a seventh host, and the fleet has none spare: big takes bm-09 from tiny (the hosts each pool tries
+    // first come from its own order of the fleet's hosts, groups.ts).
+    const before = synth(groupedModel(9, 10));
+    const after = synth(groupedModel(9, 11));
     const big = hostGroupLabel('prod', 'big');
     const tiny = hostGroupLabel('prod', 'tiny');
     const on = (hostNames: string[], label: string) => Object.fromEntries(hostNames.map((h) => [h, label]));
     const flat = (r: LabelsResource) => Object.fromEntries(Object.entries(r.for_each).map(([h, l]) => [h, Object.keys(l).join(',')]));
-    expect(flat(before.labels[0])).toEqual({ ...on(['bm-01', 'bm-02', 'bm-03', 'bm-04', 'bm-05'], big), ...on(['bm-06', 'bm-07'], tiny) });
-    expect(flat(after.labels[0])).toEqual({ ...on(['bm-01', 'bm-02', 'bm-03', 'bm-04', 'bm-05', 'bm-06'], big), ...on(['bm-07', 'bm-08'], tiny) });
+    const bigHosts = ['bm-02', 'bm-04', 'bm-05', 'bm-06', 'bm-07', 'bm-08'];
+    expect(flat(before.labels[0])).toEqual({ ...on(bigHosts, big), ...on(['bm-01', 'bm-03', 'bm-09'], tiny) });
+    expect(flat(after.labels[0])).toEqual({ ...on([...bigHosts, 'bm-09'], big), ...on(['bm-01', 'bm-03'], tiny) });
     // Every VM of the first plan is byte-identical in the second: the regroup moved labels, not VMs.
-    expect([...after.vms.keys()].filter((name) => !before.vms.has(name))).toEqual(['big-8']);
+    expect([...after.vms.keys()].filter((name) => !before.vms.has(name))).toEqual(['big-10']);
     for (const [name, body] of before.vms) expect(after.vms.get(name)).toBe(body);
+  });
+
+  it("a pool scaled by one labels one more host with its own group and leaves every other host's labels", () => {
+    // Eleven pools of 1-CPU VMs on hosts offering 8: spread fleet-wide, nine could meet on one host, so each pool
+    // gets a group of its own. Growing pool p0 by one must add its label to one host and change nothing else
+    // (with hosts packed fullest first, p0's extra host shifted three other pools' groups).
+    const counts = [2, 2, 2, 3, 2, 3, 3, 2, 2, 2, 2];
+    const grown = (extra: number) =>
+      model({
+        fleets: [fleet('f', hosts(20, roomForVms({ cpu: 8, memory: '64Gi', disk: '1Ti' })))],
+        quotas: [quota('q', 'f', { cpu: 140, memory: '200Gi', disk: '1Ti' })],
+        nodePools: counts.map((n, i) => pool(`p${i}`, 'q', { cpu: 1, memory: '1Gi' }, n + (i === 0 ? extra : 0), { rootDisk: 'containerDisk' })),
+      });
+    const before = synth(grown(0)).labels[0].for_each;
+    const after = synth(grown(1)).labels[0].for_each;
+    expect(Object.keys(before).length).toBeGreaterThan(4);
+    const changed = Object.keys({ ...before, ...after }).filter((h) => JSON.stringify(before[h]) !== JSON.stringify(after[h]));
+    expect(changed).toHaveLength(1);
+    const [host] = changed;
+    expect(after[host]).toEqual({ ...before[host], [hostGroupLabel('prod', 'p0')]: 'true' });
   });
 
   it('a pool spread over the whole fleet selects no group and no Node is labelled', () => {
@@ -115,23 +137,23 @@ describe('host groups as Node labels', () => {
   });
 
   it('plan --previous names the hosts that change group, and counts no node as moved or replaced by it', () => {
-    const changes = diffPlans(planModel(groupedModel(7, 8)).report, planModel(groupedModel(8, 9)).report);
+    const changes = diffPlans(planModel(groupedModel(9, 10)).report, planModel(groupedModel(9, 11)).report);
     expect(changes.regrouped).toEqual([
-      { pool: 'big', cluster: 'prod', label: hostGroupLabel('prod', 'big'), joined: ['bm-06'], left: [] },
-      { pool: 'tiny', cluster: 'prod', label: hostGroupLabel('prod', 'tiny'), joined: ['bm-08'], left: ['bm-06'] },
+      { pool: 'big', cluster: 'prod', label: hostGroupLabel('prod', 'big'), joined: ['bm-09'], left: [] },
+      { pool: 'tiny', cluster: 'prod', label: hostGroupLabel('prod', 'tiny'), joined: [], left: ['bm-09'] },
     ]);
     expect(changes.replaced).toEqual([]);
-    expect(changes.added).toEqual(['big/big-8']);
+    expect(changes.added).toEqual(['big/big-10']);
     const text = summarizeChanges(changes);
     expect(text).toContain(
-      `pool tiny: host group (label ${hostGroupLabel('prod', 'tiny')}) bm-08 joins, bm-06 leaves: Node labels only, no VM is moved (one already on a host that leaves stays there until it restarts)`,
+      `pool tiny: host group (label ${hostGroupLabel('prod', 'tiny')}) bm-09 leaves: Node labels only, no VM is moved (one already on a host that leaves stays there until it restarts)`,
     );
     // A pool that goes from the whole fleet to a group gains the selector; the reverse drops it.
     const confined = diffPlans(planModel(groupedModel(8, 8)).report, planModel(groupedModel(8, 9)).report).regrouped;
     expect(confined?.find((g) => g.pool === 'big')).toMatchObject({
       selector: 'confined',
       left: [],
-      joined: ['bm-01', 'bm-02', 'bm-03', 'bm-04', 'bm-05', 'bm-06'],
+      joined: ['bm-02', 'bm-04', 'bm-05', 'bm-06', 'bm-07', 'bm-08'],
     });
     const released = diffPlans(planModel(groupedModel(8, 9)).report, planModel(groupedModel(8, 8)).report).regrouped;
     expect(released?.find((g) => g.pool === 'big')).toMatchObject({ selector: 'released', joined: [] });
@@ -146,11 +168,11 @@ describe('host groups as Node labels', () => {
     const labelsOf = (nodes: readonly { metadata: { name: string; labels: Record<string, string> } }[]) =>
       Object.fromEntries(nodes.map((n) => [n.metadata.name, Object.keys(n.metadata.labels).filter((k) => k.startsWith('group.metalslice.io/'))]));
     expect(labelsOf(buildReplay(plan).nodes)).toEqual({
-      ...Object.fromEntries(['bm-01', 'bm-02', 'bm-03', 'bm-04', 'bm-05'].map((h) => [h, [big]])),
-      'bm-06': [tiny],
-      'bm-07': [tiny],
+      ...Object.fromEntries(['bm-02', 'bm-04', 'bm-05', 'bm-06', 'bm-07'].map((h) => [h, [big]])),
+      'bm-01': [tiny],
+      'bm-03': [tiny],
     });
-    // A live cluster labelled by an older plan (bm-07 in big's group) and another stack (its own pool's key).
+    // A live cluster labelled by an older plan (bm-03 in big's group) and another stack (its own pool's key).
     const other = hostGroupLabel('prod', 'elsewhere');
     const node = (name: string, labels: Record<string, string>) => ({
       metadata: { name, labels: { 'kubernetes.io/hostname': name, ...labels } },
@@ -159,12 +181,12 @@ describe('host groups as Node labels', () => {
     const snapshot = {
       apiVersion: SNAPSHOT_API_VERSION,
       kind: SNAPSHOT_KIND,
-      nodes: plan.fleets[0].hosts.map((h) => node(h.name, h.name === 'bm-07' ? { [big]: 'true', [other]: 'true' } : {})),
+      nodes: plan.fleets[0].hosts.map((h) => node(h.name, h.name === 'bm-03' ? { [big]: 'true', [other]: 'true' } : {})),
       pods: [],
     } as const;
     const live = labelsOf(buildSnapshotReplay(plan, snapshot).nodes);
-    expect(live['bm-07']).toEqual([other, tiny]);
-    expect(live['bm-01']).toEqual([big]);
+    expect(live['bm-03']).toEqual([other, tiny]);
+    expect(live['bm-02']).toEqual([big]);
   });
 
   it('a fleet imported into a consumer stack writes no Node label: its grouped pool keeps the host list', () => {

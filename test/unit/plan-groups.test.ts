@@ -1,7 +1,11 @@
 // The whole-drain proof of host groups (core/plan/groups.ts), on hand-made ledgers: one CPU dimension in
 // millicores, pools confined by hand, the answer worked out in each comment.
 import { describe, expect, it } from '@jest/globals';
+import fc from 'fast-check';
 import { GroupLedger, GroupPool } from '../../constructs/core/plan/groups';
+import { planModel } from '../../constructs/core/plan';
+import { MetalsliceConfig } from '../../constructs/core/input/model';
+import { fleet, hosts, model, pool as poolSpec, quota, roomForVms } from '../support/models';
 
 const pool = (n: number, cpu: number): GroupPool => ({ n, size: [cpu], members: [], canPin: false, migrates: true });
 
@@ -54,5 +58,47 @@ describe('whole drain', () => {
     expect(l.wholeDrain(0)).toBe(true);
     l.addFixed(2, [501]);
     expect(l.wholeDrain(0)).toBe(false);
+  });
+});
+
+describe('a pool scaled by one', () => {
+  // Hosts that offer VMs 8 CPUs: nine or more pools of 1-CPU VMs spread over the whole fleet could put nine on one
+  // host, so the plan confines each pool to a group of its own (n + 1 hosts, one VM each). Growing one pool must
+  // take one more host of its own and leave every other pool's group as it was: the deploy changes that host's
+  // labels and the new node, not Node labels across the fleet.
+  const groupsOf = (m: MetalsliceConfig): Map<string, readonly string[]> => {
+    const plan = planModel(m);
+    expect(plan.errors).toEqual([]);
+    return new Map(plan.vms.map((vm) => [vm.poolPath, vm.hostGroup?.hosts ?? []]));
+  };
+  const fleetOf = (hostCount: number, counts: readonly number[], grown: number): MetalsliceConfig =>
+    model({
+      fleets: [fleet('f', hosts(hostCount, roomForVms({ cpu: 8, memory: '64Gi', disk: '1Ti' })))],
+      quotas: [quota('q', 'f', { cpu: 140, memory: '200Gi', disk: '1Ti' })],
+      nodePools: counts.map((n, i) => poolSpec(`p${i}`, 'q', { cpu: 1, memory: '1Gi' }, n + (i === grown ? 1 : 0), { rootDisk: 'containerDisk' })),
+    });
+
+  it('takes one more host of its own and moves no other pool', () => {
+    fc.assert(
+      fc.property(
+        fc.integer({ min: 20, max: 40 }),
+        fc.array(fc.integer({ min: 2, max: 10 }), { minLength: 9, maxLength: 12 }),
+        fc.nat(),
+        (hostCount, counts, pick) => {
+          const grown = pick % counts.length;
+          const before = groupsOf(fleetOf(hostCount, counts, -1));
+          const after = groupsOf(fleetOf(hostCount, counts, grown));
+          for (const [poolPath, hostsBefore] of before) {
+            // Not vacuous: every pool is confined to a group of n + 1 of the fleet's hosts.
+            expect(hostsBefore.length).toBeGreaterThan(1);
+            if (poolPath === `nodePools[${grown}]`) {
+              expect(after.get(poolPath)!.length).toBe(hostsBefore.length + 1);
+              expect(after.get(poolPath)).toEqual(expect.arrayContaining([...hostsBefore]));
+            } else expect(after.get(poolPath)).toEqual(hostsBefore);
+          }
+        },
+      ),
+      { numRuns: 40, seed: 54 },
+    );
   });
 });

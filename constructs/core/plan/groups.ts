@@ -6,8 +6,15 @@
  * drain of any host of the group leaves each of its VMs a migration target the scheduler can take: a single
  * host is the degenerate group, used only when no group proves it (pinning, below).
  *
+ * Which hosts: each pool first tries its own order of the fleet's hosts, a hash of its label and each host's name
+ * (rendezvous hashing), so that a pool's group depends on its own size and on whether hosts fit, not on where
+ * every other pool landed. A pool scaled by one then takes one more host of its own order (or none), and the
+ * other pools keep theirs while their hosts still fit: one Node label changes, not a cascade through the fleet.
+ * Only when that order leaves a pool without a group are the hosts packed, fullest first (placement.ts).
+ *
  * All arithmetic is in placement's integer dimensions (millicores, bytes, units), host and pool indices.
  */
+import { createHash } from 'crypto';
 
 /** A spread pool as the group search sees it. */
 export interface GroupPool {
@@ -239,18 +246,18 @@ interface GroupDemand {
  * migrating pool it shares hosts with (itself included) a migration target. In order of preference: the
  * first group that proves the pool's whole drain and keeps its neighbours' (migrating pools only), the first
  * that keeps the neighbours' whole drains, then the one that leaves the most migrating pools a whole drain.
- * Hosts are tried fullest first (leaving empty hosts to larger VMs), then emptiest first. Returns false
- * (ledger unchanged) when no group does.
+ * With `own` (the pool's stable host order) hosts are tried in that order only; without it, fullest first
+ * (leaving empty hosts to larger VMs), then emptiest first. Returns false (ledger unchanged) when no group does.
  */
-export function chooseGroup(ledger: GroupLedger, pool: number): boolean {
+export function chooseGroup(ledger: GroupLedger, pool: number, own?: readonly number[]): boolean {
   const demands: GroupDemand[] = [
     ...(ledger.requireMigration && ledger.pools.get(pool)!.migrates ? [{ wholeDrain: true, keepNeighbours: true }] : []),
     { wholeDrain: false, keepNeighbours: true },
   ];
-  for (const demand of demands) for (const c of groupCandidates(ledger, pool)) if (tryGroup(ledger, pool, c, demand)) return true;
+  for (const demand of demands) for (const c of groupCandidates(ledger, pool, own)) if (tryGroup(ledger, pool, c, demand)) return true;
   let best: GroupCandidate | undefined;
   let bestDrains = -1;
-  for (const c of groupCandidates(ledger, pool)) {
+  for (const c of groupCandidates(ledger, pool, own)) {
     if (!tryGroup(ledger, pool, c, { wholeDrain: false, keepNeighbours: false })) continue;
     const drains = [...ledger.groups].filter(([p, group]) => group.wholeDrain && ledger.pools.get(p)!.migrates).length;
     if (drains > bestDrains) [best, bestDrains] = [c, drains];
@@ -266,25 +273,39 @@ interface GroupCandidate {
 }
 
 /**
- * The groups to try, in order: for each group size, the fullest hosts that fit, then the emptiest. Lazily:
- * the first that serves ends the search. Trying a candidate and undoing it leaves every host's fill as it
- * was, so the two host orders are sorted once.
+ * The groups to try, in order: for each group size, the first hosts that fit in the pool's own order, or (none
+ * given) the fullest hosts that fit, then the emptiest. Lazily: the first that serves ends the search. Trying a
+ * candidate and undoing it leaves every host's fill as it was, so the two host orders are sorted once.
  */
-function* groupCandidates(ledger: GroupLedger, pool: number): Generator<GroupCandidate> {
+function* groupCandidates(ledger: GroupLedger, pool: number, own: readonly number[] | undefined): Generator<GroupCandidate> {
   const { n, size } = ledger.pools.get(pool)!;
   const hosts = ledger.caps.map((_, h) => h);
-  const fill = hosts.map((h) => ledger.fill(h));
-  const fullestFirst = [...hosts].sort((a, b) => fill[b] - fill[a] || a - b);
-  const emptiestFirst = [...hosts].sort((a, b) => fill[a] - fill[b] || a - b);
+  const orders = own ? [own] : packedOrders(ledger, hosts);
   for (const g of groupSizes(n, hosts.length)) {
     const perHost = Math.ceil(n / g);
-    for (const order of [fullestFirst, emptiestFirst]) {
+    for (const order of orders) {
       const chosen: number[] = [];
       for (let i = 0; i < order.length && chosen.length < g; i++) if (ledger.fits(order[i], size, perHost)) chosen.push(order[i]);
       if (chosen.length < g) break;
       yield { hosts: chosen.sort((a, b) => a - b), perHost };
     }
   }
+}
+
+/** The fleet's hosts fullest first, then emptiest first (ties by index). */
+function packedOrders(ledger: GroupLedger, hosts: readonly number[]): number[][] {
+  const fill = hosts.map((h) => ledger.fill(h));
+  return [[...hosts].sort((a, b) => fill[b] - fill[a] || a - b), [...hosts].sort((a, b) => fill[a] - fill[b] || a - b)];
+}
+
+/**
+ * A pool's own order of the fleet's hosts (indices into `hosts`): by the SHA-256 of the pool's identity (its
+ * group label, the same from a config file and from constructs) and the host's name, ties by index. A host
+ * added to or removed from the fleet moves no other host in it.
+ */
+export function stableHostOrder(pool: string, hosts: readonly string[]): number[] {
+  const rank = hosts.map((host) => createHash('sha256').update(`${pool}\u0000${host}`).digest('hex'));
+  return hosts.map((_, h) => h).sort((a, b) => (rank[a] < rank[b] ? -1 : rank[a] > rank[b] ? 1 : a - b));
 }
 
 /** Confines the pool to the candidate if that meets the demand; otherwise leaves the ledger as it was. */

@@ -11,10 +11,11 @@ import { placeOnHosts } from '../packing';
 import { Quantity } from '../base/quantity';
 import { fitsWithin, get, normalizeResources, ResourceVector, subtractResources, sumResources } from '../base/resources';
 import { groupBy, HostGroup, pinRefusal, PlannedVm } from '../vm/vm';
-import { chooseGroup, dealToGroup, GroupLedger, GroupPool } from './groups';
+import { chooseGroup, dealToGroup, GroupLedger, GroupPool, stableHostOrder } from './groups';
 import { dimensionsOf, fromDimension, VmItem, toDimensions } from './dimensions';
 import { SpreadOverflow, SpreadProof } from './spread-proof';
 import { amount, amounts } from '../base/units';
+import { hostGroupLabel } from '../naming/derived';
 
 export interface Placement {
   /** VM key (`namespace/name`) -> host. */
@@ -178,15 +179,21 @@ interface FleetItems {
   readonly base: readonly VmItem[];
   readonly pools: ReadonlyMap<number, GroupPool>;
   readonly pathOfGroup: readonly string[];
+  /** Each pool's host group label (`hostGroupLabel`): its identity in the fleet, whichever input declared it. */
+  readonly labelOfGroup: readonly string[];
 }
 
 function fleetItems(fleet: PlannedFleet, own: readonly PlannedVm[], dims: readonly string[]): FleetItems {
   const hostCaps = fleet.hosts.map((h) => toDimensions(h.allocatable, dims, false));
   const groups = new Map<string, number>();
+  const labelOfGroup: string[] = [];
   const runningOn = new Map<string, number>();
   fleet.hosts.forEach((h, i) => h.running.forEach((_, key) => runningOn.set(key, i)));
   const base: VmItem[] = own.map((vm) => {
-    if (!groups.has(vm.poolPath)) groups.set(vm.poolPath, groups.size);
+    if (!groups.has(vm.poolPath)) {
+      groups.set(vm.poolPath, groups.size);
+      labelOfGroup.push(hostGroupLabel(vm.cluster, vm.pool, vm.origin === 'elastic' ? 'elastic' : 'auto'));
+    }
     const fixed = runningOn.get(vmKey(vm));
     return {
       size: toDimensions(vm.hostDemand, dims, true),
@@ -209,7 +216,7 @@ function fleetItems(fleet: PlannedFleet, own: readonly PlannedVm[], dims: readon
     pool.members.push(k);
     pools.set(item.group, pool);
   });
-  return { hostCaps, base, pools, pathOfGroup: [...groups.keys()] };
+  return { hostCaps, base, pools, pathOfGroup: [...groups.keys()], labelOfGroup };
 }
 
 /**
@@ -225,10 +232,10 @@ function placeFleet(fleet: PlannedFleet, own: readonly PlannedVm[], dims: readon
   if (whole.unplaced.length > 0 || (proven && whole.migrating && wholeDrained === migratingPools(items))) return whole;
   // Migration room is kept wherever a grouping proves it, a whole drain's where it can be; where none does,
   // a proven spread still beats a pin.
-  const grouped = placeInGroups(fleet, items, true);
+  const grouped = groupFleet(fleet, items, true);
   if (grouped && !(proven && whole.migrating && wholeDrained >= wholeDrains(grouped.groups, items))) return grouped;
   if (proven) return whole;
-  return placeInGroups(fleet, items, false) ?? placeWholeFleet(fleet, items, dims, true);
+  return groupFleet(fleet, items, false) ?? placeWholeFleet(fleet, items, dims, true);
 }
 
 /** How many spread pools of the fleet live-migrate. */
@@ -312,14 +319,24 @@ function placeWholeFleet(fleet: PlannedFleet, fleetItems: FleetItems, dims: read
 }
 
 /**
+ * Host groups, each pool's from its own host order first (groups.ts: scaling one pool leaves the others'
+ * groups as they were); packed, fullest hosts first, when that order leaves a pool without a group.
+ */
+function groupFleet(fleet: PlannedFleet, items: FleetItems, requireMigration: boolean): PlacedFleet | undefined {
+  const stable = placeInGroups(fleet, items, requireMigration, true);
+  if (stable && (stable.ungrouped ?? []).length === 0) return stable;
+  return placeInGroups(fleet, items, requireMigration, false) ?? stable;
+}
+
+/**
  * Host groups: VMs pinned by their pools first (as placeStably places them), then each spread pool, largest
  * VMs first, confined to the first group that keeps every host's worst case in its allocatable and every
- * migrating pool a migration target (groups.ts); pools no group proves are pinned into the room the
- * groups leave. Undefined when that does not place every VM, when a pool no group proves asks for live
- * migration, or when spread VMs already run (their hosts may lie outside any group).
+ * migrating pool a migration target (groups.ts; with `stable`, in the pool's own host order); pools no group
+ * proves are pinned into the room the groups leave. Undefined when that does not place every VM, when a pool
+ * no group proves asks for live migration, or when spread VMs already run (their hosts may lie outside any group).
  */
-function placeInGroups(fleet: PlannedFleet, fleetItems: FleetItems, requireMigration: boolean): PlacedFleet | undefined {
-  const { hostCaps, base, pools, pathOfGroup } = fleetItems;
+function placeInGroups(fleet: PlannedFleet, fleetItems: FleetItems, requireMigration: boolean, stable: boolean): PlacedFleet | undefined {
+  const { hostCaps, base, pools, pathOfGroup, labelOfGroup } = fleetItems;
   const spread = [...pools.keys()].filter((g) => !base[pools.get(g)!.members[0]].pinned);
   if (spread.some((g) => pools.get(g)!.members.some((k) => base[k].fixed !== undefined))) return undefined;
   const hostOf = base.map(() => -1);
@@ -337,7 +354,8 @@ function placeInGroups(fleet: PlannedFleet, fleetItems: FleetItems, requireMigra
   const mean = hostCaps[0].map((_, d) => Math.max(1, hostCaps.reduce((t, c) => t + c[d], 0) / hostCaps.length));
   const share = (g: number): number => Math.max(...pools.get(g)!.size.map((v, d) => v / mean[d]));
   const order = [...spread].sort((a, b) => share(b) - share(a) || a - b);
-  const ungrouped = order.filter((g) => !chooseGroup(ledger, g));
+  const hostNames = fleet.hosts.map((h) => h.name);
+  const ungrouped = order.filter((g) => !chooseGroup(ledger, g, stable ? stableHostOrder(labelOfGroup[g], hostNames) : undefined));
   // With migration room required, a pool no group takes is left to the search without it, never pinned.
   if (ungrouped.some((g) => requireMigration || !pools.get(g)!.canPin)) return undefined;
   const room = hostCaps.map((c, h) => c.map((v, d) => Math.max(0, v - ledger.load[h][d])));
