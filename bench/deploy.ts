@@ -4,7 +4,9 @@
  * imitated, from the cached toolchain) and the cached OpenTofu and providers, for fleets of 100 and 1,000
  * VMs (pools of 50), side by side in one run:
  *   - resources per VM (from the +1 plan: what one more node adds);
- *   - `tofu apply` from empty, a no-op `tofu plan`, and a `tofu plan` after scaling one pool by one;
+ *   - `tofu apply` from empty, a no-op `tofu plan`, and a `tofu plan` after scaling one pool by one (which must add
+ *     that node's instances and change nothing else but, where the pool has a host group, its label on the one
+ *     more host the group takes);
  *   - wall and CPU time (tofu and its providers), peak RSS (the largest of tofu and its providers);
  *   - the states' bytes and the dependencies their instances record, per VM, after the apply;
  * for these layouts:
@@ -30,8 +32,22 @@ import * as os from 'os';
 import * as path from 'path';
 import { binary, REPO_ROOT, run, startCluster, TestCluster } from '../test/e2e/harness';
 import { kubectlToManifests, ManifestLayoutStack, toManifests, toRelease05 } from '../test/support/manifest-layout';
+import { hostGroupLabel } from '../constructs/core/naming/derived';
 
 const PER_POOL = 50;
+/** The +1 plan's file in each stack it plans, read back by `tofu show -json`. */
+const PLUS_ONE_PLAN = 'plus-one.tfplan';
+
+/** One entry of `tofu show -json`'s resource_changes, as far as the +1 check reads it. */
+interface ResourceChange {
+  readonly address: string;
+  readonly type: string;
+  readonly change: {
+    readonly actions: readonly string[];
+    readonly before?: { labels?: Record<string, string> } | null;
+    readonly after?: { labels?: Record<string, string> } | null;
+  };
+}
 type Layout = 'per-pool' | 'one-stack' | 'one-stack-per-node' | 'per-pool-manifest' | 'baseline';
 
 interface Measure {
@@ -318,11 +334,15 @@ class LayoutRun {
     const before = new Map(stacks.map((s) => [s, fs.readFileSync(path.join(this.stacksDir(), s, 'cdk.tf.json'), 'utf8')]));
     await this.synth(1);
     const changed = this.stacks().filter((s) => before.get(s) !== fs.readFileSync(path.join(this.stacksDir(), s, 'cdk.tf.json'), 'utf8'));
-    const planned = await this.each(changed, ['plan', '-detailed-exitcode', '-input=false', '-no-color', '-lock=false', par], [2]);
+    const planned = await this.each(changed, ['plan', '-detailed-exitcode', '-input=false', '-no-color', '-lock=false', par, `-out=${PLUS_ONE_PLAN}`], [2]);
     const plans = planned.runs;
     const counts = plans.map((p) => /Plan: (\d+) to add, (\d+) to change, (\d+) to destroy/.exec(p.stdout));
-    if (counts.some((c) => !c || c[2] !== '0' || c[3] !== '0'))
-      throw new Error(`${this.layout}: the +1 plan changes or destroys something: ${plans.map((p) => p.stdout.slice(-600)).join('\n')}`);
+    const grown = hostGroupLabel('prod', `${this.quota}-p000`, 'elastic');
+    const unexpected = (await Promise.all(changed.map((s) => this.unexpectedChanges(s, grown)))).flat();
+    if (counts.some((c) => !c) || unexpected.length > 0)
+      throw new Error(`${this.layout}: the +1 plan changes more than the node: ${unexpected.join(', ')}\n${plans.map((p) => p.stdout.slice(-600)).join('\n')}`);
+    const labelled = counts.reduce((n, c) => n + Number(c![2]), 0);
+    if (labelled > 0) log(`${this.layout} ${this.vms} VMs: +1 node, its pool's host group takes ${labelled} more host(s)`);
     const resourcesPerVm = counts.reduce((n, c) => n + Number(c![1]), 0);
     return {
       layout: this.layout,
@@ -337,6 +357,25 @@ class LayoutRun {
       noop,
       plusOne: measure(planned.wallS, plans),
     };
+  }
+
+  /**
+   * What a stack's +1 plan does beyond adding the node's instances: every change but an in-place update of a
+   * Node's `kubernetes_labels` that only adds or removes the grown pool's group label (`tofu show -json`).
+   */
+  private async unexpectedChanges(stack: string, grownLabel: string): Promise<string[]> {
+    const shown = await this.tofu(stack, ['show', '-json', '-no-color', PLUS_ONE_PLAN]);
+    const plan = JSON.parse(shown.stdout) as { resource_changes?: ResourceChange[] };
+    const labels = (side: { labels?: Record<string, string> } | null | undefined): Record<string, string> => side?.labels ?? {};
+    return (plan.resource_changes ?? [])
+      .filter((rc) => {
+        const actions = rc.change.actions.join(',');
+        if (actions === 'no-op' || actions === 'read' || actions === 'create') return false;
+        if (actions !== 'update' || rc.type !== 'kubernetes_labels') return true;
+        const [before, after] = [labels(rc.change.before), labels(rc.change.after)];
+        return Object.keys({ ...before, ...after }).some((k) => before[k] !== after[k] && k !== grownLabel);
+      })
+      .map((rc) => `${rc.address} (${rc.change.actions.join(',')})`);
   }
 
   /**
