@@ -102,3 +102,25 @@ describe('a pool scaled by one', () => {
     );
   });
 });
+
+describe("a pool's own host order", () => {
+  it('never costs a whole drain that packing the hosts fullest first proves', () => {
+    // Live-migrating pools of 1 to 3 CPUs on 20 hosts offering 8. In their own host orders alone, four of the nine
+    // pools lost the proof that a drain of any host of their group leaves every VM room; packed fullest first,
+    // every pool has it, so the plan takes the packed groups.
+    const counts = [13, 12, 8, 2, 2, 17, 6, 7, 15];
+    const cpus = [1, 1, 1, 1, 2, 1, 3, 1, 1];
+    const plan = planModel(
+      model({
+        fleets: [fleet('f', hosts(20, roomForVms({ cpu: 8, memory: '64Gi', disk: '1Ti' })))],
+        quotas: [quota('q', 'f', { cpu: 160, memory: '400Gi', disk: '1Ti' })],
+        nodePools: counts.map((n, i) => poolSpec(`p${i}`, 'q', { cpu: cpus[i], memory: '1Gi' }, n, { rootDisk: 'containerDisk' })),
+      }),
+    );
+    expect(plan.errors).toEqual([]);
+    const groups = new Map(plan.vms.map((vm) => [vm.pool, vm.hostGroup]));
+    expect(groups.size).toBe(9);
+    for (const [name, group] of groups)
+      expect({ name, hosts: (group?.hosts?.length ?? 0) > 1, wholeDrain: group?.wholeDrain }).toEqual({ name, hosts: true, wholeDrain: true });
+  });
+});

@@ -181,6 +181,8 @@ interface FleetItems {
   readonly pathOfGroup: readonly string[];
   /** Each pool's host group label (`hostGroupLabel`): its identity in the fleet, whichever input declared it. */
   readonly labelOfGroup: readonly string[];
+  /** Each pool's own host order, once it is asked for (`ownOrder`). */
+  readonly ownOrders: Map<number, readonly number[]>;
 }
 
 function fleetItems(fleet: PlannedFleet, own: readonly PlannedVm[], dims: readonly string[]): FleetItems {
@@ -216,7 +218,7 @@ function fleetItems(fleet: PlannedFleet, own: readonly PlannedVm[], dims: readon
     pool.members.push(k);
     pools.set(item.group, pool);
   });
-  return { hostCaps, base, pools, pathOfGroup: [...groups.keys()], labelOfGroup };
+  return { hostCaps, base, pools, pathOfGroup: [...groups.keys()], labelOfGroup, ownOrders: new Map() };
 }
 
 /**
@@ -318,14 +320,32 @@ function placeWholeFleet(fleet: PlannedFleet, fleetItems: FleetItems, dims: read
   }
 }
 
+/** A pool's own order of the fleet's hosts (groups.ts `stableHostOrder`), hashed once per plan of the fleet. */
+function ownOrder(fleet: PlannedFleet, items: FleetItems, group: number): readonly number[] {
+  let order = items.ownOrders.get(group);
+  if (!order) {
+    order = stableHostOrder(
+      items.labelOfGroup[group],
+      fleet.hosts.map((h) => h.name),
+    );
+    items.ownOrders.set(group, order);
+  }
+  return order;
+}
+
 /**
- * Host groups, each pool's from its own host order first (groups.ts: scaling one pool leaves the others'
- * groups as they were); packed, fullest hosts first, when that order leaves a pool without a group.
+ * Host groups, each pool's from its own host order first (groups.ts: scaling one pool moves no other pool's
+ * group while their hosts fit); packed, fullest hosts first, only when that proves more: fewer pools left
+ * without a group, then more migrating pools with a whole drain. Stability gives way to a proof, never the reverse.
  */
 function groupFleet(fleet: PlannedFleet, items: FleetItems, requireMigration: boolean): PlacedFleet | undefined {
   const stable = placeInGroups(fleet, items, requireMigration, true);
-  if (stable && (stable.ungrouped ?? []).length === 0) return stable;
-  return placeInGroups(fleet, items, requireMigration, false) ?? stable;
+  const ungrouped = (p: PlacedFleet) => (p.ungrouped ?? []).length;
+  if (stable && ungrouped(stable) === 0 && wholeDrains(stable.groups, items) === migratingPools(items)) return stable;
+  const packed = placeInGroups(fleet, items, requireMigration, false);
+  if (!stable || !packed) return stable ?? packed;
+  const better = ungrouped(packed) - ungrouped(stable) || wholeDrains(stable.groups, items) - wholeDrains(packed.groups, items);
+  return better < 0 ? packed : stable;
 }
 
 /**
@@ -336,7 +356,7 @@ function groupFleet(fleet: PlannedFleet, items: FleetItems, requireMigration: bo
  * no group proves asks for live migration, or when spread VMs already run (their hosts may lie outside any group).
  */
 function placeInGroups(fleet: PlannedFleet, fleetItems: FleetItems, requireMigration: boolean, stable: boolean): PlacedFleet | undefined {
-  const { hostCaps, base, pools, pathOfGroup, labelOfGroup } = fleetItems;
+  const { hostCaps, base, pools, pathOfGroup } = fleetItems;
   const spread = [...pools.keys()].filter((g) => !base[pools.get(g)!.members[0]].pinned);
   if (spread.some((g) => pools.get(g)!.members.some((k) => base[k].fixed !== undefined))) return undefined;
   const hostOf = base.map(() => -1);
@@ -354,8 +374,7 @@ function placeInGroups(fleet: PlannedFleet, fleetItems: FleetItems, requireMigra
   const mean = hostCaps[0].map((_, d) => Math.max(1, hostCaps.reduce((t, c) => t + c[d], 0) / hostCaps.length));
   const share = (g: number): number => Math.max(...pools.get(g)!.size.map((v, d) => v / mean[d]));
   const order = [...spread].sort((a, b) => share(b) - share(a) || a - b);
-  const hostNames = fleet.hosts.map((h) => h.name);
-  const ungrouped = order.filter((g) => !chooseGroup(ledger, g, stable ? stableHostOrder(labelOfGroup[g], hostNames) : undefined));
+  const ungrouped = order.filter((g) => !chooseGroup(ledger, g, stable ? ownOrder(fleet, fleetItems, g) : undefined));
   // With migration room required, a pool no group takes is left to the search without it, never pinned.
   if (ungrouped.some((g) => requireMigration || !pools.get(g)!.canPin)) return undefined;
   const room = hostCaps.map((c, h) => c.map((v, d) => Math.max(0, v - ledger.load[h][d])));
