@@ -33,21 +33,11 @@ import * as path from 'path';
 import { binary, REPO_ROOT, run, startCluster, TestCluster } from '../test/e2e/harness';
 import { kubectlToManifests, ManifestLayoutStack, toManifests, toRelease05 } from '../test/support/manifest-layout';
 import { hostGroupLabel } from '../constructs/core/naming/derived';
+import { judgePlusOne, PlusOneJudgement, ResourceChange } from './plus-one';
 
 const PER_POOL = 50;
 /** The +1 plan's file in each stack it plans, read back by `tofu show -json`. */
 const PLUS_ONE_PLAN = 'plus-one.tfplan';
-
-/** One entry of `tofu show -json`'s resource_changes, as far as the +1 check reads it. */
-interface ResourceChange {
-  readonly address: string;
-  readonly type: string;
-  readonly change: {
-    readonly actions: readonly string[];
-    readonly before?: { labels?: Record<string, string> } | null;
-    readonly after?: { labels?: Record<string, string> } | null;
-  };
-}
 type Layout = 'per-pool' | 'one-stack' | 'one-stack-per-node' | 'per-pool-manifest' | 'baseline';
 
 interface Measure {
@@ -338,12 +328,14 @@ class LayoutRun {
     const plans = planned.runs;
     const counts = plans.map((p) => /Plan: (\d+) to add, (\d+) to change, (\d+) to destroy/.exec(p.stdout));
     const grown = hostGroupLabel('prod', `${this.quota}-p000`, 'elastic');
-    const unexpected = (await Promise.all(changed.map((s) => this.unexpectedChanges(s, grown)))).flat();
+    const checked = await Promise.all(changed.map((s) => this.plusOneChanges(s, grown)));
+    const unexpected = checked.flatMap((c) => c.unexpected);
     if (counts.some((c) => !c) || unexpected.length > 0)
       throw new Error(`${this.layout}: the +1 plan changes more than the node: ${unexpected.join(', ')}\n${plans.map((p) => p.stdout.slice(-600)).join('\n')}`);
-    const labelled = counts.reduce((n, c) => n + Number(c![2]), 0);
+    const labelled = checked.reduce((n, c) => n + c.labelled, 0);
     if (labelled > 0) log(`${this.layout} ${this.vms} VMs: +1 node, its pool's host group takes ${labelled} more host(s)`);
-    const resourcesPerVm = counts.reduce((n, c) => n + Number(c![1]), 0);
+    // The node's own instances: what the plans add, less the Node label instances of hosts new to any group.
+    const resourcesPerVm = counts.reduce((n, c) => n + Number(c![1]), 0) - checked.reduce((n, c) => n + c.labelCreates, 0);
     return {
       layout: this.layout,
       vms: this.vms,
@@ -359,23 +351,10 @@ class LayoutRun {
     };
   }
 
-  /**
-   * What a stack's +1 plan does beyond adding the node's instances: every change but an in-place update of a
-   * Node's `kubernetes_labels` that only adds or removes the grown pool's group label (`tofu show -json`).
-   */
-  private async unexpectedChanges(stack: string, grownLabel: string): Promise<string[]> {
+  /** A stack's +1 plan, judged by `judgePlusOne` from what `tofu show -json` prints of the saved plan. */
+  private async plusOneChanges(stack: string, grownLabel: string): Promise<PlusOneJudgement> {
     const shown = await this.tofu(stack, ['show', '-json', '-no-color', PLUS_ONE_PLAN]);
-    const plan = JSON.parse(shown.stdout) as { resource_changes?: ResourceChange[] };
-    const labels = (side: { labels?: Record<string, string> } | null | undefined): Record<string, string> => side?.labels ?? {};
-    return (plan.resource_changes ?? [])
-      .filter((rc) => {
-        const actions = rc.change.actions.join(',');
-        if (actions === 'no-op' || actions === 'read' || actions === 'create') return false;
-        if (actions !== 'update' || rc.type !== 'kubernetes_labels') return true;
-        const [before, after] = [labels(rc.change.before), labels(rc.change.after)];
-        return Object.keys({ ...before, ...after }).some((k) => before[k] !== after[k] && k !== grownLabel);
-      })
-      .map((rc) => `${rc.address} (${rc.change.actions.join(',')})`);
+    return judgePlusOne((JSON.parse(shown.stdout) as { resource_changes?: ResourceChange[] }).resource_changes ?? [], grownLabel);
   }
 
   /**
