@@ -38,9 +38,10 @@ interface Vm extends KubeDoc {
 }
 
 /**
- * 7 VMs of 7 vCPUs and 6 of 1 on hosts of 15 allocatable CPUs: spread over the whole fleet, kube-scheduler could
- * put three big VMs on one host, so the plan confines big to bm-01..05 and tiny to the rest. With an eighth host
- * and a ninth big VM, bm-06 moves from tiny's group to big's and bm-08 joins tiny's.
+ * 8 VMs of 7 vCPUs and 6 of 1 on hosts of 15 allocatable CPUs: spread over the whole fleet, kube-scheduler could
+ * put three big VMs on one host, so the plan confines big to five hosts and tiny to the other two (which, each
+ * pool's own hashed order of the hosts decides: bm-02, 03, 04, 06, 07 and bm-01, 05). With an eighth host and a
+ * ninth big VM, bm-01 moves from tiny's group to big's and bm-08 joins tiny's.
  */
 function config(caPem: string, server: string, hosts: number, big: number): string {
   const host = (i: number) => ({ name: `bm-0${i}`, capacity: { cpu: 16, memory: '64Gi', disk: '1Ti' } });
@@ -149,13 +150,13 @@ describe('e2e: host groups are Node labels, and a regroup changes labels, not VM
   });
 
   it("labels exactly the groups' hosts, and the VMs and their launcher pods select the label, no host list", async () => {
-    const byPool = { big: ['bm-01', 'bm-02', 'bm-03', 'bm-04', 'bm-05'], tiny: ['bm-06', 'bm-07'] };
+    const byPool = { big: ['bm-02', 'bm-03', 'bm-04', 'bm-06', 'bm-07'], tiny: ['bm-01', 'bm-05'] };
     expect(await groupLabels()).toEqual({
       ...Object.fromEntries(byPool.big.map((h) => [h, [BIG]])),
       ...Object.fromEntries(byPool.tiny.map((h) => [h, [TINY]])),
     });
     // The labels are owned by the stack's own field manager (server-side apply), so removing them removes its keys only.
-    const node = (await api().get<Node>('/api/v1/nodes/bm-01')).body;
+    const node = (await api().get<Node>('/api/v1/nodes/bm-02')).body;
     const owner = node.metadata.managedFields?.find((f) => f.manager === MANAGER);
     expect(JSON.stringify(owner?.fieldsV1?.['f:metadata']?.['f:labels'])).toContain(`"f:${BIG}"`);
     for (const vm of await vms()) {
@@ -194,8 +195,8 @@ describe('e2e: host groups are Node labels, and a regroup changes labels, not VM
     const vmsBefore = new Map((await vms()).map((v) => [v.metadata.name, `${v.metadata.uid}/${v.metadata.generation}`]));
     const vmisBefore = new Map((await vmis()).map((v) => [v.metadata.name, (v.metadata as { uid?: string }).uid]));
     const podsBefore = new Map((await launchers()).map((p) => [vmOf(p), `${p.metadata.uid}@${p.spec.nodeName}`]));
-    const tinyOnBm06 = [...podsBefore].filter(([, at]) => at.endsWith('@bm-06')).map(([vm]) => vm);
-    expect(tinyOnBm06.length).toBeGreaterThan(0);
+    const tinyOnBm01 = [...podsBefore].filter(([, at]) => at.endsWith('@bm-01')).map(([vm]) => vm);
+    expect(tinyOnBm01.length).toBeGreaterThan(0);
 
     // An eighth host is racked, and big grows by one.
     writeConfig(8, 9);
@@ -204,8 +205,8 @@ describe('e2e: host groups are Node labels, and a regroup changes labels, not VM
     expectOk('plan --previous', planned);
     const changes = (JSON.parse(planned.stdout) as { changes: { regrouped: unknown; replaced: unknown[]; added: unknown[] } }).changes;
     expect(changes.regrouped).toEqual([
-      { pool: 'big', cluster: 'shop', label: BIG, joined: ['bm-06'], left: [] },
-      { pool: 'tiny', cluster: 'shop', label: TINY, joined: ['bm-08'], left: ['bm-06'] },
+      { pool: 'big', cluster: 'shop', label: BIG, joined: ['bm-01'], left: [] },
+      { pool: 'tiny', cluster: 'shop', label: TINY, joined: ['bm-08'], left: ['bm-01'] },
     ]);
     expect(changes.replaced).toEqual([]);
     expect(changes.added).toEqual(['big/big-8']);
@@ -219,29 +220,29 @@ describe('e2e: host groups are Node labels, and a regroup changes labels, not VM
       .filter((c) => !c.change.actions.every((a) => a === 'no-op' || a === 'read'))
       .map((c) => `${c.change.actions.join('+')} ${c.address}`);
     const labelChanges = plannedChanges.filter((c) => c.includes('kubernetes_labels.'));
-    expect(labelChanges.sort()).toEqual([expect.stringMatching(/^create .*\["bm-08"\]$/), expect.stringMatching(/^update .*\["bm-06"\]$/)]);
+    expect(labelChanges.sort()).toEqual([expect.stringMatching(/^create .*\["bm-08"\]$/), expect.stringMatching(/^update .*\["bm-01"\]$/)]);
     const others = plannedChanges.filter((c) => !c.includes('kubernetes_labels.'));
     expect(others.filter((c) => !(c.startsWith('create ') && /big-8/.test(c)))).toEqual([]);
     expect(others.some((c) => /^create kubectl_manifest\.big_nodes_[0-9A-F]{8}\["big-8"\]$/.test(c))).toBe(true);
 
     expectOk('regroup apply', await tf(['apply', '-auto-approve', '-input=false', '-no-color', 'regroup.tfplan']));
     expect(await groupLabels()).toEqual({
-      ...Object.fromEntries(['bm-01', 'bm-02', 'bm-03', 'bm-04', 'bm-05', 'bm-06'].map((h) => [h, [BIG]])),
-      'bm-07': [TINY],
+      ...Object.fromEntries(['bm-01', 'bm-02', 'bm-03', 'bm-04', 'bm-06', 'bm-07'].map((h) => [h, [BIG]])),
+      'bm-05': [TINY],
       'bm-08': [TINY],
     });
     const pods = await allBound(15);
     // Nothing that stayed was touched: same VM (uid and generation), same VMI, same launcher pod on the same host;
-    // the tiny VMs on bm-06, which left tiny's group, stay there.
+    // the tiny VMs on bm-01, which left tiny's group, stay there.
     const vmsAfter = new Map((await vms()).map((v) => [v.metadata.name, `${v.metadata.uid}/${v.metadata.generation}`]));
     for (const [name, id] of vmsBefore) expect({ name, id: vmsAfter.get(name) }).toEqual({ name, id });
     const vmisAfter = new Map((await vmis()).map((v) => [v.metadata.name, (v.metadata as { uid?: string }).uid]));
     for (const [name, uid] of vmisBefore) expect({ name, uid: vmisAfter.get(name) }).toEqual({ name, uid });
     const podsAfter = new Map(pods.map((p) => [vmOf(p), `${p.metadata.uid}@${p.spec.nodeName}`]));
     for (const [vm, at] of podsBefore) expect({ vm, at: podsAfter.get(vm) }).toEqual({ vm, at });
-    for (const vm of tinyOnBm06) expect(podsAfter.get(vm)).toMatch(/@bm-06$/);
+    for (const vm of tinyOnBm01) expect(podsAfter.get(vm)).toMatch(/@bm-01$/);
     // The new VM went into big's new group.
-    expect(['bm-01', 'bm-02', 'bm-03', 'bm-04', 'bm-05', 'bm-06']).toContain(podsAfter.get('big-8')!.split('@')[1]);
+    expect(['bm-01', 'bm-02', 'bm-03', 'bm-04', 'bm-06', 'bm-07']).toContain(podsAfter.get('big-8')!.split('@')[1]);
     // And the deploy converged: the next plan is empty.
     const again = await tf(['plan', '-input=false', '-no-color', '-detailed-exitcode']);
     expect({ code: again.code, out: again.code === 0 ? '' : again.stdout }).toEqual({ code: 0, out: '' });
