@@ -66,11 +66,14 @@ describe('a pool scaled by one', () => {
   // host, so the plan confines each pool to a group of its own (n + 1 hosts, one VM each). Growing one pool must
   // take one more host of its own and leave every other pool's group as it was: the deploy changes that host's
   // labels and the new node, not Node labels across the fleet.
-  const groupsOf = (m: MetalsliceConfig): Map<string, readonly string[]> => {
+  const planOf = (m: MetalsliceConfig) => {
     const plan = planModel(m);
     expect(plan.errors).toEqual([]);
-    return new Map(plan.vms.map((vm) => [vm.poolPath, vm.hostGroup?.hosts ?? []]));
+    return plan;
   };
+  const groupsOf = (plan: ReturnType<typeof planModel>): Map<string, readonly string[]> =>
+    new Map(plan.vms.map((vm) => [vm.poolPath, vm.hostGroup?.hosts ?? []]));
+  const hostsOf = (plan: ReturnType<typeof planModel>): Map<string, string | undefined> => new Map(plan.vms.map((vm) => [vm.name, vm.host]));
   const fleetOf = (hostCount: number, counts: readonly number[], grown: number): MetalsliceConfig =>
     model({
       fleets: [fleet('f', hosts(hostCount, roomForVms({ cpu: 8, memory: '64Gi', disk: '1Ti' })))],
@@ -78,7 +81,7 @@ describe('a pool scaled by one', () => {
       nodePools: counts.map((n, i) => poolSpec(`p${i}`, 'q', { cpu: 1, memory: '1Gi' }, n + (i === grown ? 1 : 0), { rootDisk: 'containerDisk' })),
     });
 
-  it('takes one more host of its own and moves no other pool', () => {
+  it("takes one more host of its own, moves no other pool's group and no VM's planned host", () => {
     fc.assert(
       fc.property(
         fc.integer({ min: 20, max: 40 }),
@@ -86,8 +89,11 @@ describe('a pool scaled by one', () => {
         fc.nat(),
         (hostCount, counts, pick) => {
           const grown = pick % counts.length;
-          const before = groupsOf(fleetOf(hostCount, counts, -1));
-          const after = groupsOf(fleetOf(hostCount, counts, grown));
+          const [planBefore, planAfter] = [planOf(fleetOf(hostCount, counts, -1)), planOf(fleetOf(hostCount, counts, grown))];
+          const [before, after] = [groupsOf(planBefore), groupsOf(planAfter)];
+          // And no VM's planned host changes (plan --previous would count it as moved): only the new VM is placed.
+          const hostsAfter = hostsOf(planAfter);
+          for (const [vm, host] of hostsOf(planBefore)) expect({ vm, host: hostsAfter.get(vm) }).toEqual({ vm, host });
           for (const [poolPath, hostsBefore] of before) {
             // Not vacuous: every pool is confined to a group of n + 1 of the fleet's hosts.
             expect(hostsBefore.length).toBeGreaterThan(1);

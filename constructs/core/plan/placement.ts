@@ -391,7 +391,11 @@ function placeInGroups(fleet: PlannedFleet, fleetItems: FleetItems, requireMigra
   if (!ledger.proveMigrations(ledger.groups.keys())) return undefined;
   const groups = new Map<string, HostGroup>();
   for (const [g, chosen] of ledger.groups) {
-    dealToGroup(chosen, pools.get(g)!.members, hostOf);
+    // In the pool's own order, a pool grown by one whose group took one more host keeps every VM's planned host
+    // (one VM per host): `plan --previous` shows the node added, not its pool's VMs moved.
+    const inGroup = new Set(chosen.hosts);
+    const dealt = stable ? ownOrder(fleet, fleetItems, g).filter((h) => inGroup.has(h)) : chosen.hosts;
+    dealToGroup({ ...chosen, hosts: dealt }, pools.get(g)!.members, hostOf);
     const whole = chosen.hosts.length === fleet.hosts.length;
     groups.set(pathOfGroup[g], {
       ...(whole ? {} : { hosts: chosen.hosts.map((h) => fleet.hosts[h].name) }),
