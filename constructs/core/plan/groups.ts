@@ -10,7 +10,8 @@
  * (rendezvous hashing), so that a pool's group depends on its own size and on whether hosts fit, not on where
  * every other pool landed. A pool scaled by one then takes one more host of its own order (or none), and the
  * other pools keep theirs while their hosts still fit: one Node label changes, not a cascade through the fleet.
- * Only when that order leaves a pool without a group are the hosts packed, fullest first (placement.ts).
+ * The hosts are packed fullest first instead only where that proves more: fewer pools without a group, or more
+ * migrating pools with a whole drain (placement.ts `groupFleet`).
  *
  * All arithmetic is in placement's integer dimensions (millicores, bytes, units), host and pool indices.
  */

@@ -10,7 +10,6 @@
  */
 import { totalNodesProblem } from '../input/declared-nodes';
 import { systemConsumersWarning } from '../naming/tenancy';
-import { hostGroupLabel } from '../naming/derived';
 import { checkDerivedNames } from '../naming/owners';
 import { PlannedAutoPool } from '../auto';
 import { IssueCollector, PlanIssue } from '../base/errors';
@@ -22,7 +21,7 @@ import { PoolPreview } from '../auto/preview';
 import { accountVms, Accounting } from './accounting';
 import { Foundation, pathOf, planFoundation } from './foundation';
 import { planHeadroom } from './headroom';
-import { placeVms, Placement, vmKey } from './placement';
+import { placeVms, Placement, poolGroupLabel, vmKey } from './placement';
 import { defaultNodeTypeCost } from '../auto/node-types';
 import { readableResources } from '../base/units';
 import { buildElasticVms, ElasticPools } from './elastic-vms';
@@ -130,7 +129,7 @@ export function planModel(input: MetalsliceConfig, options: PlanOptions = {}): P
 
 /** A group of some of the fleet's hosts gets its pool's label; the whole fleet needs none. */
 function labelled(group: HostGroup, vm: PlannedVm): HostGroup {
-  return group.hosts ? { ...group, label: hostGroupLabel(vm.cluster, vm.pool, vm.origin === 'elastic' ? 'elastic' : 'auto') } : group;
+  return group.hosts ? { ...group, label: poolGroupLabel(vm) } : group;
 }
 
 function withHosts(vms: readonly PlannedVm[], placement: Placement): PlannedVm[] {

@@ -185,6 +185,11 @@ interface FleetItems {
   readonly ownOrders: Map<number, readonly number[]>;
 }
 
+/** The host group label of a VM's pool (`hostGroupLabel`): the key its Nodes carry, and the pool's identity in a fleet. */
+export function poolGroupLabel(vm: PlannedVm): string {
+  return hostGroupLabel(vm.cluster, vm.pool, vm.origin === 'elastic' ? 'elastic' : 'auto');
+}
+
 function fleetItems(fleet: PlannedFleet, own: readonly PlannedVm[], dims: readonly string[]): FleetItems {
   const hostCaps = fleet.hosts.map((h) => toDimensions(h.allocatable, dims, false));
   const groups = new Map<string, number>();
@@ -194,7 +199,7 @@ function fleetItems(fleet: PlannedFleet, own: readonly PlannedVm[], dims: readon
   const base: VmItem[] = own.map((vm) => {
     if (!groups.has(vm.poolPath)) {
       groups.set(vm.poolPath, groups.size);
-      labelOfGroup.push(hostGroupLabel(vm.cluster, vm.pool, vm.origin === 'elastic' ? 'elastic' : 'auto'));
+      labelOfGroup.push(poolGroupLabel(vm));
     }
     const fixed = runningOn.get(vmKey(vm));
     return {
