@@ -22,7 +22,7 @@
  *     VM and Secret turned into a manifest), default settings.
  *
  *   npm run bench:deploy [-- --sizes 100,1000] [--layouts per-pool,one-stack,per-pool-manifest,baseline] [--large-layouts per-pool,baseline]
- *                        [--parallelism 10,30] [--stacks-at-once 1,4] [--skip-noop] [--json]
+ *                        [--parallelism 10,30] [--stacks-at-once 1,4] [--tofu-memory-limits off,400MiB] [--skip-noop] [--json]
  *
  * With --json the last line is one JSON object with the ratios the goals are stated in. Needs the toolchain
  * (npm run setup). Takes about an hour at both sizes on 2 cores; not part of `npm test`.
@@ -61,6 +61,8 @@ interface Result {
    * one before); more measures what deploying them concurrently would buy.
    */
   readonly stacksAtOnce: number;
+  /** The Go memory limit tofu ran with (`GOMEMLIMIT`), or `off`: Go's default, the heap may grow to twice what is live. */
+  readonly tofuMemoryLimit: string;
   readonly stacks: number;
   readonly resourcesPerVm: number;
   /** Bytes of the stacks' states after the apply, per VM. */
@@ -224,21 +226,38 @@ export function toBaseline(file: string): void {
   fs.writeFileSync(file, JSON.stringify(tf, null, 2));
 }
 
+/** How a layout is run: tofu's -parallelism, pool stacks at a time, and tofu's Go memory limit. */
+interface Setting {
+  readonly parallelism: number;
+  readonly stacksAtOnce: number;
+  /** `GOMEMLIMIT` for tofu (and its providers), e.g. `400MiB`; `off` leaves Go's default. */
+  readonly tofuMemoryLimit: string;
+}
+
+const DEFAULT_SETTING: Setting = { parallelism: 10, stacksAtOnce: 1, tofuMemoryLimit: 'off' };
+
+/** Go's `GOMEMLIMIT` syntax: a whole number of bytes with an optional binary unit. */
+const GO_MEMORY_LIMIT = /^\d+(B|KiB|MiB|GiB|TiB)?$/;
+
 class LayoutRun {
   private readonly work: string;
   private readonly env: NodeJS.ProcessEnv;
   private readonly quota: string;
+  private readonly parallelism: number;
+  private readonly stacksAtOnce: number;
 
   constructor(
     private readonly cluster: TestCluster,
     private readonly layout: Layout,
     private readonly vms: number,
-    private readonly parallelism = 10,
-    private readonly stacksAtOnce = 1,
+    private readonly setting = DEFAULT_SETTING,
     private readonly withNoop = true,
   ) {
+    const { parallelism, stacksAtOnce, tofuMemoryLimit } = setting;
+    [this.parallelism, this.stacksAtOnce] = [parallelism, stacksAtOnce];
     const short = { 'per-pool': 'pp', 'one-stack': 'os', 'one-stack-per-node': 'on', baseline: 'bl', 'per-pool-manifest': 'pm' }[layout];
-    this.quota = `${short}${vms}${parallelism === 10 ? '' : `x${parallelism}`}${stacksAtOnce === 1 ? '' : `s${stacksAtOnce}`}`;
+    const limit = tofuMemoryLimit === 'off' ? '' : `m${tofuMemoryLimit.toLowerCase()}`;
+    this.quota = `${short}${vms}${parallelism === 10 ? '' : `x${parallelism}`}${stacksAtOnce === 1 ? '' : `s${stacksAtOnce}`}${limit}`;
     this.work = fs.mkdtempSync(path.join(os.tmpdir(), `metalslice-bench-${this.quota}-`));
     this.env = {
       ...process.env,
@@ -253,6 +272,9 @@ class LayoutRun {
       METALSLICE_LAYOUT: layout.startsWith('per-pool') ? 'stack-per-pool' : 'one-stack',
     };
     delete this.env.TF_PLUGIN_CACHE_DIR;
+    // The control plane keeps its own environment; only tofu and its providers get the limit.
+    if (tofuMemoryLimit === 'off') delete this.env.GOMEMLIMIT;
+    else this.env.GOMEMLIMIT = tofuMemoryLimit;
   }
 
   private stacksDir(): string {
@@ -341,6 +363,7 @@ class LayoutRun {
       vms: this.vms,
       parallelism: this.parallelism,
       stacksAtOnce: this.stacksAtOnce,
+      tofuMemoryLimit: this.setting.tofuMemoryLimit,
       stacks: stacks.length,
       resourcesPerVm,
       stateBytesPerVm: Math.round(recorded.bytes / this.vms),
@@ -401,6 +424,11 @@ class LayoutRun {
   }
 }
 
+/** The largest resident set of tofu or a provider over the apply and the plans, MiB. */
+function peak(r: Result): number {
+  return Math.max(r.apply.peakRssMiB, r.noop.peakRssMiB, r.plusOne.peakRssMiB);
+}
+
 function table(results: readonly Result[]): string {
   const header = [
     'layout',
@@ -408,6 +436,7 @@ function table(results: readonly Result[]): string {
     'par.',
     'stacks',
     'at once',
+    'tofu mem limit',
     'res/VM',
     'state B/VM',
     'deps/VM',
@@ -427,6 +456,7 @@ function table(results: readonly Result[]): string {
       r.parallelism,
       r.stacks,
       r.stacksAtOnce,
+      r.tofuMemoryLimit,
       r.resourcesPerVm,
       r.stateBytesPerVm,
       r.dependenciesPerVm,
@@ -437,7 +467,7 @@ function table(results: readonly Result[]): string {
       r.plusOne.wallS,
       r.plusOne.cpuS,
       r.plusOne.stacks,
-      Math.max(r.apply.peakRssMiB, r.noop.peakRssMiB, r.plusOne.peakRssMiB),
+      peak(r),
     ].map(String),
   );
   const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i].length)));
@@ -458,27 +488,33 @@ async function main(): Promise<void> {
   const stacksAtOnces = (arg('--stacks-at-once') ?? '1').split(',').map(Number);
   if (![...parallelisms, ...stacksAtOnces].every((n) => Number.isInteger(n) && n > 0))
     throw new Error('--parallelism and --stacks-at-once take positive whole numbers, comma-separated (e.g. --stacks-at-once 1,4)');
+  // tofu's Go memory limits (off: none, Go's default); the goals read the first.
+  const memoryLimits = (arg('--tofu-memory-limits') ?? 'off').split(',');
+  const badLimit = memoryLimits.find((m) => m !== 'off' && !GO_MEMORY_LIMIT.test(m));
+  if (badLimit !== undefined) throw new Error(`--tofu-memory-limits: "${badLimit}" is not off or a Go memory limit such as 400MiB (GOMEMLIMIT's syntax)`);
+  const settings = parallelisms.flatMap((parallelism) =>
+    stacksAtOnces.flatMap((stacksAtOnce) => memoryLimits.map((tofuMemoryLimit): Setting => ({ parallelism, stacksAtOnce, tofuMemoryLimit }))),
+  );
   const cluster = await startCluster({ kubevirt: true });
   const results: Result[] = [];
   try {
     await cluster.client().create('/api/v1/namespaces', { metadata: { name: 'kubevirt' } });
     for (const vms of sizes) {
       for (const layout of vms === Math.max(...sizes) ? largeLayouts : layouts) {
-        for (const parallelism of parallelisms) {
-          for (const stacksAtOnce of stacksAtOnces) {
-            const layoutRun = new LayoutRun(cluster, layout, vms, parallelism, stacksAtOnce, !skipNoop);
-            results.push(await layoutRun.run());
-            log(`\n${table(results)}`);
-            await layoutRun.cleanUp();
-          }
+        for (const setting of settings) {
+          const layoutRun = new LayoutRun(cluster, layout, vms, setting, !skipNoop);
+          results.push(await layoutRun.run());
+          log(`\n${table(results)}`);
+          await layoutRun.cleanUp();
         }
       }
     }
   } finally {
     await cluster.stop();
   }
-  const find = (layout: Layout, vms: number) =>
-    results.find((r) => r.layout === layout && r.vms === vms && r.parallelism === parallelisms[0] && r.stacksAtOnce === stacksAtOnces[0]);
+  const isFirst = (r: Result) =>
+    r.parallelism === settings[0].parallelism && r.stacksAtOnce === settings[0].stacksAtOnce && r.tofuMemoryLimit === settings[0].tofuMemoryLimit;
+  const find = (layout: Layout, vms: number) => results.find((r) => r.layout === layout && r.vms === vms && isFirst(r));
   const ratio = (a?: number, b?: number) => (a === undefined || b === undefined || b === 0 ? null : round(a / b, 2));
   const [small, large] = [Math.min(...sizes), Math.max(...sizes)];
   const ours = (vms: number) => find(layouts[0], vms);
@@ -509,11 +545,32 @@ async function main(): Promise<void> {
   process.stdout.write(`ours (${layouts[0]}) +1 plan, ${large} vs ${small} VMs: ${summary.ratios[`plusOne${large}vs${small}`]}x (goal <= 1.5x)\n`);
   process.stdout.write(`no-op plan at ${large} VMs, baseline / ours: ${summary.ratios[`noopBaselineVsOurs${large}`]}x (goal >= 5x)\n`);
   process.stdout.write(`apply of ${large} VMs from empty: ${applySeconds ?? 'not measured'} s (goal < 600 s)\n`);
-  for (const r of results.filter((x) => x.stacksAtOnce !== stacksAtOnces[0])) {
-    const first = results.find((x) => x.layout === r.layout && x.vms === r.vms && x.parallelism === r.parallelism && x.stacksAtOnce === stacksAtOnces[0]);
+  for (const r of results.filter((x) => x.stacksAtOnce !== stacksAtOnces[0] && x.tofuMemoryLimit === memoryLimits[0])) {
+    const first = results.find(
+      (x) =>
+        x.layout === r.layout &&
+        x.vms === r.vms &&
+        x.parallelism === r.parallelism &&
+        x.stacksAtOnce === stacksAtOnces[0] &&
+        x.tofuMemoryLimit === memoryLimits[0],
+    );
     if (first)
       process.stdout.write(
         `${r.layout}, ${r.vms} VMs, apply with ${r.stacksAtOnce} pool stacks at once against ${first.stacksAtOnce}: ${r.apply.wallS} s against ${first.apply.wallS} s (${ratio(first.apply.wallS, r.apply.wallS)}x faster)\n`,
+      );
+  }
+  for (const r of results.filter((x) => x.tofuMemoryLimit !== memoryLimits[0])) {
+    const first = results.find(
+      (x) =>
+        x.layout === r.layout &&
+        x.vms === r.vms &&
+        x.parallelism === r.parallelism &&
+        x.stacksAtOnce === r.stacksAtOnce &&
+        x.tofuMemoryLimit === memoryLimits[0],
+    );
+    if (first)
+      process.stdout.write(
+        `${r.layout}, ${r.vms} VMs, tofu's memory limit ${r.tofuMemoryLimit} against ${first.tofuMemoryLimit}: peak ${peak(r)} MiB against ${peak(first)} MiB, apply ${r.apply.wallS} s against ${first.apply.wallS} s (${ratio(r.apply.wallS, first.apply.wallS)}x the time, ${ratio(r.apply.cpuS, first.apply.cpuS)}x the CPU)\n`,
       );
   }
   for (const [l, g] of Object.entries(summary.growth))
