@@ -323,8 +323,10 @@ describe('e2e: metalslice status names what differs from the plan, with its fix,
         ).status,
       ).toBe(200);
       // The guests that never joined get the fix status gave: their VMs restart (a fresh instance), and now boot.
+      // A VMI may be between instances at this moment (virt-controller deletes a finished one and makes the next,
+      // after a backoff when its start failed): 404 is that, and (3) holds the pool Ready either way.
       silent.clear();
-      for (const name of [mute, pending]) expect((await api().delete(`${VMIS}/${name}`)).status).toBe(200);
+      for (const name of [mute, pending]) expect([200, 404]).toContain((await api().delete(`${VMIS}/${name}`)).status);
     }
   });
 
