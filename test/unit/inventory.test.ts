@@ -2,7 +2,10 @@ import { describe, expect, it } from '@jest/globals';
 import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
-import { readInventoryFile } from '../../constructs/core/input/config';
+import fc from 'fast-check';
+import { parseConfigText, readInventoryFile } from '../../constructs/core/input/config';
+import { MetalsliceError } from '../../constructs/core/base/errors';
+import { hostGroupLabel } from '../../constructs/core/naming/derived';
 import {
   BareMetalHostObject,
   buildInventory,
@@ -59,6 +62,42 @@ describe('hostFromNode', () => {
       'metalslice.io/pool': 'x',
       zone: 'a',
     });
+  });
+
+  it('keeps the host groups apart from the labels: group keys at "true" that a config may hold, sorted', () => {
+    const labels = {
+      'group.metalslice.io/prod.web': 'true',
+      'group.metalslice.io/prod.auto.db': 'true',
+      // Not a group of metalslice's: another value (the VMs select "true"), and a key the config schema refuses.
+      'group.metalslice.io/prod.batch': 'yes',
+      'group.metalslice.io/-bad': 'true',
+      zone: 'a',
+    };
+    const host = hostFromNode(node('bm-01', { cpu: '4', memory: '8Gi' }, labels));
+    expect(host.hostGroups).toEqual(['group.metalslice.io/prod.auto.db', 'group.metalslice.io/prod.web']);
+    expect(host.labels).toEqual({ zone: 'a' });
+    // A Node in no group gets no field, so an inventory of a fleet not yet grouped reads as before.
+    expect('hostGroups' in hostFromNode(node('bm-02', { cpu: '4', memory: '8Gi' }, { zone: 'a' }))).toBe(false);
+  });
+
+  it('reads back every key hostGroupLabel writes, a shortened long name too, and a config refuses any other by path and fix', () => {
+    const name = fc.stringMatching(/^[a-z0-9]([-a-z0-9]{0,60}[a-z0-9])?$/);
+    fc.assert(
+      fc.property(name, name, fc.boolean(), (cluster, pool, auto) => {
+        const key = hostGroupLabel(cluster, pool, auto ? 'auto' : 'elastic');
+        expect(hostFromNode(node('bm-01', { cpu: '4', memory: '8Gi' }, { [key]: 'true' })).hostGroups).toEqual([key]);
+      }),
+      { numRuns: 200, seed: 8 },
+    );
+    const host = { name: 'bm-01', capacity: { cpu: 4, memory: '8Gi' }, hostGroups: ['group.metalslice.io/prod.web', 'zone'] };
+    let issues: readonly { path: string; message: string }[] = [];
+    try {
+      parseConfigText(JSON.stringify({ apiVersion: 'metalslice.io/v1alpha1', fleets: [{ name: 'f', hosts: [host] }] }), 'c.json');
+    } catch (e) {
+      issues = (e as MetalsliceError).issues;
+    }
+    expect(issues.map((i) => i.path)).toEqual(['fleets[0].hosts[0].hostGroups[1]']);
+    expect(issues[0].message).toMatch(/host group label key .*: remove it, or run `metalslice inventory` again/);
   });
 
   it('falls back to allocatable when a node reports no capacity', () => {

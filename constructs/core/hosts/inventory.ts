@@ -7,7 +7,8 @@
 import { InventoryFile } from '../input/config';
 import { KUBEVIRT_APP_LABEL, VIRT_HANDLER_APP, VIRT_LAUNCHER_APP } from '../kubevirt/handler';
 import { HostPods, HostSpec, RunningVm, Taint } from '../input/model';
-import { HOST_GROUP_LABEL_PREFIX, POOL_LABEL, VM_NAME_LABEL } from '../naming/derived';
+import { HOST_GROUP_LABEL_PREFIX, HOST_GROUP_LABEL_VALUE, POOL_LABEL, VM_NAME_LABEL } from '../naming/derived';
+import { HOST_GROUP_KEY_PATTERN } from '../input/host-group-key';
 import { Quantity } from '../base/quantity';
 import { isExtendedResource, parseResources } from '../base/resources';
 
@@ -86,6 +87,22 @@ function hostLabels(labels: Readonly<Record<string, string>> | undefined): Recor
   return sortedLabels(Object.fromEntries(Object.entries(labels ?? {}).filter(([key]) => !key.startsWith(group))));
 }
 
+const HOST_GROUP_KEY = new RegExp(HOST_GROUP_KEY_PATTERN);
+
+/**
+ * The host groups a Node is in (`group.metalslice.io/...` keys at HOST_GROUP_LABEL_VALUE, as the last deploy wrote
+ * them), sorted: HostSpec `hostGroups`, which the plan keeps where they still prove. A key at another value is no
+ * group of metalslice's (the VMs select the value), and a key the config's schema would refuse is left out too:
+ * an inventory must load.
+ */
+function hostGroupsOf(labels: Readonly<Record<string, string>> | undefined): string[] {
+  const group = `${HOST_GROUP_LABEL_PREFIX}/`;
+  return Object.entries(labels ?? {})
+    .filter(([key, value]) => key.startsWith(group) && value === HOST_GROUP_LABEL_VALUE && HOST_GROUP_KEY.test(key))
+    .map(([key]) => key)
+    .sort();
+}
+
 /** cpu, memory, disk first, then extended resources by name: the order every inventory is written in. */
 function orderedCapacity(capacity: Readonly<Record<string, string>>): Record<string, string> {
   const out: Record<string, string> = {};
@@ -131,9 +148,11 @@ export function hostFromNode(node: NodeObject): HostSpec {
   const allocatable = allocatableSource ? hostResources(allocatableSource) : undefined;
   const pods = allocatableSource?.pods ?? node.status?.capacity?.pods;
   const taints = (node.spec?.taints ?? []).map((t) => ({ key: t.key, ...(t.value ? { value: t.value } : {}), effect: t.effect }));
+  const hostGroups = hostGroupsOf(node.metadata.labels);
   return {
     name: node.metadata.name,
     labels: hostLabels(node.metadata.labels),
+    ...(hostGroups.length > 0 ? { hostGroups } : {}),
     capacity: pods !== undefined ? { ...capacity, pods: canonical('pods', pods) } : capacity,
     ...(allocatable ? { allocatable: pods !== undefined ? { ...allocatable, pods: canonical('pods', pods) } : allocatable } : {}),
     ...(taints.length > 0 ? { taints } : {}),

@@ -23,6 +23,7 @@ import {
   MAX_VCPU_TOPOLOGY,
 } from '../base/bounds';
 import { didYouMean, schemaValueMessage } from './schema-messages';
+import { HOST_GROUP_KEY_PATTERN } from './host-group-key';
 import { excerpt, pathKey } from '../base/excerpt';
 
 const quantity = { type: ['string', 'number'], maxLength: 64 } as const;
@@ -94,6 +95,7 @@ const hostPods = {
     },
   },
 } as const;
+const hostGroupKey = { type: 'string', maxLength: 83, pattern: HOST_GROUP_KEY_PATTERN } as const;
 const host = {
   type: 'object',
   required: ['name', 'capacity'],
@@ -110,6 +112,7 @@ const host = {
     state: { type: 'string' },
     consumer: { type: 'string' },
     errorMessage: { type: 'string' },
+    hostGroups: { type: 'array', maxItems: MAX_PODS_PER_HOST, items: hostGroupKey },
   },
 } as const;
 const count = { type: 'integer', minimum: 0, maximum: MAX_NODES_PER_POOL } as const;

@@ -40,6 +40,13 @@ export interface HostSpec {
   readonly consumer?: string;
   /** A BareMetalHost's error, as reported in status.errorMessage. @default - none */
   readonly errorMessage?: string;
+  /**
+   * The host groups the last deploy put the host in: the `group.metalslice.io/...` label keys its Node carries, as
+   * `metalslice inventory` reads them. A pool keeps the group it had wherever that group still proves the plan, so
+   * scaling one pool does not move another's. Not labels: no selector or requirement matches them.
+   * @default - none (each pool's group is chosen afresh)
+   */
+  readonly hostGroups?: readonly string[];
 }
 
 /**

@@ -7,6 +7,7 @@
 import type { ErrorObject } from 'ajv';
 import leven from 'leven';
 import { describeType, describeValue } from '../base/excerpt';
+import { HOST_GROUP_KEY_PATTERN, HOST_GROUP_KEY_PROBLEM } from './host-group-key';
 
 /** How a JSON Schema type (or Ajv's comma-joined list of types) reads in a sentence. */
 const TYPE_NOUNS: Readonly<Record<string, string>> = {
@@ -72,6 +73,8 @@ export function schemaValueMessage(error: ErrorObject): string {
       return `must have at most ${param<number>(error, 'limit')} items (got ${describeValue(error.data)}): split it`;
     case 'maxLength':
       return `must be at most ${param<number>(error, 'limit')} characters (got ${describeValue(error.data)})`;
+    case 'pattern':
+      return param<string>(error, 'pattern') === HOST_GROUP_KEY_PATTERN ? HOST_GROUP_KEY_PROBLEM : (error.message ?? 'is not valid');
     default:
       return error.message ?? 'is not valid';
   }
