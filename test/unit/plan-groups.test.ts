@@ -5,6 +5,7 @@ import fc from 'fast-check';
 import { GroupLedger, GroupPool } from '../../constructs/core/plan/groups';
 import { planModel } from '../../constructs/core/plan';
 import { MetalsliceConfig } from '../../constructs/core/input/model';
+import { hostGroupLabel } from '../../constructs/core/naming/derived';
 import { fleet, hosts, model, pool as poolSpec, quota, roomForVms } from '../support/models';
 
 const pool = (n: number, cpu: number): GroupPool => ({ n, size: [cpu], members: [], canPin: false, migrates: true });
@@ -105,6 +106,76 @@ describe('a pool scaled by one', () => {
         },
       ),
       { numRuns: 40, seed: 54 },
+    );
+  });
+});
+
+describe('the groups the last deploy gave (hostGroups)', () => {
+  type Plan = ReturnType<typeof planModel>;
+  const groupsOf = (plan: Plan): Map<string, readonly string[]> => new Map(plan.vms.map((vm) => [vm.pool, vm.hostGroup?.hosts ?? []]));
+  /** Each host's group labels as the deploy of `plan` writes them to its Node, and `metalslice inventory` reads them back. */
+  const labelsOf = (plan: Plan): Map<string, string[]> => {
+    const out = new Map<string, string[]>();
+    for (const [pool, hs] of groupsOf(plan)) for (const h of hs) out.set(h, [...(out.get(h) ?? []), hostGroupLabel('prod', pool)]);
+    return out;
+  };
+  /** Live-migrating pools of `cpus[i]`-CPU VMs on hosts offering 8 CPUs, `grown` one VM larger, the hosts in `groups`. */
+  const fleetOf = (hostCount: number, counts: readonly number[], cpus: readonly number[], grown = -1, groups?: Map<string, string[]>): MetalsliceConfig =>
+    model({
+      fleets: [
+        fleet(
+          'f',
+          hosts(hostCount, roomForVms({ cpu: 8, memory: '64Gi', disk: '1Ti' })).map((h) =>
+            groups?.has(h.name) ? { ...h, hostGroups: groups.get(h.name) } : h,
+          ),
+        ),
+      ],
+      quotas: [quota('q', 'f', { cpu: hostCount * 8, memory: '400Gi', disk: '1Ti' })],
+      nodePools: counts.map((n, i) => poolSpec(`p${i}`, 'q', { cpu: cpus[i], memory: '1Gi' }, n + (i === grown ? 1 : 0), { rootDisk: 'containerDisk' })),
+    });
+  const planOf = (m: MetalsliceConfig): Plan => {
+    const plan = planModel(m);
+    expect(plan.errors).toEqual([]);
+    return plan;
+  };
+
+  it("keep a pool's group when another pool grows into one of its hosts", () => {
+    // Planned afresh, p0 grown by one takes bm-08 as its eighth host, the first of its own order that fits, and
+    // p9, planned after it, no longer fits bm-08 and moves to bm-02: two more Node labels change. With the groups
+    // the deploy wrote, p9 keeps its hosts first and p0 grows around it.
+    const counts = [6, 2, 9, 2, 3, 6, 7, 10, 6, 5, 7];
+    const cpus = [2, 2, 2, 2, 3, 2, 3, 2, 3, 2, 1];
+    const before = planOf(fleetOf(28, counts, cpus));
+    const [was, afresh, kept] = [
+      groupsOf(before),
+      groupsOf(planOf(fleetOf(28, counts, cpus, 0))),
+      groupsOf(planOf(fleetOf(28, counts, cpus, 0, labelsOf(before)))),
+    ];
+    expect(afresh.get('p9')).not.toEqual(was.get('p9'));
+    for (const [pool, hs] of was)
+      if (pool === 'p0') {
+        expect(kept.get(pool)).toHaveLength(hs.length + 1);
+        expect(kept.get(pool)).toEqual(expect.arrayContaining([...hs]));
+      } else expect({ pool, hosts: kept.get(pool) }).toEqual({ pool, hosts: hs });
+  });
+
+  it('planned again from what the deploy wrote, move nothing once settled, and nothing at all where every pool had a migration target', () => {
+    fc.assert(
+      fc.property(
+        fc.integer({ min: 20, max: 40 }),
+        fc.array(fc.tuple(fc.integer({ min: 2, max: 10 }), fc.integer({ min: 1, max: 3 })), { minLength: 9, maxLength: 12 }),
+        (hostCount, pools) => {
+          const [counts, cpus] = [pools.map((p) => p[0]), pools.map((p) => p[1])];
+          const first = planModel(fleetOf(hostCount, counts, cpus));
+          fc.pre(first.errors.length === 0);
+          const again = planOf(fleetOf(hostCount, counts, cpus, -1, labelsOf(first)));
+          // A plan whose every grouped pool has a migration target was the first search's answer; from its own labels
+          // the search finds it again. Otherwise the groups kept may prove more (every pool a target) and are taken.
+          if (first.vms.every((vm) => !vm.hostGroup?.hosts || vm.hostGroup.migrationTargets > 0)) expect(groupsOf(again)).toEqual(groupsOf(first));
+          expect(groupsOf(planOf(fleetOf(hostCount, counts, cpus, -1, labelsOf(again))))).toEqual(groupsOf(again));
+        },
+      ),
+      { numRuns: 30, seed: 80 },
     );
   });
 });

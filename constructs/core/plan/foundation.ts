@@ -186,6 +186,7 @@ function planHost(h: HostSpec, i: number, ctx: HostContext, issues: IssueCollect
     unschedulable: h.unschedulable === true,
     ready: h.ready !== false,
     running,
+    hostGroups: new Set(h.hostGroups ?? []),
   };
 }
 

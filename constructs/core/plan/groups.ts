@@ -248,23 +248,68 @@ interface GroupDemand {
  * first group that proves the pool's whole drain and keeps its neighbours' (migrating pools only), the first
  * that keeps the neighbours' whole drains, then the one that leaves the most migrating pools a whole drain.
  * With `own` (the pool's stable host order) hosts are tried in that order only; without it, fullest first
- * (leaving empty hosts to larger VMs), then emptiest first. Returns false (ledger unchanged) when no group does.
+ * (leaving empty hosts to larger VMs), then emptiest first. With `previous` (the pool's group at the last deploy,
+ * host indices ascending), that group is tried first at every preference, and kept when as good as any other.
+ * Returns false (ledger unchanged) when no group does.
  */
-export function chooseGroup(ledger: GroupLedger, pool: number, own?: readonly number[]): boolean {
+export function chooseGroup(ledger: GroupLedger, pool: number, own?: readonly number[], previous?: readonly number[]): boolean {
   const demands: GroupDemand[] = [
     ...(ledger.requireMigration && ledger.pools.get(pool)!.migrates ? [{ wholeDrain: true, keepNeighbours: true }] : []),
     { wholeDrain: false, keepNeighbours: true },
   ];
-  for (const demand of demands) for (const c of groupCandidates(ledger, pool, own)) if (tryGroup(ledger, pool, c, demand)) return true;
+  for (const demand of demands) for (const c of groupCandidates(ledger, pool, own, previous)) if (tryGroup(ledger, pool, c, demand)) return true;
   let best: GroupCandidate | undefined;
   let bestDrains = -1;
-  for (const c of groupCandidates(ledger, pool, own)) {
+  for (const c of groupCandidates(ledger, pool, own, previous)) {
     if (!tryGroup(ledger, pool, c, { wholeDrain: false, keepNeighbours: false })) continue;
     const drains = [...ledger.groups].filter(([p, group]) => group.wholeDrain && ledger.pools.get(p)!.migrates).length;
     if (drains > bestDrains) [best, bestDrains] = [c, drains];
     unconfine(ledger, pool, c.hosts);
   }
   return best !== undefined && tryGroup(ledger, pool, best, { wholeDrain: false, keepNeighbours: false });
+}
+
+/**
+ * Confines each pool, in `order`, to the group the last deploy gave it (`previousOf`, host indices ascending) where
+ * those hosts still take its worst case, before any pool searches: a pool that did not change keeps its hosts
+ * even where a grown pool's search would have taken one of them first. Then lets go of every migrating pool kept
+ * without a whole-drain proof (a grown pool on its old hosts at more VMs each, or a pool a neighbour crowds): it
+ * searches again, around the pools kept. Returns the pools kept.
+ */
+export function keepPreviousGroups(ledger: GroupLedger, order: readonly number[], previousOf: (pool: number) => readonly number[] | undefined): Set<number> {
+  const kept = new Set<number>();
+  for (const p of order) {
+    const hosts = previousOf(p);
+    if (!hosts || hosts.length < 2) continue;
+    const { n, size } = ledger.pools.get(p)!;
+    const perHost = Math.ceil(n / hosts.length);
+    if (!hosts.every((h) => ledger.fits(h, size, perHost))) continue;
+    ledger.confine(p, hosts, perHost);
+    kept.add(p);
+  }
+  ledger.proveMigrations(kept);
+  for (const p of order) {
+    const group = ledger.groups.get(p);
+    if (!kept.has(p) || !group || !ledger.pools.get(p)!.migrates || group.wholeDrain) continue;
+    unconfine(ledger, p, group.hosts);
+    kept.delete(p);
+  }
+  return kept;
+}
+
+/**
+ * How many host group labels change on Nodes from `before` to `now`, pool by pool (host names; undefined: the pool
+ * labels no host). 0 when no pool had a group before: a first deploy has nothing to keep.
+ */
+export function labelChanges(pools: readonly { readonly before?: readonly string[]; readonly now?: readonly string[] }[]): number {
+  if (pools.every((p) => p.before === undefined)) return 0;
+  let changes = 0;
+  for (const { before, now } of pools) {
+    const was = new Set(before ?? []);
+    for (const h of now ?? []) if (!was.delete(h)) changes++;
+    changes += was.size;
+  }
+  return changes;
 }
 
 /** A group a pool could be confined to. */
@@ -274,21 +319,37 @@ interface GroupCandidate {
 }
 
 /**
- * The groups to try, in order: for each group size, the first hosts that fit in the pool's own order, or (none
- * given) the fullest hosts that fit, then the emptiest. Lazily: the first that serves ends the search. Trying a
- * candidate and undoing it leaves every host's fill as it was, so the two host orders are sorted once.
+ * The groups to try, in order: for each group size, the group the last deploy gave the pool (`previous`, host
+ * indices ascending) when it has that size and its hosts fit, then the first hosts that fit in the pool's own
+ * order, or (none given) the fullest hosts that fit, then the emptiest. Lazily: the first that serves ends the
+ * search. Trying a candidate and undoing it leaves every host's fill as it was, so the two host orders are sorted
+ * once.
+ *
+ * Why the previous group goes first within its size and nowhere else: from the same input the search finds it
+ * again (every candidate tried before it fails as it failed then), so planning again with the labels a deploy
+ * wrote moves nothing; a pool of the same size keeps its group even where another pool's growth changed which
+ * hosts come first in the search; and a grown pool still tries the larger sizes first (a spare host in its group
+ * keeps its whole drain, which keeping its old hosts at more VMs each would take from its neighbours).
  */
-function* groupCandidates(ledger: GroupLedger, pool: number, own: readonly number[] | undefined): Generator<GroupCandidate> {
+function* groupCandidates(
+  ledger: GroupLedger,
+  pool: number,
+  own: readonly number[] | undefined,
+  previous: readonly number[] | undefined,
+): Generator<GroupCandidate> {
   const { n, size } = ledger.pools.get(pool)!;
   const hosts = ledger.caps.map((_, h) => h);
   const orders = own ? [own] : packedOrders(ledger, hosts);
   for (const g of groupSizes(n, hosts.length)) {
     const perHost = Math.ceil(n / g);
+    const kept = previous?.length === g && previous.every((h) => ledger.fits(h, size, perHost)) ? previous : undefined;
+    if (kept) yield { hosts: kept, perHost };
     for (const order of orders) {
       const chosen: number[] = [];
       for (let i = 0; i < order.length && chosen.length < g; i++) if (ledger.fits(order[i], size, perHost)) chosen.push(order[i]);
       if (chosen.length < g) break;
-      yield { hosts: chosen.sort((a, b) => a - b), perHost };
+      chosen.sort((a, b) => a - b);
+      if (!kept || chosen.some((h, i) => h !== kept[i])) yield { hosts: chosen, perHost };
     }
   }
 }

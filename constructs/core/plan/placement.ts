@@ -11,7 +11,7 @@ import { placeOnHosts } from '../packing';
 import { Quantity } from '../base/quantity';
 import { fitsWithin, get, normalizeResources, ResourceVector, subtractResources, sumResources } from '../base/resources';
 import { groupBy, HostGroup, pinRefusal, PlannedVm } from '../vm/vm';
-import { chooseGroup, dealToGroup, GroupLedger, GroupPool, stableHostOrder } from './groups';
+import { chooseGroup, dealToGroup, GroupLedger, GroupPool, keepPreviousGroups, labelChanges, stableHostOrder } from './groups';
 import { dimensionsOf, fromDimension, VmItem, toDimensions } from './dimensions';
 import { SpreadOverflow, SpreadProof } from './spread-proof';
 import { amount, amounts } from '../base/units';
@@ -183,6 +183,8 @@ interface FleetItems {
   readonly labelOfGroup: readonly string[];
   /** Each pool's own host order, once it is asked for (`ownOrder`). */
   readonly ownOrders: Map<number, readonly number[]>;
+  /** Each pool's group at the last deploy (host indices ascending: the hosts carrying its label), if any. */
+  readonly previousOfGroup: readonly (readonly number[] | undefined)[];
 }
 
 /** The host group label of a VM's pool (`hostGroupLabel`): the key its Nodes carry, and the pool's identity in a fleet. */
@@ -223,7 +225,10 @@ function fleetItems(fleet: PlannedFleet, own: readonly PlannedVm[], dims: readon
     pool.members.push(k);
     pools.set(item.group, pool);
   });
-  return { hostCaps, base, pools, pathOfGroup: [...groups.keys()], labelOfGroup, ownOrders: new Map() };
+  const labelled = new Map<string, number[]>();
+  fleet.hosts.forEach((h, i) => h.hostGroups.forEach((label) => labelled.set(label, [...(labelled.get(label) ?? []), i])));
+  const previousOfGroup = labelOfGroup.map((label) => labelled.get(label));
+  return { hostCaps, base, pools, pathOfGroup: [...groups.keys()], labelOfGroup, ownOrders: new Map(), previousOfGroup };
 }
 
 /**
@@ -340,18 +345,33 @@ function ownOrder(fleet: PlannedFleet, items: FleetItems, group: number): readon
 
 /**
  * Host groups, each pool's from its own host order first (groups.ts: scaling one pool moves no other pool's
- * group while their hosts fit); packed, fullest hosts first, only when that proves more: fewer pools left
- * without a group, then more migrating pools with a whole drain. Stability gives way to a proof, never the reverse.
+ * group while their hosts fit), and with the last deploy's groups (HostSpec `hostGroups`) also each pool kept in
+ * its own where that proves; packed, fullest hosts first, only when that proves more. Between two groupings:
+ * fewer pools without a group, then more migrating pools with a whole drain, then fewer Node labels changed.
+ * Stability gives way to a proof, never the reverse.
  */
 function groupFleet(fleet: PlannedFleet, items: FleetItems, requireMigration: boolean): PlacedFleet | undefined {
-  const stable = placeInGroups(fleet, items, requireMigration, true);
   const ungrouped = (p: PlacedFleet) => (p.ungrouped ?? []).length;
-  if (stable && ungrouped(stable) === 0 && wholeDrains(stable.groups, items) === migratingPools(items)) return stable;
-  const packed = placeInGroups(fleet, items, requireMigration, false);
-  if (!stable || !packed) return stable ?? packed;
-  const better = ungrouped(packed) - ungrouped(stable) || wholeDrains(stable.groups, items) - wholeDrains(packed.groups, items);
-  return better < 0 ? packed : stable;
+  const better = (a: PlacedFleet | undefined, b: PlacedFleet | undefined): PlacedFleet | undefined => {
+    if (!a || !b) return a ?? b;
+    const order =
+      ungrouped(b) - ungrouped(a) || wholeDrains(a.groups, items) - wholeDrains(b.groups, items) || relabelled(b, fleet, items) - relabelled(a, fleet, items);
+    return order < 0 ? b : a;
+  };
+  let best = placeInGroups(fleet, items, requireMigration, 'stable');
+  if (items.previousOfGroup.some((p) => p !== undefined)) best = better(best, placeInGroups(fleet, items, requireMigration, 'kept'));
+  if (best && ungrouped(best) === 0 && wholeDrains(best.groups, items) === migratingPools(items) && relabelled(best, fleet, items) === 0) return best;
+  return better(best, placeInGroups(fleet, items, requireMigration, 'packed'));
 }
+
+/** How many Node labels the placement changes from the last deploy's groups (groups.ts `labelChanges`). */
+function relabelled(placed: PlacedFleet, fleet: PlannedFleet, items: FleetItems): number {
+  const before = (g: number) => items.previousOfGroup[g]?.map((h) => fleet.hosts[h].name);
+  return labelChanges(items.pathOfGroup.map((path, g) => ({ before: before(g), now: placed.groups.get(path)?.hosts })));
+}
+
+/** How placeInGroups searches: own host orders; the same after the last deploy's groups (`keepPreviousGroups`); packed. */
+type GroupSearch = 'stable' | 'kept' | 'packed';
 
 /**
  * Host groups: VMs pinned by their pools first (as placeStably places them), then each spread pool, largest
@@ -360,7 +380,8 @@ function groupFleet(fleet: PlannedFleet, items: FleetItems, requireMigration: bo
  * proves are pinned into the room the groups leave. Undefined when that does not place every VM, when a pool
  * no group proves asks for live migration, or when spread VMs already run (their hosts may lie outside any group).
  */
-function placeInGroups(fleet: PlannedFleet, fleetItems: FleetItems, requireMigration: boolean, stable: boolean): PlacedFleet | undefined {
+function placeInGroups(fleet: PlannedFleet, fleetItems: FleetItems, requireMigration: boolean, search: GroupSearch): PlacedFleet | undefined {
+  const stable = search !== 'packed';
   const { hostCaps, base, pools, pathOfGroup } = fleetItems;
   const spread = [...pools.keys()].filter((g) => !base[pools.get(g)!.members[0]].pinned);
   if (spread.some((g) => pools.get(g)!.members.some((k) => base[k].fixed !== undefined))) return undefined;
@@ -379,7 +400,10 @@ function placeInGroups(fleet: PlannedFleet, fleetItems: FleetItems, requireMigra
   const mean = hostCaps[0].map((_, d) => Math.max(1, hostCaps.reduce((t, c) => t + c[d], 0) / hostCaps.length));
   const share = (g: number): number => Math.max(...pools.get(g)!.size.map((v, d) => v / mean[d]));
   const order = [...spread].sort((a, b) => share(b) - share(a) || a - b);
-  const ungrouped = order.filter((g) => !chooseGroup(ledger, g, stable ? ownOrder(fleet, fleetItems, g) : undefined));
+  const kept = search === 'kept' ? keepPreviousGroups(ledger, order, (g) => fleetItems.previousOfGroup[g]) : new Set<number>();
+  const ungrouped = order.filter(
+    (g) => !kept.has(g) && !chooseGroup(ledger, g, stable ? ownOrder(fleet, fleetItems, g) : undefined, fleetItems.previousOfGroup[g]),
+  );
   // With migration room required, a pool no group takes is left to the search without it, never pinned.
   if (ungrouped.some((g) => requireMigration || !pools.get(g)!.canPin)) return undefined;
   const room = hostCaps.map((c, h) => c.map((v, d) => Math.max(0, v - ledger.load[h][d])));
