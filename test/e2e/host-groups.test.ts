@@ -247,4 +247,20 @@ describe('e2e: host groups are Node labels, and a regroup changes labels, not VM
     const again = await tf(['plan', '-input=false', '-no-color', '-detailed-exitcode']);
     expect({ code: again.code, out: again.code === 0 ? '' : again.stdout }).toEqual({ code: 0, out: '' });
   });
+
+  it('the groups read back by `metalslice inventory` are the labels the deploy wrote, and a plan from them changes nothing', async () => {
+    const read = await metalslice(['inventory', '--kubeconfig', cluster.adminKubeconfig]);
+    expectOk('inventory', read);
+    const inventory = JSON.parse(read.stdout) as { hosts: { name: string; hostGroups?: string[]; labels?: Record<string, string> }[] };
+    const groups = Object.fromEntries(inventory.hosts.filter((h) => h.name.startsWith('bm-')).map((h) => [h.name, h.hostGroups ?? []]));
+    expect(groups).toEqual(await groupLabels());
+    // Group keys are not host labels: no hostSelector or requirement can come to match them.
+    for (const h of inventory.hosts) expect(Object.keys(h.labels ?? {}).filter((k) => k.startsWith('group.'))).toEqual([]);
+    const doc = parse(fs.readFileSync(configFile(), 'utf8')) as { fleets: { hosts: { name: string; hostGroups?: string[] }[] }[] };
+    for (const h of doc.fleets[0].hosts) h.hostGroups = groups[h.name];
+    fs.writeFileSync(configFile(), stringify(doc));
+    await synth();
+    const plan = await tf(['plan', '-input=false', '-no-color', '-detailed-exitcode']);
+    expect({ code: plan.code, out: plan.code === 0 ? '' : plan.stdout }).toEqual({ code: 0, out: '' });
+  });
 });
