@@ -42,8 +42,8 @@ export interface HostSpec {
   readonly errorMessage?: string;
   /**
    * The host groups the last deploy put the host in: the `group.metalslice.io/...` label keys its Node carries, as
-   * `metalslice inventory` reads them. A pool keeps the group it had wherever that group still proves the plan, so
-   * scaling one pool does not move another's. Not labels: no selector or requirement matches them.
+   * `metalslice inventory` reads them. Where the plan confines a pool to a group, it keeps the one it had unless
+   * another proves more, so scaling one pool rarely moves another's. Not labels: no selector or requirement matches them.
    * @default - none (each pool's group is chosen afresh)
    */
   readonly hostGroups?: readonly string[];

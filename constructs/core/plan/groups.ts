@@ -249,7 +249,7 @@ interface GroupDemand {
  * that keeps the neighbours' whole drains, then the one that leaves the most migrating pools a whole drain.
  * With `own` (the pool's stable host order) hosts are tried in that order only; without it, fullest first
  * (leaving empty hosts to larger VMs), then emptiest first. With `previous` (the pool's group at the last deploy,
- * host indices ascending), that group is tried first at every preference, and kept when as good as any other.
+ * host indices ascending), that group is tried first among the groups of its size (groupCandidates).
  * Returns false (ledger unchanged) when no group does.
  */
 export function chooseGroup(ledger: GroupLedger, pool: number, own?: readonly number[], previous?: readonly number[]): boolean {
@@ -271,17 +271,23 @@ export function chooseGroup(ledger: GroupLedger, pool: number, own?: readonly nu
 
 /**
  * Confines each pool, in `order`, to the group the last deploy gave it (`previousOf`, host indices ascending) where
- * those hosts still take its worst case, before any pool searches: a pool that did not change keeps its hosts
- * even where a grown pool's search would have taken one of them first. Then lets go of every migrating pool kept
- * without a whole-drain proof (a grown pool on its old hosts at more VMs each, or a pool a neighbour crowds): it
- * searches again, around the pools kept. Returns the pools kept.
+ * that is a size the search would try for its VMs and those hosts still take its worst case, before any pool
+ * searches: a pool that did not change keeps its hosts even where a grown pool's search would have taken one of
+ * them first. Then lets go of every migrating pool kept without a whole-drain proof (a grown pool on its old hosts
+ * at more VMs each, or a pool a neighbour crowds), except those in `stay` (VMs already running there): it searches
+ * again, around the pools kept. Returns the pools kept.
  */
-export function keepPreviousGroups(ledger: GroupLedger, order: readonly number[], previousOf: (pool: number) => readonly number[] | undefined): Set<number> {
+export function keepPreviousGroups(
+  ledger: GroupLedger,
+  order: readonly number[],
+  previousOf: (pool: number) => readonly number[] | undefined,
+  stay: ReadonlySet<number> = new Set(),
+): Set<number> {
   const kept = new Set<number>();
   for (const p of order) {
     const hosts = previousOf(p);
-    if (!hosts || hosts.length < 2) continue;
     const { n, size } = ledger.pools.get(p)!;
+    if (!hosts || !groupSizes(n, ledger.caps.length).includes(hosts.length)) continue;
     const perHost = Math.ceil(n / hosts.length);
     if (!hosts.every((h) => ledger.fits(h, size, perHost))) continue;
     ledger.confine(p, hosts, perHost);
@@ -290,7 +296,7 @@ export function keepPreviousGroups(ledger: GroupLedger, order: readonly number[]
   ledger.proveMigrations(kept);
   for (const p of order) {
     const group = ledger.groups.get(p);
-    if (!kept.has(p) || !group || !ledger.pools.get(p)!.migrates || group.wholeDrain) continue;
+    if (!kept.has(p) || stay.has(p) || !group || !ledger.pools.get(p)!.migrates || group.wholeDrain) continue;
     unconfine(ledger, p, group.hosts);
     kept.delete(p);
   }
@@ -385,7 +391,42 @@ function unconfine(ledger: GroupLedger, pool: number, hosts: readonly number[]):
   ledger.proveMigrations(ledger.neighbours(hosts));
 }
 
-/** Deals a grouped pool's VMs to its hosts in turn: no host gets more than ceil(n / G), as the spread allows. */
-export function dealToGroup(group: ChosenGroup, members: readonly number[], hostOf: number[]): void {
-  members.forEach((k, i) => (hostOf[k] = group.hosts[i % group.hosts.length]));
+/**
+ * Deals a grouped pool's VMs to its hosts in turn: no host gets more than perHost (ceil(n / G)), as the spread
+ * allows. A VM already running (`runningOn`) stays on its host, which the caller has checked is in the group
+ * within perHost; the others fill the hosts with room, in turn.
+ */
+export function dealToGroup(group: ChosenGroup, members: readonly number[], hostOf: number[], runningOn?: (member: number) => number | undefined): void {
+  const held = new Map<number, number>();
+  const free = members.filter((k) => {
+    const h = runningOn?.(k);
+    if (h === undefined) return true;
+    hostOf[k] = h;
+    held.set(h, (held.get(h) ?? 0) + 1);
+    return false;
+  });
+  if (held.size === 0) {
+    members.forEach((k, i) => (hostOf[k] = group.hosts[i % group.hosts.length]));
+    return;
+  }
+  let next = 0;
+  for (const k of free) {
+    for (let tried = 0; tried < group.hosts.length && (held.get(group.hosts[next % group.hosts.length]) ?? 0) >= group.perHost; tried++) next++;
+    const h = group.hosts[next++ % group.hosts.length];
+    hostOf[k] = h;
+    held.set(h, (held.get(h) ?? 0) + 1);
+  }
+}
+
+/** Whether every running VM of the pool (`runningOn`) is on a host of its group, and no host holds more than perHost. */
+export function holdsRunning(group: ChosenGroup, members: readonly number[], runningOn: (member: number) => number | undefined): boolean {
+  const inGroup = new Set(group.hosts);
+  const held = new Map<number, number>();
+  for (const k of members) {
+    const h = runningOn(k);
+    if (h === undefined) continue;
+    held.set(h, (held.get(h) ?? 0) + 1);
+    if (!inGroup.has(h) || held.get(h)! > group.perHost) return false;
+  }
+  return true;
 }

@@ -11,7 +11,7 @@ import { placeOnHosts } from '../packing';
 import { Quantity } from '../base/quantity';
 import { fitsWithin, get, normalizeResources, ResourceVector, subtractResources, sumResources } from '../base/resources';
 import { groupBy, HostGroup, pinRefusal, PlannedVm } from '../vm/vm';
-import { chooseGroup, dealToGroup, GroupLedger, GroupPool, keepPreviousGroups, labelChanges, stableHostOrder } from './groups';
+import { chooseGroup, dealToGroup, GroupLedger, GroupPool, holdsRunning, keepPreviousGroups, labelChanges, stableHostOrder } from './groups';
 import { dimensionsOf, fromDimension, VmItem, toDimensions } from './dimensions';
 import { SpreadOverflow, SpreadProof } from './spread-proof';
 import { amount, amounts } from '../base/units';
@@ -225,9 +225,9 @@ function fleetItems(fleet: PlannedFleet, own: readonly PlannedVm[], dims: readon
     pool.members.push(k);
     pools.set(item.group, pool);
   });
-  const labelled = new Map<string, number[]>();
-  fleet.hosts.forEach((h, i) => h.hostGroups.forEach((label) => labelled.set(label, [...(labelled.get(label) ?? []), i])));
-  const previousOfGroup = labelOfGroup.map((label) => labelled.get(label));
+  const labelled = new Map<string, number[]>(labelOfGroup.map((label) => [label, []]));
+  fleet.hosts.forEach((h, i) => h.hostGroups?.forEach((label) => labelled.get(label)?.push(i)));
+  const previousOfGroup = labelOfGroup.map((label) => (labelled.get(label)!.length > 0 ? labelled.get(label) : undefined));
   return { hostCaps, base, pools, pathOfGroup: [...groups.keys()], labelOfGroup, ownOrders: new Map(), previousOfGroup };
 }
 
@@ -332,14 +332,13 @@ function placeWholeFleet(fleet: PlannedFleet, fleetItems: FleetItems, dims: read
 
 /** A pool's own order of the fleet's hosts (groups.ts `stableHostOrder`), hashed once per plan of the fleet. */
 function ownOrder(fleet: PlannedFleet, items: FleetItems, group: number): readonly number[] {
-  let order = items.ownOrders.get(group);
-  if (!order) {
-    order = stableHostOrder(
+  const order =
+    items.ownOrders.get(group) ??
+    stableHostOrder(
       items.labelOfGroup[group],
       fleet.hosts.map((h) => h.name),
     );
-    items.ownOrders.set(group, order);
-  }
+  items.ownOrders.set(group, order);
   return order;
 }
 
@@ -352,22 +351,18 @@ function ownOrder(fleet: PlannedFleet, items: FleetItems, group: number): readon
  */
 function groupFleet(fleet: PlannedFleet, items: FleetItems, requireMigration: boolean): PlacedFleet | undefined {
   const ungrouped = (p: PlacedFleet) => (p.ungrouped ?? []).length;
+  const before = items.previousOfGroup.map((hosts) => hosts?.map((h) => fleet.hosts[h].name));
+  // How many Node labels a placement changes from the last deploy's groups (groups.ts `labelChanges`).
+  const relabelled = (p: PlacedFleet) => labelChanges(items.pathOfGroup.map((path, g) => ({ before: before[g], now: p.groups.get(path)?.hosts })));
   const better = (a: PlacedFleet | undefined, b: PlacedFleet | undefined): PlacedFleet | undefined => {
     if (!a || !b) return a ?? b;
-    const order =
-      ungrouped(b) - ungrouped(a) || wholeDrains(a.groups, items) - wholeDrains(b.groups, items) || relabelled(b, fleet, items) - relabelled(a, fleet, items);
+    const order = ungrouped(b) - ungrouped(a) || wholeDrains(a.groups, items) - wholeDrains(b.groups, items) || relabelled(b) - relabelled(a);
     return order < 0 ? b : a;
   };
   let best = placeInGroups(fleet, items, requireMigration, 'stable');
   if (items.previousOfGroup.some((p) => p !== undefined)) best = better(best, placeInGroups(fleet, items, requireMigration, 'kept'));
-  if (best && ungrouped(best) === 0 && wholeDrains(best.groups, items) === migratingPools(items) && relabelled(best, fleet, items) === 0) return best;
+  if (best && ungrouped(best) === 0 && wholeDrains(best.groups, items) === migratingPools(items) && relabelled(best) === 0) return best;
   return better(best, placeInGroups(fleet, items, requireMigration, 'packed'));
-}
-
-/** How many Node labels the placement changes from the last deploy's groups (groups.ts `labelChanges`). */
-function relabelled(placed: PlacedFleet, fleet: PlannedFleet, items: FleetItems): number {
-  const before = (g: number) => items.previousOfGroup[g]?.map((h) => fleet.hosts[h].name);
-  return labelChanges(items.pathOfGroup.map((path, g) => ({ before: before(g), now: placed.groups.get(path)?.hosts })));
 }
 
 /** How placeInGroups searches: own host orders; the same after the last deploy's groups (`keepPreviousGroups`); packed. */
@@ -376,15 +371,18 @@ type GroupSearch = 'stable' | 'kept' | 'packed';
 /**
  * Host groups: VMs pinned by their pools first (as placeStably places them), then each spread pool, largest
  * VMs first, confined to the first group that keeps every host's worst case in its allocatable and every
- * migrating pool a migration target (groups.ts; with `stable`, in the pool's own host order); pools no group
+ * migrating pool a migration target (groups.ts; but for `packed`, in the pool's own host order); pools no group
  * proves are pinned into the room the groups leave. Undefined when that does not place every VM, when a pool
- * no group proves asks for live migration, or when spread VMs already run (their hosts may lie outside any group).
+ * no group proves asks for live migration, or when spread VMs already run outside a group the last deploy gave.
  */
 function placeInGroups(fleet: PlannedFleet, fleetItems: FleetItems, requireMigration: boolean, search: GroupSearch): PlacedFleet | undefined {
   const stable = search !== 'packed';
   const { hostCaps, base, pools, pathOfGroup } = fleetItems;
   const spread = [...pools.keys()].filter((g) => !base[pools.get(g)!.members[0]].pinned);
-  if (spread.some((g) => pools.get(g)!.members.some((k) => base[k].fixed !== undefined))) return undefined;
+  // Spread VMs already running may lie outside any group: only their pool's kept group (where they run) holds them.
+  const runningOn = (k: number) => base[k].fixed;
+  const running = new Set(spread.filter((g) => pools.get(g)!.members.some((k) => runningOn(k) !== undefined)));
+  if (running.size > 0 && search !== 'kept') return undefined;
   const hostOf = base.map(() => -1);
   const ledger = new GroupLedger(hostCaps, pools, requireMigration);
   if (
@@ -400,7 +398,8 @@ function placeInGroups(fleet: PlannedFleet, fleetItems: FleetItems, requireMigra
   const mean = hostCaps[0].map((_, d) => Math.max(1, hostCaps.reduce((t, c) => t + c[d], 0) / hostCaps.length));
   const share = (g: number): number => Math.max(...pools.get(g)!.size.map((v, d) => v / mean[d]));
   const order = [...spread].sort((a, b) => share(b) - share(a) || a - b);
-  const kept = search === 'kept' ? keepPreviousGroups(ledger, order, (g) => fleetItems.previousOfGroup[g]) : new Set<number>();
+  const kept = search === 'kept' ? keepPreviousGroups(ledger, order, (g) => fleetItems.previousOfGroup[g], running) : new Set<number>();
+  if ([...running].some((g) => !kept.has(g) || !holdsRunning(ledger.groups.get(g)!, pools.get(g)!.members, runningOn))) return undefined;
   const ungrouped = order.filter(
     (g) => !kept.has(g) && !chooseGroup(ledger, g, stable ? ownOrder(fleet, fleetItems, g) : undefined, fleetItems.previousOfGroup[g]),
   );
@@ -424,7 +423,7 @@ function placeInGroups(fleet: PlannedFleet, fleetItems: FleetItems, requireMigra
     // (one VM per host): `plan --previous` shows the node added, not its pool's VMs moved.
     const inGroup = new Set(chosen.hosts);
     const dealt = stable ? ownOrder(fleet, fleetItems, g).filter((h) => inGroup.has(h)) : chosen.hosts;
-    dealToGroup({ ...chosen, hosts: dealt }, pools.get(g)!.members, hostOf);
+    dealToGroup({ ...chosen, hosts: dealt }, pools.get(g)!.members, hostOf, runningOn);
     const whole = chosen.hosts.length === fleet.hosts.length;
     groups.set(pathOfGroup[g], {
       ...(whole ? {} : { hosts: chosen.hosts.map((h) => fleet.hosts[h].name) }),

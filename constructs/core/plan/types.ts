@@ -45,8 +45,8 @@ export interface PlannedHost {
   readonly ready: boolean;
   /** metalslice VMs of this model already running there: `namespace/name` -> what each launcher pod requests. */
   readonly running: ReadonlyMap<string, ResourceVector>;
-  /** The host group label keys the last deploy gave it (HostSpec `hostGroups`): the groups placement keeps where they prove. */
-  readonly hostGroups: ReadonlySet<string>;
+  /** The host group label keys the last deploy gave it (HostSpec `hostGroups`): the groups placement keeps where they prove. @default - none */
+  readonly hostGroups?: ReadonlySet<string>;
 }
 
 /** A host of a fleet on which no launcher pod can land, and why. */
