@@ -290,7 +290,9 @@ describe('e2e: a private pool that changes rolls its hosts through drains, a fre
     const ordered = events.filter((e) => e.rv > killedAt).sort((a, b) => a.rv - b.rv);
     const remade = ordered.find((e) => e.kind === 'HostClaim' && e.type === 'ADDED' && e.name === killed)!;
     const oldNodeGone = ordered.find((e) => e.kind === 'Node' && e.type === 'DELETED' && e.name === killed)!;
-    const poweredOn = ordered.find((e) => e.kind === 'HostClaim' && e.name === killed && e.on)!;
+    // The new claim's own events (its uid): the old claim's DELETED event, powered on, may reach the watch only after
+    // the poll above saw it gone (a loaded machine), and so fall after killedAt.
+    const poweredOn = ordered.find((e) => e.kind === 'HostClaim' && e.uid === remade?.uid && e.on)!;
     const joined = ordered.find((e) => e.kind === 'Node' && e.type === 'ADDED' && e.name === killed)!;
     // The deploy made the claim again powered off (it read the hold when it planned); the roll deleted the old Node,
     // then powered it on, and only then did its host join.
