@@ -96,9 +96,8 @@ const HOST_GROUP_KEY = new RegExp(HOST_GROUP_KEY_PATTERN);
  * an inventory must load.
  */
 function hostGroupsOf(labels: Readonly<Record<string, string>> | undefined): string[] {
-  const group = `${HOST_GROUP_LABEL_PREFIX}/`;
   return Object.entries(labels ?? {})
-    .filter(([key, value]) => key.startsWith(group) && value === HOST_GROUP_LABEL_VALUE && HOST_GROUP_KEY.test(key))
+    .filter(([key, value]) => value === HOST_GROUP_LABEL_VALUE && HOST_GROUP_KEY.test(key))
     .map(([key]) => key)
     .sort();
 }
