@@ -243,8 +243,6 @@ class LayoutRun {
   private readonly work: string;
   private readonly env: NodeJS.ProcessEnv;
   private readonly quota: string;
-  private readonly parallelism: number;
-  private readonly stacksAtOnce: number;
 
   constructor(
     private readonly cluster: TestCluster,
@@ -254,7 +252,6 @@ class LayoutRun {
     private readonly withNoop = true,
   ) {
     const { parallelism, stacksAtOnce, tofuMemoryLimit } = setting;
-    [this.parallelism, this.stacksAtOnce] = [parallelism, stacksAtOnce];
     const short = { 'per-pool': 'pp', 'one-stack': 'os', 'one-stack-per-node': 'on', baseline: 'bl', 'per-pool-manifest': 'pm' }[layout];
     const limit = tofuMemoryLimit === 'off' ? '' : `m${tofuMemoryLimit.toLowerCase()}`;
     this.quota = `${short}${vms}${parallelism === 10 ? '' : `x${parallelism}`}${stacksAtOnce === 1 ? '' : `s${stacksAtOnce}`}${limit}`;
@@ -321,7 +318,7 @@ class LayoutRun {
     const worker = async (): Promise<void> => {
       while (next < pools.length) out.push(await this.tofu(pools[next++], args, okCodes));
     };
-    await Promise.all(Array.from({ length: Math.min(this.stacksAtOnce, pools.length) }, worker));
+    await Promise.all(Array.from({ length: Math.min(this.setting.stacksAtOnce, pools.length) }, worker));
     return { wallS: Number(process.hrtime.bigint() - started) / 1e9, runs: out };
   }
 
@@ -331,8 +328,8 @@ class LayoutRun {
     const stacks = this.stacks();
     await this.each(stacks, ['init', '-input=false', '-no-color']);
     await this.hostNodes();
-    log(`${this.layout} ${this.vms} VMs: apply from empty (${stacks.length} stacks, ${this.stacksAtOnce} at once)`);
-    const par = `-parallelism=${this.parallelism}`;
+    log(`${this.layout} ${this.vms} VMs: apply from empty (${stacks.length} stacks, ${this.setting.stacksAtOnce} at once)`);
+    const par = `-parallelism=${this.setting.parallelism}`;
     const applied = await this.each(stacks, ['apply', '-auto-approve', '-input=false', '-no-color', par]);
     const apply = measure(applied.wallS, applied.runs);
     const recorded = this.stateRecords(stacks);
@@ -361,9 +358,7 @@ class LayoutRun {
     return {
       layout: this.layout,
       vms: this.vms,
-      parallelism: this.parallelism,
-      stacksAtOnce: this.stacksAtOnce,
-      tofuMemoryLimit: this.setting.tofuMemoryLimit,
+      ...this.setting,
       stacks: stacks.length,
       resourcesPerVm,
       stateBytesPerVm: Math.round(recorded.bytes / this.vms),
