@@ -59,6 +59,7 @@ export class JoinToken extends Construct {
       provider: KubectlProvider.mirroring(props.cluster.provider),
       yamlBody: stringify({ apiVersion: 'v1', kind: 'Secret', metadata: secret.metadata, type: secret.type, data }, { lineWidth: 0 }),
       sensitiveFields: ['data'],
+      waitForDeletion: false,
       // The expiration is stamped once, at creation; later plans must not move it (or show a change).
       lifecycle: { ignoreChanges: ['yaml_body'] },
       forgetPrevious: adoptsTokenSecrets(this) ? 'kubernetes_secret_v1' : undefined,

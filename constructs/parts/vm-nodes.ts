@@ -165,6 +165,7 @@ class NodeChunk {
       provider: KubectlProvider.mirroring(cluster.provider),
       yamlBody: stringify({ apiVersion: 'v1', kind: 'Secret', metadata: token.metadata, type: token.type, data: encoded }, { lineWidth: 0 }),
       sensitiveFields: ['data'],
+      waitForDeletion: false,
       // The expiration is stamped once, at creation; later plans must not move it (or show a change).
       lifecycle: { ignoreChanges: ['yaml_body'] },
     });
@@ -187,6 +188,7 @@ class NodeChunk {
         { lineWidth: 0 },
       ),
       sensitiveFields: ['data'],
+      waitForDeletion: false,
       dependsOn: waitFor(scope, props.namespaceReady),
     });
     const vmBodies = new TerraformLocal(

@@ -186,6 +186,15 @@ export interface KubectlManifestProps extends Pick<TerraformMetaArguments, 'depe
    * @default - the provider's default: `data` of a v1 Secret, nothing otherwise
    */
   readonly sensitiveFields?: string[];
+  /**
+   * On destroy, wait until the object is gone, so that what it needs goes only after it (`wait`: a foreground
+   * delete, which the garbage collector ends, then the provider reads the object and sleeps 10 s until it is not
+   * found: at least 10 s, as the read right after the delete still finds it). Without, the destroy ends when the
+   * API server has deleted the object (background propagation): for an object no finalizer holds and nothing
+   * needs gone first, a Secret, the wait was those 10 s and nothing else.
+   * @default true
+   */
+  readonly waitForDeletion?: boolean;
 }
 
 /**
@@ -204,12 +213,13 @@ export const ADOPT_TOKEN_SECRETS_CONTEXT = 'metalslice:adoptBootstrapTokenSecret
 /**
  * One Kubernetes object applied by `kubectl_manifest`: server-side apply (metalslice's field manager owns only
  * the fields it writes) taking back a field someone changed by hand (force_conflicts: Terraform's config is what
- * the object must be), and on destroy it waits until the object is gone, so what the object needs (its
- * namespace, its quota, its user-data Secret) outlives it.
+ * the object must be), and on destroy (unless told not to) it waits until the object is gone, so what the object
+ * needs (its namespace, its quota, its user-data Secret) outlives it.
  */
 export class KubectlManifest extends TerraformResource {
   private readonly yamlBody: string;
   private readonly sensitiveFields?: string[];
+  private readonly waitForDeletion: boolean;
   /** The resource types this one takes over from at the same address (each gets a `removed` block). */
   private readonly forget: string[] = [];
 
@@ -226,6 +236,7 @@ export class KubectlManifest extends TerraformResource {
     if (props.lifecycle !== undefined) this.lifecycle = props.lifecycle;
     this.yamlBody = props.yamlBody;
     this.sensitiveFields = props.sensitiveFields;
+    this.waitForDeletion = props.waitForDeletion ?? true;
     if (props.adoptFromManifest !== undefined) {
       this.importFrom(props.adoptFromManifest);
       this.forget.push('kubernetes_manifest');
@@ -259,7 +270,7 @@ export class KubectlManifest extends TerraformResource {
       sensitive_fields: this.sensitiveFields,
       server_side_apply: true,
       force_conflicts: true,
-      wait: true,
+      wait: this.waitForDeletion,
     });
   }
 

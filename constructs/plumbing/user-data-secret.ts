@@ -69,6 +69,7 @@ export function userDataSecret(scope: Construct, props: UserDataSecretProps): Ku
     yamlBody: stringify(secret, { lineWidth: 0 }),
     // The provider's default for a v1 Secret, said here so a change of that default cannot show the data.
     sensitiveFields: ['data'],
+    waitForDeletion: false,
     dependsOn: props.dependsOn,
     forgetPrevious: adoptsFromManifest(scope) ? 'kubernetes_secret_v1' : undefined,
   });

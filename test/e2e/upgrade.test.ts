@@ -4,7 +4,8 @@
 // old resource forgotten, the Secret applied server-side), none is destroyed or recreated, and the next plan
 // without the key is empty. Then the same from metalslice 0.2, whose bootstrap token Secrets alone were still
 // `kubernetes_secret_v1`, with its own key. Then from 0.2 to 0.5, whose nodes were five resources each: the stack's
-// moved blocks take each to its instance of its pool's resources, with no key.
+// moved blocks take each to its instance of its pool's resources, with no key. Each later release's changes too, up to
+// 0.9's: a user data or token Secret's destroy does not wait (changed in place).
 import { afterAll, beforeAll, describe, expect, it, jest } from '@jest/globals';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
@@ -13,7 +14,7 @@ import { ADOPT_MANIFEST_VMS_CONTEXT, ADOPT_TOKEN_SECRETS_CONTEXT } from '../../c
 import { exampleStackEnv, expectOk, startCluster, synthExampleApp, TestCluster, tofu } from './harness';
 import type { KubeDoc, KubeList, SecretDoc, VirtualMachineDoc } from '../support/kube-docs';
 import { findSecrets, generatedSecrets } from '../support/secret-scan';
-import { toManifests, toRelease02, toRelease05, toRelease06 } from '../support/manifest-layout';
+import { toManifests, toRelease02, toRelease05, toRelease06, toRelease08 } from '../support/manifest-layout';
 
 jest.setTimeout(900_000);
 
@@ -29,7 +30,26 @@ const END = /^terraform_data\.node-drains-team-a-prod_End(-\d+)?_[0-9A-F]{8}\["[
 interface PlannedChange {
   address: string;
   previous_address?: string;
-  change: { actions: string[]; importing?: unknown };
+  change: { actions: string[]; importing?: unknown; before?: { wait?: boolean; yaml_body?: string }; after?: { wait?: boolean; yaml_body?: string } };
+}
+
+/**
+ * The changes that do something, apart from 0.9's one change in place: a user data or token Secret whose destroy
+ * waited (0.2 to 0.8) and no longer does (`wait` from true to false, the object as it was). `secrets` gets those.
+ */
+function besidesWait(changes: PlannedChange[], secrets: PlannedChange[] = []): PlannedChange[] {
+  const doing = changes.filter((c) => c.change.importing !== undefined || !['no-op', 'read'].includes(c.change.actions.join()));
+  for (const c of doing) {
+    const { before, after } = c.change;
+    const waitOnly =
+      (USER_DATA.test(c.address) || TOKEN.test(c.address)) &&
+      c.change.actions.join() === 'update' &&
+      before?.wait === true &&
+      after?.wait === false &&
+      before.yaml_body === after.yaml_body;
+    if (waitOnly) secrets.push(c);
+  }
+  return doing.filter((c) => !secrets.includes(c));
 }
 
 /** The node a resource address is of: the key of a pool resource's instance, or the node in a 0.1-0.5 per-node address. */
@@ -210,8 +230,14 @@ describe('e2e: upgrading VMs and Secrets from kubernetes_manifest and kubernetes
     const created = changes.filter((c) => c.change.actions.includes('create')).map((c) => c.address);
     expect(created.filter((a) => !TOKEN.test(a) && !END.test(a))).toEqual([]);
     expect(created.filter((a) => END.test(a))).toHaveLength(vms.size);
-    const updated = changes.filter((c) => c.change.actions.join() === 'update').map((c) => c.address);
+    // 0.9: and each user data Secret's destroy no longer waits.
+    const waits: PlannedChange[] = [];
+    const updated = besidesWait(changes, waits)
+      .filter((c) => c.change.actions.join() === 'update')
+      .map((c) => c.address);
     expect(updated.filter((a) => !DRAIN.test(a))).toEqual([]);
+    expect(waits.filter((c) => USER_DATA.test(c.address))).toHaveLength(vms.size);
+    expect(waits).toHaveLength(vms.size);
     expectOk('apply', await tofu(stackDir('consumer'), ['apply', '-auto-approve', '-input=false', '-no-color', 'tfplan']));
     expect(await nodeUids()).toEqual(before);
 
@@ -228,13 +254,15 @@ describe('e2e: upgrading VMs and Secrets from kubernetes_manifest and kubernetes
     // This release, with no key: the moved blocks of the stack do it.
     await synthExampleApp(work, env);
     const { changes, stdout } = await plannedAll('consumer');
-    // Every node's five resources moved to their instances (and drains and ends to their pair of blocks), and nothing
-    // planned but those moves.
+    // Every node's five resources moved to their instances (and drains and ends to their pair of blocks).
     const moved = changes.filter((c) => c.previous_address !== undefined && !DRAIN.test(c.address) && !END.test(c.address));
     expect(moved).toHaveLength(5 * vms.size);
     for (const c of moved) expect({ node: nodeOf(c.address), was: nodeOf(c.previous_address!) }).toEqual({ node: nodeOf(c.address), was: nodeOf(c.address) });
-    expect(changes.filter((c) => c.change.actions.join() !== 'no-op' && c.change.actions.join() !== 'read').map((c) => c.address)).toEqual([]);
-    expect(stdout).toMatch(/Plan: 0 to add, 0 to change, 0 to destroy/);
+    // Nothing planned but those moves, and (0.9) each user data and token Secret's destroy no longer waiting.
+    const waits: PlannedChange[] = [];
+    expect(besidesWait(changes, waits).map((c) => c.address)).toEqual([]);
+    expect(waits).toHaveLength(2 * before[0].size);
+    expect(stdout).toMatch(new RegExp(`Plan: 0 to add, ${2 * before[0].size} to change, 0 to destroy`));
     expectOk('apply', await tofu(stackDir('consumer'), ['apply', '-auto-approve', '-input=false', '-no-color', 'tfplan']));
     expect(await nodeUids()).toEqual(before);
 
@@ -254,8 +282,37 @@ describe('e2e: upgrading VMs and Secrets from kubernetes_manifest and kubernetes
       expect(nodeOf(c.previous_address!)).toBe(nodeOf(c.address));
       expect(c.previous_address).toMatch(/^terraform_data\.node-drains-team-a-prod_(End_)?[0-9A-F]{8}\[/);
     }
-    expect(changes.filter((c) => c.change.actions.join() !== 'no-op' && c.change.actions.join() !== 'read').map((c) => c.address)).toEqual([]);
-    expect(stdout).toMatch(/Plan: 0 to add, 0 to change, 0 to destroy/);
+    // Nothing planned but those moves, and (0.9) each user data and token Secret's destroy no longer waiting.
+    const waits: PlannedChange[] = [];
+    expect(besidesWait(changes, waits).map((c) => c.address)).toEqual([]);
+    expect(waits).toHaveLength(2 * before[0].size);
+    expect(stdout).toMatch(new RegExp(`Plan: 0 to add, ${2 * before[0].size} to change, 0 to destroy`));
+    expectOk('apply', await tofu(stackDir('consumer'), ['apply', '-auto-approve', '-input=false', '-no-color', 'tfplan']));
+    expect(await nodeUids()).toEqual(before);
+
+    await expectNextPlanEmpty();
+  });
+
+  it("changes a 0.8 fleet's user data and token Secrets in place, so that their destroy does not wait: nothing else planned, every UID kept, the next plan empty", async () => {
+    const before = await freshFleet('0.8', toRelease08);
+    await synthExampleApp(work, env);
+    const { changes, stdout } = await plannedAll('consumer');
+    const waits: PlannedChange[] = [];
+    expect(besidesWait(changes, waits).map((c) => c.address)).toEqual([]);
+    // Each node's two Secrets, once.
+    expect(
+      waits
+        .filter((c) => USER_DATA.test(c.address))
+        .map((c) => nodeOf(c.address))
+        .sort(),
+    ).toEqual([...before[0].keys()].sort());
+    expect(
+      waits
+        .filter((c) => TOKEN.test(c.address))
+        .map((c) => nodeOf(c.address))
+        .sort(),
+    ).toEqual([...before[0].keys()].sort());
+    expect(stdout).toMatch(new RegExp(`Plan: 0 to add, ${2 * before[0].size} to change, 0 to destroy`));
     expectOk('apply', await tofu(stackDir('consumer'), ['apply', '-auto-approve', '-input=false', '-no-color', 'tfplan']));
     expect(await nodeUids()).toEqual(before);
 

@@ -21,7 +21,7 @@ export interface ManifestLayoutStack {
   locals?: Record<string, unknown>;
   moved?: { from: string; to: string }[];
   resource: {
-    kubectl_manifest?: Record<string, { depends_on?: string[]; yaml_body: string; provider?: string; lifecycle?: unknown }>;
+    kubectl_manifest?: Record<string, { depends_on?: string[]; yaml_body: string; provider?: string; lifecycle?: unknown; wait?: boolean }>;
     kubernetes_manifest?: Record<string, unknown>;
     [type: string]: Record<string, unknown> | undefined;
   };
@@ -94,13 +94,22 @@ export function toPerNodeLayout(tf: ManifestLayoutStack): void {
 }
 
 /**
- * In a parsed stack: what 0.6 wrote, from this release's. Every `for_each` map written in its resource, a token
+ * In a parsed stack: what 0.8 wrote, from this release's. Every `kubectl_manifest` waits on destroy until its object
+ * is gone, the Secrets too (constructs/plumbing/kubectl.ts `waitForDeletion`).
+ */
+export function toRelease08Layout(tf: ManifestLayoutStack): void {
+  for (const r of Object.values(tf.resource.kubectl_manifest ?? {})) r.wait = true;
+}
+
+/**
+ * In a parsed stack: what 0.6 wrote, from this release's. What 0.8 wrote ({@link toRelease08Layout}); every `for_each` map written in its resource, a token
  * Secret's id and secret read from the random resources by key, and every dependency named directly, not through a
  * local (constructs/parts/addresses.ts, vm-nodes.ts); one pair of drain blocks per tenant cluster (its nodes in the first
  * pair, where the stack's moves take them from), not sixteen (constructs/parts/node-drain.ts); and the moves of a
  * node of a later chunk of its pool (constructs/parts/vm-nodes.ts) from the per-node address straight to its own.
  */
 export function toRelease06Layout(tf: ManifestLayoutStack): void {
+  toRelease08Layout(tf);
   const locals = (tf.locals ??= {});
   const data = tf.resource.terraform_data ?? {};
   const all = () => Object.values(tf.resource).flatMap((byId) => Object.values(byId ?? {}) as { depends_on?: string[]; for_each?: Record<string, unknown> }[]);
@@ -276,6 +285,13 @@ export function toRelease05(file: string): void {
 export function toRelease06(file: string): void {
   const tf = JSON.parse(fs.readFileSync(file, 'utf8')) as ManifestLayoutStack;
   toRelease06Layout(tf);
+  fs.writeFileSync(file, JSON.stringify(tf, null, 2));
+}
+
+/** Rewrites `file` (a cdk.tf.json) as metalslice 0.8 wrote it ({@link toRelease08Layout}). */
+export function toRelease08(file: string): void {
+  const tf = JSON.parse(fs.readFileSync(file, 'utf8')) as ManifestLayoutStack;
+  toRelease08Layout(tf);
   fs.writeFileSync(file, JSON.stringify(tf, null, 2));
 }
 

@@ -127,6 +127,26 @@ describe('example app synth', () => {
     expect(reads(secret)).toMatch(/^\$\{\{ for k, r in random_password\.[\w-]+ : k => r\.result \}\}$/);
   });
 
+  it('has the destroy of every VM wait until it is gone, and no Secret wait (nothing needs a Secret gone first)', () => {
+    const waits: Record<string, boolean[]> = {};
+    for (const [file, content] of readTree(first)) {
+      if (!file.endsWith('cdk.tf.json')) continue;
+      const stack = JSON.parse(content) as {
+        locals?: Record<string, unknown>;
+        resource?: { kubectl_manifest?: Record<string, { yaml_body: string; wait: boolean }> };
+      };
+      for (const r of Object.values(stack.resource?.kubectl_manifest ?? {})) {
+        // A pool's VMs read their YAML from a local map by node name.
+        const held = /^\$\{local\.([\w-]+)\[each\.key\]\}$/.exec(r.yaml_body)?.[1];
+        const yaml = held === undefined ? r.yaml_body : String(Object.values(stack.locals![held] as Record<string, string>)[0]);
+        const kind = /^kind: (\w+)$/m.exec(yaml)?.[1] ?? 'none';
+        (waits[kind] ??= []).push(r.wait);
+      }
+    }
+    expect(Object.keys(waits).sort()).toEqual(['Secret', 'VirtualMachine']);
+    for (const [kind, list] of Object.entries(waits)) expect({ kind, waits: [...new Set(list)] }).toEqual({ kind, waits: [kind === 'VirtualMachine'] });
+  });
+
   it('has every for_each read its map from a local (written inline, OpenTofu parses the map again per instance)', () => {
     let forEaches = 0;
     for (const [file, content] of readTree(first)) {

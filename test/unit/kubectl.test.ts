@@ -64,6 +64,15 @@ describe('the kubectl provider and kubectl_manifest', () => {
     expect(json.provider?.kubectl).toEqual([{}]);
   });
 
+  it('leave the wait for deletion out when told (a Secret: its destroy ends when the API server has deleted it)', () => {
+    const stack = new TerraformStack(Testing.app(), 's');
+    new KubernetesProvider(stack, 'k8s', {});
+    new KubectlManifest(stack, 'secret', { yamlBody: 'apiVersion: v1\nkind: Secret\nmetadata:\n  name: x\n', waitForDeletion: false });
+    new KubectlManifest(stack, 'map', { yamlBody: 'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: x\n' });
+    const json = JSON.parse(Testing.synth(stack)) as Synth;
+    expect([json.resource.kubectl_manifest.secret.wait, json.resource.kubectl_manifest.map.wait]).toEqual([false, true]);
+  });
+
   it('mask the fields asked for, and forget a former resource type at the same address without destroying it', () => {
     const stack = new TerraformStack(Testing.app(), 's');
     new KubernetesProvider(stack, 'k8s', {});
