@@ -161,6 +161,28 @@ describe('e2e: upgrading VMs and Secrets from kubernetes_manifest and kubernetes
     expect({ code: again.code, out: again.code === 0 ? '' : again.stdout.slice(-3000) }).toEqual({ code: 0, out: '' });
   }
 
+  /**
+   * The plan holds nothing that does something but (0.9) each node's user data and token Secret, changed in place
+   * so that its destroy does not wait; applied, every node's objects keep their UIDs and the next plan is empty.
+   */
+  async function expectOnlyWaitsChanged(changes: PlannedChange[], stdout: string, before: Map<string, string | undefined>[]): Promise<void> {
+    const waits: PlannedChange[] = [];
+    expect(besidesWait(changes, waits).map((c) => c.address)).toEqual([]);
+    const nodes = [...before[0].keys()].sort();
+    for (const secret of [USER_DATA, TOKEN])
+      expect({
+        secret: secret.source,
+        nodes: waits
+          .filter((c) => secret.test(c.address))
+          .map((c) => nodeOf(c.address))
+          .sort(),
+      }).toEqual({ secret: secret.source, nodes });
+    expect(stdout).toMatch(new RegExp(`Plan: 0 to add, ${2 * nodes.length} to change, 0 to destroy`));
+    expectOk('apply', await tofu(stackDir('consumer'), ['apply', '-auto-approve', '-input=false', '-no-color', 'tfplan']));
+    expect(await nodeUids()).toEqual(before);
+    await expectNextPlanEmpty();
+  }
+
   it('takes every running VM and user data Secret over in one deploy: no object destroyed or made again, each keeps its UID', async () => {
     // metalslice 0.1: the same stacks with each VM a kubernetes_manifest.
     await synthExampleApp(work, env);
@@ -259,14 +281,7 @@ describe('e2e: upgrading VMs and Secrets from kubernetes_manifest and kubernetes
     expect(moved).toHaveLength(5 * vms.size);
     for (const c of moved) expect({ node: nodeOf(c.address), was: nodeOf(c.previous_address!) }).toEqual({ node: nodeOf(c.address), was: nodeOf(c.address) });
     // Nothing planned but those moves, and (0.9) each user data and token Secret's destroy no longer waiting.
-    const waits: PlannedChange[] = [];
-    expect(besidesWait(changes, waits).map((c) => c.address)).toEqual([]);
-    expect(waits).toHaveLength(2 * before[0].size);
-    expect(stdout).toMatch(new RegExp(`Plan: 0 to add, ${2 * before[0].size} to change, 0 to destroy`));
-    expectOk('apply', await tofu(stackDir('consumer'), ['apply', '-auto-approve', '-input=false', '-no-color', 'tfplan']));
-    expect(await nodeUids()).toEqual(before);
-
-    await expectNextPlanEmpty();
+    await expectOnlyWaitsChanged(changes, stdout, before);
   });
 
   it("moves a 0.6 fleet's drains and ends to the pair of drain blocks of their pool: nothing made again, every UID kept, the next plan empty", async () => {
@@ -283,39 +298,13 @@ describe('e2e: upgrading VMs and Secrets from kubernetes_manifest and kubernetes
       expect(c.previous_address).toMatch(/^terraform_data\.node-drains-team-a-prod_(End_)?[0-9A-F]{8}\[/);
     }
     // Nothing planned but those moves, and (0.9) each user data and token Secret's destroy no longer waiting.
-    const waits: PlannedChange[] = [];
-    expect(besidesWait(changes, waits).map((c) => c.address)).toEqual([]);
-    expect(waits).toHaveLength(2 * before[0].size);
-    expect(stdout).toMatch(new RegExp(`Plan: 0 to add, ${2 * before[0].size} to change, 0 to destroy`));
-    expectOk('apply', await tofu(stackDir('consumer'), ['apply', '-auto-approve', '-input=false', '-no-color', 'tfplan']));
-    expect(await nodeUids()).toEqual(before);
-
-    await expectNextPlanEmpty();
+    await expectOnlyWaitsChanged(changes, stdout, before);
   });
 
   it("changes a 0.8 fleet's user data and token Secrets in place, so that their destroy does not wait: nothing else planned, every UID kept, the next plan empty", async () => {
     const before = await freshFleet('0.8', toRelease08);
     await synthExampleApp(work, env);
     const { changes, stdout } = await plannedAll('consumer');
-    const waits: PlannedChange[] = [];
-    expect(besidesWait(changes, waits).map((c) => c.address)).toEqual([]);
-    // Each node's two Secrets, once.
-    expect(
-      waits
-        .filter((c) => USER_DATA.test(c.address))
-        .map((c) => nodeOf(c.address))
-        .sort(),
-    ).toEqual([...before[0].keys()].sort());
-    expect(
-      waits
-        .filter((c) => TOKEN.test(c.address))
-        .map((c) => nodeOf(c.address))
-        .sort(),
-    ).toEqual([...before[0].keys()].sort());
-    expect(stdout).toMatch(new RegExp(`Plan: 0 to add, ${2 * before[0].size} to change, 0 to destroy`));
-    expectOk('apply', await tofu(stackDir('consumer'), ['apply', '-auto-approve', '-input=false', '-no-color', 'tfplan']));
-    expect(await nodeUids()).toEqual(before);
-
-    await expectNextPlanEmpty();
+    await expectOnlyWaitsChanged(changes, stdout, before);
   });
 });
