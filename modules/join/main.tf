@@ -43,7 +43,9 @@ resource "kubectl_manifest" "bootstrap_token" {
   sensitive_fields  = ["data"]
   server_side_apply = true
   force_conflicts   = true
-  wait              = true
+  # No wait on destroy: no finalizer holds a Secret and nothing needs one gone first, and the provider's wait is a
+  # foreground delete and a 10 s sleep before it reads the Secret again.
+  wait = false
 
   lifecycle {
     # The expiration is stamped once, at creation; later plans must not move it.

@@ -93,7 +93,9 @@ resource "kubectl_manifest" "user_data" {
   sensitive_fields  = ["data"]
   server_side_apply = true
   force_conflicts   = true
-  wait              = true
+  # No wait on destroy: no finalizer holds a Secret and nothing needs one gone first, and the provider's wait is a
+  # foreground delete and a 10 s sleep before it reads the Secret again.
+  wait = false
 }
 
 # Upgrading from metalslice 0.2, whose Secret was a kubernetes_secret_v1: forgotten, not deleted; the apply above
