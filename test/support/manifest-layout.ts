@@ -102,11 +102,12 @@ export function toRelease08Layout(tf: ManifestLayoutStack): void {
 }
 
 /**
- * In a parsed stack: what 0.6 wrote, from this release's. What 0.8 wrote ({@link toRelease08Layout}); every `for_each` map written in its resource, a token
- * Secret's id and secret read from the random resources by key, and every dependency named directly, not through a
- * local (constructs/parts/addresses.ts, vm-nodes.ts); one pair of drain blocks per tenant cluster (its nodes in the first
- * pair, where the stack's moves take them from), not sixteen (constructs/parts/node-drain.ts); and the moves of a
- * node of a later chunk of its pool (constructs/parts/vm-nodes.ts) from the per-node address straight to its own.
+ * In a parsed stack: what 0.6 wrote, from this release's. What 0.8 wrote ({@link toRelease08Layout}); every
+ * `for_each` map written in its resource, a token Secret's id and secret read from the random resources by key, and
+ * every dependency named directly, not through a local (constructs/parts/addresses.ts, vm-nodes.ts); one pair of
+ * drain blocks per tenant cluster (its nodes in the first pair, where the stack's moves take them from), not sixteen
+ * (constructs/parts/node-drain.ts); and the moves of a node of a later chunk of its pool (constructs/parts/vm-nodes.ts)
+ * from the per-node address straight to its own.
  */
 export function toRelease06Layout(tf: ManifestLayoutStack): void {
   toRelease08Layout(tf);
@@ -267,37 +268,34 @@ export function toRelease02Layout(tf: ManifestLayoutStack): void {
   if (kubectl) tf.provider!.kubectl = kubectl.filter((p) => p.alias === undefined);
 }
 
+/** Parses `file` (a cdk.tf.json), lets `layout` change it, and writes it back. */
+function rewrite(file: string, layout: (tf: ManifestLayoutStack) => void): void {
+  const tf = JSON.parse(fs.readFileSync(file, 'utf8')) as ManifestLayoutStack;
+  layout(tf);
+  fs.writeFileSync(file, JSON.stringify(tf, null, 2));
+}
+
 /** Rewrites `file` (a cdk.tf.json) as metalslice 0.2 wrote it ({@link toRelease02Layout}). */
 export function toRelease02(file: string): void {
-  const tf = JSON.parse(fs.readFileSync(file, 'utf8')) as ManifestLayoutStack;
-  toRelease02Layout(tf);
-  fs.writeFileSync(file, JSON.stringify(tf, null, 2));
+  rewrite(file, toRelease02Layout);
 }
 
 /** Rewrites `file` (a cdk.tf.json) as metalslice 0.2 to 0.5 wrote it ({@link toPerNodeLayout}). */
 export function toRelease05(file: string): void {
-  const tf = JSON.parse(fs.readFileSync(file, 'utf8')) as ManifestLayoutStack;
-  toPerNodeLayout(tf);
-  fs.writeFileSync(file, JSON.stringify(tf, null, 2));
+  rewrite(file, toPerNodeLayout);
 }
 
 /** Rewrites `file` (a cdk.tf.json) as metalslice 0.6 wrote it ({@link toRelease06Layout}). */
 export function toRelease06(file: string): void {
-  const tf = JSON.parse(fs.readFileSync(file, 'utf8')) as ManifestLayoutStack;
-  toRelease06Layout(tf);
-  fs.writeFileSync(file, JSON.stringify(tf, null, 2));
+  rewrite(file, toRelease06Layout);
 }
 
 /** Rewrites `file` (a cdk.tf.json) as metalslice 0.8 wrote it ({@link toRelease08Layout}). */
 export function toRelease08(file: string): void {
-  const tf = JSON.parse(fs.readFileSync(file, 'utf8')) as ManifestLayoutStack;
-  toRelease08Layout(tf);
-  fs.writeFileSync(file, JSON.stringify(tf, null, 2));
+  rewrite(file, toRelease08Layout);
 }
 
 /** Rewrites `file` (a cdk.tf.json) with {@link kubectlToManifests}. */
 export function toManifests(file: string): void {
-  const tf = JSON.parse(fs.readFileSync(file, 'utf8')) as ManifestLayoutStack;
-  kubectlToManifests(tf);
-  fs.writeFileSync(file, JSON.stringify(tf, null, 2));
+  rewrite(file, kubectlToManifests);
 }
