@@ -8,7 +8,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { NODES_PER_CHUNK } from '../../constructs/parts/vm-nodes';
-import { binary, configAppEnv, expectOk, REPO_ROOT, run, startCluster, TestCluster } from './harness';
+import { binary, configAppEnv, expectOk, run, startCluster, synthConfigApp, TestCluster } from './harness';
 import type { KubeDoc, KubeList } from '../support/kube-docs';
 
 jest.setTimeout(1_200_000);
@@ -68,8 +68,7 @@ describe(`e2e: a pool across its chunk boundary (${NODES_PER_CHUNK} nodes)`, () 
     const read = (s: string) => fs.readFileSync(path.join(stackDir(s), 'cdk.tf.json'), 'utf8');
     const before = new Map(stacks().map((s) => [s, read(s)]));
     fs.writeFileSync(path.join(work, 'config.json'), JSON.stringify(config(count, cluster.server, fs.readFileSync(cluster.caFile, 'utf8'))));
-    const cli = path.join(REPO_ROOT, 'node_modules', 'tsx', 'dist', 'cli.mjs');
-    expectOk('synth', await run(process.execPath, [cli, path.join(REPO_ROOT, 'examples', 'config-app.ts')], { cwd: work, env, timeoutMs: 300_000 }));
+    await synthConfigApp(work, env, 300_000);
     expect(stacks()).toEqual([BASE, POOL]);
     return stacks().filter((s) => before.get(s) !== read(s));
   }

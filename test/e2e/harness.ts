@@ -250,6 +250,19 @@ export async function synthExampleApp(cwd: string, env: NodeJS.ProcessEnv): Prom
   expectOk('synth', r);
 }
 
+/**
+ * Synthesizes the config app (examples/app.ts's twin for a YAML or JSON config, examples/config-app.ts, run with tsx)
+ * in `cwd` with `env` (METALSLICE_CONFIG, METALSLICE_LAYOUT and the rest).
+ */
+export async function synthConfigApp(cwd: string, env: NodeJS.ProcessEnv, timeoutMs = 180_000): Promise<void> {
+  const r = await run(process.execPath, [path.join(REPO_ROOT, 'node_modules', 'tsx', 'dist', 'cli.mjs'), path.join(REPO_ROOT, 'examples', 'config-app.ts')], {
+    cwd,
+    env,
+    timeoutMs,
+  });
+  expectOk('synth', r);
+}
+
 /** Runs `tofu` (the toolchain's OpenTofu, with its offline provider mirror) in a working directory. */
 export function tofu(cwd: string, args: readonly string[], timeoutMs = 300_000): Promise<CommandResult> {
   const env: NodeJS.ProcessEnv = { ...process.env, CHECKPOINT_DISABLE: '1', TF_IN_AUTOMATION: '1', TF_INPUT: '0' };

@@ -8,7 +8,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { parse, stringify } from 'yaml';
-import { binary, configAppEnv, expectOk, REPO_ROOT, run, startCluster, TestCluster } from './harness';
+import { binary, configAppEnv, expectOk, REPO_ROOT, run, startCluster, synthConfigApp, TestCluster } from './harness';
 import type { KubeDoc, KubeList } from '../support/kube-docs';
 import { planModel } from '../../constructs/core/plan';
 import { buildNode } from '../../constructs/verify/replay';
@@ -79,8 +79,7 @@ describe('e2e: host groups are Node labels, and a regroup changes labels, not VM
   const writeConfig = (hosts: number, big: number) =>
     fs.writeFileSync(configFile(), config(fs.readFileSync(cluster.caFile, 'utf8'), cluster.server, hosts, big));
   const synth = async () => {
-    const tsx = path.join(REPO_ROOT, 'node_modules', 'tsx', 'dist', 'cli.mjs');
-    expectOk('synth', await run(process.execPath, [tsx, path.join(REPO_ROOT, 'examples', 'config-app.ts')], { cwd: work, env, timeoutMs: 180_000 }));
+    await synthConfigApp(work, env);
   };
   /** The provider cluster's Nodes of the hosts, Ready, as a kubelet and virt-handler leave them: no group label on any. */
   const rackHosts = async (names: readonly string[]) => {

@@ -10,7 +10,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { stringify } from 'yaml';
-import { binary, configAppEnv, expectOk, REPO_ROOT, run, startCluster, TestCluster } from './harness';
+import { binary, configAppEnv, expectOk, run, startCluster, synthConfigApp, TestCluster } from './harness';
 import { standInJoin } from './tenant-shop';
 import type { KubeDoc, KubeList } from '../support/kube-docs';
 import type { WatchEvent } from '../../constructs/verify/processes';
@@ -117,8 +117,7 @@ describe('e2e: a pool that changes rolls its nodes through drains, one surge at 
 
   const synth = async (memory: string, version: string) => {
     fs.writeFileSync(configFile(), config(fs.readFileSync(cluster.caFile, 'utf8'), cluster.server, memory, version));
-    const tsx = path.join(REPO_ROOT, 'node_modules', 'tsx', 'dist', 'cli.mjs');
-    expectOk('synth', await run(process.execPath, [tsx, path.join(REPO_ROOT, 'examples', 'config-app.ts')], { cwd: work, env, timeoutMs: 180_000 }));
+    await synthConfigApp(work, env);
   };
   const tf = (args: string[]) => run(binary('tofu'), args, { cwd: stackDir(), env, timeoutMs: 1_200_000 });
   const apply = async (step: string) => {

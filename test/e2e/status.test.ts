@@ -12,7 +12,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import Ajv from 'ajv';
 import { parse, stringify } from 'yaml';
-import { binary, configAppEnv, expectOk, REPO_ROOT, run, startCluster, TENANT_KWOK_NODE_LABEL, TestCluster } from './harness';
+import { binary, configAppEnv, expectOk, REPO_ROOT, run, startCluster, TENANT_KWOK_NODE_LABEL, synthConfigApp, TestCluster } from './harness';
 import type { KubeDoc, KubeList } from '../support/kube-docs';
 import type { FleetStatus } from '../../constructs/status/types';
 import type { MetalsliceConfig } from '../../constructs/core/input/model';
@@ -106,8 +106,7 @@ describe('e2e: metalslice status names what differs from the plan, with its fix,
 
   const synth = async (memory: string) => {
     fs.writeFileSync(configFile(), config(fs.readFileSync(cluster.caFile, 'utf8'), cluster.server, memory));
-    const tsx = path.join(REPO_ROOT, 'node_modules', 'tsx', 'dist', 'cli.mjs');
-    expectOk('synth', await run(process.execPath, [tsx, path.join(REPO_ROOT, 'examples', 'config-app.ts')], { cwd: work, env, timeoutMs: 180_000 }));
+    await synthConfigApp(work, env);
   };
   const tf = (args: string[]) => run(binary('tofu'), args, { cwd: stackDir(), env, timeoutMs: 1_200_000 });
   /** `metalslice status` as its own user, with the provider and tenant clusters both this API server. */
