@@ -419,7 +419,9 @@ Exit codes: 0 converged (every cluster read, nothing differs from the plan); 1 a
 its evidence and its fix); 2 a cluster or the config could not be read (what could be read is still printed;
 nothing when the config cannot be).
 It only reads: lists of VirtualMachines, VirtualMachineInstances, launcher pods, DataVolumes, HostClaims,
-ResourceQuotas and Nodes on the provider cluster, and Nodes on each tenant cluster (the config's kubeconfigPath and kubeconfigContext).
+ResourceQuotas and Nodes on the provider cluster, and the ConfigMaps labelled metalslice.io/stopped-by-roll=true
+there (the holds of rolls cut short; left out when it may not list ConfigMaps), and Nodes on each tenant cluster
+(the config's kubeconfigPath and kubeconfigContext).
 
 Examples:
   metalslice status metalslice.yaml

@@ -1,6 +1,6 @@
 /**
  * `metalslice status CONFIG`: reads the provider cluster (VMs, VMIs, launcher pods, DataVolumes, HostClaims, the quotas'
- * ResourceQuotas, the hosts' Nodes) and each tenant cluster's Nodes, with the kubeconfigs the config names, and
+ * ResourceQuotas, the hosts' Nodes, the holds of rolls cut short) and each tenant cluster's Nodes, with the kubeconfigs the config names, and
  * compares them with the plan (constructs/status). It only reads: every request is a paged list (GET). Exit
  * codes: 0 converged; 1 a problem found; 2 a cluster or the config could not be read.
  */
@@ -9,6 +9,7 @@ import { escapeControls } from '../core/base/excerpt';
 import { loadConfigSource } from '../core/input/config';
 import { drainTimeoutSeconds } from '../core/input/disruption';
 import { planModel } from '../core/plan';
+import { ROLL_STOPPED_LABEL } from '../core/naming/derived';
 import { METAL3_API_VERSION } from '../render/metal3';
 import { compareFleet } from '../status/compare';
 import { expectedOf } from '../status/expected';
@@ -48,6 +49,16 @@ async function listServed(client: KubeClient, apiPath: string, query: Record<str
   }
 }
 
+/** The holds of rolls cut short (ConfigMaps), or undefined when the reader may not list ConfigMaps: status still reads the rest. */
+async function listHolds(client: KubeClient): Promise<ObservedObject[] | undefined> {
+  try {
+    return await client.list<ObservedObject>('/api/v1/configmaps', { labelSelector: `${ROLL_STOPPED_LABEL}=true` });
+  } catch (e) {
+    if (e instanceof KubeApiError && e.status === 403) return undefined;
+    throw e;
+  }
+}
+
 /** Why a cluster could not be read, in one line, with the fix (never a stack trace). */
 function readError(e: unknown): string {
   if (e instanceof KubeApiError || e instanceof KubeconfigError) return escapeControls(e.message);
@@ -61,12 +72,12 @@ function identity(target: KubeTarget): string {
   return JSON.stringify([target.server, target.who]);
 }
 
-/** The provider cluster: seven lists, or why they could not be read. */
+/** The provider cluster: eight lists, or why they could not be read. */
 async function readProvider(options: StatusOptions): Promise<{ reading: Reading<ProviderView>; identity?: string }> {
   try {
     const target = findTarget({ kubeconfig: options.kubeconfig, context: options.context });
     const client = new KubeClient(target);
-    const [vms, vmis, launchers, dataVolumes, hostClaims, quotas, nodes] = [
+    const [vms, vmis, launchers, dataVolumes, hostClaims, quotas, nodes, holds] = [
       await listServed(client, '/apis/kubevirt.io/v1/virtualmachines'),
       await listServed(client, '/apis/kubevirt.io/v1/virtualmachineinstances'),
       await client.list<ObservedObject>('/api/v1/pods', { labelSelector: 'kubevirt.io=virt-launcher' }),
@@ -74,9 +85,10 @@ async function readProvider(options: StatusOptions): Promise<{ reading: Reading<
       await listServed(client, `/apis/${METAL3_API_VERSION}/hostclaims`),
       await client.list<ObservedObject>('/api/v1/resourcequotas', { labelSelector: 'app.kubernetes.io/managed-by=metalslice' }),
       await client.list<ObservedObject>('/api/v1/nodes'),
+      await listHolds(client),
     ];
     return {
-      reading: { ok: true, view: { vms: vms ?? [], vmis: vmis ?? [], launchers, dataVolumes, hostClaims, quotas, nodes } },
+      reading: { ok: true, view: { vms: vms ?? [], vmis: vmis ?? [], launchers, dataVolumes, hostClaims, quotas, nodes, holds } },
       identity: identity(target),
     };
   } catch (e) {

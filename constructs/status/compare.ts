@@ -20,6 +20,7 @@ export const PROBLEM_REASONS = [
   'RevisionNotApplied',
   'RestartRequired',
   'Replacing',
+  'HeldByRoll',
   'Drifted',
   'LauncherPending',
   'DiskNotReady',
@@ -54,6 +55,7 @@ function lookupOf(view: ProviderView, observed: Observed, options: CompareOption
     vmis: byKey(view.vmis),
     launchers: newestLaunchers(view.launchers),
     hostClaims: view.hostClaims ? byKey(view.hostClaims) : undefined,
+    holds: view.holds ? byKey(view.holds) : undefined,
     dataVolumes: view.dataVolumes ? byKey(view.dataVolumes) : undefined,
     tenantNodes: (cluster) => tenants.get(cluster),
   };
@@ -114,7 +116,7 @@ function strayProblems(expected: Expected, view: ProviderView): StatusProblem[] 
               object,
               since,
               message: `a surge VM of pool ${excerptText(surgeOf)} that a roll made and did not delete: the roll was cut short`,
-              remedy: `${DEPLOY_AGAIN}: the roll resumes and deletes it once the pool is replaced`,
+              remedy: `${DEPLOY_AGAIN} without METALSLICE_ROLL=skip: the roll resumes and deletes it once the pool is replaced`,
             }
           : {
               reason: 'Orphan',

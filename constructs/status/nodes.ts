@@ -3,10 +3,18 @@
  * problems each shows, their evidence and what to do.
  */
 import { excerptText } from '../core/base/excerpt';
-import { DRAINING_ANNOTATION, REPLACING_ANNOTATION, REVISION_ANNOTATION, REVISION_LABEL } from '../core/naming/derived';
+import {
+  DRAINING_ANNOTATION,
+  POOL_LABEL,
+  REPLACING_ANNOTATION,
+  REVISION_ANNOTATION,
+  REVISION_LABEL,
+  ROLL_STOPPED_LABEL,
+  rollHoldName,
+} from '../core/naming/derived';
 import { firstDifference } from './drift';
 import type { ExpectedNode, ExpectedPool } from './expected';
-import { annotationOf, arr, conditionOf, deleting, nameOf, rec, str } from './objects';
+import { annotationOf, arr, conditionOf, deleting, labelOf, nameOf, rec, str } from './objects';
 import type { NodeStatus, ObservedObject, StatusCondition, StatusProblem, TenantNodeStatus } from './types';
 
 /** The clusters' objects as one node's comparison looks them up. */
@@ -19,6 +27,8 @@ export interface Lookup {
   /** The newest launcher pod of each VM, by `namespace/vm`. */
   readonly launchers: ReadonlyMap<string, ObservedObject>;
   readonly hostClaims?: ReadonlyMap<string, ObservedObject>;
+  /** The holds of rolls cut short (ConfigMaps) by `namespace/name`; undefined when they could not be listed. */
+  readonly holds?: ReadonlyMap<string, ObservedObject>;
   /** CDI's DataVolumes by `namespace/name`; undefined when CDI is not installed. */
   readonly dataVolumes?: ReadonlyMap<string, ObservedObject>;
   /** The tenant cluster's Nodes by name; undefined when that cluster could not be read. */
@@ -27,6 +37,9 @@ export interface Lookup {
 
 /** How `deploy again` is said: the three ways metalslice deploys. */
 export const DEPLOY_AGAIN = 'deploy again (cdktf deploy, or tofu apply of the stack)';
+
+/** The fix of a roll cut short: a deploy that runs the roll (METALSLICE_ROLL=skip leaves it where it stopped). */
+const RESUME_ROLL = `${DEPLOY_AGAIN} without METALSLICE_ROLL=skip: the roll resumes where it stopped`;
 
 function problem(p: StatusProblem): StatusProblem {
   return p;
@@ -129,12 +142,22 @@ function revisionProblems(pool: ExpectedPool, node: ExpectedNode, vm: ObservedOb
   }
   const replacing = annotationOf(vm, REPLACING_ANNOTATION);
   const restart = conditionOf(vm, 'RestartRequired');
+  // The roll stops a VM and labels it in one write; the deploy keeps such a VM Halted (parts/node-rollout.ts).
+  if (stoppedByRoll(vm) && str(rec(vm.spec)?.runStrategy) === 'Halted') {
+    out.push({
+      reason: 'HeldByRoll',
+      object,
+      message: `a roll cut short holds ${node.name} stopped (runStrategy Halted, labelled ${ROLL_STOPPED_LABEL}): a deploy keeps it stopped until the roll starts it on the new revision`,
+      remedy: `${RESUME_ROLL}, or run metalslice roll-nodes for the pool`,
+    });
+    return out;
+  }
   if (replacing !== undefined) {
     out.push({
       reason: 'Replacing',
       object,
       message: `a roll is replacing ${node.name} (${excerptText(replacing)}) and has not finished`,
-      remedy: `${DEPLOY_AGAIN}: the roll resumes where it stopped`,
+      remedy: RESUME_ROLL,
     });
     return out;
   }
@@ -182,12 +205,12 @@ function instanceProblem(pool: ExpectedPool, node: ExpectedNode, vm: ObservedObj
   };
 }
 
-/** A field of the VM the stack writes that holds another value. */
-function driftProblem(pool: ExpectedPool, node: ExpectedNode, vm: ObservedObject, replacing: boolean): StatusProblem | undefined {
+/** A field of the VM the stack writes that holds another value (`rollRuns`: a roll owns its runStrategy). */
+function driftProblem(pool: ExpectedPool, node: ExpectedNode, vm: ObservedObject, rollRuns: boolean): StatusProblem | undefined {
   if (!node.vm) return undefined;
   const { spec, metadata } = node.vm as unknown as { spec: Record<string, unknown>; metadata: { labels?: unknown } };
-  // While a roll replaces the node, the roll owns runStrategy.
-  const written = replacing ? { ...spec, runStrategy: undefined } : spec;
+  // While a roll replaces the node, or holds it stopped, the roll owns runStrategy.
+  const written = rollRuns ? { ...spec, runStrategy: undefined } : spec;
   const d = firstDifference({ metadata: { labels: metadata.labels }, spec: written }, vm, '');
   if (!d) return undefined;
   const shown = (v: unknown) => (v === undefined ? 'absent' : excerptText(typeof v === 'string' ? v : (JSON.stringify(v) ?? 'absent'), 80));
@@ -215,8 +238,8 @@ function launcherProblem(pool: ExpectedPool, node: ExpectedNode, pod: ObservedOb
   };
 }
 
-/** The problems of one VM node: its VM, revision, fields, launcher pod and tenant Node. */
-function vmProblems(pool: ExpectedPool, node: ExpectedNode, look: Lookup, found: Found, replacing: boolean): StatusProblem[] {
+/** The problems of one VM node: its VM, revision, fields, launcher pod and tenant Node; `rollRuns`: a roll owns its runStrategy. */
+function vmProblems(pool: ExpectedPool, node: ExpectedNode, look: Lookup, found: Found, rollRuns: boolean): StatusProblem[] {
   const { vm, vmi, pod, tenant } = found;
   const problems: StatusProblem[] = [];
   if (!vm) {
@@ -228,7 +251,7 @@ function vmProblems(pool: ExpectedPool, node: ExpectedNode, look: Lookup, found:
     });
   } else {
     problems.push(...revisionProblems(pool, node, vm, vmi));
-    const drift = problems.some((p) => p.reason === 'RevisionNotApplied') ? undefined : driftProblem(pool, node, vm, replacing);
+    const drift = problems.some((p) => p.reason === 'RevisionNotApplied') ? undefined : driftProblem(pool, node, vm, rollRuns);
     const pending = launcherProblem(pool, node, pod, vmi);
     for (const p of [drift, pending, instanceProblem(pool, node, vm, vmi)]) if (p) problems.push(p);
     problems.push(...diskProblems(pool, node, look));
@@ -304,6 +327,11 @@ function diskProblems(pool: ExpectedPool, node: ExpectedNode, look: Lookup): Sta
   return out;
 }
 
+/** A VM the roll stopped and labelled: the deploy keeps it Halted, so its runStrategy is the roll's, as while it replaces. */
+function stoppedByRoll(vm: ObservedObject | undefined): boolean {
+  return vm !== undefined && labelOf(vm, ROLL_STOPPED_LABEL) === 'true';
+}
+
 /** One VM node: its status and problems. */
 export function vmNodeStatus(pool: ExpectedPool, node: ExpectedNode, look: Lookup): { status: NodeStatus; problems: StatusProblem[] } {
   const key = `${pool.namespace}/${node.name}`;
@@ -312,7 +340,7 @@ export function vmNodeStatus(pool: ExpectedPool, node: ExpectedNode, look: Looku
   const pod = look.launchers.get(key);
   const tenant = look.tenantNodes(pool.cluster);
   const replacing = vm !== undefined && annotationOf(vm, REPLACING_ANNOTATION) !== undefined;
-  const problems = vmProblems(pool, node, look, { vm, vmi, pod, tenant }, replacing);
+  const problems = vmProblems(pool, node, look, { vm, vmi, pod, tenant }, replacing || stoppedByRoll(vm));
   const revision = templateRevision(vm);
   const running = vmi ? annotationOf(vmi, REVISION_ANNOTATION) : undefined;
   const t = tenant ? tenantNodeOf(tenant.get(node.name)) : undefined;
@@ -356,8 +384,11 @@ export function hostNodeStatus(pool: ExpectedPool, node: ExpectedNode, look: Loo
       message: look.hostClaims ? `the plan's HostClaim ${node.name} does not exist` : 'the provider cluster serves no HostClaims (Metal3 is not installed)',
       remedy: look.hostClaims ? `${DEPLOY_AGAIN}: the stack creates it` : 'install Metal3 and its HostClaim CRD on the provider cluster, then deploy again',
     });
-  if (claim) problems.push(...claimRevisionProblems(pool, node, claim));
-  if (tenant && claim) problems.push(...tenantProblems(pool, node.name, tenantNode, str(claim.metadata?.creationTimestamp), look));
+  const hold = heldClaim(pool, node, look);
+  if (hold) problems.push(hold);
+  else if (claim) problems.push(...claimRevisionProblems(pool, node, claim));
+  // A held node has no Node to wait for: its claim stays powered off until the roll has removed the old one.
+  if (tenant && claim && !(hold && !tenantNode)) problems.push(...tenantProblems(pool, node.name, tenantNode, str(claim.metadata?.creationTimestamp), look));
   const t = tenant ? tenantNodeOf(tenantNode) : undefined;
   const ready = t === undefined ? undefined : t.ready;
   const status: NodeStatus = {
@@ -373,6 +404,21 @@ export function hostNodeStatus(pool: ExpectedPool, node: ExpectedNode, look: Loo
   return { status, problems };
 }
 
+/** A private node a roll cut short holds (its ConfigMap `<node>-roll-hold`, as roll-hosts writes it and the deploy reads it). */
+function heldClaim(pool: ExpectedPool, node: ExpectedNode, look: Lookup): StatusProblem | undefined {
+  const name = rollHoldName(node.name);
+  const hold = look.holds?.get(`${pool.namespace}/${name}`);
+  if (!hold || labelOf(hold, POOL_LABEL) !== pool.name || labelOf(hold, ROLL_STOPPED_LABEL) !== 'true') return undefined;
+  return {
+    reason: 'HeldByRoll',
+    object: { kind: 'HostClaim', name: node.name, namespace: pool.namespace, cluster: 'provider' },
+    since: str(hold.metadata?.creationTimestamp),
+    message: `a roll cut short holds ${node.name}: its host was released, and a deploy makes its claim again powered off until the roll has removed the old Node and powers it on`,
+    evidence: `the ConfigMap ${name} (labelled ${ROLL_STOPPED_LABEL}=true) is the roll's hold`,
+    remedy: `${RESUME_ROLL}, or run metalslice roll-hosts for the pool`,
+  };
+}
+
 /**
  * A HostClaim not at its pool's revision (the stack leaves it as it is, and roll-hosts replaces it), or one a roll
  * is replacing, as roll-hosts judges it (cli/roll-hosts.ts).
@@ -386,7 +432,7 @@ function claimRevisionProblems(pool: ExpectedPool, node: ExpectedNode, claim: Ob
         reason: 'Replacing',
         object,
         message: `a roll is replacing ${node.name} (${excerptText(replacing)}) and has not finished`,
-        remedy: `${DEPLOY_AGAIN}: the roll resumes where it stopped`,
+        remedy: RESUME_ROLL,
       },
     ];
   const revision = str(rec(claim.metadata?.labels)?.[REVISION_LABEL]);

@@ -37,6 +37,11 @@ export interface ProviderView {
   readonly dataVolumes?: readonly ObservedObject[];
   /** Metal3 HostClaims; undefined when the kind is not served. */
   readonly hostClaims?: readonly ObservedObject[];
+  /**
+   * The holds of rolls cut short: ConfigMaps `<node>-roll-hold` labelled `metalslice.io/stopped-by-roll=true`
+   * (cli/roll-hosts.ts), every namespace; undefined when the reader may not list ConfigMaps.
+   */
+  readonly holds?: readonly ObservedObject[];
   /** ResourceQuotas metalslice made (`app.kubernetes.io/managed-by=metalslice`). */
   readonly quotas: readonly ObservedObject[];
   /** The cluster's Nodes: the fleets' hosts. */

@@ -182,19 +182,23 @@ describe('e2e: metalslice status names what differs from the plan, with its fix,
   });
 
   it('(2) a killed roll, a hand edit, a Pending launcher pod, a guest that never joins, a NotReady host and an orphan: each named, exit 1', async () => {
-    // A roll killed once it marked its first node: its surge VM stays, that node stays marked, the others staged.
+    // A roll killed once it stopped its first node: its surge VM stays, that node stays marked (and, unless the roll
+    // started it again before the kill, held stopped), the others staged.
     await synth('20Gi');
     const child = spawn(binary('tofu'), ['apply', '-auto-approve', '-input=false', '-no-color'], { cwd: stackDir(), env, detached: true, stdio: 'ignore' });
     await waitUntil(
-      'a node marked replacing',
-      async () => (await api().get<KubeList<KubeDoc>>(VMS)).body.items.some((v) => (v.metadata as Meta).annotations?.['metalslice.io/replacing'] !== undefined),
+      'a node stopped by the roll',
+      async () => (await api().get<KubeList<KubeDoc>>(VMS)).body.items.some((v) => (v.metadata as Meta).labels?.['metalslice.io/stopped-by-roll'] === 'true'),
       600_000,
     );
     process.kill(-child.pid!, 'SIGKILL');
     await new Promise((r) => child.once('exit', r));
-    const marked = (await api().get<KubeList<KubeDoc>>(VMS)).body.items.find(
+    const markedVm = (await api().get<KubeList<KubeDoc & { spec: { runStrategy?: string } }>>(VMS)).body.items.find(
       (v) => (v.metadata as Meta).annotations?.['metalslice.io/replacing'] !== undefined,
-    )!.metadata.name;
+    )!;
+    const marked = markedVm.metadata.name;
+    // What the API server holds decides which the node is: held stopped by the roll, or being replaced.
+    const held = (markedVm.metadata as Meta).labels?.['metalslice.io/stopped-by-roll'] === 'true' && markedVm.spec.runStrategy === 'Halted';
     const others = POOL.filter((n) => n !== marked);
     const [edited, pending, mute] = others;
     // Edited by hand: a field the stack writes.
@@ -274,7 +278,7 @@ describe('e2e: metalslice status names what differs from the plan, with its fix,
       const named = (reason: string, name: string) => doc.problems.find((p) => p.reason === reason && p.object.name.includes(name));
       const expected: [string, string][] = [
         ['SurgeLeftBehind', `${marked}-surge`],
-        ['Replacing', marked],
+        [held ? 'HeldByRoll' : 'Replacing', marked],
         ['Drifted', edited],
         ['RestartRequired', edited],
         ['LauncherPending', `virt-launcher-${pending}`],
@@ -294,6 +298,7 @@ describe('e2e: metalslice status names what differs from the plan, with its fix,
         expect({ reason, remedy: p.remedy.length > 10, message: p.message.length > 10 }).toEqual({ reason, remedy: true, message: true });
       }
       expect(named('Drifted', edited)!.message).toContain('terminationGracePeriodSeconds');
+      if (held) expect(named('HeldByRoll', marked)!.remedy).toContain('without METALSLICE_ROLL=skip');
       expect(named('LauncherPending', pending)!.evidence).toMatch(/kube-scheduler: .*Insufficient memory/);
       expect(named('HostNotReady', lost)!.message).toMatch(/with [1-9]\d* VM\(s\)/);
       expect(doc.pools[0].upToDate).toBeLessThan(4);

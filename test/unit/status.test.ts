@@ -180,6 +180,20 @@ describe('status: the running fleet against the plan', () => {
     ],
     ['a node a roll is replacing', (w) => (w.provider.vms[0].metadata.annotations = { 'metalslice.io/replacing': 'abc:stopping' }), ['Replacing web-0']],
     [
+      'a node a roll cut short holds stopped: its VM Halted and labelled, no instance, no Node',
+      (w) => {
+        const vm = w.provider.vms[0];
+        vm.metadata.annotations = { 'metalslice.io/replacing': 'abc:stopping' };
+        vm.metadata.labels = { ...vm.metadata.labels, 'metalslice.io/stopped-by-roll': 'true' };
+        (vm.spec as { runStrategy?: string }).runStrategy = 'Halted';
+        vm.status = { printableStatus: 'Stopped' };
+        w.provider.vmis.splice(0, 1);
+        w.provider.launchers.splice(0, 1);
+        w.tenant.splice(0, 1);
+      },
+      ['HeldByRoll web-0'],
+    ],
+    [
       'a launcher pod kube-scheduler cannot bind',
       (w) => {
         // A VM restarted: its new instance is on no host yet, its launcher pod unbound.
@@ -549,5 +563,34 @@ describe('status: private nodes against their revision', () => {
     const rolling = world();
     rolling.provider.hostClaims[0].metadata.annotations = { 'metalslice.io/replacing': `${pool.revision}:started` };
     expect(reasons(judgeHosts(rolling))).toEqual(['Replacing shop-gpu-0']);
+  });
+
+  /** The clusters while a roll cut short holds shop-gpu-0: its hold there, its claim made again powered off, no Node. */
+  const heldWorld = (holdLabels: Record<string, string>) => {
+    const w = world();
+    w.provider.hostClaims[0].metadata.annotations = { 'metalslice.io/replacing': `${pool.revision}:stopping` };
+    w.provider.hostClaims[0].metadata.creationTimestamp = '2026-11-29T08:00:00Z';
+    w.tenant.splice(0, 1);
+    const hold: Obj = {
+      metadata: { name: 'shop-gpu-0-roll-hold', namespace: pool.namespace, creationTimestamp: EARLIER, labels: holdLabels },
+      spec: {},
+      status: {},
+    };
+    return { ...w, provider: { ...w.provider, holds: [hold] } };
+  };
+
+  it('a node a roll cut short holds: said as held, by its hold, with the fix that resumes the roll; never as a node that failed to join', () => {
+    const said = judgeHosts(heldWorld({ 'metalslice.io/pool': 'gpu', 'metalslice.io/stopped-by-roll': 'true' }));
+    expect(reasons(said)).toEqual(['HeldByRoll shop-gpu-0']);
+    expect(said.problems[0].evidence).toContain('shop-gpu-0-roll-hold');
+    expect(said.problems[0].remedy).toContain('without METALSLICE_ROLL=skip');
+    expect(said.problems[0].remedy).toContain('roll-hosts');
+    // Another pool's ConfigMap of that name, or none (the reader may not list ConfigMaps): not a hold of this node.
+    const noHold = (w: ReturnType<typeof heldWorld>) => ({ ...w, provider: { ...w.provider, holds: undefined } });
+    expect(reasons(judgeHosts(heldWorld({ 'metalslice.io/pool': 'other', 'metalslice.io/stopped-by-roll': 'true' })))).toEqual([
+      'Replacing shop-gpu-0',
+      'NodeNotJoined shop-gpu-0',
+    ]);
+    expect(reasons(judgeHosts(noHold(heldWorld({}))))).toEqual(['Replacing shop-gpu-0', 'NodeNotJoined shop-gpu-0']);
   });
 });
