@@ -18,10 +18,12 @@
  *     wrote them (each node's drain then records every VM of the stack: the state grows with the square);
  *   - `per-pool-manifest`: `per-pool` with every VM as a `kubernetes_manifest`, as the constructs emitted them
  *     before (what the resource type alone changes);
+ *   - `per-pool-files`: `per-pool` with each pool's map of VM bodies and of user data documents read from a JSON file
+ *     beside the stack instead of written as template strings (bench/file-locals.ts says why);
  *   - `baseline`: one stack with one `kubernetes_manifest` per VM and per Secret (the one-stack synth with every
  *     VM and Secret turned into a manifest), default settings.
  *
- *   npm run bench:deploy [-- --sizes 100,1000] [--layouts per-pool,one-stack,per-pool-manifest,baseline] [--large-layouts per-pool,baseline]
+ *   npm run bench:deploy [-- --sizes 100,1000] [--layouts per-pool,one-stack,per-pool-manifest,per-pool-files,baseline] [--large-layouts per-pool,baseline]
  *                        [--parallelism 10,30] [--stacks-at-once 1,4] [--tofu-memory-limits off,400MiB] [--skip-noop] [--json]
  *
  * With --json the last line is one JSON object with the ratios the goals are stated in. Needs the toolchain
@@ -31,6 +33,7 @@ import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
 import { binary, REPO_ROOT, run, startCluster, TestCluster } from '../test/e2e/harness';
+import { toFileLocals } from './file-locals';
 import { kubectlToManifests, ManifestLayoutStack, toManifests, toRelease05 } from '../test/support/manifest-layout';
 import { hostGroupLabel } from '../constructs/core/naming/derived';
 import { judgePlusOne, PlusOneJudgement, ResourceChange } from './plus-one';
@@ -38,7 +41,7 @@ import { judgePlusOne, PlusOneJudgement, ResourceChange } from './plus-one';
 const PER_POOL = 50;
 /** The +1 plan's file in each stack it plans, read back by `tofu show -json`. */
 const PLUS_ONE_PLAN = 'plus-one.tfplan';
-type Layout = 'per-pool' | 'one-stack' | 'one-stack-per-node' | 'per-pool-manifest' | 'baseline';
+type Layout = 'per-pool' | 'one-stack' | 'one-stack-per-node' | 'per-pool-manifest' | 'per-pool-files' | 'baseline';
 
 interface Measure {
   /** Wall time of the step: the base stack, then the pool stacks up to `--stacks-at-once` of them at a time. */
@@ -252,7 +255,9 @@ class LayoutRun {
     private readonly withNoop = true,
   ) {
     const { parallelism, stacksAtOnce, tofuMemoryLimit } = setting;
-    const short = { 'per-pool': 'pp', 'one-stack': 'os', 'one-stack-per-node': 'on', baseline: 'bl', 'per-pool-manifest': 'pm' }[layout];
+    const short = { 'per-pool': 'pp', 'one-stack': 'os', 'one-stack-per-node': 'on', baseline: 'bl', 'per-pool-manifest': 'pm', 'per-pool-files': 'pf' }[
+      layout
+    ];
     const limit = tofuMemoryLimit === 'off' ? '' : `m${tofuMemoryLimit.toLowerCase()}`;
     this.quota = `${short}${vms}${parallelism === 10 ? '' : `x${parallelism}`}${stacksAtOnce === 1 ? '' : `s${stacksAtOnce}`}${limit}`;
     this.work = fs.mkdtempSync(path.join(os.tmpdir(), `metalslice-bench-${this.quota}-`));
@@ -297,6 +302,7 @@ class LayoutRun {
     if (this.layout === 'baseline') for (const s of this.stacks()) toBaseline(path.join(this.stacksDir(), s, 'cdk.tf.json'));
     if (this.layout === 'per-pool-manifest') for (const s of this.stacks()) toManifests(path.join(this.stacksDir(), s, 'cdk.tf.json'));
     if (this.layout === 'one-stack-per-node') for (const s of this.stacks()) toRelease05(path.join(this.stacksDir(), s, 'cdk.tf.json'));
+    if (this.layout === 'per-pool-files') for (const s of this.stacks()) toFileLocals(path.join(this.stacksDir(), s));
   }
 
   private async tofu(stack: string, args: readonly string[], okCodes: readonly number[] = [0]) {
