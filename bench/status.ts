@@ -5,7 +5,7 @@
  * (bench/status-fixtures.ts: host Nodes, VMs, DataVolumes, VMIs, launcher pods, tenant Nodes, ResourceQuotas; no
  * KubeVirt runs). After one untimed round, each side runs `--runs` times, interleaved; the table gives medians of
  * wall time and of peak memory (max RSS, from GNU time), and status's exit code and problem count (0 and 0 when the
- * fleet is what the plan says: anything else is a wrong fixture or a finding). kubectl is three `kubectl get` lists
+ * fleet is what the plan says: anything else is a wrong fixture or a finding). kubectl is four `kubectl get` lists
  * of the same objects, one after the other: their times add up, its peak is the largest. A benchmark, not a test:
  * nothing is asserted, nothing is part of npm test.
  *
@@ -32,13 +32,14 @@ const GNU_TIME = '/usr/bin/time';
 
 /**
  * What `kubectl get` lists for the objects status reads on the provider (its VirtualMachines, VMIs, DataVolumes,
- * launcher pods by their label, ResourceQuotas and Nodes); the tenant's Nodes are the same server's, which status
- * reads once.
+ * launcher pods by their label, ResourceQuotas, Nodes and the rolls' holds by their label); the tenant's Nodes are
+ * the same server's, which status reads once.
  */
 const KUBECTL_LISTS: readonly (readonly string[])[] = [
   ['get', 'virtualmachines,virtualmachineinstances,datavolumes,resourcequotas', '-A', '-o', 'json'],
   ['get', 'pods', '-A', '-l', 'kubevirt.io=virt-launcher', '-o', 'json'],
   ['get', 'nodes', '-o', 'json'],
+  ['get', 'configmaps', '-A', '-l', 'metalslice.io/stopped-by-roll=true', '-o', 'json'],
 ];
 
 function arg(name: string): string | undefined {
@@ -115,7 +116,7 @@ function problemsOf(file: string): string {
   }
 }
 
-/** kubectl's three lists one after the other: their seconds added, the largest peak, the first failure's exit code. */
+/** kubectl's lists one after the other: their seconds added, the largest peak, the first failure's exit code. */
 async function kubectlRun(kubectl: string, kubeconfig: string, cacheDir: string, dir: string): Promise<{ total: Measured; each: number[] }> {
   const each: Measured[] = [];
   for (const list of KUBECTL_LISTS)

@@ -116,7 +116,7 @@ function strayProblems(expected: Expected, view: ProviderView): StatusProblem[] 
               object,
               since,
               message: `a surge VM of pool ${excerptText(surgeOf)} that a roll made and did not delete: the roll was cut short`,
-              remedy: `${DEPLOY_AGAIN} without METALSLICE_ROLL=skip: the roll resumes and deletes it once the pool is replaced`,
+              remedy: `${DEPLOY_AGAIN} without METALSLICE_ROLL=skip: the roll resumes and deletes it once the pool is replaced (after a deploy with METALSLICE_ROLL=skip, run metalslice roll-nodes for the pool)`,
             }
           : {
               reason: 'Orphan',

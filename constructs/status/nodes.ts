@@ -38,8 +38,13 @@ export interface Lookup {
 /** How `deploy again` is said: the three ways metalslice deploys. */
 export const DEPLOY_AGAIN = 'deploy again (cdktf deploy, or tofu apply of the stack)';
 
-/** The fix of a roll cut short: a deploy that runs the roll (METALSLICE_ROLL=skip leaves it where it stopped). */
-const RESUME_ROLL = `${DEPLOY_AGAIN} without METALSLICE_ROLL=skip: the roll resumes where it stopped`;
+/**
+ * The fix of a roll cut short. A deploy runs the roll only while its rollout is not recorded (it was cut short), so a
+ * deploy with METALSLICE_ROLL=skip since then leaves it to a roll run by hand or to the rollout replaced.
+ */
+function resumeRoll(command: 'roll-nodes' | 'roll-hosts'): string {
+  return `${DEPLOY_AGAIN} without METALSLICE_ROLL=skip: the roll resumes where it stopped; if a deploy with METALSLICE_ROLL=skip has run since, run metalslice ${command} for the pool (or deploy with the pool's rollout terraform_data replaced: tofu apply -replace=...)`;
+}
 
 function problem(p: StatusProblem): StatusProblem {
   return p;
@@ -147,8 +152,9 @@ function revisionProblems(pool: ExpectedPool, node: ExpectedNode, vm: ObservedOb
     out.push({
       reason: 'HeldByRoll',
       object,
-      message: `a roll cut short holds ${node.name} stopped (runStrategy Halted, labelled ${ROLL_STOPPED_LABEL}): a deploy keeps it stopped until the roll starts it on the new revision`,
-      remedy: `${RESUME_ROLL}, or run metalslice roll-nodes for the pool`,
+      message: `a roll cut short holds ${node.name} stopped: a deploy keeps it stopped until the roll starts it on the new revision`,
+      evidence: `its VM is labelled ${ROLL_STOPPED_LABEL}=true and its runStrategy is Halted`,
+      remedy: resumeRoll('roll-nodes'),
     });
     return out;
   }
@@ -157,7 +163,7 @@ function revisionProblems(pool: ExpectedPool, node: ExpectedNode, vm: ObservedOb
       reason: 'Replacing',
       object,
       message: `a roll is replacing ${node.name} (${excerptText(replacing)}) and has not finished`,
-      remedy: RESUME_ROLL,
+      remedy: resumeRoll('roll-nodes'),
     });
     return out;
   }
@@ -273,7 +279,7 @@ function withoutUndefined<T extends object>(record: { [K in keyof T]: T[K] | und
   return Object.fromEntries(Object.entries(record).filter(([, v]) => v !== undefined)) as T;
 }
 
-/** At the plan's revision (VM and instance), not being replaced, no field changed by hand. */
+/** At the plan's revision (VM and instance), not being replaced or held stopped by a roll (`replacing`), no field changed by hand. */
 function isUpToDate(
   pool: ExpectedPool,
   revision: string | undefined,
@@ -340,11 +346,12 @@ export function vmNodeStatus(pool: ExpectedPool, node: ExpectedNode, look: Looku
   const pod = look.launchers.get(key);
   const tenant = look.tenantNodes(pool.cluster);
   const replacing = vm !== undefined && annotationOf(vm, REPLACING_ANNOTATION) !== undefined;
-  const problems = vmProblems(pool, node, look, { vm, vmi, pod, tenant }, replacing || stoppedByRoll(vm));
+  const rollRuns = replacing || stoppedByRoll(vm);
+  const problems = vmProblems(pool, node, look, { vm, vmi, pod, tenant }, rollRuns);
   const revision = templateRevision(vm);
   const running = vmi ? annotationOf(vmi, REVISION_ANNOTATION) : undefined;
   const t = tenant ? tenantNodeOf(tenant.get(node.name)) : undefined;
-  const upToDate = vm !== undefined && isUpToDate(pool, revision, runningRevisionOf(vm, vmi, revision), replacing, problems);
+  const upToDate = vm !== undefined && isUpToDate(pool, revision, runningRevisionOf(vm, vmi, revision), rollRuns, problems);
   const ready = t?.ready;
   const host = str(rec(vmi?.status)?.nodeName) ?? str(rec(pod?.spec)?.nodeName);
   const created = str(vm?.metadata?.creationTimestamp);
@@ -384,7 +391,7 @@ export function hostNodeStatus(pool: ExpectedPool, node: ExpectedNode, look: Loo
       message: look.hostClaims ? `the plan's HostClaim ${node.name} does not exist` : 'the provider cluster serves no HostClaims (Metal3 is not installed)',
       remedy: look.hostClaims ? `${DEPLOY_AGAIN}: the stack creates it` : 'install Metal3 and its HostClaim CRD on the provider cluster, then deploy again',
     });
-  const hold = heldClaim(pool, node, look);
+  const hold = heldClaim(pool, node, claim, look);
   if (hold) problems.push(hold);
   else if (claim) problems.push(...claimRevisionProblems(pool, node, claim));
   // A held node has no Node to wait for: its claim stays powered off until the roll has removed the old one.
@@ -404,18 +411,28 @@ export function hostNodeStatus(pool: ExpectedPool, node: ExpectedNode, look: Loo
   return { status, problems };
 }
 
-/** A private node a roll cut short holds (its ConfigMap `<node>-roll-hold`, as roll-hosts writes it and the deploy reads it). */
-function heldClaim(pool: ExpectedPool, node: ExpectedNode, look: Lookup): StatusProblem | undefined {
+/**
+ * A private node a roll cut short holds (its ConfigMap `<node>-roll-hold`, as roll-hosts writes it and the deploy
+ * reads it), said by where its claim is: the old one still there (the roll holds a node before it releases the
+ * claim, and a deploy applies that claim as it is), gone, or made again powered off.
+ */
+function heldClaim(pool: ExpectedPool, node: ExpectedNode, claim: ObservedObject | undefined, look: Lookup): StatusProblem | undefined {
   const name = rollHoldName(node.name);
   const hold = look.holds?.get(`${pool.namespace}/${name}`);
   if (!hold || labelOf(hold, POOL_LABEL) !== pool.name || labelOf(hold, ROLL_STOPPED_LABEL) !== 'true') return undefined;
+  const old = claim !== undefined && (pool.revision === undefined || labelOf(claim, REVISION_LABEL) !== pool.revision);
+  const where = old
+    ? 'its old claim is still there (Metal3 releases its host once the claim is deleted); after it, a deploy makes the claim again powered off'
+    : claim === undefined
+      ? 'its host was released; a deploy makes its claim again powered off'
+      : 'its claim was made again powered off';
   return {
     reason: 'HeldByRoll',
     object: { kind: 'HostClaim', name: node.name, namespace: pool.namespace, cluster: 'provider' },
     since: str(hold.metadata?.creationTimestamp),
-    message: `a roll cut short holds ${node.name}: its host was released, and a deploy makes its claim again powered off until the roll has removed the old Node and powers it on`,
+    message: `a roll cut short holds ${node.name}: ${where}, and it stays off until the roll has removed the old Node and powers it on`,
     evidence: `the ConfigMap ${name} (labelled ${ROLL_STOPPED_LABEL}=true) is the roll's hold`,
-    remedy: `${RESUME_ROLL}, or run metalslice roll-hosts for the pool`,
+    remedy: resumeRoll('roll-hosts'),
   };
 }
 
@@ -432,7 +449,7 @@ function claimRevisionProblems(pool: ExpectedPool, node: ExpectedNode, claim: Ob
         reason: 'Replacing',
         object,
         message: `a roll is replacing ${node.name} (${excerptText(replacing)}) and has not finished`,
-        remedy: RESUME_ROLL,
+        remedy: resumeRoll('roll-hosts'),
       },
     ];
   const revision = str(rec(claim.metadata?.labels)?.[REVISION_LABEL]);

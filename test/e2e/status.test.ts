@@ -186,17 +186,21 @@ describe('e2e: metalslice status names what differs from the plan, with its fix,
     // started it again before the kill, held stopped), the others staged.
     await synth('20Gi');
     const child = spawn(binary('tofu'), ['apply', '-auto-approve', '-input=false', '-no-color'], { cwd: stackDir(), env, detached: true, stdio: 'ignore' });
+    let marked = '';
     await waitUntil(
       'a node stopped by the roll',
-      async () => (await api().get<KubeList<KubeDoc>>(VMS)).body.items.some((v) => (v.metadata as Meta).labels?.['metalslice.io/stopped-by-roll'] === 'true'),
+      async () => {
+        const stopped = (await api().get<KubeList<KubeDoc>>(VMS)).body.items.find(
+          (v) => (v.metadata as Meta).labels?.['metalslice.io/stopped-by-roll'] === 'true',
+        );
+        marked = stopped?.metadata.name ?? '';
+        return stopped !== undefined;
+      },
       600_000,
     );
     process.kill(-child.pid!, 'SIGKILL');
     await new Promise((r) => child.once('exit', r));
-    const markedVm = (await api().get<KubeList<KubeDoc & { spec: { runStrategy?: string } }>>(VMS)).body.items.find(
-      (v) => (v.metadata as Meta).annotations?.['metalslice.io/replacing'] !== undefined,
-    )!;
-    const marked = markedVm.metadata.name;
+    const markedVm = (await api().get<KubeDoc & { spec: { runStrategy?: string } }>(`${VMS}/${marked}`)).body;
     // What the API server holds decides which the node is: held stopped by the roll, or being replaced.
     const held = (markedVm.metadata as Meta).labels?.['metalslice.io/stopped-by-roll'] === 'true' && markedVm.spec.runStrategy === 'Halted';
     const others = POOL.filter((n) => n !== marked);

@@ -266,6 +266,21 @@ describe('status: the running fleet against the plan', () => {
     for (const p of s.problems) expect(p.remedy.length).toBeGreaterThan(10);
   });
 
+  it('a node a roll cut short holds stopped is not up to date, and its fix says what to do after a deploy with METALSLICE_ROLL=skip', () => {
+    const w = converged(expected);
+    const vm = w.provider.vms[1];
+    vm.metadata.labels = { ...vm.metadata.labels, 'metalslice.io/stopped-by-roll': 'true' };
+    (vm.spec as { runStrategy?: string }).runStrategy = 'Halted';
+    w.provider.vmis.splice(1, 1);
+    w.provider.launchers.splice(1, 1);
+    w.tenant.splice(1, 1);
+    const s = judge(w);
+    expect(reasons(s)).toEqual(['HeldByRoll web-1']);
+    expect(s.problems[0].evidence).toBe('its VM is labelled metalslice.io/stopped-by-roll=true and its runStrategy is Halted');
+    expect(s.problems[0].remedy).toMatch(/without METALSLICE_ROLL=skip.*run metalslice roll-nodes for the pool/);
+    expect(s.pools[0].upToDate).toBe(2);
+  });
+
   it('a VM that should run and has no instance is not converged (KubeVirt has not started it, or cannot)', () => {
     const world = converged(expected);
     world.provider.vmis.splice(0, 1);
@@ -374,7 +389,8 @@ describe('status: the running fleet against the plan', () => {
         world.provider.quotas[0] = { metadata: world.provider.quotas[0].metadata, spec: b, status: c } as Obj;
         world.provider.dataVolumes![0] = { metadata: world.provider.dataVolumes![0].metadata, spec: a, status: c } as Obj;
         world.tenant.push({ metadata: c, spec: a, status: b } as Obj);
-        const s = judge(world);
+        const hold = { metadata: { name: 'web-0-roll-hold', namespace: 'acme-frontend', labels: a }, spec: b, status: c } as Obj;
+        const s = judge({ ...world, provider: { ...world.provider, holds: [hold, { metadata: b, spec: c, status: a } as Obj] } } as typeof world);
         // The VM that is no VM is missing; every format still prints.
         expect(reasons(s)).toContain('MachineMissing web-0');
         for (const out of [statusText(s, true), statusMarkdown(s), statusPrometheus(s), statusJson(s)]) expect(out.length).toBeGreaterThan(0);
@@ -580,11 +596,23 @@ describe('status: private nodes against their revision', () => {
   };
 
   it('a node a roll cut short holds: said as held, by its hold, with the fix that resumes the roll; never as a node that failed to join', () => {
-    const said = judgeHosts(heldWorld({ 'metalslice.io/pool': 'gpu', 'metalslice.io/stopped-by-roll': 'true' }));
+    const holdLabels = { 'metalslice.io/pool': 'gpu', 'metalslice.io/stopped-by-roll': 'true' };
+    const said = judgeHosts(heldWorld(holdLabels));
     expect(reasons(said)).toEqual(['HeldByRoll shop-gpu-0']);
     expect(said.problems[0].evidence).toContain('shop-gpu-0-roll-hold');
-    expect(said.problems[0].remedy).toContain('without METALSLICE_ROLL=skip');
-    expect(said.problems[0].remedy).toContain('roll-hosts');
+    expect(said.problems[0].message).toContain('its claim was made again powered off');
+    expect(said.problems[0].remedy).toMatch(/without METALSLICE_ROLL=skip.*run metalslice roll-hosts for the pool/);
+    // Held before its claim is released (the old claim, at the old revision, still there), and after (no claim).
+    const releasing = heldWorld(holdLabels);
+    releasing.provider.hostClaims[0].metadata.labels = { 'metalslice.io/revision': '0000000000000000' };
+    const early = judgeHosts(releasing);
+    expect(reasons(early)).toEqual(['HeldByRoll shop-gpu-0']);
+    expect(early.problems[0].message).toContain('its old claim is still there');
+    const released = heldWorld(holdLabels);
+    released.provider.hostClaims.splice(0, 1);
+    const gone = judgeHosts(released);
+    expect(reasons(gone)).toEqual(['MachineMissing shop-gpu-0', 'HeldByRoll shop-gpu-0']);
+    expect(gone.problems[1].message).toContain('its host was released');
     // Another pool's ConfigMap of that name, or none (the reader may not list ConfigMaps): not a hold of this node.
     const noHold = (w: ReturnType<typeof heldWorld>) => ({ ...w, provider: { ...w.provider, holds: undefined } });
     expect(reasons(judgeHosts(heldWorld({ 'metalslice.io/pool': 'other', 'metalslice.io/stopped-by-roll': 'true' })))).toEqual([
