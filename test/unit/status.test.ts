@@ -4,6 +4,7 @@
 import { describe, expect, it } from '@jest/globals';
 import fc from 'fast-check';
 import * as fs from 'fs';
+import * as http from 'http';
 import * as path from 'path';
 import Ajv from 'ajv';
 import type { MetalsliceConfig } from '../../constructs/core/input/model';
@@ -519,6 +520,46 @@ describe('metalslice status (the command)', () => {
     expect(doc.clusters.filter((c) => !c.read).map((c) => c.name)).toEqual(expect.arrayContaining(['provider']));
     expect(doc.problems[0]).toMatchObject({ reason: 'ClusterUnreadable', object: { name: 'provider' } });
     expect(r.stdout).not.toContain('abc');
+  });
+
+  it("the holds' list refused with 403 (an identity that may not list ConfigMaps): the rest is read and compared; any other refusal of it: unreadable", async () => {
+    const statusWith = async (holdsAnswer: number) => {
+      const seen: string[] = [];
+      const server = http.createServer((req, res) => {
+        const url = new URL(req.url ?? '/', 'http://x');
+        seen.push(url.pathname);
+        res.setHeader('Content-Type', 'application/json');
+        res.statusCode = url.pathname === '/api/v1/configmaps' ? holdsAnswer : 200;
+        res.end(JSON.stringify(res.statusCode === 200 ? { items: [], metadata: {} } : { kind: 'Status', code: res.statusCode, message: 'refused' }));
+      });
+      await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+      const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'metalslice-status-'));
+      try {
+        const kubeconfig = path.join(dir, 'kubeconfig');
+        const server_ = `http://127.0.0.1:${(server.address() as { port: number }).port}`;
+        fs.writeFileSync(
+          kubeconfig,
+          `apiVersion: v1\nkind: Config\nclusters: [{name: c, cluster: {server: "${server_}"}}]\nusers: [{name: u, user: {token: abc}}]\ncontexts: [{name: x, context: {cluster: c, user: u}}]\ncurrent-context: x\n`,
+        );
+        const c = config();
+        const file = path.join(dir, 'metalslice.json');
+        fs.writeFileSync(file, JSON.stringify({ ...c, clusters: c.clusters!.map((k) => ({ ...k, kubeconfigPath: kubeconfig })) }));
+        const r = await runCli(['status', file, '--kubeconfig', kubeconfig, '-o', 'json']);
+        return { code: r.code, doc: JSON.parse(r.stdout) as FleetStatus, seen };
+      } finally {
+        server.close();
+        fs.rmSync(dir, { recursive: true, force: true });
+      }
+    };
+    const forbidden = await statusWith(403);
+    expect(forbidden.seen).toContain('/api/v1/configmaps');
+    expect(forbidden.doc.clusters.every((c) => c.read)).toBe(true);
+    // Nothing runs on the fake: the plan's VMs are missing, said as problems (exit 1), not as a cluster unread.
+    expect({ code: forbidden.code, unreadable: forbidden.doc.problems.filter((p) => p.reason === 'ClusterUnreadable') }).toEqual({ code: 1, unreadable: [] });
+    expect(forbidden.doc.problems.map((p) => p.reason)).toContain('MachineMissing');
+    const failing = await statusWith(500);
+    expect(failing.code).toBe(2);
+    expect(failing.doc.problems[0]).toMatchObject({ reason: 'ClusterUnreadable', object: { name: 'provider' } });
   });
 });
 
