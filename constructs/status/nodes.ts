@@ -148,12 +148,17 @@ function revisionProblems(pool: ExpectedPool, node: ExpectedNode, vm: ObservedOb
   const replacing = annotationOf(vm, REPLACING_ANNOTATION);
   const restart = conditionOf(vm, 'RestartRequired');
   // The roll stops a VM and labels it in one write; the deploy keeps such a VM Halted (parts/node-rollout.ts).
-  if (stoppedByRoll(vm) && str(rec(vm.spec)?.runStrategy) === 'Halted') {
+  if (stoppedByRoll(vm)) {
+    // Started again by hand (virtctl start) while labelled: the next deploy stops it again, as it keeps any such VM.
+    const strategy = str(rec(vm.spec)?.runStrategy);
+    const halted = strategy === 'Halted';
     out.push({
       reason: 'HeldByRoll',
       object,
-      message: `a roll cut short holds ${node.name} stopped: a deploy keeps it stopped until the roll starts it on the new revision`,
-      evidence: `its VM is labelled ${ROLL_STOPPED_LABEL}=true and its runStrategy is Halted`,
+      message: halted
+        ? `a roll cut short holds ${node.name} stopped: a deploy keeps it stopped until the roll starts it on the new revision`
+        : `a roll cut short stopped ${node.name}, and it was started again outside the roll: the next deploy stops it again`,
+      evidence: `its VM is labelled ${ROLL_STOPPED_LABEL}=true and its runStrategy is ${excerptText(strategy ?? 'unset')}`,
       remedy: resumeRoll('roll-nodes'),
     });
     return out;

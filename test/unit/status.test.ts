@@ -268,7 +268,8 @@ describe('status: the running fleet against the plan', () => {
   });
 
   it('a node a roll cut short holds stopped is not up to date, and its fix says what to do after a deploy with METALSLICE_ROLL=skip', () => {
-    const w = converged(expected);
+    const running = converged(expected);
+    const w = clone(running);
     const vm = w.provider.vms[1];
     vm.metadata.labels = { ...vm.metadata.labels, 'metalslice.io/stopped-by-roll': 'true' };
     (vm.spec as { runStrategy?: string }).runStrategy = 'Halted';
@@ -280,6 +281,12 @@ describe('status: the running fleet against the plan', () => {
     expect(s.problems[0].evidence).toBe('its VM is labelled metalslice.io/stopped-by-roll=true and its runStrategy is Halted');
     expect(s.problems[0].remedy).toMatch(/without METALSLICE_ROLL=skip.*run metalslice roll-nodes for the pool/);
     expect(s.pools[0].upToDate).toBe(2);
+    // Started again by hand while still labelled (it runs and has joined): the next deploy stops it again, and status says so.
+    running.provider.vms[1].metadata.labels = { ...running.provider.vms[1].metadata.labels, 'metalslice.io/stopped-by-roll': 'true' };
+    const started = judge(running);
+    expect(reasons(started)).toEqual(['HeldByRoll web-1']);
+    expect(started.problems[0].message).toContain('the next deploy stops it again');
+    expect(started.problems[0].evidence).toContain('runStrategy is Always');
   });
 
   it('a VM that should run and has no instance is not converged (KubeVirt has not started it, or cannot)', () => {
