@@ -39,22 +39,15 @@ export interface StatusIo {
   stderr(text: string): void;
 }
 
-/** A list, or undefined when the server does not serve the kind (404: the CRD is not installed). */
-async function listServed(client: KubeClient, apiPath: string, query: Record<string, string> = {}): Promise<ObservedObject[] | undefined> {
+/**
+ * A list, or undefined when the server answers `absent` (by default 404: the kind is not served, its CRD not
+ * installed); any other refusal is thrown.
+ */
+async function listServed(client: KubeClient, apiPath: string, query: Record<string, string> = {}, absent = 404): Promise<ObservedObject[] | undefined> {
   try {
     return await client.list<ObservedObject>(apiPath, query);
   } catch (e) {
-    if (e instanceof KubeApiError && e.status === 404) return undefined;
-    throw e;
-  }
-}
-
-/** The holds of rolls cut short (ConfigMaps), or undefined when the reader may not list ConfigMaps: status still reads the rest. */
-async function listHolds(client: KubeClient): Promise<ObservedObject[] | undefined> {
-  try {
-    return await client.list<ObservedObject>('/api/v1/configmaps', { labelSelector: `${ROLL_STOPPED_LABEL}=true` });
-  } catch (e) {
-    if (e instanceof KubeApiError && e.status === 403) return undefined;
+    if (e instanceof KubeApiError && e.status === absent) return undefined;
     throw e;
   }
 }
@@ -85,7 +78,8 @@ async function readProvider(options: StatusOptions): Promise<{ reading: Reading<
       await listServed(client, `/apis/${METAL3_API_VERSION}/hostclaims`),
       await client.list<ObservedObject>('/api/v1/resourcequotas', { labelSelector: 'app.kubernetes.io/managed-by=metalslice' }),
       await client.list<ObservedObject>('/api/v1/nodes'),
-      await listHolds(client),
+      // The holds of rolls cut short; an identity that may not list ConfigMaps (403) reads the rest as before.
+      await listServed(client, '/api/v1/configmaps', { labelSelector: `${ROLL_STOPPED_LABEL}=true` }, 403),
     ];
     return {
       reading: { ok: true, view: { vms: vms ?? [], vmis: vmis ?? [], launchers, dataVolumes, hostClaims, quotas, nodes, holds } },

@@ -7,7 +7,7 @@ import { escapeControls, excerptText } from '../core/base/excerpt';
 import { CONFIG_API_VERSION } from '../core/input/config-schema';
 import { CLUSTER_LABEL, MANAGED_BY, POOL_LABEL, SURGE_LABEL } from '../core/naming/derived';
 import type { Expected, ExpectedPool } from './expected';
-import { DEPLOY_AGAIN, hostNodeStatus, Lookup, newestLaunchers, vmNodeStatus } from './nodes';
+import { DEPLOY_AGAIN, hostNodeStatus, Lookup, newestLaunchers, resumeRoll, vmNodeStatus } from './nodes';
 import { fleetHosts } from './hosts';
 import { arr, byKey, deleting, keyOf, labelOf, nameOf, namespaceOf, quantity, rec, str, strings } from './objects';
 import type { FleetHostsStatus, FleetStatus, Observed, ObservedObject, PoolStatus, ProviderView, QuotaStatus, StatusProblem } from './types';
@@ -116,7 +116,7 @@ function strayProblems(expected: Expected, view: ProviderView): StatusProblem[] 
               object,
               since,
               message: `a surge VM of pool ${excerptText(surgeOf)} that a roll made and did not delete: the roll was cut short`,
-              remedy: `${DEPLOY_AGAIN} without METALSLICE_ROLL=skip: the roll resumes and deletes it once the pool is replaced (after a deploy with METALSLICE_ROLL=skip, run metalslice roll-nodes for the pool)`,
+              remedy: resumeRoll('roll-nodes', 'the roll resumes and deletes it once the pool is replaced'),
             }
           : {
               reason: 'Orphan',

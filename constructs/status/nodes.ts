@@ -39,11 +39,12 @@ export interface Lookup {
 export const DEPLOY_AGAIN = 'deploy again (cdktf deploy, or tofu apply of the stack)';
 
 /**
- * The fix of a roll cut short. A deploy runs the roll only while its rollout is not recorded (it was cut short), so a
- * deploy with METALSLICE_ROLL=skip since then leaves it to a roll run by hand or to the rollout replaced.
+ * The fix of a roll cut short, `then` what the resumed roll does. A deploy runs the roll only while its rollout is
+ * not recorded (it was cut short), so a deploy with METALSLICE_ROLL=skip since then leaves it to a roll run by hand
+ * or to the rollout replaced.
  */
-function resumeRoll(command: 'roll-nodes' | 'roll-hosts'): string {
-  return `${DEPLOY_AGAIN} without METALSLICE_ROLL=skip: the roll resumes where it stopped; if a deploy with METALSLICE_ROLL=skip has run since, run metalslice ${command} for the pool (or deploy with the pool's rollout terraform_data replaced: tofu apply -replace=...)`;
+export function resumeRoll(command: 'roll-nodes' | 'roll-hosts', then = 'the roll resumes where it stopped'): string {
+  return `${DEPLOY_AGAIN} without METALSLICE_ROLL=skip: ${then}; if a deploy with METALSLICE_ROLL=skip has run since, run metalslice ${command} for the pool (or deploy with the pool's rollout terraform_data replaced: tofu apply -replace=...)`;
 }
 
 function problem(p: StatusProblem): StatusProblem {
