@@ -24,11 +24,13 @@
  *     VM and Secret turned into a manifest), default settings.
  *
  *   npm run bench:deploy [-- --sizes 100,1000] [--layouts per-pool,one-stack,per-pool-manifest,per-pool-files,baseline] [--large-layouts per-pool,baseline]
- *                        [--parallelism 10,30] [--stacks-at-once 1,4] [--tofu-memory-limits off,400MiB] [--skip-noop] [--json]
+ *                        [--parallelism 10,30] [--stacks-at-once 1,4] [--tofu-memory-limits off,400MiB] [--tofu default,/path/to/tofu]
+ *                        [--skip-noop] [--json]
  *
  * With --json the last line is one JSON object with the ratios the goals are stated in. Needs the toolchain
  * (npm run setup). Takes about an hour at both sizes on 2 cores; not part of `npm test`.
  */
+import { createHash } from 'crypto';
 import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
@@ -66,9 +68,13 @@ interface Result {
   readonly stacksAtOnce: number;
   /** The Go memory limit tofu ran with (`GOMEMLIMIT`), or `off`: Go's default, the heap may grow to twice what is live. */
   readonly tofuMemoryLimit: string;
+  /** The tofu binary (`default`: the toolchain's, on PATH; else its path). */
+  readonly tofu: string;
+  /** Its version, as `tofu version -json` prints it. */
+  readonly tofuVersion: string;
   readonly stacks: number;
   readonly resourcesPerVm: number;
-  /** Bytes of the stacks' states after the apply, per VM. */
+  /** Bytes of the stacks' states after the apply, per VM, as compact JSON (whatever indentation the local backend writes). */
   readonly stateBytesPerVm: number;
   /** Dependencies the states record (every instance's `dependencies`, summed), per VM. */
   readonly dependenciesPerVm: number;
@@ -229,15 +235,38 @@ export function toBaseline(file: string): void {
   fs.writeFileSync(file, JSON.stringify(tf, null, 2));
 }
 
-/** How a layout is run: tofu's -parallelism, pool stacks at a time, and tofu's Go memory limit. */
+/** How a layout is run: tofu's -parallelism, pool stacks at a time, tofu's Go memory limit, and which tofu. */
 interface Setting {
   readonly parallelism: number;
   readonly stacksAtOnce: number;
   /** `GOMEMLIMIT` for tofu (and its providers), e.g. `400MiB`; `off` leaves Go's default. */
   readonly tofuMemoryLimit: string;
+  /** The tofu binary: `default` (the toolchain's, on PATH) or a path, to compare OpenTofu releases in one run. */
+  readonly tofu: string;
 }
 
-const DEFAULT_SETTING: Setting = { parallelism: 10, stacksAtOnce: 1, tofuMemoryLimit: 'off' };
+const DEFAULT_SETTING: Setting = { parallelism: 10, stacksAtOnce: 1, tofuMemoryLimit: 'off', tofu: 'default' };
+
+/** The tofu binary of a setting. */
+function tofuBinary(setting: Setting): string {
+  return setting.tofu === 'default' ? binary('tofu') : setting.tofu;
+}
+
+function isExecutable(file: string): boolean {
+  try {
+    fs.accessSync(file, fs.constants.X_OK);
+    return fs.statSync(file).isFile();
+  } catch {
+    return false;
+  }
+}
+
+/** The version a tofu binary reports (`tofu version -json`). */
+async function tofuVersionOf(command: string): Promise<string> {
+  const r = await run(command, ['version', '-json'], { env: { ...process.env, CHECKPOINT_DISABLE: '1' } });
+  if (r.code !== 0) throw new Error(`${command} version: exit ${r.code}: ${r.stderr.slice(-500)}`);
+  return (JSON.parse(r.stdout) as { terraform_version: string }).terraform_version;
+}
 
 /** Go's `GOMEMLIMIT` syntax: a whole number of bytes with an optional binary unit. */
 const GO_MEMORY_LIMIT = /^\d+(B|KiB|MiB|GiB|TiB)?$/;
@@ -254,12 +283,14 @@ class LayoutRun {
     private readonly setting = DEFAULT_SETTING,
     private readonly withNoop = true,
   ) {
-    const { parallelism, stacksAtOnce, tofuMemoryLimit } = setting;
+    const { parallelism, stacksAtOnce, tofuMemoryLimit, tofu } = setting;
     const short = { 'per-pool': 'pp', 'one-stack': 'os', 'one-stack-per-node': 'on', baseline: 'bl', 'per-pool-manifest': 'pm', 'per-pool-files': 'pf' }[
       layout
     ];
     const limit = tofuMemoryLimit === 'off' ? '' : `m${tofuMemoryLimit.toLowerCase()}`;
-    this.quota = `${short}${vms}${parallelism === 10 ? '' : `x${parallelism}`}${stacksAtOnce === 1 ? '' : `s${stacksAtOnce}`}${limit}`;
+    // Another tofu than the toolchain's: its own quota name, from the path's digest (names stay DNS labels).
+    const other = tofu === 'default' ? '' : `t${createHash('sha256').update(tofu).digest('hex').slice(0, 6)}`;
+    this.quota = `${short}${vms}${parallelism === 10 ? '' : `x${parallelism}`}${stacksAtOnce === 1 ? '' : `s${stacksAtOnce}`}${limit}${other}`;
     this.work = fs.mkdtempSync(path.join(os.tmpdir(), `metalslice-bench-${this.quota}-`));
     this.env = {
       ...process.env,
@@ -306,7 +337,7 @@ class LayoutRun {
   }
 
   private async tofu(stack: string, args: readonly string[], okCodes: readonly number[] = [0]) {
-    const r = await timed(binary('tofu'), args, path.join(this.stacksDir(), stack), this.env);
+    const r = await timed(tofuBinary(this.setting), args, path.join(this.stacksDir(), stack), this.env);
     if (!okCodes.includes(r.code)) throw new Error(`tofu ${args[0]} in ${stack} exited ${r.code}: ${r.stdout.slice(-2000)}${r.stderr.slice(-2000)}`);
     return r;
   }
@@ -365,6 +396,7 @@ class LayoutRun {
       layout: this.layout,
       vms: this.vms,
       ...this.setting,
+      tofuVersion: await tofuVersionOf(tofuBinary(this.setting)),
       stacks: stacks.length,
       resourcesPerVm,
       stateBytesPerVm: Math.round(recorded.bytes / this.vms),
@@ -399,9 +431,9 @@ class LayoutRun {
     for (const s of stacks) {
       // The local backend keeps a stack's state beside the app, as cdktf does (`terraform.<stack>.tfstate`).
       const file = path.join(this.work, `terraform.${s}.tfstate`);
-      const text = fs.readFileSync(file, 'utf8');
-      bytes += Buffer.byteLength(text);
-      const state = JSON.parse(text) as { resources?: { instances?: { dependencies?: unknown[] }[] }[] };
+      const state = JSON.parse(fs.readFileSync(file, 'utf8')) as { resources?: { instances?: { dependencies?: unknown[] }[] }[] };
+      // Compact: OpenTofu 1.12's local backend indents its state file, 1.10's did not; the bytes are the state's.
+      bytes += Buffer.byteLength(JSON.stringify(state));
       for (const r of state.resources ?? []) for (const i of r.instances ?? []) dependencies += i.dependencies?.length ?? 0;
     }
     return { bytes, dependencies };
@@ -438,6 +470,7 @@ function table(results: readonly Result[]): string {
     'stacks',
     'at once',
     'tofu mem limit',
+    'tofu',
     'res/VM',
     'state B/VM',
     'deps/VM',
@@ -458,6 +491,7 @@ function table(results: readonly Result[]): string {
       r.stacks,
       r.stacksAtOnce,
       r.tofuMemoryLimit,
+      r.tofuVersion,
       r.resourcesPerVm,
       r.stateBytesPerVm,
       r.dependenciesPerVm,
@@ -493,8 +527,14 @@ async function main(): Promise<void> {
   const memoryLimits = (arg('--tofu-memory-limits') ?? 'off').split(',');
   const badLimit = memoryLimits.find((m) => m !== 'off' && !GO_MEMORY_LIMIT.test(m));
   if (badLimit !== undefined) throw new Error(`--tofu-memory-limits: "${badLimit}" is not off or a Go memory limit such as 400MiB (GOMEMLIMIT's syntax)`);
+  // tofu binaries (default: the toolchain's); the goals read the first.
+  const tofus = (arg('--tofu') ?? 'default').split(',');
+  const badTofu = tofus.find((t) => t !== 'default' && !isExecutable(t));
+  if (badTofu !== undefined) throw new Error(`--tofu: "${badTofu}" is not default or the path of an executable tofu`);
   const settings = parallelisms.flatMap((parallelism) =>
-    stacksAtOnces.flatMap((stacksAtOnce) => memoryLimits.map((tofuMemoryLimit): Setting => ({ parallelism, stacksAtOnce, tofuMemoryLimit }))),
+    stacksAtOnces.flatMap((stacksAtOnce) =>
+      memoryLimits.flatMap((tofuMemoryLimit) => tofus.map((tofu): Setting => ({ parallelism, stacksAtOnce, tofuMemoryLimit, tofu }))),
+    ),
   );
   const cluster = await startCluster({ kubevirt: true });
   const results: Result[] = [];
@@ -514,7 +554,10 @@ async function main(): Promise<void> {
     await cluster.stop();
   }
   const isFirst = (r: Result) =>
-    r.parallelism === settings[0].parallelism && r.stacksAtOnce === settings[0].stacksAtOnce && r.tofuMemoryLimit === settings[0].tofuMemoryLimit;
+    r.parallelism === settings[0].parallelism &&
+    r.stacksAtOnce === settings[0].stacksAtOnce &&
+    r.tofuMemoryLimit === settings[0].tofuMemoryLimit &&
+    r.tofu === settings[0].tofu;
   const find = (layout: Layout, vms: number) => results.find((r) => r.layout === layout && r.vms === vms && isFirst(r));
   const ratio = (a?: number, b?: number) => (a === undefined || b === undefined || b === 0 ? null : round(a / b, 2));
   const [small, large] = [Math.min(...sizes), Math.max(...sizes)];
@@ -549,6 +592,7 @@ async function main(): Promise<void> {
   for (const r of results.filter((x) => x.stacksAtOnce !== stacksAtOnces[0] && x.tofuMemoryLimit === memoryLimits[0])) {
     const first = results.find(
       (x) =>
+        x.tofu === r.tofu &&
         x.layout === r.layout &&
         x.vms === r.vms &&
         x.parallelism === r.parallelism &&
@@ -563,6 +607,7 @@ async function main(): Promise<void> {
   for (const r of results.filter((x) => x.tofuMemoryLimit !== memoryLimits[0])) {
     const first = results.find(
       (x) =>
+        x.tofu === r.tofu &&
         x.layout === r.layout &&
         x.vms === r.vms &&
         x.parallelism === r.parallelism &&
@@ -572,6 +617,21 @@ async function main(): Promise<void> {
     if (first)
       process.stdout.write(
         `${r.layout}, ${r.vms} VMs, tofu's memory limit ${r.tofuMemoryLimit} against ${first.tofuMemoryLimit}: peak ${peak(r)} MiB against ${peak(first)} MiB, apply ${r.apply.wallS} s against ${first.apply.wallS} s (${ratio(r.apply.wallS, first.apply.wallS)}x the time, ${ratio(r.apply.cpuS, first.apply.cpuS)}x the CPU)\n`,
+      );
+  }
+  for (const r of results.filter((x) => x.tofu !== tofus[0])) {
+    const first = results.find(
+      (x) =>
+        x.layout === r.layout &&
+        x.vms === r.vms &&
+        x.parallelism === r.parallelism &&
+        x.stacksAtOnce === r.stacksAtOnce &&
+        x.tofuMemoryLimit === r.tofuMemoryLimit &&
+        x.tofu === tofus[0],
+    );
+    if (first)
+      process.stdout.write(
+        `${r.layout}, ${r.vms} VMs, OpenTofu ${r.tofuVersion} against ${first.tofuVersion}: apply ${r.apply.wallS} s against ${first.apply.wallS} s (${ratio(r.apply.wallS, first.apply.wallS)}x the time, ${ratio(r.apply.cpuS, first.apply.cpuS)}x the CPU), +1 plan ${r.plusOne.wallS} s against ${first.plusOne.wallS} s, peak ${peak(r)} MiB against ${peak(first)} MiB\n`,
       );
   }
   for (const [l, g] of Object.entries(summary.growth))
