@@ -26,7 +26,7 @@
 set -euo pipefail
 
 TOFU_MODULE=github.com/opentofu/opentofu
-TOFU_VERSION=v1.10.10
+TOFU_VERSION=v1.12.6
 KUBE_MODULE=k8s.io/kubernetes
 KUBE_VERSION=v1.34.4
 # KWOK fakes the kubelets of the Nodes `metalslice verify` mirrors from the inventory. v0.7.0 is the newest
