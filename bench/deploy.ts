@@ -589,46 +589,32 @@ async function main(): Promise<void> {
   process.stdout.write(`ours (${layouts[0]}) +1 plan, ${large} vs ${small} VMs: ${summary.ratios[`plusOne${large}vs${small}`]}x (goal <= 1.5x)\n`);
   process.stdout.write(`no-op plan at ${large} VMs, baseline / ours: ${summary.ratios[`noopBaselineVsOurs${large}`]}x (goal >= 5x)\n`);
   process.stdout.write(`apply of ${large} VMs from empty: ${applySeconds ?? 'not measured'} s (goal < 600 s)\n`);
-  for (const r of results.filter((x) => x.stacksAtOnce !== stacksAtOnces[0] && x.tofuMemoryLimit === memoryLimits[0])) {
-    const first = results.find(
+  // The run of the same layout, size and settings as r but for `key`, which takes its first value.
+  const firsts = { stacksAtOnce: stacksAtOnces[0], tofuMemoryLimit: memoryLimits[0], tofu: tofus[0] };
+  const against = (r: Result, key: keyof typeof firsts) =>
+    results.find(
       (x) =>
-        x.tofu === r.tofu &&
         x.layout === r.layout &&
         x.vms === r.vms &&
         x.parallelism === r.parallelism &&
-        x.stacksAtOnce === stacksAtOnces[0] &&
-        x.tofuMemoryLimit === memoryLimits[0],
+        (Object.keys(firsts) as (keyof typeof firsts)[]).every((k) => x[k] === (k === key ? firsts[k] : r[k])),
     );
+  for (const r of results.filter((x) => x.stacksAtOnce !== firsts.stacksAtOnce && x.tofuMemoryLimit === firsts.tofuMemoryLimit)) {
+    const first = against(r, 'stacksAtOnce');
     if (first)
       process.stdout.write(
         `${r.layout}, ${r.vms} VMs, apply with ${r.stacksAtOnce} pool stacks at once against ${first.stacksAtOnce}: ${r.apply.wallS} s against ${first.apply.wallS} s (${ratio(first.apply.wallS, r.apply.wallS)}x faster)\n`,
       );
   }
-  for (const r of results.filter((x) => x.tofuMemoryLimit !== memoryLimits[0])) {
-    const first = results.find(
-      (x) =>
-        x.tofu === r.tofu &&
-        x.layout === r.layout &&
-        x.vms === r.vms &&
-        x.parallelism === r.parallelism &&
-        x.stacksAtOnce === r.stacksAtOnce &&
-        x.tofuMemoryLimit === memoryLimits[0],
-    );
+  for (const r of results.filter((x) => x.tofuMemoryLimit !== firsts.tofuMemoryLimit)) {
+    const first = against(r, 'tofuMemoryLimit');
     if (first)
       process.stdout.write(
         `${r.layout}, ${r.vms} VMs, tofu's memory limit ${r.tofuMemoryLimit} against ${first.tofuMemoryLimit}: peak ${peak(r)} MiB against ${peak(first)} MiB, apply ${r.apply.wallS} s against ${first.apply.wallS} s (${ratio(r.apply.wallS, first.apply.wallS)}x the time, ${ratio(r.apply.cpuS, first.apply.cpuS)}x the CPU)\n`,
       );
   }
-  for (const r of results.filter((x) => x.tofu !== tofus[0])) {
-    const first = results.find(
-      (x) =>
-        x.layout === r.layout &&
-        x.vms === r.vms &&
-        x.parallelism === r.parallelism &&
-        x.stacksAtOnce === r.stacksAtOnce &&
-        x.tofuMemoryLimit === r.tofuMemoryLimit &&
-        x.tofu === tofus[0],
-    );
+  for (const r of results.filter((x) => x.tofu !== firsts.tofu)) {
+    const first = against(r, 'tofu');
     if (first)
       process.stdout.write(
         `${r.layout}, ${r.vms} VMs, OpenTofu ${r.tofuVersion} against ${first.tofuVersion}: apply ${r.apply.wallS} s against ${first.apply.wallS} s (${ratio(r.apply.wallS, first.apply.wallS)}x the time, ${ratio(r.apply.cpuS, first.apply.cpuS)}x the CPU), +1 plan ${r.plusOne.wallS} s against ${first.plusOne.wallS} s, peak ${peak(r)} MiB against ${peak(first)} MiB\n`,
