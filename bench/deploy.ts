@@ -247,25 +247,26 @@ interface Setting {
 
 const DEFAULT_SETTING: Setting = { parallelism: 10, stacksAtOnce: 1, tofuMemoryLimit: 'off', tofu: 'default' };
 
-/** The tofu binary of a setting. */
-function tofuBinary(setting: Setting): string {
-  return setting.tofu === 'default' ? binary('tofu') : setting.tofu;
+/** The tofu binary of a setting's `tofu`. */
+function tofuBinary(tofu: string): string {
+  return tofu === 'default' ? binary('tofu') : tofu;
 }
 
-function isExecutable(file: string): boolean {
+/**
+ * The version tofu `tofu` (a Setting's `tofu`) reports (`tofu version -json`), asked once per binary before anything
+ * is measured: a path that is no tofu stops the bench at once, saying so.
+ */
+async function tofuVersionOf(tofu: string): Promise<string> {
+  const command = tofuBinary(tofu);
+  let version: unknown;
   try {
-    fs.accessSync(file, fs.constants.X_OK);
-    return fs.statSync(file).isFile();
+    const r = await run(command, ['version', '-json'], { env: { ...process.env, CHECKPOINT_DISABLE: '1' } });
+    version = r.code === 0 ? (JSON.parse(r.stdout) as { terraform_version?: unknown }).terraform_version : undefined;
   } catch {
-    return false;
+    version = undefined;
   }
-}
-
-/** The version a tofu binary reports (`tofu version -json`). */
-async function tofuVersionOf(command: string): Promise<string> {
-  const r = await run(command, ['version', '-json'], { env: { ...process.env, CHECKPOINT_DISABLE: '1' } });
-  if (r.code !== 0) throw new Error(`${command} version: exit ${r.code}: ${r.stderr.slice(-500)}`);
-  return (JSON.parse(r.stdout) as { terraform_version: string }).terraform_version;
+  if (typeof version !== 'string') throw new Error(`--tofu: "${tofu}" is not default or the path of a tofu binary (\`version -json\` did not say its version)`);
+  return version;
 }
 
 /** Go's `GOMEMLIMIT` syntax: a whole number of bytes with an optional binary unit. */
@@ -337,7 +338,7 @@ class LayoutRun {
   }
 
   private async tofu(stack: string, args: readonly string[], okCodes: readonly number[] = [0]) {
-    const r = await timed(tofuBinary(this.setting), args, path.join(this.stacksDir(), stack), this.env);
+    const r = await timed(tofuBinary(this.setting.tofu), args, path.join(this.stacksDir(), stack), this.env);
     if (!okCodes.includes(r.code)) throw new Error(`tofu ${args[0]} in ${stack} exited ${r.code}: ${r.stdout.slice(-2000)}${r.stderr.slice(-2000)}`);
     return r;
   }
@@ -359,7 +360,7 @@ class LayoutRun {
     return { wallS: Number(process.hrtime.bigint() - started) / 1e9, runs: out };
   }
 
-  async run(): Promise<Result> {
+  async run(): Promise<Omit<Result, 'tofuVersion'>> {
     log(`${this.layout} ${this.vms} VMs: synth and init`);
     await this.synth(0);
     const stacks = this.stacks();
@@ -396,7 +397,6 @@ class LayoutRun {
       layout: this.layout,
       vms: this.vms,
       ...this.setting,
-      tofuVersion: await tofuVersionOf(tofuBinary(this.setting)),
       stacks: stacks.length,
       resourcesPerVm,
       stateBytesPerVm: Math.round(recorded.bytes / this.vms),
@@ -529,8 +529,8 @@ async function main(): Promise<void> {
   if (badLimit !== undefined) throw new Error(`--tofu-memory-limits: "${badLimit}" is not off or a Go memory limit such as 400MiB (GOMEMLIMIT's syntax)`);
   // tofu binaries (default: the toolchain's); the goals read the first.
   const tofus = (arg('--tofu') ?? 'default').split(',');
-  const badTofu = tofus.find((t) => t !== 'default' && !isExecutable(t));
-  if (badTofu !== undefined) throw new Error(`--tofu: "${badTofu}" is not default or the path of an executable tofu`);
+  const tofuVersions = new Map<string, string>();
+  for (const tofu of tofus) tofuVersions.set(tofu, await tofuVersionOf(tofu));
   const settings = parallelisms.flatMap((parallelism) =>
     stacksAtOnces.flatMap((stacksAtOnce) =>
       memoryLimits.flatMap((tofuMemoryLimit) => tofus.map((tofu): Setting => ({ parallelism, stacksAtOnce, tofuMemoryLimit, tofu }))),
@@ -544,7 +544,7 @@ async function main(): Promise<void> {
       for (const layout of vms === Math.max(...sizes) ? largeLayouts : layouts) {
         for (const setting of settings) {
           const layoutRun = new LayoutRun(cluster, layout, vms, setting, !skipNoop);
-          results.push(await layoutRun.run());
+          results.push({ ...(await layoutRun.run()), tofuVersion: tofuVersions.get(setting.tofu)! });
           log(`\n${table(results)}`);
           await layoutRun.cleanUp();
         }
