@@ -1,5 +1,5 @@
 // Unit, property and synth tests run in-process; e2e tests need the toolchain and a kube-apiserver
-// (scripts/test-e2e.sh brings them up) and run serially.
+// (scripts/test-e2e.sh brings them up), each file its own, two files at a time.
 const transform = { '^.+\\.ts$': ['@swc/jest', { jsc: { target: 'es2022', parser: { syntax: 'typescript' } }, module: { type: 'commonjs' } }] };
 module.exports = {
   // Every run's temp files in one dir that the run removes (scripts/jest-tmpdir-setup.mjs).

@@ -1,10 +1,15 @@
 #!/usr/bin/env bash
 # End-to-end tests against real OpenTofu, providers, etcd and kube-apiserver: builds (or finds cached) the
-# toolchain, puts it on PATH, then runs jest's e2e project serially. Extra arguments go to jest
+# toolchain, puts it on PATH, then runs jest's e2e project, two files at a time (METALSLICE_E2E_WORKERS=1: one). Extra arguments go to jest
 # (e.g. scripts/test-e2e.sh -t 'ResourceQuota').
 set -euo pipefail
 cd "$(dirname "$0")/.."
 export CHECKPOINT_DISABLE=1
+workers="${METALSLICE_E2E_WORKERS:-2}"
+[[ "$workers" =~ ^[1-9][0-9]?$ ]] || {
+  echo "METALSLICE_E2E_WORKERS=\"$workers\" is not a number of e2e files to run at once (1 to 99; 1 runs them one after another)" >&2
+  exit 1
+}
 # Node 22 from the toolchain cache when the machine's node is older (scripts/node.sh).
 node_bin=$(bash scripts/node.sh)
 [[ -z "$node_bin" ]] || export PATH="$node_bin:$PATH"
@@ -14,4 +19,4 @@ source "$env_file"
 # metalslice on PATH for every tofu and cdktf the tests run, as `npx cdktf deploy` has it in a project that
 # depends on metalslice: a node's drain (before its VM or HostClaim is deleted) runs `metalslice drain-node`.
 export PATH="$PWD/bin:$PATH"
-exec npx jest --selectProjects e2e --runInBand "$@"
+exec npx jest --selectProjects e2e --maxWorkers="$workers" "$@"
