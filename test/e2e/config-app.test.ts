@@ -10,7 +10,7 @@ import { binary, configAppEnv, expectOk, REPO_ROOT, run, startCluster, TestClust
 import { closeShop, cordoned, kwokNode, openShop, watchEnd, raiseBudget, readyOn, recordPods, ShopPod } from './tenant-shop';
 import type { KubeDoc, KubeList, ResourceQuotaDoc } from '../support/kube-docs';
 import { parseDocument } from 'yaml';
-import type { WatchEvent } from '../../constructs/verify/processes';
+import { waitFor, type WatchEvent } from '../../constructs/verify/processes';
 
 jest.setTimeout(1_200_000);
 
@@ -133,7 +133,14 @@ describe('e2e: the example config as one stack', () => {
     expect((await api.get<KubeList<KubeDoc>>('/apis/metal3.io/v1alpha1/hostclaims')).body.items).toEqual([]);
     // The Deployment made its pod again on the other node.
     expect((await readyOn(api, 'shop', 'cart', spare)).metadata.uid).not.toBe(shop.cart.metadata.uid);
-    await new Promise((r) => setTimeout(r, 1_000));
+    // The API server has deleted them all (read above, and below for the Nodes); their watch events may still be on the way.
+    await waitFor(
+      'the watches to record every deletion',
+      30_000,
+      () =>
+        [shop.cart, shop.db].every((p) => recorded.pods.get(p.metadata.uid!)?.deletedAt !== undefined) &&
+        [`Node ${metal}`, `HostClaim ${metal}`, `Node ${auto}`, `VirtualMachine ${auto}`, `Pod ${auto}`].every((key) => deletedAt.has(key)),
+    );
     for (const w of watches) w.stop();
     for (const [uid, what] of [
       [shop.cart.metadata.uid!, 'cart'],

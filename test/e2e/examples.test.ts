@@ -7,7 +7,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { exampleStackEnv, expectOk, startCluster, synthExampleApp, TestCluster, tofu } from './harness';
 import { closeShop, cordoned, kwokNode, openShop, watchEnd, raiseBudget, readyOn, recordPods, ShopPod } from './tenant-shop';
-import type { WatchEvent } from '../../constructs/verify/processes';
+import { waitFor, type WatchEvent } from '../../constructs/verify/processes';
 import { exposedStateValues, findSecrets, generatedSecrets, sensitiveStateValues } from '../support/secret-scan';
 import { defined } from '../support/defined';
 import { parsePlanJson } from '../support/plan-json';
@@ -289,7 +289,14 @@ describe('e2e: the example app on a real kube-apiserver', () => {
     const cartMoved = await readyOn(api, 'shop', 'cart', spare);
     expect(cartMoved.metadata.uid).not.toBe(shop.cart.metadata.uid);
     expect((await api.get<ShopPod>('/api/v1/namespaces/shop/pods/db-0')).body.metadata.uid).toBe(dbMoved!.metadata.uid);
-    await new Promise((r) => setTimeout(r, 1_000));
+    // The API server has deleted them all (read above); their watch events may still be on the way.
+    await waitFor(
+      'the watches to record every deletion',
+      30_000,
+      () =>
+        [shop.cart, shop.db].every((p) => recorded.pods.get(p.metadata.uid!)?.deletedAt !== undefined) &&
+        ['VolumeAttachment', 'VirtualMachine', 'Node'].every((kind) => deletedAt.has(kind)),
+    );
     for (const w of watches) w.stop();
     const [cartGone, dbGone] = [recorded.pods.get(shop.cart.metadata.uid!)?.deletedAt, recorded.pods.get(shop.db.metadata.uid!)?.deletedAt];
     const [volumeGone, vmGone, nodeGone] = [deletedAt.get('VolumeAttachment'), deletedAt.get('VirtualMachine'), deletedAt.get('Node')];

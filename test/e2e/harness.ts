@@ -361,8 +361,23 @@ export function readCrds(dir: string): CrdDoc[] {
   return crds;
 }
 
-/** Starts etcd, kube-apiserver and (by default) kube-controller-manager, and installs the CRDs. */
+/**
+ * Starts etcd, kube-apiserver and (by default) kube-controller-manager, and installs the CRDs. A start that fails
+ * because a port was taken is tried again, twice at most, on new ports: ports are picked free and bound a moment
+ * later, and two e2e files start their control planes at once.
+ */
 export async function startCluster(opts: StartClusterOptions = {}): Promise<TestCluster> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await startClusterOnce(opts);
+    } catch (e) {
+      if (attempt >= 3 || !/address already in use/.test((e as Error).message)) throw e;
+      console.log(`test cluster: a port was taken while it started (attempt ${attempt}); starting again on new ports`);
+    }
+  }
+}
+
+async function startClusterOnce(opts: StartClusterOptions): Promise<TestCluster> {
   const timeoutMs = opts.startTimeoutMs ?? 120_000;
   const crdDir = opts.crdDir === undefined ? defaultCrdDir() : opts.crdDir;
   const joinable = opts.joinable === true;

@@ -22,7 +22,7 @@ jest.setTimeout(900_000);
 
 /** A Pod with the scheduler's verdict. */
 interface PodStatusDoc extends PodDoc {
-  readonly status?: { readonly conditions?: readonly { readonly message?: string }[] };
+  readonly status?: { readonly conditions?: readonly { readonly type?: string; readonly status?: string; readonly message?: string }[] };
 }
 
 /** The fields of a Pod this file reads. */
@@ -92,7 +92,10 @@ describe('metalslice verify', () => {
       expect((await cp.request('POST', `/api/v1/namespaces/${pod.metadata.namespace}/pods`, target)).status).toBe(201);
       const vm = pod.metadata.labels['vm.kubevirt.io/name'];
       let got: PodStatusDoc | undefined;
-      for (let i = 0; i < 40 && !got?.spec.nodeName; i++) {
+      // 10 s for the scheduler to bind it, and up to 60 s while it has not yet said why not: it may share the cores
+      // with another e2e file's control plane.
+      const refused = (p?: PodStatusDoc) => (p?.status?.conditions ?? []).some((c) => c.type === 'PodScheduled' && c.status === 'False');
+      for (let i = 0; i < 240 && !got?.spec.nodeName && (i < 40 || !refused(got)); i++) {
         if (i > 0) await new Promise((r) => setTimeout(r, 250));
         got = (await cp.request<PodStatusDoc>('GET', `/api/v1/namespaces/${pod.metadata.namespace}/pods/${name}`)).body;
       }
