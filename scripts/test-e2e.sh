@@ -5,11 +5,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 export CHECKPOINT_DISABLE=1
-workers="${METALSLICE_E2E_WORKERS:-2}"
-[[ "$workers" =~ ^[1-9][0-9]?$ ]] || {
-  echo "METALSLICE_E2E_WORKERS=\"$workers\" is not a number of e2e files to run at once (1 to 99; 1 runs them one after another)" >&2
-  exit 1
-}
+workers=$(bash scripts/e2e-workers.sh)
 # Node 22 from the toolchain cache when the machine's node is older (scripts/node.sh).
 node_bin=$(bash scripts/node.sh)
 [[ -z "$node_bin" ]] || export PATH="$node_bin:$PATH"

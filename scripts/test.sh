@@ -6,12 +6,7 @@
 set -uo pipefail
 cd "$(dirname "$0")/.."
 export CHECKPOINT_DISABLE=1
-e2e_workers="${METALSLICE_E2E_WORKERS:-2}"
-[[ "$e2e_workers" =~ ^[1-9][0-9]?$ ]] || {
-  echo "METALSLICE_E2E_WORKERS=\"$e2e_workers\" is not a number of e2e files to run at once (1 to 99; 1 runs them one after another)" >&2
-  echo "tests: 0 passed, 1 failed (METALSLICE_E2E_WORKERS)"
-  exit 1
-}
+e2e_workers=$(bash scripts/e2e-workers.sh) || { echo "tests: 0 passed, 1 failed (METALSLICE_E2E_WORKERS)"; exit 1; }
 
 # Everything below runs on Node 22 or newer: the machine's node if it is, else the pinned Node 22 LTS that
 # scripts/node.sh fetches once into the toolchain cache (`npm run setup` fetches it too).
