@@ -30,6 +30,7 @@ import {
   freePort,
   onPath,
   startComponent,
+  startOnFreePorts,
   stopComponent,
   tail,
   waitFor,
@@ -420,8 +421,16 @@ function componentCpu(procs: readonly Component[]): Record<string, number> {
   );
 }
 
-/** Starts etcd, kube-apiserver, kube-scheduler and KWOK (and with `kubevirt`, virt-api and virt-controller); resolves once all are ready. */
-export async function startControlPlane(opts: ControlPlaneOptions = {}): Promise<ControlPlane> {
+/**
+ * Starts etcd, kube-apiserver, kube-scheduler and KWOK (and with `kubevirt`, virt-api and virt-controller); resolves
+ * once all are ready. Each port is picked free and bound a moment later: a start that fails because another process
+ * took one in between starts again on new ports, three starts at most.
+ */
+export function startControlPlane(opts: ControlPlaneOptions = {}): Promise<ControlPlane> {
+  return startOnFreePorts(() => startControlPlaneOnce(opts));
+}
+
+async function startControlPlaneOnce(opts: ControlPlaneOptions): Promise<ControlPlane> {
   const timeoutMs = opts.startTimeoutMs ?? 120_000;
   const keep = opts.keep ?? Boolean(process.env.METALSLICE_VERIFY_KEEP);
   const bins = findBinaries();

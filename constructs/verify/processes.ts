@@ -152,6 +152,23 @@ export function freePort(): Promise<number> {
 }
 
 /**
+ * Starts something that binds ports it picked with {@link freePort}, again on new ports when another process took
+ * one between the pick and the bind (a component then says `address already in use`): at most `attempts` starts in
+ * all. `start` must stop what it started before it throws. Any other failure is thrown at once. `onRetry` hears
+ * each retry.
+ */
+export async function startOnFreePorts<T>(start: () => Promise<T>, attempts = 3, onRetry?: (attempt: number) => void): Promise<T> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await start();
+    } catch (e) {
+      if (attempt >= attempts || !/address already in use/.test((e as Error).message)) throw e;
+      onRetry?.(attempt);
+    }
+  }
+}
+
+/**
  * Polls `check` (100 ms, doubling to 1 s) until it returns true; fails at once when `fatal` names a reason
  * (a component died), or after `timeoutMs` with the last error `check` threw.
  */

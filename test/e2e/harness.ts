@@ -17,6 +17,7 @@ import {
   freePort,
   onPath,
   startComponent,
+  startOnFreePorts,
   stopComponent,
   tail,
   waitFor,
@@ -366,15 +367,12 @@ export function readCrds(dir: string): CrdDoc[] {
  * because a port was taken is tried again, twice at most, on new ports: ports are picked free and bound a moment
  * later, and two e2e files start their control planes at once.
  */
-export async function startCluster(opts: StartClusterOptions = {}): Promise<TestCluster> {
-  for (let attempt = 1; ; attempt++) {
-    try {
-      return await startClusterOnce(opts);
-    } catch (e) {
-      if (attempt >= 3 || !/address already in use/.test((e as Error).message)) throw e;
-      console.log(`test cluster: a port was taken while it started (attempt ${attempt}); starting again on new ports`);
-    }
-  }
+export function startCluster(opts: StartClusterOptions = {}): Promise<TestCluster> {
+  return startOnFreePorts(
+    () => startClusterOnce(opts),
+    3,
+    (attempt) => console.log(`test cluster: a port was taken while it started (attempt ${attempt}); starting again on new ports`),
+  );
 }
 
 async function startClusterOnce(opts: StartClusterOptions): Promise<TestCluster> {
