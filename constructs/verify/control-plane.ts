@@ -434,6 +434,8 @@ async function startControlPlaneOnce(opts: ControlPlaneOptions): Promise<Control
   const timeoutMs = opts.startTimeoutMs ?? 120_000;
   const keep = opts.keep ?? Boolean(process.env.METALSLICE_VERIFY_KEEP);
   const bins = findBinaries();
+  // The API server's port before the temp dir, so nothing is left behind if picking it fails.
+  const apiPort = await freePort();
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'metalslice-verify-'));
   const procs: Component[] = [];
   let kubevirt: RunningKubevirt | undefined;
@@ -453,7 +455,6 @@ async function startControlPlaneOnce(opts: ControlPlaneOptions): Promise<Control
     if (!keep) fs.rmSync(dir, { recursive: true, force: true });
   };
   const token = randomBytes(24).toString('hex');
-  const apiPort = await freePort();
   const server = `https://127.0.0.1:${apiPort}`;
   const request = <T = unknown>(method: string, apiPath: string, body?: unknown, contentType = 'application/json'): Promise<ApiResponse<T>> =>
     apiRequest<T>(server, agent, { Authorization: `Bearer ${token}` }, method, apiPath, body, contentType);

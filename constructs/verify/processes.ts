@@ -162,7 +162,7 @@ export async function startOnFreePorts<T>(start: () => Promise<T>, attempts = 3,
     try {
       return await start();
     } catch (e) {
-      if (attempt >= attempts || !/address already in use/.test((e as Error).message)) throw e;
+      if (attempt >= attempts || !/address already in use/.test(e instanceof Error ? e.message : String(e))) throw e;
       onRetry?.(attempt);
     }
   }

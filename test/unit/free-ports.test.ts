@@ -32,18 +32,27 @@ describe('startOnFreePorts', () => {
   it('starts again on a new port when another process took the picked one', async () => {
     const c = component([1]);
     const retries: number[] = [];
-    const server = await startOnFreePorts(c.start, 3, (n) => retries.push(n));
-    expect(c.attempts).toHaveLength(2);
-    expect(retries).toEqual([1]);
-    expect((server.address() as net.AddressInfo).port).toBe(c.attempts[1]);
-    await Promise.all([server, ...c.squatters].map(close));
+    let server: net.Server | undefined;
+    try {
+      server = await startOnFreePorts(c.start, 3, (n) => retries.push(n));
+      expect(c.attempts).toHaveLength(2);
+      expect(retries).toEqual([1]);
+      expect((server.address() as net.AddressInfo).port).toBe(c.attempts[1]);
+    } finally {
+      await Promise.all([...(server ? [server] : []), ...c.squatters].map(close));
+    }
   });
 
   it('gives up after three starts that all clash, with the clash as the error', async () => {
     const c = component([1, 2, 3]);
-    await expect(startOnFreePorts(c.start)).rejects.toThrow(/address already in use/);
-    expect(c.attempts).toHaveLength(3);
-    await Promise.all(c.squatters.map(close));
+    const retries: number[] = [];
+    try {
+      await expect(startOnFreePorts(c.start, 3, (n) => retries.push(n))).rejects.toThrow(/address already in use/);
+      expect(c.attempts).toHaveLength(3);
+      expect(retries).toEqual([1, 2]);
+    } finally {
+      await Promise.all(c.squatters.map(close));
+    }
   });
 
   it('throws any other failure at once, without starting again', async () => {
