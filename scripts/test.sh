@@ -29,7 +29,7 @@ source "$env_file"
 
 status=0
 # The unit, property and synth files on every core: jest's default leaves one core to itself, and on 2 cores that
-# ran them one at a time (307 s against 205 s on both).
+# ran them one at a time (331 s against 205 s on both).
 npx jest --selectProjects unit --maxWorkers=100% --json --outputFile="$results/unit.json" "$@" || status=1
 # metalslice on PATH for the tofu and cdktf the e2e tests run, as `npx cdktf deploy` has it in a project that
 # depends on metalslice: a node's drain (before its VM or HostClaim is deleted) runs `metalslice drain-node`.
