@@ -422,6 +422,15 @@ function componentCpu(procs: readonly Component[]): Record<string, number> {
 }
 
 /**
+ * Waits until kube-scheduler (its secure port) and KWOK (its health port) answer; fails at once when `dead` names a
+ * component that exited (one that could not bind its port, say).
+ */
+export async function waitForSchedulerAndKwok(schedPort: number, kwokPort: number, timeoutMs: number, dead: () => string | undefined): Promise<void> {
+  await waitFor('kube-scheduler /readyz', timeoutMs, async () => (await plainGet(`https://127.0.0.1:${schedPort}/readyz`, true)) === 200, dead);
+  await waitFor('kwok /healthz', timeoutMs, async () => (await plainGet(`http://127.0.0.1:${kwokPort}/healthz`, false)) === 200, dead);
+}
+
+/**
  * Starts etcd, kube-apiserver, kube-scheduler and KWOK (and with `kubevirt`, virt-api and virt-controller); resolves
  * once all are ready. Each port is picked free and bound a moment later: a start that fails because another process
  * took one in between starts again on new ports, three starts at most.
@@ -468,8 +477,7 @@ async function startControlPlaneOnce(opts: ControlPlaneOptions): Promise<Control
     await startApiserver(s, bins['kube-apiserver'], etcdUrl, apiPort, opts.kubevirt ? frontProxyFlags(dir) : [], opts.apiserverGcPercent ?? 400);
     const schedPort = await startScheduler(s, bins['kube-scheduler'], opts);
     const kwokPort = await startKwok(s, bins.kwok, opts);
-    await waitFor('kube-scheduler /readyz', timeoutMs, async () => (await plainGet(`https://127.0.0.1:${schedPort}/readyz`, true)) === 200, dead);
-    await waitFor('kwok /healthz', timeoutMs, async () => (await plainGet(`http://127.0.0.1:${kwokPort}/healthz`, false)) === 200, dead);
+    await waitForSchedulerAndKwok(schedPort, kwokPort, timeoutMs, dead);
     // AlwaysAllow: KubeVirt's components run with the admin kubeconfig.
     if (opts.kubevirt)
       kubevirt = await startKubevirt({ dir, request, watch, kubeconfigFor: () => kubeconfig, components: procs, dead, timeoutMs }, { cdi: true });

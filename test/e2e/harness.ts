@@ -26,7 +26,7 @@ import {
 } from '../../constructs/verify/processes';
 import { findTarget } from '../../constructs/cli/kube/config';
 import { CLIENT_EXTENSIONS, frontProxyFlags, makeCa, makeKeyAndCsr, makeLeaf, openssl, subject } from '../../constructs/verify/certificates';
-import { startKwok, startScheduler } from '../../constructs/verify/control-plane';
+import { startKwok, startScheduler, waitForSchedulerAndKwok } from '../../constructs/verify/control-plane';
 import { startKubevirt } from '../../constructs/verify/kubevirt';
 import { KUBEVIRT_NAMESPACE } from '../../constructs/verify/kubevirt-stand-ins';
 import type { ApiResourceList, ConfigMapDoc, CrdDoc, CsrDoc, NodeDoc, ResourceQuotaDoc, Status } from '../support/kube-docs';
@@ -578,8 +578,10 @@ async function startClusterOnce(opts: StartClusterOptions): Promise<TestCluster>
     // kube-scheduler and KWOK as verify runs them, KWOK playing the pods' status too (Running and Ready).
     if (bins.scheduler && bins.kwok) {
       const home = { dir, kubeconfig: adminKubeconfig, procs: components };
-      await startScheduler(home, bins.scheduler, {});
-      await startKwok(home, bins.kwok, { kwokPodStatus: true }, `${TENANT_KWOK_NODE_LABEL.key}=${TENANT_KWOK_NODE_LABEL.value}`);
+      const schedPort = await startScheduler(home, bins.scheduler, {});
+      const kwokPort = await startKwok(home, bins.kwok, { kwokPodStatus: true }, `${TENANT_KWOK_NODE_LABEL.key}=${TENANT_KWOK_NODE_LABEL.value}`);
+      // Ready before the tests run, so one that could not bind its port starts the cluster again (startCluster).
+      await waitForSchedulerAndKwok(schedPort, kwokPort, timeoutMs, diedEarly);
     }
 
     const joinableControlPlane = kubeadm
