@@ -264,10 +264,13 @@ describe('e2e: a private pool that changes rolls its hosts through drains, a fre
     const from = lastRv();
     await synth('1.35');
     const child = spawn(binary('tofu'), ['apply', '-auto-approve', '-input=false', '-no-color'], { cwd: stackDir(), env, detached: true, stdio: 'ignore' });
-    // Killed (the workstation dies) once the roll held a node (its ConfigMap): its claim is being released.
+    // Killed (the workstation dies) once the roll, holding a node (its ConfigMap), asked Metal3 to release its claim
+    // (the claim's deletionTimestamp). Not at the hold itself: the claim's delete follows it by milliseconds, and a kill
+    // in between leaves a claim that nothing releases (a roll run again replaces it as any other).
     let killed: string | undefined;
+    const releasing = (e: Recorded) => e.kind === 'HostClaim' && e.deleting && e.rv > from && [...oldUids.values()].includes(e.uid) && POOL.includes(e.name);
     for (const end = Date.now() + 600_000; killed === undefined;) {
-      killed = events.find((e) => e.kind === 'Hold' && e.type === 'ADDED' && e.rv > from)?.name.replace(/-roll-hold$/, '');
+      killed = events.find(releasing)?.name;
       if (killed === undefined && Date.now() > end) throw new Error(`no host of the pool was released:\n${cluster.logTail(30)}`);
       if (killed === undefined) await new Promise((r) => setTimeout(r, 50));
     }
