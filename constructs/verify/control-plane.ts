@@ -28,6 +28,7 @@ import {
   Component,
   cpuSeconds,
   freePort,
+  listensOn,
   onPath,
   startComponent,
   startOnFreePorts,
@@ -255,26 +256,25 @@ async function startEtcd(s: Starting, bin: string): Promise<string> {
   const [etcdPort, peerPort] = [await freePort(), await freePort()];
   const etcdUrl = `http://127.0.0.1:${etcdPort}`;
   const peerUrl = `http://127.0.0.1:${peerPort}`;
-  s.procs.push(
-    startComponent(
-      'etcd',
-      bin,
-      [
-        '--name=verify',
-        `--data-dir=${path.join(s.dir, 'etcd')}`,
-        `--listen-client-urls=${etcdUrl}`,
-        `--advertise-client-urls=${etcdUrl}`,
-        `--listen-peer-urls=${peerUrl}`,
-        `--initial-advertise-peer-urls=${peerUrl}`,
-        `--initial-cluster=verify=${peerUrl}`,
-        '--unsafe-no-fsync',
-        '--log-level=warn',
-        '--quota-backend-bytes=4294967296',
-      ],
-      s.dir,
-    ),
+  const etcd = startComponent(
+    'etcd',
+    bin,
+    [
+      '--name=verify',
+      `--data-dir=${path.join(s.dir, 'etcd')}`,
+      `--listen-client-urls=${etcdUrl}`,
+      `--advertise-client-urls=${etcdUrl}`,
+      `--listen-peer-urls=${peerUrl}`,
+      `--initial-advertise-peer-urls=${peerUrl}`,
+      `--initial-cluster=verify=${peerUrl}`,
+      '--unsafe-no-fsync',
+      '--log-level=warn',
+      '--quota-backend-bytes=4294967296',
+    ],
+    s.dir,
   );
-  await waitFor('etcd', s.timeoutMs, async () => (await plainGet(`${etcdUrl}/health`, false)) === 200, s.dead);
+  s.procs.push(etcd);
+  await waitFor('etcd', s.timeoutMs, async () => listensOn(etcd, etcdPort) && (await plainGet(`${etcdUrl}/health`, false)) === 200, s.dead);
   return etcdUrl;
 }
 
@@ -283,37 +283,36 @@ async function startEtcd(s: Starting, bin: string): Promise<string> {
  * TaintNodesByCondition (no node lifecycle controller would lift its not-ready taint); Nodes stay taint-free.
  */
 async function startApiserver(s: Starting, bin: string, etcdUrl: string, apiPort: number, extraFlags: readonly string[], gcPercent: number): Promise<void> {
-  s.procs.push(
-    startComponent(
-      'kube-apiserver',
-      bin,
-      [
-        `--etcd-servers=${etcdUrl}`,
-        '--bind-address=127.0.0.1',
-        '--advertise-address=127.0.0.1',
-        `--secure-port=${apiPort}`,
-        `--cert-dir=${path.join(s.dir, 'certs')}`,
-        `--token-auth-file=${path.join(s.dir, 'tokens.csv')}`,
-        '--anonymous-auth=false',
-        '--authorization-mode=AlwaysAllow',
-        '--disable-admission-plugins=ServiceAccount,TaintNodesByCondition',
-        `--service-account-key-file=${path.join(s.dir, 'sa.pub')}`,
-        `--service-account-signing-key-file=${path.join(s.dir, 'sa.key')}`,
-        '--service-account-issuer=https://kubernetes.default.svc.cluster.local',
-        '--service-cluster-ip-range=10.96.0.0/16',
-        '--enable-priority-and-fairness=false',
-        '--max-requests-inflight=1000',
-        '--max-mutating-requests-inflight=500',
-        '--event-ttl=2h',
-        ...extraFlags,
-        '--profiling=false',
-        '--v=1',
-      ],
-      s.dir,
-      { ...process.env, GOGC: String(gcPercent), GOMEMLIMIT: APISERVER_MEMORY_LIMIT },
-    ),
+  const apiserver = startComponent(
+    'kube-apiserver',
+    bin,
+    [
+      `--etcd-servers=${etcdUrl}`,
+      '--bind-address=127.0.0.1',
+      '--advertise-address=127.0.0.1',
+      `--secure-port=${apiPort}`,
+      `--cert-dir=${path.join(s.dir, 'certs')}`,
+      `--token-auth-file=${path.join(s.dir, 'tokens.csv')}`,
+      '--anonymous-auth=false',
+      '--authorization-mode=AlwaysAllow',
+      '--disable-admission-plugins=ServiceAccount,TaintNodesByCondition',
+      `--service-account-key-file=${path.join(s.dir, 'sa.pub')}`,
+      `--service-account-signing-key-file=${path.join(s.dir, 'sa.key')}`,
+      '--service-account-issuer=https://kubernetes.default.svc.cluster.local',
+      '--service-cluster-ip-range=10.96.0.0/16',
+      '--enable-priority-and-fairness=false',
+      '--max-requests-inflight=1000',
+      '--max-mutating-requests-inflight=500',
+      '--event-ttl=2h',
+      ...extraFlags,
+      '--profiling=false',
+      '--v=1',
+    ],
+    s.dir,
+    { ...process.env, GOGC: String(gcPercent), GOMEMLIMIT: APISERVER_MEMORY_LIMIT },
   );
-  await waitFor('kube-apiserver /readyz', s.timeoutMs, async () => (await s.request('GET', '/readyz')).status === 200, s.dead);
+  s.procs.push(apiserver);
+  await waitFor('kube-apiserver /readyz', s.timeoutMs, async () => listensOn(apiserver, apiPort) && (await s.request('GET', '/readyz')).status === 200, s.dead);
 }
 
 /** Where a component starts: its temp dir, the admin kubeconfig, and the list of running components it joins. */
@@ -323,7 +322,7 @@ export type ComponentHome = Pick<Starting, 'dir' | 'kubeconfig' | 'procs'>;
  * kube-scheduler, unmodified profile; only its client rate and percentageOfNodesToScore are set. Returns its secure
  * port. The e2e harness starts its tenant's scheduler with this too.
  */
-export async function startScheduler(s: ComponentHome, bin: string, opts: ControlPlaneOptions): Promise<number> {
+export async function startScheduler(s: ComponentHome, bin: string, opts: ControlPlaneOptions): Promise<Listening> {
   const port = await freePort();
   const qps = opts.schedulerQps ?? 5000;
   fs.writeFileSync(
@@ -341,24 +340,23 @@ export async function startScheduler(s: ComponentHome, bin: string, opts: Contro
       '',
     ].join('\n'),
   );
-  s.procs.push(
-    startComponent(
-      'kube-scheduler',
-      bin,
-      [
-        `--config=${path.join(s.dir, 'scheduler.yaml')}`,
-        '--bind-address=127.0.0.1',
-        `--secure-port=${port}`,
-        `--cert-dir=${path.join(s.dir, 'scheduler-certs')}`,
-        `--authentication-kubeconfig=${s.kubeconfig}`,
-        `--authorization-kubeconfig=${s.kubeconfig}`,
-        '--leader-elect=false',
-        '--v=1',
-      ],
-      s.dir,
-    ),
+  const component = startComponent(
+    'kube-scheduler',
+    bin,
+    [
+      `--config=${path.join(s.dir, 'scheduler.yaml')}`,
+      '--bind-address=127.0.0.1',
+      `--secure-port=${port}`,
+      `--cert-dir=${path.join(s.dir, 'scheduler-certs')}`,
+      `--authentication-kubeconfig=${s.kubeconfig}`,
+      `--authorization-kubeconfig=${s.kubeconfig}`,
+      '--leader-elect=false',
+      '--v=1',
+    ],
+    s.dir,
   );
-  return port;
+  s.procs.push(component);
+  return { component, port };
 }
 
 /**
@@ -387,28 +385,27 @@ const KWOK_POD_DELETE_ONLY = [
  * in the temp dir, and HOME is the temp dir, so no user kwok config is read. Returns its health port. The e2e
  * harness starts its tenant's kubelets with this too, on the Nodes of its own `nodeSelector`.
  */
-export async function startKwok(s: ComponentHome, bin: string, opts: ControlPlaneOptions, nodeSelector: string = KWOK_NODE_SELECTOR): Promise<number> {
+export async function startKwok(s: ComponentHome, bin: string, opts: ControlPlaneOptions, nodeSelector: string = KWOK_NODE_SELECTOR): Promise<Listening> {
   const port = await freePort();
   const config = path.join(s.dir, 'kwok.yaml');
   fs.writeFileSync(config, opts.kwokPodStatus ? '' : KWOK_POD_DELETE_ONLY);
-  s.procs.push(
-    startComponent(
-      'kwok',
-      bin,
-      [
-        `--config=${config}`,
-        `--kubeconfig=${s.kubeconfig}`,
-        `--manage-nodes-with-label-selector=${nodeSelector}`,
-        `--server-address=127.0.0.1:${port}`,
-        '--node-ip=127.0.0.1',
-        '--cidr=10.128.0.0/9',
-        `--node-lease-duration-seconds=${opts.kwokNodeLeaseSeconds ?? 0}`,
-      ],
-      s.dir,
-      { ...process.env, HOME: s.dir },
-    ),
+  const component = startComponent(
+    'kwok',
+    bin,
+    [
+      `--config=${config}`,
+      `--kubeconfig=${s.kubeconfig}`,
+      `--manage-nodes-with-label-selector=${nodeSelector}`,
+      `--server-address=127.0.0.1:${port}`,
+      '--node-ip=127.0.0.1',
+      '--cidr=10.128.0.0/9',
+      `--node-lease-duration-seconds=${opts.kwokNodeLeaseSeconds ?? 0}`,
+    ],
+    s.dir,
+    { ...process.env, HOME: s.dir },
   );
-  return port;
+  s.procs.push(component);
+  return { component, port };
 }
 
 /** CPU seconds per component, one /proc read each. */
@@ -421,13 +418,29 @@ function componentCpu(procs: readonly Component[]): Record<string, number> {
   );
 }
 
+/** A started component and the port its readiness is asked on. */
+export interface Listening {
+  readonly component: Component;
+  readonly port: number;
+}
+
 /**
- * Waits until kube-scheduler (its secure port) and KWOK (its health port) answer; fails at once when `dead` names a
- * component that exited (one that could not bind its port, say).
+ * Waits until kube-scheduler (its secure port) and KWOK (its health port) answer, each from its own process; fails at
+ * once when `dead` names a component that exited (one that could not bind its port, say).
  */
-export async function waitForSchedulerAndKwok(schedPort: number, kwokPort: number, timeoutMs: number, dead: () => string | undefined): Promise<void> {
-  await waitFor('kube-scheduler /readyz', timeoutMs, async () => (await plainGet(`https://127.0.0.1:${schedPort}/readyz`, true)) === 200, dead);
-  await waitFor('kwok /healthz', timeoutMs, async () => (await plainGet(`http://127.0.0.1:${kwokPort}/healthz`, false)) === 200, dead);
+export async function waitForSchedulerAndKwok(scheduler: Listening, kwok: Listening, timeoutMs: number, dead: () => string | undefined): Promise<void> {
+  await waitFor(
+    'kube-scheduler /readyz',
+    timeoutMs,
+    async () => listensOn(scheduler.component, scheduler.port) && (await plainGet(`https://127.0.0.1:${scheduler.port}/readyz`, true)) === 200,
+    dead,
+  );
+  await waitFor(
+    'kwok /healthz',
+    timeoutMs,
+    async () => listensOn(kwok.component, kwok.port) && (await plainGet(`http://127.0.0.1:${kwok.port}/healthz`, false)) === 200,
+    dead,
+  );
 }
 
 /**
@@ -475,9 +488,9 @@ async function startControlPlaneOnce(opts: ControlPlaneOptions): Promise<Control
     const s: Starting = { dir, procs, timeoutMs, kubeconfig, request, dead };
     const etcdUrl = await startEtcd(s, bins.etcd);
     await startApiserver(s, bins['kube-apiserver'], etcdUrl, apiPort, opts.kubevirt ? frontProxyFlags(dir) : [], opts.apiserverGcPercent ?? 400);
-    const schedPort = await startScheduler(s, bins['kube-scheduler'], opts);
-    const kwokPort = await startKwok(s, bins.kwok, opts);
-    await waitForSchedulerAndKwok(schedPort, kwokPort, timeoutMs, dead);
+    const scheduler = await startScheduler(s, bins['kube-scheduler'], opts);
+    const kwok = await startKwok(s, bins.kwok, opts);
+    await waitForSchedulerAndKwok(scheduler, kwok, timeoutMs, dead);
     // AlwaysAllow: KubeVirt's components run with the admin kubeconfig.
     if (opts.kubevirt)
       kubevirt = await startKubevirt({ dir, request, watch, kubeconfigFor: () => kubeconfig, components: procs, dead, timeoutMs }, { cdi: true });

@@ -31,7 +31,7 @@ import {
   startCdiStandIn,
   startOperatorStandIn,
 } from './kubevirt-stand-ins';
-import { Component, freePort, startComponent, waitFor } from './processes';
+import { Component, freePort, listensOn, startComponent, waitFor } from './processes';
 
 /** KubeVirt's ServiceAccounts for virt-api and virt-controller (their RBAC binds these). */
 export const KUBEVIRT_SERVICE_ACCOUNTS = { virtApi: 'kubevirt-apiserver', virtController: 'kubevirt-controller' } as const;
@@ -147,27 +147,28 @@ async function installPrerequisites(host: KubevirtHost, items: readonly InstallI
 /** Starts virt-api and waits until its health endpoint answers. */
 async function startVirtApi(host: KubevirtHost, bin: string, certs: string, port: number): Promise<void> {
   const consolePort = await freePort();
-  host.components.push(
-    startComponent(
-      'virt-api',
-      bin,
-      [
-        `--kubeconfig=${host.kubeconfigFor(KUBEVIRT_SERVICE_ACCOUNTS.virtApi)}`,
-        '--listen=127.0.0.1',
-        `--port=${port}`,
-        `--console-server-port=${consolePort}`,
-        `--tls-cert-file=${path.join(certs, 'virt-api.crt')}`,
-        `--tls-key-file=${path.join(certs, 'virt-api.key')}`,
-        `--handler-cert-file=${path.join(certs, 'virt-handler-client.crt')}`,
-        `--handler-key-file=${path.join(certs, 'virt-handler-client.key')}`,
-      ],
-      host.dir,
-    ),
+  const virtApi = startComponent(
+    'virt-api',
+    bin,
+    [
+      `--kubeconfig=${host.kubeconfigFor(KUBEVIRT_SERVICE_ACCOUNTS.virtApi)}`,
+      '--listen=127.0.0.1',
+      `--port=${port}`,
+      `--console-server-port=${consolePort}`,
+      `--tls-cert-file=${path.join(certs, 'virt-api.crt')}`,
+      `--tls-key-file=${path.join(certs, 'virt-api.key')}`,
+      `--handler-cert-file=${path.join(certs, 'virt-handler-client.crt')}`,
+      `--handler-key-file=${path.join(certs, 'virt-handler-client.key')}`,
+    ],
+    host.dir,
   );
+  host.components.push(virtApi);
   await waitFor(
     'virt-api healthz',
     host.timeoutMs,
-    async () => (await probe(`https://127.0.0.1:${port}/apis/subresources.kubevirt.io/v1/healthz`).catch(() => ({ status: 0 }))).status === 200,
+    async () =>
+      listensOn(virtApi, port) &&
+      (await probe(`https://127.0.0.1:${port}/apis/subresources.kubevirt.io/v1/healthz`).catch(() => ({ status: 0 }))).status === 200,
     () => host.dead(),
   );
 }
@@ -184,27 +185,27 @@ const VM_CONTROLLER_THREADS = 16;
 /** Starts virt-controller and waits until it leads (its controllers run only then). */
 async function startVirtController(host: KubevirtHost, bin: string, certs: string): Promise<void> {
   const port = await freePort();
-  host.components.push(
-    startComponent(
-      'virt-controller',
-      bin,
-      [
-        `--kubeconfig=${host.kubeconfigFor(KUBEVIRT_SERVICE_ACCOUNTS.virtController)}`,
-        '--listen=127.0.0.1',
-        `--port=${port}`,
-        `--prom-cert-file=${path.join(certs, 'virt-controller.crt')}`,
-        `--prom-key-file=${path.join(certs, 'virt-controller.key')}`,
-        `--launcher-image=quay.io/kubevirt/virt-launcher:${KUBEVIRT_VERSION}`,
-        `--exporter-image=quay.io/kubevirt/virt-exportserver:${KUBEVIRT_VERSION}`,
-        `--vm-controller-threads=${VM_CONTROLLER_THREADS}`,
-      ],
-      host.dir,
-    ),
+  const controller = startComponent(
+    'virt-controller',
+    bin,
+    [
+      `--kubeconfig=${host.kubeconfigFor(KUBEVIRT_SERVICE_ACCOUNTS.virtController)}`,
+      '--listen=127.0.0.1',
+      `--port=${port}`,
+      `--prom-cert-file=${path.join(certs, 'virt-controller.crt')}`,
+      `--prom-key-file=${path.join(certs, 'virt-controller.key')}`,
+      `--launcher-image=quay.io/kubevirt/virt-launcher:${KUBEVIRT_VERSION}`,
+      `--exporter-image=quay.io/kubevirt/virt-exportserver:${KUBEVIRT_VERSION}`,
+      `--vm-controller-threads=${VM_CONTROLLER_THREADS}`,
+    ],
+    host.dir,
   );
+  host.components.push(controller);
   await waitFor(
     'virt-controller leadership',
     host.timeoutMs,
     async () => {
+      if (!listensOn(controller, port)) return false;
       const res = await probe(`https://127.0.0.1:${port}/leader`).catch(() => ({ status: 0, body: '' }));
       return res.status === 200 && (JSON.parse(res.body) as { apiserver?: { leader?: string } }).apiserver?.leader === 'true';
     },

@@ -152,6 +152,58 @@ export function freePort(): Promise<number> {
 }
 
 /**
+ * The inodes of the sockets listening on TCP `port` (IPv4 and IPv6, any address), from /proc/net; undefined where
+ * /proc/net is not there (not Linux).
+ */
+function listeningInodes(port: number): Set<string> | undefined {
+  const hexPort = `:${port.toString(16).toUpperCase().padStart(4, '0')}`;
+  let readable = false;
+  const inodes = new Set<string>();
+  for (const file of ['/proc/net/tcp', '/proc/net/tcp6']) {
+    let text: string;
+    try {
+      text = fs.readFileSync(file, 'utf8');
+    } catch {
+      continue;
+    }
+    readable = true;
+    // sl local_address rem_address st ... inode: state 0A is LISTEN; the port is the address's last four hex digits.
+    for (const line of text.split('\n').slice(1)) {
+      const f = line.trim().split(/\s+/);
+      if (f.length > 9 && f[3] === '0A' && f[1].endsWith(hexPort)) inodes.add(f[9]);
+    }
+  }
+  return readable ? inodes : undefined;
+}
+
+/**
+ * Whether what listens on TCP `port` of this machine is `c`'s process: false while nothing listens there or another
+ * process does; true when it is `c`'s, or when /proc cannot say (not Linux). A port picked free a moment before can be
+ * taken by another process in between, and a readiness probe would then hear that process (another control plane's
+ * etcd answers `/health` too) while `c` fails to bind: a probe checks this first.
+ */
+export function listensOn(c: Component, port: number): boolean {
+  const inodes = listeningInodes(port);
+  if (inodes === undefined) return true;
+  const pid = c.child.pid;
+  if (inodes.size === 0 || pid === undefined || c.exited) return false;
+  let fds: string[];
+  try {
+    fds = fs.readdirSync(`/proc/${pid}/fd`);
+  } catch {
+    return false;
+  }
+  return fds.some((fd) => {
+    try {
+      const m = /^socket:\[(\d+)\]$/.exec(fs.readlinkSync(`/proc/${pid}/fd/${fd}`));
+      return m !== null && inodes.has(m[1]);
+    } catch {
+      return false; // closed since the listing
+    }
+  });
+}
+
+/**
  * Starts something that binds ports it picked with {@link freePort}, again on new ports when another process took
  * one between the pick and the bind (a component then says `address already in use`): at most `attempts` starts in
  * all. `start` must stop what it started before it throws. Any other failure is thrown at once. `onRetry` hears

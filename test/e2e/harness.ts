@@ -15,6 +15,7 @@ import {
   apiWatch,
   Component,
   freePort,
+  listensOn,
   onPath,
   startComponent,
   startOnFreePorts,
@@ -438,29 +439,30 @@ async function startClusterOnce(opts: StartClusterOptions): Promise<TestCluster>
     // etcd: loopback only, no fsync (a throwaway data dir).
     const etcdUrl = `http://127.0.0.1:${etcdClientPort}`;
     const peerUrl = `http://127.0.0.1:${etcdPeerPort}`;
-    components.push(
-      startComponent(
-        'etcd',
-        bins.etcd,
-        [
-          '--name=e2e',
-          `--data-dir=${path.join(dir, 'etcd')}`,
-          `--listen-client-urls=${etcdUrl}`,
-          `--advertise-client-urls=${etcdUrl}`,
-          `--listen-peer-urls=${peerUrl}`,
-          `--initial-advertise-peer-urls=${peerUrl}`,
-          `--initial-cluster=e2e=${peerUrl}`,
-          '--unsafe-no-fsync',
-          '--log-level=warn',
-          '--quota-backend-bytes=2147483648',
-        ],
-        dir,
-      ),
+    const etcd = startComponent(
+      'etcd',
+      bins.etcd,
+      [
+        '--name=e2e',
+        `--data-dir=${path.join(dir, 'etcd')}`,
+        `--listen-client-urls=${etcdUrl}`,
+        `--advertise-client-urls=${etcdUrl}`,
+        `--listen-peer-urls=${peerUrl}`,
+        `--initial-advertise-peer-urls=${peerUrl}`,
+        `--initial-cluster=e2e=${peerUrl}`,
+        '--unsafe-no-fsync',
+        '--log-level=warn',
+        '--quota-backend-bytes=2147483648',
+      ],
+      dir,
     );
+    components.push(etcd);
     await waitFor(
       'etcd health',
       timeoutMs,
       async () => {
+        // Our etcd's, not another cluster's that took the port between its pick and our etcd's bind.
+        if (!listensOn(etcd, etcdClientPort)) return false;
         const res = await fetch(`${etcdUrl}/health`);
         return res.ok && ((await res.json()) as { health?: string }).health === 'true';
       },
@@ -527,7 +529,11 @@ async function startClusterOnce(opts: StartClusterOptions): Promise<TestCluster>
         dir,
       );
     components.push(startApiserver());
-    await waitFor('kube-apiserver /readyz', timeoutMs, async () => (await admin.get('/readyz')).status === 200, diedEarly);
+    const apiserverReady = async (): Promise<boolean> => {
+      const running = components.find((c) => c.name === 'kube-apiserver' && !c.exited);
+      return running !== undefined && listensOn(running, apiPort) && (await admin.get('/readyz').catch(() => ({ status: 0 }))).status === 200;
+    };
+    await waitFor('kube-apiserver /readyz', timeoutMs, apiserverReady, diedEarly);
     // A fault: kill the API server (SIGKILL, as a crash) and, after `downMs`, start it again on the same etcd.
     const crashApiserver = async (downMs = 2_000): Promise<void> => {
       const i = components.findIndex((c) => c.name === 'kube-apiserver' && !c.exited);
@@ -535,12 +541,7 @@ async function startClusterOnce(opts: StartClusterOptions): Promise<TestCluster>
       await stopComponent(components[i], 0);
       await new Promise((r) => setTimeout(r, downMs));
       components[i] = startApiserver();
-      await waitFor(
-        'kube-apiserver /readyz after restart',
-        timeoutMs,
-        async () => (await admin.get('/readyz').catch(() => ({ status: 0 }))).status === 200,
-        diedEarly,
-      );
+      await waitFor('kube-apiserver /readyz after restart', timeoutMs, apiserverReady, diedEarly);
     };
 
     // CRDs before the controller manager: its quota and garbage collector monitors start from discovery
@@ -578,10 +579,10 @@ async function startClusterOnce(opts: StartClusterOptions): Promise<TestCluster>
     // kube-scheduler and KWOK as verify runs them, KWOK playing the pods' status too (Running and Ready).
     if (bins.scheduler && bins.kwok) {
       const home = { dir, kubeconfig: adminKubeconfig, procs: components };
-      const schedPort = await startScheduler(home, bins.scheduler, {});
-      const kwokPort = await startKwok(home, bins.kwok, { kwokPodStatus: true }, `${TENANT_KWOK_NODE_LABEL.key}=${TENANT_KWOK_NODE_LABEL.value}`);
+      const scheduler = await startScheduler(home, bins.scheduler, {});
+      const kwok = await startKwok(home, bins.kwok, { kwokPodStatus: true }, `${TENANT_KWOK_NODE_LABEL.key}=${TENANT_KWOK_NODE_LABEL.value}`);
       // Ready before the tests run, so one that could not bind its port starts the cluster again (startCluster).
-      await waitForSchedulerAndKwok(schedPort, kwokPort, timeoutMs, diedEarly);
+      await waitForSchedulerAndKwok(scheduler, kwok, timeoutMs, diedEarly);
     }
 
     const joinableControlPlane = kubeadm
