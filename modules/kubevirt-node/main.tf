@@ -130,8 +130,25 @@ locals {
   }
 }
 
-resource "kubernetes_manifest" "virtual_machine" {
-  manifest = local.virtual_machine
+# Applied server-side, as the constructs apply their VMs: a create whose answer was lost (an API server crash) is
+# taken over by the next apply, and only the fields written here are compared (what KubeVirt's admission adds is
+# not drift). Nothing reads the cluster's OpenAPI document: kubernetes_manifest fetched it, and listed every CRD, on
+# each plan and apply of each claim.
+resource "kubectl_manifest" "virtual_machine" {
+  yaml_body         = yamlencode(local.virtual_machine)
+  server_side_apply = true
+  force_conflicts   = true
+  # On destroy, wait until the VM is gone, so its cloud-init Secret outlives it.
+  wait = true
 
   depends_on = [kubectl_manifest.user_data]
+}
+
+# Upgrading from metalslice 0.10, whose VM was a kubernetes_manifest: forgotten, not deleted; the apply above takes
+# the VM over (server-side), its UID kept.
+removed {
+  from = kubernetes_manifest.virtual_machine
+  lifecycle {
+    destroy = false
+  }
 }

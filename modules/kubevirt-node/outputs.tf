@@ -1,6 +1,6 @@
 output "name" {
   description = "Name of the VirtualMachine (and of the node it becomes)."
-  value       = kubernetes_manifest.virtual_machine.manifest.metadata.name
+  value       = kubectl_manifest.virtual_machine.name
 }
 
 output "namespace" {

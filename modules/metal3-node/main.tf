@@ -59,8 +59,8 @@ removed {
   }
 }
 
-resource "kubernetes_manifest" "host_claim" {
-  manifest = {
+locals {
+  host_claim = {
     apiVersion = "metal3.io/v1alpha1"
     kind       = "HostClaim"
     metadata = {
@@ -83,7 +83,28 @@ resource "kubernetes_manifest" "host_claim" {
       [{}, { failureDomain = var.failure_domain }][var.failure_domain != null ? 1 : 0],
     )
   }
+}
+
+# Applied server-side, as the constructs apply their claims: a create whose answer was lost (an API server crash) is
+# taken over by the next apply, and only the fields written here are compared (what Metal3 adds is not drift).
+# Nothing reads the cluster's OpenAPI document: kubernetes_manifest fetched it, and listed every CRD, on each plan
+# and apply of each claim.
+resource "kubectl_manifest" "host_claim" {
+  yaml_body         = yamlencode(local.host_claim)
+  server_side_apply = true
+  force_conflicts   = true
+  # On destroy, wait until Metal3 has released the host (the claim is gone), so the Secret outlives the claim.
+  wait = true
 
   # The Secret first: the operator reads it as soon as it binds a host to the claim.
   depends_on = [kubectl_manifest.user_data]
+}
+
+# Upgrading from metalslice 0.10, whose claim was a kubernetes_manifest: forgotten, not deleted (the host stays
+# provisioned); the apply above takes the claim over (server-side), its UID kept.
+removed {
+  from = kubernetes_manifest.host_claim
+  lifecycle {
+    destroy = false
+  }
 }

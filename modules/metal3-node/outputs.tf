@@ -1,6 +1,6 @@
 output "name" {
   description = "Name of the HostClaim (and of the node it becomes)."
-  value       = kubernetes_manifest.host_claim.manifest.metadata.name
+  value       = kubectl_manifest.host_claim.name
 }
 
 output "namespace" {

@@ -1,5 +1,5 @@
 // Conformance: for the same claim (node type, pool, cluster), the per-claim node template applied with
-// OpenTofu and the constructs' synth (its kubernetes_manifest, applied with OpenTofu too) create the same
+// OpenTofu and the constructs' synth (applied with OpenTofu too) create the same
 // VirtualMachine / HostClaim on a real kube-apiserver, field by field, names and namespaces aside; and the
 // join module writes the same cloud-config document as the constructs.
 import { afterAll, beforeAll, describe, expect, it, jest } from '@jest/globals';
@@ -101,19 +101,7 @@ function comparable(obj: { metadata: { labels?: Record<string, string> }; spec: 
     // claim and rolled by vCluster Platform, not by metalslice, so it carries none.
     .replace(/,"metalslice\.io\/revision":"[0-9a-f]{16}"/g, '');
   const { 'metalslice.io/revision': _revision, ...labels } = obj.metadata.labels ?? {};
-  return { labels: obj.metadata.labels === undefined ? undefined : labels, spec: quantitiesAsStrings(JSON.parse(text)) };
-}
-
-/**
- * Resource quantities as strings. They are int-or-string: kubernetes_manifest (the node templates) stores a
- * quantity that parses as a number as a number, kubectl_manifest (the constructs) as written; both are the same
- * quantity to Kubernetes.
- */
-function quantitiesAsStrings(node: unknown, key = ''): unknown {
-  if (Array.isArray(node)) return node.map((n) => quantitiesAsStrings(n));
-  if (typeof node !== 'object' || node === null) return node;
-  const isQuantities = key === 'requests' || key === 'limits';
-  return Object.fromEntries(Object.entries(node).map(([k, v]) => [k, isQuantities && typeof v === 'number' ? String(v) : quantitiesAsStrings(v, k)]));
+  return { labels: obj.metadata.labels === undefined ? undefined : labels, spec: JSON.parse(text) as unknown };
 }
 
 function newStack(kubeconfig: string): TerraformStack {

@@ -1,6 +1,7 @@
 // The HCL side, end to end: every module and node template is `tofu fmt` clean and valid; a node template
 // is applied once per claim (as vCluster Platform does, with `vcluster` passed as a variable) and destroyed
-// when the claim goes away, leaving nothing behind.
+// when the claim goes away, leaving nothing behind. Objects are applied server-side: a VM whose create answer was
+// lost is taken over, and a claim applied by 0.10's template (its HostClaim a kubernetes_manifest) is too.
 import { afterAll, beforeAll, describe, expect, it, jest } from '@jest/globals';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
@@ -36,6 +37,26 @@ const SMALL_MODEL: MetalsliceConfig = {
   fleets: [{ name: 'fra1', hosts: [{ name: 'bm-01', capacity: { cpu: 16, memory: '64Gi' } }], hostSelector: { 'metalslice.io/fleet': 'fra1' } }],
   nodeProviders: [{ name: 'metalslice', kind: 'kubevirt', fleet: 'fra1', nodeTypes: [{ name: 'small', resources: { cpu: 2, memory: '4Gi' } }] }],
 };
+
+/**
+ * Writes module `dir` (a copy) as metalslice 0.10 had it: its object `local.<name>` applied by a kubernetes_manifest,
+ * and no removed block for that. Throws if the module no longer has what it replaces, so the upgrade is never
+ * tested against the current layout by mistake.
+ */
+function asRelease010(dir: string, name: string): void {
+  const edit = (file: string, from: RegExp, to: string) => {
+    const text = fs.readFileSync(path.join(dir, file), 'utf8');
+    if (!from.test(text)) throw new Error(`${dir}/${file} has no ${from.source}: the 0.10 layout cannot be written from it`);
+    fs.writeFileSync(path.join(dir, file), text.replace(from, to));
+  };
+  edit(
+    'main.tf',
+    new RegExp(`^resource "kubectl_manifest" "${name}" \\{\\n[\\s\\S]*?^\\}\\n`, 'm'),
+    `resource "kubernetes_manifest" "${name}" {\n  manifest   = local.${name}\n  depends_on = [kubectl_manifest.user_data]\n}\n`,
+  );
+  edit('main.tf', new RegExp(`^removed \\{\\n\\s+from = kubernetes_manifest\\.${name}\\n[\\s\\S]*?^\\}\\n`, 'm'), '');
+  edit('outputs.tf', new RegExp(`kubectl_manifest\\.${name}\\.name`), `kubernetes_manifest.${name}.manifest.metadata.name`);
+}
 
 describe('modules and node templates', () => {
   let cluster: TestCluster;
@@ -73,7 +94,7 @@ describe('modules and node templates', () => {
     }
   });
 
-  it('applies the kubevirt template for one claim (taking over a user data Secret a lost create left) and destroys it when the claim goes away', async () => {
+  it('applies the kubevirt template for one claim (taking over the user data Secret and the VM a lost create left) and destroys it when the claim goes away', async () => {
     const dir = path.join(work, 'node-templates', 'kubevirt');
     const nodeType = {
       metadata: { name: 'small' },
@@ -104,7 +125,8 @@ describe('modules and node templates', () => {
     expectOk('apply', await tofu(dir, ['apply', '-auto-approve', ...env]));
     expect((await cluster.client().get<SecretDoc>(secretPath)).body.metadata.uid).toBe(lostUid);
 
-    const vm = await cluster.client().get<VirtualMachineDoc>('/apis/kubevirt.io/v1/namespaces/acme-team-a/virtualmachines/prod-small-7');
+    const vmPath = '/apis/kubevirt.io/v1/namespaces/acme-team-a/virtualmachines/prod-small-7';
+    const vm = await cluster.client().get<VirtualMachineDoc>(vmPath);
     expect(vm.status).toBe(200);
     expect(vm.body.metadata.labels).toMatchObject({
       'metalslice.io/cluster': 'prod',
@@ -114,8 +136,7 @@ describe('modules and node templates', () => {
     });
     const spec = vm.body.spec.template.spec;
     expect(spec.domain.cpu).toEqual({ cores: 2, sockets: 1, threads: 1 });
-    // kubernetes_manifest writes an int-or-string quantity that parses as a number as a number.
-    expect({ ...spec.domain.resources.requests, cpu: String(spec.domain.resources.requests?.cpu) }).toEqual({ cpu: '2', memory: '4Gi' });
+    expect(spec.domain.resources.requests).toEqual({ cpu: '2', memory: '4Gi' });
     expect(spec.nodeSelector).toEqual({ 'metalslice.io/fleet': 'fra1' });
     // No disk in the type: the root disk is the container disk itself.
     expect(spec.volumes[0]).toEqual({ name: 'rootdisk', containerDisk: { image: 'quay.io/containerdisks/ubuntu:24.04' } });
@@ -126,13 +147,23 @@ describe('modules and node templates', () => {
     const replan = await tofu(dir, ['plan', '-detailed-exitcode', ...env]);
     if (replan.code !== 0) throw new Error(`plan after apply is not clean (exit ${replan.code})\n${replan.stdout}\n${replan.stderr}`);
 
+    // A VM create whose answer was lost: the VM is in the cluster, not in the state. The next apply takes it over.
+    expectOk('state rm', await tofu(dir, ['state', 'rm', '-no-color', 'module.node.kubectl_manifest.virtual_machine']));
+    expectOk('apply after a lost create', await tofu(dir, ['apply', '-auto-approve', ...env]));
+    expect((await cluster.client().get<VirtualMachineDoc>(vmPath)).body.metadata.uid).toBe(vm.body.metadata.uid);
+    const clean = await tofu(dir, ['plan', '-detailed-exitcode', ...env]);
+    expect({ code: clean.code, out: clean.code === 0 ? '' : clean.stdout.slice(-3000) }).toEqual({ code: 0, out: '' });
+
     expectOk('destroy', await tofu(dir, ['destroy', '-auto-approve', ...env]));
-    expect((await cluster.client().get('/apis/kubevirt.io/v1/namespaces/acme-team-a/virtualmachines/prod-small-7')).status).toBe(404);
+    expect((await cluster.client().get(vmPath)).status).toBe(404);
     expect((await cluster.client().get('/api/v1/namespaces/acme-team-a/secrets/prod-small-7-cloudinit')).status).toBe(404);
   });
 
-  it('applies the metal3 template for one claim and destroys it when the claim goes away', async () => {
+  it("applies the metal3 template for claims with 0.10's module; 0.11's takes a HostClaim over on upgrade (UID kept, nothing else planned), and releases one it never applied when its claim goes away", async () => {
     const dir = path.join(work, 'node-templates', 'metal3');
+    // A second claim, its own state (the platform keeps one per claim), ended by 0.11's template without an apply.
+    const other = path.join(work, 'node-templates', 'metal3-other');
+    fs.cpSync(dir, other, { recursive: true });
     const nodeType = {
       metadata: { name: 'gpu-node' },
       spec: {
@@ -149,11 +180,42 @@ describe('modules and node templates', () => {
       },
     };
     fs.writeFileSync(path.join(dir, 'claim.tfvars.json'), JSON.stringify(claim('prod-gpu-3', nodeType, '#cloud-config\nhostname: prod-gpu-3\n')));
+    fs.writeFileSync(path.join(other, 'claim.tfvars.json'), JSON.stringify(claim('prod-gpu-4', nodeType, '#cloud-config\nhostname: prod-gpu-4\n')));
     const env = ['-var-file=claim.tfvars.json', `-var=kubeconfig_path=${cluster.adminKubeconfig}`, '-input=false', '-no-color'];
-    expectOk('init', await tofu(dir, ['init', '-input=false', '-no-color']));
-    expectOk('apply', await tofu(dir, ['apply', '-auto-approve', ...env]));
+    // The claim as 0.10's template applied it: its HostClaim a kubernetes_manifest.
+    const moduleDir = path.join(work, 'modules', 'metal3-node');
+    asRelease010(moduleDir, 'host_claim');
+    for (const d of [dir, other]) {
+      expectOk('init', await tofu(d, ['init', '-input=false', '-no-color']));
+      expectOk('apply (0.10)', await tofu(d, ['apply', '-auto-approve', ...env]));
+    }
+    const otherPath = '/apis/metal3.io/v1alpha1/namespaces/prod-metal/hostclaims/prod-gpu-4';
+    expect((await cluster.client().get(otherPath)).status).toBe(200);
+    const claimPath = '/apis/metal3.io/v1alpha1/namespaces/prod-metal/hostclaims/prod-gpu-3';
+    const before = await cluster.client().get<HostClaimDoc>(claimPath);
+    expect(before.status).toBe(200);
+    const state = async () => (await tofu(dir, ['state', 'list', '-no-color'])).stdout.trim().split('\n').sort();
+    expect(await state()).toContain('module.node.kubernetes_manifest.host_claim');
 
-    const hc = await cluster.client().get<HostClaimDoc>('/apis/metal3.io/v1alpha1/namespaces/prod-metal/hostclaims/prod-gpu-3');
+    // The upgrade: the old resource forgotten, the claim taken over server-side; nothing destroyed, nothing else.
+    fs.cpSync(path.join(REPO_ROOT, 'modules', 'metal3-node'), moduleDir, { recursive: true });
+    // A claim that goes away before any apply of 0.11: its destroy deletes what 0.10 made (the removed block only
+    // forgets in an apply), so no host stays claimed for a tenant that is gone.
+    expectOk('destroy (0.10 state, 0.11 template)', await tofu(other, ['destroy', '-auto-approve', ...env]));
+    expect((await cluster.client().get(otherPath)).status).toBe(404);
+    expect((await cluster.client().get('/api/v1/namespaces/prod-metal/secrets/prod-gpu-4-userdata')).status).toBe(404);
+    const upgrade = await tofu(dir, ['plan', ...env]);
+    expectOk('plan (upgrade)', upgrade);
+    expect(upgrade.stdout).toMatch(/Plan: 1 to add, 0 to change, 0 to destroy, 1 to forget\./);
+    expect(upgrade.stdout).toMatch(/# module\.node\.kubernetes_manifest\.host_claim will be removed from the OpenTofu state but will not be destroyed/);
+    expectOk('apply (upgrade)', await tofu(dir, ['apply', '-auto-approve', ...env]));
+    expect(await state()).toEqual(['module.node.kubectl_manifest.host_claim', 'module.node.kubectl_manifest.user_data']);
+    const after = await cluster.client().get<HostClaimDoc>(claimPath);
+    expect(after.body.metadata.uid).toBe(before.body.metadata.uid);
+    const clean = await tofu(dir, ['plan', '-detailed-exitcode', ...env]);
+    expect({ code: clean.code, out: clean.code === 0 ? '' : clean.stdout.slice(-3000) }).toEqual({ code: 0, out: '' });
+
+    const hc = await cluster.client().get<HostClaimDoc>(claimPath);
     expect(hc.status).toBe(200);
     expect(hc.body.spec).toEqual({
       hostSelector: { inNamespace: 'metal3', matchLabels: { class: 'gpu' } },

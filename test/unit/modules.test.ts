@@ -107,13 +107,19 @@ describe.each([...MODULES, ...TEMPLATES])('%s', (dir) => {
   });
 });
 
-describe('Secrets', () => {
+describe('objects', () => {
   it.each([...MODULES, ...TEMPLATES])(
-    '%s applies every Secret server-side (kubectl_manifest: a lost create is taken over), kubernetes_secret_v1 only in a removed block',
+    '%s applies every object server-side (kubectl_manifest: a lost create is taken over, no OpenAPI document read), kubernetes_secret_v1 and kubernetes_manifest only in removed blocks',
     (dir) => {
       const text = allTf(dir);
       const outsideRemoved = text.replace(/^removed \{\n[\s\S]*?^\}$/gm, '');
       expect(outsideRemoved).not.toMatch(/resource "kubernetes_secret_v1"/);
+      // Neither a resource nor a reference (an output, a depends_on); the comments may name it.
+      expect(outsideRemoved.replace(/^\s*#.*$/gm, '')).not.toMatch(/kubernetes_manifest/);
+      // Each resource the modules once applied an object with is forgotten by name, where its object is taken over.
+      const forgotten = [...text.matchAll(/^removed \{\n\s+from = (kubernetes_\w+)\.(\w+)/gm)].map((m) => `${m[1]}.${m[2]}`);
+      for (const f of forgotten)
+        expect({ f, takenOver: new RegExp(`resource "kubectl_manifest" "${f.split('.')[1]}"`).test(text) }).toEqual({ f, takenOver: true });
       const kubectl = /kubectl = \{\s*source\s+=\s+"gavinbunney\/kubectl"\s*version\s+=\s+"([^"]+)"/.exec(read(dir, 'versions.tf'));
       const applies = /resource "kubectl_manifest"/.test(text) || dir.startsWith('node-templates/');
       expect({ dir, requiresKubectl: kubectl !== null }).toEqual({ dir, requiresKubectl: applies });
@@ -124,7 +130,7 @@ describe('Secrets', () => {
           constraint: KUBECTL_PROVIDER.constraint,
           accepts: true,
         });
-      // Every old Secret resource is forgotten, never destroyed (the upgrade from 0.2).
+      // Every old resource is forgotten, never destroyed (the upgrades from 0.2 and 0.10).
       for (const removed of text.matchAll(/^removed \{\n([\s\S]*?)^\}$/gm)) expect(removed[1]).toMatch(/destroy = false/);
     },
   );
