@@ -131,7 +131,7 @@ let timedRuns = 0;
  * Runs a command under GNU time: wall, CPU of it and every descendant it waited for, and their peak RSS.
  * Asynchronous: KubeVirt's defaulting webhook is served by this process and must keep answering.
  */
-async function timed(
+export async function timed(
   command: string,
   args: readonly string[],
   cwd: string,

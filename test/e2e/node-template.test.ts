@@ -10,6 +10,7 @@ import { MetalsliceConfig } from '../../constructs/core/input/model';
 import { planModel } from '../../constructs/core/plan';
 import { nodeTemplateVars } from '../../constructs/render/node-template';
 import type { HostClaimDoc, SecretDoc, VirtualMachineDoc } from '../support/kube-docs';
+import { asRelease010 } from '../support/module-layout';
 
 jest.setTimeout(900_000);
 
@@ -37,26 +38,6 @@ const SMALL_MODEL: MetalsliceConfig = {
   fleets: [{ name: 'fra1', hosts: [{ name: 'bm-01', capacity: { cpu: 16, memory: '64Gi' } }], hostSelector: { 'metalslice.io/fleet': 'fra1' } }],
   nodeProviders: [{ name: 'metalslice', kind: 'kubevirt', fleet: 'fra1', nodeTypes: [{ name: 'small', resources: { cpu: 2, memory: '4Gi' } }] }],
 };
-
-/**
- * Writes module `dir` (a copy) as metalslice 0.10 had it: its object `local.<name>` applied by a kubernetes_manifest,
- * and no removed block for that. Throws if the module no longer has what it replaces, so the upgrade is never
- * tested against the current layout by mistake.
- */
-function asRelease010(dir: string, name: string): void {
-  const edit = (file: string, from: RegExp, to: string) => {
-    const text = fs.readFileSync(path.join(dir, file), 'utf8');
-    if (!from.test(text)) throw new Error(`${dir}/${file} has no ${from.source}: the 0.10 layout cannot be written from it`);
-    fs.writeFileSync(path.join(dir, file), text.replace(from, to));
-  };
-  edit(
-    'main.tf',
-    new RegExp(`^resource "kubectl_manifest" "${name}" \\{\\n[\\s\\S]*?^\\}\\n`, 'm'),
-    `resource "kubernetes_manifest" "${name}" {\n  manifest   = local.${name}\n  depends_on = [kubectl_manifest.user_data]\n}\n`,
-  );
-  edit('main.tf', new RegExp(`^removed \\{\\n\\s+from = kubernetes_manifest\\.${name}\\n[\\s\\S]*?^\\}\\n`, 'm'), '');
-  edit('outputs.tf', new RegExp(`kubectl_manifest\\.${name}\\.name`), `kubernetes_manifest.${name}.manifest.metadata.name`);
-}
 
 describe('modules and node templates', () => {
   let cluster: TestCluster;
