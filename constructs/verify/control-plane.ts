@@ -251,28 +251,32 @@ function writeCredentials(dir: string, server: string, token: string): string {
   return kubeconfig;
 }
 
+/**
+ * The flags of a one-member etcd on loopback, data in `<dir>/etcd`, with no fsync (throwaway data) and a backend quota
+ * of `quotaBytes`: verify's and the e2e clusters'.
+ */
+export function etcdFlags(name: string, dir: string, clientPort: number, peerPort: number, quotaBytes: number): string[] {
+  const clientUrl = `http://127.0.0.1:${clientPort}`;
+  const peerUrl = `http://127.0.0.1:${peerPort}`;
+  return [
+    `--name=${name}`,
+    `--data-dir=${path.join(dir, 'etcd')}`,
+    `--listen-client-urls=${clientUrl}`,
+    `--advertise-client-urls=${clientUrl}`,
+    `--listen-peer-urls=${peerUrl}`,
+    `--initial-advertise-peer-urls=${peerUrl}`,
+    `--initial-cluster=${name}=${peerUrl}`,
+    '--unsafe-no-fsync',
+    '--log-level=warn',
+    `--quota-backend-bytes=${quotaBytes}`,
+  ];
+}
+
 /** etcd on loopback, no fsync (throwaway data); resolves when healthy. */
 async function startEtcd(s: Starting, bin: string): Promise<string> {
   const [etcdPort, peerPort] = [await freePort(), await freePort()];
   const etcdUrl = `http://127.0.0.1:${etcdPort}`;
-  const peerUrl = `http://127.0.0.1:${peerPort}`;
-  const etcd = startComponent(
-    'etcd',
-    bin,
-    [
-      '--name=verify',
-      `--data-dir=${path.join(s.dir, 'etcd')}`,
-      `--listen-client-urls=${etcdUrl}`,
-      `--advertise-client-urls=${etcdUrl}`,
-      `--listen-peer-urls=${peerUrl}`,
-      `--initial-advertise-peer-urls=${peerUrl}`,
-      `--initial-cluster=verify=${peerUrl}`,
-      '--unsafe-no-fsync',
-      '--log-level=warn',
-      '--quota-backend-bytes=4294967296',
-    ],
-    s.dir,
-  );
+  const etcd = startComponent('etcd', bin, etcdFlags('verify', s.dir, etcdPort, peerPort, 4 * 1024 ** 3), s.dir);
   s.procs.push(etcd);
   await waitFor('etcd', s.timeoutMs, async () => listensOn(etcd, etcdPort) && (await plainGet(`${etcdUrl}/health`, false)) === 200, s.dead);
   return etcdUrl;

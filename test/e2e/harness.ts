@@ -27,7 +27,7 @@ import {
 } from '../../constructs/verify/processes';
 import { findTarget } from '../../constructs/cli/kube/config';
 import { CLIENT_EXTENSIONS, frontProxyFlags, makeCa, makeKeyAndCsr, makeLeaf, openssl, subject } from '../../constructs/verify/certificates';
-import { startKwok, startScheduler, waitForSchedulerAndKwok } from '../../constructs/verify/control-plane';
+import { etcdFlags, startKwok, startScheduler, waitForSchedulerAndKwok } from '../../constructs/verify/control-plane';
 import { startKubevirt } from '../../constructs/verify/kubevirt';
 import { KUBEVIRT_NAMESPACE } from '../../constructs/verify/kubevirt-stand-ins';
 import type { ApiResourceList, ConfigMapDoc, CrdDoc, CsrDoc, NodeDoc, ResourceQuotaDoc, Status } from '../support/kube-docs';
@@ -438,24 +438,7 @@ async function startClusterOnce(opts: StartClusterOptions): Promise<TestCluster>
 
     // etcd: loopback only, no fsync (a throwaway data dir).
     const etcdUrl = `http://127.0.0.1:${etcdClientPort}`;
-    const peerUrl = `http://127.0.0.1:${etcdPeerPort}`;
-    const etcd = startComponent(
-      'etcd',
-      bins.etcd,
-      [
-        '--name=e2e',
-        `--data-dir=${path.join(dir, 'etcd')}`,
-        `--listen-client-urls=${etcdUrl}`,
-        `--advertise-client-urls=${etcdUrl}`,
-        `--listen-peer-urls=${peerUrl}`,
-        `--initial-advertise-peer-urls=${peerUrl}`,
-        `--initial-cluster=e2e=${peerUrl}`,
-        '--unsafe-no-fsync',
-        '--log-level=warn',
-        '--quota-backend-bytes=2147483648',
-      ],
-      dir,
-    );
+    const etcd = startComponent('etcd', bins.etcd, etcdFlags('e2e', dir, etcdClientPort, etcdPeerPort, 2 * 1024 ** 3), dir);
     components.push(etcd);
     await waitFor(
       'etcd health',
