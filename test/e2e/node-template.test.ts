@@ -1,7 +1,7 @@
 // The HCL side, end to end: every module and node template is `tofu fmt` clean and valid; a node template
 // is applied once per claim (as vCluster Platform does, with `vcluster` passed as a variable) and destroyed
 // when the claim goes away, leaving nothing behind. Objects are applied server-side: a VM whose create answer was
-// lost is taken over, and a claim applied by 0.10's template (its HostClaim a kubernetes_manifest) is too.
+// lost is taken over, and so is one a claim applied with 0.10's template (its VM or HostClaim a kubernetes_manifest).
 import { afterAll, beforeAll, describe, expect, it, jest } from '@jest/globals';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
@@ -75,8 +75,10 @@ describe('modules and node templates', () => {
     }
   });
 
-  it('applies the kubevirt template for one claim (taking over the user data Secret and the VM a lost create left) and destroys it when the claim goes away', async () => {
+  it("applies the kubevirt template for one claim with 0.10's module, takes its VM over on upgrade, takes over the user data Secret and the VM a lost create left, and destroys it when the claim goes away", async () => {
     const dir = path.join(work, 'node-templates', 'kubevirt');
+    const moduleDir = path.join(work, 'modules', 'kubevirt-node');
+    asRelease010(moduleDir, 'virtual_machine');
     const nodeType = {
       metadata: { name: 'small' },
       spec: {
@@ -103,12 +105,18 @@ describe('modules and node templates', () => {
     };
     expect((await cluster.client().create('/api/v1/namespaces/acme-team-a/secrets', lost)).status).toBe(201);
     const lostUid = (await cluster.client().get<SecretDoc>(secretPath)).body.metadata.uid;
-    expectOk('apply', await tofu(dir, ['apply', '-auto-approve', ...env]));
+    expectOk('apply (0.10)', await tofu(dir, ['apply', '-auto-approve', ...env]));
     expect((await cluster.client().get<SecretDoc>(secretPath)).body.metadata.uid).toBe(lostUid);
-
     const vmPath = '/apis/kubevirt.io/v1/namespaces/acme-team-a/virtualmachines/prod-small-7';
+    const old = await cluster.client().get<VirtualMachineDoc>(vmPath);
+    expect(old.status).toBe(200);
+
+    // The upgrade: 0.10's kubernetes_manifest forgotten, the VM taken over server-side (KubeVirt's admission runs
+    // again on that write); its UID kept.
+    fs.cpSync(path.join(REPO_ROOT, 'modules', 'kubevirt-node'), moduleDir, { recursive: true });
+    expectOk('apply (upgrade)', await tofu(dir, ['apply', '-auto-approve', ...env]));
     const vm = await cluster.client().get<VirtualMachineDoc>(vmPath);
-    expect(vm.status).toBe(200);
+    expect(vm.body.metadata.uid).toBe(old.body.metadata.uid);
     expect(vm.body.metadata.labels).toMatchObject({
       'metalslice.io/cluster': 'prod',
       'metalslice.io/quota': 'team-a',
