@@ -14,7 +14,7 @@
  */
 import * as fs from 'fs';
 import * as path from 'path';
-import { copyTerraformTree, startCluster, TestCluster } from '../test/e2e/harness';
+import { copyTerraformTree, startCluster } from '../test/e2e/harness';
 import { modulesAsRelease010 } from '../test/support/module-layout';
 import { MetalsliceConfig } from '../constructs/core/input/model';
 import { planModel } from '../constructs/core/plan';
@@ -78,27 +78,6 @@ function arg(name: string): string | undefined {
   return i >= 0 ? process.argv[i + 1] : undefined;
 }
 
-/** The kube-apiserver of `cluster` (its cert dir is in the cluster's temp dir), found once in /proc. */
-function apiserverPid(cluster: TestCluster): number {
-  for (const entry of fs.readdirSync('/proc')) {
-    if (!/^\d+$/.test(entry)) continue;
-    try {
-      const cmdline = fs.readFileSync(`/proc/${entry}/cmdline`, 'utf8').split('\0');
-      if (path.basename(cmdline[0]) === 'kube-apiserver' && cmdline.some((a) => a.startsWith('--cert-dir=') && a.includes(cluster.dir))) return Number(entry);
-    } catch {
-      // gone since the listing
-    }
-  }
-  throw new Error(`no kube-apiserver of ${cluster.dir} in /proc`);
-}
-
-/** CPU seconds (user + system) of a process, from /proc/PID/stat (fields 14 and 15, in USER_HZ = 100). */
-function cpuOf(pid: number): number {
-  const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
-  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-  return (Number(fields[11]) + Number(fields[12])) / 100;
-}
-
 const round = (x: number, digits = 2) => Math.round(x * 10 ** digits) / 10 ** digits;
 const ratio = (a: number, b: number) => (b > 0 ? round(a / b) : NaN);
 
@@ -108,7 +87,6 @@ async function main(): Promise<void> {
   const json = process.argv.includes('--json');
   const cluster = await startCluster({ kubevirt: true });
   try {
-    const apiserver = apiserverPid(cluster);
     for (const { namespace } of Object.values(CLAIMS)) {
       const res = await cluster.client().create('/api/v1/namespaces', { metadata: { name: namespace } });
       if (res.status !== 201) throw new Error(`creating namespace ${namespace}: HTTP ${res.status}`);
@@ -120,11 +98,11 @@ async function main(): Promise<void> {
     modulesAsRelease010(path.join(trees['0.10'], 'modules'));
     const dirOf = (l: Layout, t: Template) => path.join(trees[l], 'node-templates', t);
     const flags = ['-var-file=claim.tfvars.json', `-var=kubeconfig_path=${cluster.adminKubeconfig}`, '-input=false', '-no-color'];
-    const step = async (what: string, l: Layout, t: Template, args: readonly string[], ok: readonly number[] = [0]): Promise<Step> => {
-      const before = cpuOf(apiserver);
+    const step = async (what: string, l: Layout, t: Template, args: readonly string[]): Promise<Step> => {
+      const before = cluster.apiserverCpuSeconds();
       const r = await timed('tofu', args, dirOf(l, t), { ...process.env, TF_IN_AUTOMATION: '1' });
-      if (!ok.includes(r.code)) throw new Error(`${what} (${t}, ${l}) exited ${r.code}:\n${r.stdout.slice(-2000)}\n${r.stderr.slice(-2000)}`);
-      return { wallS: r.wallS, cpuS: r.cpuS, apiserverCpuS: round(cpuOf(apiserver) - before) };
+      if (r.code !== 0) throw new Error(`${what} (${t}, ${l}) exited ${r.code}:\n${r.stdout.slice(-2000)}\n${r.stderr.slice(-2000)}`);
+      return { wallS: r.wallS, cpuS: r.cpuS, apiserverCpuS: round(cluster.apiserverCpuSeconds() - before) };
     };
     const results: Result[] = [];
     for (const t of TEMPLATES) {

@@ -24,7 +24,7 @@
  *   npm run bench:roll [-- --nodes 100] [--surges 1,10] [--interval 2] [--json]
  * `--interval` is roll-nodes' seconds between two reads while waiting (its default, 2, as the stack runs it).
  */
-import { execFileSync, spawn } from 'child_process';
+import { spawn } from 'child_process';
 import * as fs from 'fs';
 import * as path from 'path';
 import { planModel, Plan } from '../constructs/core/plan';
@@ -157,30 +157,6 @@ async function until(what: string, ms: number, done: () => Promise<boolean>): Pr
     if (Date.now() > deadline) throw new Error(`${what} did not happen in ${ms / 1000} s`);
     await new Promise((r) => setTimeout(r, 500));
   }
-}
-
-/** The pid of the cluster's kube-apiserver: the process whose command line names the binary and the cluster's dir. */
-function apiserverPid(cluster: TestCluster): number {
-  for (const entry of fs.readdirSync('/proc')) {
-    if (!/^\d+$/.test(entry)) continue;
-    let cmdline: string;
-    try {
-      cmdline = fs.readFileSync(`/proc/${entry}/cmdline`, 'utf8');
-    } catch {
-      continue;
-    }
-    const argv = cmdline.split('\0');
-    if (path.basename(argv[0]) === 'kube-apiserver' && cmdline.includes(cluster.dir)) return Number(entry);
-  }
-  throw new Error(`no kube-apiserver process of ${cluster.dir} in /proc`);
-}
-
-/** A process's CPU seconds so far (user + system), from /proc/<pid>/stat. */
-function cpuSeconds(pid: number, ticksPerSecond: number): number {
-  const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
-  // Fields after the command (which may hold spaces) start at the last ')': state is field 3, utime 14, stime 15.
-  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-  return (Number(fields[11]) + Number(fields[12])) / ticksPerSecond;
 }
 
 /**
@@ -361,8 +337,6 @@ interface Bench {
   readonly cluster: TestCluster;
   readonly records: RollRecord[];
   readonly caPem: string;
-  readonly apiserver: number;
-  readonly ticks: number;
   readonly interval?: string;
 }
 
@@ -381,14 +355,14 @@ async function roll(bench: Bench, pool: PoolPlan): Promise<RollRow> {
     ...(bench.interval ? ['--interval', bench.interval] : []),
   ];
   // The API server's own pace with nothing rolling: what it spends anyway over the roll's wall time.
-  const idleFrom = cpuSeconds(bench.apiserver, bench.ticks);
+  const idleFrom = cluster.apiserverCpuSeconds();
   await new Promise((res) => setTimeout(res, IDLE_SECONDS * 1000));
-  const idle = (cpuSeconds(bench.apiserver, bench.ticks) - idleFrom) / IDLE_SECONDS;
-  const apiBefore = cpuSeconds(bench.apiserver, bench.ticks);
+  const idle = (cluster.apiserverCpuSeconds() - idleFrom) / IDLE_SECONDS;
+  const apiBefore = cluster.apiserverCpuSeconds();
   const auditFrom = auditOffset(cluster);
   log(`roll-nodes --max-surge ${pool.maxSurge} --max-unavailable ${pool.maxUnavailable} over ${pool.vms.length} nodes`);
   const r = await runRollNodes(args, path.join(dir, 'roll.out'), path.join(dir, 'time.txt'));
-  const apiCpu = cpuSeconds(bench.apiserver, bench.ticks) - apiBefore;
+  const apiCpu = cluster.apiserverCpuSeconds() - apiBefore;
   const requests = auditCounts(cluster, auditFrom);
   if (r.code !== 0) log(`  roll-nodes exited ${r.code}:\n${fs.readFileSync(path.join(dir, 'roll.out'), 'utf8').split('\n').slice(-8).join('\n')}`);
   // The watches' last events reach the bench a moment after the roll ends.
@@ -503,8 +477,6 @@ async function run(): Promise<void> {
       cluster,
       records,
       caPem,
-      apiserver: apiserverPid(cluster),
-      ticks: Number(execFileSync('getconf', ['CLK_TCK'], { encoding: 'utf8' })),
       interval,
     };
     const rows: RollRow[] = [];

@@ -28,13 +28,12 @@ import {
   Component,
   cpuSeconds,
   freePort,
-  listensOn,
   onPath,
   startComponent,
   startOnFreePorts,
   stopComponent,
   tail,
-  waitFor,
+  waitForServing,
   WatchEvent,
   WatchStream,
 } from './processes';
@@ -278,7 +277,7 @@ async function startEtcd(s: Starting, bin: string): Promise<string> {
   const etcdUrl = `http://127.0.0.1:${etcdPort}`;
   const etcd = startComponent('etcd', bin, etcdFlags('verify', s.dir, etcdPort, peerPort, 4 * 1024 ** 3), s.dir);
   s.procs.push(etcd);
-  await waitFor('etcd', s.timeoutMs, async () => listensOn(etcd, etcdPort) && (await plainGet(`${etcdUrl}/health`, false)) === 200, s.dead);
+  await waitForServing('etcd', etcd, etcdPort, s.timeoutMs, async () => (await plainGet(`${etcdUrl}/health`, false)) === 200, s.dead);
   return etcdUrl;
 }
 
@@ -316,7 +315,7 @@ async function startApiserver(s: Starting, bin: string, etcdUrl: string, apiPort
     { ...process.env, GOGC: String(gcPercent), GOMEMLIMIT: APISERVER_MEMORY_LIMIT },
   );
   s.procs.push(apiserver);
-  await waitFor('kube-apiserver /readyz', s.timeoutMs, async () => listensOn(apiserver, apiPort) && (await s.request('GET', '/readyz')).status === 200, s.dead);
+  await waitForServing('kube-apiserver /readyz', apiserver, apiPort, s.timeoutMs, async () => (await s.request('GET', '/readyz')).status === 200, s.dead);
 }
 
 /** Where a component starts: its temp dir, the admin kubeconfig, and the list of running components it joins. */
@@ -433,16 +432,14 @@ export interface Listening {
  * once when `dead` names a component that exited (one that could not bind its port, say).
  */
 export async function waitForSchedulerAndKwok(scheduler: Listening, kwok: Listening, timeoutMs: number, dead: () => string | undefined): Promise<void> {
-  await waitFor(
-    'kube-scheduler /readyz',
-    timeoutMs,
-    async () => listensOn(scheduler.component, scheduler.port) && (await plainGet(`https://127.0.0.1:${scheduler.port}/readyz`, true)) === 200,
-    dead,
-  );
-  await waitFor(
+  const schedulerReady = async () => (await plainGet(`https://127.0.0.1:${scheduler.port}/readyz`, true)) === 200;
+  await waitForServing('kube-scheduler /readyz', scheduler.component, scheduler.port, timeoutMs, schedulerReady, dead);
+  await waitForServing(
     'kwok /healthz',
+    kwok.component,
+    kwok.port,
     timeoutMs,
-    async () => listensOn(kwok.component, kwok.port) && (await plainGet(`http://127.0.0.1:${kwok.port}/healthz`, false)) === 200,
+    async () => (await plainGet(`http://127.0.0.1:${kwok.port}/healthz`, false)) === 200,
     dead,
   );
 }

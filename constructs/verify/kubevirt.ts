@@ -31,7 +31,7 @@ import {
   startCdiStandIn,
   startOperatorStandIn,
 } from './kubevirt-stand-ins';
-import { Component, freePort, listensOn, startComponent, waitFor } from './processes';
+import { Component, freePort, startComponent, waitFor, waitForServing } from './processes';
 
 /** KubeVirt's ServiceAccounts for virt-api and virt-controller (their RBAC binds these). */
 export const KUBEVIRT_SERVICE_ACCOUNTS = { virtApi: 'kubevirt-apiserver', virtController: 'kubevirt-controller' } as const;
@@ -163,12 +163,12 @@ async function startVirtApi(host: KubevirtHost, bin: string, certs: string, port
     host.dir,
   );
   host.components.push(virtApi);
-  await waitFor(
+  await waitForServing(
     'virt-api healthz',
+    virtApi,
+    port,
     host.timeoutMs,
-    async () =>
-      listensOn(virtApi, port) &&
-      (await probe(`https://127.0.0.1:${port}/apis/subresources.kubevirt.io/v1/healthz`).catch(() => ({ status: 0 }))).status === 200,
+    async () => (await probe(`https://127.0.0.1:${port}/apis/subresources.kubevirt.io/v1/healthz`).catch(() => ({ status: 0 }))).status === 200,
     () => host.dead(),
   );
 }
@@ -201,11 +201,12 @@ async function startVirtController(host: KubevirtHost, bin: string, certs: strin
     host.dir,
   );
   host.components.push(controller);
-  await waitFor(
+  await waitForServing(
     'virt-controller leadership',
+    controller,
+    port,
     host.timeoutMs,
     async () => {
-      if (!listensOn(controller, port)) return false;
       const res = await probe(`https://127.0.0.1:${port}/leader`).catch(() => ({ status: 0, body: '' }));
       return res.status === 200 && (JSON.parse(res.body) as { apiserver?: { leader?: string } }).apiserver?.leader === 'true';
     },

@@ -204,6 +204,22 @@ export function listensOn(c: Component, port: number): boolean {
 }
 
 /**
+ * Waits, as {@link waitFor}, until `c` serves on `port`: its own process listens there ({@link listensOn}) and
+ * `ready` (a probe of that port) says so. Every readiness wait of a component on a port picked free goes through
+ * this, so a probe answered by another process never counts.
+ */
+export function waitForServing(
+  what: string,
+  c: Component,
+  port: number,
+  timeoutMs: number,
+  ready: () => Promise<boolean>,
+  fatal?: () => string | undefined,
+): Promise<void> {
+  return waitFor(what, timeoutMs, async () => listensOn(c, port) && (await ready()), fatal);
+}
+
+/**
  * Starts something that binds ports it picked with {@link freePort}, again on new ports when another process took
  * one between the pick and the bind (a component then says `address already in use`): at most `attempts` starts in
  * all. `start` must stop what it started before it throws. Any other failure is thrown at once. `onRetry` hears

@@ -14,14 +14,15 @@ import {
   ApiResponse,
   apiWatch,
   Component,
+  cpuSeconds,
   freePort,
-  listensOn,
   onPath,
   startComponent,
   startOnFreePorts,
   stopComponent,
   tail,
   waitFor,
+  waitForServing,
   WatchEvent,
   WatchStream,
 } from '../../constructs/verify/processes';
@@ -163,6 +164,8 @@ export interface TestCluster {
   logTail(lines?: number): string;
   /** Kills kube-apiserver (no grace, as a crash), waits `downMs`, starts it again on the same etcd. */
   crashApiserver(downMs?: number): Promise<void>;
+  /** CPU seconds (user + system) the running kube-apiserver has used so far, from /proc; throws if none runs. */
+  apiserverCpuSeconds(): number;
   /** Stops every process (process groups, TERM then KILL) and removes the temp dir; idempotent. */
   stop(): Promise<void>;
 }
@@ -440,12 +443,13 @@ async function startClusterOnce(opts: StartClusterOptions): Promise<TestCluster>
     const etcdUrl = `http://127.0.0.1:${etcdClientPort}`;
     const etcd = startComponent('etcd', bins.etcd, etcdFlags('e2e', dir, etcdClientPort, etcdPeerPort, 2 * 1024 ** 3), dir);
     components.push(etcd);
-    await waitFor(
+    // Our etcd's, not another cluster's that took the port between its pick and our etcd's bind.
+    await waitForServing(
       'etcd health',
+      etcd,
+      etcdClientPort,
       timeoutMs,
       async () => {
-        // Our etcd's, not another cluster's that took the port between its pick and our etcd's bind.
-        if (!listensOn(etcd, etcdClientPort)) return false;
         const res = await fetch(`${etcdUrl}/health`);
         return res.ok && ((await res.json()) as { health?: string }).health === 'true';
       },
@@ -511,12 +515,11 @@ async function startClusterOnce(opts: StartClusterOptions): Promise<TestCluster>
         ],
         dir,
       );
-    components.push(startApiserver());
-    const apiserverReady = async (): Promise<boolean> => {
-      const running = components.find((c) => c.name === 'kube-apiserver' && !c.exited);
-      return running !== undefined && listensOn(running, apiPort) && (await admin.get('/readyz').catch(() => ({ status: 0 }))).status === 200;
-    };
-    await waitFor('kube-apiserver /readyz', timeoutMs, apiserverReady, diedEarly);
+    // A refused connection throws: waitFor keeps polling and names the last error if it times out.
+    const readyz = async (): Promise<boolean> => (await admin.get('/readyz')).status === 200;
+    const apiserver = startApiserver();
+    components.push(apiserver);
+    await waitForServing('kube-apiserver /readyz', apiserver, apiPort, timeoutMs, readyz, diedEarly);
     // A fault: kill the API server (SIGKILL, as a crash) and, after `downMs`, start it again on the same etcd.
     const crashApiserver = async (downMs = 2_000): Promise<void> => {
       const i = components.findIndex((c) => c.name === 'kube-apiserver' && !c.exited);
@@ -524,7 +527,7 @@ async function startClusterOnce(opts: StartClusterOptions): Promise<TestCluster>
       await stopComponent(components[i], 0);
       await new Promise((r) => setTimeout(r, downMs));
       components[i] = startApiserver();
-      await waitFor('kube-apiserver /readyz after restart', timeoutMs, apiserverReady, diedEarly);
+      await waitForServing('kube-apiserver /readyz after restart', components[i], apiPort, timeoutMs, readyz, diedEarly);
     };
 
     // CRDs before the controller manager: its quota and garbage collector monitors start from discovery
@@ -621,6 +624,12 @@ async function startClusterOnce(opts: StartClusterOptions): Promise<TestCluster>
         }),
       logTail,
       crashApiserver,
+      apiserverCpuSeconds: () => {
+        const running = components.find((c) => c.name === 'kube-apiserver' && !c.exited);
+        const seconds = running && cpuSeconds(running);
+        if (seconds === undefined) throw new Error(`the kube-apiserver of ${dir} is not running`);
+        return seconds;
+      },
       stop,
     };
     if (opts.kubevirt) {

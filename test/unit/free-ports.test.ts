@@ -8,7 +8,7 @@ import * as fs from 'node:fs';
 import * as net from 'node:net';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { Component, freePort, listensOn, startComponent, startOnFreePorts, stopComponent, waitFor } from '../../constructs/verify/processes';
+import { Component, freePort, listensOn, startComponent, startOnFreePorts, stopComponent, waitFor, waitForServing } from '../../constructs/verify/processes';
 
 const listen = (port: number): Promise<net.Server> =>
   new Promise((resolve, reject) => {
@@ -118,7 +118,7 @@ describe('listensOn: whose process answers a port', () => {
     expect(listensOn(other, idle)).toBe(false);
   });
 
-  it('a probe that checks it waits for its own component: one whose port another process took fails as that component, not ready', async () => {
+  it('waitForServing waits for its own component: one whose port another process took fails as that component, not ready', async () => {
     const dir = home();
     const port = await freePort();
     // Another process takes the port first, and answers the probe as a ready component would.
@@ -128,10 +128,12 @@ describe('listensOn: whose process answers a port', () => {
     expect(await status(port)).toBe(200);
     const ours = server(dir, 'ours', port);
     started.push(ours);
-    const probe = waitFor(
+    const probe = waitForServing(
       'ours',
+      ours,
+      port,
       20_000,
-      async () => listensOn(ours, port) && (await status(port)) === 200,
+      async () => (await status(port)) === 200,
       () => (ours.exited ? 'ours exited' : undefined),
     );
     await expect(probe).rejects.toThrow(/ours exited/);
