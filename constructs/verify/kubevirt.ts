@@ -182,6 +182,14 @@ async function startVirtApi(host: KubevirtHost, bin: string, certs: string, port
  */
 const VM_CONTROLLER_THREADS = 16;
 
+/**
+ * virt-controller's leadership lease. It is the only candidate, so the lease's length only says how long it may
+ * go without renewing before it gives up: KubeVirt's 10 s renew deadline ends the process ("leaderelection lost"),
+ * which a Deployment would restart but nothing here does. An API server that crashes and restarts, or is slow under
+ * a 10,000-VM replay, can take longer than 10 s on a loaded machine; these outlast that.
+ */
+const VIRT_CONTROLLER_LEASE = { duration: '120s', renewDeadline: '90s', retryPeriod: '2s' } as const;
+
 /** Starts virt-controller and waits until it leads (its controllers run only then). */
 async function startVirtController(host: KubevirtHost, bin: string, certs: string): Promise<void> {
   const port = await freePort();
@@ -197,6 +205,9 @@ async function startVirtController(host: KubevirtHost, bin: string, certs: strin
       `--launcher-image=quay.io/kubevirt/virt-launcher:${KUBEVIRT_VERSION}`,
       `--exporter-image=quay.io/kubevirt/virt-exportserver:${KUBEVIRT_VERSION}`,
       `--vm-controller-threads=${VM_CONTROLLER_THREADS}`,
+      `--leader-elect-lease-duration=${VIRT_CONTROLLER_LEASE.duration}`,
+      `--leader-elect-renew-deadline=${VIRT_CONTROLLER_LEASE.renewDeadline}`,
+      `--leader-elect-retry-period=${VIRT_CONTROLLER_LEASE.retryPeriod}`,
     ],
     host.dir,
   );
