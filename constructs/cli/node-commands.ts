@@ -1,10 +1,18 @@
 /**
  * The commands a stack runs on a tenant's nodes, day 2: drain-node and remove-node (a node's end), roll-nodes and
- * roll-hosts (a pool's roll). Each runs from a provisioner of the stack (constructs/parts/node-drain.ts,
- * node-rollout.ts) and can be run by hand.
+ * roll-hosts (a pool's roll); and wait-quota, which a stack runs on the provider cluster before the VMs a new quota
+ * counts. Each runs from a provisioner of the stack (constructs/parts/node-drain.ts, node-rollout.ts,
+ * constructs/quota.ts) and can be run by hand.
  */
 import { Command, Option } from 'commander';
-import { DEFAULT_DRAIN_TIMEOUT, DEFAULT_HOST_JOIN_TIMEOUT, DEFAULT_JOIN_TIMEOUT, DEFAULT_POLL_INTERVAL_SECONDS } from '../core/input/disruption';
+import {
+  DEFAULT_DRAIN_TIMEOUT,
+  DEFAULT_HOST_JOIN_TIMEOUT,
+  DEFAULT_JOIN_TIMEOUT,
+  DEFAULT_POLL_INTERVAL_SECONDS,
+  DEFAULT_QUOTA_INTERVAL_SECONDS,
+  DEFAULT_QUOTA_TIMEOUT,
+} from '../core/input/disruption';
 import type { DrainIo } from './drain';
 
 const DRAIN_EXAMPLES = `
@@ -24,6 +32,15 @@ A stack runs it once a node's VM or HostClaim is gone: the last step of the node
 
 Examples:
   metalslice remove-node team-a-workers-5 --context team-a-prod
+`;
+
+const WAIT_QUOTA_EXAMPLES = `
+Exit codes: 0 the quota is accounted (status.hard is spec.hard, status.used names every resource); 1 not in time
+(each resource not yet accounted is named), or the API server refused; 2 usage error.
+A stack runs it after it applies a quota, and when the quota's limits change, before the VMs the quota counts.
+
+Examples:
+  metalslice wait-quota metalslice --namespace acme-team-a --context provider
 `;
 
 const ROLL_EXAMPLES = `
@@ -90,6 +107,22 @@ export function addNodeCommands(program: Command, io: DrainIo, done: (code: numb
     .action(async (node: string, opts: import('./drain').RemoveNodeOptions) => {
       const { runRemoveNode } = await import('./drain');
       done(await runRemoveNode(node, opts, io));
+    });
+  program
+    .command('wait-quota')
+    .description(
+      'wait until the quota controller has accounted a ResourceQuota (status.hard is its spec.hard, status.used names every resource): until then the API server refuses what the quota counts',
+    )
+    .argument('<name>', 'the ResourceQuota name')
+    .option('--namespace <namespace>', 'the namespace of the ResourceQuota')
+    .option('--timeout <duration>', 'how long to wait (10m, 1h30m, 90s)', DEFAULT_QUOTA_TIMEOUT)
+    .option('--kubeconfig <file>', 'kubeconfig of the provider cluster (default: as kubectl, $KUBECONFIG then ~/.kube/config)')
+    .option('--context <name>', 'kubeconfig context')
+    .addOption(new Option('--interval <seconds>', 'seconds between two reads').default(DEFAULT_QUOTA_INTERVAL_SECONDS).argParser(Number).hideHelp())
+    .addHelpText('after', WAIT_QUOTA_EXAMPLES)
+    .action(async (name: string, opts: import('./wait-quota').WaitQuotaOptions) => {
+      const { runWaitQuota } = await import('./wait-quota');
+      done(await runWaitQuota(name, opts, io));
     });
   addRollCommands(program, io, done);
 }

@@ -54,6 +54,15 @@ export function joinTimeoutProblem(timeout: string): string | undefined {
 /** Seconds between two reads while a drain or a roll waits, unless the command says otherwise. */
 export const DEFAULT_POLL_INTERVAL_SECONDS = 2;
 
+/**
+ * How long a stack waits for the quota controller to account a new or changed quota (metalslice wait-quota) unless
+ * told otherwise: its first count comes within seconds, and a CRD it has not seen yet within its discovery resync.
+ */
+export const DEFAULT_QUOTA_TIMEOUT = '5m';
+
+/** Seconds between two reads of a quota while a stack waits for it to be accounted. */
+export const DEFAULT_QUOTA_INTERVAL_SECONDS = 1;
+
 /** What is wrong with the seconds between two reads of a wait; undefined when it is fine. */
 export function pollIntervalProblem(seconds: number): string | undefined {
   return Number.isFinite(seconds) && seconds > 0 && seconds <= MAX_POLL_INTERVAL_SECONDS
