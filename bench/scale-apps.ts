@@ -6,7 +6,7 @@
 import { App, Fn, TerraformStack } from 'cdktf';
 import { stringify } from 'yaml';
 import { KubectlManifest } from '../constructs/plumbing/kubectl';
-import { Manifest } from '../constructs/providers/kubernetes/manifest';
+import { TerraformData } from '../constructs/plumbing/terraform-data';
 import { NamespaceV1 } from '../constructs/providers/kubernetes/namespace-v1';
 import { KubernetesProvider } from '../constructs/providers/kubernetes/provider';
 import { RoleBindingV1 } from '../constructs/providers/kubernetes/role-binding-v1';
@@ -209,8 +209,9 @@ export function bareApp(outdir: string, size: SynthSize = SYNTH_SIZE): App {
   const stack = new TerraformStack(app, 'bench');
   new KubernetesProvider(stack, 'kubernetes', { configPath: '~/.kube/config' });
   new RandomProvider(stack, 'random');
-  new Manifest(stack, 'fleet', {
-    manifest: {
+  new KubectlManifest(stack, 'fleet', {
+    waitForDeletion: false,
+    yamlBody: stringify({
       apiVersion: 'kubevirt.io/v1',
       kind: 'KubeVirt',
       metadata: { name: 'kubevirt', namespace: 'kubevirt', labels: { ...MANAGED_BY, 'metalslice.io/fleet': 'bench' } },
@@ -221,7 +222,7 @@ export function bareApp(outdir: string, size: SynthSize = SYNTH_SIZE): App {
         imagePullPolicy: 'IfNotPresent',
         workloadUpdateStrategy: { workloadUpdateMethods: ['LiveMigrate'] },
       },
-    },
+    }),
   });
   const namespaces = new Map<string, string>();
   for (const q of quotas) {
@@ -229,14 +230,19 @@ export function bareApp(outdir: string, size: SynthSize = SYNTH_SIZE): App {
     namespaces.set(q.name, namespace);
     const labels = { ...MANAGED_BY, 'metalslice.io/organization': q.organization, 'metalslice.io/quota': q.name };
     const ns = new NamespaceV1(stack, `${q.name}-ns`, { metadata: { name: namespace, labels } });
-    // As metalslice applies it: a kubernetes_manifest (its accounted status gates the pools' objects).
-    new Manifest(stack, `${q.name}-quota`, {
-      manifest: {
-        apiVersion: 'v1',
-        kind: 'ResourceQuota',
-        metadata: { name: 'metalslice', namespace, labels },
-        spec: { hard: { 'requests.cpu': String(q.limits.cpu), 'requests.memory': String(q.limits.memory), 'requests.storage': String(q.limits.disk) } },
-      },
+    // As metalslice applies it: server-side, and a terraform_data that waits until the quota controller has
+    // accounted it (what the pools' objects wait for).
+    const hard = { 'requests.cpu': String(q.limits.cpu), 'requests.memory': String(q.limits.memory), 'requests.storage': String(q.limits.disk) };
+    const quota = new KubectlManifest(stack, `${q.name}-quota`, {
+      waitForDeletion: false,
+      dependsOn: [ns],
+      yamlBody: stringify({ apiVersion: 'v1', kind: 'ResourceQuota', metadata: { name: 'metalslice', namespace, labels }, spec: { hard } }),
+    });
+    new TerraformData(stack, `${q.name}-accounted`, {
+      triggersReplace: { hard: JSON.stringify(hard) },
+      input: { namespace, name: 'metalslice', kubeconfig: '~/.kube/config', context: '' },
+      dependsOn: [quota],
+      provisioners: [{ type: 'local-exec', interpreter: ['/bin/sh', '-c'], command: `metalslice wait-quota metalslice --namespace ${namespace}` }],
     });
     const role = new RoleV1(stack, `${q.name}-role`, {
       metadata: { name: 'metalslice-consumer', namespace: ns.metadata.name, labels },

@@ -3,13 +3,15 @@
  * Capacity = sum over hosts of (capacity - reservedPerHost); quotas are carved from it.
  */
 import { Lazy } from 'cdktf';
-import { Manifest } from './providers/kubernetes/manifest';
 import { Construct, IConstruct } from 'constructs';
 import { CapacityPlan, IHostGroupLabeller, IPlanContributor, ModelBuilder } from './capacity-plan';
 import { FleetSpec, HostSpec, Labels, PermittedHostDevice } from './core/input/model';
 import { ResourceInput } from './core/base/resources';
 import { renderKubeVirt } from './render/kubevirt';
 import { requireProps } from './plumbing/props';
+import { KubectlManifest } from './plumbing/kubectl';
+import { literalYaml } from './plumbing/literal';
+import { manifestTakenOver } from './plumbing/user-data-secret';
 import { HostGroupLabels } from './parts/host-group-labels';
 
 /** A fleet, declared here or imported from an inventory. */
@@ -98,14 +100,19 @@ export class ElasticFleet extends FleetBase implements IHostGroupLabeller {
 
   constructor(scope: Construct, id: string, props: ElasticFleetProps) {
     super(scope, id, props);
-    new Manifest(this, 'Resource', {
-      manifest: Lazy.anyValue({
+    // Applied server-side: a create whose answer was lost leaves nothing the next apply stops on, and a plan does
+    // not fetch the cluster's OpenAPI document for it.
+    new KubectlManifest(this, 'Resource', {
+      yamlBody: Lazy.stringValue({
         produce: () => {
           const fleet = CapacityPlan.require(this).plannedFleet(this.fleetName);
           if (!fleet) throw new Error(`[${this.node.path}] fleet "${this.fleetName}" is not in the plan`);
-          return renderKubeVirt(fleet, CapacityPlan.require(this).plannedVms());
+          return literalYaml(renderKubeVirt(fleet, CapacityPlan.require(this).plannedVms()));
         },
       }),
+      // Nothing of the stack needs it gone first (the kubevirt namespace is the operator's).
+      waitForDeletion: false,
+      forgetPrevious: manifestTakenOver(this),
     });
     new HostGroupLabels(this, 'host-groups', this.fleetName);
     this.labelsHostGroupsOf = this.fleetName;

@@ -4,7 +4,6 @@
  */
 import { ITerraformDependable, Lazy, Token } from 'cdktf';
 import { NamespaceV1 } from './providers/kubernetes/namespace-v1';
-import { Manifest } from './providers/kubernetes/manifest';
 import { RoleBindingV1 } from './providers/kubernetes/role-binding-v1';
 import { RoleV1 } from './providers/kubernetes/role-v1';
 import { Construct, IConstruct } from 'constructs';
@@ -16,6 +15,11 @@ import { ResourceInput } from './core/base/resources';
 import { IElasticFleet } from './fleet';
 import { consumerSubjects, renderConsumerRole, renderQuotaNamespace, renderResourceQuota, resourceQuotaHard } from './render/quota';
 import { requireProps } from './plumbing/props';
+import { KubectlManifest } from './plumbing/kubectl';
+import { literalYaml } from './plumbing/literal';
+import { manifestTakenOver } from './plumbing/user-data-secret';
+import { stackKubeconfig } from './plumbing/stack-provider';
+import { TerraformData } from './plumbing/terraform-data';
 
 /** A quota, declared here or imported from the provider team's stack. */
 export interface IElasticQuota extends IConstruct {
@@ -116,18 +120,19 @@ export class ElasticQuota extends QuotaBase {
     const labels = Token.asStringMap(Lazy.anyValue({ produce: () => renderQuotaNamespace(planned()).metadata.labels }));
     const ns = new NamespaceV1(this, 'Namespace', { metadata: { name: this.namespace, labels } });
     this.namespaceReady = ns;
-    // The API server refuses every object a quota counts until the quota controller has accounted the
-    // quota; waiting here for status.used of each counted resource lets VMs in the same apply follow.
-    this.admission = new Manifest(this, 'Resource', {
-      manifest: Lazy.anyValue({ produce: () => renderResourceQuota(planned()) }),
+    // Applied server-side: a create whose answer was lost leaves nothing the next apply stops on, and a plan does
+    // not fetch the cluster's OpenAPI document for it. Nothing needs it gone first: its VMs go before it.
+    const quota = new KubectlManifest(this, 'Resource', {
+      yamlBody: Lazy.stringValue({ produce: () => literalYaml(renderResourceQuota(planned())) }),
       dependsOn: [ns],
-      wait: {
-        fields: Token.asStringMap(
-          Lazy.anyValue({ produce: () => Object.fromEntries(Object.keys(resourceQuotaHard(planned())).map((k) => [`status.used["${k}"]`, '*'])) }),
-        ),
-      },
-      timeouts: { create: '5m', update: '5m' },
+      waitForDeletion: false,
+      forgetPrevious: manifestTakenOver(this),
     });
+    // The API server refuses every object a quota counts until the quota controller has accounted the quota, and
+    // counts against the old limits until it has accounted a change: VMs in the same apply wait for this.
+    this.admission = new QuotaAccounted(this, 'Accounted', quota, this.namespace, () => renderResourceQuota(planned()).metadata.name, () =>
+      resourceQuotaHard(planned()),
+    ).resource;
     // Lazy values reach Terraform as produced, so they are written in the provider's snake_case.
     const role = new RoleV1(this, 'ConsumerRole', {
       metadata: { name: 'metalslice-consumer', namespace: ns.metadata.name, labels },
@@ -149,3 +154,56 @@ export class ElasticQuota extends QuotaBase {
 }
 
 class ImportedQuota extends QuotaBase {}
+
+/**
+ * The command a quota's accounting runs, for `sh -c`: skipped with METALSLICE_QUOTA_WAIT=skip, refused when metalslice
+ * is not on PATH (with what to do), run with the stack's kubeconfig and context (else KUBE_CONFIG_PATH and KUBE_CTX,
+ * as the kubernetes provider reads them). Every value comes through the environment, so nothing in a name or a path is
+ * parsed by the shell. `$${` is Terraform's escape for a literal `${`.
+ */
+const WAIT_QUOTA_COMMAND = [
+  'if [ "$${METALSLICE_QUOTA_WAIT:-}" = skip ]; then echo "wait for quota $METALSLICE_NAMESPACE/$METALSLICE_QUOTA skipped (METALSLICE_QUOTA_WAIT=skip): what it counts may be refused until the quota controller has accounted it"; exit 0; fi',
+  'command -v metalslice >/dev/null 2>&1 || { echo "metalslice is not on PATH: deploy through npx cdktf (which puts node_modules/.bin on PATH), or set METALSLICE_QUOTA_WAIT=skip when nothing in this deploy is counted by quota $METALSLICE_NAMESPACE/$METALSLICE_QUOTA" >&2; exit 1; }',
+  'cfg="$${METALSLICE_KUBECONFIG:-$${KUBE_CONFIG_PATH:-}}"',
+  'ctx="$${METALSLICE_CONTEXT:-$${KUBE_CTX:-}}"',
+  'exec metalslice wait-quota "$METALSLICE_QUOTA" --namespace "$METALSLICE_NAMESPACE" $${cfg:+--kubeconfig "$cfg"} $${ctx:+--context "$ctx"}',
+].join('\n');
+
+/**
+ * A quota's accounting: a `terraform_data` made again whenever the quota's limits change, whose create runs
+ * `metalslice wait-quota` on the provider cluster (the stack's kubeconfig and context, as its kubernetes provider
+ * reads them), after the ResourceQuota is applied.
+ */
+class QuotaAccounted extends Construct {
+  readonly resource: TerraformData;
+
+  constructor(scope: Construct, id: string, quota: ITerraformDependable, namespace: string, name: () => string, hard: () => Record<string, string>) {
+    super(scope, id);
+    let found: ReturnType<typeof stackKubeconfig> | undefined;
+    const providerCluster = () => (found ??= stackKubeconfig(this));
+    this.resource = new TerraformData(this, 'Resource', {
+      // resourceQuotaHard sorts its keys, so the same limits are the same text in every synth.
+      triggersReplace: { hard: Lazy.stringValue({ produce: () => JSON.stringify(hard()) }) },
+      input: {
+        namespace,
+        name: Lazy.stringValue({ produce: name }),
+        kubeconfig: Lazy.stringValue({ produce: () => providerCluster().configPath }),
+        context: Lazy.stringValue({ produce: () => providerCluster().configContext }),
+      },
+      dependsOn: [quota],
+      provisioners: [
+        {
+          type: 'local-exec',
+          interpreter: ['/bin/sh', '-c'],
+          command: WAIT_QUOTA_COMMAND,
+          environment: {
+            METALSLICE_NAMESPACE: '${self.input.namespace}',
+            METALSLICE_QUOTA: '${self.input.name}',
+            METALSLICE_KUBECONFIG: '${self.input.kubeconfig}',
+            METALSLICE_CONTEXT: '${self.input.context}',
+          },
+        },
+      ],
+    });
+  }
+}

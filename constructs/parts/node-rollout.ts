@@ -31,6 +31,7 @@ import { DrainedCluster } from './node-drain';
 import { caCertHash } from '../render/cloud-init';
 import { stackKubeconfig } from '../plumbing/stack-provider';
 import { KubernetesResources } from '../plumbing/kube-resources';
+import { templateLiteral } from '../plumbing/literal';
 import { CLUSTER_LABEL, POOL_LABEL, REVISION_LABEL, ROLL_STOPPED_LABEL } from '../core/naming/derived';
 import { KUBEVIRT_API_VERSION } from '../render/kubevirt';
 import { METAL3_API_VERSION } from '../render/metal3';
@@ -62,11 +63,6 @@ export interface HostClaimTemplate {
   readonly labels: Record<string, string>;
   /** `hostSelector`, `image` and `poweredOn`; the roll adds the node's user data Secret and failure domain. */
   readonly spec: Record<string, unknown>;
-}
-
-/** `value` as a string Terraform reads literally in its JSON syntax: template openers escaped. */
-function templateLiteral(value: string): string {
-  return value.replace(/\$\{/g, '$$${').replace(/%\{/g, '%%{');
 }
 
 /** `value` as an HCL string literal (inside an interpolation): quotes, backslashes and template openers escaped. */

@@ -211,6 +211,13 @@ export const ADOPT_MANIFEST_VMS_CONTEXT = 'metalslice:adoptManifestVirtualMachin
 export const ADOPT_TOKEN_SECRETS_CONTEXT = 'metalslice:adoptBootstrapTokenSecrets';
 
 /**
+ * The construct context key of the upgrade from metalslice 0.11 (or any earlier release): each fleet's KubeVirt CR and
+ * each quota's ResourceQuota, `kubernetes_manifest` then, is taken over by its `kubectl_manifest` (the old resource
+ * forgotten, the object applied server-side, its UID kept). The 0.1 and 0.2 keys take them over too.
+ */
+export const ADOPT_MANIFEST_OBJECTS_CONTEXT = 'metalslice:adoptManifestObjects';
+
+/**
  * One Kubernetes object applied by `kubectl_manifest`: server-side apply (metalslice's field manager owns only
  * the fields it writes) taking back a field someone changed by hand (force_conflicts: Terraform's config is what
  * the object must be), and on destroy (unless told not to) it waits until the object is gone, so what the object
@@ -258,7 +265,7 @@ export class KubectlManifest extends TerraformResource {
   toHclTerraform(): Record<string, unknown> {
     if (this.forget.length > 0)
       throw new Error(
-        `${this.node.path}: taking objects over from an earlier metalslice (context ${ADOPT_MANIFEST_VMS_CONTEXT} or ${ADOPT_TOKEN_SECRETS_CONTEXT}) needs JSON output: cdktf's HCL output drops the removed blocks that keep the old resources' objects. Synthesize that one deploy without --hcl.`,
+        `${this.node.path}: taking objects over from an earlier metalslice (context ${ADOPT_MANIFEST_VMS_CONTEXT}, ${ADOPT_TOKEN_SECRETS_CONTEXT} or ${ADOPT_MANIFEST_OBJECTS_CONTEXT}) needs JSON output: cdktf's HCL output drops the removed blocks that keep the old resources' objects. Synthesize that one deploy without --hcl.`,
       );
     return super.toHclTerraform() as Record<string, unknown>;
   }

@@ -15,7 +15,7 @@
 import { Fn, ITerraformDependable, TerraformLocal } from 'cdktf';
 import { Construct } from 'constructs';
 import { stringify } from 'yaml';
-import { ADOPT_MANIFEST_VMS_CONTEXT, ADOPT_TOKEN_SECRETS_CONTEXT, KubectlManifest } from './kubectl';
+import { ADOPT_MANIFEST_OBJECTS_CONTEXT, ADOPT_MANIFEST_VMS_CONTEXT, ADOPT_TOKEN_SECRETS_CONTEXT, KubectlManifest } from './kubectl';
 
 /** Whether a context key is set (true, or "true" from CDKTF_CONTEXT_JSON). */
 function contextSet(scope: Construct, key: string): boolean {
@@ -34,6 +34,14 @@ export function adoptsFromManifest(scope: Construct): boolean {
  */
 export function adoptsTokenSecrets(scope: Construct): boolean {
   return contextSet(scope, ADOPT_TOKEN_SECRETS_CONTEXT) || adoptsFromManifest(scope);
+}
+
+/**
+ * The resource type a fleet's KubeVirt CR and a quota's ResourceQuota take over from, when the deploy upgrades from
+ * 0.11 or earlier (the context key {@link ADOPT_MANIFEST_OBJECTS_CONTEXT}, or the 0.1 or 0.2 key); else undefined.
+ */
+export function manifestTakenOver(scope: Construct): 'kubernetes_manifest' | undefined {
+  return contextSet(scope, ADOPT_MANIFEST_OBJECTS_CONTEXT) || adoptsTokenSecrets(scope) ? 'kubernetes_manifest' : undefined;
 }
 
 /** Props of a node's user data Secret. */

@@ -164,6 +164,39 @@ describe('e2e: faults during and between applies', () => {
     for (const text of [apply.stdout, apply.stderr, again.stdout]) expect(findSecrets(text, known)).toEqual([]);
   });
 
+  it("takes over a quota's ResourceQuota that exists before its create, and waits until the quota controller has accounted its limits", async () => {
+    const tfJson = JSON.parse(fs.readFileSync(path.join(stackDir(), 'cdk.tf.json'), 'utf8')) as { resource: Record<string, Record<string, unknown>> };
+    const ids = (type: string, pattern: RegExp) => Object.keys(tfJson.resource[type] ?? {}).filter((id) => pattern.test(id));
+    const [accounting] = ids('terraform_data', /^team-a_Accounted_[0-9A-F]{8}$/);
+    expect(accounting).toBeDefined();
+    const namespace = ids('kubernetes_namespace_v1', /^team-a_Namespace_[0-9A-F]{8}$/);
+    expect(namespace).toHaveLength(1);
+    expectOk('apply its namespace', await tf(['apply', '-auto-approve', '-input=false', '-no-color', `-target=kubernetes_namespace_v1.${namespace[0]}`]));
+    // The quota a lost create made, with other limits (as if the config had changed since): the controller
+    // accounts these first, so the wait must see status.hard change to what the config says.
+    const api = cluster.client();
+    const quotaPath = '/api/v1/namespaces/acme-team-a/resourcequotas/metalslice';
+    const stale = { apiVersion: 'v1', kind: 'ResourceQuota', metadata: { name: 'metalslice' }, spec: { hard: { 'requests.cpu': '1' } } };
+    expect((await api.create('/api/v1/namespaces/acme-team-a/resourcequotas', stale)).status).toBe(201);
+    const uid = (await api.get<KubeDoc>(quotaPath)).body.metadata.uid;
+
+    // The accounting pulls the quota in: the create applies over the quota that is there, then wait-quota runs.
+    const apply = await tf(['apply', '-auto-approve', '-input=false', '-no-color', `-target=terraform_data.${accounting}`]);
+    expectOk('apply over the existing quota', apply);
+    expect(apply.stdout).toContain('wait-quota: ResourceQuota acme-team-a/metalslice is accounted');
+    const live = (
+      await api.get<KubeDoc & { spec: { hard: Record<string, string> }; status: { hard: Record<string, string>; used: Record<string, string> } }>(quotaPath)
+    ).body;
+    expect(live.metadata.uid).toBe(uid);
+    // What the config says (the stale limit taken back: conflicts forced), and accounted when the apply ended.
+    const hard = { 'count/virtualmachines.kubevirt.io': '250', 'requests.cpu': '400', 'requests.memory': '400Gi', 'requests.storage': '1Ti' };
+    expect(live.spec.hard).toEqual(hard);
+    expect(live.status.hard).toEqual(live.spec.hard);
+    expect(Object.keys(live.status.used).sort()).toEqual(Object.keys(live.spec.hard).sort());
+    const again = await tf(['plan', '-detailed-exitcode', '-input=false', '-no-color', `-target=terraform_data.${accounting}`]);
+    expect({ code: again.code, out: again.code === 0 ? '' : again.stdout.slice(-3000) }).toEqual({ code: 0, out: '' });
+  });
+
   it(`converges with nothing lost or duplicated after the API server crashes in the middle of an apply of ${COUNT} VMs`, async () => {
     const first = tf(['apply', '-auto-approve', '-input=false', '-no-color']);
     // Crash once a part of the VMs exists, then bring the API server back on the same etcd.

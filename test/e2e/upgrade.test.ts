@@ -5,16 +5,17 @@
 // without the key is empty. Then the same from metalslice 0.2, whose bootstrap token Secrets alone were still
 // `kubernetes_secret_v1`, with its own key. Then from 0.2 to 0.5, whose nodes were five resources each: the stack's
 // moved blocks take each to its instance of its pool's resources, with no key. Each later release's changes too, up to
-// 0.9's: a user data or token Secret's destroy does not wait (changed in place).
+// 0.9's: a user data or token Secret's destroy does not wait (changed in place). Last, the provider team's stack of
+// 0.11, whose KubeVirt CR and ResourceQuotas were `kubernetes_manifest` resources, taken over with 0.12's key.
 import { afterAll, beforeAll, describe, expect, it, jest } from '@jest/globals';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { ADOPT_MANIFEST_VMS_CONTEXT, ADOPT_TOKEN_SECRETS_CONTEXT } from '../../constructs';
+import { ADOPT_MANIFEST_OBJECTS_CONTEXT, ADOPT_MANIFEST_VMS_CONTEXT, ADOPT_TOKEN_SECRETS_CONTEXT } from '../../constructs';
 import { exampleStackEnv, expectOk, startCluster, synthExampleApp, TestCluster, tofu } from './harness';
 import type { KubeDoc, KubeList, SecretDoc, VirtualMachineDoc } from '../support/kube-docs';
 import { findSecrets, generatedSecrets } from '../support/secret-scan';
-import { toManifests, toRelease02, toRelease05, toRelease06, toRelease08 } from '../support/manifest-layout';
+import { toManifests, toRelease02, toRelease05, toRelease06, toRelease08, toRelease11 } from '../support/manifest-layout';
 
 jest.setTimeout(900_000);
 
@@ -306,5 +307,52 @@ describe('e2e: upgrading VMs and Secrets from kubernetes_manifest and kubernetes
     await synthExampleApp(work, env);
     const { changes, stdout } = await plannedAll('consumer');
     await expectOnlyWaitsChanged(changes, stdout, before);
+  });
+
+  it("takes a 0.11 provider stack's KubeVirt CR and ResourceQuotas over in one deploy with its key: each keeps its UID, each quota's accounting is made, nothing else changes, the next plan empty", async () => {
+    const QUOTA_NAMESPACES = ['acme-team-a', 'acme-team-b', 'globex-research'];
+    const objectUids = async (): Promise<Record<string, string | undefined>> => {
+      const api = cluster.client();
+      const kubevirts = (await api.get<KubeList<KubeDoc>>('/apis/kubevirt.io/v1/namespaces/kubevirt/kubevirts')).body.items;
+      const out: Record<string, string | undefined> = Object.fromEntries(kubevirts.map((k) => [`KubeVirt ${k.metadata.name}`, k.metadata.uid]));
+      for (const ns of QUOTA_NAMESPACES)
+        out[`ResourceQuota ${ns}`] = (await api.get<KubeDoc>(`/api/v1/namespaces/${ns}/resourcequotas/metalslice`)).body.metadata.uid;
+      return out;
+    };
+    // The provider stack made afresh as 0.11 wrote it (the consumer stack's VMs gone first: they are in its quotas).
+    for (const stack of ['consumer', 'provider'])
+      expectOk(`destroy ${stack}`, await tofu(stackDir(stack), ['destroy', '-auto-approve', '-input=false', '-no-color']));
+    await synthExampleApp(work, env);
+    toRelease11(path.join(stackDir('provider'), 'cdk.tf.json'));
+    expectOk('init 0.11', await tofu(stackDir('provider'), ['init', '-input=false', '-no-color']));
+    expectOk('apply 0.11', await tofu(stackDir('provider'), ['apply', '-auto-approve', '-input=false', '-no-color']));
+    const before = await objectUids();
+    expect(Object.keys(before)).toHaveLength(4);
+
+    await synthExampleApp(work, { ...env, CDKTF_CONTEXT_JSON: JSON.stringify({ [ADOPT_MANIFEST_OBJECTS_CONTEXT]: true }) });
+    expectOk('init', await tofu(stackDir('provider'), ['init', '-input=false', '-no-color']));
+    const changes = await planned('provider');
+    // Each kubernetes_manifest forgotten (not destroyed), and a kubectl_manifest at the same address created, which
+    // applies server-side over the existing object; each quota's accounting created; nothing else.
+    const forgotten = changes.filter((c) => c.address.startsWith('kubernetes_manifest.'));
+    expect(forgotten.map((c) => c.change.actions.join())).toEqual(Object.keys(before).map(() => 'forget'));
+    const created = changes.filter((c) => c.change.actions.join() === 'create').map((c) => c.address);
+    expect(created.filter((a) => a.startsWith('kubectl_manifest.')).sort()).toEqual(
+      forgotten.map((c) => c.address.replace(/^kubernetes_manifest\./, 'kubectl_manifest.')).sort(),
+    );
+    expect(created.filter((a) => !a.startsWith('kubectl_manifest.')).map((a) => a.replace(/_[0-9A-F]{8}$/, '')).sort()).toEqual(
+      ['research', 'team-a', 'team-b'].map((q) => `terraform_data.${q}_Accounted`),
+    );
+    expect(changes.filter((c) => !forgotten.includes(c) && !created.includes(c.address))).toEqual([]);
+    const apply = await tofu(stackDir('provider'), ['apply', '-auto-approve', '-input=false', '-no-color', 'tfplan']);
+    expectOk('apply', apply);
+    // The accounting ran wait-quota, which found each quota accounted (the quota controller had done it long before).
+    for (const ns of QUOTA_NAMESPACES) expect(apply.stdout).toContain(`wait-quota: ResourceQuota ${ns}/metalslice is accounted`);
+    expect(await objectUids()).toEqual(before);
+
+    // The next release build without the key plans nothing.
+    await synthExampleApp(work, env);
+    const again = await tofu(stackDir('provider'), ['plan', '-detailed-exitcode', '-input=false', '-no-color']);
+    expect({ code: again.code, out: again.code === 0 ? '' : again.stdout.slice(-3000) }).toEqual({ code: 0, out: '' });
   });
 });

@@ -1,5 +1,6 @@
 /**
  * A synthesized stack as an earlier metalslice wrote it.
+ * - 0.11 and before: each fleet's KubeVirt CR and each quota's ResourceQuota a `kubernetes_manifest`, no accounting.
  * - 0.1: every `kubectl_manifest` of a VM turned into a `kubernetes_manifest` of the same object at the same
  *   address (the resource type VirtualMachines had then), with no revision on its template; every `kubectl_manifest`
  *   of a node's user data or bootstrap token Secret into a `kubernetes_secret_v1` at the same address, its data as
@@ -94,10 +95,55 @@ export function toPerNodeLayout(tf: ManifestLayoutStack): void {
 }
 
 /**
- * In a parsed stack: what 0.8 wrote, from this release's. Every `kubectl_manifest` waits on destroy until its object
- * is gone, the Secrets too (constructs/plumbing/kubectl.ts `waitForDeletion`).
+ * In a parsed stack: what 0.11 (and every release before it) wrote, from this release's. Each fleet's KubeVirt CR
+ * and each quota's ResourceQuota a `kubernetes_manifest` at the same address, the quota waiting for `status.used` of
+ * each of its limits; no quota accounting (constructs/quota.ts), what waited for one waiting for its quota; and no
+ * kubectl provider in a stack left with no `kubectl_manifest` (the provider team's).
+ */
+export function toRelease11Layout(tf: ManifestLayoutStack): void {
+  const objects = tf.resource.kubectl_manifest ?? {};
+  const renamed = new Map<string, string>();
+  for (const [id, r] of Object.entries(objects)) {
+    const object = parse(appliedYaml(r.yaml_body)) as { kind?: string; spec?: { hard?: Record<string, string> } };
+    if (object.kind !== 'KubeVirt' && object.kind !== 'ResourceQuota') continue;
+    const waits =
+      object.kind === 'ResourceQuota'
+        ? {
+            wait: { fields: Object.fromEntries(Object.keys(object.spec?.hard ?? {}).map((k) => [`status.used["${k}"]`, '*'])) },
+            timeouts: { create: '5m', update: '5m' },
+          }
+        : {};
+    (tf.resource.kubernetes_manifest ??= {})[id] = { ...(r.depends_on ? { depends_on: r.depends_on } : {}), manifest: object, ...waits };
+    delete objects[id];
+    renamed.set(`kubectl_manifest.${id}`, `kubernetes_manifest.${id}`);
+  }
+  const data = tf.resource.terraform_data ?? {};
+  for (const [id, r] of Object.entries(data)) {
+    if (!/_Accounted_[0-9A-F]{8}$/.test(id)) continue;
+    const [quota] = (r as { depends_on: string[] }).depends_on;
+    renamed.set(`terraform_data.${id}`, renamed.get(quota) ?? quota);
+    delete data[id];
+  }
+  if (tf.resource.terraform_data && Object.keys(data).length === 0) delete tf.resource.terraform_data;
+  for (const byId of Object.values(tf.resource))
+    for (const r of Object.values(byId ?? {})) {
+      const res = r as { depends_on?: string[] };
+      if (res.depends_on) res.depends_on = res.depends_on.map((d) => renamed.get(d) ?? d);
+    }
+  if (tf.resource.kubectl_manifest && Object.keys(objects).length === 0) {
+    delete tf.resource.kubectl_manifest;
+    delete tf.terraform.required_providers.kubectl;
+    if (tf.provider) delete tf.provider.kubectl;
+  }
+}
+
+/**
+ * In a parsed stack: what 0.8 wrote, from this release's. What 0.11 wrote ({@link toRelease11Layout}); every
+ * `kubectl_manifest` waits on destroy until its object is gone, the Secrets too (constructs/plumbing/kubectl.ts
+ * `waitForDeletion`).
  */
 export function toRelease08Layout(tf: ManifestLayoutStack): void {
+  toRelease11Layout(tf);
   for (const r of Object.values(tf.resource.kubectl_manifest ?? {})) r.wait = true;
 }
 
@@ -293,6 +339,11 @@ export function toRelease06(file: string): void {
 /** Rewrites `file` (a cdk.tf.json) as metalslice 0.8 wrote it ({@link toRelease08Layout}). */
 export function toRelease08(file: string): void {
   rewrite(file, toRelease08Layout);
+}
+
+/** Rewrites `file` (a cdk.tf.json) as metalslice 0.11 wrote it ({@link toRelease11Layout}). */
+export function toRelease11(file: string): void {
+  rewrite(file, toRelease11Layout);
 }
 
 /** Rewrites `file` (a cdk.tf.json) with {@link kubectlToManifests}. */

@@ -36,9 +36,15 @@ interface ObjectResource {
  */
 export const RUN_STRATEGY_EXPRESSION = /\$\{length\(\[for vm in data\.kubernetes_resources\.[^}]*\}/g;
 
-/** A kubectl_manifest's yaml_body as Terraform applies it when no roll has a VM stopped. */
+/**
+ * A kubectl_manifest's yaml_body as Terraform applies it when no roll has a VM stopped: the runStrategy expression
+ * `Always`, and each escaped template opener (`$${`, `%%{`: constructs/plumbing/kubectl.ts literalYaml) the text it stands for.
+ */
 export function appliedYaml(yamlBody: string): string {
-  return yamlBody.replace(RUN_STRATEGY_EXPRESSION, 'Always');
+  return yamlBody
+    .replace(RUN_STRATEGY_EXPRESSION, 'Always')
+    .replace(/\$\$\{/g, '${')
+    .replace(/%%\{/g, '%{');
 }
 
 /**

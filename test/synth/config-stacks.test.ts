@@ -103,11 +103,11 @@ describe('addConfigStacks: a stack per elastic node pool', () => {
       const lost = (dependsOn ?? []).filter((d) => !(mine.depends_on ?? []).includes(d));
       if (lost.length > 0 && !isRolloutKey(key)) {
         // Only the VMs of pool stacks and their cloud-init Secrets lose a depends_on: the VMs the one on their
-        // quota's ResourceQuota, the Secrets the one on its namespace (a VM keeps the ones on its own Secrets).
+        // quota's accounting, the Secrets the one on its namespace (a VM keeps the ones on its own Secrets).
         expect(key).toMatch(/^kubectl_manifest\.team-a-(workers|highmem)_/);
         expect(lost).toEqual([
           !/_UserData_[0-9A-F]{8}$/.test(key)
-            ? expect.stringMatching(/^kubernetes_manifest\.team-a_[0-9A-F]{8}$/)
+            ? expect.stringMatching(/^terraform_data\.team-a_Accounted_[0-9A-F]{8}$/)
             : expect.stringMatching(/^kubernetes_namespace_v1\.team-a_Namespace_[0-9A-F]{8}$/),
         ]);
         waited += 1;
@@ -142,7 +142,16 @@ describe('addConfigStacks: a stack per elastic node pool', () => {
     const base = synth(stacks.base);
     for (const stack of stacks.pools.values()) {
       const json = synth(stack);
-      expect(json.provider).toEqual(base.provider);
+      // The same providers; their order is the order the stack first needed each (the base stack's fleet needs its
+      // default kubectl provider before any tenant's), which says nothing.
+      const byAlias = (provider: Synth['provider']) =>
+        Object.fromEntries(
+          Object.entries(provider ?? {}).map(([type, list]) => [
+            type,
+            [...(list as { alias?: string }[])].sort((a, b) => (a.alias ?? '').localeCompare(b.alias ?? '')),
+          ]),
+        );
+      expect(byAlias(json.provider)).toEqual(byAlias(base.provider));
       // The token Secrets, applied server-side through the kubectl provider that mirrors the tenant's alias.
       const tokens = Object.values(json.resource.kubectl_manifest).filter((s) => s.provider !== undefined);
       expect(tokens.length).toBeGreaterThan(0);

@@ -7,6 +7,7 @@ import { KubernetesProvider } from '../../constructs/providers/kubernetes/provid
 import { RandomProvider } from '../../constructs/providers/random/provider';
 import {
   ADOPT_MANIFEST_VMS_CONTEXT,
+  ADOPT_MANIFEST_OBJECTS_CONTEXT,
   ADOPT_TOKEN_SECRETS_CONTEXT,
   CapacityPlan,
   ElasticFleet,
@@ -117,30 +118,55 @@ describe('constructs synth', () => {
   });
 
   it('writes the ResourceQuota the plan proved, VMs wait until the quota controller has accounted it, and their cloud-init Secrets for the namespace only', () => {
-    type Manifests = Record<
-      string,
-      { manifest: { kind: string; spec: { hard: Record<string, string> } }; wait?: { fields: Record<string, string> }; depends_on?: string[] }
-    >;
+    interface Accounting {
+      triggers_replace: { hard: string };
+      input: Record<string, string>;
+      depends_on?: string[];
+      provisioner: { 'local-exec': { command: string; environment: Record<string, string> } }[];
+    }
     const json = JSON.parse(Testing.synth(build(Testing.app()))) as {
       resource: {
-        kubernetes_manifest: Manifests;
+        terraform_data: Record<string, Accounting>;
         kubernetes_namespace_v1: Record<string, { metadata: { name: string } }>;
+        kubernetes_manifest?: unknown;
       };
       locals: Record<string, unknown>;
     };
-    const entries = Object.entries(json.resource.kubernetes_manifest);
-    const [rqName, rq] = entries.find(([, r]) => r.manifest.kind === 'ResourceQuota')!;
-    expect(rq.manifest.spec.hard).toEqual({
+    // Applied server-side, as every object of the stack: no kubernetes_manifest, whose plan reads the cluster's OpenAPI document.
+    expect(json.resource.kubernetes_manifest).toBeUndefined();
+    const rq = defined(
+      stackObjects(json).find((o) => o.object.kind === 'ResourceQuota'),
+      'the ResourceQuota',
+    );
+    const hard = {
       'count/virtualmachines.kubevirt.io': '4',
       'requests.cpu': '16',
       'requests.memory': '64Gi',
       'requests.storage': '500Gi',
+    };
+    expect(rq.object.spec).toEqual({ hard });
+    // Its accounting: made again when the limits change (and so waited for again), after the quota, by wait-quota
+    // with the stack's kubeconfig and context.
+    const [accountingName, accounting] = defined(
+      Object.entries(json.resource.terraform_data).find(([key]) => /_Accounted_[0-9A-F]{8}$/.test(key)),
+      "the quota's accounting",
+    );
+    expect(accounting.depends_on).toEqual([rq.address]);
+    expect(JSON.parse(accounting.triggers_replace.hard)).toEqual(hard);
+    // The kubeconfig the stack's kubernetes provider reads (build() gives it one).
+    expect(accounting.input).toEqual({
+      namespace: rq.object.metadata.namespace,
+      name: rq.object.metadata.name,
+      kubeconfig: '/etc/metalslice/provider.kubeconfig',
+      context: '',
     });
-    expect(rq.wait!.fields).toEqual({
-      'status.used["count/virtualmachines.kubevirt.io"]': '*',
-      'status.used["requests.cpu"]': '*',
-      'status.used["requests.memory"]': '*',
-      'status.used["requests.storage"]': '*',
+    const [{ 'local-exec': exec }] = accounting.provisioner;
+    expect(exec.command).toMatch(/^exec metalslice wait-quota "\$METALSLICE_QUOTA" --namespace "\$METALSLICE_NAMESPACE" /m);
+    expect(exec.environment).toEqual({
+      METALSLICE_NAMESPACE: '${self.input.namespace}',
+      METALSLICE_QUOTA: '${self.input.name}',
+      METALSLICE_KUBECONFIG: '${self.input.kubeconfig}',
+      METALSLICE_CONTEXT: '${self.input.context}',
     });
     const vm = defined(
       stackObjects(json).find((o) => o.object.kind === 'VirtualMachine'),
@@ -149,7 +175,7 @@ describe('constructs synth', () => {
     // And on its own Secrets (they go after it), and on its cluster's node ends (its Node is deleted once it is gone):
     // each through a local that names them, one vertex between the instances (constructs/parts/addresses.ts).
     expect(vm.dependsOn).toEqual([
-      `kubernetes_manifest.${rqName}`,
+      `terraform_data.${accountingName}`,
       expect.stringMatching(/^local\.workers_nodes_Secrets_[0-9A-F]{8}$/),
       expect.stringMatching(/^local\.node-drains-prod_Ends-\d+_[0-9A-F]{8}$/),
     ]);
@@ -160,9 +186,9 @@ describe('constructs synth', () => {
     expect(local(vm.dependsOn[2])).toMatch(/^\$\{\[terraform_data\.node-drains-prod_End(-\d+)?_[0-9A-F]{8}\]\}$/);
     // The Secret lives in the quota's namespace too: a first apply must not create it before the namespace. It
     // waits for the namespace only, so Secrets come before the VMs (which wait for the ResourceQuota) in an apply.
-    expect(rq.depends_on).toHaveLength(1);
+    expect(rq.dependsOn).toHaveLength(1);
     const [nsName] = defined(
-      Object.entries(json.resource.kubernetes_namespace_v1).find(([key]) => rq.depends_on![0] === `kubernetes_namespace_v1.${key}`),
+      Object.entries(json.resource.kubernetes_namespace_v1).find(([key]) => rq.dependsOn[0] === `kubernetes_namespace_v1.${key}`),
       "the ResourceQuota's namespace",
     );
     // The user data Secrets (the bootstrap tokens are in the tenant cluster's kube-system).
@@ -321,8 +347,32 @@ describe('constructs synth', () => {
       expect.stringMatching(/^kubectl_manifest\.workers_workers-1_UserData_[0-9A-F]{8}$/),
       expect.stringMatching(/^kubectl_manifest\.workers_nodes_UserData_[0-9A-F]{8}\["workers-1"\]$/),
     ]);
-    const adopting = build(Testing.app({ context: { [ADOPT_TOKEN_SECRETS_CONTEXT]: true } }), { count: 2 });
-    expect(() => String(Testing.synthHcl(adopting))).toThrow(/taking objects over from metalslice 0\.1 or 0\.2 needs JSON output/);
+    for (const key of [ADOPT_MANIFEST_VMS_CONTEXT, ADOPT_TOKEN_SECRETS_CONTEXT, ADOPT_MANIFEST_OBJECTS_CONTEXT]) {
+      const adopting = build(Testing.app({ context: { [key]: true } }), { count: 2 });
+      expect(() => String(Testing.synthHcl(adopting))).toThrow(
+        /taking objects over from (metalslice 0\.1 or 0\.2|an earlier metalslice \(context .*\)) needs JSON output/,
+      );
+    }
+  });
+
+  /** The `removed` blocks of the fleet's KubeVirt CR and the quota's ResourceQuota: each at its kubectl_manifest's address, under kubernetes_manifest. */
+  const manifestObjects = (json: unknown): string[] =>
+    stackObjects(json as object)
+      .filter((o) => ['KubeVirt', 'ResourceQuota'].includes(o.object.kind))
+      .map((o) => o.address.replace(/^kubectl_manifest\./, 'kubernetes_manifest.'))
+      .sort();
+
+  it("upgrading from 0.11 with its context key, forgets the fleet's KubeVirt CR and the quota's ResourceQuota without deleting them, and nothing else", () => {
+    const plain = JSON.parse(Testing.synth(build(Testing.app(), { count: 2 }))) as { removed?: unknown[] };
+    expect(plain.removed).toBeUndefined();
+    const json = JSON.parse(Testing.synth(build(Testing.app({ context: { [ADOPT_MANIFEST_OBJECTS_CONTEXT]: true } }), { count: 2 }))) as {
+      removed: { from: string; lifecycle: { destroy: boolean } }[];
+      import?: unknown[];
+    };
+    expect(manifestObjects(json)).toHaveLength(2);
+    // No import: the create applies server-side and takes the object over, keeping its UID.
+    expect(json.removed).toEqual(manifestObjects(json).map((from) => ({ from, lifecycle: { destroy: false } })));
+    expect(json.import).toBeUndefined();
   });
 
   it('upgrading from 0.1 with the adopt context key, forgets each kubernetes_secret_v1 user data Secret without destroying it', () => {
@@ -346,10 +396,12 @@ describe('constructs synth', () => {
         id: `kubevirt.io/v1//VirtualMachine//${node}//acme-team`,
       })),
     );
-    expect(json.removed).toHaveLength(6);
+    // And the fleet's and quota's objects, kubernetes_manifest in 0.1 too.
+    for (const from of manifestObjects(json)) expect(json.removed).toContainEqual({ from, lifecycle: { destroy: false } });
+    expect(json.removed).toHaveLength(8);
   });
 
-  it('upgrading from 0.2 with the token context key, forgets each kubernetes_secret_v1 bootstrap token Secret without destroying it, and nothing else', () => {
+  it("upgrading from 0.2 with the token context key, forgets each kubernetes_secret_v1 bootstrap token Secret and the fleet's and quota's kubernetes_manifest without destroying them, and nothing else", () => {
     const app = Testing.app({ context: { [ADOPT_TOKEN_SECRETS_CONTEXT]: true } });
     const json = JSON.parse(Testing.synth(build(app, { count: 2 }))) as {
       moved: { from: string; to: string }[];
@@ -360,7 +412,8 @@ describe('constructs synth', () => {
       .filter((m) => m.from.includes('_Join_BootstrapToken_'))
       .map((m) => m.from.replace(/^kubectl_manifest\./, 'kubernetes_secret_v1.'));
     expect(tokens).toHaveLength(2);
-    expect(json.removed.map((r) => r.from).sort()).toEqual(tokens.sort());
+    // And the fleet's and quota's objects, kubernetes_manifest in 0.2 too.
+    expect(json.removed.map((r) => r.from).sort()).toEqual([...tokens, ...manifestObjects(json)].sort());
     expect(json.removed.every((r) => r.lifecycle.destroy === false)).toBe(true);
     expect(json.import).toBeUndefined();
   });

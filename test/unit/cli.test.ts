@@ -173,6 +173,7 @@ describe('metalslice plan', () => {
       'inventory',
       'drain-node',
       'remove-node',
+      'wait-quota',
       'roll-nodes',
       'roll-hosts',
       'status',
