@@ -130,8 +130,13 @@ export class ElasticQuota extends QuotaBase {
     });
     // The API server refuses every object a quota counts until the quota controller has accounted the quota, and
     // counts against the old limits until it has accounted a change: VMs in the same apply wait for this.
-    this.admission = new QuotaAccounted(this, 'Accounted', quota, this.namespace, () => renderResourceQuota(planned()).metadata.name, () =>
-      resourceQuotaHard(planned()),
+    this.admission = new QuotaAccounted(
+      this,
+      'Accounted',
+      quota,
+      this.namespace,
+      () => renderResourceQuota(planned()).metadata.name,
+      () => resourceQuotaHard(planned()),
     ).resource;
     // Lazy values reach Terraform as produced, so they are written in the provider's snake_case.
     const role = new RoleV1(this, 'ConsumerRole', {

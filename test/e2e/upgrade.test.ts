@@ -340,9 +340,12 @@ describe('e2e: upgrading VMs and Secrets from kubernetes_manifest and kubernetes
     expect(created.filter((a) => a.startsWith('kubectl_manifest.')).sort()).toEqual(
       forgotten.map((c) => c.address.replace(/^kubernetes_manifest\./, 'kubectl_manifest.')).sort(),
     );
-    expect(created.filter((a) => !a.startsWith('kubectl_manifest.')).map((a) => a.replace(/_[0-9A-F]{8}$/, '')).sort()).toEqual(
-      ['research', 'team-a', 'team-b'].map((q) => `terraform_data.${q}_Accounted`),
-    );
+    expect(
+      created
+        .filter((a) => !a.startsWith('kubectl_manifest.'))
+        .map((a) => a.replace(/_[0-9A-F]{8}$/, ''))
+        .sort(),
+    ).toEqual(['research', 'team-a', 'team-b'].map((q) => `terraform_data.${q}_Accounted`));
     expect(changes.filter((c) => !forgotten.includes(c) && !created.includes(c.address))).toEqual([]);
     const apply = await tofu(stackDir('provider'), ['apply', '-auto-approve', '-input=false', '-no-color', 'tfplan']);
     expectOk('apply', apply);
