@@ -10,7 +10,7 @@ import { Construct, IConstruct } from 'constructs';
 import { CapacityPlan, IPlanContributor, ModelBuilder } from './capacity-plan';
 import { QuotaSpec } from './core/input/model';
 import { PlannedQuota } from './core/plan';
-import { quotaNamespace } from './core/naming/derived';
+import { quotaNamespace, RESOURCE_QUOTA_NAME } from './core/naming/derived';
 import { ResourceInput } from './core/base/resources';
 import { IElasticFleet } from './fleet';
 import { consumerSubjects, renderConsumerRole, renderQuotaNamespace, renderResourceQuota, resourceQuotaHard } from './render/quota';
@@ -19,6 +19,7 @@ import { KubectlManifest } from './plumbing/kubectl';
 import { literalYaml } from './plumbing/literal';
 import { manifestTakenOver } from './plumbing/user-data-secret';
 import { stackKubeconfig } from './plumbing/stack-provider';
+import { KUBECONFIG_FROM_ENVIRONMENT, metalsliceGuards } from './plumbing/metalslice-command';
 import { TerraformData } from './plumbing/terraform-data';
 
 /** A quota, declared here or imported from the provider team's stack. */
@@ -130,14 +131,7 @@ export class ElasticQuota extends QuotaBase {
     });
     // The API server refuses every object a quota counts until the quota controller has accounted the quota, and
     // counts against the old limits until it has accounted a change: VMs in the same apply wait for this.
-    this.admission = new QuotaAccounted(
-      this,
-      'Accounted',
-      quota,
-      this.namespace,
-      () => renderResourceQuota(planned()).metadata.name,
-      () => resourceQuotaHard(planned()),
-    ).resource;
+    this.admission = new QuotaAccounted(this, 'Accounted', quota, this.namespace, () => resourceQuotaHard(planned())).resource;
     // Lazy values reach Terraform as produced, so they are written in the provider's snake_case.
     const role = new RoleV1(this, 'ConsumerRole', {
       metadata: { name: 'metalslice-consumer', namespace: ns.metadata.name, labels },
@@ -162,15 +156,17 @@ class ImportedQuota extends QuotaBase {}
 
 /**
  * The command a quota's accounting runs, for `sh -c`: skipped with METALSLICE_QUOTA_WAIT=skip, refused when metalslice
- * is not on PATH (with what to do), run with the stack's kubeconfig and context (else KUBE_CONFIG_PATH and KUBE_CTX,
- * as the kubernetes provider reads them). Every value comes through the environment, so nothing in a name or a path is
- * parsed by the shell. `$${` is Terraform's escape for a literal `${`.
+ * is not on PATH, run with the stack's kubeconfig and context. Every value comes through the environment, so nothing
+ * in a name or a path is parsed by the shell.
  */
 const WAIT_QUOTA_COMMAND = [
-  'if [ "$${METALSLICE_QUOTA_WAIT:-}" = skip ]; then echo "wait for quota $METALSLICE_NAMESPACE/$METALSLICE_QUOTA skipped (METALSLICE_QUOTA_WAIT=skip): what it counts may be refused until the quota controller has accounted it"; exit 0; fi',
-  'command -v metalslice >/dev/null 2>&1 || { echo "metalslice is not on PATH: deploy through npx cdktf (which puts node_modules/.bin on PATH), or set METALSLICE_QUOTA_WAIT=skip when nothing in this deploy is counted by quota $METALSLICE_NAMESPACE/$METALSLICE_QUOTA" >&2; exit 1; }',
-  'cfg="$${METALSLICE_KUBECONFIG:-$${KUBE_CONFIG_PATH:-}}"',
-  'ctx="$${METALSLICE_CONTEXT:-$${KUBE_CTX:-}}"',
+  ...metalsliceGuards(
+    'METALSLICE_QUOTA_WAIT',
+    'wait for quota $METALSLICE_NAMESPACE/$METALSLICE_QUOTA',
+    'deploy without that wait (when nothing in this deploy is counted by quota $METALSLICE_NAMESPACE/$METALSLICE_QUOTA)',
+    'what it counts may be refused until the quota controller has accounted it',
+  ),
+  ...KUBECONFIG_FROM_ENVIRONMENT,
   'exec metalslice wait-quota "$METALSLICE_QUOTA" --namespace "$METALSLICE_NAMESPACE" $${cfg:+--kubeconfig "$cfg"} $${ctx:+--context "$ctx"}',
 ].join('\n');
 
@@ -182,7 +178,7 @@ const WAIT_QUOTA_COMMAND = [
 class QuotaAccounted extends Construct {
   readonly resource: TerraformData;
 
-  constructor(scope: Construct, id: string, quota: ITerraformDependable, namespace: string, name: () => string, hard: () => Record<string, string>) {
+  constructor(scope: Construct, id: string, quota: ITerraformDependable, namespace: string, hard: () => Record<string, string>) {
     super(scope, id);
     let found: ReturnType<typeof stackKubeconfig> | undefined;
     const providerCluster = () => (found ??= stackKubeconfig(this));
@@ -191,7 +187,7 @@ class QuotaAccounted extends Construct {
       triggersReplace: { hard: Lazy.stringValue({ produce: () => JSON.stringify(hard()) }) },
       input: {
         namespace,
-        name: Lazy.stringValue({ produce: name }),
+        name: RESOURCE_QUOTA_NAME,
         kubeconfig: Lazy.stringValue({ produce: () => providerCluster().configPath }),
         context: Lazy.stringValue({ produce: () => providerCluster().configContext }),
       },

@@ -11,7 +11,7 @@
  */
 import { describeValue } from '../core/base/excerpt';
 import { Quantity, QuantityError } from '../core/base/quantity';
-import { DEFAULT_QUOTA_INTERVAL_SECONDS, DEFAULT_QUOTA_TIMEOUT, drainTimeoutSeconds, pollIntervalProblem } from '../core/input/disruption';
+import { DEFAULT_QUOTA_INTERVAL_SECONDS, DEFAULT_QUOTA_TIMEOUT, drainTimeoutSeconds, pollIntervalProblem, quotaTimeoutProblem } from '../core/input/disruption';
 import { dns1123LabelProblem, dns1123SubdomainProblem } from '../core/naming/kube-names';
 import type { DrainIo } from './drain';
 import { KubeApiError, KubeClient } from './kube/client';
@@ -72,10 +72,8 @@ export function waitQuotaProblem(name: string, opts: WaitQuotaOptions): string |
   if (opts.namespace === undefined) return '--namespace is required: the namespace of the ResourceQuota';
   const nsProblem = dns1123LabelProblem(opts.namespace);
   if (nsProblem !== undefined) return `--namespace ${describeValue(opts.namespace)} ${nsProblem}`;
-  const timeout = opts.timeout ?? DEFAULT_QUOTA_TIMEOUT;
-  const seconds = drainTimeoutSeconds(timeout);
-  if (seconds === undefined || seconds === 0)
-    return `--timeout ${describeValue(timeout)} is not a duration above zero: write whole hours, minutes and seconds, like ${DEFAULT_QUOTA_TIMEOUT}`;
+  const timeout = quotaTimeoutProblem(opts.timeout ?? DEFAULT_QUOTA_TIMEOUT);
+  if (timeout !== undefined) return `--timeout ${timeout}`;
   const interval = pollIntervalProblem(opts.interval ?? DEFAULT_QUOTA_INTERVAL_SECONDS);
   if (interval !== undefined) return `--interval ${interval}`;
   return undefined;
@@ -102,7 +100,8 @@ export async function runWaitQuota(name: string, opts: WaitQuotaOptions, io: Dra
   }
   const at = `/api/v1/namespaces/${namespace}/resourcequotas/${name}`;
   const what = `ResourceQuota ${namespace}/${name}`;
-  let last: string[] = ['the quota itself (not found)'];
+  const notFound = ['the quota itself (not found)'];
+  let last = notFound;
   try {
     await waitUntil(
       `${what} accounted by the quota controller`,
@@ -110,7 +109,7 @@ export async function runWaitQuota(name: string, opts: WaitQuotaOptions, io: Dra
       opts.interval ?? DEFAULT_QUOTA_INTERVAL_SECONDS,
       async () => {
         const quota = await readObject<WireQuota>(client, at, what, 'get on resourcequotas');
-        last = quota === undefined ? ['the quota itself (not found)'] : unaccounted(quota);
+        last = quota === undefined ? notFound : unaccounted(quota);
         return last.length === 0;
       },
     );

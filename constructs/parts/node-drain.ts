@@ -24,6 +24,7 @@
 import { createHash } from 'node:crypto';
 import { dependable, TerraformResource, TerraformStack } from 'cdktf';
 import { TerraformData } from '../plumbing/terraform-data';
+import { KUBECONFIG_FROM_ENVIRONMENT, metalsliceGuards } from '../plumbing/metalslice-command';
 import { Construct } from 'constructs';
 import { AddressBlocks, addressOf, forEachOf, hub, idsInStack, instance, PerNodeAddresses } from './addresses';
 import { DEFAULT_DRAIN_TIMEOUT, drainTimeoutProblem } from '../core/input/disruption';
@@ -69,15 +70,7 @@ const NODE_END_AFTER_MACHINE = 'after-machine';
  * is Terraform's escape for a literal `${`.
  */
 function tenantNodeCommand(step: string, instead: string, run: readonly string[]): string {
-  return [
-    'if [ "$${METALSLICE_DRAIN:-}" = skip ]; then echo "' + step + ' skipped (METALSLICE_DRAIN=skip)"; exit 0; fi',
-    'command -v metalslice >/dev/null 2>&1 || { echo "metalslice is not on PATH: deploy through npx cdktf (which puts node_modules/.bin on PATH), or set METALSLICE_DRAIN=skip to ' +
-      instead +
-      '" >&2; exit 1; }',
-    'cfg="$${METALSLICE_KUBECONFIG:-$${KUBE_CONFIG_PATH:-}}"',
-    'ctx="$${METALSLICE_CONTEXT:-$${KUBE_CTX:-}}"',
-    ...run,
-  ].join('\n');
+  return [...metalsliceGuards('METALSLICE_DRAIN', step, instead), ...KUBECONFIG_FROM_ENVIRONMENT, ...run].join('\n');
 }
 
 /** The drain: cordon, evictions, volumes detached; the Node left to the node's end (a 0.2 instance deletes it). */

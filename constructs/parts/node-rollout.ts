@@ -32,6 +32,7 @@ import { caCertHash } from '../render/cloud-init';
 import { stackKubeconfig } from '../plumbing/stack-provider';
 import { KubernetesResources } from '../plumbing/kube-resources';
 import { templateLiteral } from '../plumbing/literal';
+import { metalsliceGuards } from '../plumbing/metalslice-command';
 import { CLUSTER_LABEL, POOL_LABEL, REVISION_LABEL, ROLL_STOPPED_LABEL } from '../core/naming/derived';
 import { KUBEVIRT_API_VERSION } from '../render/kubevirt';
 import { METAL3_API_VERSION } from '../render/metal3';
@@ -67,7 +68,7 @@ export interface HostClaimTemplate {
 
 /** `value` as an HCL string literal (inside an interpolation): quotes, backslashes and template openers escaped. */
 function hclString(value: string): string {
-  return `"${value.replace(/\\/g, '\\\\').replace(/"/g, '\\"').replace(/\$\{/g, '$$${').replace(/%\{/g, '%%{')}"`;
+  return `"${templateLiteral(value.replace(/\\/g, '\\\\').replace(/"/g, '\\"'))}"`;
 }
 
 /**
@@ -78,8 +79,12 @@ function hclString(value: string): string {
 function rollCommand(hosts: boolean): string {
   const what = hosts ? 'hosts' : 'nodes';
   return [
-    `if [ "$\${METALSLICE_ROLL:-}" = skip ]; then echo "roll of pool $METALSLICE_POOL skipped (METALSLICE_ROLL=skip): its running ${what} keep their old revision"; exit 0; fi`,
-    `command -v metalslice >/dev/null 2>&1 || { echo "metalslice is not on PATH: deploy through npx cdktf (which puts node_modules/.bin on PATH), or set METALSLICE_ROLL=skip to leave the running ${what} of pool $METALSLICE_POOL on their old revision" >&2; exit 1; }`,
+    ...metalsliceGuards(
+      'METALSLICE_ROLL',
+      'roll of pool $METALSLICE_POOL',
+      `leave the running ${what} of pool $METALSLICE_POOL on their old revision`,
+      `its running ${what} keep their old revision`,
+    ),
     'cfg="$${METALSLICE_ROLL_KUBECONFIG:-$${KUBE_CONFIG_PATH:-}}"',
     'ctx="$${METALSLICE_ROLL_CONTEXT:-$${KUBE_CTX:-}}"',
     'tcfg="$${METALSLICE_KUBECONFIG:-$${KUBE_CONFIG_PATH:-}}"',

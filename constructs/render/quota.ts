@@ -5,6 +5,7 @@
 import { PlannedQuota } from '../core/plan';
 import { formatResources, normalizeResources } from '../core/base/resources';
 import { KubeObject, MANAGED_BY, ORGANIZATION_LABEL, QUOTA_LABEL } from './labels';
+import { RESOURCE_QUOTA_NAME } from '../core/naming/derived';
 
 function quotaLabels(quota: PlannedQuota): Record<string, string> {
   return { ...MANAGED_BY, [ORGANIZATION_LABEL]: quota.spec.organization, [QUOTA_LABEL]: quota.name };
@@ -35,7 +36,7 @@ export function renderResourceQuota(quota: PlannedQuota): KubeObject {
   return {
     apiVersion: 'v1',
     kind: 'ResourceQuota',
-    metadata: { name: 'metalslice', namespace: quota.namespace, labels: quotaLabels(quota) },
+    metadata: { name: RESOURCE_QUOTA_NAME, namespace: quota.namespace, labels: quotaLabels(quota) },
     spec: { hard: resourceQuotaHard(quota) },
   };
 }

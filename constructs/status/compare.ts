@@ -5,7 +5,7 @@
  */
 import { escapeControls, excerptText } from '../core/base/excerpt';
 import { CONFIG_API_VERSION } from '../core/input/config-schema';
-import { CLUSTER_LABEL, MANAGED_BY, POOL_LABEL, SURGE_LABEL } from '../core/naming/derived';
+import { CLUSTER_LABEL, MANAGED_BY, POOL_LABEL, RESOURCE_QUOTA_NAME, SURGE_LABEL } from '../core/naming/derived';
 import type { Expected, ExpectedPool } from './expected';
 import { DEPLOY_AGAIN, hostNodeStatus, Lookup, newestLaunchers, resumeRoll, vmNodeStatus } from './nodes';
 import { fleetHosts } from './hosts';
@@ -132,10 +132,10 @@ function strayProblems(expected: Expected, view: ProviderView): StatusProblem[] 
 }
 
 function quotaStatus(expected: Expected, view: ProviderView, problems: StatusProblem[]): QuotaStatus[] {
-  const byNs = new Map(view.quotas.filter((q) => nameOf(q) === 'metalslice').map((q) => [namespaceOf(q), q]));
+  const byNs = new Map(view.quotas.filter((q) => nameOf(q) === RESOURCE_QUOTA_NAME).map((q) => [namespaceOf(q), q]));
   return expected.quotas.map((q) => {
     const rq = byNs.get(q.namespace);
-    const object = { kind: 'ResourceQuota', name: 'metalslice', namespace: q.namespace, cluster: 'provider' };
+    const object = { kind: 'ResourceQuota', name: RESOURCE_QUOTA_NAME, namespace: q.namespace, cluster: 'provider' };
     const hard = strings(rec(rq?.spec)?.hard);
     const used = strings(rec(rq?.status)?.used);
     if (!rq) {

@@ -97,8 +97,18 @@ describe('metalslice wait-quota', () => {
     ['a name that is no object name', 'Quota; rm -rf /', { namespace: 'acme-team-a' }, /^metalslice wait-quota: the quota name "Quota; rm -rf \/" /],
     ['no namespace', 'metalslice', {}, /--namespace is required/],
     ['a namespace with a path in it', 'metalslice', { namespace: '../../nodes' }, /^metalslice wait-quota: --namespace "\.\.\/\.\.\/nodes" /],
-    ['a timeout that is no duration', 'metalslice', { namespace: 'a', timeout: '5 minutes' }, /--timeout "5 minutes" is not a duration above zero: .* like 5m/],
-    ['a zero timeout', 'metalslice', { namespace: 'a', timeout: '0s' }, /--timeout "0s" is not a duration above zero/],
+    [
+      'a timeout that is no duration',
+      'metalslice',
+      { namespace: 'a', timeout: '5 minutes' },
+      /--timeout "5 minutes" is not a duration: write whole hours, minutes and seconds, like 15m or 1h30m/,
+    ],
+    [
+      'a zero timeout',
+      'metalslice',
+      { namespace: 'a', timeout: '0s' },
+      /--timeout "0s" gives the quota controller no time to account the quota: give it at least its first count, like 5m/,
+    ],
     ['an interval of no time', 'metalslice', { namespace: 'a', interval: 0 }, /--interval must be a number of seconds above 0/],
     ['a kubeconfig that is not there', 'metalslice', { namespace: 'a', kubeconfig: '/nonexistent/kubeconfig' }, /\/nonexistent\/kubeconfig/],
   ])('refuses %s before it reads anything (exit 2)', async (_what, name, opts, message) => {

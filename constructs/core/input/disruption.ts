@@ -60,6 +60,11 @@ export const DEFAULT_POLL_INTERVAL_SECONDS = 2;
  */
 export const DEFAULT_QUOTA_TIMEOUT = '5m';
 
+/** What is wrong with how long a stack waits for a quota to be accounted, with the fix; undefined when it is fine. */
+export function quotaTimeoutProblem(timeout: string): string | undefined {
+  return durationProblem(timeout, `gives the quota controller no time to account the quota: give it at least its first count, like ${DEFAULT_QUOTA_TIMEOUT}`);
+}
+
 /** Seconds between two reads of a quota while a stack waits for it to be accounted. */
 export const DEFAULT_QUOTA_INTERVAL_SECONDS = 1;
 

@@ -27,6 +27,8 @@ export const NODE_TYPE_LABEL = `${LABEL_PREFIX}/node-type`;
 export const ORGANIZATION_LABEL = `${LABEL_PREFIX}/organization`;
 /** On everything metalslice creates (the Kubernetes recommended label). */
 export const MANAGED_BY = { 'app.kubernetes.io/managed-by': 'metalslice' } as const;
+/** The name of a quota's ResourceQuota in its namespace (one per namespace). */
+export const RESOURCE_QUOTA_NAME = 'metalslice';
 /** On a VM's pod template, so its launcher pod names the VM (KubeVirt's own key). */
 export const VM_NAME_LABEL = 'kubevirt.io/vm';
 
