@@ -2,6 +2,7 @@ import { describe, expect, it } from '@jest/globals';
 import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
+import { spawnSync } from 'child_process';
 import { App, TerraformStack, Testing } from 'cdktf';
 import { KubernetesProvider } from '../../constructs/providers/kubernetes/provider';
 import { RandomProvider } from '../../constructs/providers/random/provider';
@@ -195,6 +196,39 @@ describe('constructs synth', () => {
     const secrets = stackObjects(json).filter((o) => o.object.kind === 'Secret' && o.object.metadata?.namespace !== 'kube-system');
     expect(secrets.length).toBeGreaterThan(0);
     for (const secret of secrets) expect(secret.dependsOn).toEqual([`kubernetes_namespace_v1.${nsName}`]);
+  });
+
+  it("runs the quota's wait as sh would: skipped when told, refused without metalslice on PATH, else metalslice with the quota and the kubeconfig", () => {
+    const json = JSON.parse(Testing.synth(build(Testing.app()))) as {
+      resource: { terraform_data: Record<string, { provisioner: { 'local-exec': { command: string } }[] }> };
+    };
+    const [, accounting] = defined(
+      Object.entries(json.resource.terraform_data).find(([key]) => /_Accounted_[0-9A-F]{8}$/.test(key)),
+      "the quota's accounting",
+    );
+    // What Terraform hands to sh: its template escapes undone.
+    const command = accounting.provisioner[0]['local-exec'].command.replace(/\$\$\{/g, '${').replace(/%%\{/g, '%{');
+    const bin = fs.mkdtempSync(path.join(os.tmpdir(), 'wait-quota-sh-'));
+    // A metalslice that prints what it was run with, one argument a line.
+    fs.writeFileSync(path.join(bin, 'metalslice'), '#!/bin/sh\nprintf "%s\\n" "$@"\n', { mode: 0o755 });
+    const sh = (env: Record<string, string>) =>
+      spawnSync('/bin/sh', ['-c', command], {
+        encoding: 'utf8',
+        env: { PATH: '/usr/bin:/bin', METALSLICE_NAMESPACE: 'acme-team', METALSLICE_QUOTA: 'metalslice', ...env },
+      });
+    const skipped = sh({ METALSLICE_QUOTA_WAIT: 'skip' });
+    expect({ status: skipped.status, out: skipped.stdout }).toEqual({
+      status: 0,
+      out: 'wait for quota acme-team/metalslice skipped (METALSLICE_QUOTA_WAIT=skip): what it counts may be refused until the quota controller has accounted it\n',
+    });
+    const missing = sh({});
+    expect(missing.status).toBe(1);
+    expect(missing.stderr).toMatch(/^metalslice is not on PATH: .* or set METALSLICE_QUOTA_WAIT=skip to deploy without that wait/);
+    const ran = sh({ PATH: `${bin}:/usr/bin:/bin`, METALSLICE_KUBECONFIG: '/etc/p config', METALSLICE_CONTEXT: '', KUBE_CTX: 'provider' });
+    expect({ status: ran.status, args: ran.stdout.split('\n') }).toEqual({
+      status: 0,
+      args: ['wait-quota', 'metalslice', '--namespace', 'acme-team', '--kubeconfig', '/etc/p config', '--context', 'provider', ''],
+    });
   });
 
   it("applies each node's cloud-init Secret server-side, its data a base64 expression of the document, no token literal", () => {
